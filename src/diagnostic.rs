@@ -1,0 +1,303 @@
+//! One diagnostic type for every stage, and its rendering.
+//!
+//! Every code is stable: scripts and docs refer to it, so a code is never reused for a different
+//! problem. Severity is a property of the code, so the same problem is always reported the same way.
+
+use std::fmt::{self, Write as _};
+
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Information: a decision the tool made that the user may want to know about.
+    Note,
+    /// Something was dropped or changed; the output is still valid.
+    Warning,
+    /// The input (or this part of it) could not be used.
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($($variant:ident = $code:literal, $severity:ident, $summary:literal;)*) => {
+        /// Stable diagnostic codes. `INP` reading and parsing, `OAS` the OpenAPI document,
+        /// `CNV` conversion decisions, `OIS` rules of the OIS format, `OUT` writing output.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code { $($variant,)* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$severity,)* }
+            }
+
+            /// One line saying what the code is about (the README table is generated from these).
+            pub fn summary(self) -> &'static str {
+                match self { $(Code::$variant => $summary,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    InputUnreadable = "INP001", Error, "the input file could not be read";
+    InputNotUtf8 = "INP002", Error, "the input is not UTF-8 text";
+    InputEmpty = "INP003", Error, "the input is empty";
+    JsonSyntax = "INP004", Error, "the input is not valid JSON";
+    YamlSyntax = "INP005", Error, "the input is not valid YAML";
+    TooDeep = "INP006", Error, "the input nests deeper than the limit";
+    DuplicateKey = "INP007", Error, "an object has the same key twice";
+    AliasLimit = "INP008", Error, "YAML aliases expand beyond the limit";
+    RootNotObject = "INP009", Error, "the document root is not an object";
+    NotANumber = "INP010", Error, "a number that JSON cannot represent (NaN, infinity)";
+
+    NotOpenApi = "OAS001", Error, "no `openapi` or `swagger` field: not an OpenAPI document";
+    UnsupportedVersion = "OAS002", Error, "an OpenAPI version this tool does not convert";
+    RefMissing = "OAS010", Warning, "a `$ref` points at nothing; the item using it is skipped";
+    RefCycle = "OAS011", Warning, "`$ref`s form a cycle; the item using it is skipped";
+    RefExternal = "OAS012", Warning, "a `$ref` to another file is not supported yet";
+    RefUrl = "OAS013", Warning, "a `$ref` to a URL: the tool never uses the network";
+    RefMalformed = "OAS014", Warning, "a `$ref` that is not a valid JSON pointer reference";
+    InvalidItem = "OAS020", Warning, "an item that is not a valid OpenAPI object; it is skipped";
+    SchemaTooDeep = "OAS021", Warning, "a schema nests deeper than flattening follows";
+
+    NoServer = "CNV001", Error, "no server URL: the document has none and `--base-url` is not given";
+    RelativeServer = "CNV002", Error, "a relative server URL and no `--base-url` to resolve it";
+    BadServerUrl = "CNV003", Error, "the server URL is not an absolute http(s) URL";
+    ServerChoice = "CNV004", Error, "`--server` names no server of the document";
+    ServerVariable = "CNV005", Error, "a server variable has no usable value";
+    ServerChosen = "CNV006", Note, "how the server URL was chosen";
+    OperationServer = "CNV007", Warning, "an operation declares servers other than the chosen one";
+
+    SchemeAsBearer = "CNV020", Warning, "an oauth2/openIdConnect scheme becomes http bearer";
+    SchemeDropped = "CNV021", Warning, "a security scheme OIS cannot express is dropped";
+    SecurityUnmet = "CNV022", Warning, "an operation's security requirement cannot be met";
+    SecurityChoice = "CNV023", Note, "which security schemes were chosen for the whole API";
+    SchemeUndefined = "CNV024", Warning, "a security requirement names an undefined scheme";
+
+    MethodSkipped = "CNV030", Note, "an operation with a method other than get/post is skipped";
+    PathUnusable = "CNV031", Warning, "a path OIS cannot express (whitespace, no leading `/`)";
+    NoOperations = "CNV032", Error, "no get or post operation could be converted";
+    OperationInvalid = "CNV033", Warning, "an operation could not be converted and is skipped";
+
+    HeaderIgnored = "CNV040", Note, "an Accept, Content-Type or Authorization header parameter is ignored";
+    ReservedName = "CNV041", Warning, "a parameter named like a reserved parameter is skipped";
+    PathParamAdded = "CNV042", Warning, "a `{placeholder}` without a path parameter: one is added";
+    PathParamDropped = "CNV043", Warning, "a path parameter not in the path template is dropped";
+    DuplicateParam = "CNV044", Warning, "a parameter declared twice: the first is kept";
+    ParamLocation = "CNV045", Warning, "a parameter in a location OIS cannot express is skipped";
+    ParamRenamed = "CNV046", Note, "an endpoint parameter name was sanitised or made unique";
+
+    BodyOnGet = "CNV050", Warning, "a request body on a get operation is ignored";
+    BodyUnsupported = "CNV051", Warning, "a request body that is not JSON is left out";
+    BodyFormEncoded = "CNV052", Warning, "a form-encoded body is flattened; the node sends JSON";
+    BodyNested = "CNV053", Warning, "body properties with object/array values are sent as given";
+    BodyUnion = "CNV054", Warning, "a oneOf/anyOf body: the union of the alternatives' properties";
+    BodyNotObject = "CNV055", Warning, "a body schema that is not an object cannot be expressed";
+    BodyCollision = "CNV056", Warning, "a body property with the name of a query parameter";
+    BodyReadOnly = "CNV057", Note, "readOnly body properties are left out";
+    BodyFreeForm = "CNV058", Warning, "an object body without declared properties";
+
+    EndpointRenamed = "CNV060", Note, "an endpoint name was made unique with a numeric suffix";
+    TitleChanged = "CNV070", Warning, "the title was changed to fit the OIS title rule";
+    VersionChanged = "CNV071", Note, "the version was changed to the x.y.z form OIS requires";
+    SelfCheckFailed = "CNV099", Error, "the generated OIS failed its own check (a bug: please report it)";
+
+    OutputExists = "OUT001", Error, "the output file exists and `--force` was not given";
+    OutputWrite = "OUT002", Error, "the output could not be written";
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// A problem or decision, anchored at a JSON pointer in some document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    /// RFC 6901 pointer into the document the diagnostic is about ("" is the root).
+    pub pointer: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// Display name of the file the pointer refers to, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based line and column of `pointer` in `file`, filled in by [`Diagnostic::locate_in`].
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            pointer: pointer.into(),
+            message: message.into(),
+            help: None,
+            file: None,
+            line: None,
+            column: None,
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Sets an explicit position (used where the parser itself reported it).
+    pub fn at(mut self, line: usize, column: usize) -> Self {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+
+    /// Names the file and, when not already known, finds the pointer's line and column in it.
+    pub fn locate_in(&mut self, source: &crate::source::Source) {
+        if self.file.is_none() {
+            self.file = Some(source.name.clone());
+        }
+        if self.line.is_none()
+            && let Some((line, column)) = source.locate(&self.pointer)
+        {
+            self.line = Some(line);
+            self.column = Some(column);
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// How text diagnostics are rendered.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RenderStyle {
+    /// ANSI colours (only when writing to a terminal).
+    pub color: bool,
+}
+
+/// Renders one diagnostic the way rustc and cargo do:
+///
+/// ```text
+/// warning[CNV030]: PUT /pets is skipped: OIS supports only get and post
+///   --> petstore.yaml:12:5
+///    = at: /paths/~1pets/put
+///    = help: ...
+/// ```
+pub fn render(diagnostic: &Diagnostic, style: RenderStyle) -> String {
+    let (bold, reset, severity_color) = if style.color {
+        let color = match diagnostic.severity {
+            Severity::Error => "\x1b[1;31m",
+            Severity::Warning => "\x1b[1;33m",
+            Severity::Note => "\x1b[1;36m",
+        };
+        ("\x1b[1m", "\x1b[0m", color)
+    } else {
+        ("", "", "")
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{severity_color}{}[{}]{reset}{bold}: {}{reset}",
+        diagnostic.severity.as_str(),
+        diagnostic.code,
+        diagnostic.message
+    );
+    match (&diagnostic.file, diagnostic.line, diagnostic.column) {
+        (Some(file), Some(line), Some(column)) => {
+            let _ = writeln!(out, "  --> {file}:{line}:{column}");
+        }
+        (Some(file), _, _) => {
+            let _ = writeln!(out, "  --> {file}");
+        }
+        _ => {}
+    }
+    if !diagnostic.pointer.is_empty() {
+        let _ = writeln!(out, "   = at: {}", diagnostic.pointer);
+    }
+    if let Some(help) = &diagnostic.help {
+        let _ = writeln!(out, "   = help: {help}");
+    }
+    out
+}
+
+/// Counts by severity, for summaries and exit codes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub errors: usize,
+    pub warnings: usize,
+    pub notes: usize,
+}
+
+impl Counts {
+    pub fn of(diagnostics: &[Diagnostic]) -> Self {
+        let mut counts = Counts::default();
+        for diagnostic in diagnostics {
+            match diagnostic.severity {
+                Severity::Error => counts.errors += 1,
+                Severity::Warning => counts.warnings += 1,
+                Severity::Note => counts.notes += 1,
+            }
+        }
+        counts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_are_unique_and_well_formed() {
+        let mut seen = HashSet::new();
+        for code in Code::ALL {
+            let text = code.as_str();
+            assert!(seen.insert(text), "duplicate code {text}");
+            assert_eq!(text.len(), 6, "{text}");
+            assert!(text[3..].chars().all(|c| c.is_ascii_digit()), "{text}");
+            assert!(!code.summary().is_empty());
+        }
+    }
+
+    #[test]
+    fn renders_position_pointer_and_help() {
+        let mut diagnostic = Diagnostic::new(Code::MethodSkipped, "/paths/~1pets/put", "skipped")
+            .with_help("use get");
+        diagnostic.file = Some("api.yaml".into());
+        diagnostic.line = Some(3);
+        diagnostic.column = Some(5);
+        let text = render(&diagnostic, RenderStyle::default());
+        assert_eq!(
+            text,
+            "note[CNV030]: skipped\n  --> api.yaml:3:5\n   = at: /paths/~1pets/put\n   = help: use get\n"
+        );
+    }
+}

@@ -1,0 +1,5 @@
+//! `ois`: OpenAPI documents to API3 OIS objects, OIS checks, and the node's request mapping.
+
+pub mod diagnostic;
+pub mod pointer;
+pub mod source;

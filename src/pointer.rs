@@ -1,0 +1,75 @@
+//! RFC 6901 JSON pointers: building them while walking a document, and splitting them.
+
+/// Appends one reference token to `pointer`, escaping `~` and `/`.
+pub fn push(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+/// `base` extended by `tokens`, as a new pointer.
+pub fn join<'t>(base: &str, tokens: impl IntoIterator<Item = &'t str>) -> String {
+    let mut pointer = base.to_owned();
+    for token in tokens {
+        push(&mut pointer, token);
+    }
+    pointer
+}
+
+/// The unescaped reference tokens of `pointer` ("" has none). `None` when it does not start with `/`
+/// or uses an escape other than `~0`/`~1`.
+pub fn tokens(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/')?;
+    rest.split('/').map(unescape).collect()
+}
+
+fn unescape(token: &str) -> Option<String> {
+    if !token.contains('~') {
+        return Some(token.to_owned());
+    }
+    let mut out = String::with_capacity(token.len());
+    let mut chars = token.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' {
+            match chars.next() {
+                Some('0') => out.push('~'),
+                Some('1') => out.push('/'),
+                _ => return None,
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn escapes_and_unescapes() {
+        assert_eq!(join("", ["paths", "/pets/{id}", "a~b"]), "/paths/~1pets~1{id}/a~0b");
+        assert_eq!(tokens("/a~1b/c~0d/"), Some(vec!["a/b".into(), "c~d".into(), "".into()]));
+        assert_eq!(tokens(""), Some(vec![]));
+        assert_eq!(tokens("a"), None);
+        assert_eq!(tokens("/a~2"), None);
+    }
+
+    proptest! {
+        #[test]
+        fn round_trips_any_tokens(parts in proptest::collection::vec(".*", 0..5)) {
+            let pointer = join("", parts.iter().map(String::as_str));
+            prop_assert_eq!(tokens(&pointer), Some(parts));
+        }
+    }
+}

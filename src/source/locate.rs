@@ -1,0 +1,291 @@
+//! Finding the text position of a JSON pointer, only when a diagnostic needs it (the fast path
+//! never pays for positions). JSON is scanned exactly; YAML is followed by indentation, which covers
+//! block style, and stops at the nearest ancestor found inside flow collections.
+
+/// Byte offset of the member key (objects) or element (arrays) that `tokens` leads to.
+pub(super) fn json(text: &str, tokens: &[String]) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut pos = skip_ws(bytes, 0);
+    let mut found = pos;
+    for token in tokens {
+        match bytes.get(pos)? {
+            b'{' => {
+                pos = skip_ws(bytes, pos + 1);
+                loop {
+                    if bytes.get(pos)? != &b'"' {
+                        return Some(found);
+                    }
+                    let key_start = pos;
+                    let (key, after) = json_string(text, pos)?;
+                    pos = skip_ws(bytes, after);
+                    pos = skip_ws(bytes, pos + usize::from(bytes.get(pos) == Some(&b':')));
+                    if key == *token {
+                        found = key_start;
+                        break;
+                    }
+                    pos = skip_ws(bytes, skip_json_value(bytes, pos)?);
+                    if bytes.get(pos) == Some(&b',') {
+                        pos = skip_ws(bytes, pos + 1);
+                    }
+                }
+            }
+            b'[' => {
+                let index: usize = token.parse().ok()?;
+                pos = skip_ws(bytes, pos + 1);
+                for _ in 0..index {
+                    pos = skip_ws(bytes, skip_json_value(bytes, pos)?);
+                    if bytes.get(pos) != Some(&b',') {
+                        return Some(found);
+                    }
+                    pos = skip_ws(bytes, pos + 1);
+                }
+                found = pos;
+            }
+            _ => return Some(found),
+        }
+    }
+    Some(found)
+}
+
+fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
+    while matches!(bytes.get(pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        pos += 1;
+    }
+    pos
+}
+
+/// Decodes the JSON string starting at `start` (its opening quote); returns it and the offset after it.
+fn json_string(text: &str, start: usize) -> Option<(String, usize)> {
+    let bytes = text.as_bytes();
+    let mut end = start + 1;
+    loop {
+        match bytes.get(end)? {
+            b'"' => break,
+            b'\\' => end += 2,
+            _ => end += 1,
+        }
+    }
+    let raw = text.get(start..=end)?;
+    let decoded = serde_json::from_str::<String>(raw).ok()?;
+    Some((decoded, end + 1))
+}
+
+/// Offset just after the JSON value starting at `pos`; iterative, so depth costs no stack.
+fn skip_json_value(bytes: &[u8], mut pos: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    loop {
+        match bytes.get(pos)? {
+            b'"' => {
+                pos += 1;
+                loop {
+                    match bytes.get(pos)? {
+                        b'"' => break,
+                        b'\\' => pos += 2,
+                        _ => pos += 1,
+                    }
+                }
+                pos += 1;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                pos += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                pos += 1;
+            }
+            _ if depth == 0 => {
+                // A scalar at the top level ends at the next delimiter.
+                while !matches!(bytes.get(pos), None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')) {
+                    pos += 1;
+                }
+                return Some(pos);
+            }
+            _ => pos += 1,
+        }
+        if depth == 0 {
+            return Some(pos);
+        }
+    }
+}
+
+/// A YAML line reduced to what the block structure needs.
+struct Line<'t> {
+    offset: usize,
+    indent: usize,
+    content: &'t str,
+}
+
+/// Byte offset of the key (mappings) or item (sequences) that `tokens` leads to in block-style YAML.
+pub(super) fn yaml(text: &str, tokens: &[String]) -> Option<usize> {
+    let mut lines = Vec::new();
+    let mut offset = 0;
+    for raw in text.split_inclusive('\n') {
+        let trimmed = raw.trim_end_matches(['\n', '\r']);
+        let content = trimmed.trim_start_matches(' ');
+        let indent = trimmed.len() - content.len();
+        if !(content.is_empty() || content.starts_with('#') || content.starts_with("---") || content.starts_with('%')) {
+            lines.push(Line { offset: offset + indent, indent, content });
+        }
+        offset += raw.len();
+    }
+    // The block being searched: lines[start..end], whose entries sit at indentation > `parent`
+    // (or at `parent` itself for a sequence under a key, which YAML allows).
+    let (mut start, mut end) = (0, lines.len());
+    let mut parent: Option<usize> = None;
+    let mut found = lines.first().map_or(0, |l| l.offset);
+    // A sequence item's content begins on its own `- ` line, shifted right.
+    let mut first_shift: Option<(usize, usize)> = None;
+    for token in tokens {
+        let view = |i: usize| -> Option<(usize, usize, &str)> {
+            let line = lines.get(i)?;
+            match first_shift {
+                Some((at, shift)) if at == i => Some((line.indent + shift, line.offset + shift, line.content.get(shift..)?)),
+                _ => Some((line.indent, line.offset, line.content)),
+            }
+        };
+        let (child_indent, first_content) = {
+            let (indent, _, content) = view(start)?;
+            (indent, content)
+        };
+        if parent.is_some_and(|p| child_indent < p || (child_indent == p && !first_content.starts_with('-'))) {
+            return Some(found);
+        }
+        if first_content.starts_with("- ") || first_content == "-" {
+            let index: usize = token.parse().ok()?;
+            let mut seen = 0;
+            let mut item = None;
+            for i in start..end {
+                let (indent, offset, content) = view(i)?;
+                if indent == child_indent && (content.starts_with("- ") || content == "-") {
+                    if seen == index {
+                        item = Some((i, offset));
+                        break;
+                    }
+                    seen += 1;
+                } else if indent < child_indent {
+                    break;
+                }
+            }
+            let (i, offset) = item?;
+            found = offset;
+            let (_, _, content) = view(i)?;
+            let rest = content.get(1..)?;
+            let shift = 1 + rest.len() - rest.trim_start_matches(' ').len();
+            let base_shift = first_shift.filter(|&(at, _)| at == i).map_or(0, |(_, s)| s);
+            first_shift = Some((i, base_shift + shift));
+            end = block_end(&lines, i, child_indent, end);
+            start = i;
+            parent = Some(child_indent);
+            if rest.trim().is_empty() {
+                start = i + 1;
+                first_shift = None;
+                if start >= end {
+                    return Some(found);
+                }
+            }
+        } else {
+            let mut hit = None;
+            for i in start..end {
+                let (indent, offset, content) = view(i)?;
+                if indent < child_indent {
+                    break;
+                }
+                if indent == child_indent && yaml_key(content).as_deref() == Some(token.as_str()) {
+                    hit = Some((i, offset));
+                    break;
+                }
+            }
+            let Some((i, offset)) = hit else { return Some(found) };
+            found = offset;
+            end = block_end(&lines, i, child_indent, end);
+            start = i + 1;
+            first_shift = None;
+            parent = Some(child_indent);
+            if start >= end {
+                return Some(found);
+            }
+        }
+    }
+    Some(found)
+}
+
+/// The end of the block that line `i` (at `indent`) opens: the next line at the same or lower
+/// indentation, except sequence items at the same indentation, which belong to a key above them.
+fn block_end(lines: &[Line<'_>], i: usize, indent: usize, end: usize) -> usize {
+    let key_line = lines.get(i).is_some_and(|l| !l.content.starts_with('-'));
+    (i + 1..end)
+        .find(|&j| {
+            lines.get(j).is_some_and(|l| {
+                l.indent < indent || (l.indent == indent && !(key_line && l.content.starts_with('-')))
+            })
+        })
+        .unwrap_or(end)
+}
+
+/// The key of a `key: value` line, unquoted.
+fn yaml_key(content: &str) -> Option<String> {
+    if let Some(rest) = content.strip_prefix('"') {
+        let end = rest.find('"')?;
+        let raw = content.get(..end + 2)?;
+        return serde_json::from_str(raw).ok();
+    }
+    if let Some(rest) = content.strip_prefix('\'') {
+        let mut key = String::new();
+        let mut chars = rest.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\'' {
+                if chars.peek() == Some(&'\'') {
+                    chars.next();
+                    key.push('\'');
+                } else {
+                    return Some(key);
+                }
+            } else {
+                key.push(c);
+            }
+        }
+        return None;
+    }
+    let end = content.find(": ").or_else(|| content.strip_suffix(':').map(str::len))?;
+    Some(content.get(..end)?.trim_end().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(pointer: &str) -> Vec<String> {
+        crate::pointer::tokens(pointer).unwrap()
+    }
+
+    fn position(text: &str, offset: usize) -> (usize, usize) {
+        super::super::line_column(text, offset)
+    }
+
+    #[test]
+    fn json_pointer_positions() {
+        let text = "{\n  \"a\": {\"x\": [1, {\"y/z\": 2}]},\n  \"b\": \"s\"\n}";
+        let at = |p: &str| position(text, json(text, &tokens(p)).unwrap());
+        assert_eq!(at(""), (1, 1));
+        assert_eq!(at("/b"), (3, 3));
+        assert_eq!(at("/a/x/1/y~1z"), (2, 19));
+        assert_eq!(at("/a/x/0"), (2, 15));
+        // Missing members fall back to the nearest ancestor.
+        assert_eq!(at("/a/nope"), (2, 3));
+    }
+
+    #[test]
+    fn yaml_pointer_positions() {
+        let text = "openapi: 3.0.0\npaths:\n  /pets:\n    get:\n      parameters:\n      - name: a\n        in: query\n      - name: b\n        in: query\n    'post':\n      summary: x\ntags:\n  - name: t\n";
+        let at = |p: &str| position(text, yaml(text, &tokens(p)).unwrap());
+        assert_eq!(at("/paths"), (2, 1));
+        assert_eq!(at("/paths/~1pets/get"), (4, 5));
+        assert_eq!(at("/paths/~1pets/get/parameters/1"), (8, 7));
+        assert_eq!(at("/paths/~1pets/get/parameters/1/in"), (9, 9));
+        assert_eq!(at("/paths/~1pets/get/parameters/0/name"), (6, 9));
+        assert_eq!(at("/paths/~1pets/post/summary"), (11, 7));
+        assert_eq!(at("/tags/0/name"), (13, 5));
+        assert_eq!(at("/paths/~1pets/delete"), (3, 3));
+    }
+}

@@ -1,0 +1,261 @@
+//! Reading input: a file or stdin, JSON or YAML told apart by content, parsed into
+//! `serde_json::Value`, and JSON pointers mapped back to line:column for diagnostics.
+
+mod depth;
+mod locate;
+mod parse;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeSeed;
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic};
+
+/// Nesting limit for both formats; serde_json and yaml_serde stop at the same depth.
+pub const MAX_DEPTH: usize = 128;
+
+/// The display name used for standard input.
+pub const STDIN_NAME: &str = "<stdin>";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Yaml,
+}
+
+/// One input document's text, kept so diagnostics can point into it.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// How the file is named in diagnostics (the path as given, or `<stdin>`).
+    pub name: String,
+    /// The file's path, `None` for stdin and in-memory text.
+    pub path: Option<PathBuf>,
+    pub text: String,
+    pub format: Format,
+}
+
+impl Source {
+    /// Reads `path`, or standard input when it is `-`.
+    pub fn read(path: &Path) -> Result<Source, Diagnostic> {
+        if path == Path::new("-") {
+            let mut bytes = Vec::new();
+            std::io::stdin().read_to_end(&mut bytes).map_err(|err| {
+                Diagnostic::new(Code::InputUnreadable, "", format!("cannot read standard input: {err}"))
+            })?;
+            return Source::from_bytes(STDIN_NAME, None, bytes);
+        }
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|err| {
+            Diagnostic::new(Code::InputUnreadable, "", format!("cannot read {name}: {err}"))
+                .with_help("check the path and that the file is readable")
+        })?;
+        Source::from_bytes(&name, Some(path.to_path_buf()), bytes)
+    }
+
+    /// Wraps bytes already in memory; `name` is used in diagnostics and its extension as a format hint.
+    pub fn from_bytes(name: &str, path: Option<PathBuf>, bytes: Vec<u8>) -> Result<Source, Diagnostic> {
+        let mut text = String::from_utf8(bytes).map_err(|err| {
+            let valid = err.utf8_error().valid_up_to();
+            let (line, column) = line_column(&String::from_utf8_lossy(&err.as_bytes()[..valid]), valid);
+            Diagnostic::new(
+                Code::InputNotUtf8,
+                "",
+                format!("{name} is not UTF-8 text (invalid byte at offset {valid})"),
+            )
+            .with_help("OpenAPI and OIS documents are JSON or YAML text; convert the file to UTF-8")
+            .at(line, column)
+        })?;
+        if text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
+        Ok(Source::from_text(name, path, text))
+    }
+
+    pub fn from_text(name: &str, path: Option<PathBuf>, text: String) -> Source {
+        let format = detect_format(&text, name);
+        Source { name: name.to_owned(), path, text, format }
+    }
+
+    /// Parses the text. Errors carry the parser's own line and column.
+    pub fn parse(&self) -> Result<Value, Diagnostic> {
+        if self.text.trim().is_empty() {
+            return Err(self.named(
+                Diagnostic::new(Code::InputEmpty, "", format!("{} is empty", self.name))
+                    .with_help("pass an OpenAPI document in JSON or YAML"),
+            ));
+        }
+        let parsed = match self.format {
+            Format::Json => self.parse_json(),
+            Format::Yaml => self.parse_yaml(),
+        };
+        parsed.map_err(|diagnostic| self.named(diagnostic))
+    }
+
+    fn parse_json(&self) -> Result<Value, Diagnostic> {
+        let mut deserializer = serde_json::Deserializer::from_str(&self.text);
+        let result = parse::ValueSeed
+            .deserialize(&mut deserializer)
+            .and_then(|value| deserializer.end().map(|()| value));
+        result.or_else(|err| {
+            let message = err.to_string();
+            let code = classify(&message);
+            // Text that only looks like JSON (`{a: 1}` is YAML's flow style) gets a second chance.
+            if code.is_none()
+                && err.is_syntax()
+                && !self.name.ends_with(".json")
+                && let Ok(value) = self.parse_yaml()
+            {
+                return Ok(value);
+            }
+            let code = code.unwrap_or(Code::JsonSyntax);
+            let detail = message.split(" at line ").next().unwrap_or(&message);
+            Err(Diagnostic::new(code, "", format!("invalid JSON: {detail}"))
+                .at(err.line(), err.column()))
+        })
+    }
+
+    fn parse_yaml(&self) -> Result<Value, Diagnostic> {
+        // libyaml's scanner is quadratic in flow nesting, so depth is checked before it runs.
+        if let Some(offset) = depth::yaml_exceeds(&self.text, MAX_DEPTH) {
+            let (line, column) = line_column(&self.text, offset);
+            return Err(Diagnostic::new(
+                Code::TooDeep,
+                "",
+                format!("invalid YAML: nesting deeper than {MAX_DEPTH} levels"),
+            )
+            .at(line, column));
+        }
+        let deserializer = serde_yaml::Deserializer::from_str(&self.text);
+        parse::ValueSeed.deserialize(deserializer).map_err(|err| {
+            let message = err.to_string();
+            let code = classify(&message).unwrap_or(Code::YamlSyntax);
+            let detail = message.split(" at line ").next().unwrap_or(&message);
+            let mut diagnostic = Diagnostic::new(code, "", format!("invalid YAML: {detail}"));
+            if code == Code::AliasLimit {
+                diagnostic = diagnostic.with_help("the document's anchors and aliases expand too far (an alias bomb?)");
+            }
+            match err.location() {
+                Some(location) => diagnostic.at(location.line(), location.column()),
+                None => diagnostic,
+            }
+        })
+    }
+
+    fn named(&self, mut diagnostic: Diagnostic) -> Diagnostic {
+        diagnostic.file = Some(self.name.clone());
+        diagnostic
+    }
+
+    /// Line and column (1-based) of the value or key at `pointer`, or of its nearest ancestor found.
+    pub fn locate(&self, pointer: &str) -> Option<(usize, usize)> {
+        let tokens = crate::pointer::tokens(pointer)?;
+        let offset = match self.format {
+            Format::Json => locate::json(&self.text, &tokens),
+            Format::Yaml => locate::yaml(&self.text, &tokens),
+        }?;
+        Some(line_column(&self.text, offset))
+    }
+
+    /// The folder relative file references are resolved against.
+    pub fn dir(&self) -> Option<&Path> {
+        self.path.as_deref().and_then(Path::parent)
+    }
+}
+
+fn classify(message: &str) -> Option<Code> {
+    if message.contains(parse::DUPLICATE_KEY) {
+        Some(Code::DuplicateKey)
+    } else if message.contains("recursion limit exceeded") {
+        Some(Code::TooDeep)
+    } else if message.contains("repetition limit exceeded") {
+        Some(Code::AliasLimit)
+    } else if message.contains(parse::NOT_A_NUMBER) {
+        Some(Code::NotANumber)
+    } else {
+        None
+    }
+}
+
+/// JSON when the first meaningful character opens an object or array, YAML otherwise. The
+/// extension decides only whether a failed JSON parse may be retried as YAML.
+fn detect_format(text: &str, _name: &str) -> Format {
+    match text.trim_start().as_bytes().first() {
+        Some(b'{' | b'[') => Format::Json,
+        _ => Format::Yaml,
+    }
+}
+
+/// 1-based line and column (in characters) of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(name: &str, text: &str) -> Source {
+        Source::from_text(name, None, text.to_owned())
+    }
+
+    #[test]
+    fn detects_format_by_content() {
+        assert_eq!(source("a.yaml", "  {\"a\": 1}").format, Format::Json);
+        assert_eq!(source("a.json", "a: 1").format, Format::Yaml);
+    }
+
+    #[test]
+    fn yaml_integer_keys_become_strings() {
+        let value = source("a.yaml", "responses:\n  200:\n    description: ok\n").parse().unwrap();
+        assert_eq!(value["responses"]["200"]["description"], "ok");
+    }
+
+    #[test]
+    fn flow_yaml_that_looks_like_json_is_accepted() {
+        let value = source("a.yaml", "{a: 1}").parse().unwrap();
+        assert_eq!(value["a"], 1);
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors_in_both_formats() {
+        let err = source("a.json", "{\"a\": 1,\n \"a\": 2}").parse().unwrap_err();
+        assert_eq!(err.code, Code::DuplicateKey);
+        assert_eq!(err.line, Some(2));
+        let err = source("a.yaml", "a: 1\na: 2\n").parse().unwrap_err();
+        assert_eq!(err.code, Code::DuplicateKey);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        assert_eq!(source("a.json", &deep).parse().unwrap_err().code, Code::TooDeep);
+        let deep_yaml = format!("a: {}", "[".repeat(100_000));
+        assert_eq!(source("a.yaml", &deep_yaml).parse().unwrap_err().code, Code::TooDeep);
+    }
+
+    #[test]
+    fn yaml_nan_is_rejected() {
+        assert_eq!(source("a.yaml", "a: .nan").parse().unwrap_err().code, Code::NotANumber);
+    }
+
+    #[test]
+    fn bom_is_skipped_and_non_utf8_reported() {
+        let s = Source::from_bytes("a.json", None, b"\xef\xbb\xbf{}".to_vec()).unwrap();
+        assert_eq!(s.parse().unwrap(), serde_json::json!({}));
+        let err = Source::from_bytes("a.json", None, b"{\n \xff}".to_vec()).unwrap_err();
+        assert_eq!((err.code, err.line, err.column), (Code::InputNotUtf8, Some(2), Some(2)));
+    }
+
+    #[test]
+    fn line_column_counts_characters() {
+        assert_eq!(line_column("ab\nçd", 5), (2, 2));
+        assert_eq!(line_column("", 0), (1, 1));
+    }
+}
