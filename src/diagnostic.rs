@@ -118,6 +118,44 @@ codes! {
     VersionChanged = "CNV071", Note, "the version was changed to the x.y.z form OIS requires";
     SelfCheckFailed = "CNV099", Error, "the generated OIS failed its own check (a bug: please report it)";
 
+    WrongType = "OIS001", Error, "a value of the wrong JSON type";
+    MissingField = "OIS002", Error, "a required field is missing";
+    UnknownField = "OIS003", Error, "a field OIS does not allow (every OIS object is strict)";
+    BadOisFormat = "OIS004", Error, "`oisFormat` is not x.y.z of a supported family (2.3.x, 3.0.x)";
+    BadTitle = "OIS005", Error, "`title` is not 1-64 ASCII letters, digits, `_`, `-` or spaces";
+    BadVersion = "OIS006", Error, "`version` is not x.y.z with numeric parts";
+    ServerCount = "OIS010", Error, "`servers` must hold exactly one server (format text; stricter than @api3/ois)";
+    InvalidServerUrl = "OIS011", Error, "the server URL is not a valid URL";
+    ServerNotAbsoluteHttp = "OIS012", Error, "the server URL is not absolute http(s) without `{variables}` (format text)";
+    ServerTrailingSlash = "OIS013", Warning, "a trailing `/` on the server URL makes the node request `//path`";
+    BadPathKey = "OIS014", Error, "a path key that does not start with `/` or contains whitespace";
+    BadMethod = "OIS015", Error, "a method other than get or post";
+    BadLocation = "OIS016", Error, "an `in` outside the allowed locations";
+    ReservedOperationParameter = "OIS017", Error, "an API parameter named like a reserved parameter";
+    PathTemplateMismatch = "OIS018", Error, "path `{placeholders}` and path parameters do not match";
+    DuplicateOperationParameter = "OIS019", Error, "the same (in, name) twice in one operation";
+    BadSecurityScheme = "OIS020", Error, "a security scheme of a type or shape OIS does not accept";
+    UnmappedParameter = "OIS021", Error, "an API parameter not mapped by an endpoint that uses the operation";
+    UnknownOperationParameter = "OIS022", Error, "an endpoint maps a parameter the operation does not have";
+    ParameterMappedTwice = "OIS023", Error, "an endpoint maps the same (in, name) twice";
+    UnknownOperation = "OIS024", Error, "an endpoint's operation is not in `apiSpecifications.paths`";
+    UndefinedSecurity = "OIS025", Error, "`security` names a scheme that is not defined";
+    SecurityNotEmpty = "OIS026", Error, "a `security` entry that is not an empty list";
+    BadParameterName = "OIS027", Error, "an endpoint parameter name with whitespace or empty";
+    DuplicateParameterName = "OIS028", Error, "two endpoint parameters with the same name";
+    UnderscoreParameterName = "OIS029", Error, "an endpoint parameter name starting with `_` (format text)";
+    NotAString = "OIS030", Error, "`default`, `example` or reserved `fixed` that is not a string";
+    BadReservedName = "OIS031", Error, "a reserved parameter name outside the five reserved names";
+    FixedAndDefault = "OIS032", Error, "a reserved parameter with both `fixed` and `default`";
+    BadReservedNumber = "OIS033", Error, "`_minConfirmations`/`_gasPrice` that is not a non-negative integer";
+    MissingType = "OIS034", Error, "`reservedParameters` without a `_type` entry";
+    BadProcessing = "OIS035", Error, "a processing specification of the wrong shape";
+    ProcessingBothForms = "OIS036", Error, "V1 and V2 processing for the same phase";
+    NoOperationRules = "OIS037", Error, "an endpoint without `operation` that breaks the no-API-call rules";
+    FixedValueMissing = "OIS038", Error, "a fixed operation parameter without `value` (required from 3.0)";
+    DuplicateEndpointName = "OIS039", Error, "two endpoints with the same name (format text; the node uses the first)";
+    BadEnumValue = "OIS040", Error, "a value outside the allowed set";
+
     OutputExists = "OUT001", Error, "the output file exists and `--force` was not given";
     OutputWrite = "OUT002", Error, "the output could not be written";
 }

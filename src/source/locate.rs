@@ -2,12 +2,35 @@
 //! never pays for positions). JSON is scanned exactly; YAML is followed by indentation, which covers
 //! block style, and stops at the nearest ancestor found inside flow collections.
 
-/// Byte offset of the member key (objects) or element (arrays) that `tokens` leads to.
-pub(super) fn json(text: &str, tokens: &[String]) -> Option<usize> {
+use std::collections::HashMap;
+
+/// Positions found so far, so that many diagnostics in one big document cost one pass, not one
+/// pass each. Keys are pointers; values are (offset to report, offset where the value starts).
+#[derive(Default)]
+pub(super) struct JsonCache {
+    known: HashMap<String, (usize, usize)>,
+}
+
+/// Byte offset of the member key (objects) or element (arrays) that `tokens` leads to, or of the
+/// nearest ancestor that exists.
+pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Option<usize> {
     let bytes = text.as_bytes();
-    let mut pos = skip_ws(bytes, 0);
-    let mut found = pos;
-    for token in tokens {
+    // Start from the deepest prefix already known.
+    let mut depth = tokens.len();
+    let (mut found, mut pos, mut pointer) = loop {
+        let prefix = crate::pointer::join("", tokens.iter().take(depth).map(String::as_str));
+        if let Some(&(report, value)) = cache.known.get(&prefix) {
+            break (report, value, prefix);
+        }
+        if depth == 0 {
+            let start = skip_ws(bytes, 0);
+            break (start, start, prefix);
+        }
+        depth -= 1;
+    };
+    for token in tokens.iter().skip(depth) {
+        let parent = pointer.clone();
+        crate::pointer::push(&mut pointer, token);
         match bytes.get(pos)? {
             b'{' => {
                 pos = skip_ws(bytes, pos + 1);
@@ -19,6 +42,8 @@ pub(super) fn json(text: &str, tokens: &[String]) -> Option<usize> {
                     let (key, after) = json_string(text, pos)?;
                     pos = skip_ws(bytes, after);
                     pos = skip_ws(bytes, pos + usize::from(bytes.get(pos) == Some(&b':')));
+                    // Every member passed is remembered: its siblings are likely asked for next.
+                    cache.known.insert(crate::pointer::join(&parent, [key.as_str()]), (key_start, pos));
                     if key == *token {
                         found = key_start;
                         break;
@@ -40,6 +65,7 @@ pub(super) fn json(text: &str, tokens: &[String]) -> Option<usize> {
                     pos = skip_ws(bytes, pos + 1);
                 }
                 found = pos;
+                cache.known.insert(pointer.clone(), (pos, pos));
             }
             _ => return Some(found),
         }
@@ -116,19 +142,51 @@ struct Line<'t> {
     content: &'t str,
 }
 
-/// Byte offset of the key (mappings) or item (sequences) that `tokens` leads to in block-style YAML.
-pub(super) fn yaml(text: &str, tokens: &[String]) -> Option<usize> {
-    let mut lines = Vec::new();
-    let mut offset = 0;
-    for raw in text.split_inclusive('\n') {
-        let trimmed = raw.trim_end_matches(['\n', '\r']);
-        let content = trimmed.trim_start_matches(' ');
-        let indent = trimmed.len() - content.len();
-        if !(content.is_empty() || content.starts_with('#') || content.starts_with("---") || content.starts_with('%')) {
-            lines.push(Line { offset: offset + indent, indent, content });
+/// The meaningful lines of a YAML text as (offset of content, indentation, length of content),
+/// computed once per source.
+pub(super) struct YamlLines(Vec<(usize, usize, usize)>);
+
+impl YamlLines {
+    pub(super) fn new(text: &str) -> YamlLines {
+        let mut lines = Vec::new();
+        let mut offset = 0;
+        for raw in text.split_inclusive('\n') {
+            let trimmed = raw.trim_end_matches(['\n', '\r']);
+            let content = trimmed.trim_start_matches(' ');
+            let indent = trimmed.len() - content.len();
+            if !(content.is_empty() || content.starts_with('#') || content.starts_with("---") || content.starts_with('%')) {
+                lines.push((offset + indent, indent, content.len()));
+            }
+            offset += raw.len();
         }
-        offset += raw.len();
+        YamlLines(lines)
     }
+}
+
+/// The lines of one text, materialised one at a time.
+struct Lines<'t> {
+    text: &'t str,
+    index: &'t YamlLines,
+}
+
+impl<'t> Lines<'t> {
+    fn get(&self, i: usize) -> Option<Line<'t>> {
+        let &(offset, indent, len) = self.index.0.get(i)?;
+        Some(Line { offset, indent, content: self.text.get(offset..offset + len)? })
+    }
+
+    fn len(&self) -> usize {
+        self.index.0.len()
+    }
+
+    fn first(&self) -> Option<Line<'t>> {
+        self.get(0)
+    }
+}
+
+/// Byte offset of the key (mappings) or item (sequences) that `tokens` leads to in block-style YAML.
+pub(super) fn yaml(text: &str, tokens: &[String], index: &YamlLines) -> Option<usize> {
+    let lines = Lines { text, index };
     // The block being searched: lines[start..end], whose entries sit at indentation > `parent`
     // (or at `parent` itself for a sequence under a key, which YAML allows).
     let (mut start, mut end) = (0, lines.len());
@@ -212,7 +270,7 @@ pub(super) fn yaml(text: &str, tokens: &[String]) -> Option<usize> {
 
 /// The end of the block that line `i` (at `indent`) opens: the next line at the same or lower
 /// indentation, except sequence items at the same indentation, which belong to a key above them.
-fn block_end(lines: &[Line<'_>], i: usize, indent: usize, end: usize) -> usize {
+fn block_end(lines: &Lines<'_>, i: usize, indent: usize, end: usize) -> usize {
     let key_line = lines.get(i).is_some_and(|l| !l.content.starts_with('-'));
     (i + 1..end)
         .find(|&j| {
@@ -266,11 +324,14 @@ mod tests {
     #[test]
     fn json_pointer_positions() {
         let text = "{\n  \"a\": {\"x\": [1, {\"y/z\": 2}]},\n  \"b\": \"s\"\n}";
-        let at = |p: &str| position(text, json(text, &tokens(p)).unwrap());
+        let mut cache = JsonCache::default();
+        let mut at = |p: &str| position(text, json(text, &tokens(p), &mut cache).unwrap());
         assert_eq!(at(""), (1, 1));
         assert_eq!(at("/b"), (3, 3));
         assert_eq!(at("/a/x/1/y~1z"), (2, 19));
         assert_eq!(at("/a/x/0"), (2, 15));
+        assert_eq!(at("/a/x/1/y~1z"), (2, 19));
+        assert_eq!(at("/b"), (3, 3));
         // Missing members fall back to the nearest ancestor.
         assert_eq!(at("/a/nope"), (2, 3));
     }
@@ -278,7 +339,8 @@ mod tests {
     #[test]
     fn yaml_pointer_positions() {
         let text = "openapi: 3.0.0\npaths:\n  /pets:\n    get:\n      parameters:\n      - name: a\n        in: query\n      - name: b\n        in: query\n    'post':\n      summary: x\ntags:\n  - name: t\n";
-        let at = |p: &str| position(text, yaml(text, &tokens(p)).unwrap());
+        let index = YamlLines::new(text);
+        let at = |p: &str| position(text, yaml(text, &tokens(p), &index).unwrap());
         assert_eq!(at("/paths"), (2, 1));
         assert_eq!(at("/paths/~1pets/get"), (4, 5));
         assert_eq!(at("/paths/~1pets/get/parameters/1"), (8, 7));

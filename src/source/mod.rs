@@ -7,6 +7,7 @@ mod parse;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 
 use serde::de::DeserializeSeed;
 use serde_json::Value;
@@ -26,7 +27,6 @@ pub enum Format {
 }
 
 /// One input document's text, kept so diagnostics can point into it.
-#[derive(Clone, Debug)]
 pub struct Source {
     /// How the file is named in diagnostics (the path as given, or `<stdin>`).
     pub name: String,
@@ -34,6 +34,14 @@ pub struct Source {
     pub path: Option<PathBuf>,
     pub text: String,
     pub format: Format,
+    json_cache: Mutex<locate::JsonCache>,
+    yaml_lines: OnceLock<locate::YamlLines>,
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Source").field("name", &self.name).field("format", &self.format).finish_non_exhaustive()
+    }
 }
 
 impl Source {
@@ -75,7 +83,14 @@ impl Source {
 
     pub fn from_text(name: &str, path: Option<PathBuf>, text: String) -> Source {
         let format = detect_format(&text, name);
-        Source { name: name.to_owned(), path, text, format }
+        Source {
+            name: name.to_owned(),
+            path,
+            text,
+            format,
+            json_cache: Mutex::default(),
+            yaml_lines: OnceLock::new(),
+        }
     }
 
     /// Parses the text. Errors carry the parser's own line and column.
@@ -152,8 +167,14 @@ impl Source {
     pub fn locate(&self, pointer: &str) -> Option<(usize, usize)> {
         let tokens = crate::pointer::tokens(pointer)?;
         let offset = match self.format {
-            Format::Json => locate::json(&self.text, &tokens),
-            Format::Yaml => locate::yaml(&self.text, &tokens),
+            Format::Json => {
+                let mut cache = self.json_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                locate::json(&self.text, &tokens, &mut cache)
+            }
+            Format::Yaml => {
+                let lines = self.yaml_lines.get_or_init(|| locate::YamlLines::new(&self.text));
+                locate::yaml(&self.text, &tokens, lines)
+            }
         }?;
         Some(line_column(&self.text, offset))
     }

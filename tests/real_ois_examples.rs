@@ -1,0 +1,30 @@
+//! The 20 real hand-written OIS files pass the rules in both format families.
+
+use std::path::Path;
+
+use ois::diagnostic::Severity;
+use ois::ois::{FormatFamily, rules};
+
+#[test]
+fn real_examples_pass_in_both_families() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("examples folder") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let mut ois: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        for family in [FormatFamily::V2_3, FormatFamily::V3_0] {
+            ois["oisFormat"] = family.default_version().into();
+            let errors: Vec<_> = rules::check(&ois, None)
+                .into_iter()
+                .filter(|d| d.severity == Severity::Error)
+                .collect();
+            assert!(errors.is_empty(), "{} ({family:?}): {errors:#?}", path.display());
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 20);
+}
