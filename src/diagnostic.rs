@@ -99,7 +99,7 @@ codes! {
     ReservedName = "CNV041", Warning, "a parameter named like a reserved parameter is skipped";
     PathParamAdded = "CNV042", Warning, "a `{placeholder}` without a path parameter: one is added";
     PathParamDropped = "CNV043", Warning, "a path parameter not in the path template is dropped";
-    DuplicateParam = "CNV044", Warning, "a parameter declared twice: the first is kept";
+    DuplicateParameter = "CNV044", Warning, "a parameter declared twice: the first is kept";
     ParamLocation = "CNV045", Warning, "a parameter in a location OIS cannot express is skipped";
     ParamRenamed = "CNV046", Note, "an endpoint parameter name was sanitised or made unique";
 

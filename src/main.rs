@@ -1,1 +1,193 @@
-fn main() {}
+//! The `ois` command line: arguments → library call → printed results → exit code.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use ois::convert::{ConvertOptions, convert};
+use ois::diagnostic::{Counts, RenderStyle, Severity};
+use ois::output::{self, OutputFormat, Report};
+use ois::source::Source;
+
+/// Exit code: input could not be converted (or --strict found warnings); nothing was written.
+const FAILURE: u8 = 1;
+
+#[derive(Parser)]
+#[command(
+    name = "ois",
+    version,
+    about = "OpenAPI → API3 OIS: convert, check, and preview the node's requests"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Convert an OpenAPI 3.0/3.1 document (JSON or YAML) into an OIS object.
+    Convert(ConvertArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FormatArg {
+    Json,
+    Yaml,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum ReportArg {
+    Text,
+    Json,
+}
+
+#[derive(clap::Args)]
+struct ConvertArgs {
+    /// The OpenAPI document, or `-` for standard input.
+    input: PathBuf,
+    /// Write the OIS here instead of standard output (atomically; see --force).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    force: bool,
+    /// Output format (default: from the -o extension, else json).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// Which server to use: its 0-based index or its URL (default: the first).
+    #[arg(long, value_name = "INDEX|URL")]
+    server: Option<String>,
+    /// A server variable's value, instead of its default (repeatable).
+    #[arg(long = "server-var", value_name = "NAME=VALUE", value_parser = parse_pair)]
+    server_vars: Vec<(String, String)>,
+    /// Base URL for a relative server URL, or the server when the document has none.
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// The oisFormat to write: 3.0.0 (Airnode Feed 4.x) or 2.3.2 (Airnode 0.15).
+    #[arg(long, value_name = "VERSION", default_value = "3.0.0")]
+    ois_format: String,
+    /// The OIS title (default: info.title made to fit the OIS rule).
+    #[arg(long)]
+    title: Option<String>,
+    /// The OIS version (default: info.version made x.y.z).
+    #[arg(long, value_name = "X.Y.Z")]
+    ois_version: Option<String>,
+    /// How to report on stderr.
+    #[arg(long, value_enum, default_value = "text")]
+    report: ReportArg,
+    /// Show only errors.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Treat any warning as a failure: nothing is written, exit 1.
+    #[arg(long)]
+    strict: bool,
+}
+
+fn parse_pair(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+        _ => Err(format!("expected NAME=VALUE, got \"{text}\"")),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Convert(args) => run_convert(args),
+    }
+}
+
+fn run_convert(args: ConvertArgs) -> ExitCode {
+    let style = RenderStyle {
+        color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let name = args.input.display().to_string();
+    let options = ConvertOptions {
+        server: args.server.clone(),
+        server_vars: args.server_vars.clone(),
+        base_url: args.base_url.clone(),
+        ois_format: Some(args.ois_format.clone()),
+        title: args.title.clone(),
+        ois_version: args.ois_version.clone(),
+    };
+    let result = Source::read(&args.input)
+        .map_err(Into::into)
+        .and_then(|source| convert(&source, &options));
+    let output_name = args.output.as_ref().map(|p| p.display().to_string());
+    let (mut diagnostics, conversion) = match result {
+        Ok(conversion) => (conversion.diagnostics.clone(), Some(conversion)),
+        Err(failure) => (failure.diagnostics, None),
+    };
+
+    let mut written = false;
+    if let Some(conversion) = &conversion {
+        let warnings = Counts::of(&diagnostics).warnings;
+        if args.strict && warnings > 0 {
+            diagnostics.push(ois::diagnostic::Diagnostic::new(
+                ois::diagnostic::Code::OutputWrite,
+                "",
+                format!("--strict: {warnings} warning(s), so nothing was written"),
+            ));
+        } else {
+            let format = match (args.format, &args.output) {
+                (Some(FormatArg::Json), _) => OutputFormat::Json,
+                (Some(FormatArg::Yaml), _) => OutputFormat::Yaml,
+                (None, Some(path)) => OutputFormat::for_path(path),
+                (None, None) => OutputFormat::Json,
+            };
+            let outcome =
+                output::to_text(&conversion.ois, format).and_then(|text| match &args.output {
+                    Some(path) => output::write_atomically(path, &text, args.force),
+                    None => {
+                        write_stdout(&text);
+                        Ok(())
+                    }
+                });
+            match outcome {
+                Ok(()) => written = true,
+                Err(error) => diagnostics.push(error),
+            }
+        }
+    }
+
+    let summary = conversion.as_ref().map(|c| &c.summary);
+    let report = match args.report {
+        ReportArg::Json => {
+            let report = Report {
+                file: &name,
+                status: if written { "ok" } else { "failed" },
+                output: output_name.as_deref().filter(|_| written),
+                summary,
+                counts: Counts::of(&diagnostics),
+                diagnostics: &diagnostics,
+            };
+            serde_json::to_string_pretty(&report)
+                .map(|s| s + "\n")
+                .unwrap_or_default()
+        }
+        ReportArg::Text => {
+            let min = if args.quiet {
+                Severity::Error
+            } else {
+                Severity::Note
+            };
+            output::text_report(&name, &diagnostics, summary.filter(|_| written), min, style)
+        }
+    };
+    let _ = std::io::stderr().write_all(report.as_bytes());
+    if written {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(FAILURE)
+    }
+}
+
+/// Writes to stdout; a closed pipe (`ois convert big.json | head`) ends the output quietly.
+fn write_stdout(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+}

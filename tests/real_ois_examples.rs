@@ -22,7 +22,11 @@ fn real_examples_pass_in_both_families() {
                 .into_iter()
                 .filter(|d| d.severity == Severity::Error)
                 .collect();
-            assert!(errors.is_empty(), "{} ({family:?}): {errors:#?}", path.display());
+            assert!(
+                errors.is_empty(),
+                "{} ({family:?}): {errors:#?}",
+                path.display()
+            );
         }
         checked += 1;
     }

@@ -10,9 +10,20 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::{FormatFamily, RESERVED_NAMES};
 use crate::pointer;
 
-const ROOT_KEYS: &[&str] = &["oisFormat", "title", "version", "apiSpecifications", "endpoints"];
+const ROOT_KEYS: &[&str] = &[
+    "oisFormat",
+    "title",
+    "version",
+    "apiSpecifications",
+    "endpoints",
+];
 const API_KEYS: &[&str] = &["servers", "paths", "components", "security"];
-const ENDPOINT_REQUIRED: &[&str] = &["name", "fixedOperationParameters", "parameters", "reservedParameters"];
+const ENDPOINT_REQUIRED: &[&str] = &[
+    "name",
+    "fixedOperationParameters",
+    "parameters",
+    "reservedParameters",
+];
 const ENDPOINT_KEYS: &[&str] = &[
     "name",
     "operation",
@@ -27,7 +38,14 @@ const ENDPOINT_KEYS: &[&str] = &[
     "preProcessingSpecificationV2",
     "postProcessingSpecificationV2",
 ];
-const PARAMETER_KEYS: &[&str] = &["name", "operationParameter", "description", "example", "default", "required"];
+const PARAMETER_KEYS: &[&str] = &[
+    "name",
+    "operationParameter",
+    "description",
+    "example",
+    "default",
+    "required",
+];
 const OPERATION_LOCATIONS: &[&str] = &["path", "query", "header", "cookie", "processing"];
 const RELAY_TYPES: &[&str] = &[
     "relayChainId",
@@ -40,7 +58,10 @@ const RELAY_TYPES: &[&str] = &[
 
 /// Checks one OIS object. `family` forces a format family; by default it comes from `oisFormat`.
 pub fn check(ois: &Value, family: Option<FormatFamily>) -> Vec<Diagnostic> {
-    let mut checker = Checker { diagnostics: Vec::new(), family: family.unwrap_or(FormatFamily::V3_0) };
+    let mut checker = Checker {
+        diagnostics: Vec::new(),
+        family: family.unwrap_or(FormatFamily::V3_0),
+    };
     checker.root(ois, family);
     checker.diagnostics
 }
@@ -75,7 +96,14 @@ impl Checker {
         required: &[&str],
     ) -> Option<&'v Map<String, Value>> {
         let Some(object) = value.as_object() else {
-            self.report(Code::WrongType, at, format!("{what} must be an object, not {}", crate::openapi::kind_of(value)));
+            self.report(
+                Code::WrongType,
+                at,
+                format!(
+                    "{what} must be an object, not {}",
+                    crate::openapi::kind_of(value)
+                ),
+            );
             return None;
         };
         for key in object.keys() {
@@ -90,17 +118,33 @@ impl Checker {
         }
         for key in required {
             if !object.contains_key(*key) {
-                self.report(Code::MissingField, at, format!("{what} is missing the required field \"{key}\""));
+                self.report(
+                    Code::MissingField,
+                    at,
+                    format!("{what} is missing the required field \"{key}\""),
+                );
             }
         }
         Some(object)
     }
 
     /// A map with free keys (paths, scheme names): only its type is checked here.
-    fn record<'v>(&mut self, value: &'v Value, at: &str, what: &str) -> Option<&'v Map<String, Value>> {
+    fn record<'v>(
+        &mut self,
+        value: &'v Value,
+        at: &str,
+        what: &str,
+    ) -> Option<&'v Map<String, Value>> {
         let object = value.as_object();
         if object.is_none() {
-            self.report(Code::WrongType, at, format!("{what} must be an object, not {}", crate::openapi::kind_of(value)));
+            self.report(
+                Code::WrongType,
+                at,
+                format!(
+                    "{what} must be an object, not {}",
+                    crate::openapi::kind_of(value)
+                ),
+            );
         }
         object
     }
@@ -109,38 +153,73 @@ impl Checker {
         let value = value?;
         let text = value.as_str();
         if text.is_none() {
-            self.report(Code::WrongType, at, format!("{what} must be a string, not {}", crate::openapi::kind_of(value)));
+            self.report(
+                Code::WrongType,
+                at,
+                format!(
+                    "{what} must be a string, not {}",
+                    crate::openapi::kind_of(value)
+                ),
+            );
         }
         text
     }
 
-    fn array<'v>(&mut self, value: Option<&'v Value>, at: &str, what: &str) -> Option<&'v Vec<Value>> {
+    fn array<'v>(
+        &mut self,
+        value: Option<&'v Value>,
+        at: &str,
+        what: &str,
+    ) -> Option<&'v Vec<Value>> {
         let value = value?;
         let items = value.as_array();
         if items.is_none() {
-            self.report(Code::WrongType, at, format!("{what} must be an array, not {}", crate::openapi::kind_of(value)));
+            self.report(
+                Code::WrongType,
+                at,
+                format!(
+                    "{what} must be an array, not {}",
+                    crate::openapi::kind_of(value)
+                ),
+            );
         }
         items
     }
 
-    fn one_of(&mut self, value: Option<&Value>, at: &str, what: &str, allowed: &[&str]) -> Option<String> {
+    fn one_of(
+        &mut self,
+        value: Option<&Value>,
+        at: &str,
+        what: &str,
+        allowed: &[&str],
+    ) -> Option<String> {
         let text = self.string(value, at, what)?;
         if allowed.contains(&text) {
             Some(text.to_owned())
         } else {
-            self.report(Code::BadEnumValue, at, format!("{what} is \"{text}\"; it must be one of: {}", allowed.join(", ")));
+            self.report(
+                Code::BadEnumValue,
+                at,
+                format!(
+                    "{what} is \"{text}\"; it must be one of: {}",
+                    allowed.join(", ")
+                ),
+            );
             None
         }
     }
 
     fn root(&mut self, ois: &Value, forced: Option<FormatFamily>) {
-        let Some(root) = self.object(ois, "", "the OIS object", ROOT_KEYS, ROOT_KEYS) else { return };
+        let Some(root) = self.object(ois, "", "the OIS object", ROOT_KEYS, ROOT_KEYS) else {
+            return;
+        };
         if let Some(format) = self.string(root.get("oisFormat"), "/oisFormat", "`oisFormat`") {
             self.ois_format(format, forced);
         }
         if let Some(title) = self.string(root.get("title"), "/title", "`title`") {
             let length = title.encode_utf16().count();
-            let allowed = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || is_js_whitespace(c);
+            let allowed =
+                |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || is_js_whitespace(c);
             if !(1..=64).contains(&length) || !title.chars().all(allowed) {
                 self.help(
                     Code::BadTitle,
@@ -179,7 +258,10 @@ impl Checker {
                 self.help(
                     Code::BadOisFormat,
                     "/oisFormat",
-                    format!("oisFormat \"{format}\" is not of the {} family this check was asked for", forced.default_version()),
+                    format!(
+                        "oisFormat \"{format}\" is not of the {} family this check was asked for",
+                        forced.default_version()
+                    ),
                     format!("set \"oisFormat\": \"{}\"", forced.default_version()),
                 );
                 return;
@@ -195,7 +277,11 @@ impl Checker {
             }
         }
         if !self.is_semver(format) {
-            self.report(Code::BadOisFormat, "/oisFormat", format!("oisFormat \"{format}\" must be x.y.z with numeric parts"));
+            self.report(
+                Code::BadOisFormat,
+                "/oisFormat",
+                format!("oisFormat \"{format}\" must be x.y.z with numeric parts"),
+            );
         }
     }
 
@@ -216,8 +302,14 @@ impl Checker {
         schemes: &mut HashSet<String>,
     ) {
         let at = "/apiSpecifications";
-        let Some(api) = self.object(api, at, "`apiSpecifications`", API_KEYS, API_KEYS) else { return };
-        if let Some(servers) = self.array(api.get("servers"), "/apiSpecifications/servers", "`servers`") {
+        let Some(api) = self.object(api, at, "`apiSpecifications`", API_KEYS, API_KEYS) else {
+            return;
+        };
+        if let Some(servers) = self.array(
+            api.get("servers"),
+            "/apiSpecifications/servers",
+            "`servers`",
+        ) {
             self.servers(servers);
         }
         if let Some(paths) = api.get("paths") {
@@ -245,15 +337,22 @@ impl Checker {
             self.help(
                 Code::ServerCount,
                 "/apiSpecifications/servers",
-                format!("`servers` has {} entries; OIS needs exactly one", servers.len()),
+                format!(
+                    "`servers` has {} entries; OIS needs exactly one",
+                    servers.len()
+                ),
                 "keep the one server the node should call (the node uses only the first)",
             );
         }
         for (index, server) in servers.iter().enumerate() {
             let at = pointer::join("/apiSpecifications/servers", [index.to_string().as_str()]);
-            let Some(server) = self.object(server, &at, "a server", &["url"], &["url"]) else { continue };
+            let Some(server) = self.object(server, &at, "a server", &["url"], &["url"]) else {
+                continue;
+            };
             let url_at = format!("{at}/url");
-            let Some(url) = self.string(server.get("url"), &url_at, "the server `url`") else { continue };
+            let Some(url) = self.string(server.get("url"), &url_at, "the server `url`") else {
+                continue;
+            };
             match url::Url::parse(url) {
                 Err(err) => {
                     self.help(
@@ -285,15 +384,27 @@ impl Checker {
         }
     }
 
-    fn paths(&mut self, paths: &Value, operations: &mut Vec<(String, String, OperationParameters)>) {
+    fn paths(
+        &mut self,
+        paths: &Value,
+        operations: &mut Vec<(String, String, OperationParameters)>,
+    ) {
         let at = "/apiSpecifications/paths";
-        let Some(paths) = self.record(paths, at, "`paths`") else { return };
+        let Some(paths) = self.record(paths, at, "`paths`") else {
+            return;
+        };
         for (path, item) in paths {
             let path_at = pointer::join(at, [path.as_str()]);
             if !is_path_key(path) {
-                self.report(Code::BadPathKey, &path_at, format!("path \"{path}\" must start with `/` and contain no whitespace"));
+                self.report(
+                    Code::BadPathKey,
+                    &path_at,
+                    format!("path \"{path}\" must start with `/` and contain no whitespace"),
+                );
             }
-            let Some(methods) = self.record(item, &path_at, "a path item") else { continue };
+            let Some(methods) = self.record(item, &path_at, "a path item") else {
+                continue;
+            };
             for (method, operation) in methods {
                 let op_at = pointer::join(&path_at, [method.as_str()]);
                 if method != "get" && method != "post" {
@@ -306,9 +417,14 @@ impl Checker {
                     continue;
                 }
                 let keys = &["parameters"];
-                let Some(operation) = self.object(operation, &op_at, "an operation", keys, keys) else { continue };
+                let Some(operation) = self.object(operation, &op_at, "an operation", keys, keys)
+                else {
+                    continue;
+                };
                 let params_at = format!("{op_at}/parameters");
-                let Some(parameters) = self.array(operation.get("parameters"), &params_at, "`parameters`") else {
+                let Some(parameters) =
+                    self.array(operation.get("parameters"), &params_at, "`parameters`")
+                else {
                     continue;
                 };
                 let pairs = self.operation_parameters(parameters, &params_at, path, method);
@@ -317,20 +433,39 @@ impl Checker {
         }
     }
 
-    fn operation_parameters(&mut self, parameters: &[Value], at: &str, path: &str, method: &str) -> OperationParameters {
+    fn operation_parameters(
+        &mut self,
+        parameters: &[Value],
+        at: &str,
+        path: &str,
+        method: &str,
+    ) -> OperationParameters {
         let mut pairs: OperationParameters = Vec::new();
         let keys = &["in", "name"];
         for (index, parameter) in parameters.iter().enumerate() {
             let param_at = pointer::join(at, [index.to_string().as_str()]);
-            let Some(parameter) = self.object(parameter, &param_at, "an API parameter", keys, keys) else { continue };
-            let location = self.one_of(parameter.get("in"), &format!("{param_at}/in"), "`in`", OPERATION_LOCATIONS);
+            let Some(parameter) = self.object(parameter, &param_at, "an API parameter", keys, keys)
+            else {
+                continue;
+            };
+            let location = self.one_of(
+                parameter.get("in"),
+                &format!("{param_at}/in"),
+                "`in`",
+                OPERATION_LOCATIONS,
+            );
             let name = self.string(parameter.get("name"), &format!("{param_at}/name"), "`name`");
-            let (Some(location), Some(name)) = (location, name) else { continue };
+            let (Some(location), Some(name)) = (location, name) else {
+                continue;
+            };
             if RESERVED_NAMES.contains(&name) {
                 self.help(
                     Code::ReservedOperationParameter,
                     &format!("{param_at}/name"),
-                    format!("API parameter \"{name}\" of {} {path} has a reserved name", method.to_uppercase()),
+                    format!(
+                        "API parameter \"{name}\" of {} {path} has a reserved name",
+                        method.to_uppercase()
+                    ),
                     "reserved names are for `reservedParameters`; rename or drop this parameter",
                 );
             }
@@ -339,7 +474,11 @@ impl Checker {
                 self.report(
                     Code::DuplicateOperationParameter,
                     &param_at,
-                    format!("{} {path} declares {} parameter \"{name}\" twice", method.to_uppercase(), pair.0),
+                    format!(
+                        "{} {path} declares {} parameter \"{name}\" twice",
+                        method.to_uppercase(),
+                        pair.0
+                    ),
                 );
             } else {
                 pairs.push(pair);
@@ -347,11 +486,17 @@ impl Checker {
         }
         let placeholders = placeholders(path);
         for placeholder in &placeholders {
-            if !pairs.iter().any(|(location, name)| location == "path" && name == placeholder) {
+            if !pairs
+                .iter()
+                .any(|(location, name)| location == "path" && name == placeholder)
+            {
                 self.help(
                     Code::PathTemplateMismatch,
                     at,
-                    format!("{} {path} has no path parameter for {{{placeholder}}}", method.to_uppercase()),
+                    format!(
+                        "{} {path} has no path parameter for {{{placeholder}}}",
+                        method.to_uppercase()
+                    ),
                     format!("add {{\"in\": \"path\", \"name\": \"{placeholder}\"}}"),
                 );
             }
@@ -375,32 +520,59 @@ impl Checker {
             defined.insert(name.clone());
             let scheme_at = pointer::join(at, [name.as_str()]);
             let Some(object) = scheme.as_object() else {
-                self.report(Code::WrongType, &scheme_at, format!("security scheme \"{name}\" must be an object"));
+                self.report(
+                    Code::WrongType,
+                    &scheme_at,
+                    format!("security scheme \"{name}\" must be an object"),
+                );
                 continue;
             };
-            let kind = object.get("type").and_then(Value::as_str).unwrap_or_default();
+            let kind = object
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             let located = &["type", "in", "name"];
             match kind {
                 "apiKey" => {
                     self.object(scheme, &scheme_at, "an apiKey scheme", located, located);
-                    self.one_of(object.get("in"), &format!("{scheme_at}/in"), "`in`", &["query", "header", "cookie"]);
+                    self.one_of(
+                        object.get("in"),
+                        &format!("{scheme_at}/in"),
+                        "`in`",
+                        &["query", "header", "cookie"],
+                    );
                     self.string(object.get("name"), &format!("{scheme_at}/name"), "`name`");
                 }
                 "http" => {
                     let keys = &["type", "scheme"];
                     self.object(scheme, &scheme_at, "an http scheme", keys, keys);
-                    self.one_of(object.get("scheme"), &format!("{scheme_at}/scheme"), "`scheme`", &["basic", "bearer"]);
+                    self.one_of(
+                        object.get("scheme"),
+                        &format!("{scheme_at}/scheme"),
+                        "`scheme`",
+                        &["basic", "bearer"],
+                    );
                 }
                 relay if RELAY_TYPES.contains(&relay) => {
                     self.object(scheme, &scheme_at, "a relay scheme", located, located);
-                    self.one_of(object.get("in"), &format!("{scheme_at}/in"), "`in`", &["query", "header", "cookie"]);
+                    self.one_of(
+                        object.get("in"),
+                        &format!("{scheme_at}/in"),
+                        "`in`",
+                        &["query", "header", "cookie"],
+                    );
                     self.string(object.get("name"), &format!("{scheme_at}/name"), "`name`");
                 }
                 other => self.help(
                     Code::BadSecurityScheme,
                     &scheme_at,
-                    format!("security scheme \"{name}\" has type \"{other}\", which OIS does not accept"),
-                    format!("use apiKey, http (basic/bearer) or a relay type ({})", RELAY_TYPES.join(", ")),
+                    format!(
+                        "security scheme \"{name}\" has type \"{other}\", which OIS does not accept"
+                    ),
+                    format!(
+                        "use apiKey, http (basic/bearer) or a relay type ({})",
+                        RELAY_TYPES.join(", ")
+                    ),
                 ),
             }
         }
@@ -408,14 +580,18 @@ impl Checker {
 
     fn security(&mut self, security: &Value, defined: &HashSet<String>) {
         let at = "/apiSpecifications/security";
-        let Some(security) = self.record(security, at, "`security`") else { return };
+        let Some(security) = self.record(security, at, "`security`") else {
+            return;
+        };
         for (name, value) in security {
             let entry_at = pointer::join(at, [name.as_str()]);
             if !defined.contains(name) {
                 self.help(
                     Code::UndefinedSecurity,
                     &entry_at,
-                    format!("`security` names \"{name}\", which is not in components.securitySchemes"),
+                    format!(
+                        "`security` names \"{name}\", which is not in components.securitySchemes"
+                    ),
                     "define the scheme or remove this entry",
                 );
             }
@@ -430,15 +606,28 @@ impl Checker {
         }
     }
 
-    fn endpoints(&mut self, endpoints: &[Value], operations: &[(String, String, OperationParameters)]) {
+    fn endpoints(
+        &mut self,
+        endpoints: &[Value],
+        operations: &[(String, String, OperationParameters)],
+    ) {
         let mut names: HashSet<&str> = HashSet::new();
         for (index, endpoint) in endpoints.iter().enumerate() {
             let at = pointer::join("/endpoints", [index.to_string().as_str()]);
-            let Some(object) = self.object(endpoint, &at, "an endpoint", ENDPOINT_KEYS, ENDPOINT_REQUIRED) else {
+            let Some(object) = self.object(
+                endpoint,
+                &at,
+                "an endpoint",
+                ENDPOINT_KEYS,
+                ENDPOINT_REQUIRED,
+            ) else {
                 continue;
             };
-            if let Some(name) = self.string(object.get("name"), &format!("{at}/name"), "the endpoint `name`")
-                && !names.insert(name)
+            if let Some(name) = self.string(
+                object.get("name"),
+                &format!("{at}/name"),
+                "the endpoint `name`",
+            ) && !names.insert(name)
             {
                 self.help(
                     Code::DuplicateEndpointName,
@@ -448,23 +637,44 @@ impl Checker {
                 );
             }
             for key in ["summary", "description", "externalDocs"] {
-                self.string(object.get(key), &pointer::join(&at, [key]), &format!("`{key}`"));
+                self.string(
+                    object.get(key),
+                    &pointer::join(&at, [key]),
+                    &format!("`{key}`"),
+                );
             }
             self.endpoint(object, &at, operations);
         }
     }
 
-    fn endpoint(&mut self, endpoint: &Map<String, Value>, at: &str, operations: &[(String, String, OperationParameters)]) {
-        let operation = endpoint.get("operation").and_then(|operation| self.endpoint_operation(operation, at, operations));
+    fn endpoint(
+        &mut self,
+        endpoint: &Map<String, Value>,
+        at: &str,
+        operations: &[(String, String, OperationParameters)],
+    ) {
+        let operation = endpoint
+            .get("operation")
+            .and_then(|operation| self.endpoint_operation(operation, at, operations));
         let fixed_at = format!("{at}/fixedOperationParameters");
-        let fixed = self.array(endpoint.get("fixedOperationParameters"), &fixed_at, "`fixedOperationParameters`");
+        let fixed = self.array(
+            endpoint.get("fixedOperationParameters"),
+            &fixed_at,
+            "`fixedOperationParameters`",
+        );
         let params_at = format!("{at}/parameters");
         let parameters = self.array(endpoint.get("parameters"), &params_at, "`parameters`");
         let mut mapped: Vec<(String, String, String)> = Vec::new();
         for (index, item) in fixed.into_iter().flatten().enumerate() {
             let item_at = pointer::join(&fixed_at, [index.to_string().as_str()]);
             let keys = &["operationParameter", "value"];
-            let Some(item) = self.object(item, &item_at, "a fixed operation parameter", keys, &["operationParameter"]) else {
+            let Some(item) = self.object(
+                item,
+                &item_at,
+                "a fixed operation parameter",
+                keys,
+                &["operationParameter"],
+            ) else {
                 continue;
             };
             if !item.contains_key("value") && self.family == FormatFamily::V3_0 {
@@ -475,20 +685,34 @@ impl Checker {
                     "add \"value\": the value the node always sends",
                 );
             }
-            if let Some(pair) = item.get("operationParameter").and_then(|p| self.operation_parameter(p, &item_at)) {
+            if let Some(pair) = item
+                .get("operationParameter")
+                .and_then(|p| self.operation_parameter(p, &item_at))
+            {
                 mapped.push((pair.0, pair.1, item_at));
             }
         }
         let mut names: HashSet<&str> = HashSet::new();
         for (index, parameter) in parameters.into_iter().flatten().enumerate() {
             let param_at = pointer::join(&params_at, [index.to_string().as_str()]);
-            let Some(parameter) = self.object(parameter, &param_at, "an endpoint parameter", PARAMETER_KEYS, &["name"]) else {
+            let Some(parameter) = self.object(
+                parameter,
+                &param_at,
+                "an endpoint parameter",
+                PARAMETER_KEYS,
+                &["name"],
+            ) else {
                 continue;
             };
             let name_at = format!("{param_at}/name");
-            if let Some(name) = self.string(parameter.get("name"), &name_at, "the parameter `name`") {
+            if let Some(name) = self.string(parameter.get("name"), &name_at, "the parameter `name`")
+            {
                 if name.is_empty() || name.chars().any(is_js_whitespace) {
-                    self.report(Code::BadParameterName, &name_at, format!("parameter name \"{name}\" must be non-empty with no whitespace"));
+                    self.report(
+                        Code::BadParameterName,
+                        &name_at,
+                        format!("parameter name \"{name}\" must be non-empty with no whitespace"),
+                    );
                 } else if name.starts_with('_') {
                     self.help(
                         Code::UnderscoreParameterName,
@@ -498,19 +722,34 @@ impl Checker {
                     );
                 }
                 if !names.insert(name) {
-                    self.report(Code::DuplicateParameterName, &name_at, format!("two parameters of this endpoint are named \"{name}\""));
+                    self.report(
+                        Code::DuplicateParameterName,
+                        &name_at,
+                        format!("two parameters of this endpoint are named \"{name}\""),
+                    );
                 }
             }
             for key in ["default", "example"] {
                 self.string_only(parameter.get(key), &pointer::join(&param_at, [key]), key);
             }
-            self.string(parameter.get("description"), &format!("{param_at}/description"), "`description`");
+            self.string(
+                parameter.get("description"),
+                &format!("{param_at}/description"),
+                "`description`",
+            );
             if let Some(required) = parameter.get("required")
                 && !required.is_boolean()
             {
-                self.report(Code::WrongType, &format!("{param_at}/required"), "`required` must be true or false");
+                self.report(
+                    Code::WrongType,
+                    &format!("{param_at}/required"),
+                    "`required` must be true or false",
+                );
             }
-            if let Some(pair) = parameter.get("operationParameter").and_then(|p| self.operation_parameter(p, &param_at)) {
+            if let Some(pair) = parameter
+                .get("operationParameter")
+                .and_then(|p| self.operation_parameter(p, &param_at))
+            {
                 mapped.push((pair.0, pair.1, param_at));
             }
         }
@@ -532,13 +771,25 @@ impl Checker {
         let op_at = format!("{at}/operation");
         let keys = &["method", "path"];
         let operation = self.object(operation, &op_at, "`operation`", keys, keys)?;
-        let method = self.one_of(operation.get("method"), &format!("{op_at}/method"), "`method`", &["get", "post"]);
+        let method = self.one_of(
+            operation.get("method"),
+            &format!("{op_at}/method"),
+            "`method`",
+            &["get", "post"],
+        );
         let path = self.string(operation.get("path"), &format!("{op_at}/path"), "`path`");
         let (method, path) = (method?, path?);
         if !is_path_key(path) {
-            self.report(Code::BadPathKey, &format!("{op_at}/path"), format!("path \"{path}\" must start with `/` and contain no whitespace"));
+            self.report(
+                Code::BadPathKey,
+                &format!("{op_at}/path"),
+                format!("path \"{path}\" must start with `/` and contain no whitespace"),
+            );
         }
-        match operations.iter().find(|(p, m, _)| p == path && *m == method) {
+        match operations
+            .iter()
+            .find(|(p, m, _)| p == path && *m == method)
+        {
             Some((_, _, declared)) => Some((path.to_owned(), method, declared)),
             None => {
                 self.help(
@@ -556,7 +807,12 @@ impl Checker {
         let op_at = format!("{at}/operationParameter");
         let keys = &["in", "name"];
         let object = self.object(value, &op_at, "`operationParameter`", keys, keys)?;
-        let location = self.one_of(object.get("in"), &format!("{op_at}/in"), "`in`", OPERATION_LOCATIONS);
+        let location = self.one_of(
+            object.get("in"),
+            &format!("{op_at}/in"),
+            "`in`",
+            OPERATION_LOCATIONS,
+        );
         let name = self.string(object.get("name"), &format!("{op_at}/name"), "`name`");
         Some((location?, name?.to_owned()))
     }
@@ -569,8 +825,14 @@ impl Checker {
             self.help(
                 Code::NotAString,
                 at,
-                format!("`{key}` must be a string, not {}", crate::openapi::kind_of(value)),
-                format!("write it as the string \"{}\"", suggestion.replace('"', "\\\"")),
+                format!(
+                    "`{key}` must be a string, not {}",
+                    crate::openapi::kind_of(value)
+                ),
+                format!(
+                    "write it as the string \"{}\"",
+                    suggestion.replace('"', "\\\"")
+                ),
             );
         }
     }
@@ -598,7 +860,10 @@ impl Checker {
                 self.help(
                     Code::UnknownOperationParameter,
                     &format!("{item_at}/operationParameter"),
-                    format!("{} {path} has no {location} parameter \"{name}\"", method.to_uppercase()),
+                    format!(
+                        "{} {path} has no {location} parameter \"{name}\"",
+                        method.to_uppercase()
+                    ),
                     "declare it in apiSpecifications.paths or fix the name and location",
                 );
             }
@@ -617,12 +882,20 @@ impl Checker {
 
     fn reserved_parameters(&mut self, reserved: Option<&Value>, at: &str) {
         let list_at = format!("{at}/reservedParameters");
-        let Some(reserved) = self.array(reserved, &list_at, "`reservedParameters`") else { return };
+        let Some(reserved) = self.array(reserved, &list_at, "`reservedParameters`") else {
+            return;
+        };
         let mut has_type = false;
         for (index, parameter) in reserved.iter().enumerate() {
             let param_at = pointer::join(&list_at, [index.to_string().as_str()]);
             let keys = &["name", "default", "fixed"];
-            let Some(parameter) = self.object(parameter, &param_at, "a reserved parameter", keys, &["name"]) else {
+            let Some(parameter) = self.object(
+                parameter,
+                &param_at,
+                "a reserved parameter",
+                keys,
+                &["name"],
+            ) else {
                 continue;
             };
             let name = parameter.get("name").and_then(Value::as_str);
@@ -632,7 +905,10 @@ impl Checker {
                     Code::BadReservedName,
                     &format!("{param_at}/name"),
                     format!("\"{name}\" is not a reserved parameter name"),
-                    format!("use one of {}; requester parameters go in \"parameters\"", RESERVED_NAMES.join(", ")),
+                    format!(
+                        "use one of {}; requester parameters go in \"parameters\"",
+                        RESERVED_NAMES.join(", ")
+                    ),
                 ),
                 None => {
                     self.string(parameter.get("name"), &format!("{param_at}/name"), "`name`");
@@ -656,7 +932,9 @@ impl Checker {
                         .get("default")
                         .filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
                         .or_else(|| parameter.get("fixed")),
-                    FormatFamily::V3_0 => parameter.get("default").or_else(|| parameter.get("fixed")),
+                    FormatFamily::V3_0 => {
+                        parameter.get("default").or_else(|| parameter.get("fixed"))
+                    }
                 };
                 if let Some(text) = value.and_then(Value::as_str)
                     && !text.is_empty()
@@ -665,7 +943,10 @@ impl Checker {
                     self.report(
                         Code::BadReservedNumber,
                         &param_at,
-                        format!("{} must be a non-negative integer, not \"{text}\"", name.unwrap_or_default()),
+                        format!(
+                            "{} must be a non-negative integer, not \"{text}\"",
+                            name.unwrap_or_default()
+                        ),
                     );
                 }
             }
@@ -684,7 +965,11 @@ impl Checker {
         for phase in ["pre", "post"] {
             let v1_key = format!("{phase}ProcessingSpecifications");
             let v2_key = format!("{phase}ProcessingSpecificationV2");
-            if let Some(list) = self.array(endpoint.get(&v1_key), &pointer::join(at, [v1_key.as_str()]), &format!("`{v1_key}`")) {
+            if let Some(list) = self.array(
+                endpoint.get(&v1_key),
+                &pointer::join(at, [v1_key.as_str()]),
+                &format!("`{v1_key}`"),
+            ) {
                 for (index, item) in list.iter().enumerate() {
                     let item_at = pointer::join(at, [v1_key.as_str(), index.to_string().as_str()]);
                     self.processing_item(item, &item_at, &["Node", "Node async"]);
@@ -706,11 +991,20 @@ impl Checker {
 
     fn processing_item(&mut self, item: &Value, at: &str, environments: &[&str]) {
         let keys = &["environment", "value", "timeoutMs"];
-        let Some(object) = self.object(item, at, "a processing specification", keys, keys) else { return };
-        self.one_of(object.get("environment"), &format!("{at}/environment"), "`environment`", environments);
+        let Some(object) = self.object(item, at, "a processing specification", keys, keys) else {
+            return;
+        };
+        self.one_of(
+            object.get("environment"),
+            &format!("{at}/environment"),
+            "`environment`",
+            environments,
+        );
         self.string(object.get("value"), &format!("{at}/value"), "`value`");
         if let Some(timeout) = object.get("timeoutMs")
-            && !timeout.as_f64().is_some_and(|t| t >= 0.0 && t.fract() == 0.0)
+            && !timeout
+                .as_f64()
+                .is_some_and(|t| t >= 0.0 && t.fract() == 0.0)
         {
             self.report(
                 Code::BadProcessing,
@@ -720,7 +1014,12 @@ impl Checker {
         }
     }
 
-    fn no_operation(&mut self, endpoint: &Map<String, Value>, fixed: Option<&Vec<Value>>, at: &str) {
+    fn no_operation(
+        &mut self,
+        endpoint: &Map<String, Value>,
+        fixed: Option<&Vec<Value>>,
+        at: &str,
+    ) {
         if fixed.is_some_and(|items| !items.is_empty()) {
             self.help(
                 Code::NoOperationRules,
@@ -729,7 +1028,12 @@ impl Checker {
                 "remove them, or add the `operation` they belong to",
             );
         }
-        let non_empty_v1 = |key: &str| endpoint.get(key).and_then(Value::as_array).is_some_and(|l| !l.is_empty());
+        let non_empty_v1 = |key: &str| {
+            endpoint
+                .get(key)
+                .and_then(Value::as_array)
+                .is_some_and(|l| !l.is_empty())
+        };
         let has_processing = non_empty_v1("preProcessingSpecifications")
             || non_empty_v1("postProcessingSpecifications")
             || endpoint.contains_key("preProcessingSpecificationV2")
@@ -772,8 +1076,14 @@ pub fn placeholders(path: &str) -> Vec<&str> {
 pub fn is_js_whitespace(c: char) -> bool {
     matches!(
         c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}'
-            | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
     )
 }
 
@@ -786,9 +1096,13 @@ fn js_parse_int_is_non_negative(text: &str, family: FormatFamily) -> bool {
         Some(b'+') => (false, trimmed.get(1..).unwrap_or_default()),
         _ => (false, trimmed),
     };
-    let hex = family == FormatFamily::V2_3
-        && (digits.starts_with("0x") || digits.starts_with("0X"));
-    let body = if hex { digits.get(2..).unwrap_or_default() } else { digits };
+    let hex =
+        family == FormatFamily::V2_3 && (digits.starts_with("0x") || digits.starts_with("0X"));
+    let body = if hex {
+        digits.get(2..).unwrap_or_default()
+    } else {
+        digits
+    };
     let radix = if hex { 16 } else { 10 };
     let leading: String = body.chars().take_while(|c| c.is_digit(radix)).collect();
     if leading.is_empty() {

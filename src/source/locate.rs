@@ -9,6 +9,8 @@ use std::collections::HashMap;
 #[derive(Default)]
 pub(super) struct JsonCache {
     known: HashMap<String, (usize, usize)>,
+    /// object pointer → where its member scan stopped, so later lookups resume there.
+    resume: HashMap<String, usize>,
 }
 
 /// Byte offset of the member key (objects) or element (arrays) that `tokens` leads to, or of the
@@ -33,7 +35,10 @@ pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Opti
         crate::pointer::push(&mut pointer, token);
         match bytes.get(pos)? {
             b'{' => {
-                pos = skip_ws(bytes, pos + 1);
+                pos = match cache.resume.get(&parent) {
+                    Some(&resume) => resume,
+                    None => skip_ws(bytes, pos + 1),
+                };
                 loop {
                     if bytes.get(pos)? != &b'"' {
                         return Some(found);
@@ -43,9 +48,13 @@ pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Opti
                     pos = skip_ws(bytes, after);
                     pos = skip_ws(bytes, pos + usize::from(bytes.get(pos) == Some(&b':')));
                     // Every member passed is remembered: its siblings are likely asked for next.
-                    cache.known.insert(crate::pointer::join(&parent, [key.as_str()]), (key_start, pos));
+                    cache.known.insert(
+                        crate::pointer::join(&parent, [key.as_str()]),
+                        (key_start, pos),
+                    );
                     if key == *token {
                         found = key_start;
+                        cache.resume.insert(parent.clone(), key_start);
                         break;
                     }
                     pos = skip_ws(bytes, skip_json_value(bytes, pos)?);
@@ -122,7 +131,10 @@ fn skip_json_value(bytes: &[u8], mut pos: usize) -> Option<usize> {
             }
             _ if depth == 0 => {
                 // A scalar at the top level ends at the next delimiter.
-                while !matches!(bytes.get(pos), None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')) {
+                while !matches!(
+                    bytes.get(pos),
+                    None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+                ) {
                     pos += 1;
                 }
                 return Some(pos);
@@ -154,7 +166,11 @@ impl YamlLines {
             let trimmed = raw.trim_end_matches(['\n', '\r']);
             let content = trimmed.trim_start_matches(' ');
             let indent = trimmed.len() - content.len();
-            if !(content.is_empty() || content.starts_with('#') || content.starts_with("---") || content.starts_with('%')) {
+            if !(content.is_empty()
+                || content.starts_with('#')
+                || content.starts_with("---")
+                || content.starts_with('%'))
+            {
                 lines.push((offset + indent, indent, content.len()));
             }
             offset += raw.len();
@@ -172,7 +188,11 @@ struct Lines<'t> {
 impl<'t> Lines<'t> {
     fn get(&self, i: usize) -> Option<Line<'t>> {
         let &(offset, indent, len) = self.index.0.get(i)?;
-        Some(Line { offset, indent, content: self.text.get(offset..offset + len)? })
+        Some(Line {
+            offset,
+            indent,
+            content: self.text.get(offset..offset + len)?,
+        })
     }
 
     fn len(&self) -> usize {
@@ -184,88 +204,183 @@ impl<'t> Lines<'t> {
     }
 }
 
-/// Byte offset of the key (mappings) or item (sequences) that `tokens` leads to in block-style YAML.
-pub(super) fn yaml(text: &str, tokens: &[String], index: &YamlLines) -> Option<usize> {
+/// Where a lookup stands after following some tokens: the block `start..end` holds the entries,
+/// which sit deeper than `parent` (or at `parent` itself for a sequence under a key, which YAML
+/// allows). A sequence item's content begins on its own `- ` line, shifted right by `shift`.
+#[derive(Clone, Copy)]
+struct State {
+    start: usize,
+    end: usize,
+    parent: Option<usize>,
+    shift: Option<(usize, usize)>,
+    found: usize,
+}
+
+/// Per-source memory of YAML lookups: states by pointer, the line of every key seen while
+/// scanning, and where each block's key scan stopped.
+#[derive(Default)]
+pub(super) struct YamlCache {
+    states: HashMap<String, State>,
+    key_lines: HashMap<String, usize>,
+    resume: HashMap<String, usize>,
+}
+
+/// Byte offset of the key (mappings) or item (sequences) that `tokens` leads to in block-style
+/// YAML, or of the nearest ancestor found.
+pub(super) fn yaml(
+    text: &str,
+    tokens: &[String],
+    index: &YamlLines,
+    cache: &mut YamlCache,
+) -> Option<usize> {
     let lines = Lines { text, index };
-    // The block being searched: lines[start..end], whose entries sit at indentation > `parent`
-    // (or at `parent` itself for a sequence under a key, which YAML allows).
-    let (mut start, mut end) = (0, lines.len());
-    let mut parent: Option<usize> = None;
-    let mut found = lines.first().map_or(0, |l| l.offset);
-    // A sequence item's content begins on its own `- ` line, shifted right.
-    let mut first_shift: Option<(usize, usize)> = None;
-    for token in tokens {
-        let view = |i: usize| -> Option<(usize, usize, &str)> {
-            let line = lines.get(i)?;
-            match first_shift {
-                Some((at, shift)) if at == i => Some((line.indent + shift, line.offset + shift, line.content.get(shift..)?)),
-                _ => Some((line.indent, line.offset, line.content)),
-            }
-        };
-        let (child_indent, first_content) = {
-            let (indent, _, content) = view(start)?;
-            (indent, content)
-        };
-        if parent.is_some_and(|p| child_indent < p || (child_indent == p && !first_content.starts_with('-'))) {
-            return Some(found);
+    let mut depth = tokens.len();
+    let (mut state, mut pointer) = loop {
+        let prefix = crate::pointer::join("", tokens.iter().take(depth).map(String::as_str));
+        if let Some(state) = cache.states.get(&prefix) {
+            break (*state, prefix);
         }
-        if first_content.starts_with("- ") || first_content == "-" {
-            let index: usize = token.parse().ok()?;
-            let mut seen = 0;
-            let mut item = None;
-            for i in start..end {
-                let (indent, offset, content) = view(i)?;
-                if indent == child_indent && (content.starts_with("- ") || content == "-") {
-                    if seen == index {
-                        item = Some((i, offset));
-                        break;
-                    }
-                    seen += 1;
-                } else if indent < child_indent {
-                    break;
-                }
+        if depth == 0 {
+            let found = lines.first().map_or(0, |l| l.offset);
+            break (
+                State {
+                    start: 0,
+                    end: lines.len(),
+                    parent: None,
+                    shift: None,
+                    found,
+                },
+                prefix,
+            );
+        }
+        depth -= 1;
+    };
+    for token in tokens.iter().skip(depth) {
+        let parent_pointer = pointer.clone();
+        crate::pointer::push(&mut pointer, token);
+        match step(&lines, state, token, &parent_pointer, cache) {
+            Some(next) => {
+                state = next;
+                cache.states.insert(pointer.clone(), state);
             }
-            let (i, offset) = item?;
-            found = offset;
-            let (_, _, content) = view(i)?;
-            let rest = content.get(1..)?;
-            let shift = 1 + rest.len() - rest.trim_start_matches(' ').len();
-            let base_shift = first_shift.filter(|&(at, _)| at == i).map_or(0, |(_, s)| s);
-            first_shift = Some((i, base_shift + shift));
-            end = block_end(&lines, i, child_indent, end);
-            start = i;
-            parent = Some(child_indent);
-            if rest.trim().is_empty() {
-                start = i + 1;
-                first_shift = None;
-                if start >= end {
-                    return Some(found);
-                }
-            }
-        } else {
-            let mut hit = None;
-            for i in start..end {
-                let (indent, offset, content) = view(i)?;
-                if indent < child_indent {
-                    break;
-                }
-                if indent == child_indent && yaml_key(content).as_deref() == Some(token.as_str()) {
-                    hit = Some((i, offset));
-                    break;
-                }
-            }
-            let Some((i, offset)) = hit else { return Some(found) };
-            found = offset;
-            end = block_end(&lines, i, child_indent, end);
-            start = i + 1;
-            first_shift = None;
-            parent = Some(child_indent);
-            if start >= end {
-                return Some(found);
-            }
+            None => return Some(state.found),
+        }
+        if state.start >= state.end {
+            return Some(state.found);
         }
     }
-    Some(found)
+    Some(state.found)
+}
+
+/// Follows one token from `state`; `None` when it leads nowhere that can be found.
+fn step(
+    lines: &Lines<'_>,
+    state: State,
+    token: &str,
+    parent_pointer: &str,
+    cache: &mut YamlCache,
+) -> Option<State> {
+    let view = |i: usize| -> Option<(usize, usize, &str)> {
+        let line = lines.get(i)?;
+        match state.shift {
+            Some((at, shift)) if at == i => Some((
+                line.indent + shift,
+                line.offset + shift,
+                line.content.get(shift..)?,
+            )),
+            _ => Some((line.indent, line.offset, line.content)),
+        }
+    };
+    let (child_indent, _, first_content) = view(state.start)?;
+    let is_item = |content: &str| content.starts_with("- ") || content == "-";
+    if state
+        .parent
+        .is_some_and(|p| child_indent < p || (child_indent == p && !is_item(first_content)))
+    {
+        return None;
+    }
+    if is_item(first_content) {
+        let index: usize = token.parse().ok()?;
+        let mut seen = 0;
+        let mut item = None;
+        for i in state.start..state.end {
+            let (indent, offset, content) = view(i)?;
+            if indent == child_indent && is_item(content) {
+                if seen == index {
+                    item = Some((i, offset, content));
+                    break;
+                }
+                seen += 1;
+            } else if indent < child_indent {
+                break;
+            }
+        }
+        let (i, offset, content) = item?;
+        let rest = content.get(1..)?;
+        let end = block_end(lines, i, child_indent, state.end);
+        if rest.trim().is_empty() {
+            return Some(State {
+                start: i + 1,
+                end,
+                parent: Some(child_indent),
+                shift: None,
+                found: offset,
+            });
+        }
+        let shift = 1 + rest.len() - rest.trim_start_matches(' ').len();
+        let base_shift = state.shift.filter(|&(at, _)| at == i).map_or(0, |(_, s)| s);
+        Some(State {
+            start: i,
+            end,
+            parent: Some(child_indent),
+            shift: Some((i, base_shift + shift)),
+            found: offset,
+        })
+    } else {
+        let child_pointer = crate::pointer::join(parent_pointer, [token]);
+        let hit = match cache.key_lines.get(&child_pointer) {
+            Some(&i) => Some(i),
+            None => {
+                let from = cache
+                    .resume
+                    .get(parent_pointer)
+                    .copied()
+                    .unwrap_or(state.start)
+                    .max(state.start);
+                let mut hit = None;
+                for i in from..state.end {
+                    let (indent, _, content) = view(i)?;
+                    if indent < child_indent {
+                        break;
+                    }
+                    if indent == child_indent
+                        && let Some(key) = yaml_key(content)
+                    {
+                        cache.resume.insert(parent_pointer.to_owned(), i + 1);
+                        let is_hit = key == token;
+                        cache
+                            .key_lines
+                            .insert(crate::pointer::join(parent_pointer, [key.as_str()]), i);
+                        if is_hit {
+                            hit = Some(i);
+                            break;
+                        }
+                    }
+                }
+                hit
+            }
+        };
+        let i = hit?;
+        let (_, offset, _) = view(i)?;
+        let end = block_end(lines, i, child_indent, state.end);
+        Some(State {
+            start: i + 1,
+            end,
+            parent: Some(child_indent),
+            shift: None,
+            found: offset,
+        })
+    }
 }
 
 /// The end of the block that line `i` (at `indent`) opens: the next line at the same or lower
@@ -275,7 +390,8 @@ fn block_end(lines: &Lines<'_>, i: usize, indent: usize, end: usize) -> usize {
     (i + 1..end)
         .find(|&j| {
             lines.get(j).is_some_and(|l| {
-                l.indent < indent || (l.indent == indent && !(key_line && l.content.starts_with('-')))
+                l.indent < indent
+                    || (l.indent == indent && !(key_line && l.content.starts_with('-')))
             })
         })
         .unwrap_or(end)
@@ -305,7 +421,9 @@ fn yaml_key(content: &str) -> Option<String> {
         }
         return None;
     }
-    let end = content.find(": ").or_else(|| content.strip_suffix(':').map(str::len))?;
+    let end = content
+        .find(": ")
+        .or_else(|| content.strip_suffix(':').map(str::len))?;
     Some(content.get(..end)?.trim_end().to_owned())
 }
 
@@ -340,7 +458,8 @@ mod tests {
     fn yaml_pointer_positions() {
         let text = "openapi: 3.0.0\npaths:\n  /pets:\n    get:\n      parameters:\n      - name: a\n        in: query\n      - name: b\n        in: query\n    'post':\n      summary: x\ntags:\n  - name: t\n";
         let index = YamlLines::new(text);
-        let at = |p: &str| position(text, yaml(text, &tokens(p), &index).unwrap());
+        let mut cache = YamlCache::default();
+        let mut at = |p: &str| position(text, yaml(text, &tokens(p), &index, &mut cache).unwrap());
         assert_eq!(at("/paths"), (2, 1));
         assert_eq!(at("/paths/~1pets/get"), (4, 5));
         assert_eq!(at("/paths/~1pets/get/parameters/1"), (8, 7));
@@ -349,5 +468,9 @@ mod tests {
         assert_eq!(at("/paths/~1pets/post/summary"), (11, 7));
         assert_eq!(at("/tags/0/name"), (13, 5));
         assert_eq!(at("/paths/~1pets/delete"), (3, 3));
+        // Answers do not depend on what was asked before.
+        assert_eq!(at("/paths/~1pets/get/parameters/1"), (8, 7));
+        assert_eq!(at("/paths"), (2, 1));
+        assert_eq!(at("/tags/0/name"), (13, 5));
     }
 }

@@ -1,0 +1,195 @@
+//! One mirror endpoint per kept operation. Names are stable across runs (Airnode Feed derives
+//! on-chain endpoint IDs from them): lowerCamelCase of the operationId, else of method and path,
+//! with numeric suffixes in document order where two would collide.
+
+use std::collections::HashSet;
+
+use heck::ToLowerCamelCase;
+
+use super::operations::KeptOperation;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::ois::model::{Endpoint, EndpointOperation, EndpointParameter, ReservedParameter};
+
+/// Reserved parameters every generated endpoint lists, for the requester to supply.
+const OPEN_RESERVED: [&str; 3] = ["_type", "_path", "_times"];
+
+pub(super) fn build(
+    operations: &[KeptOperation<'_>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Endpoint> {
+    let names = unique_names(operations, diagnostics);
+    operations
+        .iter()
+        .zip(names)
+        .map(|(operation, name)| Endpoint {
+            name,
+            operation: EndpointOperation {
+                method: operation.method,
+                path: operation.path.clone(),
+            },
+            fixed_operation_parameters: Vec::new(),
+            reserved_parameters: OPEN_RESERVED
+                .iter()
+                .map(|name| ReservedParameter::open(name))
+                .collect(),
+            parameters: parameters(operation, diagnostics),
+            summary: operation.summary.clone(),
+            description: operation.description.clone(),
+            external_docs: operation.external_docs.clone(),
+        })
+        .collect()
+}
+
+/// The natural name of an operation, before collisions are resolved.
+pub(crate) fn base_name(operation_id: Option<&str>, method: &str, path: &str) -> String {
+    let from_id = operation_id
+        .map(ToLowerCamelCase::to_lower_camel_case)
+        .filter(|n| !n.is_empty());
+    from_id.unwrap_or_else(|| {
+        let name = format!("{method} {path}").to_lower_camel_case();
+        if name.is_empty() {
+            method.to_owned()
+        } else {
+            name
+        }
+    })
+}
+
+/// Natural names stay as they are; the second and later holders of a taken name get the smallest
+/// free suffix (2, 3, …), so adding an operation never renames one that had its name to itself.
+fn unique_names(
+    operations: &[KeptOperation<'_>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<String> {
+    let bases: Vec<String> = operations
+        .iter()
+        .map(|o| base_name(o.operation_id.as_deref(), o.method.as_str(), &o.path))
+        .collect();
+    let taken: HashSet<&str> = bases.iter().map(String::as_str).collect();
+    let mut used: HashSet<String> = HashSet::new();
+    let mut names = Vec::with_capacity(bases.len());
+    for (operation, base) in operations.iter().zip(&bases) {
+        if used.insert(base.clone()) {
+            names.push(base.clone());
+            continue;
+        }
+        let name = (2u64..)
+            .map(|n| format!("{base}{n}"))
+            .find(|candidate| !taken.contains(candidate.as_str()) && !used.contains(candidate))
+            .unwrap_or_else(|| base.clone());
+        diagnostics.push(Diagnostic::new(
+            Code::EndpointRenamed,
+            &operation.pointer,
+            format!(
+                "endpoint for {} {} is named \"{name}\": \"{base}\" is already taken",
+                operation.method.as_str().to_uppercase(),
+                operation.path
+            ),
+        ));
+        used.insert(name.clone());
+        names.push(name);
+    }
+    names
+}
+
+fn parameters(
+    operation: &KeptOperation<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<EndpointParameter> {
+    let mut used: HashSet<String> = HashSet::new();
+    operation
+        .parameters
+        .iter()
+        .map(|parameter| {
+            let base = sanitize_parameter_name(&parameter.name);
+            let name = if used.contains(&base) {
+                (2u64..).map(|n| format!("{base}{n}")).find(|c| !used.contains(c)).unwrap_or_else(|| base.clone())
+            } else {
+                base
+            };
+            if name != parameter.name {
+                diagnostics.push(Diagnostic::new(
+                    Code::ParamRenamed,
+                    &operation.pointer,
+                    format!(
+                        "the endpoint parameter for {} parameter \"{}\" of {} {} is named \"{name}\"",
+                        parameter.location.as_str(),
+                        parameter.name,
+                        operation.method.as_str().to_uppercase(),
+                        operation.path
+                    ),
+                ));
+            }
+            used.insert(name.clone());
+            EndpointParameter {
+                name,
+                operation_parameter: Some(parameter.operation_parameter()),
+                required: Some(parameter.required),
+                default: parameter.default.clone(),
+                example: parameter.example.clone(),
+                description: parameter.description.clone(),
+            }
+        })
+        .collect()
+}
+
+/// No whitespace (runs become `_`) and no leading `_` (the OIS format reserves those names).
+pub(crate) fn sanitize_parameter_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for word in name
+        .split(crate::ois::rules::is_js_whitespace)
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push('_');
+        }
+        out.push_str(word);
+    }
+    let trimmed = out.trim_start_matches('_');
+    if trimmed.is_empty() {
+        "param".to_owned()
+    } else {
+        trimmed.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn names_from_operation_id_or_method_and_path() {
+        assert_eq!(
+            base_name(Some("coins/markets"), "get", "/x"),
+            "coinsMarkets"
+        );
+        assert_eq!(
+            base_name(Some("CoinMarketData"), "get", "/x"),
+            "coinMarketData"
+        );
+        assert_eq!(
+            base_name(None, "get", "/coins/{id}/history"),
+            "getCoinsIdHistory"
+        );
+        assert_eq!(base_name(Some("!!"), "post", "/"), "post");
+    }
+
+    #[test]
+    fn parameter_names() {
+        assert_eq!(sanitize_parameter_name("_id"), "id");
+        assert_eq!(sanitize_parameter_name(" page size "), "page_size");
+        assert_eq!(sanitize_parameter_name("___"), "param");
+        assert_eq!(sanitize_parameter_name("X-Api-Key"), "X-Api-Key");
+    }
+
+    proptest! {
+        #[test]
+        fn sanitized_names_are_valid(name in "\\PC{0,30}") {
+            let sanitized = sanitize_parameter_name(&name);
+            prop_assert!(!sanitized.is_empty());
+            prop_assert!(!sanitized.starts_with('_'));
+            prop_assert!(!sanitized.chars().any(crate::ois::rules::is_js_whitespace));
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! OpenAPI → OIS. Each stage lives in its own module: `servers` picks the one base URL,
+//! `security` picks the schemes, `operations` reads paths and parameters, `body` flattens JSON
+//! request bodies, `endpoints` names things, `meta` makes title and version fit.
+
+mod body;
+mod endpoints;
+mod meta;
+mod operations;
+mod security;
+mod servers;
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::ois::model::{ApiSpecifications, Components, Ois, Operation, Server};
+use crate::ois::{FormatFamily, rules};
+use crate::openapi::Document;
+use crate::source::Source;
+
+/// What the user can choose; everything else follows from the document.
+#[derive(Clone, Debug, Default)]
+pub struct ConvertOptions {
+    /// `--server`: an index into `servers` or one of their URLs.
+    pub server: Option<String>,
+    /// `--server-var NAME=VALUE`, applied over the variables' defaults.
+    pub server_vars: Vec<(String, String)>,
+    /// `--base-url`: resolves a relative server URL, or is the server when there is none.
+    pub base_url: Option<String>,
+    /// `--ois-format`: the `oisFormat` written (default 3.0.0).
+    pub ois_format: Option<String>,
+    /// `--title`, instead of `info.title`.
+    pub title: Option<String>,
+    /// `--ois-version`, instead of `info.version`.
+    pub ois_version: Option<String>,
+}
+
+/// A finished conversion: the OIS and everything worth telling about it.
+#[derive(Clone, Debug)]
+pub struct Conversion {
+    pub ois: Value,
+    pub diagnostics: Vec<Diagnostic>,
+    pub summary: Summary,
+}
+
+/// A conversion that produced nothing to write; `diagnostics` has at least one error.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl From<Diagnostic> for Failure {
+    fn from(diagnostic: Diagnostic) -> Self {
+        Failure {
+            diagnostics: vec![diagnostic],
+        }
+    }
+}
+
+/// Counts for the report.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub operations_kept: usize,
+    /// reason → number of operations skipped for it
+    pub operations_skipped: IndexMap<&'static str, usize>,
+    pub parameters: usize,
+    pub security_schemes: Vec<String>,
+}
+
+impl Summary {
+    fn skip(&mut self, reason: &'static str) {
+        *self.operations_skipped.entry(reason).or_default() += 1;
+    }
+
+    pub fn skipped_total(&self) -> usize {
+        self.operations_skipped.values().sum()
+    }
+}
+
+/// Skip reasons, as they appear in summaries.
+pub(crate) mod reason {
+    pub const METHOD: &str = "method not get/post";
+    pub const PATH: &str = "path OIS cannot express";
+    pub const REF: &str = "unresolvable $ref";
+    pub const INVALID: &str = "invalid operation";
+}
+
+/// Converts the document in `source`. Diagnostics are located in the source text.
+pub fn convert(source: &Source, options: &ConvertOptions) -> Result<Conversion, Failure> {
+    let root = source.parse()?;
+    let result = convert_value(&root, options);
+    let locate = |diagnostics: &mut Vec<Diagnostic>, in_source: bool| {
+        for diagnostic in diagnostics.iter_mut() {
+            // Self-check failures point into the output, which has no text to locate in.
+            if in_source && diagnostic.code.as_str().starts_with("OIS") {
+                continue;
+            }
+            diagnostic.locate_in(source);
+        }
+    };
+    match result {
+        Ok(mut conversion) => {
+            locate(&mut conversion.diagnostics, true);
+            Ok(conversion)
+        }
+        Err(mut failure) => {
+            locate(&mut failure.diagnostics, true);
+            Err(failure)
+        }
+    }
+}
+
+/// Converts an already parsed OpenAPI document.
+pub fn convert_value(root: &Value, options: &ConvertOptions) -> Result<Conversion, Failure> {
+    let document = Document::new(root)?;
+    let mut diagnostics = Vec::new();
+    let mut summary = Summary::default();
+
+    let family_text = options
+        .ois_format
+        .as_deref()
+        .unwrap_or(FormatFamily::V3_0.default_version());
+    let family = FormatFamily::of(family_text).ok_or_else(|| {
+        Diagnostic::new(
+            Code::BadOisFormat,
+            "",
+            format!("--ois-format \"{family_text}\" is not supported"),
+        )
+        .with_help("use 2.3.2 (Airnode 0.15, Airnode Feed ≤ 3.3) or 3.0.0 (Airnode Feed 4.x)")
+    })?;
+    let title = meta::title(root, options.title.as_deref(), &mut diagnostics)?;
+    let version = meta::version(
+        root,
+        options.ois_version.as_deref(),
+        family,
+        &mut diagnostics,
+    )?;
+    let server = servers::choose(root, options, &mut diagnostics);
+
+    let operations = operations::collect(&document, &mut diagnostics, &mut summary);
+    // Server problems are reported together with operation problems, so one run shows both.
+    let server = match server {
+        Ok(server) => server,
+        Err(error) => {
+            diagnostics.push(error);
+            return Err(Failure { diagnostics });
+        }
+    };
+    servers::check_operation_servers(&server, &operations, &mut diagnostics);
+    if operations.is_empty() {
+        let skipped = summary.skipped_total();
+        let message = if skipped == 0 {
+            "the document has no get or post operation to convert".to_owned()
+        } else {
+            format!("none of the document's {skipped} operations could be converted (see above)")
+        };
+        diagnostics.push(
+            Diagnostic::new(Code::NoOperations, "/paths", message)
+                .with_help("OIS describes get and post operations; nothing is left to write"),
+        );
+        return Err(Failure { diagnostics });
+    }
+
+    let security = security::plan(&document, &operations, &mut diagnostics);
+    let endpoints = endpoints::build(&operations, &mut diagnostics);
+
+    let mut paths: IndexMap<String, IndexMap<String, Operation>> = IndexMap::new();
+    for operation in &operations {
+        let parameters = operation
+            .parameters
+            .iter()
+            .map(|p| p.operation_parameter())
+            .collect();
+        paths.entry(operation.path.clone()).or_default().insert(
+            operation.method.as_str().to_owned(),
+            Operation { parameters },
+        );
+    }
+    summary.operations_kept = operations.len();
+    summary.parameters = endpoints.iter().map(|e| e.parameters.len()).sum();
+    summary.security_schemes = security.keys().cloned().collect();
+
+    let ois = Ois {
+        ois_format: family_text.to_owned(),
+        title,
+        version,
+        api_specifications: ApiSpecifications {
+            servers: vec![Server { url: server }],
+            paths,
+            security: security.keys().map(|name| (name.clone(), [])).collect(),
+            components: Components {
+                security_schemes: security,
+            },
+        },
+        endpoints,
+    };
+    let ois = serde_json::to_value(&ois).map_err(|err| {
+        Diagnostic::new(
+            Code::SelfCheckFailed,
+            "",
+            format!("the OIS could not be serialized: {err}"),
+        )
+    })?;
+    // Output that fails its own rules is a bug in this tool; it is never written.
+    let failures: Vec<Diagnostic> = rules::check(&ois, Some(family))
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .collect();
+    if !failures.is_empty() {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::SelfCheckFailed,
+                "",
+                format!(
+                    "the generated OIS breaks {} OIS rule(s); nothing was written",
+                    failures.len()
+                ),
+            )
+            .with_help("this is a bug in ois: please report it with the input document"),
+        );
+        diagnostics.extend(failures);
+        return Err(Failure { diagnostics });
+    }
+    Ok(Conversion {
+        ois,
+        diagnostics,
+        summary,
+    })
+}

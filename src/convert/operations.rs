@@ -1,0 +1,477 @@
+//! Paths and operations: which operations OIS can hold (get and post on usable paths), and the
+//! API parameters of each, merged from path item and operation and checked against the path
+//! template.
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::{Summary, body, reason};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::ois::model::{Location, Method, OperationParameter, RESERVED_NAMES};
+use crate::ois::rules::{is_js_whitespace, placeholders};
+use crate::openapi::{Document, METHODS, Resolver};
+use crate::pointer;
+
+/// One API parameter of a kept operation, with what its endpoint parameter needs.
+#[derive(Clone, Debug)]
+pub(super) struct ApiParameter {
+    pub location: Location,
+    pub name: String,
+    pub required: bool,
+    pub default: Option<String>,
+    pub example: Option<String>,
+    pub description: Option<String>,
+}
+
+impl ApiParameter {
+    pub fn operation_parameter(&self) -> OperationParameter {
+        OperationParameter {
+            location: self.location,
+            name: self.name.clone(),
+        }
+    }
+}
+
+/// An operation that will become an OIS operation and a mirror endpoint.
+#[derive(Clone, Debug)]
+pub(super) struct KeptOperation<'a> {
+    pub path: String,
+    pub method: Method,
+    /// Where the operation is in the document (after following a path item `$ref`).
+    pub pointer: String,
+    pub path_item_pointer: String,
+    pub operation_id: Option<String>,
+    pub summary: Option<String>,
+    pub description: Option<String>,
+    pub external_docs: Option<String>,
+    pub parameters: Vec<ApiParameter>,
+    /// The operation's own `security`, if it has one.
+    pub security: Option<&'a Value>,
+    pub servers: Option<&'a Value>,
+    pub path_servers: Option<&'a Value>,
+}
+
+/// The parts of a Parameter object the conversion reads; everything else is ignored, so that
+/// OpenAPI 3.1 schema features never make a parameter unreadable.
+#[derive(Deserialize)]
+struct RawParameter {
+    name: String,
+    #[serde(rename = "in")]
+    location: String,
+    #[serde(default)]
+    required: bool,
+    description: Option<String>,
+    schema: Option<Value>,
+    example: Option<Value>,
+    examples: Option<Map<String, Value>>,
+    content: Option<Map<String, Value>>,
+}
+
+/// Every get/post operation that can be converted, in document order.
+pub(super) fn collect<'a>(
+    document: &Document<'a>,
+    diagnostics: &mut Vec<Diagnostic>,
+    summary: &mut Summary,
+) -> Vec<KeptOperation<'a>> {
+    let resolver = document.resolver();
+    let mut kept = Vec::new();
+    let Some(paths) = document.root.get("paths").and_then(Value::as_object) else {
+        return kept;
+    };
+    for (path, item) in paths {
+        if path.starts_with("x-") {
+            continue;
+        }
+        let item_at = pointer::join("/paths", [path.as_str()]);
+        let item = match resolver.resolve(item, &item_at) {
+            Ok(resolved) => resolved,
+            Err(error) => {
+                diagnostics.push(error);
+                summary.skip(reason::REF);
+                continue;
+            }
+        };
+        let Some(methods) = item.value.as_object() else {
+            diagnostics.push(Diagnostic::new(
+                Code::InvalidItem,
+                &item_at,
+                format!("path item {path} is not an object; it is skipped"),
+            ));
+            summary.skip(reason::INVALID);
+            continue;
+        };
+        let usable = path.starts_with('/') && !path.chars().any(is_js_whitespace);
+        let mut unusable = 0;
+        for (method, operation) in methods {
+            if !METHODS.contains(&method.as_str()) {
+                continue;
+            }
+            let operation_at = pointer::join(&item.pointer, [method.as_str()]);
+            let method = match method.as_str() {
+                "get" => Method::Get,
+                "post" => Method::Post,
+                other => {
+                    diagnostics.push(Diagnostic::new(
+                        Code::MethodSkipped,
+                        &operation_at,
+                        format!(
+                            "{} {path} is skipped: OIS supports only get and post",
+                            other.to_uppercase()
+                        ),
+                    ));
+                    summary.skip(reason::METHOD);
+                    continue;
+                }
+            };
+            if !usable {
+                unusable += 1;
+                summary.skip(reason::PATH);
+                continue;
+            }
+            match operation_of(
+                &resolver,
+                path,
+                method,
+                operation,
+                &operation_at,
+                methods,
+                &item.pointer,
+                diagnostics,
+            ) {
+                Ok(operation) => kept.push(operation),
+                Err((error, why)) => {
+                    diagnostics.push(error);
+                    summary.skip(why);
+                }
+            }
+        }
+        if unusable > 0 {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::PathUnusable,
+                    &item_at,
+                    format!("path \"{path}\" cannot be an OIS path (it must start with `/` and have no whitespace); its {unusable} get/post operation(s) are skipped"),
+                ),
+            );
+        }
+    }
+    kept
+}
+
+#[allow(clippy::too_many_arguments)]
+fn operation_of<'a>(
+    resolver: &Resolver<'a>,
+    path: &str,
+    method: Method,
+    operation: &'a Value,
+    at: &str,
+    path_item: &'a Map<String, Value>,
+    path_item_at: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<KeptOperation<'a>, (Diagnostic, &'static str)> {
+    let resolved = resolver
+        .resolve(operation, at)
+        .map_err(|e| (e, reason::REF))?;
+    let at = resolved.pointer.as_str();
+    let Some(object) = resolved.value.as_object() else {
+        let message = format!(
+            "{} {path} is not an object; it is skipped",
+            method.as_str().to_uppercase()
+        );
+        return Err((
+            Diagnostic::new(Code::InvalidItem, at, message),
+            reason::INVALID,
+        ));
+    };
+    let label = format!("{} {path}", method.as_str().to_uppercase());
+    let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_owned);
+
+    let mut parameters = parameters(
+        resolver,
+        path_item,
+        path_item_at,
+        object,
+        at,
+        &label,
+        diagnostics,
+    )
+    .map_err(|e| (e, reason::REF))?;
+    check_path_template(path, at, &label, &mut parameters, diagnostics);
+    match (method, object.get("requestBody")) {
+        (Method::Post, Some(request_body)) => {
+            let properties = body::parameters(
+                resolver,
+                request_body,
+                &format!("{at}/requestBody"),
+                &label,
+                diagnostics,
+            )
+            .map_err(|e| (e, reason::REF))?;
+            add_body_parameters(&mut parameters, properties, at, &label, diagnostics);
+        }
+        (Method::Get, Some(_)) => diagnostics.push(
+            Diagnostic::new(
+                Code::BodyOnGet,
+                format!("{at}/requestBody"),
+                format!("{label} declares a request body, which is ignored"),
+            )
+            .with_help("the node sends no body with get requests"),
+        ),
+        _ => {}
+    }
+    Ok(KeptOperation {
+        path: path.to_owned(),
+        method,
+        pointer: at.to_owned(),
+        path_item_pointer: path_item_at.to_owned(),
+        operation_id: text("operationId").filter(|id| !id.trim().is_empty()),
+        summary: text("summary"),
+        description: text("description"),
+        external_docs: object
+            .get("externalDocs")
+            .and_then(|d| d.get("url"))
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        parameters,
+        security: object.get("security"),
+        servers: object.get("servers"),
+        path_servers: path_item.get("servers"),
+    })
+}
+
+/// Path-item parameters merged with the operation's (the operation wins on the same in+name),
+/// each checked for what OIS can hold.
+fn parameters(
+    resolver: &Resolver<'_>,
+    path_item: &Map<String, Value>,
+    path_item_at: &str,
+    operation: &Map<String, Value>,
+    operation_at: &str,
+    label: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Vec<ApiParameter>, Diagnostic> {
+    let mut merged: Vec<(ApiParameter, bool)> = Vec::new();
+    let levels = [
+        (path_item.get("parameters"), path_item_at, false),
+        (operation.get("parameters"), operation_at, true),
+    ];
+    for (list, list_owner, operation_level) in levels {
+        let Some(list) = list.and_then(Value::as_array) else {
+            continue;
+        };
+        for (index, raw) in list.iter().enumerate() {
+            let at = pointer::join(list_owner, ["parameters", index.to_string().as_str()]);
+            let resolved = resolver.resolve(raw, &at)?;
+            let parameter = match RawParameter::deserialize(resolved.value) {
+                Ok(parameter) => parameter,
+                Err(err) => {
+                    diagnostics.push(Diagnostic::new(
+                        Code::InvalidItem,
+                        &resolved.pointer,
+                        format!("a parameter of {label} is not a valid Parameter object ({err}); it is skipped"),
+                    ));
+                    continue;
+                }
+            };
+            let Some(converted) =
+                convert_parameter(resolver, parameter, &resolved.pointer, label, diagnostics)
+            else {
+                continue;
+            };
+            let same = |(p, _): &(ApiParameter, bool)| {
+                p.location == converted.location && p.name == converted.name
+            };
+            match merged.iter().position(same) {
+                Some(existing)
+                    if operation_level
+                        && merged.get(existing).is_some_and(|(_, from_op)| !from_op) =>
+                {
+                    if let Some(slot) = merged.get_mut(existing) {
+                        *slot = (converted, true);
+                    }
+                }
+                Some(_) => diagnostics.push(Diagnostic::new(
+                    Code::DuplicateParameter,
+                    &at,
+                    format!(
+                        "{label} declares {} parameter \"{}\" twice; the first is kept",
+                        converted.location.as_str(),
+                        converted.name
+                    ),
+                )),
+                None => merged.push((converted, operation_level)),
+            }
+        }
+    }
+    Ok(merged.into_iter().map(|(parameter, _)| parameter).collect())
+}
+
+fn convert_parameter(
+    resolver: &Resolver<'_>,
+    raw: RawParameter,
+    at: &str,
+    label: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<ApiParameter> {
+    let Some(location) = Location::parse(&raw.location) else {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::ParamLocation,
+                format!("{at}/in"),
+                format!("parameter \"{}\" of {label} is in \"{}\", which OIS cannot express; it is skipped", raw.name, raw.location),
+            )
+            .with_help("OIS parameters are in query, header, path or cookie"),
+        );
+        return None;
+    };
+    if location == Location::Header
+        && ["accept", "content-type", "authorization"]
+            .contains(&raw.name.to_ascii_lowercase().as_str())
+    {
+        diagnostics.push(Diagnostic::new(
+            Code::HeaderIgnored,
+            at,
+            format!(
+                "header parameter \"{}\" of {label} is ignored, as OpenAPI says",
+                raw.name
+            ),
+        ));
+        return None;
+    }
+    if RESERVED_NAMES.contains(&raw.name.as_str()) {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::ReservedName,
+                format!("{at}/name"),
+                format!("parameter \"{}\" of {label} has a reserved OIS name and cannot be an API parameter; it is skipped", raw.name),
+            )
+            .with_help("to send it, edit the OIS by hand and rename it in the API specification"),
+        );
+        return None;
+    }
+    // The schema (or the first media type's schema) carries default, example and description.
+    let schema = raw
+        .schema
+        .as_ref()
+        .or_else(|| {
+            raw.content
+                .as_ref()
+                .and_then(|c| c.values().next())
+                .and_then(|m| m.get("schema"))
+        })
+        .and_then(|schema| resolver.resolve(schema, at).ok())
+        .map(|resolved| resolved.value);
+    let first_example = raw
+        .examples
+        .as_ref()
+        .and_then(|e| e.values().next())
+        .and_then(|e| e.get("value"))
+        .cloned();
+    let example = raw
+        .example
+        .or(first_example)
+        .or_else(|| schema.and_then(|s| s.get("example")).cloned())
+        .or_else(|| {
+            schema
+                .and_then(|s| s.get("examples"))
+                .and_then(Value::as_array)
+                .and_then(|e| e.first())
+                .cloned()
+        });
+    Some(ApiParameter {
+        required: raw.required || location == Location::Path,
+        default: schema.and_then(|s| s.get("default")).and_then(ois_string),
+        example: example.as_ref().and_then(ois_string),
+        description: raw.description.or_else(|| {
+            schema
+                .and_then(|s| s.get("description"))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        }),
+        location,
+        name: raw.name,
+    })
+}
+
+/// `default` and `example` must be strings in OIS: strings as they are, numbers and booleans as
+/// their JSON text, objects and arrays as compact JSON; `null` means there is none.
+pub(super) fn ois_string(value: &Value) -> Option<String> {
+    match value {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+/// Every `{x}` needs an `in: path` parameter, and every path parameter a `{x}`.
+fn check_path_template(
+    path: &str,
+    at: &str,
+    label: &str,
+    parameters: &mut Vec<ApiParameter>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let template = placeholders(path);
+    parameters.retain(|p| {
+        let keep = p.location != Location::Path || template.contains(&p.name.as_str());
+        if !keep {
+            diagnostics.push(Diagnostic::new(
+                Code::PathParamDropped,
+                format!("{at}/parameters"),
+                format!(
+                    "path parameter \"{}\" of {label} is not in the path template; it is dropped",
+                    p.name
+                ),
+            ));
+        }
+        keep
+    });
+    for name in template {
+        if !parameters
+            .iter()
+            .any(|p| p.location == Location::Path && p.name == name)
+        {
+            diagnostics.push(Diagnostic::new(
+                Code::PathParamAdded,
+                at,
+                format!("{label} has no path parameter for {{{name}}}; one is added"),
+            ));
+            parameters.push(ApiParameter {
+                location: Location::Path,
+                name: name.to_owned(),
+                required: true,
+                default: None,
+                example: None,
+                description: None,
+            });
+        }
+    }
+}
+
+/// Body properties become `in: query` parameters (the node sends all query parameters of a post as
+/// its JSON body); one that has a query parameter's name would be the same JSON key.
+fn add_body_parameters(
+    parameters: &mut Vec<ApiParameter>,
+    properties: Vec<ApiParameter>,
+    at: &str,
+    label: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for property in properties {
+        if parameters
+            .iter()
+            .any(|p| p.location == Location::Query && p.name == property.name)
+        {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::BodyCollision,
+                    format!("{at}/requestBody"),
+                    format!("body property \"{}\" of {label} has the name of a query parameter; the query parameter is kept", property.name),
+                )
+                .with_help("the node sends query parameters of a post as the JSON body, so both would be the same key"),
+            );
+            continue;
+        }
+        parameters.push(property);
+    }
+}

@@ -1,0 +1,349 @@
+//! Security: OIS applies its schemes to the whole API, so the converter picks, for the whole
+//! document, the smallest set of expressible schemes that satisfies every kept operation.
+
+use indexmap::IndexMap;
+use openapiv3::{APIKeyLocation, SecurityScheme as OpenApiScheme};
+use serde_json::Value;
+
+use super::operations::KeptOperation;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::ois::model::{HttpScheme, Location, SecurityScheme};
+use crate::openapi::Document;
+use crate::pointer;
+
+/// Above this many candidate schemes the exact search gives way to a greedy one.
+const EXACT_SEARCH_LIMIT: usize = 16;
+
+/// The schemes to emit, in the order the document defines them.
+pub(super) fn plan(
+    document: &Document<'_>,
+    operations: &[KeptOperation<'_>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> IndexMap<String, SecurityScheme> {
+    let defined = defined_schemes(document, diagnostics);
+    let root_security = document.root.get("security");
+    // Each operation's alternatives, as indices into `defined`; `None` marks an alternative that
+    // needs a scheme OIS cannot express.
+    let mut needs: Vec<(usize, Vec<Vec<usize>>)> = Vec::new();
+    for (index, operation) in operations.iter().enumerate() {
+        let (requirement, at) = match operation.security {
+            Some(own) => (own, format!("{}/security", operation.pointer)),
+            None => match root_security {
+                Some(root) => (root, "/security".to_owned()),
+                None => continue,
+            },
+        };
+        let Some(alternatives) = requirement.as_array() else {
+            continue;
+        };
+        if alternatives.is_empty() {
+            continue;
+        }
+        let label = format!(
+            "{} {}",
+            operation.method.as_str().to_uppercase(),
+            operation.path
+        );
+        let mut usable = Vec::new();
+        let mut missing = Vec::new();
+        for alternative in alternatives {
+            let Some(names) = alternative.as_object() else {
+                continue;
+            };
+            let mut set = Vec::new();
+            let mut ok = true;
+            for name in names.keys() {
+                match defined.get_full(name) {
+                    Some((position, _, Some(_))) => set.push(position),
+                    Some((_, _, None)) => {
+                        ok = false;
+                        missing.push(name.clone());
+                    }
+                    None => {
+                        ok = false;
+                        diagnostics.push(Diagnostic::new(
+                            Code::SchemeUndefined,
+                            &at,
+                            format!("{label} requires security scheme \"{name}\", which components.securitySchemes does not define"),
+                        ));
+                    }
+                }
+            }
+            if ok {
+                set.sort_unstable();
+                usable.push(set);
+            }
+        }
+        if usable.is_empty() {
+            missing.dedup();
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::SecurityUnmet,
+                    &at,
+                    format!(
+                        "{label} needs {} which OIS cannot express; it is kept without authentication",
+                        if missing.is_empty() { "a scheme".to_owned() } else { format!("\"{}\"", missing.join("\", \"")) }
+                    ),
+                )
+                .with_help("the API may refuse the node's requests to this operation"),
+            );
+            continue;
+        }
+        needs.push((index, usable));
+    }
+
+    let chosen = choose(&needs, defined.len());
+    if !chosen.is_empty() {
+        let names: Vec<&str> = chosen
+            .iter()
+            .filter_map(|&i| defined.get_index(i))
+            .map(|(n, _)| n.as_str())
+            .collect();
+        let alternatives = needs
+            .iter()
+            .filter(|(_, alternatives)| alternatives.len() > 1)
+            .count();
+        diagnostics.push(Diagnostic::new(
+            Code::SecurityChoice,
+            "/components/securitySchemes",
+            format!(
+                "security for the whole API: {} (satisfies all {} operations that need authentication{})",
+                names.join(" + "),
+                needs.len(),
+                if alternatives > 0 { format!("; {alternatives} of them offer alternatives") } else { String::new() }
+            ),
+        ));
+        for (operation_index, alternatives) in &needs {
+            let first_satisfied = alternatives
+                .iter()
+                .position(|set| set.iter().all(|s| chosen.contains(s)));
+            if let (Some(position), Some(operation)) =
+                (first_satisfied, operations.get(*operation_index))
+                && position > 0
+            {
+                diagnostics.push(Diagnostic::new(
+                    Code::SecurityChoice,
+                    format!("{}/security", operation.pointer),
+                    format!(
+                        "{} {} uses its alternative {} (not its first) so that one set of schemes serves the whole API",
+                        operation.method.as_str().to_uppercase(),
+                        operation.path,
+                        position + 1
+                    ),
+                ));
+            }
+        }
+    }
+    defined
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| chosen.contains(index))
+        .filter_map(|(_, (name, scheme))| Some((name, scheme?)))
+        .collect()
+}
+
+/// Every scheme of `components.securitySchemes`, mapped to OIS (`None`: cannot be expressed).
+fn defined_schemes(
+    document: &Document<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> IndexMap<String, Option<SecurityScheme>> {
+    let resolver = document.resolver();
+    let mut defined = IndexMap::new();
+    let Some(schemes) = document
+        .root
+        .pointer("/components/securitySchemes")
+        .and_then(Value::as_object)
+    else {
+        return defined;
+    };
+    for (name, value) in schemes {
+        let at = pointer::join("/components/securitySchemes", [name.as_str()]);
+        let scheme = match resolver.resolve(value, &at) {
+            Ok(resolved) => map_scheme(name, resolved.value, &resolved.pointer, diagnostics),
+            Err(error) => {
+                diagnostics.push(error);
+                None
+            }
+        };
+        defined.insert(name.clone(), scheme);
+    }
+    defined
+}
+
+fn map_scheme(
+    name: &str,
+    value: &Value,
+    at: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<SecurityScheme> {
+    let kind = value
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("(none)");
+    let dropped = |why: String| {
+        Diagnostic::new(Code::SchemeDropped, at, format!("security scheme \"{name}\" is dropped: {why}"))
+            .with_help("OIS can send an API key (query, header, cookie) or an http basic/bearer Authorization header")
+    };
+    let parsed = match serde_json::from_value::<OpenApiScheme>(value.clone()) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            let why = match kind {
+                "mutualTLS" => "mutual TLS is not something the node can do".to_owned(),
+                "apiKey" => format!(
+                    "it is not a valid apiKey scheme ({err}); OIS sends keys in query, header or cookie"
+                ),
+                other => format!("type \"{other}\" is not supported ({err})"),
+            };
+            diagnostics.push(dropped(why));
+            return None;
+        }
+    };
+    let scheme = match parsed {
+        OpenApiScheme::APIKey {
+            location,
+            name: key,
+            ..
+        } => SecurityScheme::ApiKey {
+            location: match location {
+                APIKeyLocation::Query => Location::Query,
+                APIKeyLocation::Header => Location::Header,
+                APIKeyLocation::Cookie => Location::Cookie,
+            },
+            name: key,
+        },
+        OpenApiScheme::HTTP { scheme, .. } => match scheme.to_ascii_lowercase().as_str() {
+            "basic" => SecurityScheme::Http {
+                scheme: HttpScheme::Basic,
+            },
+            "bearer" => SecurityScheme::Http {
+                scheme: HttpScheme::Bearer,
+            },
+            other => {
+                diagnostics.push(dropped(format!(
+                    "http scheme \"{other}\" is not basic or bearer"
+                )));
+                return None;
+            }
+        },
+        OpenApiScheme::OAuth2 { .. } | OpenApiScheme::OpenIDConnect { .. } => {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::SchemeAsBearer,
+                    at,
+                    format!("security scheme \"{name}\" ({kind}) becomes http bearer: the node sends a token it is given"),
+                )
+                .with_help("obtain the access token yourself and give it to the node as this scheme's credential"),
+            );
+            SecurityScheme::Http {
+                scheme: HttpScheme::Bearer,
+            }
+        }
+    };
+    Some(scheme)
+}
+
+/// The smallest set of scheme indices that contains one alternative of every operation. Ties go to
+/// the set that uses earlier-listed alternatives, then to earlier-defined schemes.
+fn choose(needs: &[(usize, Vec<Vec<usize>>)], scheme_count: usize) -> Vec<usize> {
+    let mut candidates: Vec<usize> = needs
+        .iter()
+        .flat_map(|(_, alts)| alts.iter().flatten().copied())
+        .collect();
+    candidates.sort_unstable();
+    candidates.dedup();
+    let satisfied_by = |set: &[usize]| -> Option<Vec<usize>> {
+        needs
+            .iter()
+            .map(|(_, alternatives)| {
+                alternatives
+                    .iter()
+                    .position(|alt| alt.iter().all(|s| set.contains(s)))
+            })
+            .collect()
+    };
+    if candidates.len() <= EXACT_SEARCH_LIMIT {
+        for size in 0..=candidates.len() {
+            let mut best: Option<(Vec<usize>, Vec<usize>)> = None;
+            for combination in combinations(&candidates, size) {
+                if let Some(choice) = satisfied_by(&combination)
+                    && best.as_ref().is_none_or(|(b, _)| choice < *b)
+                {
+                    best = Some((choice, combination));
+                }
+            }
+            if let Some((_, set)) = best {
+                return set;
+            }
+        }
+    }
+    // Greedy: every operation's first alternative.
+    let mut set: Vec<usize> = needs
+        .iter()
+        .filter_map(|(_, alts)| alts.first())
+        .flatten()
+        .copied()
+        .collect();
+    set.sort_unstable();
+    set.dedup();
+    set.retain(|&s| s < scheme_count);
+    set
+}
+
+/// All `size`-element subsets of `items`, in lexicographic order.
+fn combinations(items: &[usize], size: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut current = Vec::with_capacity(size);
+    fn walk(
+        items: &[usize],
+        size: usize,
+        start: usize,
+        current: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if current.len() == size {
+            out.push(current.clone());
+            return;
+        }
+        for i in start..items.len() {
+            if let Some(&item) = items.get(i) {
+                current.push(item);
+                walk(items, size, i + 1, current, out);
+                current.pop();
+            }
+        }
+    }
+    walk(items, size, 0, &mut current, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smallest_cover_prefers_first_alternatives() {
+        // op0: A or B; op1: B; → {B} (one scheme) even though op0 lists A first.
+        assert_eq!(
+            choose(&[(0, vec![vec![0], vec![1]]), (1, vec![vec![1]])], 2),
+            vec![1]
+        );
+        // op0: A or B; op1: A or B → {A}: same size, earlier alternative.
+        assert_eq!(
+            choose(
+                &[(0, vec![vec![0], vec![1]]), (1, vec![vec![0], vec![1]])],
+                2
+            ),
+            vec![0]
+        );
+        // AND sets are kept together.
+        assert_eq!(
+            choose(&[(0, vec![vec![0, 2]]), (1, vec![vec![1], vec![2]])], 3),
+            vec![0, 2]
+        );
+        // An optional alternative ({}) needs nothing.
+        assert_eq!(
+            choose(&[(0, vec![vec![0], vec![]])], 1),
+            Vec::<usize>::new()
+        );
+    }
+}
