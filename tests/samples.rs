@@ -1,0 +1,65 @@
+//! Golden files: every sample in samples/ converts to exactly samples/expected/<name>.ois.json,
+//! with exactly the report in samples/expected/<name>.report.txt. `UPDATE_GOLDEN=1 cargo test`
+//! rewrites them; review the diff before committing.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+/// (sample, extra arguments)
+const SAMPLES: &[(&str, &[&str])] = &[
+    ("coins.yaml", &[]),
+    ("orders.json", &[]),
+    ("auth.yaml", &[]),
+    ("weather-3.1.yaml", &["--base-url", "https://weather.example/"]),
+    ("regions.json", &["--ois-format", "2.3.2"]),
+];
+
+fn check_golden(path: &Path, actual: &str) {
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, actual).expect("write golden file");
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_else(|_| panic!("missing golden file {}", path.display()));
+    assert!(expected == actual, "{} differs from the output:\n{actual}", path.display());
+}
+
+#[test]
+fn samples_convert_to_their_golden_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (sample, args) in SAMPLES {
+        let output = Command::cargo_bin("ois")
+            .expect("binary")
+            .current_dir(root)
+            .arg("convert")
+            .arg(format!("samples/{sample}"))
+            .args(*args)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("runs");
+        assert!(output.status.success(), "{sample}: {}", String::from_utf8_lossy(&output.stderr));
+        let stem = sample.rsplit_once('.').map_or(*sample, |(stem, _)| stem);
+        let expected = root.join("samples/expected");
+        check_golden(&expected.join(format!("{stem}.ois.json")), &String::from_utf8_lossy(&output.stdout));
+        check_golden(&expected.join(format!("{stem}.report.txt")), &String::from_utf8_lossy(&output.stderr));
+    }
+}
+
+#[test]
+fn conversion_is_deterministic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (sample, args) in SAMPLES {
+        let run = || {
+            Command::cargo_bin("ois")
+                .expect("binary")
+                .current_dir(root)
+                .arg("convert")
+                .arg(format!("samples/{sample}"))
+                .args(*args)
+                .output()
+                .expect("runs")
+                .stdout
+        };
+        assert_eq!(run(), run(), "{sample}");
+    }
+}
