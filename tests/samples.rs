@@ -11,7 +11,10 @@ const SAMPLES: &[(&str, &[&str])] = &[
     ("coins.yaml", &[]),
     ("orders.json", &[]),
     ("auth.yaml", &[]),
-    ("weather-3.1.yaml", &["--base-url", "https://weather.example/"]),
+    (
+        "weather-3.1.yaml",
+        &["--base-url", "https://weather.example/"],
+    ),
     ("regions.json", &["--ois-format", "2.3.2"]),
 ];
 
@@ -20,8 +23,13 @@ fn check_golden(path: &Path, actual: &str) {
         std::fs::write(path, actual).expect("write golden file");
         return;
     }
-    let expected = std::fs::read_to_string(path).unwrap_or_else(|_| panic!("missing golden file {}", path.display()));
-    assert!(expected == actual, "{} differs from the output:\n{actual}", path.display());
+    let expected = std::fs::read_to_string(path)
+        .unwrap_or_else(|_| panic!("missing golden file {}", path.display()));
+    assert!(
+        expected == actual,
+        "{} differs from the output:\n{actual}",
+        path.display()
+    );
 }
 
 #[test]
@@ -37,11 +45,21 @@ fn samples_convert_to_their_golden_files() {
             .env("NO_COLOR", "1")
             .output()
             .expect("runs");
-        assert!(output.status.success(), "{sample}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(
+            output.status.success(),
+            "{sample}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         let stem = sample.rsplit_once('.').map_or(*sample, |(stem, _)| stem);
         let expected = root.join("samples/expected");
-        check_golden(&expected.join(format!("{stem}.ois.json")), &String::from_utf8_lossy(&output.stdout));
-        check_golden(&expected.join(format!("{stem}.report.txt")), &String::from_utf8_lossy(&output.stderr));
+        check_golden(
+            &expected.join(format!("{stem}.ois.json")),
+            &String::from_utf8_lossy(&output.stdout),
+        );
+        check_golden(
+            &expected.join(format!("{stem}.report.txt")),
+            &String::from_utf8_lossy(&output.stderr),
+        );
     }
 }
 

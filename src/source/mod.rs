@@ -315,6 +315,18 @@ mod tests {
     }
 
     #[test]
+    fn big_yaml_integers_are_numbers() {
+        let value = source(
+            "a.yaml",
+            "min: -9223372036854775809\nmax: 18446744073709551616\n",
+        )
+        .parse()
+        .unwrap();
+        assert!(value["min"].as_f64().unwrap() < -9.2e18);
+        assert!(value["max"].as_f64().unwrap() > 1.8e19);
+    }
+
+    #[test]
     fn yaml_nan_is_rejected() {
         assert_eq!(
             source("a.yaml", "a: .nan").parse().unwrap_err().code,

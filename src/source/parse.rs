@@ -43,6 +43,21 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::Number(v.into()))
     }
 
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
+        match i64::try_from(v) {
+            Ok(small) => Ok(Value::Number(small.into())),
+            // Beyond 64 bits JSON parsers keep the nearest double, and so does this one.
+            Err(_) => self.visit_f64(v as f64),
+        }
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
+        match u64::try_from(v) {
+            Ok(small) => Ok(Value::Number(small.into())),
+            Err(_) => self.visit_f64(v as f64),
+        }
+    }
+
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
         Number::from_f64(v)
             .map(Value::Number)
@@ -127,6 +142,14 @@ impl<'de> Visitor<'de> for KeyVisitor {
     }
 
     fn visit_u64<E>(self, v: u64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+
+    fn visit_i128<E>(self, v: i128) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+
+    fn visit_u128<E>(self, v: u128) -> Result<String, E> {
         Ok(v.to_string())
     }
 
