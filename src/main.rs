@@ -1,5 +1,7 @@
 //! The `ois` command line: arguments → library call → printed results → exit code.
 
+#![allow(clippy::result_large_err)]
+
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
