@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use ois::convert::{ConvertOptions, convert};
+use ois::convert::{Conversion, ConvertOptions, Failure, convert_value};
 use ois::diagnostic::{Counts, RenderStyle, Severity};
 use ois::output::{self, OutputFormat, Report};
 use ois::source::Source;
@@ -115,8 +115,8 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
         ois_version: args.ois_version.clone(),
     };
     let result = Source::read(&args.input)
-        .map_err(Into::into)
-        .and_then(|source| convert(&source, &options));
+        .map_err(Failure::from)
+        .and_then(|source| convert_located(&source, &options));
     let output_name = args.output.as_ref().map(|p| p.display().to_string());
     let (mut diagnostics, conversion) = match result {
         Ok(conversion) => (conversion.diagnostics.clone(), Some(conversion)),
@@ -184,6 +184,20 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
     } else {
         ExitCode::from(FAILURE)
     }
+}
+
+/// Converts and locates every diagnostic in the source text.
+fn convert_located(source: &Source, options: &ConvertOptions) -> Result<Conversion, Failure> {
+    let root = source.parse()?;
+    let mut result = convert_value(&root, options);
+    // The process ends soon; freeing the parsed document piece by piece would only cost time.
+    std::mem::forget(root);
+    let diagnostics = match &mut result {
+        Ok(conversion) => &mut conversion.diagnostics,
+        Err(failure) => &mut failure.diagnostics,
+    };
+    ois::convert::locate(diagnostics, source);
+    result
 }
 
 /// Writes to stdout; a closed pipe (`ois convert big.json | head`) ends the output quietly.

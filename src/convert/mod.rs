@@ -89,25 +89,22 @@ pub(crate) mod reason {
 /// Converts the document in `source`. Diagnostics are located in the source text.
 pub fn convert(source: &Source, options: &ConvertOptions) -> Result<Conversion, Failure> {
     let root = source.parse()?;
-    let result = convert_value(&root, options);
-    let locate = |diagnostics: &mut Vec<Diagnostic>, in_source: bool| {
-        for diagnostic in diagnostics.iter_mut() {
-            // Self-check failures point into the output, which has no text to locate in.
-            if in_source && diagnostic.code.as_str().starts_with("OIS") {
-                continue;
-            }
-            diagnostic.locate_in(source);
+    let mut result = convert_value(&root, options);
+    match &mut result {
+        Ok(conversion) => locate(&mut conversion.diagnostics, source),
+        Err(failure) => locate(&mut failure.diagnostics, source),
+    }
+    result
+}
+
+/// Names the file of every diagnostic about the input and finds its line and column.
+pub fn locate(diagnostics: &mut [Diagnostic], source: &Source) {
+    for diagnostic in diagnostics {
+        // Self-check failures point into the output, which has no text to locate in.
+        if diagnostic.code.as_str().starts_with("OIS") {
+            continue;
         }
-    };
-    match result {
-        Ok(mut conversion) => {
-            locate(&mut conversion.diagnostics, true);
-            Ok(conversion)
-        }
-        Err(mut failure) => {
-            locate(&mut failure.diagnostics, true);
-            Err(failure)
-        }
+        diagnostic.locate_in(source);
     }
 }
 

@@ -2,7 +2,6 @@
 //! API parameters of each, merged from path item and operation and checked against the path
 //! template.
 
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::{Summary, body, reason};
@@ -51,20 +50,46 @@ pub(super) struct KeptOperation<'a> {
     pub path_servers: Option<&'a Value>,
 }
 
-/// The parts of a Parameter object the conversion reads; everything else is ignored, so that
-/// OpenAPI 3.1 schema features never make a parameter unreadable.
-#[derive(Deserialize)]
-struct RawParameter {
-    name: String,
-    #[serde(rename = "in")]
-    location: String,
-    #[serde(default)]
+/// The parts of a Parameter object the conversion reads, borrowed from the document; everything
+/// else is ignored, so that OpenAPI 3.1 schema features never make a parameter unreadable.
+struct RawParameter<'a> {
+    name: &'a str,
+    location: &'a str,
     required: bool,
-    description: Option<String>,
-    schema: Option<Value>,
-    example: Option<Value>,
-    examples: Option<Map<String, Value>>,
-    content: Option<Map<String, Value>>,
+    description: Option<&'a str>,
+    schema: Option<&'a Value>,
+    example: Option<&'a Value>,
+    examples: Option<&'a Map<String, Value>>,
+    content: Option<&'a Map<String, Value>>,
+}
+
+impl<'a> RawParameter<'a> {
+    /// Reads a Parameter object; the error says which field is wrong.
+    fn read(value: &'a Value) -> Result<RawParameter<'a>, String> {
+        let object = value.as_object().ok_or("it is not an object")?;
+        let text = |key: &str| -> Result<Option<&'a str>, String> {
+            match object.get(key) {
+                None => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.as_str())),
+                Some(_) => Err(format!("`{key}` is not a string")),
+            }
+        };
+        let map = |key: &str| object.get(key).and_then(Value::as_object);
+        Ok(RawParameter {
+            name: text("name")?.ok_or("it has no `name`")?,
+            location: text("in")?.ok_or("it has no `in`")?,
+            required: match object.get("required") {
+                None => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err("`required` is not true or false".to_owned()),
+            },
+            description: text("description")?,
+            schema: object.get("schema"),
+            example: object.get("example"),
+            examples: map("examples"),
+            content: map("content"),
+        })
+    }
 }
 
 /// Every get/post operation that can be converted, in document order.
@@ -262,7 +287,7 @@ fn parameters(
         for (index, raw) in list.iter().enumerate() {
             let at = pointer::join(list_owner, ["parameters", index.to_string().as_str()]);
             let resolved = resolver.resolve(raw, &at)?;
-            let parameter = match RawParameter::deserialize(resolved.value) {
+            let parameter = match RawParameter::read(resolved.value) {
                 Ok(parameter) => parameter,
                 Err(err) => {
                     diagnostics.push(Diagnostic::new(
@@ -308,12 +333,12 @@ fn parameters(
 
 fn convert_parameter(
     resolver: &Resolver<'_>,
-    raw: RawParameter,
+    raw: RawParameter<'_>,
     at: &str,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<ApiParameter> {
-    let Some(location) = Location::parse(&raw.location) else {
+    let Some(location) = Location::parse(raw.location) else {
         diagnostics.push(
             Diagnostic::new(
                 Code::ParamLocation,
@@ -338,7 +363,7 @@ fn convert_parameter(
         ));
         return None;
     }
-    if RESERVED_NAMES.contains(&raw.name.as_str()) {
+    if RESERVED_NAMES.contains(&raw.name) {
         diagnostics.push(
             Diagnostic::new(
                 Code::ReservedName,
@@ -352,10 +377,8 @@ fn convert_parameter(
     // The schema (or the first media type's schema) carries default, example and description.
     let schema = raw
         .schema
-        .as_ref()
         .or_else(|| {
             raw.content
-                .as_ref()
                 .and_then(|c| c.values().next())
                 .and_then(|m| m.get("schema"))
         })
@@ -363,33 +386,32 @@ fn convert_parameter(
         .map(|resolved| resolved.value);
     let first_example = raw
         .examples
-        .as_ref()
         .and_then(|e| e.values().next())
-        .and_then(|e| e.get("value"))
-        .cloned();
-    let example = raw
-        .example
-        .or(first_example)
-        .or_else(|| schema.and_then(|s| s.get("example")).cloned())
-        .or_else(|| {
-            schema
-                .and_then(|s| s.get("examples"))
-                .and_then(Value::as_array)
-                .and_then(|e| e.first())
-                .cloned()
-        });
+        .and_then(|e| e.get("value"));
+    let schema_example = || {
+        let examples = schema
+            .and_then(|s| s.get("examples"))
+            .and_then(Value::as_array);
+        schema
+            .and_then(|s| s.get("example"))
+            .or_else(|| examples.and_then(|e| e.first()))
+    };
+    let example = raw.example.or(first_example).or_else(schema_example);
+    let schema_description = || {
+        schema
+            .and_then(|s| s.get("description"))
+            .and_then(Value::as_str)
+    };
     Some(ApiParameter {
         required: raw.required || location == Location::Path,
         default: schema.and_then(|s| s.get("default")).and_then(ois_string),
-        example: example.as_ref().and_then(ois_string),
-        description: raw.description.or_else(|| {
-            schema
-                .and_then(|s| s.get("description"))
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        }),
+        example: example.and_then(ois_string),
+        description: raw
+            .description
+            .or_else(schema_description)
+            .map(str::to_owned),
         location,
-        name: raw.name,
+        name: raw.name.to_owned(),
     })
 }
 
