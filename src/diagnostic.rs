@@ -93,7 +93,6 @@ codes! {
     MethodSkipped = "CNV030", Note, "an operation with a method other than get/post is skipped";
     PathUnusable = "CNV031", Warning, "a path OIS cannot express (whitespace, no leading `/`)";
     NoOperations = "CNV032", Error, "no get or post operation could be converted";
-    OperationInvalid = "CNV033", Warning, "an operation could not be converted and is skipped";
 
     HeaderIgnored = "CNV040", Note, "an Accept, Content-Type or Authorization header parameter is ignored";
     ReservedName = "CNV041", Warning, "a parameter named like a reserved parameter is skipped";

@@ -199,23 +199,7 @@ pub fn convert_value(root: &Value, options: &ConvertOptions) -> Result<Conversio
             format!("the OIS could not be serialized: {err}"),
         )
     })?;
-    // Output that fails its own rules is a bug in this tool; it is never written.
-    let failures: Vec<Diagnostic> = rules::check(&ois, Some(family))
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .collect();
-    if !failures.is_empty() {
-        diagnostics.push(
-            Diagnostic::new(
-                Code::SelfCheckFailed,
-                "",
-                format!(
-                    "the generated OIS breaks {} OIS rule(s); nothing was written",
-                    failures.len()
-                ),
-            )
-            .with_help("this is a bug in ois: please report it with the input document"),
-        );
+    if let Err(failures) = self_check(&ois, family) {
         diagnostics.extend(failures);
         return Err(Failure { diagnostics });
     }
@@ -224,4 +208,28 @@ pub fn convert_value(root: &Value, options: &ConvertOptions) -> Result<Conversio
         diagnostics,
         summary,
     })
+}
+
+/// Output that fails its own rules is a bug in this tool; it is reported and never written.
+pub fn self_check(ois: &Value, family: FormatFamily) -> Result<(), Vec<Diagnostic>> {
+    let failures: Vec<Diagnostic> = rules::check(ois, Some(family))
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .collect();
+    if failures.is_empty() {
+        return Ok(());
+    }
+    let mut diagnostics = vec![
+        Diagnostic::new(
+            Code::SelfCheckFailed,
+            "",
+            format!(
+                "the generated OIS breaks {} OIS rule(s); nothing was written",
+                failures.len()
+            ),
+        )
+        .with_help("this is a bug in ois: please report it with the input document"),
+    ];
+    diagnostics.extend(failures);
+    Err(diagnostics)
 }

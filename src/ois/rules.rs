@@ -193,18 +193,31 @@ impl Checker {
         what: &str,
         allowed: &[&str],
     ) -> Option<String> {
+        self.one_of_as(Code::BadEnumValue, value, at, what, allowed)
+    }
+
+    /// An `in` field: its own code, since a wrong location is the most common slip.
+    fn location(&mut self, value: Option<&Value>, at: &str, allowed: &[&str]) -> Option<String> {
+        self.one_of_as(Code::BadLocation, value, at, "`in`", allowed)
+    }
+
+    fn one_of_as(
+        &mut self,
+        code: Code,
+        value: Option<&Value>,
+        at: &str,
+        what: &str,
+        allowed: &[&str],
+    ) -> Option<String> {
         let text = self.string(value, at, what)?;
         if allowed.contains(&text) {
             Some(text.to_owned())
         } else {
-            self.report(
-                Code::BadEnumValue,
-                at,
-                format!(
-                    "{what} is \"{text}\"; it must be one of: {}",
-                    allowed.join(", ")
-                ),
+            let message = format!(
+                "{what} is \"{text}\"; it must be one of: {}",
+                allowed.join(", ")
             );
+            self.report(code, at, message);
             None
         }
     }
@@ -448,10 +461,9 @@ impl Checker {
             else {
                 continue;
             };
-            let location = self.one_of(
+            let location = self.location(
                 parameter.get("in"),
                 &format!("{param_at}/in"),
-                "`in`",
                 OPERATION_LOCATIONS,
             );
             let name = self.string(parameter.get("name"), &format!("{param_at}/name"), "`name`");
@@ -535,10 +547,9 @@ impl Checker {
             match kind {
                 "apiKey" => {
                     self.object(scheme, &scheme_at, "an apiKey scheme", located, located);
-                    self.one_of(
+                    self.location(
                         object.get("in"),
                         &format!("{scheme_at}/in"),
-                        "`in`",
                         &["query", "header", "cookie"],
                     );
                     self.string(object.get("name"), &format!("{scheme_at}/name"), "`name`");
@@ -555,10 +566,9 @@ impl Checker {
                 }
                 relay if RELAY_TYPES.contains(&relay) => {
                     self.object(scheme, &scheme_at, "a relay scheme", located, located);
-                    self.one_of(
+                    self.location(
                         object.get("in"),
                         &format!("{scheme_at}/in"),
-                        "`in`",
                         &["query", "header", "cookie"],
                     );
                     self.string(object.get("name"), &format!("{scheme_at}/name"), "`name`");
@@ -807,10 +817,9 @@ impl Checker {
         let op_at = format!("{at}/operationParameter");
         let keys = &["in", "name"];
         let object = self.object(value, &op_at, "`operationParameter`", keys, keys)?;
-        let location = self.one_of(
+        let location = self.location(
             object.get("in"),
             &format!("{op_at}/in"),
-            "`in`",
             OPERATION_LOCATIONS,
         );
         let name = self.string(object.get("name"), &format!("{op_at}/name"), "`name`");

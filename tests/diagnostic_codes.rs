@@ -1,0 +1,601 @@
+//! Every diagnostic code has an input that triggers it; adding a code without a case here fails
+//! `every_code_has_a_case`.
+
+use std::collections::HashSet;
+
+use serde_json::{Value, json};
+
+use ois::convert::{ConvertOptions, convert, convert_value};
+use ois::diagnostic::Code;
+use ois::ois::rules;
+use ois::source::Source;
+
+/// Codes produced by converting `document` with `options`.
+fn convert_codes(document: Value, options: &ConvertOptions) -> Vec<Code> {
+    match convert_value(&document, options) {
+        Ok(conversion) => conversion.diagnostics.iter().map(|d| d.code).collect(),
+        Err(failure) => failure.diagnostics.iter().map(|d| d.code).collect(),
+    }
+}
+
+fn text_codes(name: &str, bytes: &[u8]) -> Vec<Code> {
+    let source = match Source::from_bytes(name, None, bytes.to_vec()) {
+        Ok(source) => source,
+        Err(diagnostic) => return vec![diagnostic.code],
+    };
+    match convert(&source, &ConvertOptions::default()) {
+        Ok(conversion) => conversion.diagnostics.iter().map(|d| d.code).collect(),
+        Err(failure) => failure.diagnostics.iter().map(|d| d.code).collect(),
+    }
+}
+
+/// A minimal document around `paths`, with one server.
+fn doc(paths: Value) -> Value {
+    json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1.0.0"},
+           "servers": [{"url": "https://api.example.com"}], "paths": paths})
+}
+
+fn get_ok() -> Value {
+    json!({"get": {"operationId": "ok"}})
+}
+
+/// A valid OIS for the rule cases to break.
+fn base_ois() -> Value {
+    json!({
+        "oisFormat": "3.0.0", "title": "Base", "version": "1.0.0",
+        "apiSpecifications": {
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": {"/items/{id}": {"get": {"parameters": [{"in": "path", "name": "id"}, {"in": "query", "name": "q"}]}}},
+            "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "query", "name": "k"}}},
+            "security": {"key": []}
+        },
+        "endpoints": [{
+            "name": "item",
+            "operation": {"method": "get", "path": "/items/{id}"},
+            "fixedOperationParameters": [{"operationParameter": {"in": "query", "name": "q"}, "value": "x"}],
+            "reservedParameters": [{"name": "_type", "fixed": "int256"}],
+            "parameters": [{"name": "id", "operationParameter": {"in": "path", "name": "id"}}]
+        }]
+    })
+}
+
+/// Codes from checking the base OIS after `mutate`.
+fn rule_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Code> {
+    let mut ois = base_ois();
+    mutate(&mut ois);
+    rules::check(&ois, None).iter().map(|d| d.code).collect()
+}
+
+/// Appends to the array at `pointer`.
+fn push(ois: &mut Value, pointer: &str, value: Value) {
+    ois.pointer_mut(pointer)
+        .and_then(Value::as_array_mut)
+        .expect("an array")
+        .push(value);
+}
+
+/// Sets (or adds) the member at `pointer`.
+fn set(ois: &mut Value, pointer: &str, value: Value) {
+    let (parent, key) = pointer.rsplit_once('/').expect("a pointer");
+    let key = key.replace("~1", "/").replace("~0", "~");
+    let parent = ois
+        .pointer_mut(parent)
+        .unwrap_or_else(|| panic!("no {parent}"));
+    match parent {
+        Value::Object(map) => {
+            map.insert(key, value);
+        }
+        Value::Array(items) => items[key.parse::<usize>().expect("index")] = value,
+        _ => panic!("{pointer}: parent is not a container"),
+    }
+}
+
+/// Every case: the code it must produce, and the codes it did produce.
+fn cases() -> Vec<(Code, Vec<Code>)> {
+    let none = ConvertOptions::default();
+    let base = ConvertOptions {
+        base_url: Some("https://base.example".into()),
+        ..Default::default()
+    };
+    let mut cases = vec![
+        (
+            Code::InputNotUtf8,
+            text_codes("a.json", b"{\"a\": \"\xff\"}"),
+        ),
+        (Code::InputEmpty, text_codes("a.json", b"  \n")),
+        (Code::JsonSyntax, text_codes("a.json", b"{\"openapi\": ")),
+        (Code::YamlSyntax, text_codes("a.yaml", b"a: [1\nb: 2")),
+        (
+            Code::TooDeep,
+            text_codes("a.json", "[".repeat(1000).as_bytes()),
+        ),
+        (
+            Code::DuplicateKey,
+            text_codes("a.json", b"{\"a\": 1, \"a\": 2}"),
+        ),
+        (
+            Code::AliasLimit,
+            text_codes("a.yaml", alias_bomb().as_bytes()),
+        ),
+        (Code::RootNotObject, text_codes("a.json", b"[1, 2]")),
+        (Code::NotANumber, text_codes("a.yaml", b"openapi: .inf")),
+        (Code::NotOpenApi, convert_codes(json!({"info": {}}), &none)),
+        (
+            Code::UnsupportedVersion,
+            convert_codes(json!({"openapi": "4.0.0"}), &none),
+        ),
+    ];
+    let with_ref = |reference: &str| {
+        let mut document =
+            doc(json!({"/a": {"get": {"parameters": [{"$ref": reference}]}}, "/ok": get_ok()}));
+        document["components"] =
+            json!({"parameters": {"Loop": {"$ref": "#/components/parameters/Loop"}}});
+        convert_codes(document, &none)
+    };
+    cases.extend([
+        (Code::RefMissing, with_ref("#/components/parameters/Gone")),
+        (Code::RefCycle, with_ref("#/components/parameters/Loop")),
+        (Code::RefExternal, with_ref("common.yaml#/P")),
+        (Code::RefUrl, with_ref("https://example.com/p.json")),
+        (Code::RefMalformed, with_ref("#no-slash")),
+        (Code::InvalidItem, convert_codes(doc(json!({"/a": {"get": {"parameters": [{"in": "query"}]}}})), &none)),
+        (Code::SchemaTooDeep, convert_codes(doc(json!({"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": deep_all_of(40)}}}}}, "/ok": get_ok()})), &none)),
+    ]);
+    let paths = json!({"/a": get_ok()});
+    let with_servers = |servers: Value, options: &ConvertOptions| {
+        let mut document = doc(paths.clone());
+        document["servers"] = servers;
+        convert_codes(document, options)
+    };
+    cases.extend([
+        (Code::NoServer, with_servers(json!([]), &none)),
+        (
+            Code::RelativeServer,
+            with_servers(json!([{"url": "/v1"}]), &none),
+        ),
+        (
+            Code::BadServerUrl,
+            with_servers(json!([{"url": "ftp://files.example"}]), &none),
+        ),
+        (
+            Code::ServerChoice,
+            with_servers(
+                json!([{"url": "https://a.example"}]),
+                &ConvertOptions {
+                    server: Some("3".into()),
+                    ..Default::default()
+                },
+            ),
+        ),
+        (
+            Code::ServerVariable,
+            with_servers(json!([{"url": "https://{x}.example"}]), &none),
+        ),
+        (
+            Code::ServerChosen,
+            with_servers(
+                json!([{"url": "https://a.example"}, {"url": "https://b.example"}]),
+                &none,
+            ),
+        ),
+        (
+            Code::OperationServer,
+            convert_codes(
+                doc(json!({"/a": {"get": {"servers": [{"url": "https://other.example"}]}}})),
+                &none,
+            ),
+        ),
+    ]);
+    let secured = |schemes: Value, security: Value| {
+        let mut document = doc(json!({"/a": {"get": {"security": security}}}));
+        document["components"] = json!({"securitySchemes": schemes});
+        convert_codes(document, &none)
+    };
+    let oauth = json!({"type": "oauth2", "flows": {}});
+    cases.extend([
+        (
+            Code::SchemeAsBearer,
+            secured(json!({"o": oauth}), json!([{"o": []}])),
+        ),
+        (
+            Code::SchemeDropped,
+            secured(json!({"m": {"type": "mutualTLS"}}), json!([])),
+        ),
+        (
+            Code::SecurityUnmet,
+            secured(
+                json!({"d": {"type": "http", "scheme": "digest"}}),
+                json!([{"d": []}]),
+            ),
+        ),
+        (
+            Code::SecurityChoice,
+            secured(
+                json!({"k": {"type": "apiKey", "in": "query", "name": "k"}}),
+                json!([{"k": []}]),
+            ),
+        ),
+        (
+            Code::SchemeUndefined,
+            secured(json!({}), json!([{"nope": []}])),
+        ),
+    ]);
+    let op = |path: &str, method: &str, operation: Value| {
+        convert_codes(
+            doc(json!({path: {method: operation}, "/ok": get_ok()})),
+            &none,
+        )
+    };
+    let param = |p: Value| op("/a", "get", json!({"parameters": [p]}));
+    let body = |content: Value| op("/a", "post", json!({"requestBody": {"content": content}}));
+    let json_body = |schema: Value| body(json!({"application/json": {"schema": schema}}));
+    cases.extend([
+        (Code::MethodSkipped, op("/a", "put", json!({}))),
+        (Code::PathUnusable, op("/a b", "get", json!({}))),
+        (Code::NoOperations, convert_codes(doc(json!({"/a": {"delete": {}}})), &none)),
+        (Code::HeaderIgnored, param(json!({"name": "Authorization", "in": "header"}))),
+        (Code::ReservedName, param(json!({"name": "_path", "in": "query"}))),
+        (Code::PathParamAdded, op("/a/{id}", "get", json!({}))),
+        (Code::PathParamDropped, param(json!({"name": "id", "in": "path", "required": true}))),
+        (Code::DuplicateParameter, op("/a", "get", json!({"parameters": [{"name": "q", "in": "query"}, {"name": "q", "in": "query"}]}))),
+        (Code::ParamLocation, param(json!({"name": "q", "in": "body"}))),
+        (Code::ParamRenamed, param(json!({"name": "_q", "in": "query"}))),
+        (Code::BodyOnGet, op("/a", "get", json!({"requestBody": {"content": {}}}))),
+        (Code::BodyUnsupported, body(json!({"text/plain": {"schema": {"type": "string"}}}))),
+        (Code::BodyFormEncoded, body(json!({"application/x-www-form-urlencoded": {"schema": {"properties": {"a": {}}}}}))),
+        (Code::BodyNested, json_body(json!({"properties": {"a": {"type": "object"}}}))),
+        (Code::BodyUnion, json_body(json!({"anyOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}]}))),
+        (Code::BodyNotObject, json_body(json!({"type": "string"}))),
+        (Code::BodyCollision, op("/a", "post", json!({"parameters": [{"name": "a", "in": "query"}],
+            "requestBody": {"content": {"application/json": {"schema": {"properties": {"a": {}}}}}}}))),
+        (Code::BodyReadOnly, json_body(json!({"properties": {"a": {"readOnly": true}, "b": {}}}))),
+        (Code::BodyFreeForm, json_body(json!({"type": "object"}))),
+        (Code::EndpointRenamed, convert_codes(doc(json!({"/a": {"get": {"operationId": "x"}}, "/b": {"get": {"operationId": "x"}}})), &none)),
+        (Code::TitleChanged, convert_codes(json!({"openapi": "3.0.0", "info": {"title": "a.b", "version": "1.0.0"}, "servers": [{"url": "https://x.example"}], "paths": {"/a": get_ok()}}), &none)),
+        (Code::VersionChanged, convert_codes(json!({"openapi": "3.0.0", "info": {"title": "a", "version": "v1"}, "servers": [{"url": "https://x.example"}], "paths": {"/a": get_ok()}}), &none)),
+        (Code::SelfCheckFailed, self_check_codes()),
+        (Code::OutputExists, vec![output_exists()]),
+        (Code::OutputWrite, vec![output_unwritable()]),
+    ]);
+    cases.push((
+        Code::RelativeServer,
+        with_servers(json!([{"url": "/v1"}]), &none),
+    ));
+    assert!(!with_servers(json!([{"url": "/v1"}]), &base).contains(&Code::RelativeServer));
+    cases.extend([
+        (
+            Code::WrongType,
+            rule_codes(|o| set(o, "/endpoints", json!({}))),
+        ),
+        (
+            Code::MissingField,
+            rule_codes(|o| {
+                o.as_object_mut().map(|m| m.remove("version"));
+            }),
+        ),
+        (
+            Code::UnknownField,
+            rule_codes(|o| set(o, "/description", json!("x"))),
+        ),
+        (
+            Code::BadOisFormat,
+            rule_codes(|o| set(o, "/oisFormat", json!("1.0.0"))),
+        ),
+        (
+            Code::BadTitle,
+            rule_codes(|o| set(o, "/title", json!("a.b"))),
+        ),
+        (
+            Code::BadVersion,
+            rule_codes(|o| set(o, "/version", json!("v1"))),
+        ),
+        (
+            Code::ServerCount,
+            rule_codes(|o| set(o, "/apiSpecifications/servers", json!([]))),
+        ),
+        (
+            Code::InvalidServerUrl,
+            rule_codes(|o| set(o, "/apiSpecifications/servers/0/url", json!("/relative"))),
+        ),
+        (
+            Code::ServerNotAbsoluteHttp,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/apiSpecifications/servers/0/url",
+                    json!("ftp://x.example"),
+                )
+            }),
+        ),
+        (
+            Code::ServerTrailingSlash,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/apiSpecifications/servers/0/url",
+                    json!("https://x.example/"),
+                )
+            }),
+        ),
+        (
+            Code::BadPathKey,
+            rule_codes(|o| set(o, "/endpoints/0/operation/path", json!("no-slash"))),
+        ),
+        (
+            Code::BadMethod,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/apiSpecifications/paths/~1items~1{id}/put",
+                    json!({"parameters": []}),
+                )
+            }),
+        ),
+        (
+            Code::BadLocation,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/apiSpecifications/paths/~1items~1{id}/get/parameters/1/in",
+                    json!("body"),
+                )
+            }),
+        ),
+        (
+            Code::ReservedOperationParameter,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/apiSpecifications/paths/~1items~1{id}/get/parameters/1/name",
+                    json!("_type"),
+                )
+            }),
+        ),
+        (
+            Code::PathTemplateMismatch,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/apiSpecifications/paths/~1items~1{id}/get/parameters/0/in",
+                    json!("query"),
+                )
+            }),
+        ),
+        (
+            Code::DuplicateOperationParameter,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/apiSpecifications/paths/~1items~1{id}/get/parameters/1",
+                    json!({"in": "path", "name": "id"}),
+                )
+            }),
+        ),
+        (
+            Code::BadSecurityScheme,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/apiSpecifications/components/securitySchemes/key",
+                    json!({"type": "oauth2"}),
+                )
+            }),
+        ),
+        (
+            Code::UnmappedParameter,
+            rule_codes(|o| set(o, "/endpoints/0/fixedOperationParameters", json!([]))),
+        ),
+        (
+            Code::UnknownOperationParameter,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/endpoints/0/parameters/0/operationParameter/name",
+                    json!("nope"),
+                )
+            }),
+        ),
+        (
+            Code::ParameterMappedTwice,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/endpoints/0/parameters/0/operationParameter",
+                    json!({"in": "query", "name": "q"}),
+                )
+            }),
+        ),
+        (
+            Code::UnknownOperation,
+            rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("post"))),
+        ),
+        (
+            Code::UndefinedSecurity,
+            rule_codes(|o| set(o, "/apiSpecifications/security", json!({"nope": []}))),
+        ),
+        (
+            Code::SecurityNotEmpty,
+            rule_codes(|o| set(o, "/apiSpecifications/security/key", json!(["scope"]))),
+        ),
+        (
+            Code::BadParameterName,
+            rule_codes(|o| set(o, "/endpoints/0/parameters/0/name", json!("a b"))),
+        ),
+        (
+            Code::DuplicateParameterName,
+            rule_codes(|o| {
+                let extra = json!({"name": "id"});
+                push(o, "/endpoints/0/parameters", extra);
+            }),
+        ),
+        (
+            Code::UnderscoreParameterName,
+            rule_codes(|o| set(o, "/endpoints/0/parameters/0/name", json!("_id"))),
+        ),
+        (
+            Code::NotAString,
+            rule_codes(|o| set(o, "/endpoints/0/parameters/0/default", json!(5))),
+        ),
+        (
+            Code::BadReservedName,
+            rule_codes(|o| set(o, "/endpoints/0/reservedParameters/0/name", json!("_nope"))),
+        ),
+        (
+            Code::FixedAndDefault,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/endpoints/0/reservedParameters/0/default",
+                    json!("int256"),
+                )
+            }),
+        ),
+        (
+            Code::BadReservedNumber,
+            rule_codes(|o| {
+                let gas = json!({"name": "_gasPrice", "fixed": "-1"});
+                push(o, "/endpoints/0/reservedParameters", gas);
+            }),
+        ),
+        (
+            Code::MissingType,
+            rule_codes(|o| set(o, "/endpoints/0/reservedParameters", json!([]))),
+        ),
+        (
+            Code::BadProcessing,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/endpoints/0/postProcessingSpecificationV2",
+                    json!({"environment": "Node", "value": "x", "timeoutMs": -1}),
+                )
+            }),
+        ),
+        (
+            Code::ProcessingBothForms,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/endpoints/0/postProcessingSpecificationV2",
+                    json!({"environment": "Node", "value": "x", "timeoutMs": 1}),
+                );
+                set(o, "/endpoints/0/postProcessingSpecifications", json!([]));
+            }),
+        ),
+        (
+            Code::NoOperationRules,
+            rule_codes(|o| {
+                o.pointer_mut("/endpoints/0")
+                    .and_then(Value::as_object_mut)
+                    .map(|e| e.remove("operation"));
+            }),
+        ),
+        (
+            Code::FixedValueMissing,
+            rule_codes(|o| {
+                o.pointer_mut("/endpoints/0/fixedOperationParameters/0")
+                    .and_then(Value::as_object_mut)
+                    .map(|f| f.remove("value"));
+            }),
+        ),
+        (
+            Code::DuplicateEndpointName,
+            rule_codes(|o| {
+                let copy = o["endpoints"][0].clone();
+                push(o, "/endpoints", copy);
+            }),
+        ),
+        (
+            Code::BadEnumValue,
+            rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("GET"))),
+        ),
+    ]);
+    cases
+}
+
+fn self_check_codes() -> Vec<Code> {
+    let mut broken = base_ois();
+    set(&mut broken, "/title", json!("not.valid"));
+    let codes: Vec<Code> = ois::convert::self_check(&broken, ois::ois::FormatFamily::V3_0)
+        .expect_err("broken OIS")
+        .iter()
+        .map(|d| d.code)
+        .collect();
+    assert!(ois::convert::self_check(&base_ois(), ois::ois::FormatFamily::V3_0).is_ok());
+    codes
+}
+
+fn alias_bomb() -> String {
+    let mut text = String::from(
+        "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+    );
+    let names = ["b", "c", "d", "e", "f", "g", "h", "i"];
+    let mut previous = "a";
+    for name in names {
+        text.push_str(&format!("{name}: &{name} [*{previous},*{previous},*{previous},*{previous},*{previous},*{previous},*{previous},*{previous},*{previous}]\n"));
+        previous = name;
+    }
+    text
+}
+
+fn deep_all_of(depth: usize) -> Value {
+    (0..depth).fold(
+        json!({"properties": {"a": {}}}),
+        |inner, _| json!({"allOf": [inner]}),
+    )
+}
+
+fn output_exists() -> Code {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("out.json");
+    std::fs::write(&path, "old").expect("write");
+    let code = ois::output::write_atomically(&path, "new", false)
+        .expect_err("must refuse")
+        .code;
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), "old");
+    code
+}
+
+fn output_unwritable() -> Code {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("missing-folder/out.json");
+    ois::output::write_atomically(&path, "new", true)
+        .expect_err("must fail")
+        .code
+}
+
+#[test]
+fn each_case_produces_its_code() {
+    for (code, produced) in cases() {
+        assert!(produced.contains(&code), "{code}: got {produced:?}");
+    }
+}
+
+#[test]
+fn every_code_has_a_case() {
+    let covered: HashSet<Code> = cases().into_iter().map(|(code, _)| code).collect();
+    let missing: Vec<&Code> = Code::ALL
+        .iter()
+        .filter(|c| !covered.contains(c) && **c != Code::InputUnreadable)
+        .collect();
+    assert!(missing.is_empty(), "codes without a test case: {missing:?}");
+}
+
+#[test]
+fn unreadable_input_is_reported() {
+    let err =
+        Source::read(std::path::Path::new("/nonexistent/input.yaml")).expect_err("missing file");
+    assert_eq!(err.code, Code::InputUnreadable);
+}
+
+#[test]
+fn every_code_is_documented_in_the_readme() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    for code in Code::ALL {
+        assert!(
+            readme.contains(&format!("`{code}`")),
+            "README does not document {code}"
+        );
+    }
+}
