@@ -135,34 +135,31 @@ impl Checker {
         at: &str,
         what: &str,
     ) -> Option<&'v Map<String, Value>> {
-        let object = value.as_object();
-        if object.is_none() {
-            self.report(
-                Code::WrongType,
-                at,
-                format!(
-                    "{what} must be an object, not {}",
-                    crate::openapi::kind_of(value)
-                ),
+        self.typed(value, at, what, "an object", Value::as_object)
+    }
+
+    /// `get(value)`, or a type error saying what `what` must be.
+    fn typed<'v, T>(
+        &mut self,
+        value: &'v Value,
+        at: &str,
+        what: &str,
+        expected: &str,
+        get: impl Fn(&'v Value) -> Option<T>,
+    ) -> Option<T> {
+        let got = get(value);
+        if got.is_none() {
+            let message = format!(
+                "{what} must be {expected}, not {}",
+                crate::openapi::kind_of(value)
             );
+            self.report(Code::WrongType, at, message);
         }
-        object
+        got
     }
 
     fn string<'v>(&mut self, value: Option<&'v Value>, at: &str, what: &str) -> Option<&'v str> {
-        let value = value?;
-        let text = value.as_str();
-        if text.is_none() {
-            self.report(
-                Code::WrongType,
-                at,
-                format!(
-                    "{what} must be a string, not {}",
-                    crate::openapi::kind_of(value)
-                ),
-            );
-        }
-        text
+        self.typed(value?, at, what, "a string", Value::as_str)
     }
 
     fn array<'v>(
@@ -171,19 +168,7 @@ impl Checker {
         at: &str,
         what: &str,
     ) -> Option<&'v Vec<Value>> {
-        let value = value?;
-        let items = value.as_array();
-        if items.is_none() {
-            self.report(
-                Code::WrongType,
-                at,
-                format!(
-                    "{what} must be an array, not {}",
-                    crate::openapi::kind_of(value)
-                ),
-            );
-        }
-        items
+        self.typed(value?, at, what, "an array", Value::as_array)
     }
 
     fn one_of(
