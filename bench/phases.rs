@@ -16,6 +16,10 @@ fn main() {
         d.locate_in(&source);
     }
     let t4 = t.elapsed();
+    let t45 = std::time::Instant::now();
+    for _ in 0..10 { let _ = ois::ois::rules::check(&conv.ois, None); }
+    eprintln!("check x10 {:?}", t45.elapsed());
+    let t4 = t.elapsed();
     let text = ois::output::to_text(&conv.ois, ois::output::OutputFormat::Json).unwrap();
     let t5 = t.elapsed();
     drop(root);
@@ -32,3 +36,6 @@ fn main() {
         text.len()
     );
 }
+
+#[allow(dead_code)]
+fn unused() {}

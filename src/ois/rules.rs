@@ -2,7 +2,7 @@
 //! stricter rules, each with its own code. Works on `Value` so hand-edited files of any shape get
 //! a diagnostic per problem rather than one deserialization error.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -73,6 +73,9 @@ struct Checker {
 
 /// An API operation's parameters as `(in, name)` pairs, for the mapping checks.
 type OperationParameters = Vec<(String, String)>;
+
+/// Every declared operation by `(path, method)`.
+type Operations = HashMap<(String, String), OperationParameters>;
 
 impl Checker {
     fn report(&mut self, code: Code, at: &str, message: impl Into<String>) -> &mut Diagnostic {
@@ -237,7 +240,7 @@ impl Checker {
                 "for example \"1.0.0\"; no `v` prefix or pre-release tag",
             );
         }
-        let mut operations = Vec::new();
+        let mut operations = Operations::new();
         let mut schemes = HashSet::new();
         if let Some(api) = root.get("apiSpecifications") {
             self.api_specifications(api, &mut operations, &mut schemes);
@@ -296,7 +299,7 @@ impl Checker {
     fn api_specifications(
         &mut self,
         api: &Value,
-        operations: &mut Vec<(String, String, OperationParameters)>,
+        operations: &mut Operations,
         schemes: &mut HashSet<String>,
     ) {
         let at = "/apiSpecifications";
@@ -385,7 +388,7 @@ impl Checker {
     fn paths(
         &mut self,
         paths: &Value,
-        operations: &mut Vec<(String, String, OperationParameters)>,
+        operations: &mut Operations,
     ) {
         let at = "/apiSpecifications/paths";
         let Some(paths) = self.record(paths, at, "`paths`") else {
@@ -426,7 +429,7 @@ impl Checker {
                     continue;
                 };
                 let pairs = self.operation_parameters(parameters, &params_at, path, method);
-                operations.push((path.clone(), method.clone(), pairs));
+                operations.insert((path.clone(), method.clone()), pairs);
             }
         }
     }
@@ -604,7 +607,7 @@ impl Checker {
     fn endpoints(
         &mut self,
         endpoints: &[Value],
-        operations: &[(String, String, OperationParameters)],
+        operations: &Operations,
     ) {
         let mut names: HashSet<&str> = HashSet::new();
         for (index, endpoint) in endpoints.iter().enumerate() {
@@ -646,7 +649,7 @@ impl Checker {
         &mut self,
         endpoint: &Map<String, Value>,
         at: &str,
-        operations: &[(String, String, OperationParameters)],
+        operations: &Operations,
     ) {
         let operation = endpoint
             .get("operation")
@@ -761,7 +764,7 @@ impl Checker {
         &mut self,
         operation: &Value,
         at: &str,
-        operations: &'o [(String, String, OperationParameters)],
+        operations: &'o Operations,
     ) -> Option<(String, String, &'o OperationParameters)> {
         let op_at = format!("{at}/operation");
         let keys = &["method", "path"];
@@ -781,11 +784,8 @@ impl Checker {
                 format!("path \"{path}\" must start with `/` and contain no whitespace"),
             );
         }
-        match operations
-            .iter()
-            .find(|(p, m, _)| p == path && *m == method)
-        {
-            Some((_, _, declared)) => Some((path.to_owned(), method, declared)),
+        match operations.get(&(path.to_owned(), method.clone())) {
+            Some(declared) => Some((path.to_owned(), method, declared)),
             None => {
                 self.help(
                     Code::UnknownOperation,

@@ -96,10 +96,15 @@ impl<'de> Visitor<'de> for ValueVisitor {
         let mut object = Map::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let value = map.next_value_seed(ValueSeed)?;
-            if object.contains_key(&key) {
-                return Err(de::Error::custom(format!("{DUPLICATE_KEY} \"{key}\"")));
+            // One hash lookup per member, as serde_json's own Value does.
+            match object.entry(key) {
+                serde_json::map::Entry::Vacant(slot) => {
+                    slot.insert(value);
+                }
+                serde_json::map::Entry::Occupied(existing) => {
+                    return Err(de::Error::custom(format!("{DUPLICATE_KEY} \"{}\"", existing.key())));
+                }
             }
-            object.insert(key, value);
         }
         Ok(Value::Object(object))
     }
