@@ -1,41 +1,54 @@
-use std::time::Instant;
-fn main() {
-    let path = std::env::args().nth(1).unwrap();
-    let t = Instant::now();
-    let source = ois::source::Source::read(std::path::Path::new(&path)).unwrap();
-    let t1 = t.elapsed();
-    let root = source.parse().unwrap();
-    let t2 = t.elapsed();
-    let opts = ois::convert::ConvertOptions {
-        base_url: Some("https://x.example".into()),
-        ..Default::default()
-    };
-    let mut conv = ois::convert::convert_value(&root, &opts).unwrap();
-    let t3 = t.elapsed();
-    for d in conv.diagnostics.iter_mut() {
-        d.locate_in(&source);
-    }
-    let t4 = t.elapsed();
-    let t45 = std::time::Instant::now();
-    for _ in 0..10 { let _ = ois::ois::rules::check(&conv.ois, None); }
-    eprintln!("check x10 {:?}", t45.elapsed());
-    let t4 = t.elapsed();
-    let text = ois::output::to_text(&conv.ois, ois::output::OutputFormat::Json).unwrap();
-    let t5 = t.elapsed();
-    drop(root);
-    let t6 = t.elapsed();
-    eprintln!(
-        "read {:?} parse {:?} convert {:?} locate {:?} text {:?} drop {:?} ({} diags, {} bytes)",
-        t1,
-        t2 - t1,
-        t3 - t2,
-        t4 - t3,
-        t5 - t4,
-        t6 - t5,
-        conv.diagnostics.len(),
-        text.len()
-    );
-}
+//! Where `ois convert`'s time goes, phase by phase, for one document: read, parse, convert (with
+//! its self-check), locate diagnostics, render. For finding what to optimise; `bench/run.sh`
+//! is the benchmark.
 
-#[allow(dead_code)]
-fn unused() {}
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use ois::convert::{ConvertOptions, convert_value, locate};
+use ois::output::{OutputFormat, to_text};
+use ois::source::Source;
+
+fn main() -> ExitCode {
+    let Some(path) = std::env::args().nth(1) else {
+        eprintln!("usage: phases FILE");
+        return ExitCode::from(2);
+    };
+    let start = Instant::now();
+    let lap = || {
+        let elapsed = start.elapsed();
+        move |later: std::time::Duration| (later - elapsed).as_secs_f64() * 1000.0
+    };
+    let since_start = lap();
+    let source = match Source::read(Path::new(&path)) {
+        Ok(source) => source,
+        Err(err) => {
+            eprintln!("{}", err.message);
+            return ExitCode::FAILURE;
+        }
+    };
+    let read = since_start(start.elapsed());
+    let since = lap();
+    let Ok(root) = source.parse() else { return ExitCode::FAILURE };
+    let parse = since(start.elapsed());
+    let options = ConvertOptions { base_url: Some("https://api.example.com".into()), ..Default::default() };
+    let since = lap();
+    let Ok(mut conversion) = convert_value(&root, &options) else { return ExitCode::FAILURE };
+    let convert = since(start.elapsed());
+    let since = lap();
+    let _ = ois::ois::rules::check(&conversion.ois, None);
+    let check = since(start.elapsed());
+    let since = lap();
+    locate(&mut conversion.diagnostics, &source);
+    let located = since(start.elapsed());
+    let since = lap();
+    let text = to_text(&conversion.ois, OutputFormat::Json).map(|t| t.len()).unwrap_or(0);
+    let render = since(start.elapsed());
+    println!(
+        "read {read:.1} ms, parse {parse:.1} ms, convert {convert:.1} ms (of which the self-check ~{check:.1} ms), \
+         locate {located:.1} ms ({} diagnostics), render {render:.1} ms ({text} bytes)",
+        conversion.diagnostics.len()
+    );
+    ExitCode::SUCCESS
+}

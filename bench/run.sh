@@ -33,7 +33,7 @@ for path in sys.argv[2:]:
     ratios, floors, oises, peaks = [], [], [], []
     for _ in range(runs):
         f, _ = measure([floor, path])
-        o, rss = measure([ois, "convert", path, "--base-url", "https://api.example.com", "-q"])
+        o, rss = measure([ois, "convert", path, "--base-url", "https://api.example.com"])
         floors.append(f); oises.append(o); ratios.append(o / f); peaks.append(rss)
     peak = max(peaks) * 1024
     print(f"{os.path.relpath(path, '../shared/corpus'):<40} {size/1e6:>8.2f} {statistics.median(floors)*1000:>9.1f} "

@@ -326,15 +326,11 @@ mod tests {
 
     #[test]
     fn renders_position_pointer_and_help() {
-        let mut diagnostic = Diagnostic::new(Code::MethodSkipped, "/paths/~1pets/put", "skipped")
-            .with_help("use get");
+        let mut diagnostic = Diagnostic::new(Code::MethodSkipped, "/paths/~1pets/put", "skipped").with_help("use get");
         diagnostic.file = Some("api.yaml".into());
         diagnostic.line = Some(3);
         diagnostic.column = Some(5);
         let text = render(&diagnostic, RenderStyle::default());
-        assert_eq!(
-            text,
-            "note[CNV030]: skipped\n  --> api.yaml:3:5\n   = at: /paths/~1pets/put\n   = help: use get\n"
-        );
+        assert_eq!(text, "note[CNV030]: skipped\n  --> api.yaml:3:5\n   = at: /paths/~1pets/put\n   = help: use get\n");
     }
 }

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use ois::convert::{Conversion, ConvertOptions, Failure, convert_value};
-use ois::diagnostic::{Counts, RenderStyle, Severity};
+use ois::convert::{ConvertOptions, Failure, convert_rendered};
+use ois::diagnostic::{Code, Counts, Diagnostic, RenderStyle, Severity};
 use ois::output::{self, OutputFormat, Report};
 use ois::source::Source;
 
@@ -17,11 +17,7 @@ use ois::source::Source;
 const FAILURE: u8 = 1;
 
 #[derive(Parser)]
-#[command(
-    name = "ois",
-    version,
-    about = "OpenAPI → API3 OIS: convert, check, and preview the node's requests"
-)]
+#[command(name = "ois", version, about = "OpenAPI → API3 OIS: convert, check, and preview the node's requests")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -102,9 +98,7 @@ fn main() -> ExitCode {
 }
 
 fn run_convert(args: ConvertArgs) -> ExitCode {
-    let style = RenderStyle {
-        color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
+    let style = RenderStyle { color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
     let name = args.input.display().to_string();
     let options = ConvertOptions {
         server: args.server.clone(),
@@ -114,39 +108,41 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
         title: args.title.clone(),
         ois_version: args.ois_version.clone(),
     };
-    let result = Source::read(&args.input)
-        .map_err(Failure::from)
-        .and_then(|source| convert_located(&source, &options));
-    let output_name = args.output.as_ref().map(|p| p.display().to_string());
-    let (mut diagnostics, conversion) = match result {
-        Ok(conversion) => (conversion.diagnostics.clone(), Some(conversion)),
-        Err(failure) => (failure.diagnostics, None),
+    let format = match (args.format, &args.output) {
+        (Some(FormatArg::Json), _) => OutputFormat::Json,
+        (Some(FormatArg::Yaml), _) => OutputFormat::Yaml,
+        (None, Some(path)) => OutputFormat::for_path(path),
+        (None, None) => OutputFormat::Json,
+    };
+    let result = Source::read(&args.input).map_err(Failure::from).and_then(|source| {
+        let root = source.parse()?;
+        let result = convert_rendered(&source, &root, &options, format);
+        // The process ends soon; freeing the parsed document piece by piece would only cost time.
+        std::mem::forget(root);
+        result
+    });
+    let (mut diagnostics, summary, text) = match result {
+        Ok((conversion, text)) => (conversion.diagnostics, Some(conversion.summary), Some(text)),
+        Err(failure) => (failure.diagnostics, None, None),
     };
 
     let mut written = false;
-    if let Some(conversion) = &conversion {
+    if let Some(text) = text {
         let warnings = Counts::of(&diagnostics).warnings;
         if args.strict && warnings > 0 {
-            diagnostics.push(ois::diagnostic::Diagnostic::new(
-                ois::diagnostic::Code::OutputWrite,
+            diagnostics.push(Diagnostic::new(
+                Code::OutputWrite,
                 "",
                 format!("--strict: {warnings} warning(s), so nothing was written"),
             ));
         } else {
-            let format = match (args.format, &args.output) {
-                (Some(FormatArg::Json), _) => OutputFormat::Json,
-                (Some(FormatArg::Yaml), _) => OutputFormat::Yaml,
-                (None, Some(path)) => OutputFormat::for_path(path),
-                (None, None) => OutputFormat::Json,
+            let outcome = match &args.output {
+                Some(path) => output::write_atomically(path, &text, args.force),
+                None => {
+                    write_stdout(&text);
+                    Ok(())
+                }
             };
-            let outcome =
-                output::to_text(&conversion.ois, format).and_then(|text| match &args.output {
-                    Some(path) => output::write_atomically(path, &text, args.force),
-                    None => {
-                        write_stdout(&text);
-                        Ok(())
-                    }
-                });
             match outcome {
                 Ok(()) => written = true,
                 Err(error) => diagnostics.push(error),
@@ -154,7 +150,8 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
         }
     }
 
-    let summary = conversion.as_ref().map(|c| &c.summary);
+    let output_name = args.output.as_ref().map(|p| p.display().to_string());
+    let summary = summary.as_ref().filter(|_| written);
     let report = match args.report {
         ReportArg::Json => {
             let report = Report {
@@ -165,45 +162,19 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
                 counts: Counts::of(&diagnostics),
                 diagnostics: &diagnostics,
             };
-            serde_json::to_string_pretty(&report)
-                .map(|s| s + "\n")
-                .unwrap_or_default()
+            serde_json::to_string_pretty(&report).map(|s| s + "\n").unwrap_or_default()
         }
         ReportArg::Text => {
-            let min = if args.quiet {
-                Severity::Error
-            } else {
-                Severity::Note
-            };
-            output::text_report(&name, &diagnostics, summary.filter(|_| written), min, style)
+            let min = if args.quiet { Severity::Error } else { Severity::Note };
+            output::text_report(&name, &diagnostics, summary, min, style)
         }
     };
     let _ = std::io::stderr().write_all(report.as_bytes());
-    if written {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(FAILURE)
-    }
-}
-
-/// Converts and locates every diagnostic in the source text.
-fn convert_located(source: &Source, options: &ConvertOptions) -> Result<Conversion, Failure> {
-    let root = source.parse()?;
-    let mut result = convert_value(&root, options);
-    // The process ends soon; freeing the parsed document piece by piece would only cost time.
-    std::mem::forget(root);
-    let diagnostics = match &mut result {
-        Ok(conversion) => &mut conversion.diagnostics,
-        Err(failure) => &mut failure.diagnostics,
-    };
-    ois::convert::locate(diagnostics, source);
-    result
+    if written { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }
 
 /// Writes to stdout; a closed pipe (`ois convert big.json | head`) ends the output quietly.
 fn write_stdout(text: &str) {
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush());
+    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
 }

@@ -19,12 +19,7 @@ pub enum OutputFormat {
 impl OutputFormat {
     /// YAML for `.yaml`/`.yml` paths, JSON otherwise.
     pub fn for_path(path: &Path) -> OutputFormat {
-        match path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
+        match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
             Some("yaml" | "yml") => OutputFormat::Yaml,
             _ => OutputFormat::Json,
         }
@@ -33,21 +28,20 @@ impl OutputFormat {
 
 /// The document as text: pretty JSON (2 spaces) or YAML, always ending in a newline.
 pub fn to_text(value: &Value, format: OutputFormat) -> Result<String, Diagnostic> {
+    model_text(value, format)
+}
+
+/// Anything serializable as the same text `to_text` gives for its `Value` (the typed OIS model
+/// serializes its fields in the same order, so the bytes are identical).
+pub fn model_text<T: Serialize>(value: &T, format: OutputFormat) -> Result<String, Diagnostic> {
     let text = match format {
         OutputFormat::Json => serde_json::to_string_pretty(value).map(|mut s| {
             s.push('\n');
             s
         }),
-        OutputFormat::Yaml => serde_yaml::to_string(value)
-            .map_err(|e| serde_json::Error::io(std::io::Error::other(e))),
+        OutputFormat::Yaml => serde_yaml::to_string(value).map_err(|e| serde_json::Error::io(std::io::Error::other(e))),
     };
-    text.map_err(|err| {
-        Diagnostic::new(
-            Code::OutputWrite,
-            "",
-            format!("cannot serialize the output: {err}"),
-        )
-    })
+    text.map_err(|err| Diagnostic::new(Code::OutputWrite, "", format!("cannot serialize the output: {err}")))
 }
 
 /// Writes `text` to `path` through a temporary file in the same folder and a rename, so a failed
@@ -56,39 +50,26 @@ pub fn to_text(value: &Value, format: OutputFormat) -> Result<String, Diagnostic
 pub fn write_atomically(path: &Path, text: &str, force: bool) -> Result<(), Diagnostic> {
     let name = path.display();
     let exists_error = || {
-        Diagnostic::new(
-            Code::OutputExists,
-            "",
-            format!("{name} already exists; nothing was written"),
-        )
-        .with_help("pass --force to replace it")
+        Diagnostic::new(Code::OutputExists, "", format!("{name} already exists; nothing was written"))
+            .with_help("pass --force to replace it")
     };
     if !force && path.exists() {
         return Err(exists_error());
     }
-    let write_error = |err: std::io::Error| {
-        Diagnostic::new(Code::OutputWrite, "", format!("cannot write {name}: {err}"))
-    };
+    let write_error =
+        |err: std::io::Error| Diagnostic::new(Code::OutputWrite, "", format!("cannot write {name}: {err}"));
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".ois-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(write_error)?;
+    let mut temp = tempfile::Builder::new().prefix(".ois-").suffix(".tmp").tempfile_in(dir).map_err(write_error)?;
     temp.write_all(text.as_bytes()).map_err(write_error)?;
     temp.as_file().sync_all().map_err(write_error)?;
     if force {
         temp.persist(path).map_err(|e| write_error(e.error))?;
     } else {
         temp.persist_noclobber(path).map_err(|e| {
-            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-                exists_error()
-            } else {
-                write_error(e.error)
-            }
+            if e.error.kind() == std::io::ErrorKind::AlreadyExists { exists_error() } else { write_error(e.error) }
         })?;
     }
     Ok(())
@@ -125,35 +106,22 @@ pub fn text_report(
     }
     let counts = Counts::of(diagnostics);
     if let Some(summary) = summary {
-        out.push_str(&format!(
-            "converted {file}: {} operation(s) kept",
-            summary.operations_kept
-        ));
+        out.push_str(&format!("converted {file}: {} operation(s) kept", summary.operations_kept));
         let skipped = summary.skipped_total();
         if skipped > 0 {
-            let reasons: Vec<String> = summary
-                .operations_skipped
-                .iter()
-                .map(|(r, n)| format!("{n} {r}"))
-                .collect();
+            let reasons: Vec<String> = summary.operations_skipped.iter().map(|(r, n)| format!("{n} {r}")).collect();
             out.push_str(&format!(", {skipped} skipped ({})", reasons.join(", ")));
         }
         out.push_str(&format!("; {} parameter(s)", summary.parameters));
         if summary.security_schemes.is_empty() {
             out.push_str("; no security schemes");
         } else {
-            out.push_str(&format!(
-                "; security: {}",
-                summary.security_schemes.join(", ")
-            ));
+            out.push_str(&format!("; security: {}", summary.security_schemes.join(", ")));
         }
         out.push('\n');
     } else {
         out.push_str(&format!("failed to convert {file}\n"));
     }
-    out.push_str(&format!(
-        "{} error(s), {} warning(s), {} note(s)\n",
-        counts.errors, counts.warnings, counts.notes
-    ));
+    out.push_str(&format!("{} error(s), {} warning(s), {} note(s)\n", counts.errors, counts.warnings, counts.notes));
     out
 }

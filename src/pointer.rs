@@ -58,14 +58,8 @@ mod tests {
 
     #[test]
     fn escapes_and_unescapes() {
-        assert_eq!(
-            join("", ["paths", "/pets/{id}", "a~b"]),
-            "/paths/~1pets~1{id}/a~0b"
-        );
-        assert_eq!(
-            tokens("/a~1b/c~0d/"),
-            Some(vec!["a/b".into(), "c~d".into(), "".into()])
-        );
+        assert_eq!(join("", ["paths", "/pets/{id}", "a~b"]), "/paths/~1pets~1{id}/a~0b");
+        assert_eq!(tokens("/a~1b/c~0d/"), Some(vec!["a/b".into(), "c~d".into(), "".into()]));
         assert_eq!(tokens(""), Some(vec![]));
         assert_eq!(tokens("a"), None);
         assert_eq!(tokens("/a~2"), None);

@@ -68,19 +68,14 @@ fn rule_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Code> {
 
 /// Appends to the array at `pointer`.
 fn push(ois: &mut Value, pointer: &str, value: Value) {
-    ois.pointer_mut(pointer)
-        .and_then(Value::as_array_mut)
-        .expect("an array")
-        .push(value);
+    ois.pointer_mut(pointer).and_then(Value::as_array_mut).expect("an array").push(value);
 }
 
 /// Sets (or adds) the member at `pointer`.
 fn set(ois: &mut Value, pointer: &str, value: Value) {
     let (parent, key) = pointer.rsplit_once('/').expect("a pointer");
     let key = key.replace("~1", "/").replace("~0", "~");
-    let parent = ois
-        .pointer_mut(parent)
-        .unwrap_or_else(|| panic!("no {parent}"));
+    let parent = ois.pointer_mut(parent).unwrap_or_else(|| panic!("no {parent}"));
     match parent {
         Value::Object(map) => {
             map.insert(key, value);
@@ -93,43 +88,23 @@ fn set(ois: &mut Value, pointer: &str, value: Value) {
 /// Every case: the code it must produce, and the codes it did produce.
 fn cases() -> Vec<(Code, Vec<Code>)> {
     let none = ConvertOptions::default();
-    let base = ConvertOptions {
-        base_url: Some("https://base.example".into()),
-        ..Default::default()
-    };
+    let base = ConvertOptions { base_url: Some("https://base.example".into()), ..Default::default() };
     let mut cases = vec![
-        (
-            Code::InputNotUtf8,
-            text_codes("a.json", b"{\"a\": \"\xff\"}"),
-        ),
+        (Code::InputNotUtf8, text_codes("a.json", b"{\"a\": \"\xff\"}")),
         (Code::InputEmpty, text_codes("a.json", b"  \n")),
         (Code::JsonSyntax, text_codes("a.json", b"{\"openapi\": ")),
         (Code::YamlSyntax, text_codes("a.yaml", b"a: [1\nb: 2")),
-        (
-            Code::TooDeep,
-            text_codes("a.json", "[".repeat(1000).as_bytes()),
-        ),
-        (
-            Code::DuplicateKey,
-            text_codes("a.json", b"{\"a\": 1, \"a\": 2}"),
-        ),
-        (
-            Code::AliasLimit,
-            text_codes("a.yaml", alias_bomb().as_bytes()),
-        ),
+        (Code::TooDeep, text_codes("a.json", "[".repeat(1000).as_bytes())),
+        (Code::DuplicateKey, text_codes("a.json", b"{\"a\": 1, \"a\": 2}")),
+        (Code::AliasLimit, text_codes("a.yaml", alias_bomb().as_bytes())),
         (Code::RootNotObject, text_codes("a.json", b"[1, 2]")),
         (Code::NotANumber, text_codes("a.yaml", b"openapi: .inf")),
         (Code::NotOpenApi, convert_codes(json!({"info": {}}), &none)),
-        (
-            Code::UnsupportedVersion,
-            convert_codes(json!({"openapi": "4.0.0"}), &none),
-        ),
+        (Code::UnsupportedVersion, convert_codes(json!({"openapi": "4.0.0"}), &none)),
     ];
     let with_ref = |reference: &str| {
-        let mut document =
-            doc(json!({"/a": {"get": {"parameters": [{"$ref": reference}]}}, "/ok": get_ok()}));
-        document["components"] =
-            json!({"parameters": {"Loop": {"$ref": "#/components/parameters/Loop"}}});
+        let mut document = doc(json!({"/a": {"get": {"parameters": [{"$ref": reference}]}}, "/ok": get_ok()}));
+        document["components"] = json!({"parameters": {"Loop": {"$ref": "#/components/parameters/Loop"}}});
         convert_codes(document, &none)
     };
     cases.extend([
@@ -149,41 +124,20 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
     };
     cases.extend([
         (Code::NoServer, with_servers(json!([]), &none)),
-        (
-            Code::RelativeServer,
-            with_servers(json!([{"url": "/v1"}]), &none),
-        ),
-        (
-            Code::BadServerUrl,
-            with_servers(json!([{"url": "ftp://files.example"}]), &none),
-        ),
+        (Code::RelativeServer, with_servers(json!([{"url": "/v1"}]), &none)),
+        (Code::BadServerUrl, with_servers(json!([{"url": "ftp://files.example"}]), &none)),
         (
             Code::ServerChoice,
             with_servers(
                 json!([{"url": "https://a.example"}]),
-                &ConvertOptions {
-                    server: Some("3".into()),
-                    ..Default::default()
-                },
+                &ConvertOptions { server: Some("3".into()), ..Default::default() },
             ),
         ),
-        (
-            Code::ServerVariable,
-            with_servers(json!([{"url": "https://{x}.example"}]), &none),
-        ),
-        (
-            Code::ServerChosen,
-            with_servers(
-                json!([{"url": "https://a.example"}, {"url": "https://b.example"}]),
-                &none,
-            ),
-        ),
+        (Code::ServerVariable, with_servers(json!([{"url": "https://{x}.example"}]), &none)),
+        (Code::ServerChosen, with_servers(json!([{"url": "https://a.example"}, {"url": "https://b.example"}]), &none)),
         (
             Code::OperationServer,
-            convert_codes(
-                doc(json!({"/a": {"get": {"servers": [{"url": "https://other.example"}]}}})),
-                &none,
-            ),
+            convert_codes(doc(json!({"/a": {"get": {"servers": [{"url": "https://other.example"}]}}})), &none),
         ),
     ]);
     let secured = |schemes: Value, security: Value| {
@@ -193,38 +147,17 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
     };
     let oauth = json!({"type": "oauth2", "flows": {}});
     cases.extend([
-        (
-            Code::SchemeAsBearer,
-            secured(json!({"o": oauth}), json!([{"o": []}])),
-        ),
-        (
-            Code::SchemeDropped,
-            secured(json!({"m": {"type": "mutualTLS"}}), json!([])),
-        ),
-        (
-            Code::SecurityUnmet,
-            secured(
-                json!({"d": {"type": "http", "scheme": "digest"}}),
-                json!([{"d": []}]),
-            ),
-        ),
+        (Code::SchemeAsBearer, secured(json!({"o": oauth}), json!([{"o": []}]))),
+        (Code::SchemeDropped, secured(json!({"m": {"type": "mutualTLS"}}), json!([]))),
+        (Code::SecurityUnmet, secured(json!({"d": {"type": "http", "scheme": "digest"}}), json!([{"d": []}]))),
         (
             Code::SecurityChoice,
-            secured(
-                json!({"k": {"type": "apiKey", "in": "query", "name": "k"}}),
-                json!([{"k": []}]),
-            ),
+            secured(json!({"k": {"type": "apiKey", "in": "query", "name": "k"}}), json!([{"k": []}])),
         ),
-        (
-            Code::SchemeUndefined,
-            secured(json!({}), json!([{"nope": []}])),
-        ),
+        (Code::SchemeUndefined, secured(json!({}), json!([{"nope": []}]))),
     ]);
     let op = |path: &str, method: &str, operation: Value| {
-        convert_codes(
-            doc(json!({path: {method: operation}, "/ok": get_ok()})),
-            &none,
-        )
+        convert_codes(doc(json!({path: {method: operation}, "/ok": get_ok()})), &none)
     };
     let param = |p: Value| op("/a", "get", json!({"parameters": [p]}));
     let body = |content: Value| op("/a", "post", json!({"requestBody": {"content": content}}));
@@ -257,170 +190,70 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (Code::OutputExists, vec![output_exists()]),
         (Code::OutputWrite, vec![output_unwritable()]),
     ]);
-    cases.push((
-        Code::RelativeServer,
-        with_servers(json!([{"url": "/v1"}]), &none),
-    ));
+    cases.push((Code::RelativeServer, with_servers(json!([{"url": "/v1"}]), &none)));
     assert!(!with_servers(json!([{"url": "/v1"}]), &base).contains(&Code::RelativeServer));
     cases.extend([
-        (
-            Code::WrongType,
-            rule_codes(|o| set(o, "/endpoints", json!({}))),
-        ),
+        (Code::WrongType, rule_codes(|o| set(o, "/endpoints", json!({})))),
         (
             Code::MissingField,
             rule_codes(|o| {
                 o.as_object_mut().map(|m| m.remove("version"));
             }),
         ),
-        (
-            Code::UnknownField,
-            rule_codes(|o| set(o, "/description", json!("x"))),
-        ),
-        (
-            Code::BadOisFormat,
-            rule_codes(|o| set(o, "/oisFormat", json!("1.0.0"))),
-        ),
-        (
-            Code::BadTitle,
-            rule_codes(|o| set(o, "/title", json!("a.b"))),
-        ),
-        (
-            Code::BadVersion,
-            rule_codes(|o| set(o, "/version", json!("v1"))),
-        ),
-        (
-            Code::ServerCount,
-            rule_codes(|o| set(o, "/apiSpecifications/servers", json!([]))),
-        ),
-        (
-            Code::InvalidServerUrl,
-            rule_codes(|o| set(o, "/apiSpecifications/servers/0/url", json!("/relative"))),
-        ),
+        (Code::UnknownField, rule_codes(|o| set(o, "/description", json!("x")))),
+        (Code::BadOisFormat, rule_codes(|o| set(o, "/oisFormat", json!("1.0.0")))),
+        (Code::BadTitle, rule_codes(|o| set(o, "/title", json!("a.b")))),
+        (Code::BadVersion, rule_codes(|o| set(o, "/version", json!("v1")))),
+        (Code::ServerCount, rule_codes(|o| set(o, "/apiSpecifications/servers", json!([])))),
+        (Code::InvalidServerUrl, rule_codes(|o| set(o, "/apiSpecifications/servers/0/url", json!("/relative")))),
         (
             Code::ServerNotAbsoluteHttp,
-            rule_codes(|o| {
-                set(
-                    o,
-                    "/apiSpecifications/servers/0/url",
-                    json!("ftp://x.example"),
-                )
-            }),
+            rule_codes(|o| set(o, "/apiSpecifications/servers/0/url", json!("ftp://x.example"))),
         ),
         (
             Code::ServerTrailingSlash,
-            rule_codes(|o| {
-                set(
-                    o,
-                    "/apiSpecifications/servers/0/url",
-                    json!("https://x.example/"),
-                )
-            }),
+            rule_codes(|o| set(o, "/apiSpecifications/servers/0/url", json!("https://x.example/"))),
         ),
-        (
-            Code::BadPathKey,
-            rule_codes(|o| set(o, "/endpoints/0/operation/path", json!("no-slash"))),
-        ),
+        (Code::BadPathKey, rule_codes(|o| set(o, "/endpoints/0/operation/path", json!("no-slash")))),
         (
             Code::BadMethod,
-            rule_codes(|o| {
-                set(
-                    o,
-                    "/apiSpecifications/paths/~1items~1{id}/put",
-                    json!({"parameters": []}),
-                )
-            }),
+            rule_codes(|o| set(o, "/apiSpecifications/paths/~1items~1{id}/put", json!({"parameters": []}))),
         ),
         (
             Code::BadLocation,
-            rule_codes(|o| {
-                set(
-                    o,
-                    "/apiSpecifications/paths/~1items~1{id}/get/parameters/1/in",
-                    json!("body"),
-                )
-            }),
+            rule_codes(|o| set(o, "/apiSpecifications/paths/~1items~1{id}/get/parameters/1/in", json!("body"))),
         ),
         (
             Code::ReservedOperationParameter,
-            rule_codes(|o| {
-                set(
-                    o,
-                    "/apiSpecifications/paths/~1items~1{id}/get/parameters/1/name",
-                    json!("_type"),
-                )
-            }),
+            rule_codes(|o| set(o, "/apiSpecifications/paths/~1items~1{id}/get/parameters/1/name", json!("_type"))),
         ),
         (
             Code::PathTemplateMismatch,
-            rule_codes(|o| {
-                set(
-                    o,
-                    "/apiSpecifications/paths/~1items~1{id}/get/parameters/0/in",
-                    json!("query"),
-                )
-            }),
+            rule_codes(|o| set(o, "/apiSpecifications/paths/~1items~1{id}/get/parameters/0/in", json!("query"))),
         ),
         (
             Code::DuplicateOperationParameter,
             rule_codes(|o| {
-                set(
-                    o,
-                    "/apiSpecifications/paths/~1items~1{id}/get/parameters/1",
-                    json!({"in": "path", "name": "id"}),
-                )
+                set(o, "/apiSpecifications/paths/~1items~1{id}/get/parameters/1", json!({"in": "path", "name": "id"}))
             }),
         ),
         (
             Code::BadSecurityScheme,
-            rule_codes(|o| {
-                set(
-                    o,
-                    "/apiSpecifications/components/securitySchemes/key",
-                    json!({"type": "oauth2"}),
-                )
-            }),
+            rule_codes(|o| set(o, "/apiSpecifications/components/securitySchemes/key", json!({"type": "oauth2"}))),
         ),
-        (
-            Code::UnmappedParameter,
-            rule_codes(|o| set(o, "/endpoints/0/fixedOperationParameters", json!([]))),
-        ),
+        (Code::UnmappedParameter, rule_codes(|o| set(o, "/endpoints/0/fixedOperationParameters", json!([])))),
         (
             Code::UnknownOperationParameter,
-            rule_codes(|o| {
-                set(
-                    o,
-                    "/endpoints/0/parameters/0/operationParameter/name",
-                    json!("nope"),
-                )
-            }),
+            rule_codes(|o| set(o, "/endpoints/0/parameters/0/operationParameter/name", json!("nope"))),
         ),
         (
             Code::ParameterMappedTwice,
-            rule_codes(|o| {
-                set(
-                    o,
-                    "/endpoints/0/parameters/0/operationParameter",
-                    json!({"in": "query", "name": "q"}),
-                )
-            }),
+            rule_codes(|o| set(o, "/endpoints/0/parameters/0/operationParameter", json!({"in": "query", "name": "q"}))),
         ),
-        (
-            Code::UnknownOperation,
-            rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("post"))),
-        ),
-        (
-            Code::UndefinedSecurity,
-            rule_codes(|o| set(o, "/apiSpecifications/security", json!({"nope": []}))),
-        ),
-        (
-            Code::SecurityNotEmpty,
-            rule_codes(|o| set(o, "/apiSpecifications/security/key", json!(["scope"]))),
-        ),
-        (
-            Code::BadParameterName,
-            rule_codes(|o| set(o, "/endpoints/0/parameters/0/name", json!("a b"))),
-        ),
+        (Code::UnknownOperation, rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("post")))),
+        (Code::UndefinedSecurity, rule_codes(|o| set(o, "/apiSpecifications/security", json!({"nope": []})))),
+        (Code::SecurityNotEmpty, rule_codes(|o| set(o, "/apiSpecifications/security/key", json!(["scope"])))),
+        (Code::BadParameterName, rule_codes(|o| set(o, "/endpoints/0/parameters/0/name", json!("a b")))),
         (
             Code::DuplicateParameterName,
             rule_codes(|o| {
@@ -428,28 +261,10 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
                 push(o, "/endpoints/0/parameters", extra);
             }),
         ),
-        (
-            Code::UnderscoreParameterName,
-            rule_codes(|o| set(o, "/endpoints/0/parameters/0/name", json!("_id"))),
-        ),
-        (
-            Code::NotAString,
-            rule_codes(|o| set(o, "/endpoints/0/parameters/0/default", json!(5))),
-        ),
-        (
-            Code::BadReservedName,
-            rule_codes(|o| set(o, "/endpoints/0/reservedParameters/0/name", json!("_nope"))),
-        ),
-        (
-            Code::FixedAndDefault,
-            rule_codes(|o| {
-                set(
-                    o,
-                    "/endpoints/0/reservedParameters/0/default",
-                    json!("int256"),
-                )
-            }),
-        ),
+        (Code::UnderscoreParameterName, rule_codes(|o| set(o, "/endpoints/0/parameters/0/name", json!("_id")))),
+        (Code::NotAString, rule_codes(|o| set(o, "/endpoints/0/parameters/0/default", json!(5)))),
+        (Code::BadReservedName, rule_codes(|o| set(o, "/endpoints/0/reservedParameters/0/name", json!("_nope")))),
+        (Code::FixedAndDefault, rule_codes(|o| set(o, "/endpoints/0/reservedParameters/0/default", json!("int256")))),
         (
             Code::BadReservedNumber,
             rule_codes(|o| {
@@ -457,10 +272,7 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
                 push(o, "/endpoints/0/reservedParameters", gas);
             }),
         ),
-        (
-            Code::MissingType,
-            rule_codes(|o| set(o, "/endpoints/0/reservedParameters", json!([]))),
-        ),
+        (Code::MissingType, rule_codes(|o| set(o, "/endpoints/0/reservedParameters", json!([])))),
         (
             Code::BadProcessing,
             rule_codes(|o| {
@@ -485,9 +297,7 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (
             Code::NoOperationRules,
             rule_codes(|o| {
-                o.pointer_mut("/endpoints/0")
-                    .and_then(Value::as_object_mut)
-                    .map(|e| e.remove("operation"));
+                o.pointer_mut("/endpoints/0").and_then(Value::as_object_mut).map(|e| e.remove("operation"));
             }),
         ),
         (
@@ -505,10 +315,7 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
                 push(o, "/endpoints", copy);
             }),
         ),
-        (
-            Code::BadEnumValue,
-            rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("GET"))),
-        ),
+        (Code::BadEnumValue, rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("GET")))),
     ]);
     cases
 }
@@ -526,9 +333,7 @@ fn self_check_codes() -> Vec<Code> {
 }
 
 fn alias_bomb() -> String {
-    let mut text = String::from(
-        "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
-    );
+    let mut text = String::from("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
     let names = ["b", "c", "d", "e", "f", "g", "h", "i"];
     let mut previous = "a";
     for name in names {
@@ -539,19 +344,14 @@ fn alias_bomb() -> String {
 }
 
 fn deep_all_of(depth: usize) -> Value {
-    (0..depth).fold(
-        json!({"properties": {"a": {}}}),
-        |inner, _| json!({"allOf": [inner]}),
-    )
+    (0..depth).fold(json!({"properties": {"a": {}}}), |inner, _| json!({"allOf": [inner]}))
 }
 
 fn output_exists() -> Code {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("out.json");
     std::fs::write(&path, "old").expect("write");
-    let code = ois::output::write_atomically(&path, "new", false)
-        .expect_err("must refuse")
-        .code;
+    let code = ois::output::write_atomically(&path, "new", false).expect_err("must refuse").code;
     assert_eq!(std::fs::read_to_string(&path).expect("read"), "old");
     code
 }
@@ -559,9 +359,7 @@ fn output_exists() -> Code {
 fn output_unwritable() -> Code {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("missing-folder/out.json");
-    ois::output::write_atomically(&path, "new", true)
-        .expect_err("must fail")
-        .code
+    ois::output::write_atomically(&path, "new", true).expect_err("must fail").code
 }
 
 #[test]
@@ -574,28 +372,21 @@ fn each_case_produces_its_code() {
 #[test]
 fn every_code_has_a_case() {
     let covered: HashSet<Code> = cases().into_iter().map(|(code, _)| code).collect();
-    let missing: Vec<&Code> = Code::ALL
-        .iter()
-        .filter(|c| !covered.contains(c) && **c != Code::InputUnreadable)
-        .collect();
+    let missing: Vec<&Code> =
+        Code::ALL.iter().filter(|c| !covered.contains(c) && **c != Code::InputUnreadable).collect();
     assert!(missing.is_empty(), "codes without a test case: {missing:?}");
 }
 
 #[test]
 fn unreadable_input_is_reported() {
-    let err =
-        Source::read(std::path::Path::new("/nonexistent/input.yaml")).expect_err("missing file");
+    let err = Source::read(std::path::Path::new("/nonexistent/input.yaml")).expect_err("missing file");
     assert_eq!(err.code, Code::InputUnreadable);
 }
 
 #[test]
 fn every_code_is_documented_in_the_readme() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
     for code in Code::ALL {
-        assert!(
-            readme.contains(&format!("`{code}`")),
-            "README does not document {code}"
-        );
+        assert!(readme.contains(&format!("`{code}`")), "README does not document {code}");
     }
 }

@@ -18,15 +18,9 @@ fn real_examples_pass_in_both_families() {
         let mut ois: serde_json::Value = serde_json::from_str(&text).expect("JSON");
         for family in [FormatFamily::V2_3, FormatFamily::V3_0] {
             ois["oisFormat"] = family.default_version().into();
-            let errors: Vec<_> = rules::check(&ois, None)
-                .into_iter()
-                .filter(|d| d.severity == Severity::Error)
-                .collect();
-            assert!(
-                errors.is_empty(),
-                "{} ({family:?}): {errors:#?}",
-                path.display()
-            );
+            let errors: Vec<_> =
+                rules::check(&ois, None).into_iter().filter(|d| d.severity == Severity::Error).collect();
+            assert!(errors.is_empty(), "{} ({family:?}): {errors:#?}", path.display());
         }
         checked += 1;
     }

@@ -11,10 +11,7 @@ const SAMPLES: &[(&str, &[&str])] = &[
     ("coins.yaml", &[]),
     ("orders.json", &[]),
     ("auth.yaml", &[]),
-    (
-        "weather-3.1.yaml",
-        &["--base-url", "https://weather.example/"],
-    ),
+    ("weather-3.1.yaml", &["--base-url", "https://weather.example/"]),
     ("regions.json", &["--ois-format", "2.3.2"]),
 ];
 
@@ -23,13 +20,8 @@ fn check_golden(path: &Path, actual: &str) {
         std::fs::write(path, actual).expect("write golden file");
         return;
     }
-    let expected = std::fs::read_to_string(path)
-        .unwrap_or_else(|_| panic!("missing golden file {}", path.display()));
-    assert!(
-        expected == actual,
-        "{} differs from the output:\n{actual}",
-        path.display()
-    );
+    let expected = std::fs::read_to_string(path).unwrap_or_else(|_| panic!("missing golden file {}", path.display()));
+    assert!(expected == actual, "{} differs from the output:\n{actual}", path.display());
 }
 
 #[test]
@@ -45,21 +37,11 @@ fn samples_convert_to_their_golden_files() {
             .env("NO_COLOR", "1")
             .output()
             .expect("runs");
-        assert!(
-            output.status.success(),
-            "{sample}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert!(output.status.success(), "{sample}: {}", String::from_utf8_lossy(&output.stderr));
         let stem = sample.rsplit_once('.').map_or(*sample, |(stem, _)| stem);
         let expected = root.join("samples/expected");
-        check_golden(
-            &expected.join(format!("{stem}.ois.json")),
-            &String::from_utf8_lossy(&output.stdout),
-        );
-        check_golden(
-            &expected.join(format!("{stem}.report.txt")),
-            &String::from_utf8_lossy(&output.stderr),
-        );
+        check_golden(&expected.join(format!("{stem}.ois.json")), &String::from_utf8_lossy(&output.stdout));
+        check_golden(&expected.join(format!("{stem}.report.txt")), &String::from_utf8_lossy(&output.stderr));
     }
 }
 
@@ -80,4 +62,22 @@ fn conversion_is_deterministic() {
         };
         assert_eq!(run(), run(), "{sample}");
     }
+}
+
+#[test]
+fn yaml_output_holds_the_same_document() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = |format: &str| {
+        let output = Command::cargo_bin("ois")
+            .expect("binary")
+            .current_dir(root)
+            .args(["convert", "samples/auth.yaml", "--format", format])
+            .output()
+            .expect("runs");
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+    let yaml: serde_json::Value = serde_yaml::from_str(&run("yaml")).expect("YAML");
+    assert_eq!(json, yaml);
 }

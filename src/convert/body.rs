@@ -26,10 +26,7 @@ pub(super) fn parameters(
         return Ok(Vec::new());
     };
     let media = |wanted: fn(&str) -> bool| content.iter().find(|(mime, _)| wanted(&essence(mime)));
-    let (mime, media_type) = match (
-        media(is_json),
-        media(|m| m == "application/x-www-form-urlencoded"),
-    ) {
+    let (mime, media_type) = match (media(is_json), media(|m| m == "application/x-www-form-urlencoded")) {
         (Some(json), _) => json,
         (None, Some(form)) => {
             diagnostics.push(
@@ -77,19 +74,25 @@ pub(super) fn parameters(
         return Ok(Vec::new());
     }
     if flat.union {
-        diagnostics.push(Diagnostic::new(
-            Code::BodyUnion,
-            &schema_at,
-            format!("{label} takes one of several body shapes; the parameters are the union of their properties"),
-        ).with_help("requesters should send only the fields of one alternative"));
+        diagnostics.push(
+            Diagnostic::new(
+                Code::BodyUnion,
+                &schema_at,
+                format!("{label} takes one of several body shapes; the parameters are the union of their properties"),
+            )
+            .with_help("requesters should send only the fields of one alternative"),
+        );
     }
     if flat.properties.is_empty() {
         if flat.free_form {
-            diagnostics.push(Diagnostic::new(
-                Code::BodyFreeForm,
-                &schema_at,
-                format!("{label} takes an object body without declared properties; no body parameters are made"),
-            ).with_help("add the fields the API expects to the OIS by hand"));
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::BodyFreeForm,
+                    &schema_at,
+                    format!("{label} takes an object body without declared properties; no body parameters are made"),
+                )
+                .with_help("add the fields the API expects to the OIS by hand"),
+            );
         }
         return Ok(Vec::new());
     }
@@ -97,10 +100,7 @@ pub(super) fn parameters(
         diagnostics.push(Diagnostic::new(
             Code::BodyReadOnly,
             &schema_at,
-            format!(
-                "{label}: readOnly properties are left out of the body: {}",
-                flat.read_only.join(", ")
-            ),
+            format!("{label}: readOnly properties are left out of the body: {}", flat.read_only.join(", ")),
         ));
     }
 
@@ -111,9 +111,7 @@ pub(super) fn parameters(
             diagnostics.push(Diagnostic::new(
                 Code::ReservedName,
                 property_at,
-                format!(
-                    "body property \"{name}\" of {label} has a reserved OIS name; it is skipped"
-                ),
+                format!("body property \"{name}\" of {label} has a reserved OIS name; it is skipped"),
             ));
             continue;
         }
@@ -121,22 +119,16 @@ pub(super) fn parameters(
         if is_nested(property) {
             nested.push(name.as_str());
         }
-        let example = property.get("example").or_else(|| {
-            property
-                .get("examples")
-                .and_then(Value::as_array)
-                .and_then(|e| e.first())
-        });
+        let example = property
+            .get("example")
+            .or_else(|| property.get("examples").and_then(Value::as_array).and_then(|e| e.first()));
         parameters.push(ApiParameter {
             location: Location::Query,
             name: name.clone(),
             required: flat.required.contains(name),
             default: property.get("default").and_then(ois_string),
             example: example.and_then(ois_string),
-            description: property
-                .get("description")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            description: property.get("description").and_then(Value::as_str).map(str::to_owned),
         });
     }
     if !nested.is_empty() {
@@ -144,9 +136,14 @@ pub(super) fn parameters(
             Diagnostic::new(
                 Code::BodyNested,
                 &schema_at,
-                format!("{label}: body properties with object or array values are kept and sent as given: {}", nested.join(", ")),
+                format!(
+                    "{label}: body properties with object or array values are kept and sent as given: {}",
+                    nested.join(", ")
+                ),
             )
-            .with_help("the node sends each value as the requester gives it; nested fields cannot be mapped one by one"),
+            .with_help(
+                "the node sends each value as the requester gives it; nested fields cannot be mapped one by one",
+            ),
         );
     }
     Ok(parameters)
@@ -154,11 +151,7 @@ pub(super) fn parameters(
 
 /// The media type without parameters, lower case: `application/json; charset=utf-8` → `application/json`.
 fn essence(mime: &str) -> String {
-    mime.split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
+    mime.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
 }
 
 fn is_json(essence: &str) -> bool {
@@ -171,10 +164,7 @@ fn is_nested(schema: &Value) -> bool {
         Some(Value::Array(types)) => types.iter().any(|x| x == t),
         _ => false,
     };
-    typed("object")
-        || typed("array")
-        || schema.get("properties").is_some()
-        || schema.get("items").is_some()
+    typed("object") || typed("array") || schema.get("properties").is_some() || schema.get("items").is_some()
 }
 
 #[derive(Default)]
@@ -211,10 +201,7 @@ fn flatten<'a>(
         return Err(Diagnostic::new(
             Code::RefCycle,
             at,
-            format!(
-                "the body schema includes itself through allOf/oneOf/anyOf ({})",
-                resolved.pointer
-            ),
+            format!("the body schema includes itself through allOf/oneOf/anyOf ({})", resolved.pointer),
         )
         .with_help("a body whose properties are defined in terms of itself cannot be flattened"));
     }
@@ -239,24 +226,13 @@ fn flatten<'a>(
         };
         let mut required: Option<Vec<String>> = None;
         for (index, alternative) in alternatives.iter().enumerate() {
-            let alternative_at =
-                pointer::join(&resolved.pointer, [key, index.to_string().as_str()]);
+            let alternative_at = pointer::join(&resolved.pointer, [key, index.to_string().as_str()]);
             let mut part = Flattened::default();
-            flatten(
-                resolver,
-                alternative,
-                &alternative_at,
-                depth + 1,
-                stack,
-                &mut part,
-            )?;
+            flatten(resolver, alternative, &alternative_at, depth + 1, stack, &mut part)?;
             // A property is required by the union only when every alternative requires it.
             required = Some(match required {
                 None => part.required.clone(),
-                Some(before) => before
-                    .into_iter()
-                    .filter(|r| part.required.contains(r))
-                    .collect(),
+                Some(before) => before.into_iter().filter(|r| part.required.contains(r)).collect(),
             });
             for (name, property) in part.properties {
                 flat.properties.entry(name).or_insert(property);
@@ -279,19 +255,13 @@ fn flatten<'a>(
                 flat.read_only.push(name.clone());
                 continue;
             }
-            flat.properties
-                .entry(name.clone())
-                .or_insert((property, property_at));
+            flat.properties.entry(name.clone()).or_insert((property, property_at));
         }
-    } else if !object.contains_key("allOf")
-        && !object.contains_key("oneOf")
-        && !object.contains_key("anyOf")
-    {
+    } else if !object.contains_key("allOf") && !object.contains_key("oneOf") && !object.contains_key("anyOf") {
         flat.free_form = true;
     }
     if let Some(required) = object.get("required").and_then(Value::as_array) {
-        flat.required
-            .extend(required.iter().filter_map(Value::as_str).map(str::to_owned));
+        flat.required.extend(required.iter().filter_map(Value::as_str).map(str::to_owned));
     }
     stack.pop();
     Ok(())
@@ -305,11 +275,9 @@ fn non_object_type(schema: &Value) -> Option<String> {
     };
     match schema.get("type") {
         Some(Value::String(t)) if t != "object" => Some(describe(t)),
-        Some(Value::Array(types)) if !types.iter().any(|t| t == "object") => types
-            .iter()
-            .filter_map(Value::as_str)
-            .find(|t| *t != "null")
-            .map(describe),
+        Some(Value::Array(types)) if !types.iter().any(|t| t == "object") => {
+            types.iter().filter_map(Value::as_str).find(|t| *t != "null").map(describe)
+        }
         _ => None,
     }
 }
@@ -321,19 +289,9 @@ mod tests {
 
     fn run(root: &Value, body: Value) -> (Vec<String>, Vec<Code>) {
         let mut diagnostics = Vec::new();
-        let names = parameters(
-            &Resolver::new(root),
-            &body,
-            "/b",
-            "POST /x",
-            &mut diagnostics,
-        )
-        .map(|ps| {
-            ps.into_iter()
-                .map(|p| format!("{}{}", p.name, if p.required { "*" } else { "" }))
-                .collect()
-        })
-        .unwrap_or_else(|d| vec![format!("error {}", d.code)]);
+        let names = parameters(&Resolver::new(root), &body, "/b", "POST /x", &mut diagnostics)
+            .map(|ps| ps.into_iter().map(|p| format!("{}{}", p.name, if p.required { "*" } else { "" })).collect())
+            .unwrap_or_else(|d| vec![format!("error {}", d.code)]);
         (names, diagnostics.into_iter().map(|d| d.code).collect())
     }
 
@@ -347,10 +305,7 @@ mod tests {
             "Base": {"type": "object", "required": ["name"], "properties": {"id": {"type": "integer", "readOnly": true}, "name": {"type": "string"}}},
             "Pet": {"allOf": [{"$ref": "#/components/schemas/Base"}, {"properties": {"tag": {"type": "string"}, "meta": {"type": "object"}}}]}
         }}});
-        let (names, codes) = run(
-            &root,
-            json_body(json!({"$ref": "#/components/schemas/Pet"})),
-        );
+        let (names, codes) = run(&root, json_body(json!({"$ref": "#/components/schemas/Pet"})));
         assert_eq!(names, ["name*", "tag", "meta"]);
         assert_eq!(codes, [Code::BodyReadOnly, Code::BodyNested]);
     }
@@ -361,29 +316,13 @@ mod tests {
         let union = json_body(json!({"oneOf": [
             {"required": ["a", "b"], "properties": {"a": {}, "b": {}}},
             {"required": ["a"], "properties": {"a": {}, "c": {}}}]}));
-        assert_eq!(
-            run(&root, union),
-            (
-                vec!["a*".into(), "b".into(), "c".into()],
-                vec![Code::BodyUnion]
-            )
-        );
-        assert_eq!(
-            run(&root, json_body(json!({"type": "array", "items": {}}))),
-            (vec![], vec![Code::BodyNotObject])
-        );
-        assert_eq!(
-            run(&root, json_body(json!({"type": "object"}))),
-            (vec![], vec![Code::BodyFreeForm])
-        );
-        let multipart =
-            json!({"content": {"multipart/form-data": {"schema": {"properties": {"f": {}}}}}});
+        assert_eq!(run(&root, union), (vec!["a*".into(), "b".into(), "c".into()], vec![Code::BodyUnion]));
+        assert_eq!(run(&root, json_body(json!({"type": "array", "items": {}}))), (vec![], vec![Code::BodyNotObject]));
+        assert_eq!(run(&root, json_body(json!({"type": "object"}))), (vec![], vec![Code::BodyFreeForm]));
+        let multipart = json!({"content": {"multipart/form-data": {"schema": {"properties": {"f": {}}}}}});
         assert_eq!(run(&root, multipart), (vec![], vec![Code::BodyUnsupported]));
         let form = json!({"content": {"application/x-www-form-urlencoded": {"schema": {"properties": {"f": {}}}}}});
-        assert_eq!(
-            run(&root, form),
-            (vec!["f".into()], vec![Code::BodyFormEncoded])
-        );
+        assert_eq!(run(&root, form), (vec!["f".into()], vec![Code::BodyFormEncoded]));
     }
 
     #[test]

@@ -13,25 +13,16 @@ use crate::ois::model::{Endpoint, EndpointOperation, EndpointParameter, Reserved
 /// Reserved parameters every generated endpoint lists, for the requester to supply.
 const OPEN_RESERVED: [&str; 3] = ["_type", "_path", "_times"];
 
-pub(super) fn build(
-    operations: &[KeptOperation<'_>],
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<Endpoint> {
+pub(super) fn build(operations: &[KeptOperation<'_>], diagnostics: &mut Vec<Diagnostic>) -> Vec<Endpoint> {
     let names = unique_names(operations, diagnostics);
     operations
         .iter()
         .zip(names)
         .map(|(operation, name)| Endpoint {
             name,
-            operation: EndpointOperation {
-                method: operation.method,
-                path: operation.path.clone(),
-            },
+            operation: EndpointOperation { method: operation.method, path: operation.path.clone() },
             fixed_operation_parameters: Vec::new(),
-            reserved_parameters: OPEN_RESERVED
-                .iter()
-                .map(|name| ReservedParameter::open(name))
-                .collect(),
+            reserved_parameters: OPEN_RESERVED.iter().map(|name| ReservedParameter::open(name)).collect(),
             parameters: parameters(operation, diagnostics),
             summary: operation.summary.clone(),
             description: operation.description.clone(),
@@ -42,29 +33,18 @@ pub(super) fn build(
 
 /// The natural name of an operation, before collisions are resolved.
 pub(crate) fn base_name(operation_id: Option<&str>, method: &str, path: &str) -> String {
-    let from_id = operation_id
-        .map(ToLowerCamelCase::to_lower_camel_case)
-        .filter(|n| !n.is_empty());
+    let from_id = operation_id.map(ToLowerCamelCase::to_lower_camel_case).filter(|n| !n.is_empty());
     from_id.unwrap_or_else(|| {
         let name = format!("{method} {path}").to_lower_camel_case();
-        if name.is_empty() {
-            method.to_owned()
-        } else {
-            name
-        }
+        if name.is_empty() { method.to_owned() } else { name }
     })
 }
 
 /// Natural names stay as they are; the second and later holders of a taken name get the smallest
 /// free suffix (2, 3, …), so adding an operation never renames one that had its name to itself.
-fn unique_names(
-    operations: &[KeptOperation<'_>],
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<String> {
-    let bases: Vec<String> = operations
-        .iter()
-        .map(|o| base_name(o.operation_id.as_deref(), o.method.as_str(), &o.path))
-        .collect();
+fn unique_names(operations: &[KeptOperation<'_>], diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
+    let bases: Vec<String> =
+        operations.iter().map(|o| base_name(o.operation_id.as_deref(), o.method.as_str(), &o.path)).collect();
     let taken: HashSet<&str> = bases.iter().map(String::as_str).collect();
     let mut used: HashSet<String> = HashSet::new();
     let mut names = Vec::with_capacity(bases.len());
@@ -92,10 +72,7 @@ fn unique_names(
     names
 }
 
-fn parameters(
-    operation: &KeptOperation<'_>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<EndpointParameter> {
+fn parameters(operation: &KeptOperation<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<EndpointParameter> {
     let mut used: HashSet<String> = HashSet::new();
     operation
         .parameters
@@ -136,21 +113,14 @@ fn parameters(
 /// No whitespace (runs become `_`) and no leading `_` (the OIS format reserves those names).
 pub(crate) fn sanitize_parameter_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
-    for word in name
-        .split(crate::ois::rules::is_js_whitespace)
-        .filter(|w| !w.is_empty())
-    {
+    for word in name.split(crate::ois::rules::is_js_whitespace).filter(|w| !w.is_empty()) {
         if !out.is_empty() {
             out.push('_');
         }
         out.push_str(word);
     }
     let trimmed = out.trim_start_matches('_');
-    if trimmed.is_empty() {
-        "param".to_owned()
-    } else {
-        trimmed.to_owned()
-    }
+    if trimmed.is_empty() { "param".to_owned() } else { trimmed.to_owned() }
 }
 
 #[cfg(test)]
@@ -160,18 +130,9 @@ mod tests {
 
     #[test]
     fn names_from_operation_id_or_method_and_path() {
-        assert_eq!(
-            base_name(Some("coins/markets"), "get", "/x"),
-            "coinsMarkets"
-        );
-        assert_eq!(
-            base_name(Some("CoinMarketData"), "get", "/x"),
-            "coinMarketData"
-        );
-        assert_eq!(
-            base_name(None, "get", "/coins/{id}/history"),
-            "getCoinsIdHistory"
-        );
+        assert_eq!(base_name(Some("coins/markets"), "get", "/x"), "coinsMarkets");
+        assert_eq!(base_name(Some("CoinMarketData"), "get", "/x"), "coinMarketData");
+        assert_eq!(base_name(None, "get", "/coins/{id}/history"), "getCoinsIdHistory");
         assert_eq!(base_name(Some("!!"), "post", "/"), "post");
     }
 

@@ -24,10 +24,7 @@ pub(super) fn title(
             format!("--title \"{given}\" must be 1-64 ASCII letters, digits, `_`, `-` or spaces"),
         ));
     }
-    let original = root
-        .pointer("/info/title")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+    let original = root.pointer("/info/title").and_then(Value::as_str).unwrap_or_default();
     let title = sanitize_title(original);
     if title != original {
         diagnostics.push(
@@ -44,9 +41,7 @@ pub(super) fn title(
 
 pub(crate) fn fits_title(title: &str) -> bool {
     (1..=MAX_TITLE).contains(&title.chars().count())
-        && title
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ' ')
+        && title.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ' ')
 }
 
 /// Keeps ASCII letters, digits, `_`, `-` and single spaces; punctuation between two letters or
@@ -63,10 +58,7 @@ pub(crate) fn sanitize_title(original: &str) -> String {
                 out.push(' ');
             }
         } else {
-            let before = i
-                .checked_sub(1)
-                .and_then(|j| chars.get(j))
-                .is_some_and(char::is_ascii_alphanumeric);
+            let before = i.checked_sub(1).and_then(|j| chars.get(j)).is_some_and(char::is_ascii_alphanumeric);
             let after = chars.get(i + 1).is_some_and(char::is_ascii_alphanumeric);
             if before && after {
                 out.push('_');
@@ -75,11 +67,7 @@ pub(crate) fn sanitize_title(original: &str) -> String {
     }
     let mut title: String = out.trim().chars().take(MAX_TITLE).collect();
     title.truncate(title.trim_end().len());
-    if title.is_empty() {
-        "API".to_owned()
-    } else {
-        title
-    }
+    if title.is_empty() { "API".to_owned() } else { title }
 }
 
 /// `--ois-version` (which must already be x.y.z) or `info.version` made x.y.z.
@@ -91,9 +79,7 @@ pub(super) fn version(
 ) -> Result<String, Diagnostic> {
     if let Some(given) = given {
         let probe = serde_json::json!({"oisFormat": family.default_version(), "version": given});
-        let bad = rules::check(&probe, Some(family))
-            .iter()
-            .any(|d| d.code == Code::BadVersion);
+        let bad = rules::check(&probe, Some(family)).iter().any(|d| d.code == Code::BadVersion);
         if bad || given.split('.').any(str::is_empty) {
             return Err(Diagnostic::new(
                 Code::BadVersion,
@@ -142,9 +128,7 @@ pub(crate) fn normalize_version(original: &str) -> String {
     let parts: Vec<&str> = core.split('.').collect();
     let numeric = !core.is_empty()
         && parts.len() <= 3
-        && parts
-            .iter()
-            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
     if !numeric || (rest.starts_with(' ')) {
         return "1.0.0".to_owned();
     }
@@ -164,14 +148,8 @@ mod tests {
     fn titles() {
         assert_eq!(sanitize_title("GitHub v3 REST API"), "GitHub v3 REST API");
         assert_eq!(sanitize_title("api.github.com"), "api_github_com");
-        assert_eq!(
-            sanitize_title("Coinpaprika API (v1.5)"),
-            "Coinpaprika API v1_5"
-        );
-        assert_eq!(
-            sanitize_title("  Multi\n  line\ttitle "),
-            "Multi line title"
-        );
+        assert_eq!(sanitize_title("Coinpaprika API (v1.5)"), "Coinpaprika API v1_5");
+        assert_eq!(sanitize_title("  Multi\n  line\ttitle "), "Multi line title");
         assert_eq!(sanitize_title("ローン"), "API");
         assert_eq!(sanitize_title(&"a".repeat(70)).len(), 64);
     }

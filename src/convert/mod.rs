@@ -17,6 +17,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::{ApiSpecifications, Components, Ois, Operation, Server};
 use crate::ois::{FormatFamily, rules};
 use crate::openapi::Document;
+use crate::output::{OutputFormat, model_text};
 use crate::source::Source;
 
 /// What the user can choose; everything else follows from the document.
@@ -42,6 +43,8 @@ pub struct Conversion {
     pub ois: Value,
     pub diagnostics: Vec<Diagnostic>,
     pub summary: Summary,
+    /// The format family the OIS was written and checked for.
+    pub family: FormatFamily,
 }
 
 /// A conversion that produced nothing to write; `diagnostics` has at least one error.
@@ -52,9 +55,7 @@ pub struct Failure {
 
 impl From<Diagnostic> for Failure {
     fn from(diagnostic: Diagnostic) -> Self {
-        Failure {
-            diagnostics: vec![diagnostic],
-        }
+        Failure { diagnostics: vec![diagnostic] }
     }
 }
 
@@ -110,29 +111,91 @@ pub fn locate(diagnostics: &mut [Diagnostic], source: &Source) {
 
 /// Converts an already parsed OpenAPI document.
 pub fn convert_value(root: &Value, options: &ConvertOptions) -> Result<Conversion, Failure> {
+    let built = build(root, options)?;
+    let ois = match to_value(&built.model) {
+        Ok(ois) => ois,
+        Err(error) => return Err(failed(built.diagnostics, vec![error])),
+    };
+    if let Err(failures) = self_check(&ois, built.family) {
+        return Err(failed(built.diagnostics, failures));
+    }
+    Ok(built.into_conversion(ois))
+}
+
+/// Converts, then checks, renders and locates diagnostics side by side (they only read), using the
+/// other cores where there are some. The text is returned only when the self-check passed.
+pub fn convert_rendered(
+    source: &Source,
+    root: &Value,
+    options: &ConvertOptions,
+    format: OutputFormat,
+) -> Result<(Conversion, String), Failure> {
+    let mut built = match build(root, options) {
+        Ok(built) => built,
+        Err(mut failure) => {
+            locate(&mut failure.diagnostics, source);
+            return Err(failure);
+        }
+    };
+    let Built { model, diagnostics, family, .. } = &mut built;
+    let (checked, text) = std::thread::scope(|scope| {
+        let checker = scope.spawn(|| {
+            let ois = to_value(model).map_err(|error| vec![error])?;
+            self_check(&ois, *family).map(|()| ois)
+        });
+        let renderer = scope.spawn(|| model_text(model, format));
+        locate(diagnostics, source);
+        let stopped = || vec![Diagnostic::new(Code::SelfCheckFailed, "", "the self-check stopped unexpectedly")];
+        let checked = checker.join().unwrap_or_else(|_| Err(stopped()));
+        let text = renderer.join().unwrap_or_else(|_| Err(stopped().remove(0)));
+        (checked, text)
+    });
+    let ois = match checked {
+        Ok(ois) => ois,
+        Err(failures) => return Err(failed(built.diagnostics, failures)),
+    };
+    match text {
+        Ok(text) => Ok((built.into_conversion(ois), text)),
+        Err(error) => Err(failed(built.diagnostics, vec![error])),
+    }
+}
+
+fn failed(mut diagnostics: Vec<Diagnostic>, more: Vec<Diagnostic>) -> Failure {
+    diagnostics.extend(more);
+    Failure { diagnostics }
+}
+
+/// The conversion proper, before the self-check: the typed OIS and what was said about it.
+struct Built {
+    model: Ois,
+    diagnostics: Vec<Diagnostic>,
+    summary: Summary,
+    family: FormatFamily,
+}
+
+impl Built {
+    fn into_conversion(self, ois: Value) -> Conversion {
+        Conversion { ois, diagnostics: self.diagnostics, summary: self.summary, family: self.family }
+    }
+}
+
+fn to_value(model: &Ois) -> Result<Value, Diagnostic> {
+    serde_json::to_value(model)
+        .map_err(|err| Diagnostic::new(Code::SelfCheckFailed, "", format!("the OIS could not be serialized: {err}")))
+}
+
+fn build(root: &Value, options: &ConvertOptions) -> Result<Built, Failure> {
     let document = Document::new(root)?;
     let mut diagnostics = Vec::new();
     let mut summary = Summary::default();
 
-    let family_text = options
-        .ois_format
-        .as_deref()
-        .unwrap_or(FormatFamily::V3_0.default_version());
+    let family_text = options.ois_format.as_deref().unwrap_or(FormatFamily::V3_0.default_version());
     let family = FormatFamily::of(family_text).ok_or_else(|| {
-        Diagnostic::new(
-            Code::BadOisFormat,
-            "",
-            format!("--ois-format \"{family_text}\" is not supported"),
-        )
-        .with_help("use 2.3.2 (Airnode 0.15, Airnode Feed ≤ 3.3) or 3.0.0 (Airnode Feed 4.x)")
+        Diagnostic::new(Code::BadOisFormat, "", format!("--ois-format \"{family_text}\" is not supported"))
+            .with_help("use 2.3.2 (Airnode 0.15, Airnode Feed ≤ 3.3) or 3.0.0 (Airnode Feed 4.x)")
     })?;
     let title = meta::title(root, options.title.as_deref(), &mut diagnostics)?;
-    let version = meta::version(
-        root,
-        options.ois_version.as_deref(),
-        family,
-        &mut diagnostics,
-    )?;
+    let version = meta::version(root, options.ois_version.as_deref(), family, &mut diagnostics)?;
     let server = servers::choose(root, options, &mut diagnostics);
 
     let operations = operations::collect(&document, &mut diagnostics, &mut summary);
@@ -164,15 +227,11 @@ pub fn convert_value(root: &Value, options: &ConvertOptions) -> Result<Conversio
 
     let mut paths: IndexMap<String, IndexMap<String, Operation>> = IndexMap::new();
     for operation in &operations {
-        let parameters = operation
-            .parameters
-            .iter()
-            .map(|p| p.operation_parameter())
-            .collect();
-        paths.entry(operation.path.clone()).or_default().insert(
-            operation.method.as_str().to_owned(),
-            Operation { parameters },
-        );
+        let parameters = operation.parameters.iter().map(|p| p.operation_parameter()).collect();
+        paths
+            .entry(operation.path.clone())
+            .or_default()
+            .insert(operation.method.as_str().to_owned(), Operation { parameters });
     }
     summary.operations_kept = operations.len();
     summary.parameters = endpoints.iter().map(|e| e.parameters.len()).sum();
@@ -186,36 +245,16 @@ pub fn convert_value(root: &Value, options: &ConvertOptions) -> Result<Conversio
             servers: vec![Server { url: server }],
             paths,
             security: security.keys().map(|name| (name.clone(), [])).collect(),
-            components: Components {
-                security_schemes: security,
-            },
+            components: Components { security_schemes: security },
         },
         endpoints,
     };
-    let ois = serde_json::to_value(&ois).map_err(|err| {
-        Diagnostic::new(
-            Code::SelfCheckFailed,
-            "",
-            format!("the OIS could not be serialized: {err}"),
-        )
-    })?;
-    if let Err(failures) = self_check(&ois, family) {
-        diagnostics.extend(failures);
-        return Err(Failure { diagnostics });
-    }
-    Ok(Conversion {
-        ois,
-        diagnostics,
-        summary,
-    })
+    Ok(Built { model: ois, diagnostics, summary, family })
 }
 
 /// Output that fails its own rules is a bug in this tool; it is reported and never written.
 pub fn self_check(ois: &Value, family: FormatFamily) -> Result<(), Vec<Diagnostic>> {
-    let failures: Vec<Diagnostic> = rules::check(ois, Some(family))
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .collect();
+    let failures: Vec<Diagnostic> = rules::check(ois, Some(family)).into_iter().filter(Diagnostic::is_error).collect();
     if failures.is_empty() {
         return Ok(());
     }
@@ -223,10 +262,7 @@ pub fn self_check(ois: &Value, family: FormatFamily) -> Result<(), Vec<Diagnosti
         Diagnostic::new(
             Code::SelfCheckFailed,
             "",
-            format!(
-                "the generated OIS breaks {} OIS rule(s); nothing was written",
-                failures.len()
-            ),
+            format!("the generated OIS breaks {} OIS rule(s); nothing was written", failures.len()),
         )
         .with_help("this is a bug in ois: please report it with the input document"),
     ];

@@ -24,10 +24,7 @@ pub(super) struct ApiParameter {
 
 impl ApiParameter {
     pub fn operation_parameter(&self) -> OperationParameter {
-        OperationParameter {
-            location: self.location,
-            name: self.name.clone(),
-        }
+        OperationParameter { location: self.location, name: self.name.clone() }
     }
 }
 
@@ -139,10 +136,7 @@ pub(super) fn collect<'a>(
                     diagnostics.push(Diagnostic::new(
                         Code::MethodSkipped,
                         &operation_at,
-                        format!(
-                            "{} {path} is skipped: OIS supports only get and post",
-                            other.to_uppercase()
-                        ),
+                        format!("{} {path} is skipped: OIS supports only get and post", other.to_uppercase()),
                     ));
                     summary.skip(reason::METHOD);
                     continue;
@@ -153,16 +147,7 @@ pub(super) fn collect<'a>(
                 summary.skip(reason::PATH);
                 continue;
             }
-            match operation_of(
-                &resolver,
-                path,
-                method,
-                operation,
-                &operation_at,
-                methods,
-                &item.pointer,
-                diagnostics,
-            ) {
+            match operation_of(&resolver, path, method, operation, &operation_at, methods, &item.pointer, diagnostics) {
                 Ok(operation) => kept.push(operation),
                 Err((error, why)) => {
                     diagnostics.push(error);
@@ -194,44 +179,23 @@ fn operation_of<'a>(
     path_item_at: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<KeptOperation<'a>, (Diagnostic, &'static str)> {
-    let resolved = resolver
-        .resolve(operation, at)
-        .map_err(|e| (e, reason::REF))?;
+    let resolved = resolver.resolve(operation, at).map_err(|e| (e, reason::REF))?;
     let at = resolved.pointer.as_str();
     let Some(object) = resolved.value.as_object() else {
-        let message = format!(
-            "{} {path} is not an object; it is skipped",
-            method.as_str().to_uppercase()
-        );
-        return Err((
-            Diagnostic::new(Code::InvalidItem, at, message),
-            reason::INVALID,
-        ));
+        let message = format!("{} {path} is not an object; it is skipped", method.as_str().to_uppercase());
+        return Err((Diagnostic::new(Code::InvalidItem, at, message), reason::INVALID));
     };
     let label = format!("{} {path}", method.as_str().to_uppercase());
     let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_owned);
 
-    let mut parameters = parameters(
-        resolver,
-        path_item,
-        path_item_at,
-        object,
-        at,
-        &label,
-        diagnostics,
-    )
-    .map_err(|e| (e, reason::REF))?;
+    let mut parameters =
+        parameters(resolver, path_item, path_item_at, object, at, &label, diagnostics).map_err(|e| (e, reason::REF))?;
     check_path_template(path, at, &label, &mut parameters, diagnostics);
     match (method, object.get("requestBody")) {
         (Method::Post, Some(request_body)) => {
-            let properties = body::parameters(
-                resolver,
-                request_body,
-                &format!("{at}/requestBody"),
-                &label,
-                diagnostics,
-            )
-            .map_err(|e| (e, reason::REF))?;
+            let properties =
+                body::parameters(resolver, request_body, &format!("{at}/requestBody"), &label, diagnostics)
+                    .map_err(|e| (e, reason::REF))?;
             add_body_parameters(&mut parameters, properties, at, &label, diagnostics);
         }
         (Method::Get, Some(_)) => diagnostics.push(
@@ -252,11 +216,7 @@ fn operation_of<'a>(
         operation_id: text("operationId").filter(|id| !id.trim().is_empty()),
         summary: text("summary"),
         description: text("description"),
-        external_docs: object
-            .get("externalDocs")
-            .and_then(|d| d.get("url"))
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        external_docs: object.get("externalDocs").and_then(|d| d.get("url")).and_then(Value::as_str).map(str::to_owned),
         parameters,
         security: object.get("security"),
         servers: object.get("servers"),
@@ -276,10 +236,8 @@ fn parameters(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Vec<ApiParameter>, Diagnostic> {
     let mut merged: Vec<(ApiParameter, bool)> = Vec::new();
-    let levels = [
-        (path_item.get("parameters"), path_item_at, false),
-        (operation.get("parameters"), operation_at, true),
-    ];
+    let levels =
+        [(path_item.get("parameters"), path_item_at, false), (operation.get("parameters"), operation_at, true)];
     for (list, list_owner, operation_level) in levels {
         let Some(list) = list.and_then(Value::as_array) else {
             continue;
@@ -298,19 +256,12 @@ fn parameters(
                     continue;
                 }
             };
-            let Some(converted) =
-                convert_parameter(resolver, parameter, &resolved.pointer, label, diagnostics)
-            else {
+            let Some(converted) = convert_parameter(resolver, parameter, &resolved.pointer, label, diagnostics) else {
                 continue;
             };
-            let same = |(p, _): &(ApiParameter, bool)| {
-                p.location == converted.location && p.name == converted.name
-            };
+            let same = |(p, _): &(ApiParameter, bool)| p.location == converted.location && p.name == converted.name;
             match merged.iter().position(same) {
-                Some(existing)
-                    if operation_level
-                        && merged.get(existing).is_some_and(|(_, from_op)| !from_op) =>
-                {
+                Some(existing) if operation_level && merged.get(existing).is_some_and(|(_, from_op)| !from_op) => {
                     if let Some(slot) = merged.get_mut(existing) {
                         *slot = (converted, true);
                     }
@@ -343,23 +294,22 @@ fn convert_parameter(
             Diagnostic::new(
                 Code::ParamLocation,
                 format!("{at}/in"),
-                format!("parameter \"{}\" of {label} is in \"{}\", which OIS cannot express; it is skipped", raw.name, raw.location),
+                format!(
+                    "parameter \"{}\" of {label} is in \"{}\", which OIS cannot express; it is skipped",
+                    raw.name, raw.location
+                ),
             )
             .with_help("OIS parameters are in query, header, path or cookie"),
         );
         return None;
     };
     if location == Location::Header
-        && ["accept", "content-type", "authorization"]
-            .contains(&raw.name.to_ascii_lowercase().as_str())
+        && ["accept", "content-type", "authorization"].contains(&raw.name.to_ascii_lowercase().as_str())
     {
         diagnostics.push(Diagnostic::new(
             Code::HeaderIgnored,
             at,
-            format!(
-                "header parameter \"{}\" of {label} is ignored, as OpenAPI says",
-                raw.name
-            ),
+            format!("header parameter \"{}\" of {label} is ignored, as OpenAPI says", raw.name),
         ));
         return None;
     }
@@ -368,7 +318,10 @@ fn convert_parameter(
             Diagnostic::new(
                 Code::ReservedName,
                 format!("{at}/name"),
-                format!("parameter \"{}\" of {label} has a reserved OIS name and cannot be an API parameter; it is skipped", raw.name),
+                format!(
+                    "parameter \"{}\" of {label} has a reserved OIS name and cannot be an API parameter; it is skipped",
+                    raw.name
+                ),
             )
             .with_help("to send it, edit the OIS by hand and rename it in the API specification"),
         );
@@ -377,39 +330,21 @@ fn convert_parameter(
     // The schema (or the first media type's schema) carries default, example and description.
     let schema = raw
         .schema
-        .or_else(|| {
-            raw.content
-                .and_then(|c| c.values().next())
-                .and_then(|m| m.get("schema"))
-        })
+        .or_else(|| raw.content.and_then(|c| c.values().next()).and_then(|m| m.get("schema")))
         .and_then(|schema| resolver.resolve(schema, at).ok())
         .map(|resolved| resolved.value);
-    let first_example = raw
-        .examples
-        .and_then(|e| e.values().next())
-        .and_then(|e| e.get("value"));
+    let first_example = raw.examples.and_then(|e| e.values().next()).and_then(|e| e.get("value"));
     let schema_example = || {
-        let examples = schema
-            .and_then(|s| s.get("examples"))
-            .and_then(Value::as_array);
-        schema
-            .and_then(|s| s.get("example"))
-            .or_else(|| examples.and_then(|e| e.first()))
+        let examples = schema.and_then(|s| s.get("examples")).and_then(Value::as_array);
+        schema.and_then(|s| s.get("example")).or_else(|| examples.and_then(|e| e.first()))
     };
     let example = raw.example.or(first_example).or_else(schema_example);
-    let schema_description = || {
-        schema
-            .and_then(|s| s.get("description"))
-            .and_then(Value::as_str)
-    };
+    let schema_description = || schema.and_then(|s| s.get("description")).and_then(Value::as_str);
     Some(ApiParameter {
         required: raw.required || location == Location::Path,
         default: schema.and_then(|s| s.get("default")).and_then(ois_string),
         example: example.and_then(ois_string),
-        description: raw
-            .description
-            .or_else(schema_description)
-            .map(str::to_owned),
+        description: raw.description.or_else(schema_description).map(str::to_owned),
         location,
         name: raw.name.to_owned(),
     })
@@ -440,19 +375,13 @@ fn check_path_template(
             diagnostics.push(Diagnostic::new(
                 Code::PathParamDropped,
                 format!("{at}/parameters"),
-                format!(
-                    "path parameter \"{}\" of {label} is not in the path template; it is dropped",
-                    p.name
-                ),
+                format!("path parameter \"{}\" of {label} is not in the path template; it is dropped", p.name),
             ));
         }
         keep
     });
     for name in template {
-        if !parameters
-            .iter()
-            .any(|p| p.location == Location::Path && p.name == name)
-        {
+        if !parameters.iter().any(|p| p.location == Location::Path && p.name == name) {
             diagnostics.push(Diagnostic::new(
                 Code::PathParamAdded,
                 at,
@@ -480,10 +409,7 @@ fn add_body_parameters(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     for property in properties {
-        if parameters
-            .iter()
-            .any(|p| p.location == Location::Query && p.name == property.name)
-        {
+        if parameters.iter().any(|p| p.location == Location::Query && p.name == property.name) {
             diagnostics.push(
                 Diagnostic::new(
                     Code::BodyCollision,

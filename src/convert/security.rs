@@ -39,11 +39,7 @@ pub(super) fn plan(
         if alternatives.is_empty() {
             continue;
         }
-        let label = format!(
-            "{} {}",
-            operation.method.as_str().to_uppercase(),
-            operation.path
-        );
+        let label = format!("{} {}", operation.method.as_str().to_uppercase(), operation.path);
         let mut usable = Vec::new();
         let mut missing = Vec::new();
         for alternative in alternatives {
@@ -82,7 +78,11 @@ pub(super) fn plan(
                     &at,
                     format!(
                         "{label} needs {} which OIS cannot express; it is kept without authentication",
-                        if missing.is_empty() { "a scheme".to_owned() } else { format!("\"{}\"", missing.join("\", \"")) }
+                        if missing.is_empty() {
+                            "a scheme".to_owned()
+                        } else {
+                            format!("\"{}\"", missing.join("\", \""))
+                        }
                     ),
                 )
                 .with_help("the API may refuse the node's requests to this operation"),
@@ -94,15 +94,8 @@ pub(super) fn plan(
 
     let chosen = choose(&needs, defined.len());
     if !chosen.is_empty() {
-        let names: Vec<&str> = chosen
-            .iter()
-            .filter_map(|&i| defined.get_index(i))
-            .map(|(n, _)| n.as_str())
-            .collect();
-        let alternatives = needs
-            .iter()
-            .filter(|(_, alternatives)| alternatives.len() > 1)
-            .count();
+        let names: Vec<&str> = chosen.iter().filter_map(|&i| defined.get_index(i)).map(|(n, _)| n.as_str()).collect();
+        let alternatives = needs.iter().filter(|(_, alternatives)| alternatives.len() > 1).count();
         diagnostics.push(Diagnostic::new(
             Code::SecurityChoice,
             "/components/securitySchemes",
@@ -114,11 +107,8 @@ pub(super) fn plan(
             ),
         ));
         for (operation_index, alternatives) in &needs {
-            let first_satisfied = alternatives
-                .iter()
-                .position(|set| set.iter().all(|s| chosen.contains(s)));
-            if let (Some(position), Some(operation)) =
-                (first_satisfied, operations.get(*operation_index))
+            let first_satisfied = alternatives.iter().position(|set| set.iter().all(|s| chosen.contains(s)));
+            if let (Some(position), Some(operation)) = (first_satisfied, operations.get(*operation_index))
                 && position > 0
             {
                 diagnostics.push(Diagnostic::new(
@@ -149,11 +139,7 @@ fn defined_schemes(
 ) -> IndexMap<String, Option<SecurityScheme>> {
     let resolver = document.resolver();
     let mut defined = IndexMap::new();
-    let Some(schemes) = document
-        .root
-        .pointer("/components/securitySchemes")
-        .and_then(Value::as_object)
-    else {
+    let Some(schemes) = document.root.pointer("/components/securitySchemes").and_then(Value::as_object) else {
         return defined;
     };
     for (name, value) in schemes {
@@ -170,16 +156,8 @@ fn defined_schemes(
     defined
 }
 
-fn map_scheme(
-    name: &str,
-    value: &Value,
-    at: &str,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Option<SecurityScheme> {
-    let kind = value
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or("(none)");
+fn map_scheme(name: &str, value: &Value, at: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<SecurityScheme> {
+    let kind = value.get("type").and_then(Value::as_str).unwrap_or("(none)");
     let dropped = |why: String| {
         Diagnostic::new(Code::SchemeDropped, at, format!("security scheme \"{name}\" is dropped: {why}"))
             .with_help("OIS can send an API key (query, header, cookie) or an http basic/bearer Authorization header")
@@ -189,9 +167,9 @@ fn map_scheme(
         Err(err) => {
             let why = match kind {
                 "mutualTLS" => "mutual TLS is not something the node can do".to_owned(),
-                "apiKey" => format!(
-                    "it is not a valid apiKey scheme ({err}); OIS sends keys in query, header or cookie"
-                ),
+                "apiKey" => {
+                    format!("it is not a valid apiKey scheme ({err}); OIS sends keys in query, header or cookie")
+                }
                 other => format!("type \"{other}\" is not supported ({err})"),
             };
             diagnostics.push(dropped(why));
@@ -199,11 +177,7 @@ fn map_scheme(
         }
     };
     let scheme = match parsed {
-        OpenApiScheme::APIKey {
-            location,
-            name: key,
-            ..
-        } => SecurityScheme::ApiKey {
+        OpenApiScheme::APIKey { location, name: key, .. } => SecurityScheme::ApiKey {
             location: match location {
                 APIKeyLocation::Query => Location::Query,
                 APIKeyLocation::Header => Location::Header,
@@ -212,16 +186,10 @@ fn map_scheme(
             name: key,
         },
         OpenApiScheme::HTTP { scheme, .. } => match scheme.to_ascii_lowercase().as_str() {
-            "basic" => SecurityScheme::Http {
-                scheme: HttpScheme::Basic,
-            },
-            "bearer" => SecurityScheme::Http {
-                scheme: HttpScheme::Bearer,
-            },
+            "basic" => SecurityScheme::Http { scheme: HttpScheme::Basic },
+            "bearer" => SecurityScheme::Http { scheme: HttpScheme::Bearer },
             other => {
-                diagnostics.push(dropped(format!(
-                    "http scheme \"{other}\" is not basic or bearer"
-                )));
+                diagnostics.push(dropped(format!("http scheme \"{other}\" is not basic or bearer")));
                 return None;
             }
         },
@@ -230,13 +198,13 @@ fn map_scheme(
                 Diagnostic::new(
                     Code::SchemeAsBearer,
                     at,
-                    format!("security scheme \"{name}\" ({kind}) becomes http bearer: the node sends a token it is given"),
+                    format!(
+                        "security scheme \"{name}\" ({kind}) becomes http bearer: the node sends a token it is given"
+                    ),
                 )
                 .with_help("obtain the access token yourself and give it to the node as this scheme's credential"),
             );
-            SecurityScheme::Http {
-                scheme: HttpScheme::Bearer,
-            }
+            SecurityScheme::Http { scheme: HttpScheme::Bearer }
         }
     };
     Some(scheme)
@@ -245,20 +213,13 @@ fn map_scheme(
 /// The smallest set of scheme indices that contains one alternative of every operation. Ties go to
 /// the set that uses earlier-listed alternatives, then to earlier-defined schemes.
 fn choose(needs: &[(usize, Vec<Vec<usize>>)], scheme_count: usize) -> Vec<usize> {
-    let mut candidates: Vec<usize> = needs
-        .iter()
-        .flat_map(|(_, alts)| alts.iter().flatten().copied())
-        .collect();
+    let mut candidates: Vec<usize> = needs.iter().flat_map(|(_, alts)| alts.iter().flatten().copied()).collect();
     candidates.sort_unstable();
     candidates.dedup();
     let satisfied_by = |set: &[usize]| -> Option<Vec<usize>> {
         needs
             .iter()
-            .map(|(_, alternatives)| {
-                alternatives
-                    .iter()
-                    .position(|alt| alt.iter().all(|s| set.contains(s)))
-            })
+            .map(|(_, alternatives)| alternatives.iter().position(|alt| alt.iter().all(|s| set.contains(s))))
             .collect()
     };
     if candidates.len() <= EXACT_SEARCH_LIMIT {
@@ -277,12 +238,7 @@ fn choose(needs: &[(usize, Vec<Vec<usize>>)], scheme_count: usize) -> Vec<usize>
         }
     }
     // Greedy: every operation's first alternative.
-    let mut set: Vec<usize> = needs
-        .iter()
-        .filter_map(|(_, alts)| alts.first())
-        .flatten()
-        .copied()
-        .collect();
+    let mut set: Vec<usize> = needs.iter().filter_map(|(_, alts)| alts.first()).flatten().copied().collect();
     set.sort_unstable();
     set.dedup();
     set.retain(|&s| s < scheme_count);
@@ -293,13 +249,7 @@ fn choose(needs: &[(usize, Vec<Vec<usize>>)], scheme_count: usize) -> Vec<usize>
 fn combinations(items: &[usize], size: usize) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     let mut current = Vec::with_capacity(size);
-    fn walk(
-        items: &[usize],
-        size: usize,
-        start: usize,
-        current: &mut Vec<usize>,
-        out: &mut Vec<Vec<usize>>,
-    ) {
+    fn walk(items: &[usize], size: usize, start: usize, current: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
         if current.len() == size {
             out.push(current.clone());
             return;
@@ -323,27 +273,12 @@ mod tests {
     #[test]
     fn smallest_cover_prefers_first_alternatives() {
         // op0: A or B; op1: B; → {B} (one scheme) even though op0 lists A first.
-        assert_eq!(
-            choose(&[(0, vec![vec![0], vec![1]]), (1, vec![vec![1]])], 2),
-            vec![1]
-        );
+        assert_eq!(choose(&[(0, vec![vec![0], vec![1]]), (1, vec![vec![1]])], 2), vec![1]);
         // op0: A or B; op1: A or B → {A}: same size, earlier alternative.
-        assert_eq!(
-            choose(
-                &[(0, vec![vec![0], vec![1]]), (1, vec![vec![0], vec![1]])],
-                2
-            ),
-            vec![0]
-        );
+        assert_eq!(choose(&[(0, vec![vec![0], vec![1]]), (1, vec![vec![0], vec![1]])], 2), vec![0]);
         // AND sets are kept together.
-        assert_eq!(
-            choose(&[(0, vec![vec![0, 2]]), (1, vec![vec![1], vec![2]])], 3),
-            vec![0, 2]
-        );
+        assert_eq!(choose(&[(0, vec![vec![0, 2]]), (1, vec![vec![1], vec![2]])], 3), vec![0, 2]);
         // An optional alternative ({}) needs nothing.
-        assert_eq!(
-            choose(&[(0, vec![vec![0], vec![]])], 1),
-            Vec::<usize>::new()
-        );
+        assert_eq!(choose(&[(0, vec![vec![0], vec![]])], 1), Vec::<usize>::new());
     }
 }

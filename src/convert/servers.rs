@@ -42,12 +42,8 @@ pub(super) fn choose(
         (None, Some(first)) => first.clone(),
         (None, None) => {
             let Some(base) = &options.base_url else {
-                return Err(Diagnostic::new(
-                    Code::NoServer,
-                    "/servers",
-                    "the document declares no server URL",
-                )
-                .with_help("pass the API's base URL with --base-url https://api.example.com"));
+                return Err(Diagnostic::new(Code::NoServer, "/servers", "the document declares no server URL")
+                    .with_help("pass the API's base URL with --base-url https://api.example.com"));
             };
             return finish(base, "", "--base-url");
         }
@@ -65,32 +61,18 @@ pub(super) fn choose(
             )
             .with_help("pass the URL it is relative to with --base-url https://api.example.com"));
         };
-        let joined = url::Url::parse(base)
-            .and_then(|base| base.join(&url))
-            .map_err(|err| {
-                Diagnostic::new(
-                    Code::BadServerUrl,
-                    "",
-                    format!("--base-url \"{base}\" cannot resolve \"{url}\": {err}"),
-                )
-            })?;
+        let joined = url::Url::parse(base).and_then(|base| base.join(&url)).map_err(|err| {
+            Diagnostic::new(Code::BadServerUrl, "", format!("--base-url \"{base}\" cannot resolve \"{url}\": {err}"))
+        })?;
         joined.to_string()
     };
     if servers.len() > 1 && options.server.is_none() {
-        let others: Vec<&str> = servers
-            .iter()
-            .skip(1)
-            .map(|(_, s)| s.url.as_str())
-            .collect();
+        let others: Vec<&str> = servers.iter().skip(1).map(|(_, s)| s.url.as_str()).collect();
         diagnostics.push(
             Diagnostic::new(
                 Code::ServerChosen,
                 at.clone(),
-                format!(
-                    "using the first of {} servers; the others are: {}",
-                    servers.len(),
-                    others.join(", ")
-                ),
+                format!("using the first of {} servers; the others are: {}", servers.len(), others.join(", ")),
             )
             .with_help("pick another with --server INDEX or --server URL"),
         );
@@ -99,40 +81,24 @@ pub(super) fn choose(
 }
 
 /// `--server`: a 0-based index, or a URL as written in the document.
-fn pick(
-    servers: &[(usize, OpenApiServer)],
-    wanted: &str,
-) -> Result<(usize, OpenApiServer), Diagnostic> {
+fn pick(servers: &[(usize, OpenApiServer)], wanted: &str) -> Result<(usize, OpenApiServer), Diagnostic> {
     let found = match wanted.parse::<usize>() {
         Ok(index) => servers.iter().find(|(i, _)| *i == index),
-        Err(_) => servers
-            .iter()
-            .find(|(_, s)| s.url.trim_end_matches('/') == wanted.trim_end_matches('/')),
+        Err(_) => servers.iter().find(|(_, s)| s.url.trim_end_matches('/') == wanted.trim_end_matches('/')),
     };
     found.cloned().ok_or_else(|| {
-        let listed: Vec<String> = servers
-            .iter()
-            .map(|(i, s)| format!("{i}: {}", s.url))
-            .collect();
-        Diagnostic::new(
-            Code::ServerChoice,
-            "/servers",
-            format!("--server {wanted} names no server of the document"),
-        )
-        .with_help(if listed.is_empty() {
-            "the document has no servers; use --base-url instead".to_owned()
-        } else {
-            format!("the servers are {}", listed.join("; "))
-        })
+        let listed: Vec<String> = servers.iter().map(|(i, s)| format!("{i}: {}", s.url)).collect();
+        Diagnostic::new(Code::ServerChoice, "/servers", format!("--server {wanted} names no server of the document"))
+            .with_help(if listed.is_empty() {
+                "the document has no servers; use --base-url instead".to_owned()
+            } else {
+                format!("the servers are {}", listed.join("; "))
+            })
     })
 }
 
 /// The URL with every `{variable}` replaced by its `--server-var` value or default.
-fn substitute(
-    server: &OpenApiServer,
-    overrides: &[(String, String)],
-    at: &str,
-) -> Result<String, Diagnostic> {
+fn substitute(server: &OpenApiServer, overrides: &[(String, String)], at: &str) -> Result<String, Diagnostic> {
     let variables = server.variables.clone().unwrap_or_default();
     for (name, _) in overrides {
         if !variables.contains_key(name) {
@@ -158,15 +124,9 @@ fn substitute(
                 format!("{at}/url"),
                 format!("the server URL uses {{{name}}}, which its `variables` do not define"),
             )
-            .with_help(format!(
-                "pass a value with --server-var {name}=VALUE, or pick another server with --server"
-            )));
+            .with_help(format!("pass a value with --server-var {name}=VALUE, or pick another server with --server")));
         };
-        let value = overrides
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone());
+        let value = overrides.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone());
         if let Some(value) = &value
             && !variable.enumeration.is_empty()
             && !variable.enumeration.contains(value)
@@ -174,9 +134,7 @@ fn substitute(
             return Err(Diagnostic::new(
                 Code::ServerVariable,
                 format!("{variable_at}/enum"),
-                format!(
-                    "--server-var {name}={value}: \"{value}\" is not one of the allowed values"
-                ),
+                format!("--server-var {name}={value}: \"{value}\" is not one of the allowed values"),
             )
             .with_help(format!("allowed: {}", variable.enumeration.join(", "))));
         }
@@ -193,12 +151,8 @@ fn has_scheme(url: &str) -> bool {
 /// Checks the final URL and removes trailing slashes (the node concatenates base and path).
 fn finish(url: &str, at: &str, what: &str) -> Result<String, Diagnostic> {
     let parsed = url::Url::parse(url.trim()).map_err(|err| {
-        Diagnostic::new(
-            Code::BadServerUrl,
-            at,
-            format!("{what} \"{url}\" is not a valid URL ({err})"),
-        )
-        .with_help("OIS needs an absolute http(s) URL such as https://api.example.com/v1")
+        Diagnostic::new(Code::BadServerUrl, at, format!("{what} \"{url}\" is not a valid URL ({err})"))
+            .with_help("OIS needs an absolute http(s) URL such as https://api.example.com/v1")
     })?;
     if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none_or(str::is_empty) {
         return Err(Diagnostic::new(
@@ -217,35 +171,23 @@ fn finish(url: &str, at: &str, what: &str) -> Result<String, Diagnostic> {
 
 /// Warns for every kept operation whose own (path- or operation-level) servers do not include the
 /// chosen URL: the node will call the chosen one for it.
-pub(super) fn check_operation_servers(
-    chosen: &str,
-    operations: &[KeptOperation],
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+pub(super) fn check_operation_servers(chosen: &str, operations: &[KeptOperation], diagnostics: &mut Vec<Diagnostic>) {
     for operation in operations {
         let candidates = [
             (operation.pointer.clone(), operation.servers),
             (operation.path_item_pointer.clone(), operation.path_servers),
         ];
-        let Some((at, Some(Value::Array(servers)))) =
-            candidates.into_iter().find(|(_, s)| s.is_some())
-        else {
+        let Some((at, Some(Value::Array(servers)))) = candidates.into_iter().find(|(_, s)| s.is_some()) else {
             continue;
         };
         let matches = servers.iter().any(|server| {
             serde_json::from_value::<OpenApiServer>(server.clone())
                 .ok()
                 .and_then(|s| substitute(&s, &[], &at).ok())
-                .is_some_and(|url| {
-                    url.trim_end_matches('/') == chosen
-                        || chosen.ends_with(url.trim_end_matches('/'))
-                })
+                .is_some_and(|url| url.trim_end_matches('/') == chosen || chosen.ends_with(url.trim_end_matches('/')))
         });
         if !matches {
-            let urls: Vec<&str> = servers
-                .iter()
-                .filter_map(|s| s.get("url").and_then(Value::as_str))
-                .collect();
+            let urls: Vec<&str> = servers.iter().filter_map(|s| s.get("url").and_then(Value::as_str)).collect();
             diagnostics.push(
                 Diagnostic::new(
                     Code::OperationServer,
@@ -280,51 +222,29 @@ mod tests {
 
     #[test]
     fn first_server_with_trailing_slash_removed() {
-        let root =
-            json!({"servers": [{"url": "https://a.example/v1/"}, {"url": "https://b.example"}]});
+        let root = json!({"servers": [{"url": "https://a.example/v1/"}, {"url": "https://b.example"}]});
+        assert_eq!(url(root.clone(), ConvertOptions::default()), Ok("https://a.example/v1".into()));
+        assert_eq!(url(root.clone(), opts(|o| o.server = Some("1".into()))), Ok("https://b.example".into()));
         assert_eq!(
-            url(root.clone(), ConvertOptions::default()),
-            Ok("https://a.example/v1".into())
-        );
-        assert_eq!(
-            url(root.clone(), opts(|o| o.server = Some("1".into()))),
+            url(root.clone(), opts(|o| o.server = Some("https://b.example/".into()))),
             Ok("https://b.example".into())
         );
-        assert_eq!(
-            url(
-                root.clone(),
-                opts(|o| o.server = Some("https://b.example/".into()))
-            ),
-            Ok("https://b.example".into())
-        );
-        assert_eq!(
-            url(root, opts(|o| o.server = Some("7".into()))),
-            Err(Code::ServerChoice)
-        );
+        assert_eq!(url(root, opts(|o| o.server = Some("7".into()))), Err(Code::ServerChoice));
     }
 
     #[test]
     fn variables_defaults_overrides_and_enums() {
         let root = json!({"servers": [{"url": "https://{env}.example/{v}", "variables": {
             "env": {"default": "api", "enum": ["api", "sandbox"]}, "v": {"default": "v2"}}}]});
-        assert_eq!(
-            url(root.clone(), ConvertOptions::default()),
-            Ok("https://api.example/v2".into())
-        );
+        assert_eq!(url(root.clone(), ConvertOptions::default()), Ok("https://api.example/v2".into()));
         let sandbox = opts(|o| o.server_vars = vec![("env".into(), "sandbox".into())]);
-        assert_eq!(
-            url(root.clone(), sandbox),
-            Ok("https://sandbox.example/v2".into())
-        );
+        assert_eq!(url(root.clone(), sandbox), Ok("https://sandbox.example/v2".into()));
         let bad = opts(|o| o.server_vars = vec![("env".into(), "prod".into())]);
         assert_eq!(url(root.clone(), bad), Err(Code::ServerVariable));
         let unknown = opts(|o| o.server_vars = vec![("nope".into(), "x".into())]);
         assert_eq!(url(root, unknown), Err(Code::ServerVariable));
         assert_eq!(
-            url(
-                json!({"servers": [{"url": "https://{x}.example"}]}),
-                ConvertOptions::default()
-            ),
+            url(json!({"servers": [{"url": "https://{x}.example"}]}), ConvertOptions::default()),
             Err(Code::ServerVariable)
         );
     }
@@ -332,28 +252,13 @@ mod tests {
     #[test]
     fn relative_and_missing_servers_need_base_url() {
         let relative = json!({"servers": [{"url": "/api/v3"}]});
-        assert_eq!(
-            url(relative.clone(), ConvertOptions::default()),
-            Err(Code::RelativeServer)
-        );
+        assert_eq!(url(relative.clone(), ConvertOptions::default()), Err(Code::RelativeServer));
         let base = opts(|o| o.base_url = Some("https://petstore.example/".into()));
+        assert_eq!(url(relative, base.clone()), Ok("https://petstore.example/api/v3".into()));
+        assert_eq!(url(json!({}), ConvertOptions::default()), Err(Code::NoServer));
+        assert_eq!(url(json!({"servers": []}), base), Ok("https://petstore.example".into()));
         assert_eq!(
-            url(relative, base.clone()),
-            Ok("https://petstore.example/api/v3".into())
-        );
-        assert_eq!(
-            url(json!({}), ConvertOptions::default()),
-            Err(Code::NoServer)
-        );
-        assert_eq!(
-            url(json!({"servers": []}), base),
-            Ok("https://petstore.example".into())
-        );
-        assert_eq!(
-            url(
-                json!({"servers": [{"url": "ftp://x.example"}]}),
-                ConvertOptions::default()
-            ),
+            url(json!({"servers": [{"url": "ftp://x.example"}]}), ConvertOptions::default()),
             Err(Code::BadServerUrl)
         );
     }

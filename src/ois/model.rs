@@ -156,11 +156,7 @@ pub struct ReservedParameter {
 impl ReservedParameter {
     /// A reserved parameter the requester supplies (no fixed value, no default).
     pub fn open(name: &str) -> Self {
-        ReservedParameter {
-            name: name.to_owned(),
-            fixed: None,
-            default: None,
-        }
+        ReservedParameter { name: name.to_owned(), fixed: None, default: None }
     }
 }
 
@@ -181,8 +177,7 @@ pub struct EndpointParameter {
 }
 
 /// Names a requester may use only as reserved parameters.
-pub const RESERVED_NAMES: [&str; 5] =
-    ["_type", "_path", "_times", "_gasPrice", "_minConfirmations"];
+pub const RESERVED_NAMES: [&str; 5] = ["_type", "_path", "_times", "_gasPrice", "_minConfirmations"];
 
 /// The OIS format families this tool knows, by the `@api3/ois` major.minor that accepts them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

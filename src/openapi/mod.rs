@@ -18,9 +18,7 @@ pub enum SpecVersion {
 }
 
 /// The HTTP methods a path item can hold (OpenAPI 3.0/3.1), in the order the spec lists them.
-pub const METHODS: [&str; 8] = [
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
-];
+pub const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /// A parsed OpenAPI document.
 #[derive(Clone, Copy, Debug)]
@@ -44,10 +42,7 @@ impl<'a> Document<'a> {
             return Err(Diagnostic::new(
                 Code::UnsupportedVersion,
                 "/swagger",
-                format!(
-                    "Swagger {} documents are not supported yet",
-                    version_text(swagger)
-                ),
+                format!("Swagger {} documents are not supported yet", version_text(swagger)),
             )
             .with_help("convert it to OpenAPI 3 first, or use a release that reads Swagger 2.0"));
         }
@@ -112,18 +107,9 @@ mod tests {
 
     #[test]
     fn versions_by_major_minor() {
-        assert_eq!(
-            Document::new(&json!({"openapi": "3.0.9"})).unwrap().version,
-            SpecVersion::V3_0
-        );
-        assert_eq!(
-            Document::new(&json!({"openapi": "3.1.2"})).unwrap().version,
-            SpecVersion::V3_1
-        );
-        assert_eq!(
-            Document::new(&json!({"openapi": 3.1})).unwrap().version,
-            SpecVersion::V3_1
-        );
+        assert_eq!(Document::new(&json!({"openapi": "3.0.9"})).unwrap().version, SpecVersion::V3_0);
+        assert_eq!(Document::new(&json!({"openapi": "3.1.2"})).unwrap().version, SpecVersion::V3_1);
+        assert_eq!(Document::new(&json!({"openapi": 3.1})).unwrap().version, SpecVersion::V3_1);
         assert_eq!(code(json!({"openapi": "4.0.0"})), Code::UnsupportedVersion);
         assert_eq!(code(json!({"swagger": "2.0"})), Code::UnsupportedVersion);
         assert_eq!(code(json!({"info": {}})), Code::NotOpenApi);

@@ -28,19 +28,12 @@ impl<'a> Resolver<'a> {
     /// Follows `value`'s `$ref` chain (if any). `pointer` is where `value` itself lives; diagnostics
     /// point at the `$ref` that failed and name it.
     pub fn resolve(&self, value: &'a Value, pointer: &str) -> Result<Resolved<'a>, Diagnostic> {
-        let mut current = Resolved {
-            value,
-            pointer: pointer.to_owned(),
-        };
+        let mut current = Resolved { value, pointer: pointer.to_owned() };
         let mut seen: Vec<String> = Vec::new();
         while let Some(reference) = current.value.as_object().and_then(|o| o.get("$ref")) {
             let at = format!("{}/$ref", current.pointer);
             let Some(reference) = reference.as_str() else {
-                return Err(Diagnostic::new(
-                    Code::RefMalformed,
-                    at,
-                    "`$ref` is not a string",
-                ));
+                return Err(Diagnostic::new(Code::RefMalformed, at, "`$ref` is not a string"));
             };
             let target = self.target(reference, &at)?;
             if seen.contains(&target) || seen.len() >= MAX_CHAIN {
@@ -49,9 +42,7 @@ impl<'a> Resolver<'a> {
                     at,
                     format!("`$ref: {reference}` leads back to itself (a cycle of `$ref`s)"),
                 )
-                .with_help(
-                    "break the cycle: one of these `$ref`s must point at a real definition",
-                ));
+                .with_help("break the cycle: one of these `$ref`s must point at a real definition"));
             }
             let Some(value) = self.lookup(&target) else {
                 return Err(Diagnostic::new(
@@ -62,10 +53,7 @@ impl<'a> Resolver<'a> {
                 .with_help("check the spelling of the reference, or add the missing definition"));
             };
             seen.push(target.clone());
-            current = Resolved {
-                value,
-                pointer: target,
-            };
+            current = Resolved { value, pointer: target };
         }
         Ok(current)
     }
@@ -79,38 +67,26 @@ impl<'a> Resolver<'a> {
                 Diagnostic::new(
                     Code::RefUrl,
                     at,
-                    format!(
-                        "`$ref: {reference}` points at a URL; this tool never uses the network"
-                    ),
+                    format!("`$ref: {reference}` points at a URL; this tool never uses the network"),
                 )
                 .with_help("download the referenced document and bundle it into this one")
             } else {
                 Diagnostic::new(
                     Code::RefExternal,
                     at,
-                    format!(
-                        "`$ref: {reference}` points into another file, which is not supported yet"
-                    ),
+                    format!("`$ref: {reference}` points into another file, which is not supported yet"),
                 )
                 .with_help("bundle the document into one file first (e.g. `redocly bundle`)")
             });
         }
-        let decoded = percent_encoding::percent_decode_str(fragment)
-            .decode_utf8()
-            .map_err(|_| {
-                Diagnostic::new(
-                    Code::RefMalformed,
-                    at,
-                    format!("`$ref: {reference}` is not valid percent-encoded UTF-8"),
-                )
-            })?;
+        let decoded = percent_encoding::percent_decode_str(fragment).decode_utf8().map_err(|_| {
+            Diagnostic::new(Code::RefMalformed, at, format!("`$ref: {reference}` is not valid percent-encoded UTF-8"))
+        })?;
         if !decoded.is_empty() && !decoded.starts_with('/') {
             return Err(Diagnostic::new(
                 Code::RefMalformed,
                 at,
-                format!(
-                    "`$ref: {reference}` is not a JSON pointer (it should look like #/components/schemas/Name)"
-                ),
+                format!("`$ref: {reference}` is not a JSON pointer (it should look like #/components/schemas/Name)"),
             ));
         }
         if crate::pointer::tokens(&decoded).is_none() {
@@ -144,10 +120,7 @@ mod tests {
 
     fn resolve(root: &Value, reference: &str) -> Result<String, Code> {
         let holder = json!({"$ref": reference});
-        Resolver::new(root)
-            .resolve(&holder, "/here")
-            .map(|r| r.pointer)
-            .map_err(|d| d.code)
+        Resolver::new(root).resolve(&holder, "/here").map(|r| r.pointer).map_err(|d| d.code)
     }
 
     #[test]
@@ -156,18 +129,9 @@ mod tests {
             "paths": {"/a/{id}": {"get": {}}},
             "components": {"schemas": {"A": {"$ref": "#/components/schemas/B"}, "B": {"type": "string"}, "C D": {}}}
         });
-        assert_eq!(
-            resolve(&root, "#/components/schemas/A"),
-            Ok("/components/schemas/B".into())
-        );
-        assert_eq!(
-            resolve(&root, "#/paths/~1a~1%7Bid%7D/get"),
-            Ok("/paths/~1a~1{id}/get".into())
-        );
-        assert_eq!(
-            resolve(&root, "#/components/schemas/C%20D"),
-            Ok("/components/schemas/C D".into())
-        );
+        assert_eq!(resolve(&root, "#/components/schemas/A"), Ok("/components/schemas/B".into()));
+        assert_eq!(resolve(&root, "#/paths/~1a~1%7Bid%7D/get"), Ok("/paths/~1a~1{id}/get".into()));
+        assert_eq!(resolve(&root, "#/components/schemas/C%20D"), Ok("/components/schemas/C D".into()));
         assert_eq!(resolve(&root, "#"), Ok("".into()));
     }
 
@@ -177,10 +141,7 @@ mod tests {
         assert_eq!(resolve(&root, "#/a"), Err(Code::RefCycle));
         assert_eq!(resolve(&root, "#/s"), Err(Code::RefCycle));
         assert_eq!(resolve(&root, "#/nope"), Err(Code::RefMissing));
-        assert_eq!(
-            resolve(&root, "https://example.com/x.json#/a"),
-            Err(Code::RefUrl)
-        );
+        assert_eq!(resolve(&root, "https://example.com/x.json#/a"), Err(Code::RefUrl));
         assert_eq!(resolve(&root, "other.yaml#/a"), Err(Code::RefExternal));
         assert_eq!(resolve(&root, "#a"), Err(Code::RefMalformed));
         assert_eq!(resolve(&root, "#/a~2"), Err(Code::RefMalformed));
@@ -191,9 +152,7 @@ mod tests {
     fn missing_target_names_the_ref_and_where_it_was_used() {
         let root = json!({});
         let holder = json!({"$ref": "#/components/schemas/Gone"});
-        let err = Resolver::new(&root)
-            .resolve(&holder, "/paths/~1x/get")
-            .unwrap_err();
+        let err = Resolver::new(&root).resolve(&holder, "/paths/~1x/get").unwrap_err();
         assert_eq!(err.pointer, "/paths/~1x/get/$ref");
         assert!(err.message.contains("#/components/schemas/Gone"));
     }

@@ -57,9 +57,7 @@ pub(super) fn yaml_exceeds(text: &str, limit: usize) -> Option<usize> {
                     }
                 }
                 Some(&quote @ (b'"' | b'\'')) => pos = skip_quoted(bytes, pos, quote),
-                Some(b'#')
-                    if pos > 0 && matches!(bytes.get(pos - 1), Some(b' ' | b'\t' | b'\n')) =>
-                {
+                Some(b'#') if pos > 0 && matches!(bytes.get(pos - 1), Some(b' ' | b'\t' | b'\n')) => {
                     pos = memchr_newline(bytes, pos);
                 }
                 _ => {}
@@ -74,18 +72,13 @@ pub(super) fn yaml_exceeds(text: &str, limit: usize) -> Option<usize> {
 }
 
 fn memchr_newline(bytes: &[u8], from: usize) -> usize {
-    bytes
-        .get(from..)
-        .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
-        .map_or(bytes.len(), |i| from + i)
+    bytes.get(from..).and_then(|rest| rest.iter().position(|&b| b == b'\n')).map_or(bytes.len(), |i| from + i)
 }
 
 /// Where a flow collection starts after `key: ` on this line, if one does.
 fn find_value_after_key(bytes: &[u8], from: usize, line_end: usize) -> Option<usize> {
     let line = bytes.get(from..line_end)?;
-    let colon = line
-        .windows(2)
-        .position(|w| matches!(w, [b':', b' ' | b'\t']))?;
+    let colon = line.windows(2).position(|w| matches!(w, [b':', b' ' | b'\t']))?;
     let mut i = from + colon + 2;
     while matches!(bytes.get(i), Some(b' ' | b'\t')) {
         i += 1;

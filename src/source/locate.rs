@@ -48,10 +48,7 @@ pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Opti
                     pos = skip_ws(bytes, after);
                     pos = skip_ws(bytes, pos + usize::from(bytes.get(pos) == Some(&b':')));
                     // Every member passed is remembered: its siblings are likely asked for next.
-                    cache.known.insert(
-                        crate::pointer::join(&parent, [key.as_str()]),
-                        (key_start, pos),
-                    );
+                    cache.known.insert(crate::pointer::join(&parent, [key.as_str()]), (key_start, pos));
                     if key == *token {
                         found = key_start;
                         cache.resume.insert(parent.clone(), key_start);
@@ -131,10 +128,7 @@ fn skip_json_value(bytes: &[u8], mut pos: usize) -> Option<usize> {
             }
             _ if depth == 0 => {
                 // A scalar at the top level ends at the next delimiter.
-                while !matches!(
-                    bytes.get(pos),
-                    None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
-                ) {
+                while !matches!(bytes.get(pos), None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')) {
                     pos += 1;
                 }
                 return Some(pos);
@@ -188,11 +182,7 @@ struct Lines<'t> {
 impl<'t> Lines<'t> {
     fn get(&self, i: usize) -> Option<Line<'t>> {
         let &(offset, indent, len) = self.index.0.get(i)?;
-        Some(Line {
-            offset,
-            indent,
-            content: self.text.get(offset..offset + len)?,
-        })
+        Some(Line { offset, indent, content: self.text.get(offset..offset + len)? })
     }
 
     fn len(&self) -> usize {
@@ -227,12 +217,7 @@ pub(super) struct YamlCache {
 
 /// Byte offset of the key (mappings) or item (sequences) that `tokens` leads to in block-style
 /// YAML, or of the nearest ancestor found.
-pub(super) fn yaml(
-    text: &str,
-    tokens: &[String],
-    index: &YamlLines,
-    cache: &mut YamlCache,
-) -> Option<usize> {
+pub(super) fn yaml(text: &str, tokens: &[String], index: &YamlLines, cache: &mut YamlCache) -> Option<usize> {
     let lines = Lines { text, index };
     let mut depth = tokens.len();
     let (mut state, mut pointer) = loop {
@@ -242,16 +227,7 @@ pub(super) fn yaml(
         }
         if depth == 0 {
             let found = lines.first().map_or(0, |l| l.offset);
-            break (
-                State {
-                    start: 0,
-                    end: lines.len(),
-                    parent: None,
-                    shift: None,
-                    found,
-                },
-                prefix,
-            );
+            break (State { start: 0, end: lines.len(), parent: None, shift: None, found }, prefix);
         }
         depth -= 1;
     };
@@ -273,30 +249,19 @@ pub(super) fn yaml(
 }
 
 /// Follows one token from `state`; `None` when it leads nowhere that can be found.
-fn step(
-    lines: &Lines<'_>,
-    state: State,
-    token: &str,
-    parent_pointer: &str,
-    cache: &mut YamlCache,
-) -> Option<State> {
+fn step(lines: &Lines<'_>, state: State, token: &str, parent_pointer: &str, cache: &mut YamlCache) -> Option<State> {
     let view = |i: usize| -> Option<(usize, usize, &str)> {
         let line = lines.get(i)?;
         match state.shift {
-            Some((at, shift)) if at == i => Some((
-                line.indent + shift,
-                line.offset + shift,
-                line.content.get(shift..)?,
-            )),
+            Some((at, shift)) if at == i => {
+                Some((line.indent + shift, line.offset + shift, line.content.get(shift..)?))
+            }
             _ => Some((line.indent, line.offset, line.content)),
         }
     };
     let (child_indent, _, first_content) = view(state.start)?;
     let is_item = |content: &str| content.starts_with("- ") || content == "-";
-    if state
-        .parent
-        .is_some_and(|p| child_indent < p || (child_indent == p && !is_item(first_content)))
-    {
+    if state.parent.is_some_and(|p| child_indent < p || (child_indent == p && !is_item(first_content))) {
         return None;
     }
     if is_item(first_content) {
@@ -319,34 +284,17 @@ fn step(
         let rest = content.get(1..)?;
         let end = block_end(lines, i, child_indent, state.end);
         if rest.trim().is_empty() {
-            return Some(State {
-                start: i + 1,
-                end,
-                parent: Some(child_indent),
-                shift: None,
-                found: offset,
-            });
+            return Some(State { start: i + 1, end, parent: Some(child_indent), shift: None, found: offset });
         }
         let shift = 1 + rest.len() - rest.trim_start_matches(' ').len();
         let base_shift = state.shift.filter(|&(at, _)| at == i).map_or(0, |(_, s)| s);
-        Some(State {
-            start: i,
-            end,
-            parent: Some(child_indent),
-            shift: Some((i, base_shift + shift)),
-            found: offset,
-        })
+        Some(State { start: i, end, parent: Some(child_indent), shift: Some((i, base_shift + shift)), found: offset })
     } else {
         let child_pointer = crate::pointer::join(parent_pointer, [token]);
         let hit = match cache.key_lines.get(&child_pointer) {
             Some(&i) => Some(i),
             None => {
-                let from = cache
-                    .resume
-                    .get(parent_pointer)
-                    .copied()
-                    .unwrap_or(state.start)
-                    .max(state.start);
+                let from = cache.resume.get(parent_pointer).copied().unwrap_or(state.start).max(state.start);
                 let mut hit = None;
                 for i in from..state.end {
                     let (indent, _, content) = view(i)?;
@@ -358,9 +306,7 @@ fn step(
                     {
                         cache.resume.insert(parent_pointer.to_owned(), i + 1);
                         let is_hit = key == token;
-                        cache
-                            .key_lines
-                            .insert(crate::pointer::join(parent_pointer, [key.as_str()]), i);
+                        cache.key_lines.insert(crate::pointer::join(parent_pointer, [key.as_str()]), i);
                         if is_hit {
                             hit = Some(i);
                             break;
@@ -373,13 +319,7 @@ fn step(
         let i = hit?;
         let (_, offset, _) = view(i)?;
         let end = block_end(lines, i, child_indent, state.end);
-        Some(State {
-            start: i + 1,
-            end,
-            parent: Some(child_indent),
-            shift: None,
-            found: offset,
-        })
+        Some(State { start: i + 1, end, parent: Some(child_indent), shift: None, found: offset })
     }
 }
 
@@ -389,10 +329,9 @@ fn block_end(lines: &Lines<'_>, i: usize, indent: usize, end: usize) -> usize {
     let key_line = lines.get(i).is_some_and(|l| !l.content.starts_with('-'));
     (i + 1..end)
         .find(|&j| {
-            lines.get(j).is_some_and(|l| {
-                l.indent < indent
-                    || (l.indent == indent && !(key_line && l.content.starts_with('-')))
-            })
+            lines
+                .get(j)
+                .is_some_and(|l| l.indent < indent || (l.indent == indent && !(key_line && l.content.starts_with('-'))))
         })
         .unwrap_or(end)
 }
@@ -421,9 +360,7 @@ fn yaml_key(content: &str) -> Option<String> {
         }
         return None;
     }
-    let end = content
-        .find(": ")
-        .or_else(|| content.strip_suffix(':').map(str::len))?;
+    let end = content.find(": ").or_else(|| content.strip_suffix(':').map(str::len))?;
     Some(content.get(..end)?.trim_end().to_owned())
 }
 

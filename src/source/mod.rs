@@ -42,10 +42,7 @@ pub struct Source {
 
 impl std::fmt::Debug for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Source")
-            .field("name", &self.name)
-            .field("format", &self.format)
-            .finish_non_exhaustive()
+        f.debug_struct("Source").field("name", &self.name).field("format", &self.format).finish_non_exhaustive()
     }
 }
 
@@ -55,36 +52,23 @@ impl Source {
         if path == Path::new("-") {
             let mut bytes = Vec::new();
             std::io::stdin().read_to_end(&mut bytes).map_err(|err| {
-                Diagnostic::new(
-                    Code::InputUnreadable,
-                    "",
-                    format!("cannot read standard input: {err}"),
-                )
+                Diagnostic::new(Code::InputUnreadable, "", format!("cannot read standard input: {err}"))
             })?;
             return Source::from_bytes(STDIN_NAME, None, bytes);
         }
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|err| {
-            Diagnostic::new(
-                Code::InputUnreadable,
-                "",
-                format!("cannot read {name}: {err}"),
-            )
-            .with_help("check the path and that the file is readable")
+            Diagnostic::new(Code::InputUnreadable, "", format!("cannot read {name}: {err}"))
+                .with_help("check the path and that the file is readable")
         })?;
         Source::from_bytes(&name, Some(path.to_path_buf()), bytes)
     }
 
     /// Wraps bytes already in memory; `name` is used in diagnostics and its extension as a format hint.
-    pub fn from_bytes(
-        name: &str,
-        path: Option<PathBuf>,
-        bytes: Vec<u8>,
-    ) -> Result<Source, Diagnostic> {
+    pub fn from_bytes(name: &str, path: Option<PathBuf>, bytes: Vec<u8>) -> Result<Source, Diagnostic> {
         let mut text = String::from_utf8(bytes).map_err(|err| {
             let valid = err.utf8_error().valid_up_to();
-            let (line, column) =
-                line_column(&String::from_utf8_lossy(&err.as_bytes()[..valid]), valid);
+            let (line, column) = line_column(&String::from_utf8_lossy(&err.as_bytes()[..valid]), valid);
             Diagnostic::new(
                 Code::InputNotUtf8,
                 "",
@@ -130,9 +114,8 @@ impl Source {
 
     fn parse_json(&self) -> Result<Value, Diagnostic> {
         let mut deserializer = serde_json::Deserializer::from_str(&self.text);
-        let result = parse::ValueSeed
-            .deserialize(&mut deserializer)
-            .and_then(|value| deserializer.end().map(|()| value));
+        let result =
+            parse::ValueSeed.deserialize(&mut deserializer).and_then(|value| deserializer.end().map(|()| value));
         result.or_else(|err| {
             let message = err.to_string();
             let code = classify(&message);
@@ -146,8 +129,7 @@ impl Source {
             }
             let code = code.unwrap_or(Code::JsonSyntax);
             let detail = message.split(" at line ").next().unwrap_or(&message);
-            Err(Diagnostic::new(code, "", format!("invalid JSON: {detail}"))
-                .at(err.line(), err.column()))
+            Err(Diagnostic::new(code, "", format!("invalid JSON: {detail}")).at(err.line(), err.column()))
         })
     }
 
@@ -169,9 +151,7 @@ impl Source {
             let detail = message.split(" at line ").next().unwrap_or(&message);
             let mut diagnostic = Diagnostic::new(code, "", format!("invalid YAML: {detail}"));
             if code == Code::AliasLimit {
-                diagnostic = diagnostic.with_help(
-                    "the document's anchors and aliases expand too far (an alias bomb?)",
-                );
+                diagnostic = diagnostic.with_help("the document's anchors and aliases expand too far (an alias bomb?)");
             }
             match err.location() {
                 Some(location) => diagnostic.at(location.line(), location.column()),
@@ -190,35 +170,21 @@ impl Source {
         let tokens = crate::pointer::tokens(pointer)?;
         let offset = match self.format {
             Format::Json => {
-                let mut cache = self
-                    .json_cache
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                let mut cache = self.json_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 locate::json(&self.text, &tokens, &mut cache)
             }
             Format::Yaml => {
-                let lines = self
-                    .yaml_lines
-                    .get_or_init(|| locate::YamlLines::new(&self.text));
-                let mut cache = self
-                    .yaml_cache
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                let lines = self.yaml_lines.get_or_init(|| locate::YamlLines::new(&self.text));
+                let mut cache = self.yaml_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 locate::yaml(&self.text, &tokens, lines, &mut cache)
             }
         }?;
         let starts = self.line_starts.get_or_init(|| {
-            std::iter::once(0)
-                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
-                .collect()
+            std::iter::once(0).chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1)).collect()
         });
         let line = starts.partition_point(|&start| start <= offset);
         let start = starts.get(line.saturating_sub(1)).copied().unwrap_or(0);
-        let column = self
-            .text
-            .get(start..offset)
-            .map_or(0, |s| s.chars().count())
-            + 1;
+        let column = self.text.get(start..offset).map_or(0, |s| s.chars().count()) + 1;
         Some((line.max(1), column))
     }
 
@@ -277,9 +243,7 @@ mod tests {
 
     #[test]
     fn yaml_integer_keys_become_strings() {
-        let value = source("a.yaml", "responses:\n  200:\n    description: ok\n")
-            .parse()
-            .unwrap();
+        let value = source("a.yaml", "responses:\n  200:\n    description: ok\n").parse().unwrap();
         assert_eq!(value["responses"]["200"]["description"], "ok");
     }
 
@@ -291,9 +255,7 @@ mod tests {
 
     #[test]
     fn duplicate_keys_are_errors_in_both_formats() {
-        let err = source("a.json", "{\"a\": 1,\n \"a\": 2}")
-            .parse()
-            .unwrap_err();
+        let err = source("a.json", "{\"a\": 1,\n \"a\": 2}").parse().unwrap_err();
         assert_eq!(err.code, Code::DuplicateKey);
         assert_eq!(err.line, Some(2));
         let err = source("a.yaml", "a: 1\na: 2\n").parse().unwrap_err();
@@ -303,35 +265,21 @@ mod tests {
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = "[".repeat(100_000);
-        assert_eq!(
-            source("a.json", &deep).parse().unwrap_err().code,
-            Code::TooDeep
-        );
+        assert_eq!(source("a.json", &deep).parse().unwrap_err().code, Code::TooDeep);
         let deep_yaml = format!("a: {}", "[".repeat(100_000));
-        assert_eq!(
-            source("a.yaml", &deep_yaml).parse().unwrap_err().code,
-            Code::TooDeep
-        );
+        assert_eq!(source("a.yaml", &deep_yaml).parse().unwrap_err().code, Code::TooDeep);
     }
 
     #[test]
     fn big_yaml_integers_are_numbers() {
-        let value = source(
-            "a.yaml",
-            "min: -9223372036854775809\nmax: 18446744073709551616\n",
-        )
-        .parse()
-        .unwrap();
+        let value = source("a.yaml", "min: -9223372036854775809\nmax: 18446744073709551616\n").parse().unwrap();
         assert!(value["min"].as_f64().unwrap() < -9.2e18);
         assert!(value["max"].as_f64().unwrap() > 1.8e19);
     }
 
     #[test]
     fn yaml_nan_is_rejected() {
-        assert_eq!(
-            source("a.yaml", "a: .nan").parse().unwrap_err().code,
-            Code::NotANumber
-        );
+        assert_eq!(source("a.yaml", "a: .nan").parse().unwrap_err().code, Code::NotANumber);
     }
 
     #[test]
@@ -339,10 +287,7 @@ mod tests {
         let s = Source::from_bytes("a.json", None, b"\xef\xbb\xbf{}".to_vec()).unwrap();
         assert_eq!(s.parse().unwrap(), serde_json::json!({}));
         let err = Source::from_bytes("a.json", None, b"{\n \xff}".to_vec()).unwrap_err();
-        assert_eq!(
-            (err.code, err.line, err.column),
-            (Code::InputNotUtf8, Some(2), Some(2))
-        );
+        assert_eq!((err.code, err.line, err.column), (Code::InputNotUtf8, Some(2), Some(2)));
     }
 
     #[test]

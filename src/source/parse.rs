@@ -59,9 +59,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        Number::from_f64(v)
-            .map(Value::Number)
-            .ok_or_else(|| E::custom(format!("{NOT_A_NUMBER}: {v}")))
+        Number::from_f64(v).map(Value::Number).ok_or_else(|| E::custom(format!("{NOT_A_NUMBER}: {v}")))
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {

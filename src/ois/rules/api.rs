@@ -1,0 +1,256 @@
+//! `apiSpecifications`: servers, paths and their parameters, security schemes and `security`.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::text::{is_path_key, placeholders};
+use super::{At, Checker};
+use crate::diagnostic::Code;
+use crate::ois::model::RESERVED_NAMES;
+
+const API_KEYS: &[&str] = &["servers", "paths", "components", "security"];
+pub(super) const OPERATION_LOCATIONS: &[&str] = &["path", "query", "header", "cookie", "processing"];
+const SCHEME_LOCATIONS: &[&str] = &["query", "header", "cookie"];
+const RELAY_TYPES: &[&str] = &[
+    "relayChainId",
+    "relayChainType",
+    "relayRequesterAddress",
+    "relaySponsorAddress",
+    "relaySponsorWalletAddress",
+    "relayRequestId",
+];
+
+/// What `apiSpecifications` declares, for the endpoint checks.
+#[derive(Default)]
+pub(super) struct Declared {
+    /// `(path, method)` → the operation's parameters as `(in, name)`.
+    pub operations: HashMap<(String, String), Vec<(String, String)>>,
+    pub schemes: HashSet<String>,
+}
+
+impl Checker {
+    pub(super) fn api_specifications(&mut self, api: &Value, at: At<'_>, declared: &mut Declared) {
+        let Some(api) = self.object(api, at, "`apiSpecifications`", API_KEYS, API_KEYS) else { return };
+        if let Some(servers) = self.array(api.get("servers"), at.key("servers"), "`servers`") {
+            self.servers(servers, at.key("servers"));
+        }
+        if let Some(paths) = api.get("paths") {
+            self.paths(paths, at.key("paths"), declared);
+        }
+        let components_at = at.key("components");
+        let keys = &["securitySchemes"];
+        if let Some(components) = api.get("components")
+            && let Some(components) = self.object(components, components_at, "`components`", keys, keys)
+            && let Some(schemes) = components.get("securitySchemes")
+        {
+            let schemes_at = components_at.key("securitySchemes");
+            if let Some(schemes) = self.record(schemes, schemes_at, "`securitySchemes`") {
+                self.security_schemes(schemes, schemes_at, declared);
+            }
+        }
+        if let Some(security) = api.get("security") {
+            self.security(security, at.key("security"), declared);
+        }
+    }
+
+    fn servers(&mut self, servers: &[Value], at: At<'_>) {
+        if servers.len() != 1 {
+            self.help(
+                Code::ServerCount,
+                at,
+                format!("`servers` has {} entries; OIS needs exactly one", servers.len()),
+                "keep the one server the node should call (the node uses only the first)",
+            );
+        }
+        for (index, server) in servers.iter().enumerate() {
+            let server_at = at.index(index);
+            let Some(server) = self.object(server, server_at, "a server", &["url"], &["url"]) else { continue };
+            let url_at = server_at.key("url");
+            let Some(url) = self.string(server.get("url"), url_at, "the server `url`") else { continue };
+            match url::Url::parse(url) {
+                Err(err) => self.help(
+                    Code::InvalidServerUrl,
+                    url_at,
+                    format!("server URL \"{url}\" is not a valid URL ({err})"),
+                    "write the absolute base URL, e.g. https://api.example.com/v1",
+                ),
+                Ok(parsed) => {
+                    if !matches!(parsed.scheme(), "http" | "https") || url.contains('{') {
+                        self.help(
+                            Code::ServerNotAbsoluteHttp,
+                            url_at,
+                            format!("server URL \"{url}\" must be an absolute http(s) URL without {{variables}}"),
+                            "the node does not substitute server variables; write the final URL",
+                        );
+                    }
+                    if url.trim_end().ends_with('/') {
+                        self.help(
+                            Code::ServerTrailingSlash,
+                            url_at,
+                            format!(
+                                "server URL \"{url}\" ends with `/`; the node appends paths that start with `/`, giving `//`"
+                            ),
+                            "remove the trailing `/`",
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn paths(&mut self, paths: &Value, at: At<'_>, declared: &mut Declared) {
+        let Some(paths) = self.record(paths, at, "`paths`") else { return };
+        for (path, item) in paths {
+            let path_at = at.key(path);
+            if !is_path_key(path) {
+                self.report(
+                    Code::BadPathKey,
+                    path_at,
+                    format!("path \"{path}\" must start with `/` and contain no whitespace"),
+                );
+            }
+            let Some(methods) = self.record(item, path_at, "a path item") else { continue };
+            for (method, operation) in methods {
+                let operation_at = path_at.key(method);
+                if method != "get" && method != "post" {
+                    self.help(
+                        Code::BadMethod,
+                        operation_at,
+                        format!("method \"{method}\" of {path} is not supported"),
+                        "OIS operations are `get` or `post` (lower case)",
+                    );
+                    continue;
+                }
+                let keys = &["parameters"];
+                let Some(operation) = self.object(operation, operation_at, "an operation", keys, keys) else {
+                    continue;
+                };
+                let parameters_at = operation_at.key("parameters");
+                let Some(parameters) = self.array(operation.get("parameters"), parameters_at, "`parameters`") else {
+                    continue;
+                };
+                let label = format!("{} {path}", method.to_uppercase());
+                let pairs = self.operation_parameters(parameters, parameters_at, path, &label);
+                declared.operations.insert((path.clone(), method.clone()), pairs);
+            }
+        }
+    }
+
+    fn operation_parameters(
+        &mut self,
+        parameters: &[Value],
+        at: At<'_>,
+        path: &str,
+        label: &str,
+    ) -> Vec<(String, String)> {
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        let keys = &["in", "name"];
+        for (index, parameter) in parameters.iter().enumerate() {
+            let parameter_at = at.index(index);
+            let Some(parameter) = self.object(parameter, parameter_at, "an API parameter", keys, keys) else {
+                continue;
+            };
+            let location = self.location(parameter.get("in"), parameter_at.key("in"), OPERATION_LOCATIONS);
+            let name = self.string(parameter.get("name"), parameter_at.key("name"), "`name`");
+            let (Some(location), Some(name)) = (location, name) else { continue };
+            if RESERVED_NAMES.contains(&name) {
+                self.help(
+                    Code::ReservedOperationParameter,
+                    parameter_at.key("name"),
+                    format!("API parameter \"{name}\" of {label} has a reserved name"),
+                    "reserved names are for `reservedParameters`; rename or drop this parameter",
+                );
+            }
+            if pairs.iter().any(|(l, n)| l == location && n == name) {
+                self.report(
+                    Code::DuplicateOperationParameter,
+                    parameter_at,
+                    format!("{label} declares {location} parameter \"{name}\" twice"),
+                );
+            } else {
+                pairs.push((location.to_owned(), name.to_owned()));
+            }
+        }
+        let template = placeholders(path);
+        for placeholder in &template {
+            if !pairs.iter().any(|(location, name)| location == "path" && name == placeholder) {
+                self.help(
+                    Code::PathTemplateMismatch,
+                    at,
+                    format!("{label} has no path parameter for {{{placeholder}}}"),
+                    format!("add {{\"in\": \"path\", \"name\": \"{placeholder}\"}}"),
+                );
+            }
+        }
+        for (location, name) in &pairs {
+            if location == "path" && !template.contains(&name.as_str()) {
+                self.help(
+                    Code::PathTemplateMismatch,
+                    at,
+                    format!("path parameter \"{name}\" does not appear as {{{name}}} in {path}"),
+                    "add the placeholder to the path or remove the parameter",
+                );
+            }
+        }
+        pairs
+    }
+
+    fn security_schemes(&mut self, schemes: &Map<String, Value>, at: At<'_>, declared: &mut Declared) {
+        for (name, scheme) in schemes {
+            declared.schemes.insert(name.clone());
+            let scheme_at = at.key(name);
+            let Some(object) = scheme.as_object() else {
+                self.report(Code::WrongType, scheme_at, format!("security scheme \"{name}\" must be an object"));
+                continue;
+            };
+            let located = &["type", "in", "name"];
+            match object.get("type").and_then(Value::as_str).unwrap_or_default() {
+                "apiKey" => {
+                    self.object(scheme, scheme_at, "an apiKey scheme", located, located);
+                    self.location(object.get("in"), scheme_at.key("in"), SCHEME_LOCATIONS);
+                    self.string(object.get("name"), scheme_at.key("name"), "`name`");
+                }
+                "http" => {
+                    let keys = &["type", "scheme"];
+                    self.object(scheme, scheme_at, "an http scheme", keys, keys);
+                    self.one_of(object.get("scheme"), scheme_at.key("scheme"), "`scheme`", &["basic", "bearer"]);
+                }
+                relay if RELAY_TYPES.contains(&relay) => {
+                    self.object(scheme, scheme_at, "a relay scheme", located, located);
+                    self.location(object.get("in"), scheme_at.key("in"), SCHEME_LOCATIONS);
+                    self.string(object.get("name"), scheme_at.key("name"), "`name`");
+                }
+                other => self.help(
+                    Code::BadSecurityScheme,
+                    scheme_at,
+                    format!("security scheme \"{name}\" has type \"{other}\", which OIS does not accept"),
+                    format!("use apiKey, http (basic/bearer) or a relay type ({})", RELAY_TYPES.join(", ")),
+                ),
+            }
+        }
+    }
+
+    fn security(&mut self, security: &Value, at: At<'_>, declared: &Declared) {
+        let Some(security) = self.record(security, at, "`security`") else { return };
+        for (name, value) in security {
+            let entry_at = at.key(name);
+            if !declared.schemes.contains(name) {
+                self.help(
+                    Code::UndefinedSecurity,
+                    entry_at,
+                    format!("`security` names \"{name}\", which is not in components.securitySchemes"),
+                    "define the scheme or remove this entry",
+                );
+            }
+            if value.as_array().is_none_or(|items| !items.is_empty()) {
+                self.help(
+                    Code::SecurityNotEmpty,
+                    entry_at,
+                    format!("`security.{name}` must be an empty list"),
+                    format!("write \"{name}\": []"),
+                );
+            }
+        }
+    }
+}

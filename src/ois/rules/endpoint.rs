@@ -1,0 +1,353 @@
+//! `endpoints`: each endpoint's shape, its parameters, reserved parameters, processing, and the
+//! mapping between its parameters and the operation's.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::api::{Declared, OPERATION_LOCATIONS};
+use super::text::{is_js_whitespace, is_path_key, js_parse_int_is_non_negative};
+use super::{At, Checker};
+use crate::diagnostic::Code;
+use crate::ois::model::{FormatFamily, RESERVED_NAMES};
+
+const ENDPOINT_REQUIRED: &[&str] = &["name", "fixedOperationParameters", "parameters", "reservedParameters"];
+const ENDPOINT_KEYS: &[&str] = &[
+    "name",
+    "operation",
+    "fixedOperationParameters",
+    "reservedParameters",
+    "parameters",
+    "summary",
+    "description",
+    "externalDocs",
+    "preProcessingSpecifications",
+    "postProcessingSpecifications",
+    "preProcessingSpecificationV2",
+    "postProcessingSpecificationV2",
+];
+const PARAMETER_KEYS: &[&str] = &["name", "operationParameter", "description", "example", "default", "required"];
+const DOCUMENTATION: [(&str, &str); 3] =
+    [("summary", "`summary`"), ("description", "`description`"), ("externalDocs", "`externalDocs`")];
+const PROCESSING: [(&str, &str, &str); 2] = [
+    ("preProcessingSpecifications", "preProcessingSpecificationV2", "`preProcessingSpecifications`"),
+    ("postProcessingSpecifications", "postProcessingSpecificationV2", "`postProcessingSpecifications`"),
+];
+
+/// Which list a mapped `(in, name)` came from, and its index there.
+#[derive(Clone, Copy)]
+enum Origin {
+    Fixed(usize),
+    Parameter(usize),
+}
+
+/// One `operationParameter` an endpoint maps.
+struct Mapped<'v> {
+    location: &'v str,
+    name: &'v str,
+    origin: Origin,
+}
+
+/// The operation an endpoint calls, as declared.
+struct Target<'d> {
+    label: String,
+    parameters: &'d [(String, String)],
+}
+
+impl Checker {
+    pub(super) fn endpoints(&mut self, endpoints: &[Value], at: At<'_>, declared: &Declared) {
+        let mut names: HashSet<&str> = HashSet::new();
+        for (index, endpoint) in endpoints.iter().enumerate() {
+            let endpoint_at = at.index(index);
+            let Some(object) = self.object(endpoint, endpoint_at, "an endpoint", ENDPOINT_KEYS, ENDPOINT_REQUIRED)
+            else {
+                continue;
+            };
+            let name = self.string(object.get("name"), endpoint_at.key("name"), "the endpoint `name`");
+            if let Some(name) = name
+                && !names.insert(name)
+            {
+                self.help(
+                    Code::DuplicateEndpointName,
+                    endpoint_at.key("name"),
+                    format!("endpoint name \"{name}\" is used twice"),
+                    "the node uses only the first endpoint of a name, and both get the same endpoint ID; rename one",
+                );
+            }
+            for (key, what) in DOCUMENTATION {
+                self.string(object.get(key), endpoint_at.key(key), what);
+            }
+            self.endpoint(object, endpoint_at, name.unwrap_or("?"), declared);
+        }
+    }
+
+    fn endpoint(&mut self, endpoint: &Map<String, Value>, at: At<'_>, name: &str, declared: &Declared) {
+        let target = endpoint.get("operation").and_then(|operation| self.target(operation, at, declared));
+        let fixed_at = at.key("fixedOperationParameters");
+        let fixed = self.array(endpoint.get("fixedOperationParameters"), fixed_at, "`fixedOperationParameters`");
+        let mut mapped = Vec::new();
+        for (index, item) in fixed.into_iter().flatten().enumerate() {
+            let item_at = fixed_at.index(index);
+            let keys = &["operationParameter", "value"];
+            let required = &["operationParameter"];
+            let Some(item) = self.object(item, item_at, "a fixed operation parameter", keys, required) else {
+                continue;
+            };
+            if !item.contains_key("value") && self.family == FormatFamily::V3_0 {
+                self.help(
+                    Code::FixedValueMissing,
+                    item_at,
+                    "a fixed operation parameter needs a `value` (required since OIS 3.0)",
+                    "add \"value\": the value the node always sends",
+                );
+            }
+            if let Some((location, name)) =
+                item.get("operationParameter").and_then(|p| self.operation_parameter(p, item_at))
+            {
+                mapped.push(Mapped { location, name, origin: Origin::Fixed(index) });
+            }
+        }
+        self.parameters(endpoint.get("parameters"), at, &mut mapped);
+        self.reserved_parameters(endpoint.get("reservedParameters"), at.key("reservedParameters"));
+        self.processing(endpoint, at);
+        match target {
+            Some(target) => self.mapping(&mapped, &target, at, name),
+            None if !endpoint.contains_key("operation") => self.no_operation(endpoint, fixed, at),
+            None => {}
+        }
+    }
+
+    fn parameters<'v>(&mut self, parameters: Option<&'v Value>, at: At<'_>, mapped: &mut Vec<Mapped<'v>>) {
+        let list_at = at.key("parameters");
+        let parameters = self.array(parameters, list_at, "`parameters`");
+        let mut names: HashSet<&str> = HashSet::new();
+        for (index, parameter) in parameters.into_iter().flatten().enumerate() {
+            let parameter_at = list_at.index(index);
+            let Some(parameter) =
+                self.object(parameter, parameter_at, "an endpoint parameter", PARAMETER_KEYS, &["name"])
+            else {
+                continue;
+            };
+            let name_at = parameter_at.key("name");
+            if let Some(name) = self.string(parameter.get("name"), name_at, "the parameter `name`") {
+                if name.is_empty() || name.chars().any(is_js_whitespace) {
+                    let message = format!("parameter name \"{name}\" must be non-empty with no whitespace");
+                    self.report(Code::BadParameterName, name_at, message);
+                } else if name.starts_with('_') {
+                    self.help(
+                        Code::UnderscoreParameterName,
+                        name_at,
+                        format!("parameter name \"{name}\" starts with `_`, which the OIS format reserves"),
+                        "rename it; names starting with `_` are for reserved parameters",
+                    );
+                }
+                if !names.insert(name) {
+                    let message = format!("two parameters of this endpoint are named \"{name}\"");
+                    self.report(Code::DuplicateParameterName, name_at, message);
+                }
+            }
+            for key in ["default", "example"] {
+                self.string_only(parameter.get(key), parameter_at.key(key), key);
+            }
+            self.string(parameter.get("description"), parameter_at.key("description"), "`description`");
+            if let Some(required) = parameter.get("required") {
+                self.typed(required, parameter_at.key("required"), "`required`", "true or false", Value::as_bool);
+            }
+            let operation_parameter = parameter.get("operationParameter");
+            if let Some((location, name)) = operation_parameter.and_then(|p| self.operation_parameter(p, parameter_at))
+            {
+                mapped.push(Mapped { location, name, origin: Origin::Parameter(index) });
+            }
+        }
+    }
+
+    fn target<'d>(&mut self, operation: &Value, at: At<'_>, declared: &'d Declared) -> Option<Target<'d>> {
+        let operation_at = at.key("operation");
+        let keys = &["method", "path"];
+        let operation = self.object(operation, operation_at, "`operation`", keys, keys)?;
+        let method = self.one_of(operation.get("method"), operation_at.key("method"), "`method`", &["get", "post"]);
+        let path = self.string(operation.get("path"), operation_at.key("path"), "`path`");
+        let (method, path) = (method?, path?);
+        if !is_path_key(path) {
+            let message = format!("path \"{path}\" must start with `/` and contain no whitespace");
+            self.report(Code::BadPathKey, operation_at.key("path"), message);
+        }
+        let label = format!("{} {path}", method.to_uppercase());
+        match declared.operations.get(&(path.to_owned(), method.to_owned())) {
+            Some(parameters) => Some(Target { label, parameters }),
+            None => {
+                self.help(
+                    Code::UnknownOperation,
+                    operation_at,
+                    format!("no operation {label} in apiSpecifications.paths"),
+                    "declare the operation under apiSpecifications.paths, or fix the method and path",
+                );
+                None
+            }
+        }
+    }
+
+    fn operation_parameter<'v>(&mut self, value: &'v Value, at: At<'_>) -> Option<(&'v str, &'v str)> {
+        let operation_at = at.key("operationParameter");
+        let keys = &["in", "name"];
+        let object = self.object(value, operation_at, "`operationParameter`", keys, keys)?;
+        let location = self.location(object.get("in"), operation_at.key("in"), OPERATION_LOCATIONS);
+        let name = self.string(object.get("name"), operation_at.key("name"), "`name`");
+        Some((location?, name?))
+    }
+
+    fn mapping(&mut self, mapped: &[Mapped<'_>], target: &Target<'_>, at: At<'_>, endpoint: &str) {
+        let label = &target.label;
+        let fixed_at = at.key("fixedOperationParameters");
+        let parameters_at = at.key("parameters");
+        let mut seen: HashSet<(&str, &str)> = HashSet::new();
+        for item in mapped {
+            let (list_at, index) = match item.origin {
+                Origin::Fixed(index) => (&fixed_at, index),
+                Origin::Parameter(index) => (&parameters_at, index),
+            };
+            let item_at = list_at.index(index);
+            let (location, name) = (item.location, item.name);
+            if !seen.insert((location, name)) {
+                let message = format!("{location} parameter \"{name}\" is mapped twice by endpoint \"{endpoint}\"");
+                self.report(Code::ParameterMappedTwice, item_at, message);
+            }
+            if !target.parameters.iter().any(|(l, n)| l == location && n == name) {
+                self.help(
+                    Code::UnknownOperationParameter,
+                    item_at.key("operationParameter"),
+                    format!("{label} has no {location} parameter \"{name}\" (mapped by endpoint \"{endpoint}\")"),
+                    "declare it in apiSpecifications.paths or fix the name and location",
+                );
+            }
+        }
+        for (location, name) in target.parameters {
+            if !seen.contains(&(location.as_str(), name.as_str())) {
+                self.help(
+                    Code::UnmappedParameter,
+                    at,
+                    format!("{location} parameter \"{name}\" of {label} is not mapped by endpoint \"{endpoint}\""),
+                    "add it to \"parameters\" or \"fixedOperationParameters\"",
+                );
+            }
+        }
+    }
+
+    fn reserved_parameters(&mut self, reserved: Option<&Value>, at: At<'_>) {
+        let Some(reserved) = self.array(reserved, at, "`reservedParameters`") else { return };
+        let mut has_type = false;
+        for (index, parameter) in reserved.iter().enumerate() {
+            let parameter_at = at.index(index);
+            let keys = &["name", "default", "fixed"];
+            let Some(parameter) = self.object(parameter, parameter_at, "a reserved parameter", keys, &["name"]) else {
+                continue;
+            };
+            let name = self.string(parameter.get("name"), parameter_at.key("name"), "`name`");
+            match name {
+                Some(name) if RESERVED_NAMES.contains(&name) => has_type |= name == "_type",
+                Some(name) => self.help(
+                    Code::BadReservedName,
+                    parameter_at.key("name"),
+                    format!("\"{name}\" is not a reserved parameter name"),
+                    format!("use one of {}; requester parameters go in \"parameters\"", RESERVED_NAMES.join(", ")),
+                ),
+                None => {}
+            }
+            for key in ["default", "fixed"] {
+                self.string_only(parameter.get(key), parameter_at.key(key), key);
+            }
+            if parameter.contains_key("default") && parameter.contains_key("fixed") {
+                self.help(
+                    Code::FixedAndDefault,
+                    parameter_at,
+                    "a reserved parameter cannot have both `fixed` and `default`",
+                    "keep `fixed` to pin the value, or `default` to let requesters override it",
+                );
+            }
+            if let Some(name @ ("_minConfirmations" | "_gasPrice")) = name {
+                let value = match self.family {
+                    // 2.3: `default ? default : fixed`; 3.0: `default ?? fixed`.
+                    FormatFamily::V2_3 => parameter
+                        .get("default")
+                        .filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
+                        .or_else(|| parameter.get("fixed")),
+                    FormatFamily::V3_0 => parameter.get("default").or_else(|| parameter.get("fixed")),
+                };
+                if let Some(text) = value.and_then(Value::as_str)
+                    && !text.is_empty()
+                    && !js_parse_int_is_non_negative(text, self.family)
+                {
+                    let message = format!("{name} must be a non-negative integer, not \"{text}\"");
+                    self.report(Code::BadReservedNumber, parameter_at, message);
+                }
+            }
+        }
+        if !has_type {
+            self.help(
+                Code::MissingType,
+                at,
+                "`reservedParameters` must contain a `_type` entry",
+                "add {\"name\": \"_type\"} (with \"fixed\" to pin the type, e.g. \"int256\")",
+            );
+        }
+    }
+
+    fn processing(&mut self, endpoint: &Map<String, Value>, at: At<'_>) {
+        for (v1_key, v2_key, v1_what) in PROCESSING {
+            let v1_at = at.key(v1_key);
+            if let Some(list) = self.array(endpoint.get(v1_key), v1_at, v1_what) {
+                for (index, item) in list.iter().enumerate() {
+                    self.processing_item(item, v1_at.index(index), &["Node", "Node async"]);
+                }
+            }
+            if let Some(item) = endpoint.get(v2_key) {
+                self.processing_item(item, at.key(v2_key), &["Node"]);
+            }
+            if endpoint.contains_key(v1_key) && endpoint.contains_key(v2_key) {
+                self.help(
+                    Code::ProcessingBothForms,
+                    at,
+                    format!("`{v1_key}` and `{v2_key}` cannot both be present"),
+                    format!("keep `{v2_key}` (the V1 list is deprecated)"),
+                );
+            }
+        }
+    }
+
+    fn processing_item(&mut self, item: &Value, at: At<'_>, environments: &[&str]) {
+        let keys = &["environment", "value", "timeoutMs"];
+        let Some(object) = self.object(item, at, "a processing specification", keys, keys) else { return };
+        self.one_of(object.get("environment"), at.key("environment"), "`environment`", environments);
+        self.string(object.get("value"), at.key("value"), "`value`");
+        if let Some(timeout) = object.get("timeoutMs")
+            && !timeout.as_f64().is_some_and(|t| t >= 0.0 && t.fract() == 0.0)
+        {
+            let message = format!("`timeoutMs` must be a non-negative whole number, not {timeout}");
+            self.report(Code::BadProcessing, at.key("timeoutMs"), message);
+        }
+    }
+
+    fn no_operation(&mut self, endpoint: &Map<String, Value>, fixed: Option<&Vec<Value>>, at: At<'_>) {
+        if fixed.is_some_and(|items| !items.is_empty()) {
+            self.help(
+                Code::NoOperationRules,
+                at.key("fixedOperationParameters"),
+                "an endpoint without `operation` cannot have fixed operation parameters",
+                "remove them, or add the `operation` they belong to",
+            );
+        }
+        let non_empty_v1 = |key: &str| endpoint.get(key).and_then(Value::as_array).is_some_and(|l| !l.is_empty());
+        let has_processing = non_empty_v1("preProcessingSpecifications")
+            || non_empty_v1("postProcessingSpecifications")
+            || endpoint.contains_key("preProcessingSpecificationV2")
+            || endpoint.contains_key("postProcessingSpecificationV2");
+        if !has_processing {
+            self.help(
+                Code::NoOperationRules,
+                at,
+                "an endpoint without `operation` needs pre- or post-processing to produce its value",
+                "add `operation`, or a `preProcessingSpecificationV2`/`postProcessingSpecificationV2`",
+            );
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! Every rule `@api3/ois` (2.3.x and 3.0.x) applies to an OIS object, plus the format text's
+//! stricter rules, each with its own code. Works on `Value` so hand-edited files of any shape get
+//! a diagnostic per problem rather than one deserialization error.
+//!
+//! `root` checks the top level, `api` the `apiSpecifications`, `endpoint` each endpoint; `text`
+//! holds the string rules (semver, whitespace, placeholders) the real validator applies.
+
+mod api;
+mod endpoint;
+mod text;
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::ois::model::FormatFamily;
+
+pub use text::{is_js_whitespace, placeholders};
+
+const ROOT_KEYS: &[&str] = &["oisFormat", "title", "version", "apiSpecifications", "endpoints"];
+
+/// Checks one OIS object. `family` forces a format family; by default it comes from `oisFormat`.
+pub fn check(ois: &Value, family: Option<FormatFamily>) -> Vec<Diagnostic> {
+    let mut checker = Checker { diagnostics: Vec::new(), family: family.unwrap_or(FormatFamily::V3_0) };
+    checker.root(ois, family);
+    checker.diagnostics
+}
+
+/// Where a value is, as a chain of borrowed tokens: building one costs nothing, and the JSON
+/// pointer text is made only when a diagnostic needs it.
+#[derive(Clone, Copy)]
+pub(super) struct At<'p> {
+    parent: Option<&'p At<'p>>,
+    token: Token<'p>,
+}
+
+#[derive(Clone, Copy)]
+enum Token<'p> {
+    Root,
+    Key(&'p str),
+    Index(usize),
+}
+
+impl<'p> At<'p> {
+    pub const ROOT: At<'static> = At { parent: None, token: Token::Root };
+
+    pub fn key(&'p self, key: &'p str) -> At<'p> {
+        At { parent: Some(self), token: Token::Key(key) }
+    }
+
+    pub fn index(&'p self, index: usize) -> At<'p> {
+        At { parent: Some(self), token: Token::Index(index) }
+    }
+
+    pub fn pointer(&self) -> String {
+        let mut tokens = Vec::new();
+        let mut current = Some(self);
+        while let Some(at) = current {
+            tokens.push(at.token);
+            current = at.parent;
+        }
+        let mut pointer = String::new();
+        for token in tokens.iter().rev() {
+            match token {
+                Token::Root => {}
+                Token::Key(key) => crate::pointer::push(&mut pointer, key),
+                Token::Index(index) => crate::pointer::push(&mut pointer, &index.to_string()),
+            }
+        }
+        pointer
+    }
+}
+
+pub(super) struct Checker {
+    diagnostics: Vec<Diagnostic>,
+    family: FormatFamily,
+}
+
+impl Checker {
+    fn report(&mut self, code: Code, at: At<'_>, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic::new(code, at.pointer(), message));
+    }
+
+    fn help(&mut self, code: Code, at: At<'_>, message: impl Into<String>, help: impl Into<String>) {
+        self.diagnostics.push(Diagnostic::new(code, at.pointer(), message).with_help(help));
+    }
+
+    /// The object at `at`, or a type error. Unknown keys (outside `allowed`) and missing `required`
+    /// keys are reported.
+    fn object<'v>(
+        &mut self,
+        value: &'v Value,
+        at: At<'_>,
+        what: &str,
+        allowed: &[&str],
+        required: &[&str],
+    ) -> Option<&'v Map<String, Value>> {
+        let object = self.typed(value, at, what, "an object", Value::as_object)?;
+        for key in object.keys() {
+            if !allowed.contains(&key.as_str()) {
+                self.help(
+                    Code::UnknownField,
+                    at.key(key),
+                    format!("{what} does not allow the field \"{key}\""),
+                    format!("remove it; allowed fields: {}", allowed.join(", ")),
+                );
+            }
+        }
+        for key in required {
+            if !object.contains_key(*key) {
+                self.report(Code::MissingField, at, format!("{what} is missing the required field \"{key}\""));
+            }
+        }
+        Some(object)
+    }
+
+    /// `get(value)`, or a type error saying what `what` must be.
+    fn typed<'v, T>(
+        &mut self,
+        value: &'v Value,
+        at: At<'_>,
+        what: &str,
+        expected: &str,
+        get: impl Fn(&'v Value) -> Option<T>,
+    ) -> Option<T> {
+        let got = get(value);
+        if got.is_none() {
+            let message = format!("{what} must be {expected}, not {}", crate::openapi::kind_of(value));
+            self.report(Code::WrongType, at, message);
+        }
+        got
+    }
+
+    /// A map with free keys (paths, scheme names): only its type is checked here.
+    fn record<'v>(&mut self, value: &'v Value, at: At<'_>, what: &str) -> Option<&'v Map<String, Value>> {
+        self.typed(value, at, what, "an object", Value::as_object)
+    }
+
+    fn string<'v>(&mut self, value: Option<&'v Value>, at: At<'_>, what: &str) -> Option<&'v str> {
+        self.typed(value?, at, what, "a string", Value::as_str)
+    }
+
+    fn array<'v>(&mut self, value: Option<&'v Value>, at: At<'_>, what: &str) -> Option<&'v Vec<Value>> {
+        self.typed(value?, at, what, "an array", Value::as_array)
+    }
+
+    fn one_of<'v>(&mut self, value: Option<&'v Value>, at: At<'_>, what: &str, allowed: &[&str]) -> Option<&'v str> {
+        self.one_of_as(Code::BadEnumValue, value, at, what, allowed)
+    }
+
+    /// An `in` field: its own code, since a wrong location is the most common slip.
+    fn location<'v>(&mut self, value: Option<&'v Value>, at: At<'_>, allowed: &[&str]) -> Option<&'v str> {
+        self.one_of_as(Code::BadLocation, value, at, "`in`", allowed)
+    }
+
+    fn one_of_as<'v>(
+        &mut self,
+        code: Code,
+        value: Option<&'v Value>,
+        at: At<'_>,
+        what: &str,
+        allowed: &[&str],
+    ) -> Option<&'v str> {
+        let text = self.string(value, at, what)?;
+        if allowed.contains(&text) {
+            Some(text)
+        } else {
+            let message = format!("{what} is \"{text}\"; it must be one of: {}", allowed.join(", "));
+            self.report(code, at, message);
+            None
+        }
+    }
+
+    /// `default`, `example` and reserved `fixed` must be strings in every version.
+    fn string_only(&mut self, value: Option<&Value>, at: At<'_>, key: &str) {
+        if let Some(value) = value
+            && !value.is_string()
+        {
+            let suggestion = value.to_string().replace('"', "\\\"");
+            self.help(
+                Code::NotAString,
+                at,
+                format!("`{key}` must be a string, not {}", crate::openapi::kind_of(value)),
+                format!("write it as the string \"{suggestion}\""),
+            );
+        }
+    }
+
+    fn root(&mut self, ois: &Value, forced: Option<FormatFamily>) {
+        let at = At::ROOT;
+        let Some(root) = self.object(ois, at, "the OIS object", ROOT_KEYS, ROOT_KEYS) else { return };
+        if let Some(format) = self.string(root.get("oisFormat"), at.key("oisFormat"), "`oisFormat`") {
+            self.ois_format(format, forced);
+        }
+        if let Some(title) = self.string(root.get("title"), at.key("title"), "`title`")
+            && !text::is_title(title)
+        {
+            self.help(
+                Code::BadTitle,
+                at.key("title"),
+                format!("title \"{title}\" must be 1-64 characters of ASCII letters, digits, `_`, `-` and spaces"),
+                "remove dots, slashes and non-ASCII letters",
+            );
+        }
+        if let Some(version) = self.string(root.get("version"), at.key("version"), "`version`")
+            && !text::is_semver(version, self.family)
+        {
+            self.help(
+                Code::BadVersion,
+                at.key("version"),
+                format!("version \"{version}\" must be x.y.z with numeric parts"),
+                "for example \"1.0.0\"; no `v` prefix or pre-release tag",
+            );
+        }
+        let mut declared = api::Declared::default();
+        if let Some(api) = root.get("apiSpecifications") {
+            self.api_specifications(api, at.key("apiSpecifications"), &mut declared);
+        }
+        if let Some(endpoints) = self.array(root.get("endpoints"), at.key("endpoints"), "`endpoints`") {
+            self.endpoints(endpoints, at.key("endpoints"), &declared);
+        }
+    }
+
+    fn ois_format(&mut self, format: &str, forced: Option<FormatFamily>) {
+        let at = At::ROOT;
+        let at = at.key("oisFormat");
+        match (forced, FormatFamily::of(format)) {
+            (None, Some(family)) => self.family = family,
+            (Some(forced), Some(family)) if forced == family => {}
+            (Some(forced), _) => {
+                let wanted = forced.default_version();
+                self.help(
+                    Code::BadOisFormat,
+                    at,
+                    format!("oisFormat \"{format}\" is not of the {wanted} family this check was asked for"),
+                    format!("set \"oisFormat\": \"{wanted}\""),
+                );
+                return;
+            }
+            (None, None) => {
+                self.help(
+                    Code::BadOisFormat,
+                    at,
+                    format!("oisFormat \"{format}\" is not supported"),
+                    "use \"2.3.2\" (Airnode 0.15, Airnode Feed ≤ 3.3) or \"3.0.0\" (Airnode Feed 4.x)",
+                );
+                return;
+            }
+        }
+        if !text::is_semver(format, self.family) {
+            self.report(Code::BadOisFormat, at, format!("oisFormat \"{format}\" must be x.y.z with numeric parts"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_are_built_only_from_tokens() {
+        let root = At::ROOT;
+        let paths = root.key("paths");
+        let item = paths.key("/a/{id}");
+        let param = item.index(3);
+        assert_eq!(param.pointer(), "/paths/~1a~1{id}/3");
+        assert_eq!(At::ROOT.pointer(), "");
+    }
+}

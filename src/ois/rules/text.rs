@@ -1,0 +1,116 @@
+//! String rules exactly as the real validator applies them (its regexes use JavaScript's `\s`, and
+//! its number checks use `parseInt`).
+
+use crate::ois::model::FormatFamily;
+
+/// `@api3/ois`'s semver: three numeric parts. Before 3.0 an empty part slipped through.
+pub(super) fn is_semver(text: &str, family: FormatFamily) -> bool {
+    let mut count = 0;
+    let parts_ok = text.split('.').all(|part| {
+        count += 1;
+        (part.is_empty() && family == FormatFamily::V2_3)
+            || (!part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+    });
+    parts_ok && count == 3
+}
+
+/// `^[\s\w-]{1,64}$` with JavaScript's `\s`, counted in UTF-16 units as JavaScript does.
+pub(super) fn is_title(title: &str) -> bool {
+    let length = title.encode_utf16().count();
+    let allowed = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || is_js_whitespace(c);
+    (1..=64).contains(&length) && title.chars().all(allowed)
+}
+
+/// `@api3/ois` path keys: `/` followed by anything but whitespace.
+pub(super) fn is_path_key(path: &str) -> bool {
+    path.starts_with('/') && !path.chars().any(is_js_whitespace)
+}
+
+/// The `{name}` placeholders of a path, as `/\{([^}]+)\}/g` finds them.
+pub fn placeholders(path: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let after = rest.get(open + 1..).unwrap_or_default();
+        match after.find('}') {
+            Some(0) => rest = after,
+            Some(close) => {
+                found.push(after.get(..close).unwrap_or_default());
+                rest = after.get(close + 1..).unwrap_or_default();
+            }
+            None => break,
+        }
+    }
+    found
+}
+
+/// JavaScript's `\s`: what the real validator's regexes treat as whitespace.
+pub fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// `Number.isInteger(parseInt(text)) && value >= 0` as the real validator computes it: leading
+/// whitespace and trailing garbage are ignored; 2.3 (no radix) also reads `0x` hex.
+pub(super) fn js_parse_int_is_non_negative(text: &str, family: FormatFamily) -> bool {
+    let trimmed = text.trim_start_matches(is_js_whitespace);
+    let (negative, digits) = match trimmed.as_bytes().first() {
+        Some(b'-') => (true, trimmed.get(1..).unwrap_or_default()),
+        Some(b'+') => (false, trimmed.get(1..).unwrap_or_default()),
+        _ => (false, trimmed),
+    };
+    let hex = family == FormatFamily::V2_3 && (digits.starts_with("0x") || digits.starts_with("0X"));
+    let body = if hex { digits.get(2..).unwrap_or_default() } else { digits };
+    let radix = if hex { 16 } else { 10 };
+    let leading: String = body.chars().take_while(|c| c.is_digit(radix)).collect();
+    if leading.is_empty() {
+        return false;
+    }
+    !negative || leading.chars().all(|c| c == '0')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use FormatFamily::*;
+
+    #[test]
+    fn placeholders_follow_the_real_regex() {
+        assert_eq!(placeholders("/a/{id}/b/{x y}/{}/{z"), vec!["id", "x y"]);
+        assert!(placeholders("/plain").is_empty());
+    }
+
+    #[test]
+    fn semver_and_its_2_3_bug() {
+        assert!(is_semver("01.2.3", V3_0));
+        assert!(!is_semver("1.0.", V3_0));
+        assert!(is_semver("1.0.", V2_3));
+        assert!(!is_semver("1.0", V2_3));
+        assert!(!is_semver("1.0.0-beta", V3_0));
+        assert!(!is_semver("v1.0.0", V3_0));
+    }
+
+    #[test]
+    fn titles() {
+        assert!(is_title("CoinGecko basic request"));
+        assert!(is_title("tab\tand\u{a0}nbsp"));
+        assert!(!is_title("Probe.API"));
+        assert!(!is_title(""));
+        assert!(!is_title(&"a".repeat(65)));
+        assert!(!is_title("ローン"));
+    }
+
+    #[test]
+    fn parse_int_leniency() {
+        assert!(js_parse_int_is_non_negative("12abc", V3_0));
+        assert!(js_parse_int_is_non_negative(" 7", V3_0));
+        assert!(js_parse_int_is_non_negative("-0", V3_0));
+        assert!(!js_parse_int_is_non_negative("-1", V3_0));
+        assert!(!js_parse_int_is_non_negative("abc", V3_0));
+        assert!(js_parse_int_is_non_negative("0x1f", V2_3));
+        assert!(js_parse_int_is_non_negative("0x1f", V3_0)); // parseInt("0x1f", 10) is 0
+    }
+}
