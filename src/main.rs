@@ -122,7 +122,11 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
         result
     });
     let (mut diagnostics, summary, text) = match result {
-        Ok((conversion, text)) => (conversion.diagnostics, Some(conversion.summary), Some(text)),
+        Ok((conversion, text)) => {
+            let ois::convert::Conversion { ois, diagnostics, summary, .. } = conversion;
+            std::mem::forget(ois);
+            (diagnostics, Some(summary), Some(text))
+        }
         Err(failure) => (failure.diagnostics, None, None),
     };
 

@@ -139,15 +139,14 @@ pub fn convert_rendered(
     };
     let Built { model, diagnostics, family, .. } = &mut built;
     let (checked, text) = std::thread::scope(|scope| {
-        let checker = scope.spawn(|| {
-            let ois = to_value(model).map_err(|error| vec![error])?;
-            self_check(&ois, *family).map(|()| ois)
-        });
+        // The big allocations (the checked Value) stay on this thread, so its arena is reused.
         let renderer = scope.spawn(|| model_text(model, format));
-        locate(diagnostics, source);
-        let stopped = || vec![Diagnostic::new(Code::SelfCheckFailed, "", "the self-check stopped unexpectedly")];
-        let checked = checker.join().unwrap_or_else(|_| Err(stopped()));
-        let text = renderer.join().unwrap_or_else(|_| Err(stopped().remove(0)));
+        let locator = scope.spawn(|| locate(diagnostics, source));
+        let checked =
+            to_value(model).map_err(|error| vec![error]).and_then(|ois| self_check(&ois, *family).map(|()| ois));
+        let stopped = || Diagnostic::new(Code::SelfCheckFailed, "", "rendering stopped unexpectedly");
+        let text = renderer.join().unwrap_or_else(|_| Err(stopped()));
+        let _ = locator.join();
         (checked, text)
     });
     let ois = match checked {

@@ -88,18 +88,25 @@ fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
 
 /// Decodes the JSON string starting at `start` (its opening quote); returns it and the offset after it.
 fn json_string(text: &str, start: usize) -> Option<(String, usize)> {
-    let bytes = text.as_bytes();
-    let mut end = start + 1;
+    let end = string_end(text.as_bytes(), start)?;
+    let raw = text.get(start..=end)?;
+    let decoded = match raw.get(1..raw.len() - 1) {
+        Some(inner) if !inner.contains('\\') => inner.to_owned(),
+        _ => serde_json::from_str::<String>(raw).ok()?,
+    };
+    Some((decoded, end + 1))
+}
+
+/// The offset of the closing quote of the string opened at `start`.
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut pos = start + 1;
     loop {
-        match bytes.get(end)? {
-            b'"' => break,
-            b'\\' => end += 2,
-            _ => end += 1,
+        pos += memchr::memchr2(b'"', b'\\', bytes.get(pos..)?)?;
+        match bytes.get(pos)? {
+            b'"' => return Some(pos),
+            _ => pos += 2,
         }
     }
-    let raw = text.get(start..=end)?;
-    let decoded = serde_json::from_str::<String>(raw).ok()?;
-    Some((decoded, end + 1))
 }
 
 /// Offset just after the JSON value starting at `pos`; iterative, so depth costs no stack.
@@ -107,17 +114,7 @@ fn skip_json_value(bytes: &[u8], mut pos: usize) -> Option<usize> {
     let mut depth = 0usize;
     loop {
         match bytes.get(pos)? {
-            b'"' => {
-                pos += 1;
-                loop {
-                    match bytes.get(pos)? {
-                        b'"' => break,
-                        b'\\' => pos += 2,
-                        _ => pos += 1,
-                    }
-                }
-                pos += 1;
-            }
+            b'"' => pos = string_end(bytes, pos)? + 1,
             b'{' | b'[' => {
                 depth += 1;
                 pos += 1;
