@@ -157,6 +157,7 @@ codes! {
 
     OutputExists = "OUT001", Error, "the output file exists and `--force` was not given";
     OutputWrite = "OUT002", Error, "the output could not be written";
+    StrictWarnings = "OUT003", Error, "`--strict` and there are warnings, so nothing was written";
 }
 
 impl fmt::Display for Code {

@@ -134,11 +134,14 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
     if let Some(text) = text {
         let warnings = Counts::of(&diagnostics).warnings;
         if args.strict && warnings > 0 {
-            diagnostics.push(Diagnostic::new(
-                Code::OutputWrite,
-                "",
-                format!("--strict: {warnings} warning(s), so nothing was written"),
-            ));
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::StrictWarnings,
+                    "",
+                    format!("--strict: {warnings} warning(s), so nothing was written"),
+                )
+                .with_help("fix what the warnings say, or run without --strict"),
+            );
         } else {
             let outcome = match &args.output {
                 Some(path) => output::write_atomically(path, &text, args.force),

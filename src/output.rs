@@ -120,7 +120,7 @@ pub fn text_report(
         }
         out.push('\n');
     } else {
-        out.push_str(&format!("failed to convert {file}\n"));
+        out.push_str(&format!("{file}: nothing was written\n"));
     }
     out.push_str(&format!("{} error(s), {} warning(s), {} note(s)\n", counts.errors, counts.warnings, counts.notes));
     out

@@ -189,6 +189,7 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (Code::SelfCheckFailed, self_check_codes()),
         (Code::OutputExists, vec![output_exists()]),
         (Code::OutputWrite, vec![output_unwritable()]),
+        (Code::StrictWarnings, cli_codes(&["convert", "samples/orders.json", "--strict", "--report", "json"])),
     ]);
     cases.push((Code::RelativeServer, with_servers(json!([{"url": "/v1"}]), &none)));
     assert!(!with_servers(json!([{"url": "/v1"}]), &base).contains(&Code::RelativeServer));
@@ -345,6 +346,24 @@ fn alias_bomb() -> String {
 
 fn deep_all_of(depth: usize) -> Value {
     (0..depth).fold(json!({"properties": {"a": {}}}), |inner, _| json!({"allOf": [inner]}))
+}
+
+/// Codes in the JSON report of an `ois` command.
+fn cli_codes(args: &[&str]) -> Vec<Code> {
+    let output = assert_cmd::Command::cargo_bin("ois")
+        .expect("binary")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("runs");
+    let report: Value = serde_json::from_slice(&output.stderr).expect("JSON report");
+    let texts: Vec<String> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["code"].as_str().map(str::to_owned))
+        .collect();
+    Code::ALL.iter().copied().filter(|code| texts.iter().any(|t| t == code.as_str())).collect()
 }
 
 fn output_exists() -> Code {

@@ -1,0 +1,144 @@
+//! The command line as scripts use it: exit codes, stdin, output files, reports.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn ois() -> Command {
+    let mut command = Command::cargo_bin("ois").expect("binary");
+    command.current_dir(env!("CARGO_MANIFEST_DIR")).env("NO_COLOR", "1");
+    command
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    ois().arg("convert").assert().code(2);
+    ois().args(["convert", "samples/coins.yaml", "--server-var", "novalue"]).assert().code(2);
+    ois().args(["convert", "samples/coins.yaml", "--report", "xml"]).assert().code(2);
+    ois().arg("frobnicate").assert().code(2);
+}
+
+#[test]
+fn version_prints_the_tool_version() {
+    ois().arg("--version").assert().success().stdout(predicate::str::contains(env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn reads_stdin_and_names_it() {
+    let text = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/coins.yaml")).expect("sample");
+    ois()
+        .args(["convert", "-"])
+        .write_stdin(text)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"oisFormat\": \"3.0.0\""))
+        .stderr(predicate::str::contains("<stdin>:3:3"));
+}
+
+#[test]
+fn unconvertible_input_exits_1_and_writes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("broken.json");
+    std::fs::write(&input, "{\"openapi\": \"3.0.0\", \"paths\": ").expect("write");
+    let output = dir.path().join("out.json");
+    ois()
+        .arg("convert")
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("error[INP004]"))
+        .stderr(predicate::str::contains("broken.json:1:"));
+    assert!(!output.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 1, "no temporary files left behind");
+}
+
+#[test]
+fn output_file_is_not_overwritten_without_force() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = dir.path().join("out.json");
+    std::fs::write(&output, "keep me").expect("write");
+    ois()
+        .args(["convert", "samples/coins.yaml", "-o"])
+        .arg(&output)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("error[OUT001]"));
+    assert_eq!(std::fs::read_to_string(&output).expect("read"), "keep me");
+    ois().args(["convert", "samples/coins.yaml", "--force", "-o"]).arg(&output).assert().success().stdout("");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&output).expect("read")).expect("JSON");
+    assert_eq!(written["title"], "Coin Prices API demo");
+}
+
+#[test]
+fn yaml_extension_writes_yaml() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = dir.path().join("out.yml");
+    ois().args(["convert", "samples/regions.json", "-o"]).arg(&output).assert().success();
+    let text = std::fs::read_to_string(&output).expect("read");
+    assert!(text.starts_with("oisFormat: 3.0.0\n"), "{text}");
+}
+
+#[test]
+fn strict_fails_on_warnings_and_writes_nothing() {
+    ois()
+        .args(["convert", "samples/orders.json", "--strict"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("error[OUT003]: --strict: 9 warning(s), so nothing was written"));
+    // A document without warnings passes --strict (notes are fine).
+    let clean = r#"{"openapi": "3.0.0", "info": {"title": "Clean", "version": "1.0.0"},
+        "servers": [{"url": "https://api.example.com"}, {"url": "https://b.example.com"}],
+        "paths": {"/a": {"get": {"operationId": "a"}}}}"#;
+    ois().args(["convert", "-", "--strict"]).write_stdin(clean).assert().success();
+}
+
+#[test]
+fn quiet_shows_only_errors() {
+    ois().args(["convert", "samples/orders.json", "-q"]).assert().success().stderr("");
+}
+
+#[test]
+fn json_report_has_codes_positions_and_counts() {
+    let output = ois().args(["convert", "samples/auth.yaml", "--report", "json"]).output().expect("runs");
+    assert!(output.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&output.stderr).expect("JSON report");
+    assert_eq!(report["status"], "ok");
+    assert_eq!(report["summary"]["operations_kept"], 7);
+    assert_eq!(report["counts"]["warnings"], 6);
+    let first = &report["diagnostics"][0];
+    assert_eq!(first["code"], "CNV051");
+    assert_eq!(first["severity"], "warning");
+    assert_eq!(first["pointer"], "/paths/~1admin/post/requestBody/content");
+    assert_eq!((first["line"].as_u64(), first["column"].as_u64()), (Some(47), Some(9)));
+}
+
+#[test]
+fn relative_server_without_base_url_names_the_flag() {
+    ois()
+        .args(["convert", "samples/weather-3.1.yaml"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("error[CNV002]"))
+        .stderr(predicate::str::contains("--base-url"));
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    // `ois convert big.json | head -c 10`: the reader goes away; no panic message.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ois"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["convert", "../shared/corpus/github/api.github.com.json", "-q"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
