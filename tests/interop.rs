@@ -62,7 +62,7 @@ fn base(format: &str) -> Value {
     })
 }
 
-/// Sets (or adds) the member at `pointer`; `Value::Null` as a marker removes it instead.
+/// Sets (or adds) the member at `pointer`, or removes it when `value` is `None`.
 fn edit(ois: &mut Value, pointer: &str, value: Option<Value>) {
     let (parent, key) = pointer.rsplit_once('/').expect("pointer");
     let key = key.replace("~1", "/").replace("~0", "~");
@@ -88,8 +88,11 @@ const EP: &str = "/endpoints/0";
 const API: &str = "/apiSpecifications";
 const OP: &str = "/apiSpecifications/paths/~1items~1{id}/get/parameters";
 
+/// A change to the base document: set (or add) the value at a pointer, or remove it (`None`).
+type Edit = (String, Option<Value>);
+
 /// (name, edits): each case breaks (or deliberately keeps) one rule.
-fn mutations() -> Vec<(&'static str, Vec<(String, Option<Value>)>)> {
+fn mutations() -> Vec<(&'static str, Vec<Edit>)> {
     let set = |p: &str, v: Value| (p.to_owned(), Some(v));
     let del = |p: &str| (p.to_owned(), None);
     let ep = |rest: &str| format!("{EP}{rest}");
