@@ -114,9 +114,10 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
         (None, Some(path)) => OutputFormat::for_path(path),
         (None, None) => OutputFormat::Json,
     };
-    let result = Source::read(&args.input).map_err(Failure::from).and_then(|source| {
+    let source = Source::read(&args.input);
+    let result = source.as_ref().map_err(|error| Failure::from(error.clone())).and_then(|source| {
         let root = source.parse()?;
-        let result = convert_rendered(&source, &root, &options, format);
+        let result = convert_rendered(source, &root, &options, format);
         // The process ends soon; freeing the parsed document piece by piece would only cost time.
         std::mem::forget(root);
         result
@@ -173,7 +174,7 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
         }
         ReportArg::Text => {
             let min = if args.quiet { Severity::Error } else { Severity::Note };
-            output::text_report(&name, &diagnostics, summary, min, style)
+            output::text_report(&name, &diagnostics, summary, min, style, source.as_ref().ok())
         }
     };
     let _ = std::io::stderr().write_all(report.as_bytes());

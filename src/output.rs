@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::convert::Summary;
 use crate::diagnostic::{Code, Counts, Diagnostic, RenderStyle, Severity, render};
+use crate::source::Source;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
@@ -95,10 +96,11 @@ pub fn text_report(
     summary: Option<&Summary>,
     min: Severity,
     style: RenderStyle,
+    source: Option<&Source>,
 ) -> String {
     let mut out = String::new();
     for diagnostic in diagnostics.iter().filter(|d| d.severity >= min) {
-        out.push_str(&render(diagnostic, style));
+        out.push_str(&render(diagnostic, style, source));
         out.push('\n');
     }
     if min > Severity::Warning {

@@ -285,7 +285,9 @@ fn step(lines: &Lines<'_>, state: State, token: &str, parent_pointer: &str, cach
         }
         let shift = 1 + rest.len() - rest.trim_start_matches(' ').len();
         let base_shift = state.shift.filter(|&(at, _)| at == i).map_or(0, |(_, s)| s);
-        Some(State { start: i, end, parent: Some(child_indent), shift: Some((i, base_shift + shift)), found: offset })
+        // The item's content, after `- `, is what the pointer names.
+        let found = offset + shift;
+        Some(State { start: i, end, parent: Some(child_indent), shift: Some((i, base_shift + shift)), found })
     } else {
         let child_pointer = crate::pointer::join(parent_pointer, [token]);
         let hit = match cache.key_lines.get(&child_pointer) {
@@ -396,14 +398,14 @@ mod tests {
         let mut at = |p: &str| position(text, yaml(text, &tokens(p), &index, &mut cache).unwrap());
         assert_eq!(at("/paths"), (2, 1));
         assert_eq!(at("/paths/~1pets/get"), (4, 5));
-        assert_eq!(at("/paths/~1pets/get/parameters/1"), (8, 7));
+        assert_eq!(at("/paths/~1pets/get/parameters/1"), (8, 9));
         assert_eq!(at("/paths/~1pets/get/parameters/1/in"), (9, 9));
         assert_eq!(at("/paths/~1pets/get/parameters/0/name"), (6, 9));
         assert_eq!(at("/paths/~1pets/post/summary"), (11, 7));
         assert_eq!(at("/tags/0/name"), (13, 5));
         assert_eq!(at("/paths/~1pets/delete"), (3, 3));
         // Answers do not depend on what was asked before.
-        assert_eq!(at("/paths/~1pets/get/parameters/1"), (8, 7));
+        assert_eq!(at("/paths/~1pets/get/parameters/1"), (8, 9));
         assert_eq!(at("/paths"), (2, 1));
         assert_eq!(at("/tags/0/name"), (13, 5));
     }

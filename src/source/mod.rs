@@ -179,13 +179,25 @@ impl Source {
                 locate::yaml(&self.text, &tokens, lines, &mut cache)
             }
         }?;
-        let starts = self.line_starts.get_or_init(|| {
-            std::iter::once(0).chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1)).collect()
-        });
+        let starts = self.line_starts();
         let line = starts.partition_point(|&start| start <= offset);
         let start = starts.get(line.saturating_sub(1)).copied().unwrap_or(0);
         let column = self.text.get(start..offset).map_or(0, |s| s.chars().count()) + 1;
         Some((line.max(1), column))
+    }
+
+    /// The text of 1-based line `line`, without its line break.
+    pub fn line_text(&self, line: usize) -> Option<&str> {
+        let starts = self.line_starts();
+        let start = *starts.get(line.checked_sub(1)?)?;
+        let end = starts.get(line).map_or(self.text.len(), |&next| next - 1);
+        self.text.get(start..end).map(|l| l.strip_suffix('\r').unwrap_or(l))
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0).chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1)).collect()
+        })
     }
 
     /// The folder relative file references are resolved against.

@@ -1,0 +1,114 @@
+//! Text rendering in the style of rustc and cargo, by annotate-snippets: the message, where it is,
+//! the source line with the spot marked, the JSON pointer and the help. Colour only on a terminal.
+
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+
+use super::{Diagnostic, Severity};
+use crate::source::Source;
+
+/// How text diagnostics are rendered.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RenderStyle {
+    /// ANSI colours (only when writing to a terminal).
+    pub color: bool,
+}
+
+/// Renders one diagnostic; `source` is the text it points into, when there is one:
+///
+/// ```text
+/// warning[CNV030]: PUT /pets is skipped: OIS supports only get and post
+///   --> petstore.yaml:12:5
+///    |
+/// 12 |     put:
+///    |     ^^^
+///    = note: at /paths/~1pets/put
+///    = help: ...
+/// ```
+pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Source>) -> String {
+    let level = match diagnostic.severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Note => Level::NOTE,
+    };
+    let mut group = Group::with_title(level.primary_title(diagnostic.message.as_str()).id(diagnostic.code.as_str()));
+    let source = source.filter(|s| diagnostic.file.as_deref() == Some(s.name.as_str()));
+    match (&diagnostic.file, diagnostic.line, diagnostic.column) {
+        (Some(file), Some(line), Some(column)) => match source.and_then(|s| s.line_text(line)) {
+            Some(text) => {
+                let span = token_span(text, column);
+                let snippet = Snippet::source(text)
+                    .line_start(line)
+                    .path(file.as_str())
+                    .annotation(AnnotationKind::Primary.span(span));
+                group = group.element(snippet);
+            }
+            None => group = group.element(Origin::path(file.as_str()).line(line).char_column(column)),
+        },
+        (Some(file), _, _) => group = group.element(Origin::path(file.as_str())),
+        _ => {}
+    }
+    if !diagnostic.pointer.is_empty() {
+        group = group.element(Level::NOTE.message(format!("at {}", diagnostic.pointer)));
+    }
+    if let Some(help) = &diagnostic.help {
+        group = group.element(Level::HELP.message(help.as_str()));
+    }
+    let renderer = if style.color { Renderer::styled() } else { Renderer::plain() };
+    let mut text = renderer.render(&[group]);
+    text.push('\n');
+    text
+}
+
+/// The byte range of the token starting at 1-based character `column` of `line`: a quoted string
+/// with its quotes, or a word up to the next delimiter (at least one character).
+fn token_span(line: &str, column: usize) -> std::ops::Range<usize> {
+    let start = line.char_indices().nth(column.saturating_sub(1)).map_or(line.len(), |(i, _)| i);
+    let rest = line.get(start..).unwrap_or_default();
+    let length = match rest.chars().next() {
+        Some(quote @ ('"' | '\'')) => {
+            let mut escaped = false;
+            let close = rest.char_indices().skip(1).find(|&(_, c)| {
+                let found = c == quote && !escaped;
+                escaped = c == '\\' && !escaped;
+                found
+            });
+            close.map_or(rest.len(), |(i, c)| i + c.len_utf8())
+        }
+        Some(_) => rest.find([':', ',', '}', ']', ' ', '\t']).filter(|&n| n > 0).unwrap_or(rest.len()),
+        None => 0,
+    };
+    start..start + length.max(usize::from(!rest.is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Code;
+
+    #[test]
+    fn renders_the_source_line_pointer_and_help() {
+        let source = Source::from_text("api.yaml", None, "paths:\n  /pets:\n    put:\n      x: 1\n".to_owned());
+        let mut diagnostic =
+            Diagnostic::new(Code::MethodSkipped, "/paths/~1pets/put", "PUT /pets is skipped").with_help("use get");
+        diagnostic.locate_in(&source);
+        let text = render(&diagnostic, RenderStyle::default(), Some(&source));
+        let expected = "note[CNV030]: PUT /pets is skipped\n --> api.yaml:3:5\n  |\n3 |     put:\n  |     ^^^\n  |\n  = note: at /paths/~1pets/put\n  = help: use get\n";
+        assert_eq!(text, expected, "\n{text}");
+    }
+
+    #[test]
+    fn renders_without_source_text() {
+        let mut diagnostic = Diagnostic::new(Code::JsonSyntax, "", "invalid JSON").at(2, 7);
+        diagnostic.file = Some("a.json".into());
+        let text = render(&diagnostic, RenderStyle::default(), None);
+        assert!(text.starts_with("error[INP004]: invalid JSON\n"), "{text}");
+        assert!(text.contains("a.json:2:7"), "{text}");
+    }
+
+    #[test]
+    fn token_spans() {
+        assert_eq!(token_span(r#"  "a\"b": 1"#, 3), 2..8);
+        assert_eq!(token_span("  put:", 3), 2..5);
+        assert_eq!(token_span("x", 5), 1..1);
+    }
+}
