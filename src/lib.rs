@@ -11,3 +11,4 @@ pub mod openapi;
 pub mod output;
 pub mod pointer;
 pub mod source;
+pub mod validate;

@@ -127,3 +127,25 @@ pub fn text_report(
     out.push_str(&format!("{} error(s), {} warning(s), {} note(s)\n", counts.errors, counts.warnings, counts.notes));
     out
 }
+
+/// The text report of one validated file: its diagnostics, then a verdict line.
+pub fn validation_report(
+    file: &str,
+    validation: &crate::validate::Validation,
+    min: Severity,
+    style: RenderStyle,
+    source: Option<&Source>,
+) -> String {
+    let mut out = String::new();
+    for diagnostic in validation.diagnostics.iter().filter(|d| d.severity >= min) {
+        out.push_str(&render(diagnostic, style, source));
+        out.push('\n');
+    }
+    let counts = Counts::of(&validation.diagnostics);
+    let verdict = if validation.is_valid() { "valid" } else { "invalid" };
+    out.push_str(&format!(
+        "{file}: {verdict} ({} error(s), {} warning(s), {} note(s))\n",
+        counts.errors, counts.warnings, counts.notes
+    ));
+    out
+}

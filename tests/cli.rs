@@ -142,3 +142,59 @@ fn closed_stdout_ends_quietly() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn validate_exit_codes_and_kinds() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois");
+    ois()
+        .arg("validate")
+        .arg(examples.join("coinlayer.json"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(": valid"));
+    // A 1.0.0 OIS is of no supported family.
+    ois()
+        .arg("validate")
+        .arg(examples.join("amberdata.json"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("error[OIS004]"))
+        .stdout(predicate::str::contains("amberdata.json:2:3"));
+    ois().arg("validate").assert().code(2);
+    ois().args(["validate", "--ois-format", "9.9", "x.json"]).assert().code(2);
+}
+
+#[test]
+fn validate_checks_a_config_from_stdin_as_json() {
+    let config = r#"{"ois": [{"oisFormat": "3.0.0", "title": "A", "version": "1.0.0",
+        "apiSpecifications": {"servers": [{"url": "https://a.example"}], "paths": {"/x": {"get": {"parameters": []}}},
+          "components": {"securitySchemes": {"k": {"type": "apiKey", "in": "query", "name": "k"}}}, "security": {"k": []}},
+        "endpoints": [{"name": "x", "operation": {"method": "get", "path": "/x"}, "fixedOperationParameters": [],
+          "reservedParameters": [{"name": "_type"}], "parameters": []}]}],
+      "apiCredentials": [{"oisTitle": "a", "securitySchemeName": "k", "securitySchemeValue": "${K}"}]}"#;
+    let output = ois().args(["validate", "-", "--format", "json"]).write_stdin(config).output().expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let reports: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let report = &reports[0];
+    assert_eq!(
+        (report["file"].as_str(), report["kind"].as_str(), report["valid"].as_bool()),
+        (Some("-"), Some("config"), Some(false))
+    );
+    let codes: Vec<&str> =
+        report["diagnostics"].as_array().expect("list").iter().filter_map(|d| d["code"].as_str()).collect();
+    assert_eq!(codes, ["OIS061", "OIS063"]);
+    assert_eq!(report["diagnostics"][0]["pointer"], "/apiCredentials/0/oisTitle");
+    assert_eq!(report["diagnostics"][0]["line"], 6);
+}
+
+#[test]
+fn validate_forced_family() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois");
+    // coinlayer is 3.0.0: checked as 2.3 its oisFormat is wrong.
+    ois()
+        .args(["validate", "--ois-format", "2.3"])
+        .arg(examples.join("coinlayer.json"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("error[OIS004]"));
+}

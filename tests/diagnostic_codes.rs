@@ -316,9 +316,95 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
                 push(o, "/endpoints", copy);
             }),
         ),
+        (Code::EmptyFixed, validate_codes(|o| set(o, "/endpoints/0/reservedParameters/0/fixed", json!("")))),
+        (Code::UnencodableType, validate_codes(|o| set(o, "/endpoints/0/reservedParameters/0/fixed", json!("int8")))),
+        (
+            Code::ArrayTypeBroken,
+            validate_codes(|o| set(o, "/endpoints/0/reservedParameters/0/fixed", json!("string[]"))),
+        ),
+        (
+            Code::TimestampWithPath,
+            validate_codes(|o| {
+                set(o, "/endpoints/0/reservedParameters/0/fixed", json!("timestamp"));
+                push(o, "/endpoints/0/reservedParameters", json!({"name": "_path", "fixed": "a.b"}));
+            }),
+        ),
+        (
+            Code::TimesNotNumeric,
+            validate_codes(|o| {
+                set(o, "/endpoints/0/reservedParameters/0/fixed", json!("bool"));
+                push(o, "/endpoints/0/reservedParameters", json!({"name": "_times", "fixed": "100"}));
+            }),
+        ),
+        (
+            Code::PathValueUnsafe,
+            validate_codes(|o| {
+                set(o, "/endpoints/0/parameters", json!([]));
+                push(
+                    o,
+                    "/endpoints/0/fixedOperationParameters",
+                    json!({"operationParameter": {"in": "path", "name": "id"}, "value": "a/b"}),
+                );
+            }),
+        ),
+        (Code::PathUnencoded, validate_codes(|_| {})),
+        (
+            Code::ReservedCountMismatch,
+            validate_codes(|o| {
+                set(o, "/endpoints/0/reservedParameters/0/fixed", json!("int256,int256"));
+                push(o, "/endpoints/0/reservedParameters", json!({"name": "_path", "fixed": "a"}));
+            }),
+        ),
+        (Code::UnknownCredentialTitle, config_codes(|c| set(c, "/apiCredentials/0/oisTitle", json!("Other")))),
+        (
+            Code::UnknownCredentialScheme,
+            config_codes(|c| {
+                push(
+                    c,
+                    "/apiCredentials",
+                    json!({"oisTitle": "Base", "securitySchemeName": "nope", "securitySchemeValue": "${X}"}),
+                )
+            }),
+        ),
+        (Code::MissingCredential, config_codes(|c| set(c, "/apiCredentials", json!([])))),
+        (Code::LiteralSecret, config_codes(|c| set(c, "/apiCredentials/0/securitySchemeValue", json!("plain-secret")))),
+        (Code::DuplicateTitle, config_codes(|c| push(c, "/ois", base_ois()))),
+        (
+            Code::RelayWithGateway,
+            config_codes(|c| {
+                set(
+                    c,
+                    "/ois/0/apiSpecifications/components/securitySchemes/chain",
+                    json!({"type": "relayChainId", "in": "query", "name": "c"}),
+                );
+                set(c, "/ois/0/apiSpecifications/security/chain", json!([]));
+                set(
+                    c,
+                    "/triggers",
+                    json!({"http": [{"endpointId": "0x", "oisTitle": "Base", "endpointName": "item"}]}),
+                );
+            }),
+        ),
         (Code::BadEnumValue, rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("GET")))),
     ]);
     cases
+}
+
+/// Codes from validating the base OIS, after `mutate`, as the only OIS of a config.json.
+fn config_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Code> {
+    let mut config = json!({"ois": [base_ois()], "apiCredentials": [
+        {"oisTitle": "Base", "securitySchemeName": "key", "securitySchemeValue": "${BASE_KEY}"}
+    ]});
+    assert!(ois::validate::validate_value(&config, None).is_valid());
+    mutate(&mut config);
+    ois::validate::validate_value(&config, None).diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// Codes from `ois validate` on the base OIS after `mutate` (rules and run-time traps).
+fn validate_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Code> {
+    let mut ois = base_ois();
+    mutate(&mut ois);
+    ois::validate::validate_value(&ois, None).diagnostics.iter().map(|d| d.code).collect()
 }
 
 fn self_check_codes() -> Vec<Code> {

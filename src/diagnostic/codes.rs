@@ -133,6 +133,20 @@ codes! {
     FixedValueMissing = "OIS038", Error, "a fixed operation parameter without `value` (required from 3.0)";
     DuplicateEndpointName = "OIS039", Error, "two endpoints with the same name (format text; the node uses the first)";
     BadEnumValue = "OIS040", Error, "a value outside the allowed set";
+    EmptyFixed = "OIS050", Warning, "reserved `fixed: \"\"` does not fix anything at run time";
+    UnencodableType = "OIS051", Warning, "a `_type` the node cannot encode";
+    ArrayTypeBroken = "OIS052", Warning, "an array `_type` other than int256[]/uint256[] (the node casts elements as numbers)";
+    TimestampWithPath = "OIS053", Warning, "`_type` timestamp together with `_path` or `_times`";
+    TimesNotNumeric = "OIS054", Warning, "`_times` with a `_type` that is not int256/uint256";
+    PathValueUnsafe = "OIS055", Warning, "a fixed path value the node would insert unencoded and that changes the URL";
+    PathUnencoded = "OIS056", Note, "a requester's path value is inserted into the URL unencoded";
+    ReservedCountMismatch = "OIS057", Warning, "`_path`/`_times` list lengths differ from `_type`'s";
+    UnknownCredentialTitle = "OIS061", Error, "an `apiCredentials` entry names no OIS of the file";
+    UnknownCredentialScheme = "OIS062", Error, "an `apiCredentials` entry names a scheme its OIS does not define";
+    MissingCredential = "OIS063", Error, "an enabled apiKey/http scheme has no credential";
+    LiteralSecret = "OIS064", Warning, "a credential value that is not a `${VAR}` reference";
+    DuplicateTitle = "OIS065", Error, "two OIS objects with the same title in one config";
+    RelayWithGateway = "OIS066", Error, "relay security schemes together with an HTTP gateway";
 
     OutputExists = "OUT001", Error, "the output file exists and `--force` was not given";
     OutputWrite = "OUT002", Error, "the output could not be written";

@@ -1,0 +1,171 @@
+//! `ois validate`: an OIS object, an array of them, or a whole `config.json`, checked against every
+//! OIS rule (`ois::rules`), the run-time traps the real tools miss (`traps`), and the config-level
+//! rules (`config`).
+
+mod config;
+mod traps;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::ois::{FormatFamily, rules};
+use crate::source::Source;
+
+/// What a validated file turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DocumentKind {
+    /// One OIS object.
+    Ois,
+    /// An array of OIS objects.
+    List,
+    /// A node configuration with a root `ois` array.
+    Config,
+}
+
+#[derive(Clone, Debug)]
+pub struct Validation {
+    /// `None` when the file could not be read or parsed.
+    pub kind: Option<DocumentKind>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Validation {
+    pub fn is_valid(&self) -> bool {
+        !self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Validates a parsed document; `family` forces the OIS format family instead of `oisFormat`.
+pub fn validate_value(root: &Value, family: Option<FormatFamily>) -> Validation {
+    let mut diagnostics = Vec::new();
+    let kind = match root {
+        Value::Object(object) if object.contains_key("ois") => {
+            match object.get("ois").and_then(Value::as_array) {
+                Some(oises) => {
+                    for (index, ois) in oises.iter().enumerate() {
+                        check_ois(ois, family, &format!("/ois/{index}"), &mut diagnostics);
+                    }
+                    diagnostics.extend(config::check(root, oises));
+                }
+                None => {
+                    diagnostics.push(Diagnostic::new(Code::WrongType, "/ois", "`ois` must be an array of OIS objects"))
+                }
+            }
+            DocumentKind::Config
+        }
+        Value::Object(_) => {
+            check_ois(root, family, "", &mut diagnostics);
+            DocumentKind::Ois
+        }
+        Value::Array(items) => {
+            for (index, ois) in items.iter().enumerate() {
+                check_ois(ois, family, &format!("/{index}"), &mut diagnostics);
+            }
+            DocumentKind::List
+        }
+        other => {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::RootNotObject,
+                    "",
+                    format!("the document is {}, not an OIS object", crate::openapi::kind_of(other)),
+                )
+                .with_help("pass an OIS object, an array of them, or a config.json"),
+            );
+            DocumentKind::Ois
+        }
+    };
+    Validation { kind: Some(kind), diagnostics }
+}
+
+fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostics: &mut Vec<Diagnostic>) {
+    let mut found = rules::check(ois, family);
+    if ois.is_object() {
+        found.extend(traps::check(ois));
+    }
+    for mut diagnostic in found {
+        diagnostic.pointer.insert_str(0, prefix);
+        diagnostics.push(diagnostic);
+    }
+}
+
+/// Parses and validates `source`; every diagnostic is located in its text.
+pub fn validate(source: &Source, family: Option<FormatFamily>) -> Validation {
+    let root = match source.parse() {
+        Ok(root) => root,
+        Err(error) => return Validation { kind: None, diagnostics: vec![error] },
+    };
+    let mut validation = validate_value(&root, family);
+    for diagnostic in &mut validation.diagnostics {
+        diagnostic.locate_in(source);
+    }
+    validation
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ois(title: &str) -> Value {
+        json!({
+            "oisFormat": "3.0.0", "title": title, "version": "1.0.0",
+            "apiSpecifications": {
+                "servers": [{"url": "https://api.example.com"}],
+                "paths": {"/a": {"get": {"parameters": []}}},
+                "components": {"securitySchemes": {
+                    "key": {"type": "apiKey", "in": "header", "name": "X-Key"},
+                    "chain": {"type": "relayChainId", "in": "query", "name": "chain"}
+                }},
+                "security": {"key": [], "chain": []}
+            },
+            "endpoints": [{"name": "a", "operation": {"method": "get", "path": "/a"}, "fixedOperationParameters": [],
+                "reservedParameters": [{"name": "_type", "fixed": "int256"}], "parameters": []}]
+        })
+    }
+
+    fn codes(document: Value) -> Vec<Code> {
+        validate_value(&document, None).diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    fn credential(title: &str, scheme: &str, value: &str) -> Value {
+        json!({"oisTitle": title, "securitySchemeName": scheme, "securitySchemeValue": value})
+    }
+
+    #[test]
+    fn kinds_and_pointers() {
+        let validation = validate_value(&json!([ois("A"), {"title": 1}]), None);
+        assert_eq!(validation.kind, Some(DocumentKind::List));
+        assert!(validation.diagnostics.iter().all(|d| d.pointer.starts_with("/1")), "{:?}", validation.diagnostics);
+        assert_eq!(validate_value(&ois("A"), None).kind, Some(DocumentKind::Ois));
+        assert!(validate_value(&ois("A"), None).is_valid());
+    }
+
+    #[test]
+    fn config_credentials() {
+        let good = json!({"ois": [ois("A")], "apiCredentials": [credential("A", "key", "${A_KEY}")]});
+        assert_eq!(codes(good), []);
+        let wrong_title = json!({"ois": [ois("A")], "apiCredentials": [credential("B", "key", "${A_KEY}")]});
+        assert_eq!(codes(wrong_title), [Code::UnknownCredentialTitle, Code::MissingCredential]);
+        let wrong_scheme = json!({"ois": [ois("A")], "apiCredentials": [credential("A", "key", "${A_KEY}"), credential("A", "nope", "${X}")]});
+        assert_eq!(codes(wrong_scheme), [Code::UnknownCredentialScheme]);
+        let literal = json!({"ois": [ois("A")], "apiCredentials": [credential("A", "key", "sk-12345")]});
+        assert_eq!(codes(literal), [Code::LiteralSecret]);
+        let bad_name = json!({"ois": [ois("A")], "apiCredentials": [credential("A", "key", "${lower}")]});
+        assert_eq!(codes(bad_name), [Code::LiteralSecret]);
+        let duplicate = json!({"ois": [ois("A"), ois("A")], "apiCredentials": [credential("A", "key", "${K}")]});
+        assert_eq!(codes(duplicate), [Code::DuplicateTitle]);
+        let strict = json!({"ois": [ois("A")], "apiCredentials": [{"oisTitle": "A", "securitySchemeName": "key", "securitySchemeValue": "${K}", "x": 1}]});
+        assert_eq!(codes(strict), [Code::UnknownField]);
+        assert_eq!(codes(json!({"ois": [ois("A")]})), [Code::MissingField, Code::MissingCredential]);
+    }
+
+    #[test]
+    fn relay_schemes_and_gateways() {
+        let config = json!({"ois": [ois("A")], "apiCredentials": [credential("A", "key", "${K}")],
+            "triggers": {"rrp": [], "http": [{"endpointId": "0x", "oisTitle": "A", "endpointName": "a"}]}});
+        assert_eq!(codes(config), [Code::RelayWithGateway]);
+    }
+}

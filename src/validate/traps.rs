@@ -1,0 +1,265 @@
+//! Run-time traps the real validator lets through (ground truth §2–§3): reserved parameter values
+//! the node cannot use, and path values it inserts unencoded.
+
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::pointer;
+
+const BASE_TYPES: [&str; 9] =
+    ["int256", "uint256", "bool", "bytes32", "address", "bytes", "string", "string32", "timestamp"];
+
+/// Warnings for one OIS object; pointers are relative to it.
+pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let Some(endpoints) = ois.get("endpoints").and_then(Value::as_array) else { return diagnostics };
+    for (index, endpoint) in endpoints.iter().enumerate() {
+        let at = pointer::join("/endpoints", [index.to_string().as_str()]);
+        let name = endpoint.get("name").and_then(Value::as_str).unwrap_or("?");
+        reserved(endpoint, &at, name, &mut diagnostics);
+        path_values(endpoint, &at, name, &mut diagnostics);
+    }
+    diagnostics
+}
+
+/// A reserved parameter's value as the node resolves it when the requester sends nothing:
+/// `fixed || default` (an empty `fixed` falls through).
+fn reserved_value<'v>(endpoint: &'v Value, name: &str) -> Option<(&'v str, String)> {
+    let list = endpoint.get("reservedParameters")?.as_array()?;
+    let (index, parameter) =
+        list.iter().enumerate().find(|(_, p)| p.get("name").and_then(Value::as_str) == Some(name))?;
+    let text = |key: &str| parameter.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
+    let (key, value) = text("fixed").map(|v| ("fixed", v)).or_else(|| text("default").map(|v| ("default", v)))?;
+    Some((value, format!("/reservedParameters/{index}/{key}")))
+}
+
+fn reserved(endpoint: &Value, at: &str, name: &str, diagnostics: &mut Vec<Diagnostic>) {
+    if let Some(list) = endpoint.get("reservedParameters").and_then(Value::as_array) {
+        for (index, parameter) in list.iter().enumerate() {
+            if parameter.get("fixed").and_then(Value::as_str) == Some("") {
+                let reserved = parameter.get("name").and_then(Value::as_str).unwrap_or("?");
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::EmptyFixed,
+                        format!("{at}/reservedParameters/{index}/fixed"),
+                        format!("endpoint \"{name}\": `fixed: \"\"` on {reserved} does not fix anything; requesters can set it"),
+                    )
+                    .with_help("give the value to fix, or remove `fixed`"),
+                );
+            }
+        }
+    }
+    let Some((types, type_at)) = reserved_value(endpoint, "_type") else { return };
+    let type_at = format!("{at}{type_at}");
+    let types: Vec<&str> = types.split(',').collect();
+    let multiple = types.len() > 1;
+    for kind in &types {
+        match base_type(kind) {
+            None => diagnostics.push(
+                Diagnostic::new(Code::UnencodableType, &type_at, format!("endpoint \"{name}\": the node cannot encode _type \"{kind}\""))
+                    .with_help(format!("use one of {} (or arrays of them); separate several with `,` and no spaces", BASE_TYPES.join(", "))),
+            ),
+            Some((base, true)) if base != "int256" && base != "uint256" => diagnostics.push(
+                Diagnostic::new(
+                    Code::ArrayTypeBroken,
+                    &type_at,
+                    format!("endpoint \"{name}\": _type \"{kind}\": the node casts array elements as numbers, so {base} arrays fail or come out wrong"),
+                )
+                .with_help("use int256[] or uint256[], or encode the values one by one"),
+            ),
+            _ => {}
+        }
+    }
+    // `_path` and `_times` are split like `_type` only when it lists several types.
+    let split = |value: &str| -> Vec<String> { if multiple { split_unescaped(value) } else { vec![value.to_owned()] } };
+    let path = reserved_value(endpoint, "_path").map(|(v, p)| (split(v), format!("{at}{p}")));
+    let times = reserved_value(endpoint, "_times").map(|(v, p)| (split(v), format!("{at}{p}")));
+    for (values, value_at, what) in
+        [path.as_ref().map(|(v, p)| (v, p, "_path")), times.as_ref().map(|(v, p)| (v, p, "_times"))]
+            .into_iter()
+            .flatten()
+    {
+        if multiple && values.len() != types.len() {
+            diagnostics.push(Diagnostic::new(
+                Code::ReservedCountMismatch,
+                value_at,
+                format!(
+                    "endpoint \"{name}\": {what} has {} values for {} types; the node rejects the response",
+                    values.len(),
+                    types.len()
+                ),
+            ));
+        }
+    }
+    for (position, kind) in types.iter().enumerate() {
+        let value_at = |list: &Option<(Vec<String>, String)>| {
+            list.as_ref().and_then(|(values, at)| values.get(position).filter(|v| !v.is_empty()).map(|_| at.clone()))
+        };
+        if *kind == "timestamp"
+            && let Some(value_at) = value_at(&path).or_else(|| value_at(&times))
+        {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::TimestampWithPath,
+                    value_at,
+                    format!("endpoint \"{name}\": _type timestamp takes no _path or _times; the node fails"),
+                )
+                .with_help("timestamp encodes the current time; leave its _path and _times empty"),
+            );
+        }
+        let numeric = base_type(kind).is_some_and(|(base, _)| base == "int256" || base == "uint256");
+        if !numeric
+            && *kind != "timestamp"
+            && let Some(value_at) = value_at(&times)
+        {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::TimesNotNumeric,
+                    value_at,
+                    format!("endpoint \"{name}\": _times cannot be used with _type \"{kind}\"; the node fails"),
+                )
+                .with_help("_times multiplies numbers: use it with int256 or uint256"),
+            );
+        }
+    }
+}
+
+/// The base type and whether it is an array, for a type the node can encode.
+fn base_type(kind: &str) -> Option<(&str, bool)> {
+    let base_end = kind.find('[').unwrap_or(kind.len());
+    let (base, mut dimensions) = kind.split_at(base_end);
+    if !BASE_TYPES.contains(&base) {
+        return None;
+    }
+    let mut array = false;
+    while !dimensions.is_empty() {
+        let close = dimensions.find(']')?;
+        let size = dimensions.get(1..close)?;
+        let size_ok =
+            size.is_empty() || (size.bytes().all(|b| b.is_ascii_digit()) && size.parse::<u64>().is_ok_and(|n| n > 0));
+        if !dimensions.starts_with('[') || !size_ok {
+            return None;
+        }
+        dimensions = dimensions.get(close + 1..)?;
+        array = true;
+    }
+    Some((base, array))
+}
+
+/// Splits on `,` except `\,`, unescaping `\,` (the node's multi-value rule).
+fn split_unescaped(value: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(',')) => {
+                chars.next();
+                if let Some(last) = parts.last_mut() {
+                    last.push(',');
+                }
+            }
+            (',', _) => parts.push(String::new()),
+            (c, _) => {
+                if let Some(last) = parts.last_mut() {
+                    last.push(c);
+                }
+            }
+        }
+    }
+    parts
+}
+
+/// Path parameters: the node substitutes values unencoded.
+fn path_values(endpoint: &Value, at: &str, name: &str, diagnostics: &mut Vec<Diagnostic>) {
+    let is_path = |item: &Value| item.pointer("/operationParameter/in").and_then(Value::as_str) == Some("path");
+    if let Some(fixed) = endpoint.get("fixedOperationParameters").and_then(Value::as_array) {
+        for (index, item) in fixed.iter().enumerate().filter(|(_, item)| is_path(item)) {
+            let value = match item.get("value") {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Null) | None => String::new(),
+                Some(other) => other.to_string(),
+            };
+            let parameter = item.pointer("/operationParameter/name").and_then(Value::as_str).unwrap_or("?");
+            let unsafe_value = value.is_empty() || value.contains(['/', '?', '#']) || value.contains("$&");
+            if unsafe_value {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::PathValueUnsafe,
+                        format!("{at}/fixedOperationParameters/{index}/value"),
+                        if value.is_empty() {
+                            format!("endpoint \"{name}\": path parameter \"{parameter}\" is fixed to an empty value; the node fails")
+                        } else {
+                            format!("endpoint \"{name}\": fixed path value \"{value}\" for {{{parameter}}} is inserted unencoded and changes the URL's structure")
+                        },
+                    )
+                    .with_help("this is fine only if you mean it (e.g. a `/{path}` operation); otherwise percent-encode the value"),
+                );
+            }
+        }
+    }
+    if let Some(parameters) = endpoint.get("parameters").and_then(Value::as_array) {
+        for (index, parameter) in parameters.iter().enumerate().filter(|(_, p)| is_path(p)) {
+            let endpoint_parameter = parameter.get("name").and_then(Value::as_str).unwrap_or("?");
+            diagnostics.push(Diagnostic::new(
+                Code::PathUnencoded,
+                format!("{at}/parameters/{index}"),
+                format!("endpoint \"{name}\": the value of \"{endpoint_parameter}\" goes into the path unencoded; `/`, `?` or `#` in it change the URL"),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn codes(reserved: Value) -> Vec<Code> {
+        check(&json!({"endpoints": [{"name": "e", "reservedParameters": reserved}]})).iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn types() {
+        assert_eq!(base_type("int256"), Some(("int256", false)));
+        assert_eq!(base_type("uint256[2][]"), Some(("uint256", true)));
+        assert_eq!(base_type("int8"), None);
+        assert_eq!(base_type("int256[0]"), None);
+        assert_eq!(base_type("int256[x]"), None);
+        assert_eq!(base_type(" int256"), None);
+    }
+
+    #[test]
+    fn reserved_traps() {
+        assert_eq!(codes(json!([{"name": "_type", "fixed": "int256"}, {"name": "_times", "fixed": "1e18"}])), []);
+        assert_eq!(codes(json!([{"name": "_type", "fixed": ""}])), [Code::EmptyFixed]);
+        assert_eq!(codes(json!([{"name": "_type", "fixed": "int8"}])), [Code::UnencodableType]);
+        assert_eq!(codes(json!([{"name": "_type", "fixed": "address[]"}])), [Code::ArrayTypeBroken]);
+        assert_eq!(
+            codes(json!([{"name": "_type", "fixed": "timestamp"}, {"name": "_path", "fixed": "a"}])),
+            [Code::TimestampWithPath]
+        );
+        assert_eq!(
+            codes(json!([{"name": "_type", "fixed": "string"}, {"name": "_times", "default": "100"}])),
+            [Code::TimesNotNumeric]
+        );
+        assert_eq!(
+            codes(
+                json!([{"name": "_type", "fixed": "int256,string,timestamp"}, {"name": "_path", "fixed": "price,str,"}, {"name": "_times", "fixed": "100,,"}])
+            ),
+            []
+        );
+        assert_eq!(
+            codes(json!([{"name": "_type", "fixed": "int256,int256"}, {"name": "_path", "fixed": "a\\,b"}])),
+            [Code::ReservedCountMismatch]
+        );
+    }
+
+    #[test]
+    fn path_traps() {
+        let ois = json!({"endpoints": [{"name": "e",
+            "fixedOperationParameters": [{"operationParameter": {"in": "path", "name": "path"}, "value": "simple/price"}],
+            "parameters": [{"name": "id", "operationParameter": {"in": "path", "name": "id"}}]}]});
+        let codes: Vec<Code> = check(&ois).iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Code::PathValueUnsafe, Code::PathUnencoded]);
+    }
+}
