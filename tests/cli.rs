@@ -1,5 +1,7 @@
 //! The command line as scripts use it: exit codes, stdin, output files, reports.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
 use std::path::Path;
 
 use assert_cmd::Command;

@@ -6,6 +6,8 @@
 //! Needs `npm ci --prefix tests/interop` (.ci/run does it). Without it the test is skipped with a
 //! message, except under CI, where that is a failure.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -2,6 +2,8 @@
 //! with exactly the report in samples/expected/<name>.report.txt. `UPDATE_GOLDEN=1 cargo test`
 //! rewrites them; review the diff before committing.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
 use std::path::Path;
 
 use assert_cmd::Command;

@@ -68,7 +68,8 @@ impl Source {
     pub fn from_bytes(name: &str, path: Option<PathBuf>, bytes: Vec<u8>) -> Result<Source, Diagnostic> {
         let mut text = String::from_utf8(bytes).map_err(|err| {
             let valid = err.utf8_error().valid_up_to();
-            let (line, column) = line_column(&String::from_utf8_lossy(&err.as_bytes()[..valid]), valid);
+            let prefix = err.as_bytes().get(..valid).unwrap_or_default();
+            let (line, column) = line_column(&String::from_utf8_lossy(prefix), valid);
             Diagnostic::new(
                 Code::InputNotUtf8,
                 "",
