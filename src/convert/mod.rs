@@ -198,15 +198,7 @@ fn build(root: &Value, options: &ConvertOptions) -> Result<Built, Failure> {
     let server = servers::choose(root, options, &mut diagnostics);
 
     let operations = operations::collect(&document, &mut diagnostics, &mut summary);
-    // Server problems are reported together with operation problems, so one run shows both.
-    let server = match server {
-        Ok(server) => server,
-        Err(error) => {
-            diagnostics.push(error);
-            return Err(Failure { diagnostics });
-        }
-    };
-    servers::check_operation_servers(&server, &operations, &mut diagnostics);
+    // Operation and server problems are reported together, so one run shows both.
     if operations.is_empty() {
         let skipped = summary.skipped_total();
         let message = if skipped == 0 {
@@ -218,8 +210,16 @@ fn build(root: &Value, options: &ConvertOptions) -> Result<Built, Failure> {
             Diagnostic::new(Code::NoOperations, "/paths", message)
                 .with_help("OIS describes get and post operations; nothing is left to write"),
         );
-        return Err(Failure { diagnostics });
     }
+    let server = match server {
+        Ok(server) if !operations.is_empty() => server,
+        Ok(_) => return Err(Failure { diagnostics }),
+        Err(error) => {
+            diagnostics.push(error);
+            return Err(Failure { diagnostics });
+        }
+    };
+    servers::check_operation_servers(&server, &operations, &mut diagnostics);
 
     let security = security::plan(&document, &operations, &mut diagnostics);
     let endpoints = endpoints::build(&operations, &mut diagnostics);
