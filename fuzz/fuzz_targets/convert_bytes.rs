@@ -1,0 +1,26 @@
+//! Raw bytes → convert (as JSON or YAML, by the first byte), then everything the CLI does with the
+//! result: render every diagnostic with its source line, and the output text.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use ois::convert::{ConvertOptions, convert};
+use ois::diagnostic::{RenderStyle, render};
+use ois::output::{OutputFormat, to_text};
+use ois::source::Source;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, bytes)) = data.split_first() else { return };
+    let name = if selector & 1 == 0 { "fuzz.json" } else { "fuzz.yaml" };
+    let Ok(source) = Source::from_bytes(name, None, bytes.to_vec()) else { return };
+    let options = ConvertOptions { base_url: Some("https://api.example.com".into()), ..Default::default() };
+    let diagnostics = match convert(&source, &options) {
+        Ok(conversion) => {
+            let _ = to_text(&conversion.ois, OutputFormat::Json);
+            conversion.diagnostics
+        }
+        Err(failure) => failure.diagnostics,
+    };
+    for diagnostic in &diagnostics {
+        let _ = render(diagnostic, RenderStyle::default(), Some(&source));
+    }
+});

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Seeds the fuzz corpora from samples/ and ../shared, then fuzzes.
+# Usage: fuzz/run.sh TARGET [SECONDS|-runs=N] [extra libFuzzer flags]
+#   fuzz/run.sh convert_bytes 60          one minute
+#   fuzz/run.sh convert_bytes -runs=10000000
+# Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
+set -euo pipefail
+cd "$(dirname "$0")"
+target=${1:?target: convert_bytes, validate_bytes or convert_structured}
+limit=${2:-60}
+shift $(( $# >= 2 ? 2 : 1 ))
+
+corpus=corpus/$target
+mkdir -p "$corpus"
+seed() { # FILE: the target's first byte picks JSON (0) or YAML (1)
+  local file=$1 selector='\x00'
+  case "$file" in *.yaml|*.yml) selector='\x01' ;; esac
+  local out="$corpus/seed-$(echo "$file" | md5sum | cut -c1-16)"
+  [ -e "$out" ] || { printf "$selector"; cat "$file"; } > "$out"
+}
+case "$target" in
+  convert_bytes)
+    for f in ../samples/*.json ../samples/*.yaml; do seed "$f"; done
+    mapfile -t small < <(find ../../shared/corpus -type f \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -size -64k | sort)
+    for f in "${small[@]:0:300}"; do seed "$f"; done ;;
+  validate_bytes)
+    for f in ../samples/expected/*.json ../../shared/examples/ois/*.json; do [ "$(stat -c %s "$f")" -lt 65536 ] && seed "$f"; done ;;
+esac
+
+case "$limit" in
+  -*) flags=("$limit") ;;
+  *) flags=("-max_total_time=$limit") ;;
+esac
+exec cargo +nightly fuzz run --sanitizer none "$target" "$corpus" -- -max_len=${MAX_LEN:-4096} -timeout=10 -rss_limit_mb=2048 "${flags[@]}" "$@"
