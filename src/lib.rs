@@ -10,5 +10,6 @@ pub mod ois;
 pub mod openapi;
 pub mod output;
 pub mod pointer;
+pub mod request;
 pub mod source;
 pub mod validate;

@@ -148,6 +148,23 @@ codes! {
     DuplicateTitle = "OIS065", Error, "two OIS objects with the same title in one config";
     RelayWithGateway = "OIS066", Error, "relay security schemes together with an HTTP gateway";
 
+    UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";
+    MissingPathValue = "REQ002", Error, "a path parameter has no value (the node fails)";
+    MissingSecret = "REQ003", Error, "a `${VAR}` credential with no value in --secrets or the environment";
+    PathValueChangesUrl = "REQ004", Warning, "a path value with `/`, `?` or `#` changes the URL's structure";
+    BasicNotBase64 = "REQ005", Warning, "an http basic credential that is not base64 (the node sends it as given)";
+    InvalidRequestUrl = "REQ006", Error, "the request URL is not a valid URL";
+    InvalidOis = "REQ007", Error, "the OIS breaks OIS rules; the node would not load it";
+    OisChoice = "REQ008", Error, "which OIS of the config to use is not clear (see --ois)";
+    BadArgument = "REQ009", Error, "a --param, --param-json, --metadata or --secrets value that cannot be used";
+    ParameterIgnored = "REQ010", Note, "a requester parameter the node does not send";
+    ValueNotFound = "REQ020", Error, "no value at `_path` in the response (the node fails)";
+    CastFailed = "REQ021", Error, "the value cannot be cast to `_type` (the node fails)";
+    InvalidType = "REQ022", Error, "`_type` is not a type the node can encode";
+    ReservedMismatch = "REQ023", Error, "reserved parameter lists of different lengths, or used where the node refuses them";
+    EncodedTooLarge = "REQ024", Error, "the encoded value exceeds the node's 16384-byte limit";
+    EncodingFailed = "REQ025", Error, "the value cannot be ABI-encoded as `_type`";
+
     OutputExists = "OUT001", Error, "the output file exists and `--force` was not given";
     OutputWrite = "OUT002", Error, "the output could not be written";
     StrictWarnings = "OUT003", Error, "`--strict` and there are warnings, so nothing was written";

@@ -1,0 +1,543 @@
+//! The node's request for an endpoint call, built the way `@api3/airnode-node` and
+//! `@api3/airnode-adapter` 0.15 build it (ground truth §2): requester parameters by endpoint
+//! parameter name, defaults only in node mode, fixed parameters matched by name, credentials last,
+//! path values unencoded, a GET's query serialised as axios does, a POST's as a JSON body.
+
+mod query;
+pub mod response;
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::ois::model::RESERVED_NAMES;
+use crate::ois::rules::placeholders;
+
+pub use query::{encode_uri_component, serialize_query};
+
+/// Node mode applies endpoint-parameter defaults and strips reserved names (airnode-node);
+/// feed mode does neither (Airnode Feed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    #[default]
+    Node,
+    Feed,
+}
+
+/// An `apiCredentials` entry, with its `${VAR}` already filled in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Credential {
+    pub ois_title: String,
+    pub scheme: String,
+    pub value: String,
+}
+
+/// Request metadata for relay schemes (RRP requests; the HTTP gateways and Airnode Feed have none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Metadata {
+    pub chain_id: Option<String>,
+    pub chain_type: Option<String>,
+    pub requester_address: Option<String>,
+    pub sponsor_address: Option<String>,
+    pub sponsor_wallet_address: Option<String>,
+    pub request_id: Option<String>,
+}
+
+impl Metadata {
+    fn get(&self, scheme_type: &str) -> Option<&str> {
+        match scheme_type {
+            "relayChainId" => self.chain_id.as_deref(),
+            // airnode-node uses `chain.type || 'evm'`.
+            "relayChainType" => Some(self.chain_type.as_deref().unwrap_or("evm")),
+            "relayRequesterAddress" => self.requester_address.as_deref(),
+            "relaySponsorAddress" => self.sponsor_address.as_deref(),
+            "relaySponsorWalletAddress" => self.sponsor_wallet_address.as_deref(),
+            "relayRequestId" => self.request_id.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct RequestOptions {
+    pub endpoint: String,
+    /// Requester parameters in the order given.
+    pub parameters: IndexMap<String, Value>,
+    pub credentials: Vec<Credential>,
+    pub metadata: Option<Metadata>,
+    pub mode: Mode,
+}
+
+/// A requester parameter that is not sent, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ignored {
+    pub name: String,
+    pub reason: String,
+}
+
+/// The request the node would send.
+#[derive(Clone, Debug, Serialize)]
+pub struct Request {
+    /// `GET` or `POST`.
+    pub method: &'static str,
+    /// The full URL as the HTTP client sends it, query string included.
+    pub url: String,
+    pub headers: Map<String, Value>,
+    /// The JSON body of a POST (`null` for GET).
+    pub body: Option<Value>,
+    pub ignored: Vec<Ignored>,
+    /// `_type`, `_path`, `_times` as the node resolves them for the response.
+    pub reserved: Map<String, Value>,
+    #[serde(skip)]
+    pub warnings: Vec<Diagnostic>,
+    /// Credential values, for masking.
+    #[serde(skip)]
+    pub secrets: Vec<String>,
+}
+
+#[derive(Default)]
+struct Buckets {
+    paths: Map<String, Value>,
+    query: Map<String, Value>,
+    headers: Map<String, Value>,
+    cookies: Map<String, Value>,
+}
+
+impl Buckets {
+    fn put(&mut self, location: &str, name: &str, value: Value) {
+        let bucket = match location {
+            "path" => &mut self.paths,
+            "query" => &mut self.query,
+            "header" | "headers" => &mut self.headers,
+            "cookie" | "cookies" => &mut self.cookies,
+            _ => return,
+        };
+        bucket.insert(name.to_owned(), value);
+    }
+}
+
+/// `{...a, ...b}`: b's values win, a's keys keep their place.
+fn spread(into: &mut Map<String, Value>, from: Map<String, Value>) {
+    for (key, value) in from {
+        into.insert(key, value);
+    }
+}
+
+fn text<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
+    value.pointer(pointer).and_then(Value::as_str)
+}
+
+/// Builds the request for `options.endpoint` of `ois` (which should pass `ois::rules::check`).
+pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnostic> {
+    let endpoints = ois.get("endpoints").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let Some((endpoint_index, endpoint)) =
+        endpoints.iter().enumerate().find(|(_, e)| e.get("name").and_then(Value::as_str) == Some(options.endpoint.as_str()))
+    else {
+        let names: Vec<&str> = endpoints.iter().filter_map(|e| e.get("name").and_then(Value::as_str)).collect();
+        return Err(Diagnostic::new(Code::UnknownEndpoint, "/endpoints", format!("Endpoint: '{}' not found in the OIS.", options.endpoint))
+            .with_help(format!("the endpoints are: {}", names.join(", "))));
+    };
+    let endpoint_at = format!("/endpoints/{endpoint_index}");
+    let (Some(method), Some(path)) = (text(endpoint, "/operation/method"), text(endpoint, "/operation/path")) else {
+        return Err(Diagnostic::new(
+            Code::UnknownEndpoint,
+            &endpoint_at,
+            format!("endpoint \"{}\" has no operation: it makes no API call (its value comes from processing)", options.endpoint),
+        ));
+    };
+    let operation_parameters: Vec<(&str, &str)> = ois
+        .pointer("/apiSpecifications/paths")
+        .and_then(|paths| paths.get(path))
+        .and_then(|item| item.get(method))
+        .and_then(|operation| operation.get("parameters"))
+        .and_then(Value::as_array)
+        .map(|list| list.iter().filter_map(|p| Some((p.get("in")?.as_str()?, p.get("name")?.as_str()?))).collect())
+        .unwrap_or_default();
+    let base_url = text(ois, "/apiSpecifications/servers/0/url").ok_or_else(|| {
+        Diagnostic::new(Code::InvalidRequestUrl, "/apiSpecifications/servers", "the OIS has no server (the node crashes on servers[0].url)")
+    })?;
+
+    let mut ignored = Vec::new();
+    let reserved = reserved_values(endpoint, &options.parameters);
+    let parameters = node_parameters(endpoint, options);
+    let user = user_parameters(endpoint, &operation_parameters, &parameters, &mut ignored);
+    let fixed = fixed_parameters(endpoint, &operation_parameters);
+    let (auth, secrets, mut warnings) = auth_parameters(ois, options);
+
+    // Precedence: requester < fixed < credentials; one Cookie header from all three.
+    let mut cookies = user.cookies;
+    spread(&mut cookies, fixed.cookies);
+    spread(&mut cookies, auth.cookies);
+    let mut paths = user.paths;
+    spread(&mut paths, fixed.paths);
+    let mut query = user.query;
+    spread(&mut query, fixed.query);
+    spread(&mut query, auth.query);
+    let mut headers = user.headers;
+    spread(&mut headers, fixed.headers);
+    spread(&mut headers, auth.headers);
+    if !cookies.is_empty() {
+        let pairs: Vec<String> = cookies.iter().map(|(k, v)| format!("{k}={};", encode_uri_component(&js_string(v)))).collect();
+        headers.insert("Cookie".to_owned(), Value::String(pairs.join(" ")));
+    }
+
+    let path = substitute_path(path, &paths, &endpoint_at, &mut warnings)?;
+    let joined = format!("{base_url}{path}");
+    let parsed = url::Url::parse(&joined).map_err(|err| {
+        Diagnostic::new(Code::InvalidRequestUrl, "/apiSpecifications/servers/0/url", format!("\"{joined}\" is not a valid URL ({err})"))
+    })?;
+    // The HTTP client sends the WHATWG-normalised URL without its fragment.
+    let mut url = format!("{}{}", parsed.origin().ascii_serialization(), parsed.path());
+    if let Some(search) = parsed.query().filter(|q| !q.is_empty()) {
+        url.push('?');
+        url.push_str(search);
+    }
+    let (method, body) = if method == "post" {
+        ("POST", Some(Value::Object(query)))
+    } else {
+        let serialized = serialize_query(&query);
+        if !serialized.is_empty() {
+            url.push(if url.contains('?') { '&' } else { '?' });
+            url.push_str(&serialized);
+        }
+        ("GET", None)
+    };
+    Ok(Request { method, url, headers, body, ignored, reserved, warnings, secrets })
+}
+
+/// `getReservedParameterValue`: listed names only, `fixed || requester || default` (so an empty
+/// `fixed` does not fix anything).
+fn reserved_values(endpoint: &Value, requested: &IndexMap<String, Value>) -> Map<String, Value> {
+    let mut reserved = Map::new();
+    let list = endpoint.get("reservedParameters").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for name in ["_type", "_path", "_times"] {
+        let Some(parameter) = list.iter().find(|p| p.get("name").and_then(Value::as_str) == Some(name)) else { continue };
+        let truthy = |value: Option<&Value>| value.filter(|v| is_truthy(v)).cloned();
+        let value = truthy(parameter.get("fixed")).or_else(|| truthy(requested.get(name))).or_else(|| truthy(parameter.get("default")));
+        if let Some(value) = value {
+            reserved.insert(name.to_owned(), value);
+        }
+    }
+    reserved
+}
+
+/// Requester parameters as the adapter receives them: node mode merges endpoint-parameter defaults
+/// first and removes reserved names; feed mode passes them as they are.
+fn node_parameters(endpoint: &Value, options: &RequestOptions) -> IndexMap<String, Value> {
+    if options.mode == Mode::Feed {
+        return options.parameters.clone();
+    }
+    let mut all = IndexMap::new();
+    for parameter in endpoint.get("parameters").and_then(Value::as_array).into_iter().flatten() {
+        if let (Some(name), Some(default)) = (parameter.get("name").and_then(Value::as_str), parameter.get("default")) {
+            all.insert(name.to_owned(), default.clone());
+        }
+    }
+    for (name, value) in &options.parameters {
+        all.insert(name.clone(), value.clone());
+    }
+    all.retain(|name, _| !RESERVED_NAMES.contains(&name.as_str()));
+    all
+}
+
+fn user_parameters(
+    endpoint: &Value,
+    operation_parameters: &[(&str, &str)],
+    parameters: &IndexMap<String, Value>,
+    ignored: &mut Vec<Ignored>,
+) -> Buckets {
+    let mut buckets = Buckets::default();
+    let declared = endpoint.get("parameters").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for (name, value) in parameters {
+        let mut ignore = |reason: &str| ignored.push(Ignored { name: name.clone(), reason: reason.to_owned() });
+        let Some(parameter) = declared.iter().find(|p| p.get("name").and_then(Value::as_str) == Some(name)) else {
+            ignore("not a parameter of this endpoint");
+            continue;
+        };
+        let (Some(location), Some(target)) =
+            (text(parameter, "/operationParameter/in"), text(parameter, "/operationParameter/name"))
+        else {
+            ignore("has no operationParameter (it only reaches processing)");
+            continue;
+        };
+        if !operation_parameters.contains(&(location, target)) {
+            ignore("its operationParameter is not a parameter of the operation");
+            continue;
+        }
+        if location == "processing" {
+            ignore("goes to processing only");
+            continue;
+        }
+        buckets.put(location, target, value.clone());
+    }
+    buckets
+}
+
+/// Fixed parameters apply when the operation has a parameter of the same name (`in` is not compared).
+fn fixed_parameters(endpoint: &Value, operation_parameters: &[(&str, &str)]) -> Buckets {
+    let mut buckets = Buckets::default();
+    for fixed in endpoint.get("fixedOperationParameters").and_then(Value::as_array).into_iter().flatten() {
+        let (Some(location), Some(name)) = (text(fixed, "/operationParameter/in"), text(fixed, "/operationParameter/name")) else {
+            continue;
+        };
+        if operation_parameters.iter().any(|(_, n)| *n == name) {
+            // A missing `value` is `undefined` in the adapter, which the HTTP client drops.
+            if let Some(value) = fixed.get("value") {
+                buckets.put(location, name, value.clone());
+            }
+        }
+    }
+    buckets
+}
+
+/// Credentials and relay values for every scheme listed in `security`, in its key order.
+fn auth_parameters(ois: &Value, options: &RequestOptions) -> (Buckets, Vec<String>, Vec<Diagnostic>) {
+    let mut buckets = Buckets::default();
+    let mut secrets = Vec::new();
+    let mut warnings = Vec::new();
+    let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
+    let schemes = ois.pointer("/apiSpecifications/components/securitySchemes");
+    let security = ois.pointer("/apiSpecifications/security").and_then(Value::as_object);
+    for name in security.into_iter().flat_map(|s| s.keys()) {
+        let Some(scheme) = schemes.and_then(|s| s.get(name)) else { continue };
+        // airnode-node passes only its OIS's credentials; Airnode Feed passes them all.
+        let credential = options
+            .credentials
+            .iter()
+            .filter(|c| options.mode == Mode::Feed || c.ois_title == title)
+            .find(|c| &c.scheme == name);
+        let kind = scheme.get("type").and_then(Value::as_str).unwrap_or_default();
+        let location = scheme.get("in").and_then(Value::as_str).unwrap_or_default();
+        let key = scheme.get("name").and_then(Value::as_str).unwrap_or_default();
+        match kind {
+            "apiKey" => {
+                if let Some(credential) = credential
+                    && !key.is_empty()
+                {
+                    secrets.push(credential.value.clone());
+                    buckets.put(location, key, Value::String(credential.value.clone()));
+                }
+            }
+            "http" => {
+                let Some(credential) = credential else { continue };
+                let prefix = match scheme.get("scheme").and_then(Value::as_str) {
+                    Some("basic") => {
+                        if !looks_like_base64(&credential.value) {
+                            warnings.push(
+                                Diagnostic::new(
+                                    Code::BasicNotBase64,
+                                    format!("/apiSpecifications/components/securitySchemes/{name}"),
+                                    format!("the basic credential for \"{name}\" is not base64; the node sends it as given"),
+                                )
+                                .with_help("the credential must already be base64(user:password)"),
+                            );
+                        }
+                        "Basic"
+                    }
+                    Some("bearer") => "Bearer",
+                    _ => continue,
+                };
+                secrets.push(credential.value.clone());
+                buckets.put("header", "Authorization", Value::String(format!("{prefix} {}", credential.value)));
+            }
+            relay => {
+                if let Some(value) = options.metadata.as_ref().and_then(|m| m.get(relay)) {
+                    buckets.put(location, key, Value::String(value.to_owned()));
+                }
+            }
+        }
+    }
+    (buckets, secrets, warnings)
+}
+
+fn looks_like_base64(value: &str) -> bool {
+    !value.is_empty()
+        && value.len() % 4 == 0
+        && value.trim_end_matches('=').bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+}
+
+/// JavaScript truthiness.
+fn is_truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
+/// JavaScript's `String(value)`.
+pub(crate) fn js_string(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => query::js_number(n),
+        Value::Array(items) => items.iter().map(|v| if v.is_null() { String::new() } else { js_string(v) }).collect::<Vec<_>>().join(","),
+        Value::Object(_) => "[object Object]".to_owned(),
+    }
+}
+
+/// `parsePathWithParameters`: each `{x}` replaced (first occurrence, `String.replace` semantics,
+/// unencoded) when its value is truthy; any `{…}` left afterwards is an error.
+fn substitute_path(template: &str, values: &Map<String, Value>, at: &str, warnings: &mut Vec<Diagnostic>) -> Result<String, Diagnostic> {
+    let mut path = template.to_owned();
+    for name in placeholders(template) {
+        let Some(value) = values.get(name).filter(|v| is_truthy(v)) else { continue };
+        let value = js_string(value);
+        if value.contains(['/', '?', '#']) {
+            warnings.push(
+                Diagnostic::new(
+                    Code::PathValueChangesUrl,
+                    at,
+                    format!("the value \"{value}\" for {{{name}}} is inserted unencoded and changes the URL's structure"),
+                )
+                .with_help("the node does not encode path values; percent-encode it yourself if that is not what you mean"),
+            );
+        }
+        let placeholder = format!("{{{name}}}");
+        if let Some(start) = path.find(&placeholder) {
+            let replacement = js_replacement(&value, &path, start, placeholder.len());
+            path.replace_range(start..start + placeholder.len(), &replacement);
+        }
+    }
+    let missing = placeholders(&path);
+    if !missing.is_empty() {
+        let names: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
+        return Err(Diagnostic::new(
+            Code::MissingPathValue,
+            at,
+            format!("The following path parameters were expected but not provided: {}", names.join(", ")),
+        )
+        .with_help("pass them with --param NAME=VALUE (empty values and 0 count as missing, as in the node)"));
+    }
+    Ok(path)
+}
+
+/// `String.prototype.replace` replacement patterns: `$$`, `$&`, `` $` ``, `$'`.
+fn js_replacement(value: &str, subject: &str, start: usize, length: usize) -> String {
+    let mut out = String::new();
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '$' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek() {
+            Some('$') => out.push('$'),
+            Some('&') => out.push_str(subject.get(start..start + length).unwrap_or_default()),
+            Some('`') => out.push_str(subject.get(..start).unwrap_or_default()),
+            Some('\'') => out.push_str(subject.get(start + length..).unwrap_or_default()),
+            _ => {
+                out.push('$');
+                continue;
+            }
+        }
+        chars.next();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ois() -> Value {
+        json!({
+            "oisFormat": "3.0.0", "title": "Demo", "version": "1.0.0",
+            "apiSpecifications": {
+                "servers": [{"url": "http://localhost:5000/api"}],
+                "paths": {"/items/{id}": {"get": {"parameters": [
+                    {"in": "path", "name": "id"}, {"in": "query", "name": "q"}, {"in": "query", "name": "limit"},
+                    {"in": "header", "name": "X-Custom"}, {"in": "cookie", "name": "session"}, {"in": "query", "name": "fixedNum"}
+                ]}}},
+                "components": {"securitySchemes": {
+                    "key": {"type": "apiKey", "in": "query", "name": "api_key"},
+                    "basic": {"type": "http", "scheme": "basic"},
+                    "chain": {"type": "relayChainId", "in": "query", "name": "chain"},
+                    "cookieKey": {"type": "apiKey", "in": "cookie", "name": "auth_cookie"}
+                }},
+                "security": {"key": [], "basic": [], "chain": [], "cookieKey": []}
+            },
+            "endpoints": [{
+                "name": "getItem",
+                "operation": {"method": "get", "path": "/items/{id}"},
+                "fixedOperationParameters": [{"operationParameter": {"in": "query", "name": "fixedNum"}, "value": 42}],
+                "reservedParameters": [{"name": "_type", "fixed": "int256"}, {"name": "_path"}],
+                "parameters": [
+                    {"name": "itemId", "operationParameter": {"in": "path", "name": "id"}},
+                    {"name": "query", "operationParameter": {"in": "query", "name": "q"}, "default": "default-q"},
+                    {"name": "limit", "operationParameter": {"in": "query", "name": "limit"}},
+                    {"name": "custom", "operationParameter": {"in": "header", "name": "X-Custom"}},
+                    {"name": "session", "operationParameter": {"in": "cookie", "name": "session"}},
+                    {"name": "procOnly"}
+                ]
+            }]
+        })
+    }
+
+    fn options(parameters: Value) -> RequestOptions {
+        RequestOptions {
+            endpoint: "getItem".into(),
+            parameters: parameters.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            credentials: vec![
+                Credential { ois_title: "Demo".into(), scheme: "key".into(), value: "QUERY-SECRET".into() },
+                Credential { ois_title: "Demo".into(), scheme: "basic".into(), value: "user:pass".into() },
+                Credential { ois_title: "Demo".into(), scheme: "cookieKey".into(), value: "cookie secret;=".into() },
+            ],
+            metadata: Some(Metadata { chain_id: Some("31337".into()), ..Default::default() }),
+            mode: Mode::Node,
+        }
+    }
+
+    #[test]
+    fn builds_like_the_adapter() {
+        let parameters = json!({"itemId": "a/b c?d", "unknownParam": 1, "q": "raw", "_type": "bool", "limit": "10",
+            "custom": "v", "session": "sess ion;1", "procOnly": "x"});
+        let request = build(&ois(), &options(parameters)).unwrap();
+        assert_eq!(request.method, "GET");
+        assert_eq!(
+            request.url,
+            "http://localhost:5000/api/items/a/b%20c?d&q=default-q&limit=10&fixedNum=42&api_key=QUERY-SECRET&chain=31337"
+        );
+        assert_eq!(request.headers["X-Custom"], "v");
+        assert_eq!(request.headers["Authorization"], "Basic user:pass");
+        assert_eq!(request.headers["Cookie"], "session=sess%20ion%3B1; auth_cookie=cookie%20secret%3B%3D;");
+        let ignored: Vec<&str> = request.ignored.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(ignored, ["unknownParam", "q", "procOnly"]);
+        assert_eq!(request.reserved, json!({"_type": "int256"}).as_object().unwrap().clone());
+        let codes: Vec<Code> = request.warnings.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Code::BasicNotBase64, Code::PathValueChangesUrl]);
+    }
+
+    #[test]
+    fn path_values_missing_or_falsy_fail_like_the_node() {
+        for value in [json!(""), json!(0), json!(false)] {
+            let err = build(&ois(), &options(json!({"itemId": value}))).unwrap_err();
+            assert_eq!(err.code, Code::MissingPathValue);
+            assert_eq!(err.message, "The following path parameters were expected but not provided: 'id'");
+        }
+        let request = build(&ois(), &options(json!({"itemId": "x$&y"}))).unwrap_err();
+        assert_eq!(request.code, Code::MissingPathValue, "$& puts the placeholder back, as in JavaScript");
+    }
+
+    #[test]
+    fn feed_mode_skips_defaults_and_metadata_absent_skips_relays() {
+        let mut feed = options(json!({"itemId": "1"}));
+        feed.mode = Mode::Feed;
+        feed.metadata = None;
+        let request = build(&ois(), &feed).unwrap();
+        assert_eq!(request.url, "http://localhost:5000/api/items/1?fixedNum=42&api_key=QUERY-SECRET");
+    }
+
+    #[test]
+    fn unknown_endpoint() {
+        let mut unknown = options(json!({}));
+        unknown.endpoint = "nope".into();
+        let err = build(&ois(), &unknown).unwrap_err();
+        assert_eq!((err.code, err.message.as_str()), (Code::UnknownEndpoint, "Endpoint: 'nope' not found in the OIS."));
+    }
+}
