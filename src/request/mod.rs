@@ -4,7 +4,9 @@
 //! path values unencoded, a GET's query serialised as axios does, a POST's as a JSON body.
 
 mod query;
+pub mod render;
 pub mod response;
+pub mod setup;
 
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -131,19 +133,28 @@ fn text<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
 /// Builds the request for `options.endpoint` of `ois` (which should pass `ois::rules::check`).
 pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnostic> {
     let endpoints = ois.get("endpoints").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let Some((endpoint_index, endpoint)) =
-        endpoints.iter().enumerate().find(|(_, e)| e.get("name").and_then(Value::as_str) == Some(options.endpoint.as_str()))
+    let Some((endpoint_index, endpoint)) = endpoints
+        .iter()
+        .enumerate()
+        .find(|(_, e)| e.get("name").and_then(Value::as_str) == Some(options.endpoint.as_str()))
     else {
         let names: Vec<&str> = endpoints.iter().filter_map(|e| e.get("name").and_then(Value::as_str)).collect();
-        return Err(Diagnostic::new(Code::UnknownEndpoint, "/endpoints", format!("Endpoint: '{}' not found in the OIS.", options.endpoint))
-            .with_help(format!("the endpoints are: {}", names.join(", "))));
+        return Err(Diagnostic::new(
+            Code::UnknownEndpoint,
+            "/endpoints",
+            format!("Endpoint: '{}' not found in the OIS.", options.endpoint),
+        )
+        .with_help(format!("the endpoints are: {}", names.join(", "))));
     };
     let endpoint_at = format!("/endpoints/{endpoint_index}");
     let (Some(method), Some(path)) = (text(endpoint, "/operation/method"), text(endpoint, "/operation/path")) else {
         return Err(Diagnostic::new(
             Code::UnknownEndpoint,
             &endpoint_at,
-            format!("endpoint \"{}\" has no operation: it makes no API call (its value comes from processing)", options.endpoint),
+            format!(
+                "endpoint \"{}\" has no operation: it makes no API call (its value comes from processing)",
+                options.endpoint
+            ),
         ));
     };
     let operation_parameters: Vec<(&str, &str)> = ois
@@ -155,7 +166,11 @@ pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnosti
         .map(|list| list.iter().filter_map(|p| Some((p.get("in")?.as_str()?, p.get("name")?.as_str()?))).collect())
         .unwrap_or_default();
     let base_url = text(ois, "/apiSpecifications/servers/0/url").ok_or_else(|| {
-        Diagnostic::new(Code::InvalidRequestUrl, "/apiSpecifications/servers", "the OIS has no server (the node crashes on servers[0].url)")
+        Diagnostic::new(
+            Code::InvalidRequestUrl,
+            "/apiSpecifications/servers",
+            "the OIS has no server (the node crashes on servers[0].url)",
+        )
     })?;
 
     let mut ignored = Vec::new();
@@ -178,14 +193,19 @@ pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnosti
     spread(&mut headers, fixed.headers);
     spread(&mut headers, auth.headers);
     if !cookies.is_empty() {
-        let pairs: Vec<String> = cookies.iter().map(|(k, v)| format!("{k}={};", encode_uri_component(&js_string(v)))).collect();
+        let pairs: Vec<String> =
+            cookies.iter().map(|(k, v)| format!("{k}={};", encode_uri_component(&js_string(v)))).collect();
         headers.insert("Cookie".to_owned(), Value::String(pairs.join(" ")));
     }
 
     let path = substitute_path(path, &paths, &endpoint_at, &mut warnings)?;
     let joined = format!("{base_url}{path}");
     let parsed = url::Url::parse(&joined).map_err(|err| {
-        Diagnostic::new(Code::InvalidRequestUrl, "/apiSpecifications/servers/0/url", format!("\"{joined}\" is not a valid URL ({err})"))
+        Diagnostic::new(
+            Code::InvalidRequestUrl,
+            "/apiSpecifications/servers/0/url",
+            format!("\"{joined}\" is not a valid URL ({err})"),
+        )
     })?;
     // The HTTP client sends the WHATWG-normalised URL without its fragment.
     let mut url = format!("{}{}", parsed.origin().ascii_serialization(), parsed.path());
@@ -212,9 +232,13 @@ fn reserved_values(endpoint: &Value, requested: &IndexMap<String, Value>) -> Map
     let mut reserved = Map::new();
     let list = endpoint.get("reservedParameters").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     for name in ["_type", "_path", "_times"] {
-        let Some(parameter) = list.iter().find(|p| p.get("name").and_then(Value::as_str) == Some(name)) else { continue };
+        let Some(parameter) = list.iter().find(|p| p.get("name").and_then(Value::as_str) == Some(name)) else {
+            continue;
+        };
         let truthy = |value: Option<&Value>| value.filter(|v| is_truthy(v)).cloned();
-        let value = truthy(parameter.get("fixed")).or_else(|| truthy(requested.get(name))).or_else(|| truthy(parameter.get("default")));
+        let value = truthy(parameter.get("fixed"))
+            .or_else(|| truthy(requested.get(name)))
+            .or_else(|| truthy(parameter.get("default")));
         if let Some(value) = value {
             reserved.insert(name.to_owned(), value);
         }
@@ -278,7 +302,9 @@ fn user_parameters(
 fn fixed_parameters(endpoint: &Value, operation_parameters: &[(&str, &str)]) -> Buckets {
     let mut buckets = Buckets::default();
     for fixed in endpoint.get("fixedOperationParameters").and_then(Value::as_array).into_iter().flatten() {
-        let (Some(location), Some(name)) = (text(fixed, "/operationParameter/in"), text(fixed, "/operationParameter/name")) else {
+        let (Some(location), Some(name)) =
+            (text(fixed, "/operationParameter/in"), text(fixed, "/operationParameter/name"))
+        else {
             continue;
         };
         if operation_parameters.iter().any(|(_, n)| *n == name) {
@@ -328,7 +354,9 @@ fn auth_parameters(ois: &Value, options: &RequestOptions) -> (Buckets, Vec<Strin
                                 Diagnostic::new(
                                     Code::BasicNotBase64,
                                     format!("/apiSpecifications/components/securitySchemes/{name}"),
-                                    format!("the basic credential for \"{name}\" is not base64; the node sends it as given"),
+                                    format!(
+                                        "the basic credential for \"{name}\" is not base64; the node sends it as given"
+                                    ),
                                 )
                                 .with_help("the credential must already be base64(user:password)"),
                             );
@@ -375,14 +403,21 @@ pub(crate) fn js_string(value: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => query::js_number(n),
-        Value::Array(items) => items.iter().map(|v| if v.is_null() { String::new() } else { js_string(v) }).collect::<Vec<_>>().join(","),
+        Value::Array(items) => {
+            items.iter().map(|v| if v.is_null() { String::new() } else { js_string(v) }).collect::<Vec<_>>().join(",")
+        }
         Value::Object(_) => "[object Object]".to_owned(),
     }
 }
 
 /// `parsePathWithParameters`: each `{x}` replaced (first occurrence, `String.replace` semantics,
 /// unencoded) when its value is truthy; any `{…}` left afterwards is an error.
-fn substitute_path(template: &str, values: &Map<String, Value>, at: &str, warnings: &mut Vec<Diagnostic>) -> Result<String, Diagnostic> {
+fn substitute_path(
+    template: &str,
+    values: &Map<String, Value>,
+    at: &str,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<String, Diagnostic> {
     let mut path = template.to_owned();
     for name in placeholders(template) {
         let Some(value) = values.get(name).filter(|v| is_truthy(v)) else { continue };
@@ -392,9 +427,13 @@ fn substitute_path(template: &str, values: &Map<String, Value>, at: &str, warnin
                 Diagnostic::new(
                     Code::PathValueChangesUrl,
                     at,
-                    format!("the value \"{value}\" for {{{name}}} is inserted unencoded and changes the URL's structure"),
+                    format!(
+                        "the value \"{value}\" for {{{name}}} is inserted unencoded and changes the URL's structure"
+                    ),
                 )
-                .with_help("the node does not encode path values; percent-encode it yourself if that is not what you mean"),
+                .with_help(
+                    "the node does not encode path values; percent-encode it yourself if that is not what you mean",
+                ),
             );
         }
         let placeholder = format!("{{{name}}}");

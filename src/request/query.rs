@@ -18,6 +18,10 @@ pub fn encode_uri_component(text: &str) -> String {
 }
 
 /// axios's `buildURL` encoder: `encodeURIComponent` with `:`, `$`, `,` kept and spaces as `+`.
+pub(crate) fn encode_for_query(text: &str) -> String {
+    encode(text)
+}
+
 fn encode(text: &str) -> String {
     encode_uri_component(text).replace("%3A", ":").replace("%24", "$").replace("%2C", ",").replace("%20", "+")
 }
@@ -124,14 +128,19 @@ mod tests {
     #[test]
     fn axios_serialisation() {
         assert_eq!(
-            query(json!({"arr": ["a", "b"], "bool": true, "num": 1.5, "empty": "", "nested": {"x": {"y": 1}}, "none": null})),
+            query(
+                json!({"arr": ["a", "b"], "bool": true, "num": 1.5, "empty": "", "nested": {"x": {"y": 1}}, "none": null})
+            ),
             "arr%5B%5D=a&arr%5B%5D=b&bool=true&num=1.5&empty=&nested%5Bx%5D%5By%5D=1"
         );
         assert_eq!(
             query(json!({"filter": "x&y=z", "fixedObj": {"a": [1, 2], "b": "x y"}, "t": "a:b$c,d"})),
             "filter=x%26y%3Dz&fixedObj%5Ba%5D%5B0%5D=1&fixedObj%5Ba%5D%5B1%5D=2&fixedObj%5Bb%5D=x+y&t=a:b$c,d"
         );
-        assert_eq!(query(json!({"deep": [[1], {"k": null}], "ids[]": [1, null, 2]})), "deep%5B0%5D%5B0%5D=1&ids%5B%5D=1&ids%5B%5D=2");
+        assert_eq!(
+            query(json!({"deep": [[1], {"k": null}], "ids[]": [1, null, 2]})),
+            "deep%5B0%5D%5B0%5D=1&ids%5B%5D=1&ids%5B%5D=2"
+        );
         assert_eq!(query(json!({})), "");
     }
 

@@ -12,7 +12,8 @@ use crate::diagnostic::{Code, Diagnostic};
 
 /// The node refuses encoded values larger than this (single values only).
 pub const MAX_ENCODED_SIZE: usize = 16_384;
-const BASE_TYPES: [&str; 9] = ["uint256", "int256", "bool", "bytes32", "address", "bytes", "string", "string32", "timestamp"];
+const BASE_TYPES: [&str; 9] =
+    ["uint256", "int256", "bool", "bytes32", "address", "bytes", "string", "string32", "timestamp"];
 
 /// What the node would put on chain.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -57,7 +58,9 @@ pub fn extract_and_encode(data: &Value, reserved: &Map<String, Value>, now: u64)
         let mut values = Vec::new();
         let mut sol_values = Vec::new();
         for (index, kind) in split_types.iter().enumerate() {
-            let part = |list: &Option<Vec<String>>| list.as_ref().and_then(|l| l.get(index)).filter(|s| !s.is_empty()).cloned();
+            let part = |list: &Option<Vec<String>>| {
+                list.as_ref().and_then(|l| l.get(index)).filter(|s| !s.is_empty()).cloned()
+            };
             let (value, sol) = extract_single(data, kind, part(&paths).as_deref(), part(&timeses).as_deref(), now)?;
             values.push(value);
             sol_values.push(sol);
@@ -69,7 +72,10 @@ pub fn extract_and_encode(data: &Value, reserved: &Map<String, Value>, now: u64)
     let (value, sol) = extract_single(data, &types, path.as_deref(), times.as_deref(), now)?;
     let encoded = DynSolValue::Tuple(vec![sol]).abi_encode_params();
     if encoded.len() > MAX_ENCODED_SIZE {
-        return Err(fail(Code::EncodedTooLarge, format!("Encoded value exceeds the maximum allowed size ({MAX_ENCODED_SIZE} bytes)")));
+        return Err(fail(
+            Code::EncodedTooLarge,
+            format!("Encoded value exceeds the maximum allowed size ({MAX_ENCODED_SIZE} bytes)"),
+        ));
     }
     Ok(Preview { values: vec![value], encoded: format!("0x{}", alloy_primitives::hex::encode(encoded)) })
 }
@@ -93,14 +99,22 @@ pub fn escape_aware_split(value: &str, delimiter: char) -> Vec<String> {
         pos = if end == pos { pos + 1 } else { end };
     }
     let keep: Vec<bool> = (0..tokens.len())
-        .map(|i| !(tokens.get(i).is_some_and(String::is_empty) && i > 0 && tokens.get(i - 1).is_some_and(|p| !p.is_empty())))
+        .map(|i| {
+            !(tokens.get(i).is_some_and(String::is_empty) && i > 0 && tokens.get(i - 1).is_some_and(|p| !p.is_empty()))
+        })
         .collect();
     let escaped = format!("\\{delimiter}");
     tokens.into_iter().zip(keep).filter(|(_, k)| *k).map(|(t, _)| t.replace(&escaped, &delimiter.to_string())).collect()
 }
 
 /// `extractSingleResponse` then the value's ABI form.
-fn extract_single(data: &Value, kind: &str, path: Option<&str>, times: Option<&str>, now: u64) -> Result<(Value, DynSolValue), Diagnostic> {
+fn extract_single(
+    data: &Value,
+    kind: &str,
+    path: Option<&str>,
+    times: Option<&str>,
+    now: u64,
+) -> Result<(Value, DynSolValue), Diagnostic> {
     let array = parse_array_type(kind);
     let base = array.as_ref().map_or(kind, |(base, _)| base.as_str());
     let numeric = base == "int256" || base == "uint256";
@@ -108,22 +122,31 @@ fn extract_single(data: &Value, kind: &str, path: Option<&str>, times: Option<&s
         return Err(fail(Code::InvalidType, format!("Invalid type: {kind}")));
     }
     if !numeric && times.is_some() {
-        return Err(fail(Code::ReservedMismatch, format!("Parameter \"_times\" can only be used with numeric types, but \"_type\" was \"{base}\"")));
-    }
-    if base == "timestamp" && let Some(path) = path {
         return Err(fail(
             Code::ReservedMismatch,
-            format!("Parameter \"_path\" must be empty string or undefined when \"_type\" is \"timestamp\", but it was \"{path}\""),
+            format!("Parameter \"_times\" can only be used with numeric types, but \"_type\" was \"{base}\""),
+        ));
+    }
+    if base == "timestamp"
+        && let Some(path) = path
+    {
+        return Err(fail(
+            Code::ReservedMismatch,
+            format!(
+                "Parameter \"_path\" must be empty string or undefined when \"_type\" is \"timestamp\", but it was \"{path}\""
+            ),
         ));
     }
     let extracted = extract_value(data, path)?;
     let cast_error = || fail(Code::CastFailed, format!("Unable to cast value to {kind}"));
     let solidity = kind.replacen("string32", "bytes32", 1).replacen("timestamp", "uint256", 1);
-    let sol_type = DynSolType::parse(&solidity).map_err(|_| fail(Code::InvalidType, format!("Invalid type: {kind}")))?;
+    let sol_type =
+        DynSolType::parse(&solidity).map_err(|_| fail(Code::InvalidType, format!("Invalid type: {kind}")))?;
     if let Some((_, dimensions)) = &array {
         let cast = apply_to_array(extracted, *dimensions, &|element| cast_number(element).ok_or_else(cast_error))?;
         let multiplied = if numeric { map_array(&cast, &|n| multiply(n, times)) } else { cast };
-        let sol = to_sol(&multiplied, &sol_type).ok_or_else(|| fail(Code::EncodingFailed, format!("invalid {kind} value")))?;
+        let sol = to_sol(&multiplied, &sol_type)
+            .ok_or_else(|| fail(Code::EncodingFailed, format!("invalid {kind} value")))?;
         return Ok((multiplied, sol));
     }
     let value = match base {
@@ -139,7 +162,8 @@ fn extract_single(data: &Value, kind: &str, path: Option<&str>, times: Option<&s
         }
         "bytes" | "bytes32" => Value::String(hexlify(&js_string(extracted)).ok_or_else(cast_error)?),
         "string32" => {
-            let text: String = not_composite(extracted).map(js_string).ok_or_else(cast_error)?.chars().take(31).collect();
+            let text: String =
+                not_composite(extracted).map(js_string).ok_or_else(cast_error)?.chars().take(31).collect();
             let mut bytes = [0u8; 32];
             for (slot, byte) in bytes.iter_mut().zip(text.bytes()) {
                 *slot = byte;
@@ -151,7 +175,8 @@ fn extract_single(data: &Value, kind: &str, path: Option<&str>, times: Option<&s
         }
         _ => Value::String(now.to_string()),
     };
-    let sol = to_sol(&value, &sol_type).ok_or_else(|| fail(Code::EncodingFailed, format!("invalid {kind} value: {value}")))?;
+    let sol = to_sol(&value, &sol_type)
+        .ok_or_else(|| fail(Code::EncodingFailed, format!("invalid {kind} value: {value}")))?;
     Ok((value, sol))
 }
 
@@ -162,7 +187,9 @@ fn extract_value<'v>(data: &'v Value, path: Option<&str>) -> Result<&'v Value, D
     for segment in escape_aware_split(path, '.') {
         current = current.and_then(|value| match value {
             Value::Object(map) => map.get(&segment),
-            Value::Array(items) => segment.parse::<usize>().ok().filter(|_| canonical_index(&segment)).and_then(|i| items.get(i)),
+            Value::Array(items) => {
+                segment.parse::<usize>().ok().filter(|_| canonical_index(&segment)).and_then(|i| items.get(i))
+            }
             _ => None,
         });
     }
@@ -198,11 +225,17 @@ fn parse_array_type(kind: &str) -> Option<(String, usize)> {
     Some((base.to_owned(), dimensions))
 }
 
-fn apply_to_array(value: &Value, dimensions: usize, cast: &dyn Fn(&Value) -> Result<String, Diagnostic>) -> Result<Value, Diagnostic> {
+fn apply_to_array(
+    value: &Value,
+    dimensions: usize,
+    cast: &dyn Fn(&Value) -> Result<String, Diagnostic>,
+) -> Result<Value, Diagnostic> {
     if dimensions == 0 {
         return cast(value).map(Value::String);
     }
-    let items = value.as_array().ok_or_else(|| fail(Code::CastFailed, format!("Expected {} to be an array", js_string(value))))?;
+    let items = value
+        .as_array()
+        .ok_or_else(|| fail(Code::CastFailed, format!("Expected {} to be an array", js_string(value))))?;
     items.iter().map(|item| apply_to_array(item, dimensions - 1, cast)).collect::<Result<Vec<_>, _>>().map(Value::Array)
 }
 
@@ -238,7 +271,9 @@ fn multiply(value: &str, times: Option<&str>) -> String {
 }
 
 fn cast_bool(value: &Value) -> bool {
-    !matches!(value, Value::Null | Value::Bool(false)) && !matches!(value.as_str(), Some("0" | "false")) && value.as_f64() != Some(0.0)
+    !matches!(value, Value::Null | Value::Bool(false))
+        && !matches!(value.as_str(), Some("0" | "false"))
+        && value.as_f64() != Some(0.0)
 }
 
 /// ethers' `hexlify` of a string: it must already be `0x` hex of even length.
@@ -275,7 +310,9 @@ fn to_sol(value: &Value, kind: &DynSolType) -> Option<DynSolValue> {
             let bytes = alloy_primitives::hex::decode(value.as_str()?).ok()?;
             DynSolValue::FixedBytes(B256::try_from(bytes.as_slice()).ok()?, 32)
         }
-        DynSolType::Array(inner) => DynSolValue::Array(value.as_array()?.iter().map(|v| to_sol(v, inner)).collect::<Option<_>>()?),
+        DynSolType::Array(inner) => {
+            DynSolValue::Array(value.as_array()?.iter().map(|v| to_sol(v, inner)).collect::<Option<_>>()?)
+        }
         DynSolType::FixedArray(inner, size) => {
             let items = value.as_array()?;
             if items.len() != *size {
@@ -318,7 +355,9 @@ mod decimal {
                 None => (lower.as_str(), 0),
             };
             let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-            if (whole.is_empty() && fraction.is_empty()) || !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit()) {
+            if (whole.is_empty() && fraction.is_empty())
+                || !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit())
+            {
                 return None;
             }
             (format!("{whole}{fraction}"), exponent.checked_sub(i64::try_from(fraction.len()).ok()?)?)
@@ -418,7 +457,10 @@ mod decimal {
             assert_eq!(multiply("123.456789", "1000000"), "123456789");
             assert_eq!(multiply("-7.9", "1"), "-7.9");
             assert_eq!(multiply("0.1", "0.2"), "0.02");
-            assert_eq!(multiply("99999999999999999999", "1000000000000000000"), "99999999999999999999000000000000000000");
+            assert_eq!(
+                multiply("99999999999999999999", "1000000000000000000"),
+                "99999999999999999999000000000000000000"
+            );
         }
     }
 }

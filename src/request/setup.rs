@@ -1,0 +1,172 @@
+//! Getting from a file to a request: which OIS of a config.json, its credentials with `${VAR}`s
+//! filled from a secrets.env file or the environment, and masking those secrets in what is shown.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::Credential;
+use crate::diagnostic::{Code, Diagnostic};
+
+/// Values for `${VAR}` references: a secrets.env file first, then the environment.
+#[derive(Clone, Debug, Default)]
+pub struct Secrets {
+    values: HashMap<String, String>,
+    use_environment: bool,
+}
+
+impl Secrets {
+    /// Only the environment.
+    pub fn from_environment() -> Self {
+        Secrets { values: HashMap::new(), use_environment: true }
+    }
+
+    /// A secrets.env text (`NAME=value` lines, `#` comments, optional quotes), then the environment.
+    pub fn parse(text: &str) -> Result<Self, Diagnostic> {
+        let mut values = HashMap::new();
+        for (index, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((name, value)) = line.split_once('=') else {
+                return Err(Diagnostic::new(
+                    Code::BadArgument,
+                    "",
+                    format!("secrets file line {}: expected NAME=value", index + 1),
+                ));
+            };
+            let value = value.trim();
+            let unquoted = ['"', '\'']
+                .iter()
+                .find_map(|q| value.strip_prefix(*q).and_then(|v| v.strip_suffix(*q)))
+                .unwrap_or(value);
+            values.insert(name.trim().to_owned(), unquoted.to_owned());
+        }
+        Ok(Secrets { values, use_environment: true })
+    }
+
+    fn get(&self, name: &str) -> Option<String> {
+        self.values.get(name).cloned().or_else(|| if self.use_environment { std::env::var(name).ok() } else { None })
+    }
+
+    /// Fills every `${NAME}` of `text`, as the node's interpolation does before anything else.
+    pub fn interpolate(&self, text: &str, at: &str) -> Result<String, Diagnostic> {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(start) = rest.find("${") {
+            let (before, after) = rest.split_at(start);
+            out.push_str(before);
+            let Some(end) = after.find('}') else {
+                out.push_str(after);
+                return Ok(out);
+            };
+            let name = after.get(2..end).unwrap_or_default();
+            let value = self.get(name).filter(|v| !v.is_empty()).ok_or_else(|| {
+                Diagnostic::new(
+                    Code::MissingSecret,
+                    at,
+                    format!("Secrets interpolation failed: {name} is not defined (or is empty)"),
+                )
+                .with_help(format!(
+                    "pass --secrets secrets.env with a line {name}=..., or set {name} in the environment"
+                ))
+            })?;
+            out.push_str(&value);
+            rest = after.get(end + 1..).unwrap_or_default();
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+}
+
+/// The OIS to use and its credentials. A config.json (root `ois` array) needs `title` when it has
+/// several OIS objects; a bare OIS has no credentials.
+pub fn select(
+    document: &Value,
+    title: Option<&str>,
+    secrets: &Secrets,
+) -> Result<(Value, Vec<Credential>), Diagnostic> {
+    let Some(oises) = document.get("ois") else {
+        return Ok((document.clone(), Vec::new()));
+    };
+    let oises = oises.as_array().ok_or_else(|| Diagnostic::new(Code::WrongType, "/ois", "`ois` must be an array"))?;
+    let titles: Vec<&str> = oises.iter().filter_map(|o| o.get("title").and_then(Value::as_str)).collect();
+    let chosen = match title {
+        Some(title) => oises.iter().find(|o| o.get("title").and_then(Value::as_str) == Some(title)),
+        None if oises.len() == 1 => oises.first(),
+        None => None,
+    };
+    let Some(ois) = chosen else {
+        let message = match title {
+            Some(title) => format!("the config has no OIS titled \"{title}\""),
+            None => format!("the config has {} OIS objects; say which with --ois TITLE", oises.len()),
+        };
+        return Err(Diagnostic::new(Code::OisChoice, "/ois", message)
+            .with_help(format!("the titles are: {}", titles.join(", "))));
+    };
+    let mut credentials = Vec::new();
+    for (index, entry) in document.get("apiCredentials").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let field = |key: &str| entry.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let value = field("securitySchemeValue");
+        let ois_title = field("oisTitle");
+        // Only credentials that can be used need their secrets.
+        let used = Some(ois_title.as_str()) == ois.get("title").and_then(Value::as_str);
+        let value = if used {
+            secrets.interpolate(&value, &format!("/apiCredentials/{index}/securitySchemeValue"))?
+        } else {
+            value
+        };
+        credentials.push(Credential { ois_title, scheme: field("securitySchemeName"), value });
+    }
+    Ok((ois.clone(), credentials))
+}
+
+/// `text` with every secret (and its URL-encoded form) replaced by `****`.
+pub fn mask(text: &str, secrets: &[String]) -> String {
+    let mut masked = text.to_owned();
+    let mut secrets: Vec<&String> = secrets.iter().filter(|s| !s.is_empty()).collect();
+    // Longer first, so a secret containing another is masked whole.
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    for secret in secrets {
+        masked = masked.replace(secret.as_str(), "****");
+        for encoded in [super::encode_uri_component(secret), super::query::encode_for_query(secret)] {
+            masked = masked.replace(&encoded, "****");
+        }
+    }
+    masked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn secrets_file_and_interpolation() {
+        let secrets = Secrets::parse("# comment\nAPI_KEY=abc\nQUOTED=\"x y\"\n\n").unwrap();
+        assert_eq!(secrets.interpolate("${API_KEY}", "").unwrap(), "abc");
+        assert_eq!(secrets.interpolate("pre-${QUOTED}-post", "").unwrap(), "pre-x y-post");
+        assert_eq!(secrets.interpolate("${OIS_TEST_SURELY_UNSET_42}", "").unwrap_err().code, Code::MissingSecret);
+        assert_eq!(Secrets::parse("nonsense").unwrap_err().code, Code::BadArgument);
+    }
+
+    #[test]
+    fn selects_the_ois_and_its_credentials() {
+        let config = json!({"ois": [{"title": "A"}, {"title": "B"}],
+            "apiCredentials": [{"oisTitle": "A", "securitySchemeName": "k", "securitySchemeValue": "${K}"},
+                               {"oisTitle": "B", "securitySchemeName": "k", "securitySchemeValue": "${UNSET_FOR_B}"}]});
+        let secrets = Secrets::parse("K=v").unwrap();
+        assert_eq!(select(&config, None, &secrets).unwrap_err().code, Code::OisChoice);
+        let (ois, credentials) = select(&config, Some("A"), &secrets).unwrap();
+        assert_eq!(ois["title"], "A");
+        assert_eq!(credentials[0].value, "v");
+        assert_eq!(select(&config, Some("B"), &secrets).unwrap_err().code, Code::MissingSecret);
+    }
+
+    #[test]
+    fn masks_plain_and_encoded_secrets() {
+        let secrets = vec!["s3 cr;t".to_owned()];
+        assert_eq!(mask("a=s3 cr;t b=s3%20cr%3Bt c=s3+cr%3Bt", &secrets), "a=**** b=**** c=****");
+    }
+}
