@@ -381,7 +381,7 @@ fn auth_parameters(ois: &Value, options: &RequestOptions) -> (Buckets, Vec<Strin
 
 fn looks_like_base64(value: &str) -> bool {
     !value.is_empty()
-        && value.len() % 4 == 0
+        && value.len().is_multiple_of(4)
         && value.trim_end_matches('=').bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
 }
 

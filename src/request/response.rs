@@ -362,7 +362,8 @@ mod decimal {
             }
             (format!("{whole}{fraction}"), exponent.checked_sub(i64::try_from(fraction.len()).ok()?)?)
         };
-        Some(render(negative, &digits, exponent))
+        let rendered = render(negative, &digits, exponent);
+        (!rendered.is_empty()).then_some(rendered)
     }
 
     fn to_decimal(digits: &str, radix: u32) -> Option<String> {
@@ -386,7 +387,7 @@ mod decimal {
     /// digits × 10^exponent in plain notation, without redundant zeros.
     fn render(negative: bool, digits: &str, exponent: i64) -> String {
         let digits = digits.trim_start_matches('0');
-        if digits.is_empty() || exponent < -100_000 || exponent > 100_000 {
+        if digits.is_empty() || !(-100_000..=100_000).contains(&exponent) {
             return if digits.is_empty() { "0".to_owned() } else { String::new() };
         }
         let mut text = if exponent >= 0 {
