@@ -11,5 +11,6 @@ pub mod openapi;
 pub mod output;
 pub mod pointer;
 pub mod request;
+pub mod scaffold;
 pub mod source;
 pub mod validate;

@@ -33,6 +33,34 @@ enum Command {
     Validate(ValidateArgs),
     /// Show the HTTP request the node makes for an endpoint call (and, with --response, what it encodes).
     Request(RequestArgs),
+    /// Scaffold a config.json fragment (ois + apiCredentials) and a secrets.env template.
+    Config(ConfigArgs),
+    /// List every endpoint with the ID Airnode and Airnode Feed derive from (title, name).
+    EndpointIds(EndpointIdsArgs),
+}
+
+#[derive(clap::Args)]
+struct ConfigArgs {
+    /// OIS files (an OIS object or an array of them each).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Write the config fragment here instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Write the secrets.env template here.
+    #[arg(long, value_name = "FILE")]
+    secrets_out: Option<PathBuf>,
+    /// Replace existing output files.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(clap::Args)]
+struct EndpointIdsArgs {
+    /// An OIS, an array of them, or a config.json.
+    file: PathBuf,
+    #[arg(long, value_enum, default_value = "text")]
+    format: ReportArg,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -158,6 +186,9 @@ struct ConvertArgs {
     /// Treat any warning as a failure: nothing is written, exit 1.
     #[arg(long)]
     strict: bool,
+    /// Write a config.json fragment ({"ois": [...], "apiCredentials": [...]}) instead of the bare OIS.
+    #[arg(long)]
+    config: bool,
 }
 
 fn parse_pair(text: &str) -> Result<(String, String), String> {
@@ -173,6 +204,8 @@ fn main() -> ExitCode {
         Command::Convert(args) => run_convert(args),
         Command::Validate(args) => run_validate(args),
         Command::Request(args) => run_request(args),
+        Command::Config(args) => run_config(args),
+        Command::EndpointIds(args) => run_endpoint_ids(args),
     }
 }
 
@@ -203,9 +236,15 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
     });
     let (mut diagnostics, summary, text) = match result {
         Ok((conversion, text)) => {
-            let ois::convert::Conversion { ois, diagnostics, summary, .. } = conversion;
+            let ois::convert::Conversion { ois, mut diagnostics, summary, .. } = conversion;
+            let text = if args.config {
+                let scaffold = ois::scaffold::config(std::slice::from_ref(&ois));
+                output::to_text(&scaffold.config, format).map_err(|error| diagnostics.push(error)).ok()
+            } else {
+                Some(text)
+            };
             std::mem::forget(ois);
-            (diagnostics, Some(summary), Some(text))
+            (diagnostics, Some(summary), text)
         }
         Err(failure) => (failure.diagnostics, None, None),
     };
@@ -396,14 +435,7 @@ fn request_for(args: &RequestArgs, source: &Source) -> Result<(String, Vec<Diagn
         mode: if args.mode == ModeArg::Feed { Mode::Feed } else { Mode::Node },
     };
     let built = request::build(&ois_value, &options)?;
-    let mut warnings = built.warnings.clone();
-    for ignored in &built.ignored {
-        warnings.push(Diagnostic::new(
-            Code::ParameterIgnored,
-            "",
-            format!("parameter \"{}\" is not sent: {}", ignored.name, ignored.reason),
-        ));
-    }
+    let warnings = built.diagnostics();
     let preview = match &args.response {
         Some(path) => {
             let response = Source::read(path)?.parse()?;
@@ -421,6 +453,91 @@ fn request_for(args: &RequestArgs, source: &Source) -> Result<(String, Vec<Diagn
         RequestFormat::Curl => render::curl(&built, args.show_secrets),
     };
     Ok((output, warnings))
+}
+
+/// The OIS objects in a file: an OIS, an array of them, or a config.json's `ois`.
+fn read_oises(path: &std::path::Path) -> Result<(Source, Vec<serde_json::Value>), Diagnostic> {
+    let source = Source::read(path)?;
+    let document = source.parse()?;
+    let oises = match document {
+        serde_json::Value::Array(items) => items,
+        serde_json::Value::Object(mut object) if object.contains_key("ois") => match object.remove("ois") {
+            Some(serde_json::Value::Array(items)) => items,
+            _ => return Err(Diagnostic::new(Code::WrongType, "/ois", "`ois` must be an array")),
+        },
+        other => vec![other],
+    };
+    Ok((source, oises))
+}
+
+fn fail_with(diagnostic: &Diagnostic) -> ExitCode {
+    let style = RenderStyle { color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
+    let _ = std::io::stderr().write_all((ois::diagnostic::render(diagnostic, style, None) + "\n").as_bytes());
+    ExitCode::from(FAILURE)
+}
+
+fn run_config(args: ConfigArgs) -> ExitCode {
+    let mut oises = Vec::new();
+    for path in &args.files {
+        match read_oises(path) {
+            Ok((_, found)) => oises.extend(found),
+            Err(error) => return fail_with(&error),
+        }
+    }
+    let scaffold = ois::scaffold::config(&oises);
+    let validation = validate::validate_value(&scaffold.config, None);
+    if !validation.is_valid() {
+        let style = RenderStyle { color: false };
+        let report = output::validation_report("the scaffold", &validation, Severity::Error, style, None);
+        let _ = std::io::stderr().write_all(report.as_bytes());
+        return ExitCode::from(FAILURE);
+    }
+    let text = match output::to_text(&scaffold.config, OutputFormat::Json) {
+        Ok(text) => text,
+        Err(error) => return fail_with(&error),
+    };
+    let written = match &args.output {
+        Some(path) => output::write_atomically(path, &text, args.force),
+        None => {
+            write_stdout(&text);
+            Ok(())
+        }
+    };
+    if let Err(error) = written {
+        return fail_with(&error);
+    }
+    if let Some(path) = &args.secrets_out
+        && let Err(error) = output::write_atomically(path, &scaffold.secrets_env, args.force)
+    {
+        return fail_with(&error);
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_endpoint_ids(args: EndpointIdsArgs) -> ExitCode {
+    let oises = match read_oises(&args.file) {
+        Ok((_, oises)) => oises,
+        Err(error) => return fail_with(&error),
+    };
+    let mut rows = Vec::new();
+    for ois_value in &oises {
+        let title = ois_value.get("title").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
+        for (endpoint, id) in ois::scaffold::endpoint_ids(ois_value) {
+            rows.push((title.clone(), endpoint, id));
+        }
+    }
+    let text = match args.format {
+        ReportArg::Json => {
+            let list: Vec<_> = rows
+                .iter()
+                .map(|(t, e, id)| serde_json::json!({"oisTitle": t, "endpointName": e, "endpointId": id}))
+                .collect();
+            serde_json::to_string_pretty(&list).unwrap_or_default() + "\n"
+        }
+        ReportArg::Text => rows.iter().map(|(t, e, id)| format!("{id}  {t} / {e}\n")).collect(),
+    };
+    write_stdout(&text);
+    ExitCode::SUCCESS
 }
 
 /// Writes to stdout; a closed pipe (`ois convert big.json | head`) ends the output quietly.

@@ -200,3 +200,114 @@ fn validate_forced_family() {
         .code(1)
         .stdout(predicate::str::contains("error[OIS004]"));
 }
+
+#[test]
+fn request_masks_secrets_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.json");
+    let converted = ois().args(["convert", "samples/coins.yaml", "--config", "-q"]).output().unwrap();
+    std::fs::write(&config, &converted.stdout).unwrap();
+    let secrets = dir.path().join("secrets.env");
+    std::fs::write(&secrets, "COIN_PRICES_API_DEMO_API_KEY_HEADER=sk-live-123\n").unwrap();
+    let run = |extra: &[&str]| {
+        ois()
+            .args([
+                "request",
+                "--endpoint",
+                "simplePrice",
+                "--param",
+                "ids=bitcoin",
+                "--param",
+                "vs_currencies=usd",
+                "--secrets",
+            ])
+            .arg(&secrets)
+            .arg(&config)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let masked = run(&["--format", "json"]);
+    assert!(masked.status.success(), "{}", String::from_utf8_lossy(&masked.stderr));
+    let request: serde_json::Value = serde_json::from_slice(&masked.stdout).unwrap();
+    assert_eq!(request["headers"]["x-cg-demo-api-key"], "****");
+    // Defaults come first, as in `{...defaults, ...parameters}`.
+    assert_eq!(
+        request["url"],
+        "https://api.coins.example/api/v3/simple/price?vs_currencies=usd&precision=2&include_market_cap=false&ids=bitcoin"
+    );
+    assert!(!String::from_utf8_lossy(&masked.stdout).contains("sk-live-123"));
+    let shown: serde_json::Value =
+        serde_json::from_slice(&run(&["--format", "json", "--show-secrets"]).stdout).unwrap();
+    assert_eq!(shown["headers"]["x-cg-demo-api-key"], "sk-live-123");
+    let curl = run(&["--format", "curl"]);
+    assert!(String::from_utf8_lossy(&curl.stdout).starts_with("curl \\\n  'https://api.coins.example/"));
+}
+
+#[test]
+fn request_errors_exit_1() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois/coingecko-public.json");
+    ois()
+        .args(["request", "--endpoint", "nope"])
+        .arg(&example)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("error[REQ001]: Endpoint: 'nope' not found in the OIS."));
+    ois()
+        .args(["request", "--endpoint", "coinMarketData"])
+        .arg(&example)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("error[REQ002]"));
+    ois()
+        .args(["request", "--endpoint", "coinMarketData", "--param-json", "coinId=notjson"])
+        .arg(&example)
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn request_with_a_response_preview() {
+    let dir = tempfile::tempdir().unwrap();
+    let response = dir.path().join("response.json");
+    std::fs::write(&response, r#"{"market_data": {"current_price": {"usd": 43210.123456789}}}"#).unwrap();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois/coingecko-public.json");
+    let output = ois()
+        .args([
+            "request",
+            "--endpoint",
+            "coinMarketData",
+            "--param",
+            "coinId=bitcoin",
+            "--format",
+            "json",
+            "--response",
+        ])
+        .arg(&response)
+        .arg(&example)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let request: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(request["response"]["values"][0], "43210123456");
+    assert_eq!(request["response"]["encoded"], format!("0x{:064x}", 43_210_123_456u64));
+}
+
+#[test]
+fn config_scaffold_validates_and_endpoint_ids_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let converted = dir.path().join("auth.json");
+    ois().args(["convert", "samples/auth.yaml", "-q", "-o"]).arg(&converted).assert().success();
+    let config = dir.path().join("config.json");
+    let secrets = dir.path().join("secrets.env");
+    ois().arg("config").arg(&converted).arg("-o").arg(&config).arg("--secrets-out").arg(&secrets).assert().success();
+    ois().arg("validate").arg(&config).assert().success();
+    assert!(std::fs::read_to_string(&secrets).unwrap().contains("MARKET_DATA_BASIC=\n"));
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois/coingecko-public.json");
+    ois()
+        .arg("endpoint-ids")
+        .arg(&example)
+        .assert()
+        .success()
+        .stdout("0xfb87102cdabadf905321521ba0b3cbf74ad09c5d400ac2eccdbef8d6143e78c4  CoinGecko basic request / coinMarketData\n");
+}

@@ -387,6 +387,55 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
                 );
             }),
         ),
+        (Code::UnknownEndpoint, request_codes(|_| {}, "nope", json!({}), &[])),
+        (Code::MissingPathValue, request_codes(|_| {}, "item", json!({}), &[])),
+        (
+            Code::MissingSecret,
+            vec![
+                ois::request::setup::Secrets::parse("")
+                    .unwrap()
+                    .interpolate("${OIS_TEST_UNSET_SECRET_1}", "")
+                    .unwrap_err()
+                    .code,
+            ],
+        ),
+        (Code::PathValueChangesUrl, request_codes(|_| {}, "item", json!({"id": "a/b"}), &[])),
+        (
+            Code::BasicNotBase64,
+            request_codes(
+                |o| {
+                    set(
+                        o,
+                        "/apiSpecifications/components/securitySchemes/key",
+                        json!({"type": "http", "scheme": "basic"}),
+                    );
+                },
+                "item",
+                json!({"id": "1"}),
+                &[("key", "user:pass")],
+            ),
+        ),
+        (
+            Code::InvalidRequestUrl,
+            request_codes(|o| set(o, "/apiSpecifications/servers", json!([])), "item", json!({"id": "1"}), &[]),
+        ),
+        (Code::InvalidOis, {
+            let mut broken = base_ois();
+            set(&mut broken, "/title", json!("a.b"));
+            vec![ois::request::setup::check_ois(&broken).unwrap_err().code]
+        }),
+        (Code::OisChoice, {
+            let config = json!({"ois": [base_ois(), base_ois()], "apiCredentials": []});
+            vec![ois::request::setup::select(&config, None, &ois::request::setup::Secrets::default()).unwrap_err().code]
+        }),
+        (Code::BadArgument, vec![ois::request::setup::Secrets::parse("no equals sign").unwrap_err().code]),
+        (Code::ParameterIgnored, request_codes(|_| {}, "item", json!({"id": "1", "unknown": 2}), &[])),
+        (Code::ValueNotFound, response_codes(json!({}), json!({"_type": "int256", "_path": "a"}))),
+        (Code::CastFailed, response_codes(json!("abc"), json!({"_type": "int256"}))),
+        (Code::InvalidType, response_codes(json!(1), json!({"_type": "int8"}))),
+        (Code::ReservedMismatch, response_codes(json!(1), json!({"_type": "int256,int256", "_path": "a"}))),
+        (Code::EncodedTooLarge, response_codes(json!("x".repeat(20_000)), json!({"_type": "string"}))),
+        (Code::EncodingFailed, response_codes(json!(-1), json!({"_type": "uint256"}))),
         (Code::BadEnumValue, rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("GET")))),
     ]);
     cases
@@ -407,6 +456,42 @@ fn validate_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Code> {
     let mut ois = base_ois();
     mutate(&mut ois);
     ois::validate::validate_value(&ois, None).diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// Codes from building a request for the base OIS (after `mutate`) with `parameters`.
+fn request_codes(
+    mutate: impl FnOnce(&mut Value),
+    endpoint: &str,
+    parameters: Value,
+    credentials: &[(&str, &str)],
+) -> Vec<Code> {
+    use ois::request::{Credential, RequestOptions, build};
+    let mut ois = base_ois();
+    mutate(&mut ois);
+    let options = RequestOptions {
+        endpoint: endpoint.into(),
+        parameters: parameters.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        credentials: credentials
+            .iter()
+            .map(|(scheme, value)| Credential {
+                ois_title: "Base".into(),
+                scheme: (*scheme).into(),
+                value: (*value).into(),
+            })
+            .collect(),
+        ..Default::default()
+    };
+    match build(&ois, &options) {
+        Ok(request) => request.diagnostics().iter().map(|d| d.code).collect(),
+        Err(error) => vec![error.code],
+    }
+}
+
+fn response_codes(data: Value, reserved: Value) -> Vec<Code> {
+    match ois::request::response::extract_and_encode(&data, reserved.as_object().unwrap(), 0) {
+        Ok(_) => vec![],
+        Err(error) => vec![error.code],
+    }
 }
 
 fn self_check_codes() -> Vec<Code> {
@@ -490,10 +575,28 @@ fn unreadable_input_is_reported() {
     assert_eq!(err.code, Code::InputUnreadable);
 }
 
+/// The README's code table is generated from the code list; `UPDATE_README=1 cargo test` rewrites it.
 #[test]
-fn every_code_is_documented_in_the_readme() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+fn readme_code_table_is_current() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let readme = std::fs::read_to_string(path).expect("README");
+    let start_marker = "<!-- codes:start (generated from src/diagnostic/codes.rs) -->\n";
+    let end_marker = "<!-- codes:end -->";
+    let start = readme.find(start_marker).expect("start marker") + start_marker.len();
+    let end = readme.find(end_marker).expect("end marker");
+    let mut table = String::from("| code | severity | meaning |\n|---|---|---|\n");
     for code in Code::ALL {
-        assert!(readme.contains(&format!("`{code}`")), "README does not document {code}");
+        table.push_str(&format!(
+            "| `{code}` | {} | {} |\n",
+            code.severity().as_str(),
+            code.summary().replace('|', "\\|")
+        ));
+    }
+    if readme[start..end] != table {
+        if std::env::var_os("UPDATE_README").is_some() {
+            std::fs::write(path, format!("{}{table}{}", &readme[..start], &readme[end..])).expect("write README");
+        } else {
+            panic!("the README's code table is out of date: run UPDATE_README=1 cargo test --test diagnostic_codes");
+        }
     }
 }

@@ -98,6 +98,21 @@ pub struct Request {
     pub secrets: Vec<String>,
 }
 
+impl Request {
+    /// Warnings about the request, and a note for every requester parameter that is not sent.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut diagnostics = self.warnings.clone();
+        for ignored in &self.ignored {
+            diagnostics.push(Diagnostic::new(
+                Code::ParameterIgnored,
+                "",
+                format!("parameter \"{}\" is not sent: {}", ignored.name, ignored.reason),
+            ));
+        }
+        diagnostics
+    }
+}
+
 #[derive(Default)]
 struct Buckets {
     paths: Map<String, Value>,

@@ -122,6 +122,27 @@ pub fn select(
     Ok((ois.clone(), credentials))
 }
 
+/// The node would not load an OIS that breaks OIS rules; say so before building anything.
+pub fn check_ois(ois: &Value) -> Result<(), Diagnostic> {
+    let errors: Vec<Diagnostic> =
+        crate::ois::rules::check(ois, None).into_iter().filter(Diagnostic::is_error).collect();
+    match errors.first() {
+        None => Ok(()),
+        Some(first) => Err(Diagnostic::new(
+            Code::InvalidOis,
+            "",
+            format!(
+                "the OIS breaks {} rule(s), e.g. {} at {}: {}",
+                errors.len(),
+                first.code,
+                first.pointer,
+                first.message
+            ),
+        )
+        .with_help("run `ois validate` on it for every problem")),
+    }
+}
+
 /// `text` with every secret (and its URL-encoded form) replaced by `****`.
 pub fn mask(text: &str, secrets: &[String]) -> String {
     let mut masked = text.to_owned();

@@ -1,0 +1,129 @@
+//! What goes next to an OIS in a node's files: the `config.json` fragment with one `apiCredentials`
+//! entry per enabled apiKey/http scheme, the secrets.env template those entries refer to, and the
+//! endpoint IDs Airnode and Airnode Feed derive from (title, endpoint name).
+
+use alloy_dyn_abi::DynSolValue;
+use heck::ToShoutySnakeCase;
+use serde_json::{Value, json};
+
+/// A config.json fragment `{"ois": [...], "apiCredentials": [...]}` and the matching secrets.env.
+#[derive(Clone, Debug)]
+pub struct Scaffold {
+    pub config: Value,
+    pub secrets_env: String,
+}
+
+/// The secrets.env name for a scheme of an OIS: SHOUTY_SNAKE_CASE of title and scheme, made to fit
+/// `^[A-Z][A-Z0-9_]*$` (the node's rule for secret names).
+pub fn secret_name(title: &str, scheme: &str) -> String {
+    let raw = format!("{title} {scheme}").to_shouty_snake_case();
+    let mut name = String::new();
+    for c in raw.chars() {
+        let c = if c.is_ascii_uppercase() || c.is_ascii_digit() { c } else { '_' };
+        if !(c == '_' && (name.is_empty() || name.ends_with('_'))) {
+            name.push(c);
+        }
+    }
+    let name = name.trim_end_matches('_').to_owned();
+    match name.chars().next() {
+        Some(c) if c.is_ascii_uppercase() => name,
+        _ => format!("API_{name}").trim_end_matches('_').to_owned(),
+    }
+}
+
+/// The scaffold for `oises` (each an OIS object).
+pub fn config(oises: &[Value]) -> Scaffold {
+    let mut credentials = Vec::new();
+    let mut secrets_env =
+        String::from("# Secrets for config.json: fill in each value; keep this file out of version control.\n");
+    for ois in oises {
+        let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
+        let schemes = ois.pointer("/apiSpecifications/components/securitySchemes");
+        for name in
+            ois.pointer("/apiSpecifications/security").and_then(Value::as_object).into_iter().flat_map(|s| s.keys())
+        {
+            let Some(scheme) = schemes.and_then(|s| s.get(name)) else { continue };
+            let explanation = match (scheme.get("type").and_then(Value::as_str), scheme.get("scheme").and_then(Value::as_str)) {
+                (Some("apiKey"), _) => format!(
+                    "the API key, sent as {} \"{}\"",
+                    scheme.get("in").and_then(Value::as_str).unwrap_or("?"),
+                    scheme.get("name").and_then(Value::as_str).unwrap_or("?")
+                ),
+                (Some("http"), Some("basic")) => {
+                    "base64 of user:password (e.g. `printf 'user:pass' | base64`); the node sends it as given after \"Basic \"".to_owned()
+                }
+                (Some("http"), _) => "the bearer token, sent as \"Authorization: Bearer <token>\"".to_owned(),
+                _ => continue,
+            };
+            let variable = secret_name(title, name);
+            credentials.push(json!({"oisTitle": title, "securitySchemeName": name, "securitySchemeValue": format!("${{{variable}}}")}));
+            secrets_env.push_str(&format!("\n# {title} / {name}: {explanation}\n{variable}=\n"));
+        }
+    }
+    Scaffold { config: json!({"ois": oises, "apiCredentials": credentials}), secrets_env }
+}
+
+/// `keccak256(abi.encode(string title, string endpointName))`, as `0x…`.
+pub fn endpoint_id(title: &str, endpoint: &str) -> String {
+    let encoded =
+        DynSolValue::Tuple(vec![DynSolValue::String(title.to_owned()), DynSolValue::String(endpoint.to_owned())])
+            .abi_encode_params();
+    format!("{}", alloy_primitives::keccak256(encoded))
+}
+
+/// Every endpoint of an OIS with its ID.
+pub fn endpoint_ids(ois: &Value) -> Vec<(String, String)> {
+    let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
+    ois.get("endpoints")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get("name").and_then(Value::as_str))
+        .map(|name| (name.to_owned(), endpoint_id(title, name)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoint_ids_match_the_airnode_test_vectors() {
+        assert_eq!(
+            endpoint_id("CoinGecko basic request", "coinMarketData"),
+            "0xfb87102cdabadf905321521ba0b3cbf74ad09c5d400ac2eccdbef8d6143e78c4"
+        );
+        assert_eq!(endpoint_id("Nodary", "feed"), "0x3528e42b017a5fbf9d2993a2df04efc3ed474357575065a111b054ddf9de2acc");
+    }
+
+    #[test]
+    fn secret_names_fit_the_node_rule() {
+        assert_eq!(secret_name("CoinGecko Pro", "apiKeyHeader"), "COIN_GECKO_PRO_API_KEY_HEADER");
+        assert_eq!(secret_name("1inch", "key"), "API_1INCH_KEY");
+        assert_eq!(secret_name("Café API", "x-key"), "CAF_API_X_KEY");
+    }
+
+    #[test]
+    fn scaffold_has_a_credential_per_enabled_key_or_http_scheme() {
+        let ois = json!({"title": "Demo", "apiSpecifications": {
+            "components": {"securitySchemes": {
+                "key": {"type": "apiKey", "in": "header", "name": "X-Key"},
+                "basic": {"type": "http", "scheme": "basic"},
+                "chain": {"type": "relayChainId", "in": "query", "name": "c"},
+                "unused": {"type": "apiKey", "in": "query", "name": "u"}
+            }},
+            "security": {"key": [], "basic": [], "chain": []}
+        }});
+        let scaffold = config(&[ois]);
+        let names: Vec<&str> = scaffold.config["apiCredentials"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["securitySchemeValue"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["${DEMO_KEY}", "${DEMO_BASIC}"]);
+        assert!(
+            scaffold.secrets_env.contains("DEMO_BASIC=\n") && scaffold.secrets_env.contains("base64 of user:password")
+        );
+    }
+}
