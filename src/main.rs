@@ -189,6 +189,9 @@ struct ConvertArgs {
     /// Write a config.json fragment ({"ois": [...], "apiCredentials": [...]}) instead of the bare OIS.
     #[arg(long)]
     config: bool,
+    /// Let `$ref`s reach files anywhere below DIR (default: only below the document's folder).
+    #[arg(long, value_name = "DIR")]
+    allow_root: Option<PathBuf>,
 }
 
 fn parse_pair(text: &str) -> Result<(String, String), String> {
@@ -219,6 +222,7 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
         ois_format: Some(args.ois_format.clone()),
         title: args.title.clone(),
         ois_version: args.ois_version.clone(),
+        allow_root: args.allow_root.clone(),
     };
     let format = match (args.format, &args.output) {
         (Some(FormatArg::Json), _) => OutputFormat::Json,

@@ -113,10 +113,10 @@ fn cases() -> Vec<Case> {
         case("$ref to a URL", "url.json", with_ref("https://example.com/params.json#/P", "{}"), "OAS013", "network"),
         case(
             "$ref escaping the folder",
-            "escape.json",
-            with_ref("../../secrets/params.json#/P", "{}"),
-            "OAS012",
-            "another file",
+            "inner/escape.json",
+            with_ref("../outside.json#/P", "{}"),
+            "OAS015",
+            "leaves the document's folder",
         ),
         case(
             "every operation unsupported",
@@ -138,6 +138,8 @@ fn cases() -> Vec<Case> {
 #[test]
 fn each_bad_input_fails_with_its_code_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("inner")).unwrap();
+    std::fs::write(dir.path().join("outside.json"), r#"{"P": {"name": "p", "in": "query"}}"#).unwrap();
     for case in cases() {
         let input = dir.path().join(case.file);
         std::fs::write(&input, &case.bytes).unwrap();

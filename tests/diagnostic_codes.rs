@@ -115,6 +115,7 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (Code::RefExternal, with_ref("common.yaml#/P")),
         (Code::RefUrl, with_ref("https://example.com/p.json")),
         (Code::RefMalformed, with_ref("#no-slash")),
+        (Code::RefEscapes, escaping_ref_codes()),
         (Code::InvalidItem, convert_codes(doc(json!({"/a": {"get": {"parameters": [{"in": "query"}]}}})), &none)),
         (Code::SchemaTooDeep, convert_codes(doc(json!({"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": deep_all_of(40)}}}}}, "/ok": get_ok()})), &none)),
     ]);
@@ -491,6 +492,21 @@ fn response_codes(data: Value, reserved: Value) -> Vec<Code> {
     match ois::request::response::extract_and_encode(&data, reserved.as_object().unwrap(), 0) {
         Ok(_) => vec![],
         Err(error) => vec![error.code],
+    }
+}
+
+/// Codes from converting a file whose parameter `$ref`s a file one folder up.
+fn escaping_ref_codes() -> Vec<Code> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("spec")).unwrap();
+    std::fs::write(dir.path().join("shared.json"), r#"{"P": {"name": "p", "in": "query"}}"#).unwrap();
+    let document = doc(json!({"/a": {"get": {"parameters": [{"$ref": "../shared.json#/P"}]}}, "/ok": get_ok()}));
+    let path = dir.path().join("spec/api.json");
+    std::fs::write(&path, document.to_string()).unwrap();
+    let source = Source::read(&path).unwrap();
+    match convert(&source, &ConvertOptions::default()) {
+        Ok(conversion) => conversion.diagnostics.iter().map(|d| d.code).collect(),
+        Err(failure) => failure.diagnostics.iter().map(|d| d.code).collect(),
     }
 }
 

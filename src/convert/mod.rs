@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::{ApiSpecifications, Components, Ois, Operation, Server};
 use crate::ois::{FormatFamily, rules};
-use crate::openapi::Document;
+use crate::openapi::{Document, bundle};
 use crate::output::{OutputFormat, model_text};
 use crate::source::Source;
 
@@ -35,6 +35,9 @@ pub struct ConvertOptions {
     pub title: Option<String>,
     /// `--ois-version`, instead of `info.version`.
     pub ois_version: Option<String>,
+    /// `--allow-root`: files referenced by `$ref` may be anywhere below this folder (default: the
+    /// document's own folder).
+    pub allow_root: Option<std::path::PathBuf>,
 }
 
 /// A finished conversion: the OIS and everything worth telling about it.
@@ -89,23 +92,44 @@ pub(crate) mod reason {
 
 /// Converts the document in `source`. Diagnostics are located in the source text.
 pub fn convert(source: &Source, options: &ConvertOptions) -> Result<Conversion, Failure> {
-    let root = source.parse()?;
+    let mut root = source.parse()?;
+    let files = bundle_files(source, &mut root, options);
     let mut result = convert_value(&root, options);
     match &mut result {
-        Ok(conversion) => locate(&mut conversion.diagnostics, source),
-        Err(failure) => locate(&mut failure.diagnostics, source),
+        Ok(conversion) => locate_in_files(&mut conversion.diagnostics, source, &files),
+        Err(failure) => locate_in_files(&mut failure.diagnostics, source, &files),
     }
     result
 }
 
+/// Pulls the files `$ref`s point at into `root` (only when the text refers to other files).
+fn bundle_files(source: &Source, root: &mut Value, options: &ConvertOptions) -> bundle::Files {
+    if bundle::has_file_refs(&source.text) {
+        bundle::bundle(source, root, options.allow_root.as_deref())
+    } else {
+        bundle::Files::default()
+    }
+}
+
 /// Names the file of every diagnostic about the input and finds its line and column.
 pub fn locate(diagnostics: &mut [Diagnostic], source: &Source) {
+    locate_in_files(diagnostics, source, &bundle::Files::default());
+}
+
+/// `locate`, with pointers into bundled files moved to those files.
+pub fn locate_in_files(diagnostics: &mut [Diagnostic], source: &Source, files: &bundle::Files) {
     for diagnostic in diagnostics {
         // Self-check failures point into the output, which has no text to locate in.
         if diagnostic.code.as_str().starts_with("OIS") {
             continue;
         }
-        diagnostic.locate_in(source);
+        match files.split(&diagnostic.pointer) {
+            Some((file, inner)) => {
+                diagnostic.pointer = inner.to_owned();
+                diagnostic.locate_in(file);
+            }
+            None => diagnostic.locate_in(source),
+        }
     }
 }
 
@@ -130,10 +154,19 @@ pub fn convert_rendered(
     options: &ConvertOptions,
     format: OutputFormat,
 ) -> Result<(Conversion, String), Failure> {
+    let bundled;
+    let (root, files) = if bundle::has_file_refs(&source.text) {
+        let mut copy = root.clone();
+        let files = bundle::bundle(source, &mut copy, options.allow_root.as_deref());
+        bundled = copy;
+        (&bundled, files)
+    } else {
+        (root, bundle::Files::default())
+    };
     let mut built = match build(root, options) {
         Ok(built) => built,
         Err(mut failure) => {
-            locate(&mut failure.diagnostics, source);
+            locate_in_files(&mut failure.diagnostics, source, &files);
             return Err(failure);
         }
     };
@@ -141,7 +174,7 @@ pub fn convert_rendered(
     let (checked, text) = std::thread::scope(|scope| {
         // The big allocations (the checked Value) stay on this thread, so its arena is reused.
         let renderer = scope.spawn(|| model_text(model, format));
-        let locator = scope.spawn(|| locate(diagnostics, source));
+        let locator = scope.spawn(|| locate_in_files(diagnostics, source, &files));
         let checked =
             to_value(model).map_err(|error| vec![error]).and_then(|ois| self_check(&ois, *family).map(|()| ois));
         let stopped = || Diagnostic::new(Code::SelfCheckFailed, "", "rendering stopped unexpectedly");
@@ -183,7 +216,14 @@ fn to_value(model: &Ois) -> Result<Value, Diagnostic> {
         .map_err(|err| Diagnostic::new(Code::SelfCheckFailed, "", format!("the OIS could not be serialized: {err}")))
 }
 
-fn build(root: &Value, options: &ConvertOptions) -> Result<Built, Failure> {
+fn build(original: &Value, options: &ConvertOptions) -> Result<Built, Failure> {
+    let normalized;
+    let root = if crate::openapi::is_swagger2(original) {
+        normalized = crate::openapi::swagger2::normalize(original);
+        &normalized
+    } else {
+        original
+    };
     let document = Document::new(root)?;
     let mut diagnostics = Vec::new();
     let mut summary = Summary::default();

@@ -8,7 +8,7 @@ use super::{Summary, body, reason};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::{Location, Method, OperationParameter, RESERVED_NAMES};
 use crate::ois::rules::{is_js_whitespace, placeholders};
-use crate::openapi::{Document, METHODS, Resolver};
+use crate::openapi::{Document, METHODS, Resolver, SpecVersion};
 use crate::pointer;
 
 /// One API parameter of a kept operation, with what its endpoint parameter needs.
@@ -124,6 +124,23 @@ pub(super) fn collect<'a>(
         };
         let usable = path.starts_with('/') && !path.chars().any(is_js_whitespace);
         let mut unusable = 0;
+        // OpenAPI 3.2: the `query` method and custom methods under `additionalOperations`.
+        if document.version == SpecVersion::V3_2 {
+            let custom = methods.get("additionalOperations").and_then(Value::as_object);
+            let extra = custom
+                .into_iter()
+                .flatten()
+                .map(|(m, _)| (pointer::join(&item.pointer, ["additionalOperations", m.as_str()]), m.clone()));
+            let query = methods.get("query").map(|_| (pointer::join(&item.pointer, ["query"]), "query".to_owned()));
+            for (at, method) in query.into_iter().chain(extra) {
+                diagnostics.push(Diagnostic::new(
+                    Code::MethodSkipped,
+                    at,
+                    format!("{} {path} is skipped: OIS supports only get and post", method.to_uppercase()),
+                ));
+                summary.skip(reason::METHOD);
+            }
+        }
         for (method, operation) in methods {
             if !METHODS.contains(&method.as_str()) {
                 continue;

@@ -271,6 +271,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn openapi_3_2_scheme_fields_do_not_break_mapping() {
+        let scheme =
+            serde_json::json!({"type": "apiKey", "in": "header", "name": "k", "deprecated": true, "description": "d"});
+        let mapped = map_scheme("k", &scheme, "/x", &mut Vec::new());
+        assert_eq!(mapped, Some(SecurityScheme::ApiKey { location: Location::Header, name: "k".into() }));
+        let oauth = serde_json::json!({"type": "oauth2", "flows": {"deviceAuthorization": {"deviceAuthorizationUrl": "https://x", "tokenUrl": "https://x", "scopes": {}}}, "oauth2MetadataUrl": "https://x"});
+        assert_eq!(
+            map_scheme("o", &oauth, "/x", &mut Vec::new()),
+            Some(SecurityScheme::Http { scheme: HttpScheme::Bearer })
+        );
+    }
+
+    #[test]
     fn smallest_cover_prefers_first_alternatives() {
         // op0: A or B; op1: B; → {B} (one scheme) even though op0 lists A first.
         assert_eq!(choose(&[(0, vec![vec![0], vec![1]]), (1, vec![vec![1]])], 2), vec![1]);

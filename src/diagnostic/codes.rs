@@ -52,6 +52,7 @@ codes! {
     RefExternal = "OAS012", Warning, "a `$ref` to another file is not supported yet";
     RefUrl = "OAS013", Warning, "a `$ref` to a URL: the tool never uses the network";
     RefMalformed = "OAS014", Warning, "a `$ref` that is not a valid JSON pointer reference";
+    RefEscapes = "OAS015", Warning, "a `$ref` to a file outside the document's folder (see --allow-root)";
     InvalidItem = "OAS020", Warning, "an item that is not a valid OpenAPI object; it is skipped";
     SchemaTooDeep = "OAS021", Warning, "a schema nests deeper than flattening follows";
 

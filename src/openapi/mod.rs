@@ -2,7 +2,9 @@
 //! `Value`. Nothing here deserializes the whole document: items are read one at a time, so one
 //! broken item costs only itself.
 
+pub mod bundle;
 mod refs;
+pub mod swagger2;
 
 use serde_json::Value;
 
@@ -15,6 +17,12 @@ pub use refs::{Resolved, Resolver};
 pub enum SpecVersion {
     V3_0,
     V3_1,
+    V3_2,
+}
+
+/// Whether `root` is a Swagger 2.0 document (read through `swagger2::normalize`).
+pub fn is_swagger2(root: &Value) -> bool {
+    root.get("swagger").is_some_and(|v| version_text(v).starts_with("2.0"))
 }
 
 /// The HTTP methods a path item can hold (OpenAPI 3.0/3.1), in the order the spec lists them.
@@ -38,13 +46,13 @@ impl<'a> Document<'a> {
             )
             .with_help("an OpenAPI document is an object with an `openapi` field"));
         };
-        if let Some(swagger) = object.get("swagger") {
+        if let Some(swagger) = object.get("swagger").filter(|_| !object.contains_key("openapi")) {
             return Err(Diagnostic::new(
                 Code::UnsupportedVersion,
                 "/swagger",
-                format!("Swagger {} documents are not supported yet", version_text(swagger)),
+                format!("Swagger version \"{}\" is not supported", version_text(swagger)),
             )
-            .with_help("convert it to OpenAPI 3 first, or use a release that reads Swagger 2.0"));
+            .with_help("this tool reads Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2"));
         }
         let Some(openapi) = object.get("openapi") else {
             return Err(Diagnostic::new(
@@ -59,13 +67,14 @@ impl<'a> Document<'a> {
         let version = match (parts.next(), parts.next()) {
             (Some("3"), Some("0")) => SpecVersion::V3_0,
             (Some("3"), Some("1")) => SpecVersion::V3_1,
+            (Some("3"), Some("2")) => SpecVersion::V3_2,
             _ => {
                 return Err(Diagnostic::new(
                     Code::UnsupportedVersion,
                     "/openapi",
                     format!("OpenAPI version \"{text}\" is not supported"),
                 )
-                .with_help("this tool converts OpenAPI 3.0.x and 3.1.x documents"));
+                .with_help("this tool converts Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 documents"));
             }
         };
         Ok(Document { root, version })
@@ -111,7 +120,8 @@ mod tests {
         assert_eq!(Document::new(&json!({"openapi": "3.1.2"})).unwrap().version, SpecVersion::V3_1);
         assert_eq!(Document::new(&json!({"openapi": 3.1})).unwrap().version, SpecVersion::V3_1);
         assert_eq!(code(json!({"openapi": "4.0.0"})), Code::UnsupportedVersion);
-        assert_eq!(code(json!({"swagger": "2.0"})), Code::UnsupportedVersion);
+        assert_eq!(code(json!({"swagger": "1.2"})), Code::UnsupportedVersion);
+        assert_eq!(Document::new(&json!({"openapi": "3.2.0"})).unwrap().version, SpecVersion::V3_2);
         assert_eq!(code(json!({"info": {}})), Code::NotOpenApi);
         assert_eq!(code(json!([1])), Code::RootNotObject);
     }

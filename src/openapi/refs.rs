@@ -32,10 +32,17 @@ impl<'a> Resolver<'a> {
         let mut seen: Vec<String> = Vec::new();
         while let Some(reference) = current.value.as_object().and_then(|o| o.get("$ref")) {
             let at = format!("{}/$ref", current.pointer);
-            let Some(reference) = reference.as_str() else {
+            let Some(rewritten) = reference.as_str() else {
                 return Err(Diagnostic::new(Code::RefMalformed, at, "`$ref` is not a string"));
             };
-            let target = self.target(reference, &at)?;
+            // Bundled refs keep their original text for messages.
+            let original = current.value.get(super::bundle::ORIGINAL_KEY).and_then(Value::as_str);
+            let reference = original.unwrap_or(rewritten);
+            let target = self.target(rewritten, &at)?;
+            if let Some(mut broken) = super::bundle::broken(self.root, &target) {
+                broken.pointer = at;
+                return Err(broken);
+            }
             if seen.contains(&target) || seen.len() >= MAX_CHAIN {
                 return Err(Diagnostic::new(
                     Code::RefCycle,
@@ -45,10 +52,11 @@ impl<'a> Resolver<'a> {
                 .with_help("break the cycle: one of these `$ref`s must point at a real definition"));
             }
             let Some(value) = self.lookup(&target) else {
+                let place = if original.is_some() { "its file".to_owned() } else { format!("the document ({target})") };
                 return Err(Diagnostic::new(
                     Code::RefMissing,
                     at,
-                    format!("`$ref: {reference}` points at nothing: {target} does not exist in the document"),
+                    format!("`$ref: {reference}` points at nothing: there is no such place in {place}"),
                 )
                 .with_help("check the spelling of the reference, or add the missing definition"));
             };
@@ -61,7 +69,9 @@ impl<'a> Resolver<'a> {
     /// The pointer a local reference names, or a diagnostic for references this tool cannot follow.
     fn target(&self, reference: &str, at: &str) -> Result<String, Diagnostic> {
         let (location, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-        if !location.is_empty() {
+        // OpenAPI 3.2: a reference to the document's own `$self` URI is local.
+        let own = self.root.get("$self").and_then(Value::as_str).is_some_and(|own| own == location);
+        if !location.is_empty() && !own {
             let lower = location.to_ascii_lowercase();
             return Err(if lower.contains("://") || lower.starts_with("//") {
                 Diagnostic::new(
@@ -133,6 +143,8 @@ mod tests {
         assert_eq!(resolve(&root, "#/paths/~1a~1%7Bid%7D/get"), Ok("/paths/~1a~1{id}/get".into()));
         assert_eq!(resolve(&root, "#/components/schemas/C%20D"), Ok("/components/schemas/C D".into()));
         assert_eq!(resolve(&root, "#"), Ok("".into()));
+        let with_self = json!({"$self": "https://example.com/api.yaml", "a": {}});
+        assert_eq!(resolve(&with_self, "https://example.com/api.yaml#/a"), Ok("/a".into()));
     }
 
     #[test]

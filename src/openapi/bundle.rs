@@ -1,0 +1,180 @@
+//! Multi-file documents: every `$ref` to a local file (`common.yaml#/Pet`) is followed, each file
+//! read and parsed once, and the files are bundled into the root under `x-ois-files` with their
+//! `$ref`s rewritten to local pointers, so the single-document resolver serves them all. Files must
+//! stay inside the root document's folder (or `--allow-root`); the network is never used. A `$ref`
+//! that cannot be followed is rewritten to `#/x-ois-broken/N`, where the resolver finds why.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::source::Source;
+
+/// Where bundled files live in the root.
+pub const FILES_KEY: &str = "x-ois-files";
+/// Where the reasons for refs that could not be followed live.
+pub const BROKEN_KEY: &str = "x-ois-broken";
+/// The original text of a rewritten `$ref`, for messages.
+pub const ORIGINAL_KEY: &str = "x-ois-ref";
+
+/// The files a bundle pulled in, in the order of their `x-ois-files` index.
+#[derive(Debug, Default)]
+pub struct Files {
+    pub sources: Vec<Source>,
+}
+
+impl Files {
+    /// For a pointer into a bundled file: that file and the pointer within it.
+    pub fn split<'p>(&self, pointer: &'p str) -> Option<(&Source, &'p str)> {
+        let rest = pointer.strip_prefix("/")?.strip_prefix(FILES_KEY)?.strip_prefix('/')?;
+        let (index, inner) = rest.split_once('/').map_or((rest, ""), |(i, inner)| (i, inner));
+        let source = self.sources.get(index.parse::<usize>().ok()?)?;
+        let inner = pointer.get(pointer.len() - inner.len() - usize::from(!inner.is_empty())..)?;
+        Some((source, inner))
+    }
+}
+
+/// Whether the text has a `$ref` to another file (cheap, so single-file documents skip bundling).
+pub fn has_file_refs(text: &str) -> bool {
+    memchr::memmem::find_iter(text.as_bytes(), b"$ref").any(|at| {
+        let rest = text.get(at + 4..).unwrap_or_default();
+        let value = rest.trim_start_matches(['"', '\'', ' ', ':', '\t']);
+        let value = value.trim_start_matches(['"', '\'']);
+        !(value.starts_with('#') || value.starts_with("http://") || value.starts_with("https://"))
+    })
+}
+
+/// Bundles the files `root` refers to. `allow_root` widens the sandbox beyond the root's folder.
+pub fn bundle(source: &Source, root: &mut Value, allow_root: Option<&Path>) -> Files {
+    let mut bundler =
+        Bundler { files: Vec::new(), index: HashMap::new(), values: Vec::new(), broken: Vec::new(), sandbox: None };
+    let base = source.dir().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
+    bundler.sandbox = allow_root.or(base).and_then(|d| d.canonicalize().ok());
+    let base = base.and_then(|d| d.canonicalize().ok());
+    bundler.rewrite(root, base.as_deref(), None);
+    let mut next = 0;
+    while let Some(mut value) = bundler.values.get_mut(next).map(std::mem::take) {
+        let dir = bundler.files.get(next).and_then(|s| s.path.as_deref()).and_then(Path::parent).map(Path::to_path_buf);
+        bundler.rewrite(&mut value, dir.as_deref(), Some(next));
+        if let Some(slot) = bundler.values.get_mut(next) {
+            *slot = value;
+        }
+        next += 1;
+    }
+    if let Some(object) = root.as_object_mut() {
+        if !bundler.values.is_empty() {
+            object.insert(FILES_KEY.to_owned(), Value::Array(bundler.values));
+        }
+        if !bundler.broken.is_empty() {
+            object.insert(BROKEN_KEY.to_owned(), Value::Array(bundler.broken));
+        }
+    }
+    Files { sources: bundler.files }
+}
+
+struct Bundler {
+    files: Vec<Source>,
+    index: HashMap<PathBuf, usize>,
+    values: Vec<Value>,
+    broken: Vec<Value>,
+    sandbox: Option<PathBuf>,
+}
+
+impl Bundler {
+    /// Rewrites the file refs in `value`, which lives in file `current` (None: the root) in `dir`.
+    fn rewrite(&mut self, value: &mut Value, dir: Option<&Path>, current: Option<usize>) {
+        let mut stack = vec![value];
+        while let Some(value) = stack.pop() {
+            match value {
+                Value::Object(map) => {
+                    if let Some(Value::String(reference)) = map.get("$ref").cloned()
+                        && let Some(rewritten) = self.target(&reference, dir, current)
+                    {
+                        map.insert(ORIGINAL_KEY.to_owned(), Value::String(reference));
+                        map.insert("$ref".to_owned(), Value::String(rewritten));
+                    }
+                    stack.extend(map.values_mut());
+                }
+                Value::Array(items) => stack.extend(items.iter_mut()),
+                _ => {}
+            }
+        }
+    }
+
+    /// The local pointer a ref becomes, or `None` to leave it alone (URLs, and local refs of the root).
+    fn target(&mut self, reference: &str, dir: Option<&Path>, current: Option<usize>) -> Option<String> {
+        let (location, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+        let lower = location.to_ascii_lowercase();
+        if lower.contains("://") || lower.starts_with("//") {
+            return None;
+        }
+        if location.is_empty() {
+            // A local ref inside a bundled file points into that file.
+            return current.map(|n| format!("#/{FILES_KEY}/{n}{fragment}"));
+        }
+        match self.load(location, dir) {
+            Ok(n) => Some(format!("#/{FILES_KEY}/{n}{fragment}")),
+            Err(diagnostic) => {
+                self.broken.push(
+                    json!({"code": diagnostic.code.as_str(), "message": diagnostic.message, "help": diagnostic.help}),
+                );
+                Some(format!("#/{BROKEN_KEY}/{}", self.broken.len() - 1))
+            }
+        }
+    }
+
+    fn load(&mut self, location: &str, dir: Option<&Path>) -> Result<usize, Diagnostic> {
+        let decoded = percent_encoding::percent_decode_str(location).decode_utf8_lossy();
+        let Some(dir) = dir else {
+            return Err(Diagnostic::new(
+                Code::RefExternal,
+                "",
+                format!("`$ref: {location}` points into another file, but the document has no folder (stdin)"),
+            )
+            .with_help("pass the document as a file path so its references can be found"));
+        };
+        let path = dir.join(decoded.as_ref());
+        let canonical = path.canonicalize().map_err(|err| {
+            Diagnostic::new(
+                Code::RefMissing,
+                "",
+                format!("`$ref: {location}` points at {}, which cannot be read ({err})", path.display()),
+            )
+        })?;
+        if let Some(sandbox) = &self.sandbox
+            && !canonical.starts_with(sandbox)
+        {
+            return Err(Diagnostic::new(
+                Code::RefEscapes,
+                "",
+                format!("`$ref: {location}` leaves the document's folder ({}); it is not followed", sandbox.display()),
+            )
+            .with_help("pass --allow-root DIR to allow references below DIR"));
+        }
+        if let Some(&n) = self.index.get(&canonical) {
+            return Ok(n);
+        }
+        let source = Source::read(&path)?;
+        let value = source.parse().map_err(|mut error| {
+            error.message = format!("in {}: {}", path.display(), error.message);
+            error
+        })?;
+        let n = self.files.len();
+        self.index.insert(canonical, n);
+        self.files.push(source);
+        self.values.push(value);
+        Ok(n)
+    }
+}
+
+/// The diagnostic recorded for a broken ref (`#/x-ois-broken/N`), if `target` is one.
+pub fn broken(root: &Value, target: &str) -> Option<Diagnostic> {
+    let index: usize = target.strip_prefix("/")?.strip_prefix(BROKEN_KEY)?.strip_prefix('/')?.parse().ok()?;
+    let record: &Map<String, Value> = root.get(BROKEN_KEY)?.get(index)?.as_object()?;
+    let code = Code::ALL.iter().copied().find(|c| Some(c.as_str()) == record.get("code").and_then(Value::as_str))?;
+    let mut diagnostic = Diagnostic::new(code, "", record.get("message").and_then(Value::as_str).unwrap_or_default());
+    diagnostic.help = record.get("help").and_then(Value::as_str).map(str::to_owned);
+    Some(diagnostic)
+}

@@ -1,0 +1,245 @@
+//! Swagger 2.0 read into the same view as OpenAPI 3: `host` + `basePath` + `schemes` become a
+//! server, `securityDefinitions` become security schemes, `in: body` and `in: formData` parameters
+//! become request bodies, other parameters get a `schema`. `$ref`s into `#/definitions`,
+//! `#/parameters` and `#/responses` keep working because those sections stay where they are, so
+//! pointers in diagnostics still point into the original document.
+
+use serde_json::{Map, Value, json};
+
+use super::{METHODS, Resolver};
+
+/// Keys of a 2.0 non-body parameter that describe its value; they move into `schema`.
+const SCHEMA_KEYS: [&str; 17] = [
+    "type",
+    "format",
+    "items",
+    "collectionFormat",
+    "default",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "enum",
+    "multipleOf",
+];
+
+/// The document as OpenAPI 3.0.
+pub fn normalize(root: &Value) -> Value {
+    let mut out = root.clone();
+    let Some(object) = out.as_object_mut() else { return out };
+    object.remove("swagger");
+    object.insert("openapi".to_owned(), json!("3.0.0"));
+    if let Some(server) = server(root) {
+        object.insert("servers".to_owned(), json!([{"url": server}]));
+    }
+    let mut components = Map::new();
+    if let Some(definitions) = root.get("securityDefinitions").and_then(Value::as_object) {
+        let schemes: Map<String, Value> =
+            definitions.iter().map(|(name, scheme)| (name.clone(), security_scheme(scheme))).collect();
+        components.insert("securitySchemes".to_owned(), Value::Object(schemes));
+    }
+    object.insert("components".to_owned(), Value::Object(components));
+    let consumes = media_types(root.get("consumes"));
+    let resolver = Resolver::new(root);
+    if let Some(paths) = root.get("paths").and_then(Value::as_object) {
+        let mut converted = Map::new();
+        for (path, item) in paths {
+            converted.insert(path.clone(), path_item(&resolver, item, &consumes));
+        }
+        object.insert("paths".to_owned(), Value::Object(converted));
+    }
+    out
+}
+
+/// `https` when listed (else the first scheme, else `http`), `host`, `basePath`; just `basePath`
+/// (relative, so `--base-url` resolves it) without a host.
+fn server(root: &Value) -> Option<String> {
+    let base_path = root.get("basePath").and_then(Value::as_str).unwrap_or_default();
+    match root.get("host").and_then(Value::as_str) {
+        Some(host) => {
+            let schemes: Vec<&str> =
+                root.get("schemes").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+            let scheme = if schemes.contains(&"https") { "https" } else { schemes.first().copied().unwrap_or("http") };
+            Some(format!("{scheme}://{host}{base_path}"))
+        }
+        None if !base_path.is_empty() => Some(base_path.to_owned()),
+        None => None,
+    }
+}
+
+fn security_scheme(scheme: &Value) -> Value {
+    match scheme.get("type").and_then(Value::as_str) {
+        Some("basic") => json!({"type": "http", "scheme": "basic"}),
+        Some("oauth2") => json!({"type": "oauth2", "flows": {}}),
+        _ => scheme.clone(),
+    }
+}
+
+fn media_types(value: Option<&Value>) -> Vec<String> {
+    value.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
+}
+
+fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String]) -> Value {
+    let Some(object) = item.as_object() else { return item.clone() };
+    let mut converted = object.clone();
+    let shared = object.get("parameters").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    if let Some(parameters) = object.get("parameters") {
+        converted.insert("parameters".to_owned(), plain_parameters(resolver, parameters));
+    }
+    for method in METHODS {
+        let Some(operation) = object.get(method).and_then(Value::as_object) else { continue };
+        let consumes = match operation.get("consumes") {
+            Some(own) => media_types(Some(own)),
+            None => consumes.to_vec(),
+        };
+        let mut new_operation = operation.clone();
+        let own = operation.get("parameters").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        if let Some(body) = request_body(resolver, shared, own, &consumes) {
+            new_operation.insert("requestBody".to_owned(), body);
+        }
+        if let Some(parameters) = operation.get("parameters") {
+            new_operation.insert("parameters".to_owned(), plain_parameters(resolver, parameters));
+        }
+        converted.insert(method.to_owned(), Value::Object(new_operation));
+    }
+    Value::Object(converted)
+}
+
+/// The parameter a list entry is (following `#/parameters/...` references).
+fn resolved<'a>(resolver: &Resolver<'a>, parameter: &'a Value) -> &'a Value {
+    resolver.resolve(parameter, "").map_or(parameter, |r| r.value)
+}
+
+fn location(parameter: &Value) -> &str {
+    parameter.get("in").and_then(Value::as_str).unwrap_or_default()
+}
+
+/// Parameters other than body and formData, each with its value keys moved into `schema`.
+/// References stay references (they are resolved later, with diagnostics where they fail).
+fn plain_parameters(resolver: &Resolver<'_>, parameters: &Value) -> Value {
+    let Some(list) = parameters.as_array() else { return parameters.clone() };
+    list.iter()
+        .filter(|p| !matches!(location(resolved(resolver, p)), "body" | "formData"))
+        .map(|p| {
+            if p.get("$ref").is_some() {
+                // A referenced parameter keeps 2.0 shape; its schema is made where it is used.
+                return with_schema(resolved(resolver, p));
+            }
+            with_schema(p)
+        })
+        .collect()
+}
+
+fn with_schema(parameter: &Value) -> Value {
+    let Some(object) = parameter.as_object() else { return parameter.clone() };
+    if object.contains_key("schema") {
+        return parameter.clone();
+    }
+    let mut converted = Map::new();
+    let mut schema = Map::new();
+    for (key, value) in object {
+        if SCHEMA_KEYS.contains(&key.as_str()) {
+            schema.insert(key.clone(), value.clone());
+        } else {
+            converted.insert(key.clone(), value.clone());
+        }
+    }
+    if let Some(example) = object.get("x-example") {
+        converted.insert("example".to_owned(), example.clone());
+    }
+    converted.insert("schema".to_owned(), Value::Object(schema));
+    Value::Object(converted)
+}
+
+/// The 3.x request body of a 2.0 operation: its `in: body` parameter, or its `in: formData`
+/// parameters as an object schema.
+fn request_body(resolver: &Resolver<'_>, shared: &[Value], own: &[Value], consumes: &[String]) -> Option<Value> {
+    let all: Vec<&Value> = shared.iter().chain(own).map(|p| resolved(resolver, p)).collect();
+    if let Some(body) = all.iter().rev().find(|p| location(p) == "body") {
+        let media = consumes
+            .iter()
+            .find(|m| m.contains("json"))
+            .or(consumes.first())
+            .map_or("application/json", String::as_str);
+        let schema = body.get("schema").cloned().unwrap_or_else(|| json!({}));
+        let mut request_body = Map::new();
+        request_body.insert("content".to_owned(), json!({media: {"schema": schema}}));
+        if let Some(required) = body.get("required") {
+            request_body.insert("required".to_owned(), required.clone());
+        }
+        return Some(Value::Object(request_body));
+    }
+    let form: Vec<&&Value> = all.iter().filter(|p| location(p) == "formData").collect();
+    if form.is_empty() {
+        return None;
+    }
+    let has_file = form.iter().any(|p| p.get("type").and_then(Value::as_str) == Some("file"));
+    let media = if has_file || consumes.iter().any(|m| m.starts_with("multipart/")) {
+        "multipart/form-data"
+    } else {
+        "application/x-www-form-urlencoded"
+    };
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for parameter in form {
+        let Some(name) = parameter.get("name").and_then(Value::as_str) else { continue };
+        let mut schema = with_schema(parameter).get("schema").cloned().unwrap_or_else(|| json!({}));
+        if let (Some(description), Some(object)) = (parameter.get("description"), schema.as_object_mut()) {
+            object.insert("description".to_owned(), description.clone());
+        }
+        properties.insert(name.to_owned(), schema);
+        if parameter.get("required").and_then(Value::as_bool) == Some(true) {
+            required.push(json!(name));
+        }
+    }
+    Some(json!({"content": {media: {"schema": {"type": "object", "properties": properties, "required": required}}}}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn servers_schemes_and_bodies() {
+        let root = json!({
+            "swagger": "2.0", "host": "api.example.com", "basePath": "/v1", "schemes": ["http", "https"],
+            "consumes": ["application/json"],
+            "securityDefinitions": {"b": {"type": "basic"}, "k": {"type": "apiKey", "in": "header", "name": "X-Key"}, "o": {"type": "oauth2", "flow": "implicit"}},
+            "parameters": {"Limit": {"name": "limit", "in": "query", "type": "integer", "default": 10}},
+            "paths": {"/pets": {
+                "get": {"parameters": [{"$ref": "#/parameters/Limit"}, {"name": "tag", "in": "query", "type": "string", "x-example": "dog"}]},
+                "post": {"parameters": [{"name": "pet", "in": "body", "required": true, "schema": {"$ref": "#/definitions/Pet"}}]},
+                "put": {"consumes": ["application/x-www-form-urlencoded"], "parameters": [{"name": "name", "in": "formData", "type": "string", "required": true}]}
+            }},
+            "definitions": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}}
+        });
+        let normalized = normalize(&root);
+        assert_eq!(normalized["openapi"], "3.0.0");
+        assert_eq!(normalized["servers"], json!([{"url": "https://api.example.com/v1"}]));
+        assert_eq!(normalized["components"]["securitySchemes"]["b"], json!({"type": "http", "scheme": "basic"}));
+        assert_eq!(normalized["components"]["securitySchemes"]["o"]["type"], "oauth2");
+        let get = &normalized["paths"]["/pets"]["get"];
+        assert_eq!(get["parameters"][0]["schema"]["default"], 10);
+        assert_eq!(get["parameters"][1]["example"], "dog");
+        let post = &normalized["paths"]["/pets"]["post"];
+        assert_eq!(post["requestBody"]["content"]["application/json"]["schema"]["$ref"], "#/definitions/Pet");
+        assert_eq!(post["parameters"], json!([]));
+        let put = &normalized["paths"]["/pets"]["put"];
+        assert_eq!(
+            put["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"]["required"],
+            json!(["name"])
+        );
+    }
+
+    #[test]
+    fn no_host_gives_a_relative_server() {
+        assert_eq!(normalize(&json!({"swagger": "2.0", "basePath": "/api"}))["servers"], json!([{"url": "/api"}]));
+        assert!(normalize(&json!({"swagger": "2.0"})).get("servers").is_none());
+    }
+}

@@ -1,0 +1,127 @@
+//! Multi-file documents: `$ref`s to local files resolved relative to the file that holds them,
+//! each file read once, kept inside the document's folder, cycles across files reported, and
+//! diagnostics naming the file where the problem is.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn convert(file: &Path, extra: &[&str]) -> (Option<i32>, Value, Value) {
+    let output = Command::cargo_bin("ois")
+        .unwrap()
+        .arg("convert")
+        .arg(file)
+        .args(["--report", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stderr).unwrap();
+    let ois = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    (output.status.code(), ois, report)
+}
+
+fn root_document(paths: &str) -> String {
+    format!(
+        "openapi: 3.0.3\ninfo: {{title: Multi, version: 1.0.0}}\nservers: [{{url: 'https://api.example.com'}}]\npaths:\n{paths}"
+    )
+}
+
+#[test]
+fn refs_resolve_relative_to_the_file_that_holds_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec");
+    write(&spec, "openapi.yaml", &root_document("  /pets:\n    $ref: 'paths/pets.yaml'\n"));
+    write(
+        &spec,
+        "paths/pets.yaml",
+        "get:\n  operationId: listPets\n  parameters:\n    - $ref: '../common/parameters.yaml#/Limit'\npost:\n  operationId: addPet\n  requestBody:\n    content:\n      application/json:\n        schema:\n          $ref: '../common/pet.json'\n",
+    );
+    write(
+        &spec,
+        "common/parameters.yaml",
+        "Limit:\n  name: limit\n  in: query\n  schema: {type: integer, default: 20}\n",
+    );
+    write(
+        &spec,
+        "common/pet.json",
+        r##"{"type": "object", "required": ["name"], "properties": {"name": {"$ref": "#/definitions/Name"}, "tag": {"type": "string"}}, "definitions": {"Name": {"type": "string", "description": "the pet's name"}}}"##,
+    );
+    let (code, ois, report) = convert(&spec.join("openapi.yaml"), &[]);
+    assert_eq!(code, Some(0), "{report:#}");
+    let list = &ois["endpoints"][0]["parameters"][0];
+    assert_eq!((list["name"].as_str(), list["default"].as_str()), (Some("limit"), Some("20")));
+    let add: Vec<&str> =
+        ois["endpoints"][1]["parameters"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(add, ["name", "tag"]);
+    assert_eq!(ois["endpoints"][1]["parameters"][0]["description"], "the pet's name");
+}
+
+#[test]
+fn a_ref_escaping_the_folder_is_refused_unless_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec");
+    write(dir.path(), "shared.yaml", "Q:\n  name: q\n  in: query\n");
+    write(
+        &spec,
+        "openapi.yaml",
+        &root_document(
+            "  /a:\n    get:\n      operationId: a\n      parameters:\n        - $ref: '../shared.yaml#/Q'\n  /b:\n    get:\n      operationId: b\n",
+        ),
+    );
+    let (code, ois, report) = convert(&spec.join("openapi.yaml"), &[]);
+    assert_eq!(code, Some(0));
+    let diagnostic = report["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "OAS015").expect("OAS015");
+    assert!(diagnostic["file"].as_str().unwrap().ends_with("openapi.yaml"));
+    assert_eq!(ois["endpoints"].as_array().unwrap().len(), 1, "the operation with the escaping ref is skipped");
+    let allowed = dir.path().to_str().unwrap();
+    let (code, ois, _) = convert(&spec.join("openapi.yaml"), &["--allow-root", allowed]);
+    assert_eq!(code, Some(0));
+    assert_eq!(ois["endpoints"][0]["parameters"][0]["name"], "q");
+}
+
+#[test]
+fn a_cycle_across_files_is_reported_in_the_file_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "openapi.yaml",
+        &root_document(
+            "  /a:\n    get:\n      operationId: a\n      parameters:\n        - $ref: 'one.yaml#/P'\n  /b:\n    get:\n      operationId: b\n",
+        ),
+    );
+    write(dir.path(), "one.yaml", "P:\n  $ref: 'two.yaml#/P'\n");
+    write(dir.path(), "two.yaml", "P:\n  $ref: 'one.yaml#/P'\n");
+    let (code, _, report) = convert(&dir.path().join("openapi.yaml"), &[]);
+    assert_eq!(code, Some(0));
+    let cycle = report["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "OAS011").expect("OAS011");
+    let file = cycle["file"].as_str().unwrap();
+    assert!(file.ends_with("one.yaml") || file.ends_with("two.yaml"), "{cycle:#}");
+    assert_eq!(cycle["line"], 2);
+}
+
+#[test]
+fn a_missing_or_broken_file_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "openapi.yaml",
+        &root_document(
+            "  /a:\n    get:\n      operationId: a\n      parameters:\n        - $ref: 'gone.yaml#/P'\n        - $ref: 'broken.yaml#/P'\n  /b:\n    get:\n      operationId: b\n",
+        ),
+    );
+    write(dir.path(), "broken.yaml", "P: [unclosed\n");
+    let (code, _, report) = convert(&dir.path().join("openapi.yaml"), &[]);
+    assert_eq!(code, Some(0));
+    let messages: Vec<&str> =
+        report["diagnostics"].as_array().unwrap().iter().filter_map(|d| d["message"].as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("gone.yaml")), "{messages:#?}");
+}
