@@ -4,6 +4,7 @@
 // item, never in a loop that its size would slow down.
 #![allow(clippy::result_large_err)]
 
+pub mod batch;
 pub mod convert;
 pub mod diagnostic;
 pub mod ois;

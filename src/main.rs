@@ -148,11 +148,21 @@ enum ReportArg {
 
 #[derive(clap::Args)]
 struct ConvertArgs {
-    /// The OpenAPI document, or `-` for standard input.
-    input: PathBuf,
-    /// Write the OIS here instead of standard output (atomically; see --force).
-    #[arg(short, long, value_name = "FILE")]
+    /// The OpenAPI/Swagger document, or `-` for standard input. Several files or folders convert
+    /// every document in them (a batch), into the folder given with -o.
+    #[arg(required = true, num_args = 1..)]
+    inputs: Vec<PathBuf>,
+    /// Write the OIS here instead of standard output (atomically; see --force); for a batch, the
+    /// output folder.
+    #[arg(short, long, value_name = "FILE|DIR")]
     output: Option<PathBuf>,
+    /// Convert only operations matching this: 'GET /coins/*', 'tag:market' or 'id:coinsMarkets'
+    /// (repeatable).
+    #[arg(long, value_name = "FILTER")]
+    include: Vec<String>,
+    /// Leave out operations matching this (repeatable; same forms as --include).
+    #[arg(long, value_name = "FILTER")]
+    exclude: Vec<String>,
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
@@ -214,7 +224,12 @@ fn main() -> ExitCode {
 
 fn run_convert(args: ConvertArgs) -> ExitCode {
     let style = RenderStyle { color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
-    let name = args.input.display().to_string();
+    let filters =
+        |list: &[String]| list.iter().map(|f| ois::convert::filter::Filter::parse(f)).collect::<Result<Vec<_>, _>>();
+    let (include, exclude) = match (filters(&args.include), filters(&args.exclude)) {
+        (Ok(include), Ok(exclude)) => (include, exclude),
+        (Err(error), _) | (_, Err(error)) => return fail_with(&error),
+    };
     let options = ConvertOptions {
         server: args.server.clone(),
         server_vars: args.server_vars.clone(),
@@ -223,14 +238,22 @@ fn run_convert(args: ConvertArgs) -> ExitCode {
         title: args.title.clone(),
         ois_version: args.ois_version.clone(),
         allow_root: args.allow_root.clone(),
+        include,
+        exclude,
     };
+    let batch = args.inputs.len() > 1 || args.inputs.iter().any(|i| i.is_dir());
     let format = match (args.format, &args.output) {
         (Some(FormatArg::Json), _) => OutputFormat::Json,
         (Some(FormatArg::Yaml), _) => OutputFormat::Yaml,
-        (None, Some(path)) => OutputFormat::for_path(path),
-        (None, None) => OutputFormat::Json,
+        (None, Some(path)) if !batch => OutputFormat::for_path(path),
+        _ => OutputFormat::Json,
     };
-    let source = Source::read(&args.input);
+    if batch {
+        return run_batch(&args, &options, format);
+    }
+    let Some(input) = args.inputs.first() else { return ExitCode::from(2) };
+    let name = input.display().to_string();
+    let source = Source::read(input);
     let result = source.as_ref().map_err(|error| Failure::from(error.clone())).and_then(|source| {
         let root = source.parse()?;
         let result = convert_rendered(source, &root, &options, format);
@@ -457,6 +480,46 @@ fn request_for(args: &RequestArgs, source: &Source) -> Result<(String, Vec<Diagn
         RequestFormat::Curl => render::curl(&built, args.show_secrets),
     };
     Ok((output, warnings))
+}
+
+fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: OutputFormat) -> ExitCode {
+    use ois::batch;
+    let Some(out_dir) = &args.output else {
+        eprintln!("error: converting several documents needs an output folder: -o DIR");
+        return ExitCode::from(2);
+    };
+    let items = match batch::discover(&args.inputs, format) {
+        Ok(items) => items,
+        Err(error) => return fail_with(&error),
+    };
+    let progress = if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(items.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let results = batch::run(&items, out_dir, options, format, args.force, &|| progress.inc(1));
+    progress.finish_and_clear();
+    let failed = results.iter().any(|r| r.status == batch::Status::Failed);
+    let report = match args.report {
+        ReportArg::Json => serde_json::to_string_pretty(&results).map(|s| s + "\n").unwrap_or_default(),
+        ReportArg::Text => {
+            let style =
+                RenderStyle { color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
+            let mut text = String::new();
+            for result in results.iter().filter(|r| r.status == batch::Status::Failed) {
+                for diagnostic in result.diagnostics.iter().filter(|d| d.is_error()) {
+                    text.push_str(&ois::diagnostic::render(diagnostic, style, None));
+                    text.push('\n');
+                }
+            }
+            if !args.quiet {
+                text.push_str(&batch::table(&results));
+            }
+            text
+        }
+    };
+    let _ = std::io::stderr().write_all(report.as_bytes());
+    if failed { ExitCode::from(FAILURE) } else { ExitCode::SUCCESS }
 }
 
 /// The OIS objects in a file: an OIS, an array of them, or a config.json's `ois`.

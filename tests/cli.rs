@@ -311,3 +311,67 @@ fn config_scaffold_validates_and_endpoint_ids_list() {
         .success()
         .stdout("0xfb87102cdabadf905321521ba0b3cbf74ad09c5d400ac2eccdbef8d6143e78c4  CoinGecko basic request / coinMarketData\n");
 }
+
+#[test]
+fn batch_converts_a_folder_in_parallel_and_never_overwrites() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(input.join("nested")).unwrap();
+    for sample in ["coins.yaml", "orders.json"] {
+        std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples").join(sample), input.join(sample)).unwrap();
+    }
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/auth.yaml"), input.join("nested/auth.yaml"))
+        .unwrap();
+    std::fs::write(input.join("nested/fragment.yaml"), "Pet:\n  type: object\n").unwrap();
+    std::fs::write(input.join("broken.json"), "{\"openapi\": ").unwrap();
+    let out = dir.path().join("out");
+    let output = ois().arg("convert").arg(&input).arg("-o").arg(&out).args(["--report", "json"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "one broken file fails the batch");
+    let results: serde_json::Value = serde_json::from_slice(&output.stderr).unwrap();
+    let statuses: Vec<(&str, &str)> = results
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["file"].as_str().unwrap().rsplit('/').next().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("broken.json", "failed"),
+            ("coins.yaml", "converted"),
+            ("auth.yaml", "converted"),
+            ("fragment.yaml", "skipped"),
+            ("orders.json", "converted")
+        ]
+    );
+    assert!(out.join("coins.ois.json").exists() && out.join("nested/auth.ois.json").exists());
+    std::fs::remove_file(input.join("broken.json")).unwrap();
+    // Existing outputs are not overwritten without --force.
+    ois().arg("convert").arg(&input).arg("-o").arg(&out).assert().code(1).stderr(predicate::str::contains("OUT001"));
+    ois().arg("convert").arg(&input).arg("-o").arg(&out).arg("--force").assert().success().stderr(
+        predicate::str::contains(
+            "3 converted, 0 with nothing to convert, 0 failed; 1 files that are not OpenAPI documents skipped",
+        ),
+    );
+}
+
+#[test]
+fn filters_pick_operations() {
+    let run = |args: &[&str]| {
+        let output = ois().args(["convert", "samples/coins.yaml", "-q"]).args(args).output().unwrap();
+        let ois: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        ois["endpoints"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+    };
+    assert_eq!(run(&["--include", "GET /coins/*"]), ["coinsId", "coinsMarkets"]);
+    assert_eq!(run(&["--include", "GET /coins/**"]), ["coinsId", "getCoinsIdHistory", "coinsMarkets", "simplePrice"]);
+    assert_eq!(
+        run(&["--include", "id:coinsMarkets", "--include", "id:simplePrice"]),
+        ["simplePrice", "coinsMarkets", "simplePrice2"]
+    );
+    assert_eq!(run(&["--exclude", "/coins/**"]), ["simplePrice"]);
+    ois()
+        .args(["convert", "samples/coins.yaml", "--include", "GET /a/["])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("CNV034"));
+}

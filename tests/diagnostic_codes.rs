@@ -116,6 +116,18 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (Code::RefUrl, with_ref("https://example.com/p.json")),
         (Code::RefMalformed, with_ref("#no-slash")),
         (Code::RefEscapes, escaping_ref_codes()),
+        (Code::BadFilter, vec![ois::convert::filter::Filter::parse("GET /a/[").unwrap_err().code]),
+        (Code::OperationsFiltered, convert_codes(doc(json!({"/a": get_ok(), "/b": {"get": {"operationId": "b"}}})), &ConvertOptions {
+            exclude: vec![ois::convert::filter::Filter::parse("id:b").unwrap()],
+            ..Default::default()
+        })),
+        (Code::NotOpenApiFile, {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("fragment.yaml"), "Pet: {}\n").unwrap();
+            let items = ois::batch::discover(&[dir.path().to_path_buf()], ois::output::OutputFormat::Json).unwrap();
+            let results = ois::batch::run(&items, &dir.path().join("out"), &ConvertOptions::default(), ois::output::OutputFormat::Json, false, &|| {});
+            results.iter().flat_map(|r| r.diagnostics.iter().map(|d| d.code)).collect()
+        }),
         (Code::InvalidItem, convert_codes(doc(json!({"/a": {"get": {"parameters": [{"in": "query"}]}}})), &none)),
         (Code::SchemaTooDeep, convert_codes(doc(json!({"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": deep_all_of(40)}}}}}, "/ok": get_ok()})), &none)),
     ]);

@@ -4,6 +4,7 @@
 
 mod body;
 mod endpoints;
+pub mod filter;
 mod meta;
 mod operations;
 mod security;
@@ -38,6 +39,10 @@ pub struct ConvertOptions {
     /// `--allow-root`: files referenced by `$ref` may be anywhere below this folder (default: the
     /// document's own folder).
     pub allow_root: Option<std::path::PathBuf>,
+    /// `--include`: only operations matching one of these (all when empty).
+    pub include: Vec<filter::Filter>,
+    /// `--exclude`: no operation matching one of these.
+    pub exclude: Vec<filter::Filter>,
 }
 
 /// A finished conversion: the OIS and everything worth telling about it.
@@ -84,6 +89,7 @@ impl Summary {
 
 /// Skip reasons, as they appear in summaries.
 pub(crate) mod reason {
+    pub const FILTERED: &str = "filtered out";
     pub const METHOD: &str = "method not get/post";
     pub const PATH: &str = "path OIS cannot express";
     pub const REF: &str = "unresolvable $ref";
@@ -237,7 +243,14 @@ fn build(original: &Value, options: &ConvertOptions) -> Result<Built, Failure> {
     let version = meta::version(root, options.ois_version.as_deref(), family, &mut diagnostics)?;
     let server = servers::choose(root, options, &mut diagnostics);
 
-    let operations = operations::collect(&document, &mut diagnostics, &mut summary);
+    let operations = operations::collect(&document, options, &mut diagnostics, &mut summary);
+    if let Some(&filtered) = summary.operations_skipped.get(reason::FILTERED) {
+        diagnostics.push(Diagnostic::new(
+            Code::OperationsFiltered,
+            "/paths",
+            format!("{filtered} operation(s) left out by --include/--exclude"),
+        ));
+    }
     // Operation and server problems are reported together, so one run shows both.
     if operations.is_empty() {
         let skipped = summary.skipped_total();

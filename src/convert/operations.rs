@@ -92,6 +92,7 @@ impl<'a> RawParameter<'a> {
 /// Every get/post operation that can be converted, in document order.
 pub(super) fn collect<'a>(
     document: &Document<'a>,
+    options: &super::ConvertOptions,
     diagnostics: &mut Vec<Diagnostic>,
     summary: &mut Summary,
 ) -> Vec<KeptOperation<'a>> {
@@ -143,6 +144,11 @@ pub(super) fn collect<'a>(
         }
         for (method, operation) in methods {
             if !METHODS.contains(&method.as_str()) {
+                continue;
+            }
+            let target = resolver.resolve(operation, "").map_or(operation, |r| r.value);
+            if !super::filter::selected(&options.include, &options.exclude, method, path, target) {
+                summary.skip(reason::FILTERED);
                 continue;
             }
             let operation_at = pointer::join(&item.pointer, [method.as_str()]);

@@ -73,6 +73,9 @@ codes! {
     MethodSkipped = "CNV030", Note, "an operation with a method other than get/post is skipped";
     PathUnusable = "CNV031", Warning, "a path OIS cannot express (whitespace, no leading `/`)";
     NoOperations = "CNV032", Error, "no get or post operation could be converted";
+    BadFilter = "CNV034", Error, "an --include/--exclude filter that cannot be used";
+    OperationsFiltered = "CNV035", Note, "operations left out by --include/--exclude";
+    NotOpenApiFile = "CNV036", Note, "a file of a batch that is not an OpenAPI document is skipped";
 
     HeaderIgnored = "CNV040", Note, "an Accept, Content-Type or Authorization header parameter is ignored";
     ReservedName = "CNV041", Warning, "a parameter named like a reserved parameter is skipped";

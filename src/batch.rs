@@ -1,0 +1,206 @@
+//! Batch conversion: every OpenAPI/Swagger document under some folders (or a list of files),
+//! converted on every core, each output written atomically next to its siblings under one output
+//! folder that mirrors the inputs' layout. One bad file never stops the batch.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::convert::{ConvertOptions, Summary, convert_rendered, locate};
+use crate::diagnostic::{Code, Counts, Diagnostic};
+use crate::output::{OutputFormat, write_atomically};
+use crate::source::Source;
+
+/// One input file and where its OIS goes, relative to the output folder.
+#[derive(Clone, Debug)]
+pub struct Item {
+    pub input: PathBuf,
+    pub output: PathBuf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Converted,
+    /// Not an OpenAPI document (a fragment of a multi-file document, say).
+    Skipped,
+    /// An OpenAPI document with no get or post operation: nothing to convert, not a failure.
+    Empty,
+    Failed,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FileResult {
+    pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
+    pub counts: Counts,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The documents to convert: files as given, and every `*.json`/`*.yaml`/`*.yml` below folders,
+/// in a stable order. Outputs mirror each input's path below its folder.
+pub fn discover(inputs: &[PathBuf], format: OutputFormat) -> Result<Vec<Item>, Diagnostic> {
+    let extension = match format {
+        OutputFormat::Json => "ois.json",
+        OutputFormat::Yaml => "ois.yaml",
+    };
+    let mut items = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut files = Vec::new();
+            walk(input, &mut files).map_err(|err| {
+                Diagnostic::new(Code::InputUnreadable, "", format!("cannot read folder {}: {err}", input.display()))
+            })?;
+            files.sort();
+            for file in files {
+                let relative = file.strip_prefix(input).unwrap_or(&file).to_path_buf();
+                items.push(Item { output: relative.with_extension(extension), input: file });
+            }
+        } else {
+            let name = input.file_name().map_or_else(|| PathBuf::from("stdin"), PathBuf::from);
+            items.push(Item { output: name.with_extension(extension), input: input.clone() });
+        }
+    }
+    // Two documents with the same stem in one folder (petstore.json, petstore.yaml) keep their
+    // extension in the output name, so neither overwrites the other.
+    let mut counts = std::collections::HashMap::new();
+    for item in &items {
+        *counts.entry(item.output.clone()).or_insert(0) += 1;
+    }
+    for item in &mut items {
+        if counts.get(&item.output).copied().unwrap_or(0) > 1
+            && let Some(name) = item.input.file_name()
+        {
+            let mut with_extension = name.to_os_string();
+            with_extension.push(".");
+            with_extension.push(extension);
+            item.output.set_file_name(with_extension);
+        }
+    }
+    Ok(items)
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, files)?;
+        } else if path.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "json" | "yaml" | "yml")) {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Converts every item into `out_dir`, in parallel; `done` is called after each file.
+pub fn run(
+    items: &[Item],
+    out_dir: &Path,
+    options: &ConvertOptions,
+    format: OutputFormat,
+    force: bool,
+    done: &(dyn Fn() + Sync),
+) -> Vec<FileResult> {
+    items
+        .par_iter()
+        .map(|item| {
+            let result = convert_one(item, out_dir, options, format, force);
+            done();
+            result
+        })
+        .collect()
+}
+
+fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, format: OutputFormat, force: bool) -> FileResult {
+    let file = item.input.display().to_string();
+    let finish = |status, output: Option<String>, summary, diagnostics: Vec<Diagnostic>| FileResult {
+        file: file.clone(),
+        output,
+        status,
+        summary,
+        counts: Counts::of(&diagnostics),
+        diagnostics,
+    };
+    let source = match Source::read(&item.input) {
+        Ok(source) => source,
+        Err(error) => return finish(Status::Failed, None, None, vec![error]),
+    };
+    let root = match source.parse() {
+        Ok(root) => root,
+        Err(error) => return finish(Status::Failed, None, None, vec![error]),
+    };
+    let is_openapi = root.as_object().is_some_and(|o| o.contains_key("openapi") || o.contains_key("swagger"));
+    if !is_openapi {
+        let mut note = Diagnostic::new(
+            Code::NotOpenApiFile,
+            "",
+            format!("{file} is not an OpenAPI document (no `openapi` or `swagger` field); skipped"),
+        );
+        note.file = Some(file.clone());
+        return finish(Status::Skipped, None, None, vec![note]);
+    }
+    match convert_rendered(&source, &root, options, format) {
+        Ok((conversion, text)) => {
+            let target = out_dir.join(&item.output);
+            let written = target
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .map_err(|err| {
+                    Diagnostic::new(Code::OutputWrite, "", format!("cannot create {}: {err}", target.display()))
+                })
+                .and_then(|()| write_atomically(&target, &text, force));
+            let mut diagnostics = conversion.diagnostics;
+            match written {
+                Ok(()) => {
+                    finish(Status::Converted, Some(target.display().to_string()), Some(conversion.summary), diagnostics)
+                }
+                Err(error) => {
+                    diagnostics.push(error);
+                    finish(Status::Failed, None, Some(conversion.summary), diagnostics)
+                }
+            }
+        }
+        Err(mut failure) => {
+            locate(&mut failure.diagnostics, &source);
+            let nothing_to_convert =
+                failure.diagnostics.iter().filter(|d| d.is_error()).all(|d| d.code == Code::NoOperations);
+            let status = if nothing_to_convert { Status::Empty } else { Status::Failed };
+            finish(status, None, None, failure.diagnostics)
+        }
+    }
+}
+
+/// The end-of-batch table: file, operations kept / skipped, warnings, status (files that are not
+/// OpenAPI documents are only counted).
+pub fn table(results: &[FileResult]) -> String {
+    let shown: Vec<&FileResult> = results.iter().filter(|r| r.status != Status::Skipped).collect();
+    let width = shown.iter().map(|r| r.file.chars().count()).max().unwrap_or(4).max(4);
+    let mut out = format!("{:<width$}  {:>5}  {:>7}  {:>8}  status\n", "file", "kept", "skipped", "warnings");
+    for result in shown {
+        let (kept, skipped) = result.summary.as_ref().map_or((0, 0), |s| (s.operations_kept, s.skipped_total()));
+        let status = match result.status {
+            Status::Converted => "converted",
+            Status::Skipped => "skipped (not OpenAPI)",
+            Status::Empty => "no get/post operations",
+            Status::Failed => "FAILED",
+        };
+        out.push_str(&format!(
+            "{:<width$}  {kept:>5}  {skipped:>7}  {:>8}  {status}\n",
+            result.file, result.counts.warnings
+        ));
+    }
+    let count = |status| results.iter().filter(|r| r.status == status).count();
+    out.push_str(&format!(
+        "{} converted, {} with nothing to convert, {} failed; {} files that are not OpenAPI documents skipped\n",
+        count(Status::Converted),
+        count(Status::Empty),
+        count(Status::Failed),
+        count(Status::Skipped)
+    ));
+    out
+}
