@@ -2,8 +2,14 @@
 # Times `ois convert` against the parse-only floor on the largest corpus documents, alternating the
 # two in one run (the machines are shared and noisy: compare ratios, not seconds).
 # Usage: bench/run.sh [RUNS] [FILE...]   (default: 15 runs; GitHub and Stripe)
+#        bench/run.sh batch [RUNS]         the whole shared corpus as one batch, both cores
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=single
+if [ "${1:-}" = batch ]; then
+  mode=batch
+  shift
+fi
 runs=${1:-15}
 shift || true
 corpus=../shared/corpus
@@ -12,10 +18,14 @@ if [ ${#files[@]} -eq 0 ]; then
   files=("$corpus/github/api.github.com.json" "$corpus/stripe/spec3.yaml")
 fi
 cargo build --release --quiet --bin ois --example floor
-python3 - "$runs" "${files[@]}" <<'PY'
-import os, statistics, subprocess, sys, time
+if [ "$mode" = batch ]; then
+  files=("$corpus")
+fi
+python3 - "$mode" "$runs" "${files[@]}" <<'PY'
+import os, shutil, statistics, subprocess, sys, tempfile, time
 
-runs = int(sys.argv[1])
+mode = sys.argv[1]
+runs = int(sys.argv[2])
 ois, floor = "target/release/ois", "target/release/examples/floor"
 
 def measure(cmd):
@@ -27,8 +37,22 @@ def measure(cmd):
     rss = int(result.stderr.strip().splitlines()[-1])
     return elapsed, rss
 
+if mode == "batch":
+    corpus = sys.argv[3]
+    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(corpus) for f in fs)
+    out = tempfile.mkdtemp()
+    ratios, floors, oises, peaks = [], [], [], []
+    for _ in range(runs):
+        f, _ = measure([floor, corpus])
+        o, rss = measure([ois, "convert", corpus, "-o", out, "--force", "--base-url", "https://api.example.com"])
+        floors.append(f); oises.append(o); ratios.append(o / f); peaks.append(rss)
+    shutil.rmtree(out)
+    print(f"batch over {corpus} ({size/1e6:.1f} MB, both cores): floor {statistics.median(floors)*1000:.0f} ms, "
+          f"ois {statistics.median(oises)*1000:.0f} ms, median ratio {statistics.median(ratios):.2f}, peak {max(peaks)/1024:.0f} MB")
+    sys.exit(0)
+
 print(f"{'file':<40} {'size MB':>8} {'floor ms':>9} {'ois ms':>8} {'ratio':>6} {'peak MB':>8} {'RSS/size':>9}")
-for path in sys.argv[2:]:
+for path in sys.argv[3:]:
     size = os.path.getsize(path)
     ratios, floors, oises, peaks = [], [], [], []
     for _ in range(runs):
