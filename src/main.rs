@@ -406,22 +406,7 @@ fn request_for(args: &RequestArgs, source: &Source) -> Result<(String, Vec<Diagn
         None => setup::Secrets::from_environment(),
     };
     let (ois_value, credentials) = setup::select(&document, args.ois_title.as_deref(), &secrets)?;
-    let errors: Vec<Diagnostic> =
-        ois::ois::rules::check(&ois_value, None).into_iter().filter(Diagnostic::is_error).collect();
-    if let Some(first) = errors.first() {
-        return Err(Diagnostic::new(
-            Code::InvalidOis,
-            "",
-            format!(
-                "the OIS breaks {} rule(s), e.g. {} at {}: {}",
-                errors.len(),
-                first.code,
-                first.pointer,
-                first.message
-            ),
-        )
-        .with_help("run `ois validate` on it for every problem"));
-    }
+    setup::check_ois(&ois_value)?;
     let mut parameters = indexmap::IndexMap::new();
     for (name, value) in &args.params {
         parameters.insert(name.clone(), serde_json::Value::String(value.clone()));

@@ -176,6 +176,16 @@ pub struct EndpointParameter {
     pub description: Option<String>,
 }
 
+/// Security scheme types whose values come from the request's metadata, not from a credential.
+pub const RELAY_TYPES: [&str; 6] = [
+    "relayChainId",
+    "relayChainType",
+    "relayRequesterAddress",
+    "relaySponsorAddress",
+    "relaySponsorWalletAddress",
+    "relayRequestId",
+];
+
 /// Names a requester may use only as reserved parameters.
 pub const RESERVED_NAMES: [&str; 5] = ["_type", "_path", "_times", "_gasPrice", "_minConfirmations"];
 

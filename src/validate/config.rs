@@ -6,16 +6,9 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::ois::model::RELAY_TYPES;
 
 const CREDENTIAL_KEYS: [&str; 3] = ["oisTitle", "securitySchemeName", "securitySchemeValue"];
-const RELAY_TYPES: [&str; 6] = [
-    "relayChainId",
-    "relayChainType",
-    "relayRequesterAddress",
-    "relaySponsorAddress",
-    "relaySponsorWalletAddress",
-    "relayRequestId",
-];
 
 /// Checks a config.json's `apiCredentials` against its `ois` list, titles and gateways.
 pub(super) fn check(config: &Value, oises: &[Value]) -> Vec<Diagnostic> {

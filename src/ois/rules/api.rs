@@ -7,19 +7,11 @@ use serde_json::{Map, Value};
 use super::text::{is_path_key, placeholders};
 use super::{At, Checker};
 use crate::diagnostic::Code;
-use crate::ois::model::RESERVED_NAMES;
+use crate::ois::model::{RELAY_TYPES, RESERVED_NAMES};
 
 const API_KEYS: &[&str] = &["servers", "paths", "components", "security"];
 pub(super) const OPERATION_LOCATIONS: &[&str] = &["path", "query", "header", "cookie", "processing"];
 const SCHEME_LOCATIONS: &[&str] = &["query", "header", "cookie"];
-const RELAY_TYPES: &[&str] = &[
-    "relayChainId",
-    "relayChainType",
-    "relayRequesterAddress",
-    "relaySponsorAddress",
-    "relaySponsorWalletAddress",
-    "relayRequestId",
-];
 
 /// What `apiSpecifications` declares, for the endpoint checks.
 #[derive(Default)]
