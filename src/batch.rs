@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::convert::{ConvertOptions, Summary, convert_rendered, locate};
+use crate::convert::{ConvertOptions, Positions, Summary, convert_rendered_with, locate};
 use crate::diagnostic::{Code, Counts, Diagnostic};
 use crate::output::{OutputFormat, write_atomically};
 use crate::source::Source;
@@ -97,26 +97,34 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
+/// How a batch writes: the output format, whether to replace existing files, and which
+/// diagnostics need positions.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub format: OutputFormat,
+    pub force: bool,
+    pub positions: Positions,
+}
+
 /// Converts every item into `out_dir`, in parallel; `done` is called after each file.
 pub fn run(
     items: &[Item],
     out_dir: &Path,
     options: &ConvertOptions,
-    format: OutputFormat,
-    force: bool,
+    settings: Settings,
     done: &(dyn Fn() + Sync),
 ) -> Vec<FileResult> {
     items
         .par_iter()
         .map(|item| {
-            let result = convert_one(item, out_dir, options, format, force);
+            let result = convert_one(item, out_dir, options, settings);
             done();
             result
         })
         .collect()
 }
 
-fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, format: OutputFormat, force: bool) -> FileResult {
+fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: Settings) -> FileResult {
     let file = item.input.display().to_string();
     let finish = |status, output: Option<String>, summary, diagnostics: Vec<Diagnostic>| FileResult {
         file: file.clone(),
@@ -144,7 +152,7 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, format: Ou
         note.file = Some(file.clone());
         return finish(Status::Skipped, None, None, vec![note]);
     }
-    match convert_rendered(&source, &root, options, format) {
+    match convert_rendered_with(&source, &root, options, settings.format, settings.positions) {
         Ok((conversion, text)) => {
             let target = out_dir.join(&item.output);
             let written = target
@@ -153,7 +161,7 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, format: Ou
                 .map_err(|err| {
                     Diagnostic::new(Code::OutputWrite, "", format!("cannot create {}: {err}", target.display()))
                 })
-                .and_then(|()| write_atomically(&target, &text, force));
+                .and_then(|()| write_atomically(&target, &text, settings.force));
             let mut diagnostics = conversion.diagnostics;
             match written {
                 Ok(()) => {

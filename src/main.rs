@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use ois::convert::{ConvertOptions, Failure, convert_rendered};
+use ois::convert::{ConvertOptions, Failure, Positions, convert_rendered};
 use ois::diagnostic::{Code, Counts, Diagnostic, RenderStyle, Severity};
 use ois::ois::FormatFamily;
 use ois::output::{self, OutputFormat, Report};
@@ -482,7 +482,9 @@ fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: OutputFormat)
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let results = batch::run(&items, out_dir, options, format, args.force, &|| progress.inc(1));
+    let positions = if args.report == ReportArg::Json { Positions::All } else { Positions::ErrorsOnly };
+    let settings = batch::Settings { format, force: args.force, positions };
+    let results = batch::run(&items, out_dir, options, settings, &|| progress.inc(1));
     progress.finish_and_clear();
     let failed = results.iter().any(|r| r.status == batch::Status::Failed);
     let report = match args.report {

@@ -125,7 +125,12 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("fragment.yaml"), "Pet: {}\n").unwrap();
             let items = ois::batch::discover(&[dir.path().to_path_buf()], ois::output::OutputFormat::Json).unwrap();
-            let results = ois::batch::run(&items, &dir.path().join("out"), &ConvertOptions::default(), ois::output::OutputFormat::Json, false, &|| {});
+            let settings = ois::batch::Settings {
+                format: ois::output::OutputFormat::Json,
+                force: false,
+                positions: ois::convert::Positions::All,
+            };
+            let results = ois::batch::run(&items, &dir.path().join("out"), &ConvertOptions::default(), settings, &|| {});
             results.iter().flat_map(|r| r.diagnostics.iter().map(|d| d.code)).collect()
         }),
         (Code::InvalidItem, convert_codes(doc(json!({"/a": {"get": {"parameters": [{"in": "query"}]}}})), &none)),

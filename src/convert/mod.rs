@@ -160,6 +160,25 @@ pub fn convert_rendered(
     options: &ConvertOptions,
     format: OutputFormat,
 ) -> Result<(Conversion, String), Failure> {
+    convert_rendered_with(source, root, options, format, Positions::All)
+}
+
+/// Which diagnostics get a line and column (finding them costs time in big documents).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Positions {
+    All,
+    /// Only errors: for reports that show nothing else (a batch's text summary).
+    ErrorsOnly,
+}
+
+/// `convert_rendered`, locating only the diagnostics `positions` asks for.
+pub fn convert_rendered_with(
+    source: &Source,
+    root: &Value,
+    options: &ConvertOptions,
+    format: OutputFormat,
+    positions: Positions,
+) -> Result<(Conversion, String), Failure> {
     let bundled;
     let (root, files) = if bundle::has_file_refs(&source.text) {
         let mut copy = root.clone();
@@ -180,7 +199,19 @@ pub fn convert_rendered(
     let (checked, text) = std::thread::scope(|scope| {
         // The big allocations (the checked Value) stay on this thread, so its arena is reused.
         let renderer = scope.spawn(|| model_text(model, format));
-        let locator = scope.spawn(|| locate_in_files(diagnostics, source, &files));
+        let locator = scope.spawn(|| match positions {
+            Positions::All => locate_in_files(diagnostics, source, &files),
+            Positions::ErrorsOnly => {
+                let mut errors: Vec<Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+                locate_in_files(&mut errors, source, &files);
+                let mut located = errors.into_iter();
+                for diagnostic in diagnostics.iter_mut().filter(|d| d.is_error()) {
+                    if let Some(error) = located.next() {
+                        *diagnostic = error;
+                    }
+                }
+            }
+        });
         let checked =
             to_value(model).map_err(|error| vec![error]).and_then(|ois| self_check(&ois, *family).map(|()| ois));
         let stopped = || Diagnostic::new(Code::SelfCheckFailed, "", "rendering stopped unexpectedly");
