@@ -1,0 +1,67 @@
+//! `ois validate` (named `check` here, beside the library's `validate`).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use ois::diagnostic::{Counts, RenderStyle, Severity};
+use ois::ois::FormatFamily;
+use ois::output::{self};
+use ois::source::Source;
+use ois::validate;
+
+use super::{FAILURE, ReportArg, write_stdout};
+
+#[derive(clap::Args)]
+pub(crate) struct ValidateArgs {
+    /// The files to check (JSON or YAML), `-` for standard input.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: ReportArg,
+    /// Check against this OIS format family (2.3.x or 3.0.x) instead of each file's oisFormat.
+    #[arg(long, value_name = "VERSION", value_parser = parse_family)]
+    ois_format: Option<FormatFamily>,
+    /// Show only errors.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub(crate) fn parse_family(text: &str) -> Result<FormatFamily, String> {
+    let padded = if text.matches('.').count() == 1 { format!("{text}.0") } else { text.to_owned() };
+    FormatFamily::of(&padded).ok_or_else(|| format!("\"{text}\" is not a supported OIS format: use 2.3.x or 3.0.x"))
+}
+
+pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
+    let style = RenderStyle { color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
+    let min = if args.quiet { Severity::Error } else { Severity::Note };
+    let mut all_valid = true;
+    let mut reports = Vec::new();
+    let mut text = String::new();
+    for path in &args.files {
+        let name = path.display().to_string();
+        let (validation, source) = match Source::read(path) {
+            Ok(source) => (validate::validate(&source, args.ois_format), Some(source)),
+            Err(error) => (validate::Validation { kind: None, diagnostics: vec![error] }, None),
+        };
+        all_valid &= validation.is_valid();
+        match args.format {
+            ReportArg::Json => reports.push(serde_json::json!({
+                "file": name,
+                "valid": validation.is_valid(),
+                "kind": validation.kind,
+                "counts": Counts::of(&validation.diagnostics),
+                "diagnostics": validation.diagnostics,
+            })),
+            ReportArg::Text => {
+                text.push_str(&output::validation_report(&name, &validation, min, style, source.as_ref()))
+            }
+        }
+    }
+    if args.format == ReportArg::Json {
+        text = serde_json::to_string_pretty(&reports).map(|s| s + "\n").unwrap_or_default();
+    }
+    write_stdout(&text);
+    if all_valid { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
+}

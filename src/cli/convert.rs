@@ -1,0 +1,224 @@
+//! `ois convert`: one document, or a batch of them.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+
+use ois::convert::{ConvertOptions, Failure, Positions, convert_rendered};
+use ois::diagnostic::{Code, Counts, Diagnostic, RenderStyle, Severity};
+use ois::output::{self, OutputFormat, Report};
+use ois::source::Source;
+
+use super::{FAILURE, ReportArg, fail_with, parse_pair, write_stdout};
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum FormatArg {
+    Json,
+    Yaml,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct ConvertArgs {
+    /// The OpenAPI/Swagger document, or `-` for standard input. Several files or folders convert
+    /// every document in them (a batch), into the folder given with -o.
+    #[arg(required = true, num_args = 1..)]
+    inputs: Vec<PathBuf>,
+    /// Write the OIS here instead of standard output (atomically; see --force); for a batch, the
+    /// output folder.
+    #[arg(short, long, value_name = "FILE|DIR")]
+    output: Option<PathBuf>,
+    /// Convert only operations matching this: 'GET /coins/*', 'tag:market' or 'id:coinsMarkets'
+    /// (repeatable).
+    #[arg(long, value_name = "FILTER")]
+    include: Vec<String>,
+    /// Leave out operations matching this (repeatable; same forms as --include).
+    #[arg(long, value_name = "FILTER")]
+    exclude: Vec<String>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    force: bool,
+    /// Output format (default: from the -o extension, else json).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// Which server to use: its 0-based index or its URL (default: the first).
+    #[arg(long, value_name = "INDEX|URL")]
+    server: Option<String>,
+    /// A server variable's value, instead of its default (repeatable).
+    #[arg(long = "server-var", value_name = "NAME=VALUE", value_parser = parse_pair)]
+    server_vars: Vec<(String, String)>,
+    /// Base URL for a relative server URL, or the server when the document has none.
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// The oisFormat to write: 3.0.0 (Airnode Feed 4.x) or 2.3.2 (Airnode 0.15).
+    #[arg(long, value_name = "VERSION", default_value = "3.0.0")]
+    ois_format: String,
+    /// The OIS title (default: info.title made to fit the OIS rule).
+    #[arg(long)]
+    title: Option<String>,
+    /// The OIS version (default: info.version made x.y.z).
+    #[arg(long, value_name = "X.Y.Z")]
+    ois_version: Option<String>,
+    /// How to report on stderr.
+    #[arg(long, value_enum, default_value = "text")]
+    report: ReportArg,
+    /// Show only errors.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Treat any warning as a failure: nothing is written, exit 1.
+    #[arg(long)]
+    strict: bool,
+    /// Write a config.json fragment ({"ois": [...], "apiCredentials": [...]}) instead of the bare OIS.
+    #[arg(long)]
+    config: bool,
+    /// Let `$ref`s reach files anywhere below DIR (default: only below the document's folder).
+    #[arg(long, value_name = "DIR")]
+    allow_root: Option<PathBuf>,
+}
+
+pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
+    let style = RenderStyle { color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
+    let filters =
+        |list: &[String]| list.iter().map(|f| ois::convert::filter::Filter::parse(f)).collect::<Result<Vec<_>, _>>();
+    let (include, exclude) = match (filters(&args.include), filters(&args.exclude)) {
+        (Ok(include), Ok(exclude)) => (include, exclude),
+        (Err(error), _) | (_, Err(error)) => return fail_with(&error),
+    };
+    let options = ConvertOptions {
+        server: args.server.clone(),
+        server_vars: args.server_vars.clone(),
+        base_url: args.base_url.clone(),
+        ois_format: Some(args.ois_format.clone()),
+        title: args.title.clone(),
+        ois_version: args.ois_version.clone(),
+        allow_root: args.allow_root.clone(),
+        include,
+        exclude,
+    };
+    let batch = args.inputs.len() > 1 || args.inputs.iter().any(|i| i.is_dir());
+    let format = match (args.format, &args.output) {
+        (Some(FormatArg::Json), _) => OutputFormat::Json,
+        (Some(FormatArg::Yaml), _) => OutputFormat::Yaml,
+        (None, Some(path)) if !batch => OutputFormat::for_path(path),
+        _ => OutputFormat::Json,
+    };
+    if batch {
+        return run_batch(&args, &options, format);
+    }
+    let Some(input) = args.inputs.first() else { return ExitCode::from(2) };
+    let name = input.display().to_string();
+    let source = Source::read(input);
+    let result = source.as_ref().map_err(|error| Failure::from(error.clone())).and_then(|source| {
+        let root = source.parse()?;
+        let result = convert_rendered(source, &root, &options, format);
+        // The process ends soon; freeing the parsed document piece by piece would only cost time.
+        std::mem::forget(root);
+        result
+    });
+    let (mut diagnostics, summary, text) = match result {
+        Ok((conversion, text)) => {
+            let ois::convert::Conversion { ois, mut diagnostics, summary, .. } = conversion;
+            let text = if args.config {
+                let scaffold = ois::scaffold::config(std::slice::from_ref(&ois));
+                output::to_text(&scaffold.config, format).map_err(|error| diagnostics.push(error)).ok()
+            } else {
+                Some(text)
+            };
+            std::mem::forget(ois);
+            (diagnostics, Some(summary), text)
+        }
+        Err(failure) => (failure.diagnostics, None, None),
+    };
+
+    let mut written = false;
+    if let Some(text) = text {
+        let warnings = Counts::of(&diagnostics).warnings;
+        if args.strict && warnings > 0 {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::StrictWarnings,
+                    "",
+                    format!("--strict: {warnings} warning(s), so nothing was written"),
+                )
+                .with_help("fix what the warnings say, or run without --strict"),
+            );
+        } else {
+            let outcome = match &args.output {
+                Some(path) => output::write_atomically(path, &text, args.force),
+                None => {
+                    write_stdout(&text);
+                    Ok(())
+                }
+            };
+            match outcome {
+                Ok(()) => written = true,
+                Err(error) => diagnostics.push(error),
+            }
+        }
+    }
+
+    let output_name = args.output.as_ref().map(|p| p.display().to_string());
+    let summary = summary.as_ref().filter(|_| written);
+    let report = match args.report {
+        ReportArg::Json => {
+            let report = Report {
+                file: &name,
+                status: if written { "ok" } else { "failed" },
+                output: output_name.as_deref().filter(|_| written),
+                summary,
+                counts: Counts::of(&diagnostics),
+                diagnostics: &diagnostics,
+            };
+            serde_json::to_string_pretty(&report).map(|s| s + "\n").unwrap_or_default()
+        }
+        ReportArg::Text => {
+            let min = if args.quiet { Severity::Error } else { Severity::Note };
+            output::text_report(&name, &diagnostics, summary, min, style, source.as_ref().ok())
+        }
+    };
+    let _ = std::io::stderr().write_all(report.as_bytes());
+    if written { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
+}
+
+pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: OutputFormat) -> ExitCode {
+    use ois::batch;
+    let Some(out_dir) = &args.output else {
+        eprintln!("error: converting several documents needs an output folder: -o DIR");
+        return ExitCode::from(2);
+    };
+    let items = match batch::discover(&args.inputs, format) {
+        Ok(items) => items,
+        Err(error) => return fail_with(&error),
+    };
+    let progress = if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(items.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let positions = if args.report == ReportArg::Json { Positions::All } else { Positions::ErrorsOnly };
+    let settings = batch::Settings { format, force: args.force, positions };
+    let results = batch::run(&items, out_dir, options, settings, &|| progress.inc(1));
+    progress.finish_and_clear();
+    let failed = results.iter().any(|r| r.status == batch::Status::Failed);
+    let report = match args.report {
+        ReportArg::Json => serde_json::to_string_pretty(&results).map(|s| s + "\n").unwrap_or_default(),
+        ReportArg::Text => {
+            let style =
+                RenderStyle { color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
+            let mut text = String::new();
+            for result in results.iter().filter(|r| r.status == batch::Status::Failed) {
+                for diagnostic in result.diagnostics.iter().filter(|d| d.is_error()) {
+                    text.push_str(&ois::diagnostic::render(diagnostic, style, None));
+                    text.push('\n');
+                }
+            }
+            if !args.quiet {
+                text.push_str(&batch::table(&results));
+            }
+            text
+        }
+    };
+    let _ = std::io::stderr().write_all(report.as_bytes());
+    if failed { ExitCode::from(FAILURE) } else { ExitCode::SUCCESS }
+}
