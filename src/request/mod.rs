@@ -425,6 +425,9 @@ pub(crate) fn js_string(value: &Value) -> String {
     }
 }
 
+/// Longest path substitution will build (far beyond any URL a server accepts).
+const MAX_PATH: usize = 65_536;
+
 /// `parsePathWithParameters`: each `{x}` replaced (first occurrence, `String.replace` semantics,
 /// unencoded) when its value is truthy; any `{…}` left afterwards is an error.
 fn substitute_path(
@@ -456,6 +459,15 @@ fn substitute_path(
             let replacement = js_replacement(&value, &path, start, placeholder.len());
             path.replace_range(start..start + placeholder.len(), &replacement);
         }
+        // `$`` and `$'` copy the path into itself, so a few values can grow it without bound.
+        if path.len() > MAX_PATH {
+            return Err(Diagnostic::new(
+                Code::InvalidRequestUrl,
+                at,
+                format!("substituting the path values makes the path longer than {MAX_PATH} bytes"),
+            )
+            .with_help("a value with $`, $' or $& is expanded by the node's String.replace; remove those patterns"));
+        }
     }
     let missing = placeholders(&path);
     if !missing.is_empty() {
@@ -475,6 +487,10 @@ fn js_replacement(value: &str, subject: &str, start: usize, length: usize) -> St
     let mut out = String::new();
     let mut chars = value.chars().peekable();
     while let Some(c) = chars.next() {
+        if out.len() > MAX_PATH {
+            // The caller refuses a path this long; stop copying.
+            break;
+        }
         if c != '$' {
             out.push(c);
             continue;
@@ -585,6 +601,21 @@ mod tests {
         feed.metadata = None;
         let request = build(&ois(), &feed).unwrap();
         assert_eq!(request.url, "http://localhost:5000/api/items/1?fixedNum=42&api_key=QUERY-SECRET");
+    }
+
+    #[test]
+    fn replacement_patterns_cannot_blow_up_the_path() {
+        // Found by fuzzing: every `$`` / `$'` copies the path into itself.
+        let placeholders: String = (0..40).map(|i| format!("/{{p{i}}}")).collect();
+        let mut ois = ois();
+        let parameters: Vec<Value> = (0..40).map(|i| json!({"in": "path", "name": format!("p{i}")})).collect();
+        ois["apiSpecifications"]["paths"] = json!({placeholders.clone(): {"get": {"parameters": parameters}}});
+        ois["endpoints"][0]["operation"]["path"] = json!(placeholders);
+        ois["endpoints"][0]["fixedOperationParameters"] = (0..40)
+            .map(|i| json!({"operationParameter": {"in": "path", "name": format!("p{i}")}, "value": "$`$'"}))
+            .collect();
+        let err = build(&ois, &options(json!({}))).unwrap_err();
+        assert_eq!(err.code, Code::InvalidRequestUrl);
     }
 
     #[test]
