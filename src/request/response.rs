@@ -362,9 +362,23 @@ mod decimal {
             }
             (format!("{whole}{fraction}"), exponent.checked_sub(i64::try_from(fraction.len()).ok()?)?)
         };
+        // Anything beyond 10^1000 cannot be encoded in 256 bits anyway, and anything below
+        // 10^-1000 truncates to 0 even after any `_times` this accepts; bounding both keeps the
+        // arithmetic linear on hostile input.
+        let significant = digits.trim_start_matches('0');
+        let magnitude = exponent.saturating_add(i64::try_from(significant.len()).unwrap_or(i64::MAX));
+        if magnitude > MAX_DIGITS {
+            return None;
+        }
+        if magnitude < -MAX_DIGITS {
+            return Some("0".to_owned());
+        }
         let rendered = render(negative, &digits, exponent);
         (!rendered.is_empty()).then_some(rendered)
     }
+
+    /// Decimal digits beyond which numbers are not represented exactly (see `parse`).
+    const MAX_DIGITS: i64 = 1000;
 
     fn to_decimal(digits: &str, radix: u32) -> Option<String> {
         let mut result = vec![0u8];
@@ -451,6 +465,8 @@ mod decimal {
             assert_eq!(parse("1.5e-3").as_deref(), Some("0.0015"));
             assert_eq!(parse("abc"), None);
             assert_eq!(parse(""), None);
+            assert_eq!(parse("1e5000"), None);
+            assert_eq!(parse("1e-5000").as_deref(), Some("0"));
         }
 
         #[test]
