@@ -37,13 +37,41 @@ impl Files {
 }
 
 /// Whether the text has a `$ref` to another file (cheap, so single-file documents skip bundling).
+/// A `$ref` whose value is not a string (a schema property named `$ref`) does not count.
 pub fn has_file_refs(text: &str) -> bool {
     memchr::memmem::find_iter(text.as_bytes(), b"$ref").any(|at| {
         let rest = text.get(at + 4..).unwrap_or_default();
-        let value = rest.trim_start_matches(['"', '\'', ' ', ':', '\t']);
-        let value = value.trim_start_matches(['"', '\'']);
+        let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest).trim_start_matches([' ', '\t']);
+        let Some(value) = rest.strip_prefix(':') else { return false };
+        let mut value = value.trim_start_matches([' ', '\t']);
+        // A YAML block scalar (`$ref: >-`) has its text on the next line.
+        if value.starts_with(['>', '|']) {
+            value = value.split_once('\n').map_or("", |(_, next)| next).trim_start_matches([' ', '\t']);
+        }
+        if value.starts_with(['{', '[', '\n', '\r']) || value.is_empty() {
+            return false;
+        }
+        let value = value.strip_prefix(['"', '\'']).unwrap_or(value);
         !(value.starts_with('#') || value.starts_with("http://") || value.starts_with("https://"))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_file_refs;
+
+    #[test]
+    fn spots_file_refs_only() {
+        assert!(has_file_refs(r#"{"$ref": "common.yaml#/P"}"#));
+        assert!(has_file_refs("a:\n  $ref: ./paths/pets.yaml\n"));
+        assert!(has_file_refs("a:\n  $ref: '../x.json'\n"));
+        assert!(!has_file_refs(r##"{"$ref": "#/components/schemas/A"}"##));
+        assert!(!has_file_refs(r#"{"$ref": "https://example.com/a.json"}"#));
+        assert!(!has_file_refs(r#"{"properties": {"$ref": { "type": "string" }}}"#));
+        assert!(!has_file_refs("description: mentions $ref in text\n"));
+        assert!(!has_file_refs("a:\n  $ref: >-\n    #/components/schemas/A\n"));
+        assert!(has_file_refs("a:\n  $ref: >-\n    other.yaml#/A\n"));
+    }
 }
 
 /// Bundles the files `root` refers to. `allow_root` widens the sandbox beyond the root's folder.
