@@ -56,24 +56,6 @@ pub fn has_file_refs(text: &str) -> bool {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::has_file_refs;
-
-    #[test]
-    fn spots_file_refs_only() {
-        assert!(has_file_refs(r#"{"$ref": "common.yaml#/P"}"#));
-        assert!(has_file_refs("a:\n  $ref: ./paths/pets.yaml\n"));
-        assert!(has_file_refs("a:\n  $ref: '../x.json'\n"));
-        assert!(!has_file_refs(r##"{"$ref": "#/components/schemas/A"}"##));
-        assert!(!has_file_refs(r#"{"$ref": "https://example.com/a.json"}"#));
-        assert!(!has_file_refs(r#"{"properties": {"$ref": { "type": "string" }}}"#));
-        assert!(!has_file_refs("description: mentions $ref in text\n"));
-        assert!(!has_file_refs("a:\n  $ref: >-\n    #/components/schemas/A\n"));
-        assert!(has_file_refs("a:\n  $ref: >-\n    other.yaml#/A\n"));
-    }
-}
-
 /// Bundles the files `root` refers to. `allow_root` widens the sandbox beyond the root's folder.
 pub fn bundle(source: &Source, root: &mut Value, allow_root: Option<&Path>) -> Files {
     let mut bundler =
@@ -205,4 +187,22 @@ pub fn broken(root: &Value, target: &str) -> Option<Diagnostic> {
     let mut diagnostic = Diagnostic::new(code, "", record.get("message").and_then(Value::as_str).unwrap_or_default());
     diagnostic.help = record.get("help").and_then(Value::as_str).map(str::to_owned);
     Some(diagnostic)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_file_refs;
+
+    #[test]
+    fn spots_file_refs_only() {
+        assert!(has_file_refs(r#"{"$ref": "common.yaml#/P"}"#));
+        assert!(has_file_refs("a:\n  $ref: ./paths/pets.yaml\n"));
+        assert!(has_file_refs("a:\n  $ref: '../x.json'\n"));
+        assert!(!has_file_refs(r##"{"$ref": "#/components/schemas/A"}"##));
+        assert!(!has_file_refs(r#"{"$ref": "https://example.com/a.json"}"#));
+        assert!(!has_file_refs(r#"{"properties": {"$ref": { "type": "string" }}}"#));
+        assert!(!has_file_refs("description: mentions $ref in text\n"));
+        assert!(!has_file_refs("a:\n  $ref: >-\n    #/components/schemas/A\n"));
+        assert!(has_file_refs("a:\n  $ref: >-\n    other.yaml#/A\n"));
+    }
 }
