@@ -29,24 +29,29 @@ impl<'a> Resolver<'a> {
     /// point at the `$ref` that failed and name it.
     pub fn resolve(&self, value: &'a Value, pointer: &str) -> Result<Resolved<'a>, Diagnostic> {
         let mut current = Resolved { value, pointer: pointer.to_owned() };
+        // The pointers already passed through (the use site included: a ref to its own holder is
+        // a cycle too). Built only by moving strings, so a plain value costs nothing more.
         let mut seen: Vec<String> = Vec::new();
         while let Some(reference) = current.value.as_object().and_then(|o| o.get("$ref")) {
-            let at = format!("{}/$ref", current.pointer);
+            let at = || format!("{}/$ref", current.pointer);
             let Some(rewritten) = reference.as_str() else {
-                return Err(Diagnostic::new(Code::RefMalformed, at, "`$ref` is not a string"));
+                return Err(Diagnostic::new(Code::RefMalformed, at(), "`$ref` is not a string"));
             };
             // Bundled refs keep their original text for messages.
             let original = current.value.get(super::bundle::ORIGINAL_KEY).and_then(Value::as_str);
             let reference = original.unwrap_or(rewritten);
-            let target = self.target(rewritten, &at)?;
+            let target = self.target(rewritten).map_err(|mut error| {
+                error.pointer = at();
+                error
+            })?;
             if let Some(mut broken) = super::bundle::broken(self.root, &target) {
-                broken.pointer = at;
+                broken.pointer = at();
                 return Err(broken);
             }
-            if seen.contains(&target) || seen.len() >= MAX_CHAIN {
+            if target == current.pointer || seen.contains(&target) || seen.len() >= MAX_CHAIN {
                 return Err(Diagnostic::new(
                     Code::RefCycle,
-                    at,
+                    at(),
                     format!("`$ref: {reference}` leads back to itself (a cycle of `$ref`s)"),
                 )
                 .with_help("break the cycle: one of these `$ref`s must point at a real definition"));
@@ -55,19 +60,20 @@ impl<'a> Resolver<'a> {
                 let place = if original.is_some() { "its file".to_owned() } else { format!("the document ({target})") };
                 return Err(Diagnostic::new(
                     Code::RefMissing,
-                    at,
+                    at(),
                     format!("`$ref: {reference}` points at nothing: there is no such place in {place}"),
                 )
                 .with_help("check the spelling of the reference, or add the missing definition"));
             };
-            seen.push(target.clone());
-            current = Resolved { value, pointer: target };
+            let previous = std::mem::replace(&mut current, Resolved { value, pointer: target });
+            seen.push(previous.pointer);
         }
         Ok(current)
     }
 
     /// The pointer a local reference names, or a diagnostic for references this tool cannot follow.
-    fn target(&self, reference: &str, at: &str) -> Result<String, Diagnostic> {
+    fn target(&self, reference: &str) -> Result<String, Diagnostic> {
+        let at = "";
         let (location, fragment) = reference.split_once('#').unwrap_or((reference, ""));
         // OpenAPI 3.2: a reference to the document's own `$self` URI is local.
         let own = self.root.get("$self").and_then(Value::as_str).is_some_and(|own| own == location);
@@ -111,10 +117,15 @@ impl<'a> Resolver<'a> {
 
     /// The value at `pointer`, if there is one.
     pub fn lookup(&self, pointer: &str) -> Option<&'a Value> {
+        if pointer.is_empty() {
+            return Some(self.root);
+        }
         let mut value = self.root;
-        for token in crate::pointer::tokens(pointer)? {
+        for raw in pointer.strip_prefix('/')?.split('/') {
+            let token: std::borrow::Cow<'_, str> =
+                if raw.contains('~') { raw.replace("~1", "/").replace("~0", "~").into() } else { raw.into() };
             value = match value {
-                Value::Object(map) => map.get(&token)?,
+                Value::Object(map) => map.get(token.as_ref())?,
                 Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
                 _ => return None,
             };
