@@ -146,8 +146,10 @@ pub(super) fn collect<'a>(
             if !METHODS.contains(&method.as_str()) {
                 continue;
             }
-            let target = resolver.resolve(operation, "").map_or(operation, |r| r.value);
-            if !super::filter::selected(&options.include, &options.exclude, method, path, target) {
+            // Filters read the operation's tags and id, so only they need it resolved here.
+            let filtered = !(options.include.is_empty() && options.exclude.is_empty());
+            let target = || resolver.resolve(operation, "").map_or(operation, |r| r.value);
+            if filtered && !super::filter::selected(&options.include, &options.exclude, method, path, target()) {
                 summary.skip(reason::FILTERED);
                 continue;
             }
