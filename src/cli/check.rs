@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use ois::diagnostic::{Counts, RenderStyle, Severity};
+use ois::diagnostic::{Counts, Severity};
 use ois::ois::FormatFamily;
 use ois::output::{self};
 use ois::source::Source;
@@ -34,7 +34,7 @@ pub(crate) fn parse_family(text: &str) -> Result<FormatFamily, String> {
 }
 
 pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
-    let style = RenderStyle { color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
+    let style = super::style_for(std::io::stdout().is_terminal());
     let min = if args.quiet { Severity::Error } else { Severity::Note };
     let mut all_valid = true;
     let mut reports = Vec::new();

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 
 use ois::convert::{ConvertOptions, Failure, Positions, convert_rendered};
-use ois::diagnostic::{Code, Counts, Diagnostic, RenderStyle, Severity};
+use ois::diagnostic::{Code, Counts, Diagnostic, Severity};
 use ois::output::{self, OutputFormat, Report};
 use ois::source::Source;
 
@@ -78,7 +78,7 @@ pub(crate) struct ConvertArgs {
 }
 
 pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
-    let style = RenderStyle { color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
+    let style = super::style_for(std::io::stderr().is_terminal());
     let filters =
         |list: &[String]| list.iter().map(|f| ois::convert::filter::Filter::parse(f)).collect::<Result<Vec<_>, _>>();
     let (include, exclude) = match (filters(&args.include), filters(&args.exclude)) {
@@ -204,8 +204,7 @@ pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: Ou
     let report = match args.report {
         ReportArg::Json => serde_json::to_string_pretty(&results).map(|s| s + "\n").unwrap_or_default(),
         ReportArg::Text => {
-            let style =
-                RenderStyle { color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
+            let style = super::style_for(std::io::stderr().is_terminal());
             let mut text = String::new();
             for result in results.iter().filter(|r| r.status == batch::Status::Failed) {
                 for diagnostic in result.diagnostics.iter().filter(|d| d.is_error()) {

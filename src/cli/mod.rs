@@ -34,7 +34,7 @@ pub(crate) fn parse_pair(text: &str) -> Result<(String, String), String> {
 }
 
 pub(crate) fn fail_with(diagnostic: &Diagnostic) -> ExitCode {
-    let style = RenderStyle { color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
+    let style = style_for(std::io::stderr().is_terminal());
     let _ = std::io::stderr().write_all((ois::diagnostic::render(diagnostic, style, None) + "\n").as_bytes());
     ExitCode::from(FAILURE)
 }
@@ -43,4 +43,9 @@ pub(crate) fn fail_with(diagnostic: &Diagnostic) -> ExitCode {
 pub(crate) fn write_stdout(text: &str) {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+}
+
+/// Colours only on a terminal, and never with NO_COLOR set.
+pub(crate) fn style_for(terminal: bool) -> RenderStyle {
+    RenderStyle { color: terminal && std::env::var_os("NO_COLOR").is_none() }
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use ois::diagnostic::{Code, Diagnostic, RenderStyle};
+use ois::diagnostic::{Code, Diagnostic};
 use ois::source::Source;
 
 use super::{FAILURE, parse_pair, write_stdout};
@@ -62,7 +62,7 @@ pub(crate) struct RequestArgs {
 }
 
 pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
-    let style = RenderStyle { color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() };
+    let style = super::style_for(std::io::stderr().is_terminal());
     let source = Source::read(&args.file);
     let outcome = source.as_ref().map_err(Clone::clone).and_then(|source| request_for(&args, source));
     let source = source.as_ref().ok();
