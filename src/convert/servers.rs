@@ -115,7 +115,7 @@ fn substitute(server: &OpenApiServer, overrides: &[(String, String)], at: &str) 
             }));
         }
     }
-    let mut url = server.url.clone();
+    let mut values: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
     for name in crate::ois::rules::placeholders(&server.url) {
         let variable_at = pointer::join(&format!("{at}/variables"), [name]);
         let Some(variable) = variables.get(name) else {
@@ -138,9 +138,27 @@ fn substitute(server: &OpenApiServer, overrides: &[(String, String)], at: &str) 
             )
             .with_help(format!("allowed: {}", variable.enumeration.join(", "))));
         }
-        let value = value.unwrap_or_else(|| variable.default.clone());
-        url = url.replace(&format!("{{{name}}}"), &value);
+        values.insert(name, value.unwrap_or_else(|| variable.default.clone()));
     }
+    // One pass over the template: values are never scanned again, so a value that contains
+    // `{name}` itself (found by fuzzing) cannot make the URL grow.
+    let mut url = String::with_capacity(server.url.len());
+    let mut rest = server.url.as_str();
+    while let Some(open) = rest.find('{') {
+        let (before, after) = rest.split_at(open);
+        url.push_str(before);
+        match after.find('}').and_then(|close| Some((after.get(1..close)?, close))) {
+            Some((name, close)) if values.contains_key(name) => {
+                url.push_str(values.get(name).map(String::as_str).unwrap_or_default());
+                rest = after.get(close + 1..).unwrap_or_default();
+            }
+            _ => {
+                url.push('{');
+                rest = after.get(1..).unwrap_or_default();
+            }
+        }
+    }
+    url.push_str(rest);
     Ok(url)
 }
 
@@ -247,6 +265,16 @@ mod tests {
             url(json!({"servers": [{"url": "https://{x}.example"}]}), ConvertOptions::default()),
             Err(Code::ServerVariable)
         );
+    }
+
+    #[test]
+    fn a_value_naming_its_own_variable_does_not_grow_the_url() {
+        // Found by fuzzing: repeated replace() re-expanded `{a}` inside the value, exponentially.
+        let template = format!("https://x.example/{}", "{a}".repeat(30));
+        let server: OpenApiServer =
+            serde_json::from_value(json!({"url": template, "variables": {"a": {"default": "{a}{a}"}}})).unwrap();
+        let substituted = substitute(&server, &[], "/servers/0").unwrap();
+        assert_eq!(substituted, format!("https://x.example/{}", "{a}{a}".repeat(30)));
     }
 
     #[test]
