@@ -12,6 +12,9 @@ use crate::pointer;
 
 /// How deep `allOf`/`oneOf`/`anyOf` nesting is followed.
 const MAX_DEPTH: usize = 32;
+/// How many schemas one body may expand to: a `oneOf` whose alternatives share a definition is
+/// walked once per use, so nesting them grows exponentially without this bound.
+const MAX_VISITS: usize = 10_000;
 
 /// The body's properties as parameters. `Err` only for `$ref` problems, which skip the operation.
 pub(super) fn parameters(
@@ -60,7 +63,7 @@ pub(super) fn parameters(
     };
     let schema_at = pointer::join(&body.pointer, ["content", mime.as_str(), "schema"]);
     let mut flat = Flattened::default();
-    flatten(resolver, schema, &schema_at, 0, &mut Vec::new(), &mut flat)?;
+    flatten(resolver, schema, &schema_at, 0, &mut Vec::new(), &mut 0, &mut flat)?;
 
     if let Some(kind) = &flat.not_object {
         diagnostics.push(
@@ -187,8 +190,17 @@ fn flatten<'a>(
     at: &str,
     depth: usize,
     stack: &mut Vec<String>,
+    visits: &mut usize,
     flat: &mut Flattened<'a>,
 ) -> Result<(), Diagnostic> {
+    *visits += 1;
+    if *visits > MAX_VISITS {
+        return Err(Diagnostic::new(
+            Code::SchemaTooDeep,
+            at,
+            format!("the body schema expands to more than {MAX_VISITS} schemas through allOf/oneOf/anyOf"),
+        ));
+    }
     let resolved = resolver.resolve(schema, at)?;
     if depth > MAX_DEPTH {
         return Err(Diagnostic::new(
@@ -217,7 +229,7 @@ fn flatten<'a>(
     if let Some(parts) = object.get("allOf").and_then(Value::as_array) {
         for (index, part) in parts.iter().enumerate() {
             let part_at = pointer::join(&resolved.pointer, ["allOf", index.to_string().as_str()]);
-            flatten(resolver, part, &part_at, depth + 1, stack, flat)?;
+            flatten(resolver, part, &part_at, depth + 1, stack, visits, flat)?;
         }
     }
     for key in ["oneOf", "anyOf"] {
@@ -228,7 +240,7 @@ fn flatten<'a>(
         for (index, alternative) in alternatives.iter().enumerate() {
             let alternative_at = pointer::join(&resolved.pointer, [key, index.to_string().as_str()]);
             let mut part = Flattened::default();
-            flatten(resolver, alternative, &alternative_at, depth + 1, stack, &mut part)?;
+            flatten(resolver, alternative, &alternative_at, depth + 1, stack, visits, &mut part)?;
             // A property is required by the union only when every alternative requires it.
             required = Some(match required {
                 None => part.required.clone(),
@@ -323,6 +335,20 @@ mod tests {
         assert_eq!(run(&root, multipart), (vec![], vec![Code::BodyUnsupported]));
         let form = json!({"content": {"application/x-www-form-urlencoded": {"schema": {"properties": {"f": {}}}}}});
         assert_eq!(run(&root, form), (vec!["f".into()], vec![Code::BodyFormEncoded]));
+    }
+
+    #[test]
+    fn shared_alternatives_cannot_expand_exponentially() {
+        // Found by fuzzing: each level's two alternatives are the same next level, 2^40 walks.
+        let mut schemas = serde_json::Map::new();
+        for level in 0..40 {
+            let next = json!({"$ref": format!("#/components/schemas/S{}", level + 1)});
+            schemas.insert(format!("S{level}"), json!({"oneOf": [next.clone(), next]}));
+        }
+        schemas.insert("S40".into(), json!({"properties": {"a": {}}}));
+        let root = json!({"components": {"schemas": schemas}});
+        let (names, _) = run(&root, json_body(json!({"$ref": "#/components/schemas/S0"})));
+        assert_eq!(names, ["error OAS021"]);
     }
 
     #[test]
