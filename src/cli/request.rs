@@ -160,8 +160,7 @@ pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String
     };
     let output = match args.format {
         RequestFormat::Json => {
-            serde_json::to_string_pretty(&render::json(&built, preview.as_ref(), args.show_secrets)).unwrap_or_default()
-                + "\n"
+            ois::request::js::stringify_pretty(&render::json(&built, preview.as_ref(), args.show_secrets)) + "\n"
         }
         RequestFormat::Text => render::text(&built, preview.as_ref(), args.show_secrets),
         RequestFormat::Curl => render::curl(&built, args.show_secrets),

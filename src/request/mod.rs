@@ -3,6 +3,7 @@
 //! parameter name, defaults only in node mode, fixed parameters matched by name, credentials last,
 //! path values unencoded, a GET's query serialised as axios does, a POST's as a JSON body.
 
+pub mod js;
 mod query;
 pub mod render;
 pub mod response;
@@ -147,6 +148,8 @@ fn text<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
 
 /// Builds the request for `options.endpoint` of `ois` (which should pass `ois::rules::check`).
 pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnostic> {
+    // The node holds the OIS and the parameters as `JSON.parse` made them.
+    let ois = &js::as_parsed(ois);
     let endpoints = ois.get("endpoints").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     let Some((endpoint_index, endpoint)) = endpoints
         .iter()
@@ -207,9 +210,13 @@ pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnosti
     let mut headers = user.headers;
     spread(&mut headers, fixed.headers);
     spread(&mut headers, auth.headers);
+    // The spreads above build JavaScript objects, which enumerate index-like keys first.
+    for bucket in [&mut cookies, &mut paths, &mut query, &mut headers] {
+        js::order_keys(bucket);
+    }
     if !cookies.is_empty() {
         let pairs: Vec<String> =
-            cookies.iter().map(|(k, v)| format!("{k}={};", encode_uri_component(&js_string(v)))).collect();
+            cookies.iter().map(|(k, v)| format!("{k}={};", encode_uri_component(&js::string(v)))).collect();
         headers.insert("Cookie".to_owned(), Value::String(pairs.join(" ")));
     }
 
@@ -250,9 +257,9 @@ fn reserved_values(endpoint: &Value, requested: &IndexMap<String, Value>) -> Map
         let Some(parameter) = list.iter().find(|p| p.get("name").and_then(Value::as_str) == Some(name)) else {
             continue;
         };
-        let truthy = |value: Option<&Value>| value.filter(|v| is_truthy(v)).cloned();
+        let truthy = |value: Option<&Value>| value.filter(|v| js::is_truthy(v)).cloned();
         let value = truthy(parameter.get("fixed"))
-            .or_else(|| truthy(requested.get(name)))
+            .or_else(|| truthy(requested.get(name).map(js::as_parsed).as_ref()))
             .or_else(|| truthy(parameter.get("default")));
         if let Some(value) = value {
             reserved.insert(name.to_owned(), value);
@@ -263,27 +270,29 @@ fn reserved_values(endpoint: &Value, requested: &IndexMap<String, Value>) -> Map
 
 /// Requester parameters as the adapter receives them: node mode merges endpoint-parameter defaults
 /// first and removes reserved names; feed mode passes them as they are.
-fn node_parameters(endpoint: &Value, options: &RequestOptions) -> IndexMap<String, Value> {
+fn node_parameters(endpoint: &Value, options: &RequestOptions) -> Map<String, Value> {
+    let requested = options.parameters.iter().map(|(name, value)| (name.clone(), js::as_parsed(value)));
     if options.mode == Mode::Feed {
-        return options.parameters.clone();
+        let mut all: Map<String, Value> = requested.collect();
+        js::order_keys(&mut all);
+        return all;
     }
-    let mut all = IndexMap::new();
+    let mut all = Map::new();
     for parameter in endpoint.get("parameters").and_then(Value::as_array).into_iter().flatten() {
         if let (Some(name), Some(default)) = (parameter.get("name").and_then(Value::as_str), parameter.get("default")) {
             all.insert(name.to_owned(), default.clone());
         }
     }
-    for (name, value) in &options.parameters {
-        all.insert(name.clone(), value.clone());
-    }
+    all.extend(requested);
     all.retain(|name, _| !RESERVED_NAMES.contains(&name.as_str()));
+    js::order_keys(&mut all);
     all
 }
 
 fn user_parameters(
     endpoint: &Value,
     operation_parameters: &[(&str, &str)],
-    parameters: &IndexMap<String, Value>,
+    parameters: &Map<String, Value>,
     ignored: &mut Vec<Ignored>,
 ) -> Buckets {
     let mut buckets = Buckets::default();
@@ -400,31 +409,6 @@ fn looks_like_base64(value: &str) -> bool {
         && value.trim_end_matches('=').bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
 }
 
-/// JavaScript truthiness.
-fn is_truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(_) | Value::Object(_) => true,
-    }
-}
-
-/// JavaScript's `String(value)`.
-pub(crate) fn js_string(value: &Value) -> String {
-    match value {
-        Value::Null => "null".to_owned(),
-        Value::String(s) => s.clone(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => query::js_number(n),
-        Value::Array(items) => {
-            items.iter().map(|v| if v.is_null() { String::new() } else { js_string(v) }).collect::<Vec<_>>().join(",")
-        }
-        Value::Object(_) => "[object Object]".to_owned(),
-    }
-}
-
 /// Longest path substitution will build (far beyond any URL a server accepts).
 const MAX_PATH: usize = 65_536;
 
@@ -438,8 +422,8 @@ fn substitute_path(
 ) -> Result<String, Diagnostic> {
     let mut path = template.to_owned();
     for name in placeholders(template) {
-        let Some(value) = values.get(name).filter(|v| is_truthy(v)) else { continue };
-        let value = js_string(value);
+        let Some(value) = values.get(name).filter(|v| js::is_truthy(v)) else { continue };
+        let value = js::string(value);
         if value.contains(['/', '?', '#']) {
             warnings.push(
                 Diagnostic::new(

@@ -2,7 +2,7 @@
 //! `AxiosURLSearchParams`, encoded by `buildURL`): flat arrays as `k[]=a&k[]=b`, nested values as
 //! `o[x][0]=1`, `null` dropped, brackets percent-encoded, spaces as `+`.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 /// JavaScript's `encodeURIComponent`.
 pub fn encode_uri_component(text: &str) -> String {
@@ -88,32 +88,9 @@ fn is_visitable(value: &Value) -> bool {
 fn scalar(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
-        Value::Number(n) => js_number(n),
-        other => super::js_string(other),
+        Value::Number(n) => super::js::number(n),
+        other => super::js::string(other),
     }
-}
-
-/// JavaScript's `String(number)`: integers without a fraction, `1e+21` style exponents.
-pub(crate) fn js_number(number: &Number) -> String {
-    if let Some(i) = number.as_i64() {
-        return i.to_string();
-    }
-    if let Some(u) = number.as_u64() {
-        return u.to_string();
-    }
-    let f = number.as_f64().unwrap_or(f64::NAN);
-    if f.fract() == 0.0 && f.abs() < 1e21 {
-        return format!("{f:.0}");
-    }
-    let text = f.to_string();
-    if f.abs() >= 1e21 || (f != 0.0 && f.abs() < 1e-6) {
-        let formatted = format!("{f:e}");
-        return match formatted.split_once('e') {
-            Some((mantissa, exponent)) if !exponent.starts_with('-') => format!("{mantissa}e+{exponent}"),
-            _ => formatted,
-        };
-    }
-    text
 }
 
 #[cfg(test)]
@@ -147,15 +124,5 @@ mod tests {
     #[test]
     fn encode_uri_component_matches_javascript() {
         assert_eq!(encode_uri_component("a b;c=d/é!~*'()"), "a%20b%3Bc%3Dd%2F%C3%A9!~*'()");
-    }
-
-    #[test]
-    fn numbers_as_javascript_prints_them() {
-        let n = |v: Value| js_number(v.as_number().unwrap());
-        assert_eq!(n(json!(42)), "42");
-        assert_eq!(n(json!(1.5)), "1.5");
-        assert_eq!(n(json!(2.0)), "2");
-        assert_eq!(n(json!(1e21)), "1e+21");
-        assert_eq!(n(json!(-3)), "-3");
     }
 }

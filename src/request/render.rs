@@ -47,7 +47,7 @@ pub fn text(request: &Request, preview: Option<&Preview>, show_secrets: bool) ->
     if let Some(body) = &request.body {
         let body = masked_value(request, show_secrets, body);
         out.push('\n');
-        out.push_str(&serde_json::to_string_pretty(&body).unwrap_or_default());
+        out.push_str(&super::js::stringify_pretty(&body));
         out.push('\n');
     }
     if !request.ignored.is_empty() {
@@ -83,14 +83,14 @@ pub fn curl(request: &Request, show_secrets: bool) -> String {
     if let Some(body) = &request.body {
         parts.push(format!("-H {}", shell_quote("Content-Type: application/json")));
         let body = masked_value(request, show_secrets, body);
-        parts.push(format!("--data-raw {}", shell_quote(&body.to_string())));
+        parts.push(format!("--data-raw {}", shell_quote(&super::js::stringify(&body))));
     }
     parts.join(" \\\n  ") + "\n"
 }
 
 /// Header values as the HTTP client sends them (`String(value)`).
 fn header_text(value: &Value) -> String {
-    super::js_string(value)
+    super::js::string(value)
 }
 
 fn shell_quote(text: &str) -> String {

@@ -7,7 +7,7 @@ use alloy_primitives::{Address, B256, I256, U256};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::js_string;
+use super::js;
 use crate::diagnostic::{Code, Diagnostic};
 
 /// The node refuses encoded values larger than this (single values only).
@@ -31,7 +31,9 @@ fn fail(code: Code, message: impl Into<String>) -> Diagnostic {
 /// Extracts and encodes `data` with the resolved reserved parameters (`_type`, `_path`, `_times`).
 /// `now` is the unix time `timestamp` encodes.
 pub fn extract_and_encode(data: &Value, reserved: &Map<String, Value>, now: u64) -> Result<Preview, Diagnostic> {
-    let get = |name: &str| reserved.get(name).map(js_string).filter(|s| !s.is_empty());
+    // The adapter sees the response as `JSON.parse` made it (integers rounded to doubles).
+    let data = &js::as_parsed(data);
+    let get = |name: &str| reserved.get(name).map(js::string).filter(|s| !s.is_empty());
     let Some(types) = get("_type") else {
         return Err(fail(Code::InvalidType, "no _type: the node cannot encode a response without it")
             .with_help("add a `_type` reserved parameter (fixed, default, or pass --param _type=int256)"));
@@ -152,18 +154,18 @@ fn extract_single(
     let value = match base {
         "int256" | "uint256" => Value::String(multiply(&cast_number(extracted).ok_or_else(cast_error)?, times)),
         "bool" => Value::Bool(cast_bool(extracted)),
-        "string" => Value::String(not_composite(extracted).map(js_string).ok_or_else(cast_error)?),
+        "string" => Value::String(not_composite(extracted).map(js::string).ok_or_else(cast_error)?),
         "address" => {
-            let text = not_composite(extracted).map(js_string).ok_or_else(cast_error)?;
+            let text = not_composite(extracted).map(js::string).ok_or_else(cast_error)?;
             if !is_address(&text) {
                 return Err(cast_error());
             }
             Value::String(text)
         }
-        "bytes" | "bytes32" => Value::String(hexlify(&js_string(extracted)).ok_or_else(cast_error)?),
+        "bytes" | "bytes32" => Value::String(hexlify(&js::string(extracted)).ok_or_else(cast_error)?),
         "string32" => {
             let text: String =
-                not_composite(extracted).map(js_string).ok_or_else(cast_error)?.chars().take(31).collect();
+                not_composite(extracted).map(js::string).ok_or_else(cast_error)?.chars().take(31).collect();
             let mut bytes = [0u8; 32];
             for (slot, byte) in bytes.iter_mut().zip(text.bytes()) {
                 *slot = byte;
@@ -235,7 +237,7 @@ fn apply_to_array(
     }
     let items = value
         .as_array()
-        .ok_or_else(|| fail(Code::CastFailed, format!("Expected {} to be an array", js_string(value))))?;
+        .ok_or_else(|| fail(Code::CastFailed, format!("Expected {} to be an array", js::string(value))))?;
     items.iter().map(|item| apply_to_array(item, dimensions - 1, cast)).collect::<Result<Vec<_>, _>>().map(Value::Array)
 }
 
@@ -254,7 +256,7 @@ fn cast_number(value: &Value) -> Option<String> {
         Value::Bool(b) => Some(if *b { "1" } else { "0" }.to_owned()),
         Value::String(s) if s == "true" => Some("1".to_owned()),
         Value::String(s) if s == "false" => Some("0".to_owned()),
-        Value::Number(n) => decimal::parse(&n.to_string()),
+        Value::Number(n) => decimal::parse(&js::number(n)),
         Value::String(s) => decimal::parse(s),
         _ => None,
     }
@@ -303,7 +305,7 @@ fn to_sol(value: &Value, kind: &DynSolType) -> Option<DynSolValue> {
             Value::String(s) => !s.is_empty(),
             other => cast_bool(other),
         }),
-        DynSolType::String => DynSolValue::String(js_string(value)),
+        DynSolType::String => DynSolValue::String(js::string(value)),
         DynSolType::Address => DynSolValue::Address(value.as_str()?.parse().ok()?),
         DynSolType::Bytes => DynSolValue::Bytes(alloy_primitives::hex::decode(value.as_str()?).ok()?),
         DynSolType::FixedBytes(32) => {
