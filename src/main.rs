@@ -19,7 +19,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Convert an OpenAPI 3.0/3.1 document (JSON or YAML) into an OIS object.
+    /// Convert an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML), or a folder of them, into OIS.
     Convert(ConvertArgs),
     /// Check OIS files (an OIS object, an array of them, or a config.json) against every OIS rule.
     Validate(ValidateArgs),
