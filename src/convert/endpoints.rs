@@ -13,20 +13,42 @@ use crate::ois::model::{Endpoint, EndpointOperation, EndpointParameter, Reserved
 /// Reserved parameters every generated endpoint lists, for the requester to supply.
 const OPEN_RESERVED: [&str; 3] = ["_type", "_path", "_times"];
 
-pub(super) fn build(operations: &[KeptOperation<'_>], diagnostics: &mut Vec<Diagnostic>) -> Vec<Endpoint> {
-    let names = unique_names(operations, diagnostics);
+/// `names` are the natural names of every get/post operation in the document ([`Collected`]).
+///
+/// [`Collected`]: super::operations::Collected
+pub(super) fn build(
+    operations: &[KeptOperation<'_>],
+    names: &[String],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Endpoint> {
+    let unique = unique_names(names);
     operations
         .iter()
-        .zip(names)
-        .map(|(operation, name)| Endpoint {
-            name,
-            operation: EndpointOperation { method: operation.method, path: operation.path.clone() },
-            fixed_operation_parameters: Vec::new(),
-            reserved_parameters: OPEN_RESERVED.iter().map(|name| ReservedParameter::open(name)).collect(),
-            parameters: parameters(operation, diagnostics),
-            summary: operation.summary.clone(),
-            description: operation.description.clone(),
-            external_docs: operation.external_docs.clone(),
+        .map(|operation| {
+            let base = names.get(operation.name_index).map_or("", String::as_str);
+            let name = unique.get(operation.name_index).map_or(base, String::as_str).to_owned();
+            if name != base {
+                diagnostics.push(Diagnostic::new(
+                    Code::EndpointRenamed,
+                    &operation.pointer,
+                    format!(
+                        "endpoint for {} {} is named \"{name}\": \"{}\" is already taken",
+                        operation.method.as_str().to_uppercase(),
+                        operation.path,
+                        base
+                    ),
+                ));
+            }
+            Endpoint {
+                name,
+                operation: EndpointOperation { method: operation.method, path: operation.path.clone() },
+                fixed_operation_parameters: Vec::new(),
+                reserved_parameters: OPEN_RESERVED.iter().map(|name| ReservedParameter::open(name)).collect(),
+                parameters: parameters(operation, diagnostics),
+                summary: operation.summary.clone(),
+                description: operation.description.clone(),
+                external_docs: operation.external_docs.clone(),
+            }
         })
         .collect()
 }
@@ -42,13 +64,11 @@ pub(crate) fn base_name(operation_id: Option<&str>, method: &str, path: &str) ->
 
 /// Natural names stay as they are; the second and later holders of a taken name get the smallest
 /// free suffix (2, 3, …), so adding an operation never renames one that had its name to itself.
-fn unique_names(operations: &[KeptOperation<'_>], diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
-    let bases: Vec<String> =
-        operations.iter().map(|o| base_name(o.operation_id.as_deref(), o.method.as_str(), &o.path)).collect();
+fn unique_names(bases: &[String]) -> Vec<String> {
     let taken: HashSet<&str> = bases.iter().map(String::as_str).collect();
     let mut used: HashSet<String> = HashSet::new();
     let mut names = Vec::with_capacity(bases.len());
-    for (operation, base) in operations.iter().zip(&bases) {
+    for base in bases {
         if used.insert(base.clone()) {
             names.push(base.clone());
             continue;
@@ -57,15 +77,6 @@ fn unique_names(operations: &[KeptOperation<'_>], diagnostics: &mut Vec<Diagnost
             .map(|n| format!("{base}{n}"))
             .find(|candidate| !taken.contains(candidate.as_str()) && !used.contains(candidate))
             .unwrap_or_else(|| base.clone());
-        diagnostics.push(Diagnostic::new(
-            Code::EndpointRenamed,
-            &operation.pointer,
-            format!(
-                "endpoint for {} {} is named \"{name}\": \"{base}\" is already taken",
-                operation.method.as_str().to_uppercase(),
-                operation.path
-            ),
-        ));
         used.insert(name.clone());
         names.push(name);
     }
@@ -134,6 +145,27 @@ mod tests {
         assert_eq!(base_name(Some("CoinMarketData"), "get", "/x"), "coinMarketData");
         assert_eq!(base_name(None, "get", "/coins/{id}/history"), "getCoinsIdHistory");
         assert_eq!(base_name(Some("!!"), "post", "/"), "post");
+    }
+
+    #[test]
+    fn names_do_not_depend_on_which_operations_are_kept() {
+        use crate::convert::{ConvertOptions, convert_value, filter::Filter};
+        use serde_json::json;
+        let document = |first: serde_json::Value| {
+            json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "servers": [{"url": "https://x.io"}],
+                "paths": {"/a": {"get": first}, "/b": {"get": {"operationId": "list"}, "post": {"operationId": "list2"}}}})
+        };
+        let names = |document: &serde_json::Value, options: &ConvertOptions| -> Vec<String> {
+            let ois = convert_value(document, options).unwrap().ois;
+            ois["endpoints"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap().to_owned()).collect()
+        };
+        let all = document(json!({"operationId": "list"}));
+        assert_eq!(names(&all, &ConvertOptions::default()), ["list", "list3", "list2"]);
+        let only_b = ConvertOptions { include: vec![Filter::parse("GET /b").unwrap()], ..ConvertOptions::default() };
+        assert_eq!(names(&all, &only_b), ["list3"]);
+        // A broken first operation still holds its name.
+        let broken = document(json!({"operationId": "list", "parameters": [{"$ref": "#/missing"}]}));
+        assert_eq!(names(&broken, &ConvertOptions::default()), ["list3", "list2"]);
     }
 
     #[test]

@@ -274,7 +274,8 @@ fn build(original: &Value, options: &ConvertOptions) -> Result<Built, Failure> {
     let version = meta::version(root, options.ois_version.as_deref(), family, &mut diagnostics)?;
     let server = servers::choose(root, options, &mut diagnostics);
 
-    let operations = operations::collect(&document, options, &mut diagnostics, &mut summary);
+    let operations::Collected { kept: operations, names } =
+        operations::collect(&document, options, &mut diagnostics, &mut summary);
     if let Some(&filtered) = summary.operations_skipped.get(reason::FILTERED) {
         diagnostics.push(Diagnostic::new(
             Code::OperationsFiltered,
@@ -306,7 +307,7 @@ fn build(original: &Value, options: &ConvertOptions) -> Result<Built, Failure> {
     servers::check_operation_servers(&server, &operations, &mut diagnostics);
 
     let security = security::plan(&document, &operations, &mut diagnostics);
-    let endpoints = endpoints::build(&operations, &mut diagnostics);
+    let endpoints = endpoints::build(&operations, &names, &mut diagnostics);
 
     let mut paths: IndexMap<String, IndexMap<String, Operation>> = IndexMap::new();
     for operation in &operations {

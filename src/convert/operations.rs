@@ -36,7 +36,8 @@ pub(super) struct KeptOperation<'a> {
     /// Where the operation is in the document (after following a path item `$ref`).
     pub pointer: String,
     pub path_item_pointer: String,
-    pub operation_id: Option<String>,
+    /// Where its natural name is in [`Collected::names`].
+    pub name_index: usize,
     pub summary: Option<String>,
     pub description: Option<String>,
     pub external_docs: Option<String>,
@@ -89,17 +90,28 @@ impl<'a> RawParameter<'a> {
     }
 }
 
-/// Every get/post operation that can be converted, in document order.
+/// What [`collect`] found.
+#[derive(Default)]
+pub(super) struct Collected<'a> {
+    /// Every get/post operation that can be converted, in document order.
+    pub kept: Vec<KeptOperation<'a>>,
+    /// The natural endpoint name of every get/post operation, kept or not, in document order
+    /// (`KeptOperation::name_index` points here): names are settled over all of them, so a
+    /// filter or a broken neighbour never renames an endpoint (its ID would change).
+    pub names: Vec<String>,
+}
+
+/// Every get/post operation that can be converted, and the names of all of them.
 pub(super) fn collect<'a>(
     document: &Document<'a>,
     options: &super::ConvertOptions,
     diagnostics: &mut Vec<Diagnostic>,
     summary: &mut Summary,
-) -> Vec<KeptOperation<'a>> {
+) -> Collected<'a> {
     let resolver = document.resolver();
-    let mut kept = Vec::new();
+    let mut collected = Collected::default();
     let Some(paths) = document.root.get("paths").and_then(Value::as_object) else {
-        return kept;
+        return collected;
     };
     for (path, item) in paths {
         if path.starts_with("x-") {
@@ -146,10 +158,15 @@ pub(super) fn collect<'a>(
             if !METHODS.contains(&method.as_str()) {
                 continue;
             }
-            // Filters read the operation's tags and id, so only they need it resolved here.
+            // The name and the filters read the operation's id and tags.
+            let target = resolver.resolve(operation, "").map_or(operation, |r| r.value);
+            let name_index = collected.names.len();
+            if matches!(method.as_str(), "get" | "post") {
+                let id = target.get("operationId").and_then(Value::as_str);
+                collected.names.push(super::endpoints::base_name(id, method, path));
+            }
             let filtered = !(options.include.is_empty() && options.exclude.is_empty());
-            let target = || resolver.resolve(operation, "").map_or(operation, |r| r.value);
-            if filtered && !super::filter::selected(&options.include, &options.exclude, method, path, target()) {
+            if filtered && !super::filter::selected(&options.include, &options.exclude, method, path, target) {
                 summary.skip(reason::FILTERED);
                 continue;
             }
@@ -173,7 +190,7 @@ pub(super) fn collect<'a>(
                 continue;
             }
             match operation_of(&resolver, path, method, operation, &operation_at, methods, &item.pointer, diagnostics) {
-                Ok(operation) => kept.push(operation),
+                Ok(operation) => collected.kept.push(KeptOperation { name_index, ..operation }),
                 Err((error, why)) => {
                     diagnostics.push(error);
                     summary.skip(why);
@@ -190,7 +207,7 @@ pub(super) fn collect<'a>(
             );
         }
     }
-    kept
+    collected
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -238,7 +255,7 @@ fn operation_of<'a>(
         method,
         pointer: at.to_owned(),
         path_item_pointer: path_item_at.to_owned(),
-        operation_id: text("operationId").filter(|id| !id.trim().is_empty()),
+        name_index: 0, // set by `collect`
         summary: text("summary"),
         description: text("description"),
         external_docs: object.get("externalDocs").and_then(|d| d.get("url")).and_then(Value::as_str).map(str::to_owned),
