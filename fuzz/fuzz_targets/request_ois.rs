@@ -15,6 +15,7 @@ enum Text {
     Slashy,
     Dollar,
     Empty,
+    Index(u8),
     Raw(String),
 }
 
@@ -27,6 +28,7 @@ impl Text {
             Text::Slashy => "a/b?c#d".into(),
             Text::Dollar => "$&$'$`$$".into(),
             Text::Empty => String::new(),
+            Text::Index(i) => i.to_string(),
             Text::Raw(s) => s.clone(),
         }
     }
@@ -37,6 +39,7 @@ enum Json {
     Null,
     Bool(bool),
     Int(i64),
+    Big(u64),
     Float(f64),
     Text(Text),
     List(Vec<Json>),
@@ -49,6 +52,7 @@ impl Json {
             Json::Null => Value::Null,
             Json::Bool(b) => json!(b),
             Json::Int(i) => json!(i),
+            Json::Big(u) => json!(u),
             Json::Float(f) => json!(f),
             Json::Text(t) => json!(t.text()),
             Json::List(items) if depth < 6 => items.iter().map(|j| j.value(depth + 1)).collect(),
@@ -161,6 +165,7 @@ fuzz_target!(|input: Input| {
     if let Ok(request) = build(&ois, &options) {
         let _ = request.diagnostics();
         let _ = ois::request::render::curl(&request, false);
-        let _ = response::extract_and_encode(&input.response.value(0), &request.reserved, 1_700_000_000);
+        let preview = response::extract_and_encode(&input.response.value(0), &request.reserved, 1_700_000_000);
+        let _ = ois::request::render::text(&request, preview.as_ref().ok(), false);
     }
 });
