@@ -1,8 +1,12 @@
 //! Finding the text position of a JSON pointer, only when a diagnostic needs it (the fast path
-//! never pays for positions). JSON is scanned exactly; YAML is followed by indentation, which covers
-//! block style, and stops at the nearest ancestor found inside flow collections.
+//! never pays for positions). JSON is scanned exactly; YAML is followed by indentation through block
+//! style, and scanned like JSON inside flow collections (`{in: query, name: id}`, `[a, b]`).
+
+mod flow;
 
 use std::collections::HashMap;
+
+use flow::{flow, quoted};
 
 /// Positions found so far, so that many diagnostics in one big document cost one pass, not one
 /// pass each. Keys are pointers; values are (offset to report, offset where the value starts).
@@ -201,6 +205,8 @@ struct State {
     parent: Option<usize>,
     shift: Option<(usize, usize)>,
     found: usize,
+    /// Where the value starts when it is on the same line (`key: {…}`, `- [a, b]`).
+    inline: Option<usize>,
 }
 
 /// Per-source memory of YAML lookups: states by pointer, the line of every key seen while
@@ -224,11 +230,16 @@ pub(super) fn yaml(text: &str, tokens: &[String], index: &YamlLines, cache: &mut
         }
         if depth == 0 {
             let found = lines.first().map_or(0, |l| l.offset);
-            break (State { start: 0, end: lines.len(), parent: None, shift: None, found }, prefix);
+            let state = State { start: 0, end: lines.len(), parent: None, shift: None, found, inline: Some(found) };
+            break (state, prefix);
         }
         depth -= 1;
     };
-    for token in tokens.iter().skip(depth) {
+    let flow_value = |state: &State| state.inline.filter(|&v| matches!(text.as_bytes().get(v), Some(b'{' | b'[')));
+    for (at, token) in tokens.iter().enumerate().skip(depth) {
+        if let Some(value) = flow_value(&state) {
+            return Some(flow(text, value, tokens.get(at..).unwrap_or_default(), state.found));
+        }
         let parent_pointer = pointer.clone();
         crate::pointer::push(&mut pointer, token);
         match step(&lines, state, token, &parent_pointer, cache) {
@@ -238,7 +249,7 @@ pub(super) fn yaml(text: &str, tokens: &[String], index: &YamlLines, cache: &mut
             }
             None => return Some(state.found),
         }
-        if state.start >= state.end {
+        if state.start >= state.end && flow_value(&state).is_none() {
             return Some(state.found);
         }
     }
@@ -281,13 +292,16 @@ fn step(lines: &Lines<'_>, state: State, token: &str, parent_pointer: &str, cach
         let rest = content.get(1..)?;
         let end = block_end(lines, i, child_indent, state.end);
         if rest.trim().is_empty() {
-            return Some(State { start: i + 1, end, parent: Some(child_indent), shift: None, found: offset });
+            let state =
+                State { start: i + 1, end, parent: Some(child_indent), shift: None, found: offset, inline: None };
+            return Some(state);
         }
         let shift = 1 + rest.len() - rest.trim_start_matches(' ').len();
         let base_shift = state.shift.filter(|&(at, _)| at == i).map_or(0, |(_, s)| s);
         // The item's content, after `- `, is what the pointer names.
         let found = offset + shift;
-        Some(State { start: i, end, parent: Some(child_indent), shift: Some((i, base_shift + shift)), found })
+        let shift = Some((i, base_shift + shift));
+        Some(State { start: i, end, parent: Some(child_indent), shift, found, inline: Some(found) })
     } else {
         let child_pointer = crate::pointer::join(parent_pointer, [token]);
         let hit = match cache.key_lines.get(&child_pointer) {
@@ -301,7 +315,7 @@ fn step(lines: &Lines<'_>, state: State, token: &str, parent_pointer: &str, cach
                         break;
                     }
                     if indent == child_indent
-                        && let Some(key) = yaml_key(content)
+                        && let Some((key, _)) = yaml_key(content)
                     {
                         cache.resume.insert(parent_pointer.to_owned(), i + 1);
                         let is_hit = key == token;
@@ -316,9 +330,14 @@ fn step(lines: &Lines<'_>, state: State, token: &str, parent_pointer: &str, cach
             }
         };
         let i = hit?;
-        let (_, offset, _) = view(i)?;
+        let (_, offset, content) = view(i)?;
         let end = block_end(lines, i, child_indent, state.end);
-        Some(State { start: i + 1, end, parent: Some(child_indent), shift: None, found: offset })
+        let inline = yaml_key(content).and_then(|(_, after)| {
+            let value = content.get(after..)?;
+            let skipped = value.len() - value.trim_start_matches([' ', '\t']).len();
+            Some(offset + after + skipped)
+        });
+        Some(State { start: i + 1, end, parent: Some(child_indent), shift: None, found: offset, inline })
     }
 }
 
@@ -335,32 +354,14 @@ fn block_end(lines: &Lines<'_>, i: usize, indent: usize, end: usize) -> usize {
         .unwrap_or(end)
 }
 
-/// The key of a `key: value` line, unquoted.
-fn yaml_key(content: &str) -> Option<String> {
-    if let Some(rest) = content.strip_prefix('"') {
-        let end = rest.find('"')?;
-        let raw = content.get(..end + 2)?;
-        return serde_json::from_str(raw).ok();
-    }
-    if let Some(rest) = content.strip_prefix('\'') {
-        let mut key = String::new();
-        let mut chars = rest.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c == '\'' {
-                if chars.peek() == Some(&'\'') {
-                    chars.next();
-                    key.push('\'');
-                } else {
-                    return Some(key);
-                }
-            } else {
-                key.push(c);
-            }
-        }
-        return None;
+/// The key of a `key: value` line, unquoted, and where the text after its `:` begins.
+fn yaml_key(content: &str) -> Option<(String, usize)> {
+    if content.starts_with(['"', '\'']) {
+        let (key, after) = quoted(content, 0)?;
+        return content.get(after..)?.starts_with(':').then_some((key, after + 1));
     }
     let end = content.find(": ").or_else(|| content.strip_suffix(':').map(str::len))?;
-    Some(content.get(..end)?.trim_end().to_owned())
+    Some((content.get(..end)?.trim_end().to_owned(), end + 1))
 }
 
 #[cfg(test)]
@@ -408,5 +409,42 @@ mod tests {
         assert_eq!(at("/paths/~1pets/get/parameters/1"), (8, 9));
         assert_eq!(at("/paths"), (2, 1));
         assert_eq!(at("/tags/0/name"), (13, 5));
+    }
+
+    #[test]
+    fn yaml_flow_collection_positions() {
+        let text = "paths:\n  /a:\n    get:\n      parameters:\n      - {name: id, in: path}\n      - {\"name\": 'q''s', in: [query,\n          header], x: {y: 1}}\n      tags: [a, 'b, c', d] # note\n{z: 1}\n";
+        let index = YamlLines::new(text);
+        let mut cache = YamlCache::default();
+        let mut at = |p: &str| position(text, yaml(text, &tokens(p), &index, &mut cache).unwrap());
+        assert_eq!(at("/paths/~1a/get/parameters/0/in"), (5, 20));
+        assert_eq!(at("/paths/~1a/get/parameters/0"), (5, 9));
+        assert_eq!(at("/paths/~1a/get/parameters/1/in/1"), (7, 11));
+        assert_eq!(at("/paths/~1a/get/parameters/1/x/y"), (7, 24));
+        assert_eq!(at("/paths/~1a/get/tags/2"), (8, 25));
+        assert_eq!(at("/paths/~1a/get/tags/1"), (8, 17));
+        // Missing members fall back to the nearest ancestor.
+        assert_eq!(at("/paths/~1a/get/parameters/1/nope"), (6, 9));
+        assert_eq!(at("/paths/~1a/get/tags/9"), (8, 7));
+    }
+
+    proptest::proptest! {
+        /// Any text and any pointer: an answer inside the text, never a hang or a panic.
+        #[test]
+        fn yaml_lookups_always_end(text in "[a-c{}\\[\\],:'\" #&!\n-]{0,80}", pointer in "(/[a-c0-2]{0,2}){0,4}") {
+            let index = YamlLines::new(&text);
+            let found = yaml(&text, &tokens(&pointer), &index, &mut YamlCache::default());
+            proptest::prop_assert!(found.is_none_or(|offset| offset <= text.len()));
+        }
+    }
+
+    #[test]
+    fn yaml_flow_document() {
+        let text = "# a comment\n{openapi: 3.1.0, &i info: !t {title: T}, paths: {/x: {get: {}}}}\n";
+        let index = YamlLines::new(text);
+        let mut cache = YamlCache::default();
+        let mut at = |p: &str| position(text, yaml(text, &tokens(p), &index, &mut cache).unwrap());
+        assert_eq!(at("/paths/~1x/get"), (2, 55));
+        assert_eq!(at("/info/title"), (2, 31));
     }
 }
