@@ -410,3 +410,67 @@ fn requests_and_responses_match_the_adapter() {
     assert!(errors("requests") >= 5 && errors("responses") >= 10, "the cases should include failures the node reports");
     assert!(differences.is_empty(), "{} differences:\n{}", differences.len(), differences.join("\n"));
 }
+
+/// `String(number)` and `JSON.stringify(JSON.parse(text))` as node computes them, for thousands of
+/// doubles (every exponent range), integers beyond 2^53, and objects with index-like keys.
+#[test]
+fn javascript_semantics_match_node() {
+    let interop = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop");
+    if std::env::var_os("CI").is_none() && Command::new("node").arg("--version").output().is_err() {
+        eprintln!("skipped: node is not installed");
+        return;
+    }
+    // A fixed xorshift sequence, so a failure can be reproduced.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut numbers: Vec<String> = Vec::new();
+    for _ in 0..3000 {
+        let bits = next();
+        let f = f64::from_bits(bits);
+        if f.is_finite() {
+            numbers.push(serde_json::Number::from_f64(f).unwrap().to_string());
+        }
+        // Doubles of every magnitude around the layout boundaries (1e-7 … 1e22).
+        let scaled = (bits >> 11) as f64 / (1u64 << 53) as f64 * 10f64.powi((bits % 30) as i32 - 8);
+        numbers.push(serde_json::Number::from_f64(scaled).unwrap().to_string());
+        numbers.push((bits >> (bits % 64)).to_string());
+        numbers.push(format!("-{}", bits >> 1));
+    }
+    numbers.extend(
+        ["0", "-0", "0.1", "1e21", "1e-7", "123e-20", "5e-324", "1.7976931348623157e308", "9007199254740993"]
+            .map(String::from),
+    );
+    let texts = [
+        r#"{"b": 1, "10": 2, "a": {"z": 0, "1": 0}, "2": [{"y": 0, "0": 0}], "01": 4, "4294967294": 5, "4294967295": 6, "-1": 7}"#,
+        r#"{"big": 12345678901234567891, "neg": -9223372036854775807, "e": 1e21, "tiny": 1.5e-7, "z": -0.0, "x": 0.30000000000000004}"#,
+        r#"[{"2": {"1": [1e300, {"b": null, "0": true}]}, " 1": 0, "1 ": 0, "1.0": 0, "1": 0}]"#,
+    ];
+    let input = json!({"numbers": numbers, "texts": texts});
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), input.to_string()).unwrap();
+    let output = Command::new("node").arg(interop.join("js.js")).arg(file.path()).output().expect("node runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let theirs: Value = serde_json::from_slice(&output.stdout).unwrap();
+
+    let mut differences = Vec::new();
+    for (literal, javascript) in numbers.iter().zip(theirs["numbers"].as_array().unwrap()) {
+        let parsed: Value = serde_json::from_str(literal).unwrap();
+        let ours = js::number(parsed.as_number().unwrap());
+        if ours != javascript.as_str().unwrap() {
+            differences.push(format!("String({literal}): ours {ours}, node {javascript}"));
+        }
+    }
+    for (text, javascript) in texts.iter().zip(theirs["texts"].as_array().unwrap()) {
+        let ours = js::stringify(&js::as_parsed(&serde_json::from_str(text).unwrap()));
+        if ours != javascript.as_str().unwrap() {
+            differences.push(format!("JSON.stringify(JSON.parse({text})):\n  ours {ours}\n  node {javascript}"));
+        }
+    }
+    assert!(numbers.len() > 10_000, "the sample should be large");
+    assert!(differences.is_empty(), "{} differences:\n{}", differences.len(), differences.join("\n"));
+}

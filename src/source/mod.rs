@@ -291,6 +291,20 @@ mod tests {
     }
 
     #[test]
+    fn decimals_parse_to_the_nearest_double() {
+        // serde_json's default float parser can be one unit off in the last place; re-rendering
+        // would then change numbers the author wrote (`float_roundtrip` makes it exact).
+        for text in ["4.805878740494918e-9", "1.0715660391465826e-75", "3943013383563367.5", "0.1"] {
+            let exact: f64 = text.parse().unwrap();
+            for (name, document) in [("a.json", format!("{{\"n\": {text}}}")), ("a.yaml", format!("n: {text}\n"))] {
+                let value = source(name, &document).parse().unwrap();
+                assert_eq!(value["n"].as_f64(), Some(exact), "{name}: {text}");
+                assert_eq!(value["n"].to_string(), serde_json::Number::from_f64(exact).unwrap().to_string());
+            }
+        }
+    }
+
+    #[test]
     fn yaml_nan_is_rejected() {
         assert_eq!(source("a.yaml", "a: .nan").parse().unwrap_err().code, Code::NotANumber);
     }
