@@ -7,6 +7,7 @@ mod parse;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use serde::de::DeserializeSeed;
@@ -37,6 +38,8 @@ pub struct Source {
     json_cache: Mutex<locate::JsonCache>,
     yaml_lines: OnceLock<locate::YamlLines>,
     yaml_cache: Mutex<locate::YamlCache>,
+    /// Set when text that looked like JSON parsed only as YAML (flow style), so it is located as YAML.
+    read_as_yaml: AtomicBool,
     line_starts: OnceLock<Vec<usize>>,
 }
 
@@ -94,6 +97,7 @@ impl Source {
             json_cache: Mutex::default(),
             yaml_lines: OnceLock::new(),
             yaml_cache: Mutex::default(),
+            read_as_yaml: AtomicBool::new(false),
             line_starts: OnceLock::new(),
         }
     }
@@ -126,6 +130,7 @@ impl Source {
                 && !self.name.ends_with(".json")
                 && let Ok(value) = self.parse_yaml()
             {
+                self.read_as_yaml.store(true, Ordering::Relaxed);
                 return Ok(value);
             }
             let code = code.unwrap_or(Code::JsonSyntax);
@@ -169,7 +174,8 @@ impl Source {
     /// Line and column (1-based) of the value or key at `pointer`, or of its nearest ancestor found.
     pub fn locate(&self, pointer: &str) -> Option<(usize, usize)> {
         let tokens = crate::pointer::tokens(pointer)?;
-        let offset = match self.format {
+        let format = if self.read_as_yaml.load(Ordering::Relaxed) { Format::Yaml } else { self.format };
+        let offset = match format {
             Format::Json => {
                 let mut cache = self.json_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 locate::json(&self.text, &tokens, &mut cache)
@@ -262,8 +268,11 @@ mod tests {
 
     #[test]
     fn flow_yaml_that_looks_like_json_is_accepted() {
-        let value = source("a.yaml", "{a: 1}").parse().unwrap();
+        let text = source("a.yaml", "{a: 1,\n b: {c: [x, y]}}");
+        let value = text.parse().unwrap();
         assert_eq!(value["a"], 1);
+        // And diagnostics find their place in it as YAML.
+        assert_eq!(text.locate("/b/c/1"), Some((2, 13)));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Pointers inside YAML flow collections (`{in: query, name: id}`, `[a, b]`): YAML's JSON-like
 //! syntax, which may span lines, carry comments, anchors and tags, and leave scalars unquoted.
 
+use std::collections::HashMap;
+
 use super::{json_string, string_end};
 
 /// The quoted scalar starting at `start` (`"…"` with escapes, or `'…'` with `''`), unquoted, and
@@ -28,55 +30,86 @@ pub(super) fn quoted(text: &str, start: usize) -> Option<(String, usize)> {
     None
 }
 
-/// Follows `tokens` through the flow collection at `pos` (YAML's JSON-like syntax, which may span
-/// lines); the offset of the key or item they lead to, else of the nearest one found (`found`).
-pub(super) fn flow(text: &str, mut pos: usize, tokens: &[String], mut found: usize) -> usize {
+/// What flow lookups learned, by pointer: every entry passed (where it starts, where its value
+/// starts), and where each collection's scan stopped (offset, entries before it), so many lookups
+/// in one big flow collection cost one pass, as in JSON.
+#[derive(Default)]
+pub(super) struct FlowCache {
+    known: HashMap<String, (usize, usize)>,
+    resume: HashMap<String, (usize, usize)>,
+}
+
+/// Follows `tokens` from `base` (the pointer of the flow collection at `start`, which `found`
+/// names); the offset of the key or item they lead to, else of the nearest one found.
+pub(super) fn flow(
+    text: &str,
+    start: usize,
+    base: &str,
+    tokens: &[String],
+    found: usize,
+    cache: &mut FlowCache,
+) -> usize {
     let bytes = text.as_bytes();
-    for token in tokens {
+    let mut depth = tokens.len();
+    let (mut found, mut pos, mut pointer) = loop {
+        let prefix = crate::pointer::join(base, tokens.iter().take(depth).map(String::as_str));
+        if depth == 0 {
+            break (found, start, prefix);
+        }
+        if let Some(&(entry, value)) = cache.known.get(&prefix) {
+            break (entry, value, prefix);
+        }
+        depth -= 1;
+    };
+    for token in tokens.iter().skip(depth) {
+        let parent = pointer.clone();
+        crate::pointer::push(&mut pointer, token);
         pos = flow_skip_properties(bytes, pos);
-        let index: Option<usize> = token.parse().ok();
         let (mapping, close) = match bytes.get(pos) {
             Some(b'{') => (true, b'}'),
-            Some(b'[') if index.is_some() => (false, b']'),
+            Some(b'[') => (false, b']'),
             _ => return found,
         };
-        pos += 1;
-        let mut seen = 0;
+        let (mut at, mut seen) = cache.resume.get(&parent).copied().unwrap_or((pos + 1, 0));
         loop {
-            let before = pos;
-            pos = flow_space(bytes, pos);
-            if bytes.get(pos).is_none_or(|&b| b == close) {
+            let before = at;
+            at = flow_space(bytes, at);
+            if bytes.get(at).is_none_or(|&b| b == close) {
+                // Every entry is known now: a later lookup of a missing one stops here at once.
+                cache.resume.insert(parent, (at, seen));
                 return found;
             }
-            if mapping {
-                pos = flow_skip_properties(bytes, pos);
-            }
-            let entry = pos;
-            if mapping {
-                let key = if matches!(bytes.get(pos), Some(b'"' | b'\'')) {
-                    quoted(text, pos)
+            let entry = if mapping { flow_skip_properties(bytes, at) } else { at };
+            at = entry;
+            let key = if mapping {
+                let key = if matches!(bytes.get(at), Some(b'"' | b'\'')) {
+                    quoted(text, at)
                 } else {
-                    flow_plain(text, pos, true).and_then(|end| Some((text.get(pos..end)?.trim_end().to_owned(), end)))
+                    flow_plain(text, at, true).and_then(|end| Some((text.get(at..end)?.trim_end().to_owned(), end)))
                 };
                 let Some((key, after)) = key else { return found };
-                pos = flow_space(bytes, after);
-                if bytes.get(pos) == Some(&b':') {
-                    pos = flow_space(bytes, pos + 1);
+                at = flow_space(bytes, after);
+                if bytes.get(at) == Some(&b':') {
+                    at = flow_space(bytes, at + 1);
                 }
-                if key == *token {
-                    found = entry;
-                    break;
-                }
-            } else if Some(seen) == index {
+                key
+            } else {
+                seen.to_string()
+            };
+            // The first of repeated keys is the one a fresh scan stops at.
+            cache.known.entry(crate::pointer::join(&parent, [key.as_str()])).or_insert((entry, at));
+            if key == *token {
+                cache.resume.insert(parent, (entry, seen));
                 found = entry;
+                pos = at;
                 break;
             }
-            let Some(after) = skip_flow_value(text, pos) else { return found };
-            pos = flow_space(bytes, after);
-            if bytes.get(pos) == Some(&b',') {
-                pos += 1;
+            let Some(after) = skip_flow_value(text, at) else { return found };
+            at = flow_space(bytes, after);
+            if bytes.get(at) == Some(&b',') {
+                at += 1;
             }
-            if pos == before {
+            if at == before {
                 return found; // a stray `]` in a mapping, or similar: nothing more to follow
             }
             seen += 1;

@@ -6,7 +6,7 @@ mod flow;
 
 use std::collections::HashMap;
 
-use flow::{flow, quoted};
+use flow::{FlowCache, flow, quoted};
 
 /// Positions found so far, so that many diagnostics in one big document cost one pass, not one
 /// pass each. Keys are pointers; values are (offset to report, offset where the value starts).
@@ -52,7 +52,7 @@ pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Opti
                     pos = skip_ws(bytes, after);
                     pos = skip_ws(bytes, pos + usize::from(bytes.get(pos) == Some(&b':')));
                     // Every member passed is remembered: its siblings are likely asked for next.
-                    cache.known.insert(crate::pointer::join(&parent, [key.as_str()]), (key_start, pos));
+                    cache.known.entry(crate::pointer::join(&parent, [key.as_str()])).or_insert((key_start, pos));
                     if key == *token {
                         found = key_start;
                         cache.resume.insert(parent.clone(), key_start);
@@ -216,6 +216,7 @@ pub(super) struct YamlCache {
     states: HashMap<String, State>,
     key_lines: HashMap<String, usize>,
     resume: HashMap<String, usize>,
+    flow: FlowCache,
 }
 
 /// Byte offset of the key (mappings) or item (sequences) that `tokens` leads to in block-style
@@ -238,7 +239,8 @@ pub(super) fn yaml(text: &str, tokens: &[String], index: &YamlLines, cache: &mut
     let flow_value = |state: &State| state.inline.filter(|&v| matches!(text.as_bytes().get(v), Some(b'{' | b'[')));
     for (at, token) in tokens.iter().enumerate().skip(depth) {
         if let Some(value) = flow_value(&state) {
-            return Some(flow(text, value, tokens.get(at..).unwrap_or_default(), state.found));
+            let rest = tokens.get(at..).unwrap_or_default();
+            return Some(flow(text, value, &pointer, rest, state.found, &mut cache.flow));
         }
         let parent_pointer = pointer.clone();
         crate::pointer::push(&mut pointer, token);
@@ -319,7 +321,7 @@ fn step(lines: &Lines<'_>, state: State, token: &str, parent_pointer: &str, cach
                     {
                         cache.resume.insert(parent_pointer.to_owned(), i + 1);
                         let is_hit = key == token;
-                        cache.key_lines.insert(crate::pointer::join(parent_pointer, [key.as_str()]), i);
+                        cache.key_lines.entry(crate::pointer::join(parent_pointer, [key.as_str()])).or_insert(i);
                         if is_hit {
                             hit = Some(i);
                             break;
@@ -429,12 +431,36 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// JSON too: any text, any pointers, answers inside the text that caching never changes.
+        #[test]
+        fn json_lookups_always_end(
+            text in "[a-b{}\\[\\],:\" 0-1\n]{0,60}",
+            pointers in proptest::collection::vec("(/[a-b0-1]{0,2}){0,4}", 1..6),
+        ) {
+            let mut shared = JsonCache::default();
+            for pointer in &pointers {
+                let found = json(&text, &tokens(pointer), &mut shared);
+                proptest::prop_assert!(found.is_none_or(|offset| offset <= text.len()));
+                let fresh = json(&text, &tokens(pointer), &mut JsonCache::default());
+                proptest::prop_assert_eq!(found, fresh, "{}", pointer);
+            }
+        }
+
         /// Any text and any pointer: an answer inside the text, never a hang or a panic.
         #[test]
-        fn yaml_lookups_always_end(text in "[a-c{}\\[\\],:'\" #&!\n-]{0,80}", pointer in "(/[a-c0-2]{0,2}){0,4}") {
+        fn yaml_lookups_always_end(
+            text in "[a-c{}\\[\\],:'\" #&!\n-]{0,80}",
+            pointers in proptest::collection::vec("(/[a-c0-2]{0,2}){0,4}", 1..6),
+        ) {
             let index = YamlLines::new(&text);
-            let found = yaml(&text, &tokens(&pointer), &index, &mut YamlCache::default());
-            proptest::prop_assert!(found.is_none_or(|offset| offset <= text.len()));
+            let mut shared = YamlCache::default();
+            for pointer in &pointers {
+                let found = yaml(&text, &tokens(pointer), &index, &mut shared);
+                proptest::prop_assert!(found.is_none_or(|offset| offset <= text.len()));
+                // What earlier lookups cached never changes an answer.
+                let fresh = yaml(&text, &tokens(pointer), &index, &mut YamlCache::default());
+                proptest::prop_assert_eq!(found, fresh, "{}", pointer);
+            }
         }
     }
 
