@@ -32,11 +32,18 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
     };
     let mut group = Group::with_title(level.primary_title(diagnostic.message.as_str()).id(diagnostic.code.as_str()));
     let source = source.filter(|s| diagnostic.file.as_deref() == Some(s.name.as_str()));
+    let mut header_fix = None;
     match (&diagnostic.file, diagnostic.line, diagnostic.column) {
         (Some(file), Some(line), Some(column)) => match source.and_then(|s| s.line_text(line)) {
             Some(text) => {
                 let span = token_span(text, column);
-                let snippet = Snippet::source(text)
+                let (part, span) = if text.len() > LONG_LINE { window(text, span) } else { (text, span) };
+                if part.len() < text.len() {
+                    // annotate-snippets names the column within the part it is given.
+                    let shown = part.get(..span.start).map_or(0, |s| s.chars().count()) + 1;
+                    header_fix = Some((format!("{file}:{line}:{shown}"), format!("{file}:{line}:{column}")));
+                }
+                let snippet = Snippet::source(part)
                     .line_start(line)
                     .path(file.as_str())
                     .annotation(AnnotationKind::Primary.span(span));
@@ -55,8 +62,27 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
     }
     let renderer = if style.color { Renderer::styled() } else { Renderer::plain() };
     let mut text = renderer.render(&[group]);
+    if let Some((shown, real)) = header_fix {
+        text = text.replacen(&shown, &real, 1);
+    }
     text.push('\n');
     text
+}
+
+/// Lines longer than this (minified documents are one line of megabytes) are shown as a window
+/// around the spot: annotate-snippets measures the whole line, which would cost milliseconds for
+/// each of hundreds of diagnostics.
+const LONG_LINE: usize = 1024;
+
+/// Bytes of context kept either side of the spot in a long line.
+const CONTEXT: usize = 240;
+
+/// The part of `line` around `span`, with `span` moved into it.
+fn window(line: &str, span: std::ops::Range<usize>) -> (&str, std::ops::Range<usize>) {
+    let start = line.floor_char_boundary(span.start.saturating_sub(CONTEXT));
+    let end = line.ceil_char_boundary(span.end.saturating_add(CONTEXT).min(line.len()));
+    let part = line.get(start..end).unwrap_or_default();
+    (part, span.start - start..span.end.min(end) - start)
 }
 
 /// The byte range of the token starting at 1-based character `column` of `line`: a quoted string
@@ -103,6 +129,27 @@ mod tests {
         let text = render(&diagnostic, RenderStyle::default(), None);
         assert!(text.starts_with("error[INP004]: invalid JSON\n"), "{text}");
         assert!(text.contains("a.json:2:7"), "{text}");
+    }
+
+    #[test]
+    fn long_lines_are_shown_around_the_spot() {
+        let line = format!("{{{}\"put\": {{}}, {}}}", "\"a\": 1, ".repeat(5000), "\"é\": 2, ".repeat(5000));
+        let source = Source::from_text("min.json", None, line.clone());
+        let mut diagnostic = Diagnostic::new(Code::MethodSkipped, "/put", "PUT is skipped");
+        diagnostic.locate_in(&source);
+        let column = line.find("\"put\"").unwrap() + 1;
+        assert_eq!(diagnostic.column, Some(column));
+        let text = render(&diagnostic, RenderStyle::default(), Some(&source));
+        assert!(text.contains(&format!("--> min.json:1:{column}\n")), "{text}");
+        assert!(text.contains("\"put\": {}"), "{text}");
+        assert!(
+            text.lines().any(|l| l.trim_start_matches(|c| c != '^').starts_with("^^^^^ ") || l.ends_with("^^^^^")),
+            "{text}"
+        );
+        assert!(text.len() < 2_000, "the whole line was printed: {} bytes", text.len());
+        assert!(!text.contains(":::"), "{text}");
+        let styled = render(&diagnostic, RenderStyle { color: true }, Some(&source));
+        assert!(styled.contains(&format!("min.json:1:{column}")), "{styled}");
     }
 
     #[test]
