@@ -3,17 +3,25 @@
 # two in one run (the machines are shared and noisy: compare ratios, not seconds).
 # Usage: bench/run.sh [RUNS] [FILE...]   (default: 15 runs; GitHub and Stripe)
 #        bench/run.sh batch [RUNS]         the whole shared corpus as one batch, both cores
+#        bench/run.sh minified [RUNS]      GitHub minified to one line: hundreds of diagnostics
+#                                          located and rendered in one 2.8 MB line
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=single
-if [ "${1:-}" = batch ]; then
-  mode=batch
-  shift
-fi
+case "${1:-}" in
+  batch|minified) mode=$1; shift ;;
+esac
 runs=${1:-15}
 shift || true
 corpus=../shared/corpus
 files=("$@")
+if [ "$mode" = minified ]; then
+  minified=$(mktemp -d)/api.github.com.min.json
+  python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1])), open(sys.argv[2], "w"), separators=(",", ":"))' \
+    "$corpus/github/api.github.com.json" "$minified"
+  files=("$minified")
+  mode=single
+fi
 if [ ${#files[@]} -eq 0 ]; then
   files=("$corpus/github/api.github.com.json" "$corpus/stripe/spec3.yaml")
 fi
