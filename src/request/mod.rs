@@ -192,8 +192,11 @@ pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnosti
     })?;
 
     let mut ignored = Vec::new();
-    let reserved = reserved_values(endpoint, &options.parameters);
-    let parameters = node_parameters(endpoint, options);
+    // The requester's values as `JSON.parse` made them, once for both uses.
+    let requested: Map<String, Value> =
+        options.parameters.iter().map(|(name, value)| (name.clone(), js::as_parsed(value))).collect();
+    let reserved = reserved_values(endpoint, &requested);
+    let parameters = node_parameters(endpoint, requested, options.mode);
     let user = user_parameters(endpoint, &operation_parameters, &parameters, &mut ignored);
     let fixed = fixed_parameters(endpoint, &operation_parameters);
     let (auth, secrets, mut warnings) = auth_parameters(ois, options);
@@ -250,7 +253,7 @@ pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnosti
 
 /// `getReservedParameterValue`: listed names only, `fixed || requester || default` (so an empty
 /// `fixed` does not fix anything).
-fn reserved_values(endpoint: &Value, requested: &IndexMap<String, Value>) -> Map<String, Value> {
+fn reserved_values(endpoint: &Value, requested: &Map<String, Value>) -> Map<String, Value> {
     let mut reserved = Map::new();
     let list = endpoint.get("reservedParameters").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     for name in ["_type", "_path", "_times"] {
@@ -259,7 +262,7 @@ fn reserved_values(endpoint: &Value, requested: &IndexMap<String, Value>) -> Map
         };
         let truthy = |value: Option<&Value>| value.filter(|v| js::is_truthy(v)).cloned();
         let value = truthy(parameter.get("fixed"))
-            .or_else(|| truthy(requested.get(name).map(js::as_parsed).as_ref()))
+            .or_else(|| truthy(requested.get(name)))
             .or_else(|| truthy(parameter.get("default")));
         if let Some(value) = value {
             reserved.insert(name.to_owned(), value);
@@ -270,12 +273,10 @@ fn reserved_values(endpoint: &Value, requested: &IndexMap<String, Value>) -> Map
 
 /// Requester parameters as the adapter receives them: node mode merges endpoint-parameter defaults
 /// first and removes reserved names; feed mode passes them as they are.
-fn node_parameters(endpoint: &Value, options: &RequestOptions) -> Map<String, Value> {
-    let requested = options.parameters.iter().map(|(name, value)| (name.clone(), js::as_parsed(value)));
-    if options.mode == Mode::Feed {
-        let mut all: Map<String, Value> = requested.collect();
-        js::order_keys(&mut all);
-        return all;
+fn node_parameters(endpoint: &Value, mut requested: Map<String, Value>, mode: Mode) -> Map<String, Value> {
+    if mode == Mode::Feed {
+        js::order_keys(&mut requested);
+        return requested;
     }
     let mut all = Map::new();
     for parameter in endpoint.get("parameters").and_then(Value::as_array).into_iter().flatten() {
