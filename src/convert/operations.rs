@@ -165,8 +165,7 @@ pub(super) fn collect<'a>(
                 let id = target.get("operationId").and_then(Value::as_str);
                 collected.names.push(super::endpoints::base_name(id, method, path));
             }
-            let filtered = !(options.include.is_empty() && options.exclude.is_empty());
-            if filtered && !super::filter::selected(&options.include, &options.exclude, method, path, target) {
+            if !super::filter::selected(&options.include, &options.exclude, method, path, target) {
                 summary.skip(reason::FILTERED);
                 continue;
             }

@@ -147,12 +147,12 @@ fn substitute(server: &OpenApiServer, overrides: &[(String, String)], at: &str) 
     while let Some(open) = rest.find('{') {
         let (before, after) = rest.split_at(open);
         url.push_str(before);
-        match after.find('}').and_then(|close| Some((after.get(1..close)?, close))) {
-            Some((name, close)) if values.contains_key(name) => {
-                url.push_str(values.get(name).map(String::as_str).unwrap_or_default());
+        match after.find('}').and_then(|close| Some((values.get(after.get(1..close)?)?, close))) {
+            Some((value, close)) => {
+                url.push_str(value);
                 rest = after.get(close + 1..).unwrap_or_default();
             }
-            _ => {
+            None => {
                 url.push('{');
                 rest = after.get(1..).unwrap_or_default();
             }
