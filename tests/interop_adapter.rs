@@ -327,6 +327,16 @@ fn response_cases() -> Vec<(&'static str, Value, Value)> {
     ]
 }
 
+/// Runs `tests/interop/SCRIPT` on `input` (passed as a file) and returns what it prints.
+fn run_node(script: &str, input: &Value) -> Value {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), input.to_string()).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop").join(script);
+    let output = Command::new("node").arg(script).arg(file.path()).output().expect("node runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
 #[test]
 fn requests_and_responses_match_the_adapter() {
     let interop = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop");
@@ -354,11 +364,7 @@ fn requests_and_responses_match_the_adapter() {
         })).collect::<Vec<_>>(),
         "responses": responses.iter().map(|(id, data, reserved)| json!({"id": id, "data": data, "reserved": reserved})).collect::<Vec<_>>(),
     });
-    let file = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(file.path(), input.to_string()).unwrap();
-    let output = Command::new("node").arg(interop.join("adapter.js")).arg(file.path()).output().expect("node runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let theirs: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let theirs = run_node("adapter.js", &input);
 
     let mut differences = Vec::new();
     for (case, real) in requests.iter().zip(theirs["requests"].as_array().unwrap()) {
@@ -415,7 +421,6 @@ fn requests_and_responses_match_the_adapter() {
 /// doubles (every exponent range), integers beyond 2^53, and objects with index-like keys.
 #[test]
 fn javascript_semantics_match_node() {
-    let interop = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop");
     if std::env::var_os("CI").is_none() && Command::new("node").arg("--version").output().is_err() {
         eprintln!("skipped: node is not installed");
         return;
@@ -451,11 +456,7 @@ fn javascript_semantics_match_node() {
         r#"[{"2": {"1": [1e300, {"b": null, "0": true}]}, " 1": 0, "1 ": 0, "1.0": 0, "1": 0}]"#,
     ];
     let input = json!({"numbers": numbers, "texts": texts});
-    let file = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(file.path(), input.to_string()).unwrap();
-    let output = Command::new("node").arg(interop.join("js.js")).arg(file.path()).output().expect("node runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let theirs: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let theirs = run_node("js.js", &input);
 
     let mut differences = Vec::new();
     for (literal, javascript) in numbers.iter().zip(theirs["numbers"].as_array().unwrap()) {
