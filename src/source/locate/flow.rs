@@ -85,7 +85,8 @@ pub(super) fn flow(
                 let key = if matches!(bytes.get(at), Some(b'"' | b'\'')) {
                     quoted(text, at)
                 } else {
-                    flow_plain(text, at, true).and_then(|end| Some((text.get(at..end)?.trim_end().to_owned(), end)))
+                    let end = flow_plain(text, at, true);
+                    text.get(at..end).map(|key| (key.trim_end().to_owned(), end))
                 };
                 let Some((key, after)) = key else { return found };
                 at = flow_space(bytes, after);
@@ -123,7 +124,9 @@ fn flow_space(bytes: &[u8], mut pos: usize) -> usize {
     loop {
         match bytes.get(pos) {
             Some(b' ' | b'\t' | b'\n' | b'\r') => pos += 1,
-            Some(b'#') => pos = bytes.iter().skip(pos).position(|&b| b == b'\n').map_or(bytes.len(), |n| pos + n),
+            Some(b'#') => {
+                pos = memchr::memchr(b'\n', bytes.get(pos..).unwrap_or_default()).map_or(bytes.len(), |n| pos + n)
+            }
             _ => return pos,
         }
     }
@@ -141,7 +144,7 @@ fn flow_skip_properties(bytes: &[u8], mut pos: usize) -> usize {
 }
 
 /// The end of the plain scalar at `pos`: before `,`, a closing bracket, ` #`, or (for a key) `: `.
-fn flow_plain(text: &str, pos: usize, key: bool) -> Option<usize> {
+fn flow_plain(text: &str, pos: usize, key: bool) -> usize {
     let bytes = text.as_bytes();
     let mut end = pos;
     while let Some(&b) = bytes.get(end) {
@@ -153,7 +156,7 @@ fn flow_plain(text: &str, pos: usize, key: bool) -> Option<usize> {
         }
         end += 1;
     }
-    Some(end)
+    end
 }
 
 /// The offset after the flow value at `pos` (a nested collection, a quoted or a plain scalar).
@@ -186,6 +189,6 @@ fn skip_flow_value(text: &str, pos: usize) -> Option<usize> {
                 pos += 1;
             }
         }
-        _ => flow_plain(text, pos, false),
+        _ => Some(flow_plain(text, pos, false)),
     }
 }
