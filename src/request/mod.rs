@@ -213,8 +213,9 @@ pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnosti
     let mut headers = user.headers;
     spread(&mut headers, fixed.headers);
     spread(&mut headers, auth.headers);
-    // The spreads above build JavaScript objects, which enumerate index-like keys first.
-    for bucket in [&mut cookies, &mut paths, &mut query, &mut headers] {
+    // The spreads above build JavaScript objects, which enumerate index-like keys first (path
+    // values are placed by the template, so their order does not matter).
+    for bucket in [&mut cookies, &mut query, &mut headers] {
         js::order_keys(bucket);
     }
     if !cookies.is_empty() {
