@@ -72,6 +72,7 @@ impl<'a> Resolver<'a> {
     }
 
     /// The pointer a local reference names, or a diagnostic for references this tool cannot follow.
+    /// Its diagnostics carry no pointer: `resolve` builds the `$ref`'s only when one fails.
     fn target(&self, reference: &str) -> Result<String, Diagnostic> {
         let at = "";
         let (location, fragment) = reference.split_once('#').unwrap_or((reference, ""));
