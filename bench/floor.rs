@@ -12,7 +12,7 @@ fn parse(path: &Path) -> Result<usize, String> {
     let value: serde_json::Value = if text.trim_start().starts_with(['{', '[']) {
         serde_json::from_str(&text).map_err(|e| e.to_string())?
     } else {
-        serde_yaml::from_str(&text).map_err(|e| e.to_string())?
+        yaml_serde::from_str(&text).map_err(|e| e.to_string())?
     };
     Ok(value.as_object().map_or(0, |o| o.len()))
 }

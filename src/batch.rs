@@ -85,13 +85,21 @@ pub fn discover(inputs: &[PathBuf], format: OutputFormat) -> Result<Vec<Item>, D
     Ok(items)
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, files)?;
-        } else if path.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "json" | "yaml" | "yml")) {
-            files.push(path);
+/// Every JSON/YAML file below `dir`. Links are followed (a folder of links to specs is common), but
+/// a link back to a folder being walked is skipped: walkdir detects the loop instead of following
+/// it until the path is too long.
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), walkdir::Error> {
+    for entry in walkdir::WalkDir::new(dir).follow_links(true) {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) if error.loop_ancestor().is_some() => continue,
+            Err(error) => return Err(error),
+        };
+        let path = entry.path();
+        if entry.file_type().is_file()
+            && path.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "json" | "yaml" | "yml"))
+        {
+            files.push(path.to_path_buf());
         }
     }
     Ok(())
@@ -211,4 +219,23 @@ pub fn table(results: &[FileResult]) -> String {
         count(Status::Skipped)
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_loop_is_walked_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let specs = dir.path().join("specs");
+        std::fs::create_dir(&specs).unwrap();
+        std::fs::write(specs.join("a.json"), "{}").unwrap();
+        // specs/loop -> specs: without loop detection a.json is found again under every loop/loop/…
+        std::os::unix::fs::symlink(&specs, specs.join("loop")).unwrap();
+        let items = discover(&[specs.clone()], OutputFormat::Json).unwrap();
+        let inputs: Vec<&Path> = items.iter().map(|i| i.input.as_path()).collect();
+        assert_eq!(inputs, [specs.join("a.json").as_path()]);
+    }
 }

@@ -40,7 +40,7 @@ pub fn model_text<T: Serialize>(value: &T, format: OutputFormat) -> Result<Strin
             s.push('\n');
             s
         }),
-        OutputFormat::Yaml => serde_yaml::to_string(value).map_err(|e| serde_json::Error::io(std::io::Error::other(e))),
+        OutputFormat::Yaml => yaml_serde::to_string(value).map_err(|e| serde_json::Error::io(std::io::Error::other(e))),
     };
     text.map_err(|err| Diagnostic::new(Code::OutputWrite, "", format!("cannot serialize the output: {err}")))
 }

@@ -1,5 +1,5 @@
 //! Golden files: every sample in samples/ converts to exactly samples/expected/<name>.ois.json,
-//! with exactly the report in samples/expected/<name>.report.txt. `UPDATE_GOLDEN=1 cargo test`
+//! with exactly the report in samples/expected/<name>.report.txt. `EXPECTORATE=overwrite cargo test`
 //! rewrites them; review the diff before committing.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
@@ -18,12 +18,7 @@ const SAMPLES: &[(&str, &[&str])] = &[
 ];
 
 fn check_golden(path: &Path, actual: &str) {
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(path, actual).expect("write golden file");
-        return;
-    }
-    let expected = std::fs::read_to_string(path).unwrap_or_else(|_| panic!("missing golden file {}", path.display()));
-    assert!(expected == actual, "{} differs from the output:\n{actual}", path.display());
+    expectorate::assert_contents(path, actual);
 }
 
 #[test]
@@ -80,6 +75,6 @@ fn yaml_output_holds_the_same_document() {
         String::from_utf8(output.stdout).expect("UTF-8")
     };
     let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
-    let yaml: serde_json::Value = serde_yaml::from_str(&run("yaml")).expect("YAML");
+    let yaml: serde_json::Value = yaml_serde::from_str(&run("yaml")).expect("YAML");
     assert_eq!(json, yaml);
 }

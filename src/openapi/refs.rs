@@ -116,22 +116,10 @@ impl<'a> Resolver<'a> {
         Ok(decoded.into_owned())
     }
 
-    /// The value at `pointer`, if there is one.
+    /// The value at `pointer`, if there is one (RFC 6901: array indices are plain decimals, so `01`
+    /// and `+1` name nothing).
     pub fn lookup(&self, pointer: &str) -> Option<&'a Value> {
-        if pointer.is_empty() {
-            return Some(self.root);
-        }
-        let mut value = self.root;
-        for raw in pointer.strip_prefix('/')?.split('/') {
-            let token: std::borrow::Cow<'_, str> =
-                if raw.contains('~') { raw.replace("~1", "/").replace("~0", "~").into() } else { raw.into() };
-            value = match value {
-                Value::Object(map) => map.get(token.as_ref())?,
-                Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
-                _ => return None,
-            };
-        }
-        Some(value)
+        self.root.pointer(pointer)
     }
 }
 
@@ -170,6 +158,10 @@ mod tests {
         assert_eq!(resolve(&root, "#a"), Err(Code::RefMalformed));
         assert_eq!(resolve(&root, "#/a~2"), Err(Code::RefMalformed));
         assert_eq!(resolve(&root, "#/%ff"), Err(Code::RefMalformed));
+        let list = json!({"l": [{"x": 1}, {"x": 2}]});
+        assert_eq!(resolve(&list, "#/l/1"), Ok("/l/1".into()));
+        assert_eq!(resolve(&list, "#/l/01"), Err(Code::RefMissing));
+        assert_eq!(resolve(&list, "#/l/+1"), Err(Code::RefMissing));
     }
 
     #[test]

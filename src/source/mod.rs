@@ -150,7 +150,7 @@ impl Source {
             )
             .at(line, column));
         }
-        let deserializer = serde_yaml::Deserializer::from_str(&self.text);
+        let deserializer = yaml_serde::Deserializer::from_str(&self.text);
         parse::ValueSeed.deserialize(deserializer).map_err(|err| {
             let message = err.to_string();
             let code = classify(&message).unwrap_or(Code::YamlSyntax);
