@@ -6,9 +6,9 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use ois::convert::{ConvertOptions, convert_value, locate};
-use ois::output::{OutputFormat, to_text};
-use ois::source::Source;
+use ois::Source;
+use ois::{ConvertOptions, convert_value};
+use ois::{OutputFormat, to_text};
 
 fn main() -> ExitCode {
     let Some(path) = std::env::args().nth(1) else {
@@ -32,15 +32,17 @@ fn main() -> ExitCode {
     let since = lap();
     let Ok(root) = source.parse() else { return ExitCode::FAILURE };
     let parse = since(start.elapsed());
-    let options = ConvertOptions { base_url: Some("https://api.example.com".into()), ..Default::default() };
+    let options = ConvertOptions::default().with_base_url("https://api.example.com");
     let since = lap();
     let Ok(mut conversion) = convert_value(&root, &options) else { return ExitCode::FAILURE };
     let convert = since(start.elapsed());
     let since = lap();
-    let _ = ois::ois::rules::check(&conversion.ois, None);
+    let _ = ois::check_ois(&conversion.ois, None);
     let check = since(start.elapsed());
     let since = lap();
-    locate(&mut conversion.diagnostics, &source);
+    for diagnostic in &mut conversion.diagnostics {
+        source.locate_diagnostic(diagnostic);
+    }
     let located = since(start.elapsed());
     let since = lap();
     let text = to_text(&conversion.ois, OutputFormat::Json).map(|t| t.len()).unwrap_or(0);

@@ -7,38 +7,52 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::convert::{ConvertOptions, Positions, Summary, convert_rendered_with, locate};
+use crate::convert::{ConvertOptions, Summary};
 use crate::diagnostic::{Code, Counts, Diagnostic};
-use crate::output::{OutputFormat, write_atomically};
+use crate::emit::{OutputFormat, write_atomically};
+use crate::report::{Positions, convert_rendered};
 use crate::source::Source;
 
 /// One input file and where its OIS goes, relative to the output folder.
 #[derive(Clone, Debug)]
 pub struct Item {
+    /// The OpenAPI document.
     pub input: PathBuf,
+    /// Its OIS, relative to the output folder.
     pub output: PathBuf,
 }
 
+/// How one file of a batch ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
+    /// Converted and written.
     Converted,
     /// Not an OpenAPI document (a fragment of a multi-file document, say).
     Skipped,
     /// An OpenAPI document with no get or post operation: nothing to convert, not a failure.
     Empty,
+    /// Could not be converted or written.
     Failed,
 }
 
+/// What happened to one file of a batch.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct FileResult {
+    /// The input's display name.
     pub file: String,
+    /// Where its OIS was written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
+    /// How it ended.
     pub status: Status,
+    /// What the conversion kept and skipped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,
+    /// Diagnostics by severity.
     pub counts: Counts,
+    /// Every diagnostic.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -54,7 +68,7 @@ pub fn discover(inputs: &[PathBuf], format: OutputFormat) -> Result<Vec<Item>, D
         if input.is_dir() {
             let mut files = Vec::new();
             walk(input, &mut files).map_err(|err| {
-                Diagnostic::new(Code::InputUnreadable, "", format!("cannot read folder {}: {err}", input.display()))
+                Diagnostic::elsewhere(Code::InputUnreadable, format!("cannot read folder {}: {err}", input.display()))
             })?;
             files.sort();
             for file in files {
@@ -109,8 +123,11 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), walkdir::Error> {
 /// diagnostics need positions.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
+    /// The output format of every OIS.
     pub format: OutputFormat,
+    /// Replace existing output files.
     pub force: bool,
+    /// Which diagnostics get a line and column.
     pub positions: Positions,
 }
 
@@ -152,22 +169,22 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
     };
     let is_openapi = root.as_object().is_some_and(|o| o.contains_key("openapi") || o.contains_key("swagger"));
     if !is_openapi {
-        let mut note = Diagnostic::new(
+        let note = Diagnostic::new(
             Code::NotOpenApiFile,
             "",
             format!("{file} is not an OpenAPI document (no `openapi` or `swagger` field); skipped"),
-        );
-        note.file = Some(file.clone());
+        )
+        .in_file(file.clone());
         return finish(Status::Skipped, None, None, vec![note]);
     }
-    match convert_rendered_with(&source, &root, options, settings.format, settings.positions) {
+    match convert_rendered(&source, &root, options, settings.format, settings.positions) {
         Ok((conversion, text)) => {
             let target = out_dir.join(&item.output);
             let written = target
                 .parent()
                 .map_or(Ok(()), std::fs::create_dir_all)
                 .map_err(|err| {
-                    Diagnostic::new(Code::OutputWrite, "", format!("cannot create {}: {err}", target.display()))
+                    Diagnostic::elsewhere(Code::OutputWrite, format!("cannot create {}: {err}", target.display()))
                 })
                 .and_then(|()| write_atomically(&target, &text, settings.force));
             let mut diagnostics = conversion.diagnostics;
@@ -181,8 +198,7 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
                 }
             }
         }
-        Err(mut failure) => {
-            locate(&mut failure.diagnostics, &source);
+        Err(failure) => {
             let nothing_to_convert =
                 failure.diagnostics.iter().filter(|d| d.is_error()).all(|d| d.code == Code::NoOperations);
             let status = if nothing_to_convert { Status::Empty } else { Status::Failed };
@@ -234,7 +250,7 @@ mod tests {
         std::fs::write(specs.join("a.json"), "{}").unwrap();
         // specs/loop -> specs: without loop detection a.json is found again under every loop/loop/…
         std::os::unix::fs::symlink(&specs, specs.join("loop")).unwrap();
-        let items = discover(&[specs.clone()], OutputFormat::Json).unwrap();
+        let items = discover(std::slice::from_ref(&specs), OutputFormat::Json).unwrap();
         let inputs: Vec<&Path> = items.iter().map(|i| i.input.as_path()).collect();
         assert_eq!(inputs, [specs.join("a.json").as_path()]);
     }

@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 /// A config.json fragment `{"ois": [...], "apiCredentials": [...]}` and the matching secrets.env.
 #[derive(Clone, Debug)]
 pub struct Scaffold {
+    /// `{"ois": [...], "apiCredentials": [...]}`.
     pub config: Value,
+    /// A secrets.env template with one empty line per credential.
     pub secrets_env: String,
 }
 

@@ -266,6 +266,41 @@ fn request_errors_exit_1() {
         .code(1);
 }
 
+/// A config.json's OIS is at /ois/N: what `ois request` says about it points there, at the line
+/// it is on (it used to say `/endpoints/1` at line 1).
+#[test]
+fn request_locates_its_errors_in_a_config() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois/coingecko-public.json");
+    let ois_value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
+    let config = serde_json::json!({"ois": [ois_value], "apiCredentials": []});
+    let text = serde_json::to_string_pretty(&config).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.json");
+    std::fs::write(&path, &text).unwrap();
+    let endpoints = ois_value["endpoints"].as_array().unwrap();
+    let index = endpoints.iter().position(|e| e["name"] == "coinMarketData").expect("the example has coinMarketData");
+    // The line of that endpoint's `{` in the pretty text: the index-th object of the endpoints list.
+    let endpoints_line = text.lines().position(|l| l.trim_start().starts_with("\"endpoints\"")).unwrap();
+    let line = text
+        .lines()
+        .enumerate()
+        .skip(endpoints_line + 1)
+        .filter(|(_, l)| l.trim() == "{" && l.len() - l.trim_start().len() == 8)
+        .nth(index)
+        .map(|(n, _)| n + 1)
+        .unwrap();
+    let output = ois().args(["request", "--endpoint", "coinMarketData"]).arg(&path).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("error[REQ002]"), "{stderr}");
+    assert!(stderr.contains(&format!("= note: at /ois/0/endpoints/{index}\n")), "{stderr}");
+    assert!(stderr.contains(&format!("config.json:{line}:9")), "line {line}: {stderr}");
+    let unknown = ois().args(["request", "--endpoint", "nope"]).arg(&path).output().unwrap();
+    let stderr = String::from_utf8_lossy(&unknown.stderr);
+    assert!(stderr.contains("= note: at /ois/0/endpoints\n"), "{stderr}");
+    assert!(!stderr.contains("config.json:1:1"), "{stderr}");
+}
+
 #[test]
 fn request_with_a_response_preview() {
     let dir = tempfile::tempdir().unwrap();

@@ -6,11 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
-use ois::convert::{ConvertOptions, convert, convert_rendered};
-use ois::diagnostic::Code;
-use ois::ois::rules;
-use ois::output::{OutputFormat, to_text};
-use ois::source::Source;
+use ois::Code;
+use ois::Source;
+use ois::report::{Positions, convert_rendered};
+use ois::{ConvertOptions, convert};
+use ois::{OutputFormat, to_text};
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
@@ -34,17 +34,19 @@ fn root_documents() -> Vec<PathBuf> {
 fn every_corpus_document_converts_or_is_refused_clearly() {
     let documents = root_documents();
     assert!(documents.len() >= 50, "found only {} documents", documents.len());
-    let options = ConvertOptions { base_url: Some("https://api.example.com".into()), ..Default::default() };
+    let options = ConvertOptions::default().with_base_url("https://api.example.com");
     let mut converted = 0;
     for path in &documents {
         let source = Source::read(path).expect("readable");
         match convert(&source, &options) {
             Ok(conversion) => {
-                let errors: Vec<_> = rules::check(&conversion.ois, None).into_iter().filter(|d| d.is_error()).collect();
+                let errors: Vec<_> =
+                    ois::check_ois(&conversion.ois, None).into_iter().filter(|d| d.is_error()).collect();
                 assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
                 // The CLI renders from the typed model on another thread: the same bytes, every time.
                 let root = source.parse().expect("parses");
-                let (again, rendered) = convert_rendered(&source, &root, &options, OutputFormat::Json).expect("again");
+                let (again, rendered) =
+                    convert_rendered(&source, &root, &options, OutputFormat::Json, Positions::All).expect("again");
                 let text = to_text(&conversion.ois, OutputFormat::Json).expect("text");
                 assert_eq!(text, rendered, "{}", path.display());
                 assert_eq!(text, to_text(&again.ois, OutputFormat::Json).expect("text"), "{}", path.display());

@@ -7,10 +7,9 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use ois::convert::{ConvertOptions, convert, convert_value};
-use ois::diagnostic::Code;
-use ois::ois::rules;
-use ois::source::Source;
+use ois::Code;
+use ois::Source;
+use ois::{ConvertOptions, convert, convert_value};
 
 /// Codes produced by converting `document` with `options`.
 fn convert_codes(document: Value, options: &ConvertOptions) -> Vec<Code> {
@@ -65,7 +64,7 @@ fn base_ois() -> Value {
 fn rule_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Code> {
     let mut ois = base_ois();
     mutate(&mut ois);
-    rules::check(&ois, None).iter().map(|d| d.code).collect()
+    ois::check_ois(&ois, None).iter().map(|d| d.code).collect()
 }
 
 /// Appends to the array at `pointer`.
@@ -90,7 +89,7 @@ fn set(ois: &mut Value, pointer: &str, value: Value) {
 /// Every case: the code it must produce, and the codes it did produce.
 fn cases() -> Vec<(Code, Vec<Code>)> {
     let none = ConvertOptions::default();
-    let base = ConvertOptions { base_url: Some("https://base.example".into()), ..Default::default() };
+    let base = ConvertOptions::default().with_base_url("https://base.example");
     let mut cases = vec![
         (Code::InputNotUtf8, text_codes("a.json", b"{\"a\": \"\xff\"}")),
         (Code::InputEmpty, text_codes("a.json", b"  \n")),
@@ -116,19 +115,16 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (Code::RefUrl, with_ref("https://example.com/p.json")),
         (Code::RefMalformed, with_ref("#no-slash")),
         (Code::RefEscapes, escaping_ref_codes()),
-        (Code::BadFilter, vec![ois::convert::filter::Filter::parse("GET /a/[").unwrap_err().code]),
-        (Code::OperationsFiltered, convert_codes(doc(json!({"/a": get_ok(), "/b": {"get": {"operationId": "b"}}})), &ConvertOptions {
-            exclude: vec![ois::convert::filter::Filter::parse("id:b").unwrap()],
-            ..Default::default()
-        })),
+        (Code::BadFilter, vec![ois::Filter::parse("GET /a/[").unwrap_err().code]),
+        (Code::OperationsFiltered, convert_codes(doc(json!({"/a": get_ok(), "/b": {"get": {"operationId": "b"}}})), &ConvertOptions::default().excluding(ois::Filter::parse("id:b").unwrap()))),
         (Code::NotOpenApiFile, {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("fragment.yaml"), "Pet: {}\n").unwrap();
-            let items = ois::batch::discover(&[dir.path().to_path_buf()], ois::output::OutputFormat::Json).unwrap();
+            let items = ois::batch::discover(&[dir.path().to_path_buf()], ois::OutputFormat::Json).unwrap();
             let settings = ois::batch::Settings {
-                format: ois::output::OutputFormat::Json,
+                format: ois::OutputFormat::Json,
                 force: false,
-                positions: ois::convert::Positions::All,
+                positions: ois::report::Positions::All,
             };
             let results = ois::batch::run(&items, &dir.path().join("out"), &ConvertOptions::default(), settings, &|| {});
             results.iter().flat_map(|r| r.diagnostics.iter().map(|d| d.code)).collect()
@@ -148,10 +144,7 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (Code::BadServerUrl, with_servers(json!([{"url": "ftp://files.example"}]), &none)),
         (
             Code::ServerChoice,
-            with_servers(
-                json!([{"url": "https://a.example"}]),
-                &ConvertOptions { server: Some("3".into()), ..Default::default() },
-            ),
+            with_servers(json!([{"url": "https://a.example"}]), &ConvertOptions::default().with_server("3")),
         ),
         (Code::ServerVariable, with_servers(json!([{"url": "https://{x}.example"}]), &none)),
         (Code::ServerChosen, with_servers(json!([{"url": "https://a.example"}, {"url": "https://b.example"}]), &none)),
@@ -410,7 +403,7 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (
             Code::MissingSecret,
             vec![
-                ois::request::setup::Secrets::parse("")
+                ois::request::Secrets::parse("")
                     .unwrap()
                     .interpolate("${OIS_TEST_UNSET_SECRET_1}", "")
                     .unwrap_err()
@@ -440,13 +433,13 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (Code::InvalidOis, {
             let mut broken = base_ois();
             set(&mut broken, "/title", json!("a.b"));
-            vec![ois::request::setup::check_ois(&broken).unwrap_err().code]
+            vec![ois::request::check_ois(&broken).unwrap_err().code]
         }),
         (Code::OisChoice, {
             let config = json!({"ois": [base_ois(), base_ois()], "apiCredentials": []});
-            vec![ois::request::setup::select(&config, None, &ois::request::setup::Secrets::default()).unwrap_err().code]
+            vec![ois::request::select(&config, None, &ois::request::Secrets::default()).unwrap_err().code]
         }),
-        (Code::BadArgument, vec![ois::request::setup::Secrets::parse("no equals sign").unwrap_err().code]),
+        (Code::BadArgument, vec![ois::request::Secrets::parse("no equals sign").unwrap_err().code]),
         (Code::ParameterIgnored, request_codes(|_| {}, "item", json!({"id": "1", "unknown": 2}), &[])),
         (Code::ValueNotFound, response_codes(json!({}), json!({"_type": "int256", "_path": "a"}))),
         (Code::CastFailed, response_codes(json!("abc"), json!({"_type": "int256"}))),
@@ -486,19 +479,16 @@ fn request_codes(
     use ois::request::{Credential, RequestOptions, build};
     let mut ois = base_ois();
     mutate(&mut ois);
-    let options = RequestOptions {
-        endpoint: endpoint.into(),
-        parameters: parameters.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        credentials: credentials
-            .iter()
-            .map(|(scheme, value)| Credential {
-                ois_title: "Base".into(),
-                scheme: (*scheme).into(),
-                value: (*value).into(),
-            })
-            .collect(),
-        ..Default::default()
-    };
+    let mut options = RequestOptions::new(endpoint);
+    options.parameters = parameters.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    options.credentials = credentials
+        .iter()
+        .map(|(scheme, value)| Credential {
+            ois_title: "Base".into(),
+            scheme: (*scheme).into(),
+            value: (*value).into(),
+        })
+        .collect();
     match build(&ois, &options) {
         Ok(request) => request.diagnostics().iter().map(|d| d.code).collect(),
         Err(error) => vec![error.code],
@@ -506,7 +496,7 @@ fn request_codes(
 }
 
 fn response_codes(data: Value, reserved: Value) -> Vec<Code> {
-    match ois::request::response::extract_and_encode(&data, reserved.as_object().unwrap(), 0) {
+    match ois::request::extract_and_encode(&data, reserved.as_object().unwrap(), 0) {
         Ok(_) => vec![],
         Err(error) => vec![error.code],
     }
@@ -530,12 +520,12 @@ fn escaping_ref_codes() -> Vec<Code> {
 fn self_check_codes() -> Vec<Code> {
     let mut broken = base_ois();
     set(&mut broken, "/title", json!("not.valid"));
-    let codes: Vec<Code> = ois::convert::self_check(&broken, ois::ois::FormatFamily::V3_0)
+    let codes: Vec<Code> = ois::convert::self_check(&broken, ois::FormatFamily::V3_0)
         .expect_err("broken OIS")
         .iter()
         .map(|d| d.code)
         .collect();
-    assert!(ois::convert::self_check(&base_ois(), ois::ois::FormatFamily::V3_0).is_ok());
+    assert!(ois::convert::self_check(&base_ois(), ois::FormatFamily::V3_0).is_ok());
     codes
 }
 
@@ -576,7 +566,7 @@ fn output_exists() -> Code {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("out.json");
     std::fs::write(&path, "old").expect("write");
-    let code = ois::output::write_atomically(&path, "new", false).expect_err("must refuse").code;
+    let code = ois::write_atomically(&path, "new", false).expect_err("must refuse").code;
     assert_eq!(std::fs::read_to_string(&path).expect("read"), "old");
     code
 }
@@ -584,7 +574,7 @@ fn output_exists() -> Code {
 fn output_unwritable() -> Code {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("missing-folder/out.json");
-    ois::output::write_atomically(&path, "new", true).expect_err("must fail").code
+    ois::write_atomically(&path, "new", true).expect_err("must fail").code
 }
 
 #[test]

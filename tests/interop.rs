@@ -13,10 +13,9 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use ois::convert::{ConvertOptions, convert};
-use ois::diagnostic::{Code, Severity};
-use ois::ois::rules;
-use ois::source::Source;
+use ois::Source;
+use ois::{Code, Severity};
+use ois::{ConvertOptions, convert};
 
 /// Our rules that are stricter than `@api3/ois` on purpose (README: "stricter than the real tools").
 const STRICTER: &[Code] =
@@ -343,11 +342,8 @@ fn converted_documents() -> Vec<(String, Value)> {
     ];
     for format in ["3.0.0", "2.3.2"] {
         for (sample, base_url) in samples {
-            let options = ConvertOptions {
-                ois_format: Some(format.into()),
-                base_url: base_url.map(Into::into),
-                ..Default::default()
-            };
+            let mut options = ConvertOptions::default().with_ois_format(format);
+            options.base_url = base_url.map(Into::into);
             let source = Source::read(&root().join("samples").join(sample)).expect("sample");
             let conversion = convert(&source, &options).expect("sample converts");
             documents.push((format!("sample {sample} as {format}"), conversion.ois));
@@ -355,7 +351,7 @@ fn converted_documents() -> Vec<(String, Value)> {
     }
     let corpus = root().join("../shared/corpus");
     let sources = std::fs::read_to_string(corpus.join("SOURCES.md")).expect("corpus");
-    let options = ConvertOptions { base_url: Some("https://api.example.com".into()), ..Default::default() };
+    let options = ConvertOptions::default().with_base_url("https://api.example.com");
     for line in sources.lines() {
         let Some(path) = line.strip_prefix("| ").and_then(|l| l.split_once(" | `")).and_then(|(n, rest)| {
             n.trim().parse::<u32>().ok()?;
@@ -413,7 +409,7 @@ fn verdicts_match_the_real_library() {
     for ((id, format, ois), verdict) in cases.iter().zip(&verdicts) {
         let real = &verdict[*format];
         let real_valid = real["valid"].as_bool().expect("valid");
-        let errors: Vec<_> = rules::check(ois, None).into_iter().filter(|d| d.severity == Severity::Error).collect();
+        let errors: Vec<_> = ois::check_ois(ois, None).into_iter().filter(|d| d.severity == Severity::Error).collect();
         let ours_valid = errors.is_empty();
         if ours_valid == real_valid {
             continue;
@@ -422,7 +418,7 @@ fn verdicts_match_the_real_library() {
             stricter += 1;
             continue;
         }
-        let ours: Vec<String> = errors.iter().map(|d| format!("{} {} {}", d.code, d.pointer, d.message)).collect();
+        let ours: Vec<String> = errors.iter().map(|d| format!("{} {} {}", d.code, d.pointer(), d.message)).collect();
         differences.push(format!("{id}: ours {ours_valid} {ours:?}, @api3/ois {real_valid} {}", real["issues"]));
     }
     let real_invalid = cases.iter().zip(&verdicts).filter(|((_, format, _), v)| v[*format]["valid"] == false).count();

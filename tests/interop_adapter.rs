@@ -12,7 +12,8 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use ois::request::{Credential, Metadata, Mode, RequestOptions, build, js, response};
+use ois::js;
+use ois::request::{self as response, Credential, Metadata, Mode, RequestOptions, build};
 
 fn base_ois() -> Value {
     let item_parameters = json!([
@@ -368,17 +369,15 @@ fn requests_and_responses_match_the_adapter() {
 
     let mut differences = Vec::new();
     for (case, real) in requests.iter().zip(theirs["requests"].as_array().unwrap()) {
-        let options = RequestOptions {
-            endpoint: case.endpoint.into(),
-            parameters: case.parameters.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-            credentials: case
-                .credentials
-                .iter()
-                .map(|(t, s, v)| Credential { ois_title: (*t).into(), scheme: (*s).into(), value: (*v).into() })
-                .collect(),
-            metadata: case.metadata.clone(),
-            mode: case.mode,
-        };
+        let mut options = RequestOptions::new(case.endpoint);
+        options.parameters = case.parameters.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        options.credentials = case
+            .credentials
+            .iter()
+            .map(|(t, s, v)| Credential { ois_title: (*t).into(), scheme: (*s).into(), value: (*v).into() })
+            .collect();
+        options.metadata = case.metadata.clone();
+        options.mode = case.mode;
         let ours = match build(&case.ois, &options) {
             Ok(request) => {
                 json!({"id": case.id, "method": request.method, "url": request.url, "headers": request.headers, "body": request.body})

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use ois::diagnostic::Severity;
-use ois::ois::FormatFamily;
-use ois::validate::validate_value;
+use ois::FormatFamily;
+use ois::Severity;
+use ois::validate_value;
 
 #[test]
 fn real_examples_pass_in_both_families() {

@@ -3,16 +3,16 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ois::convert::{ConvertOptions, convert};
-use ois::diagnostic::{RenderStyle, render};
-use ois::output::{OutputFormat, to_text};
-use ois::source::Source;
+use ois::Source;
+use ois::report::{RenderStyle, render};
+use ois::{ConvertOptions, convert};
+use ois::{OutputFormat, to_text};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, bytes)) = data.split_first() else { return };
     let name = if selector & 1 == 0 { "fuzz.json" } else { "fuzz.yaml" };
     let Ok(source) = Source::from_bytes(name, None, bytes.to_vec()) else { return };
-    let options = ConvertOptions { base_url: Some("https://api.example.com".into()), ..Default::default() };
+    let options = ConvertOptions::default().with_base_url("https://api.example.com");
     let diagnostics = match convert(&source, &options) {
         Ok(conversion) => {
             let _ = to_text(&conversion.ois, OutputFormat::Json);

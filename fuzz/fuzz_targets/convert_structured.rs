@@ -5,7 +5,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use ois::convert::{ConvertOptions, convert_value};
+use ois::{ConvertOptions, convert_value};
 use serde_json::{Map, Value, json};
 
 #[derive(Arbitrary, Debug)]
@@ -54,7 +54,11 @@ impl Reference {
 }
 
 fn path(segments: &[Name]) -> String {
-    segments.iter().enumerate().map(|(i, s)| if i % 2 == 1 { format!("/{{{}}}", s.text()) } else { format!("/{}", s.text()) }).collect()
+    segments
+        .iter()
+        .enumerate()
+        .map(|(i, s)| if i % 2 == 1 { format!("/{{{}}}", s.text()) } else { format!("/{}", s.text()) })
+        .collect()
 }
 
 #[derive(Arbitrary, Debug)]
@@ -129,7 +133,8 @@ struct Parameter {
 impl Parameter {
     fn value(&self) -> Value {
         let locations = ["query", "header", "path", "cookie", "body", "querystring"];
-        let mut parameter = json!({"name": self.name.text(), "in": locations[usize::from(self.location) % locations.len()]});
+        let mut parameter =
+            json!({"name": self.name.text(), "in": locations[usize::from(self.location) % locations.len()]});
         if let Some(r) = self.required {
             parameter["required"] = json!(r);
         }
@@ -174,13 +179,21 @@ fn requirements(alternatives: &[Vec<Name>]) -> Value {
 
 impl Operation {
     fn value(&self) -> Value {
-        let mut operation = json!({"parameters": self.parameters.iter().map(ParameterOrRef::value).collect::<Vec<_>>()});
+        let mut operation =
+            json!({"parameters": self.parameters.iter().map(ParameterOrRef::value).collect::<Vec<_>>()});
         if let Some(id) = &self.id {
             operation["operationId"] = json!(id.text());
         }
         if let Some((media, schema)) = &self.body {
-            let medias = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data", "text/plain", "application/vnd.x+json"];
-            operation["requestBody"] = json!({"content": {medias[usize::from(*media) % medias.len()]: {"schema": schema.value()}}});
+            let medias = [
+                "application/json",
+                "application/x-www-form-urlencoded",
+                "multipart/form-data",
+                "text/plain",
+                "application/vnd.x+json",
+            ];
+            operation["requestBody"] =
+                json!({"content": {medias[usize::from(*media) % medias.len()]: {"schema": schema.value()}}});
         } else if let Some(r) = &self.body_ref {
             operation["requestBody"] = r.value();
         }
@@ -267,7 +280,11 @@ impl Document {
             .iter()
             .map(|(n, k, r)| {
                 let kind = usize::from(*k);
-                let scheme = if kind >= kinds.len() * 2 { json!({"$ref": format!("#/components/securitySchemes/{}", r.text())}) } else { kinds[kind % kinds.len()].clone() };
+                let scheme = if kind >= kinds.len() * 2 {
+                    json!({"$ref": format!("#/components/securitySchemes/{}", r.text())})
+                } else {
+                    kinds[kind % kinds.len()].clone()
+                };
                 (n.text(), scheme)
             })
             .collect();
@@ -286,7 +303,7 @@ impl Document {
 
 fuzz_target!(|document: Document| {
     let value = document.value();
-    let options = ConvertOptions { base_url: Some("https://api.example.com".into()), ..Default::default() };
+    let options = ConvertOptions::default().with_base_url("https://api.example.com");
     let first = convert_value(&value, &options);
     let second = convert_value(&value, &options);
     match (first, second) {

@@ -4,7 +4,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use ois::request::{Credential, Metadata, Mode, RequestOptions, build, response};
+use ois::request::{self as response, Credential, Metadata, Mode, RequestOptions, build};
 use serde_json::{Map, Value, json};
 
 #[derive(Arbitrary, Debug)]
@@ -56,7 +56,9 @@ impl Json {
             Json::Float(f) => json!(f),
             Json::Text(t) => json!(t.text()),
             Json::List(items) if depth < 6 => items.iter().map(|j| j.value(depth + 1)).collect(),
-            Json::Object(pairs) if depth < 6 => Value::Object(pairs.iter().map(|(k, v)| (k.text(), v.value(depth + 1))).collect()),
+            Json::Object(pairs) if depth < 6 => {
+                Value::Object(pairs.iter().map(|(k, v)| (k.text(), v.value(depth + 1))).collect())
+            }
             _ => Value::Null,
         }
     }
@@ -64,8 +66,20 @@ impl Json {
 
 const LOCATIONS: [&str; 6] = ["path", "query", "header", "cookie", "processing", "body"];
 const TYPES: [&str; 14] = [
-    "int256", "uint256", "bool", "bytes32", "address", "bytes", "string", "string32", "timestamp", "int256[]", "uint256[2][]",
-    "bool[]", "int256,string", "int8",
+    "int256",
+    "uint256",
+    "bool",
+    "bytes32",
+    "address",
+    "bytes",
+    "string",
+    "string32",
+    "timestamp",
+    "int256[]",
+    "uint256[2][]",
+    "bool[]",
+    "int256,string",
+    "int8",
 ];
 
 #[derive(Arbitrary, Debug)]
@@ -86,7 +100,11 @@ struct Input {
 }
 
 fuzz_target!(|input: Input| {
-    let path: String = input.path.iter().map(|(p, t)| if *p { format!("/{{{}}}", t.text()) } else { format!("/{}", t.text()) }).collect();
+    let path: String = input
+        .path
+        .iter()
+        .map(|(p, t)| if *p { format!("/{{{}}}", t.text()) } else { format!("/{}", t.text()) })
+        .collect();
     let method = if input.post { "post" } else { "get" };
     let api: Vec<Value> = input
         .api_parameters
@@ -114,7 +132,8 @@ fuzz_target!(|input: Input| {
         .map(|(name, target, default)| {
             let mut parameter = json!({"name": name.text()});
             if let Some((l, n)) = target {
-                parameter["operationParameter"] = json!({"in": LOCATIONS[usize::from(*l) % LOCATIONS.len()], "name": n.text()});
+                parameter["operationParameter"] =
+                    json!({"in": LOCATIONS[usize::from(*l) % LOCATIONS.len()], "name": n.text()});
             }
             if let Some(d) = default {
                 parameter["default"] = d.value(0);
@@ -143,25 +162,23 @@ fuzz_target!(|input: Input| {
         "endpoints": [{"name": "e", "operation": {"method": method, "path": path}, "fixedOperationParameters": fixed,
             "reservedParameters": reserved, "parameters": endpoint_parameters}]
     });
-    let options = RequestOptions {
-        endpoint: "e".into(),
-        parameters: input.requester.iter().map(|(k, v)| (k.text(), v.value(0))).collect(),
-        credentials: input
-            .credentials
-            .iter()
-            .map(|(own, scheme, value)| Credential {
-                ois_title: if *own { "Fuzz".into() } else { "Other".into() },
-                scheme: scheme.text(),
-                value: value.text(),
-            })
-            .collect(),
-        metadata: input.metadata.as_ref().map(|(chain, id)| Metadata {
-            chain_id: Some(chain.text()),
-            request_id: Some(id.text()),
-            ..Default::default()
-        }),
-        mode: if input.feed { Mode::Feed } else { Mode::Node },
-    };
+    let mut options = RequestOptions::new("e");
+    options.parameters = input.requester.iter().map(|(k, v)| (k.text(), v.value(0))).collect();
+    options.credentials = input
+        .credentials
+        .iter()
+        .map(|(own, scheme, value)| Credential {
+            ois_title: if *own { "Fuzz".into() } else { "Other".into() },
+            scheme: scheme.text(),
+            value: value.text(),
+        })
+        .collect();
+    options.metadata = input.metadata.as_ref().map(|(chain, id)| Metadata {
+        chain_id: Some(chain.text()),
+        request_id: Some(id.text()),
+        ..Default::default()
+    });
+    options.mode = if input.feed { Mode::Feed } else { Mode::Node };
     if let Ok(request) = build(&ois, &options) {
         let _ = request.diagnostics();
         let _ = ois::request::render::curl(&request, false);

@@ -2,9 +2,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ois::diagnostic::{RenderStyle, render};
-use ois::source::Source;
-use ois::validate::validate;
+use ois::Source;
+use ois::report::{RenderStyle, render};
+use ois::validate;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, bytes)) = data.split_first() else { return };

@@ -6,12 +6,10 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use ois::convert::{ConvertOptions, Failure, Positions, convert_rendered};
-use ois::diagnostic::{Code, Counts, Diagnostic, Severity};
-use ois::output::{self, OutputFormat, Report};
-use ois::source::Source;
+use ois::report::{Positions, Report, convert_rendered, text_report};
+use ois::{Code, ConvertOptions, Counts, Diagnostic, Failure, Filter, OutputFormat, Severity, Source};
 
-use super::{FAILURE, ReportArg, fail_with, parse_pair, write_stdout};
+use super::{FAILURE, ReportArg, fail_with, in_flags, parse_pair, write_file, write_stdout};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum FormatArg {
@@ -79,23 +77,21 @@ pub(crate) struct ConvertArgs {
 
 pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let style = super::style_for(std::io::stderr().is_terminal());
-    let filters =
-        |list: &[String]| list.iter().map(|f| ois::convert::filter::Filter::parse(f)).collect::<Result<Vec<_>, _>>();
+    let filters = |list: &[String]| list.iter().map(|f| Filter::parse(f)).collect::<Result<Vec<_>, _>>();
     let (include, exclude) = match (filters(&args.include), filters(&args.exclude)) {
         (Ok(include), Ok(exclude)) => (include, exclude),
         (Err(error), _) | (_, Err(error)) => return fail_with(&error),
     };
-    let options = ConvertOptions {
-        server: args.server.clone(),
-        server_vars: args.server_vars.clone(),
-        base_url: args.base_url.clone(),
-        ois_format: Some(args.ois_format.clone()),
-        title: args.title.clone(),
-        ois_version: args.ois_version.clone(),
-        allow_root: args.allow_root.clone(),
-        include,
-        exclude,
-    };
+    let mut options = ConvertOptions::default();
+    options.server = args.server.clone();
+    options.server_vars = args.server_vars.clone();
+    options.base_url = args.base_url.clone();
+    options.ois_format = Some(args.ois_format.clone());
+    options.title = args.title.clone();
+    options.ois_version = args.ois_version.clone();
+    options.allow_root = args.allow_root.clone();
+    options.include = include;
+    options.exclude = exclude;
     let batch = args.inputs.len() > 1 || args.inputs.iter().any(|i| i.is_dir());
     let format = match (args.format, &args.output) {
         (Some(FormatArg::Json), _) => OutputFormat::Json,
@@ -111,22 +107,22 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let source = Source::read(input);
     let result = source.as_ref().map_err(|error| Failure::from(error.clone())).and_then(|source| {
         let root = source.parse()?;
-        let result = convert_rendered(source, &root, &options, format);
+        let result = convert_rendered(source, &root, &options, format, Positions::All);
         // The process ends soon; freeing the parsed document piece by piece would only cost time.
         std::mem::forget(root);
         result
     });
     let (mut diagnostics, summary, text) = match result {
         Ok((conversion, text)) => {
-            let ois::convert::Conversion { ois, mut diagnostics, summary, .. } = conversion;
+            let mut diagnostics = conversion.diagnostics;
             let text = if args.config {
-                let scaffold = ois::scaffold::config(std::slice::from_ref(&ois));
-                output::to_text(&scaffold.config, format).map_err(|error| diagnostics.push(error)).ok()
+                let scaffold = ois::scaffold::config(std::slice::from_ref(&conversion.ois));
+                ois::to_text(&scaffold.config, format).map_err(|error| diagnostics.push(error)).ok()
             } else {
                 Some(text)
             };
-            std::mem::forget(ois);
-            (diagnostics, Some(summary), text)
+            std::mem::forget(conversion.ois);
+            (diagnostics, Some(conversion.summary), text)
         }
         Err(failure) => (failure.diagnostics, None, None),
     };
@@ -136,16 +132,15 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
         let warnings = Counts::of(&diagnostics).warnings;
         if args.strict && warnings > 0 {
             diagnostics.push(
-                Diagnostic::new(
+                Diagnostic::elsewhere(
                     Code::StrictWarnings,
-                    "",
                     format!("--strict: {warnings} warning(s), so nothing was written"),
                 )
                 .with_help("fix what the warnings say, or run without --strict"),
             );
         } else {
             let outcome = match &args.output {
-                Some(path) => output::write_atomically(path, &text, args.force),
+                Some(path) => write_file(path, &text, args.force),
                 None => {
                     write_stdout(&text);
                     Ok(())
@@ -158,6 +153,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
         }
     }
 
+    in_flags(&mut diagnostics);
     let output_name = args.output.as_ref().map(|p| p.display().to_string());
     let summary = summary.as_ref().filter(|_| written);
     let report = match args.report {
@@ -174,7 +170,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
         }
         ReportArg::Text => {
             let min = if args.quiet { Severity::Error } else { Severity::Note };
-            output::text_report(&name, &diagnostics, summary, min, style, source.as_ref().ok())
+            text_report(&name, &diagnostics, summary, min, style, source.as_ref().ok())
         }
     };
     let _ = std::io::stderr().write_all(report.as_bytes());
@@ -198,7 +194,10 @@ pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: Ou
     };
     let positions = if args.report == ReportArg::Json { Positions::All } else { Positions::ErrorsOnly };
     let settings = batch::Settings { format, force: args.force, positions };
-    let results = batch::run(&items, out_dir, options, settings, &|| progress.inc(1));
+    let mut results = batch::run(&items, out_dir, options, settings, &|| progress.inc(1));
+    for result in &mut results {
+        in_flags(&mut result.diagnostics);
+    }
     progress.finish_and_clear();
     let failed = results.iter().any(|r| r.status == batch::Status::Failed);
     let report = match args.report {
@@ -208,7 +207,7 @@ pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: Ou
             let mut text = String::new();
             for result in results.iter().filter(|r| r.status == batch::Status::Failed) {
                 for diagnostic in result.diagnostics.iter().filter(|d| d.is_error()) {
-                    text.push_str(&ois::diagnostic::render(diagnostic, style, None));
+                    text.push_str(&ois::report::render(diagnostic, style, None));
                     text.push('\n');
                 }
             }

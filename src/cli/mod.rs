@@ -1,21 +1,26 @@
-//! What the subcommands share: exit codes, argument parsers, printing.
+//! What the subcommands share: exit codes, argument parsers, printing, and how the library's
+//! [`Fix`]es are named on the command line.
 
-mod check;
+mod config;
 mod convert;
+mod endpoint_ids;
 mod request;
-mod scaffold;
+mod validate;
 
-pub(crate) use check::{ValidateArgs, run_validate};
+pub(crate) use config::{ConfigArgs, run_config};
 pub(crate) use convert::{ConvertArgs, run_convert};
+pub(crate) use endpoint_ids::{EndpointIdsArgs, run_endpoint_ids};
 pub(crate) use request::{RequestArgs, run_request};
-pub(crate) use scaffold::{ConfigArgs, EndpointIdsArgs, run_config, run_endpoint_ids};
+pub(crate) use validate::{ValidateArgs, run_validate};
 
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use ois::diagnostic::{Diagnostic, RenderStyle};
+use ois::report::{RenderStyle, render};
+use ois::{Diagnostic, Fix};
 
 /// Exit code: input could not be converted (or --strict found warnings); nothing was written.
 pub(crate) const FAILURE: u8 = 1;
@@ -33,9 +38,44 @@ pub(crate) fn parse_pair(text: &str) -> Result<(String, String), String> {
     }
 }
 
+/// The library names a setting that would help; this is its name here, a flag.
+fn flag_help(fix: &Fix) -> String {
+    match fix {
+        Fix::ChooseTitle => "pass --title to choose it yourself".to_owned(),
+        Fix::ChooseVersion => "pass --ois-version to choose it yourself".to_owned(),
+        Fix::GiveBaseUrl => "pass the API's base URL with --base-url https://api.example.com".to_owned(),
+        Fix::GiveRelativeBase => "pass the URL it is relative to with --base-url https://api.example.com".to_owned(),
+        Fix::UseBaseUrlInstead => "use --base-url instead".to_owned(),
+        Fix::PickServer => "pick another with --server INDEX or --server URL".to_owned(),
+        Fix::GiveServerVariable(name) => {
+            format!("pass a value with --server-var {name}=VALUE, or pick another server with --server")
+        }
+        Fix::ConvertWithItsServer => {
+            "convert this operation separately with --server/--base-url set to its server".to_owned()
+        }
+        Fix::AllowRoot => "pass --allow-root DIR to allow references below DIR".to_owned(),
+        Fix::Replace => "pass --force to replace it".to_owned(),
+        Fix::GiveParameters => "pass them with --param NAME=VALUE".to_owned(),
+        Fix::GiveSecret(name) => {
+            format!("pass --secrets secrets.env with a line {name}=..., or set {name} in the environment")
+        }
+        Fix::ChooseOis => "say which with --ois TITLE".to_owned(),
+        other => other.describe(),
+    }
+}
+
+/// Names every fix in command-line terms, before anything is printed.
+pub(crate) fn in_flags(diagnostics: &mut [Diagnostic]) {
+    for diagnostic in diagnostics {
+        diagnostic.settle_fix(flag_help);
+    }
+}
+
 pub(crate) fn fail_with(diagnostic: &Diagnostic) -> ExitCode {
+    let mut diagnostic = diagnostic.clone();
+    in_flags(std::slice::from_mut(&mut diagnostic));
     let style = style_for(std::io::stderr().is_terminal());
-    let _ = std::io::stderr().write_all((ois::diagnostic::render(diagnostic, style, None) + "\n").as_bytes());
+    let _ = std::io::stderr().write_all((render(&diagnostic, style, None) + "\n").as_bytes());
     ExitCode::from(FAILURE)
 }
 
@@ -45,7 +85,42 @@ pub(crate) fn write_stdout(text: &str) {
     let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
 }
 
+/// Writes a file atomically, its fixes named as flags.
+pub(crate) fn write_file(path: &Path, text: &str, force: bool) -> Result<(), Diagnostic> {
+    ois::write_atomically(path, text, force).map_err(|mut error| {
+        in_flags(std::slice::from_mut(&mut error));
+        error
+    })
+}
+
 /// Colours only on a terminal, and never with NO_COLOR set.
 pub(crate) fn style_for(terminal: bool) -> RenderStyle {
     RenderStyle { color: terminal && std::env::var_os("NO_COLOR").is_none() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_fix_is_named_by_its_flag() {
+        let fixes = [
+            Fix::ChooseTitle,
+            Fix::ChooseVersion,
+            Fix::GiveBaseUrl,
+            Fix::GiveRelativeBase,
+            Fix::UseBaseUrlInstead,
+            Fix::PickServer,
+            Fix::GiveServerVariable("v".into()),
+            Fix::ConvertWithItsServer,
+            Fix::AllowRoot,
+            Fix::Replace,
+            Fix::GiveParameters,
+            Fix::GiveSecret("K".into()),
+            Fix::ChooseOis,
+        ];
+        for fix in fixes {
+            assert!(flag_help(&fix).contains("--"), "{fix:?} has no flag in its help");
+        }
+    }
 }

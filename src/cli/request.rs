@@ -6,10 +6,9 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use ois::diagnostic::{Code, Diagnostic};
-use ois::source::Source;
+use ois::{Code, Diagnostic, Source};
 
-use super::{FAILURE, parse_pair, write_stdout};
+use super::{FAILURE, in_flags, parse_pair, write_stdout};
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub(crate) enum RequestFormat {
@@ -67,16 +66,17 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
     let outcome = source.as_ref().map_err(Clone::clone).and_then(|source| request_for(&args, source));
     let source = source.as_ref().ok();
     let report = |diagnostics: &[Diagnostic]| {
+        let mut diagnostics = diagnostics.to_vec();
+        in_flags(&mut diagnostics);
         let text: String = diagnostics
-            .iter()
+            .iter_mut()
             .map(|d| {
-                let mut d = d.clone();
-                let in_source =
-                    !d.pointer.is_empty() && (d.code.as_str().starts_with("REQ") || d.code.as_str().starts_with("INP"));
-                if let Some(source) = source.filter(|_| in_source) {
-                    d.locate_in(source);
+                // Diagnostics about the OIS or the config are located in its text; those about the
+                // arguments, the secrets or the response are not.
+                if let Some(source) = source {
+                    source.locate_diagnostic(d);
                 }
-                ois::diagnostic::render(&d, style, source) + "\n"
+                ois::report::render(d, style, source) + "\n"
             })
             .collect();
         let _ = std::io::stderr().write_all(text.as_bytes());
@@ -96,26 +96,28 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
 
 /// The rendered request (and preview) plus warnings, or the error that stops it.
 pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String, Vec<Diagnostic>), Diagnostic> {
-    use ois::request::{self, Metadata, Mode, RequestOptions, render, response, setup};
+    use ois::request::{self, Metadata, Mode, RequestOptions, render};
     let document = source.parse()?;
     let secrets = match &args.secrets {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|err| {
-                Diagnostic::new(Code::BadArgument, "", format!("cannot read secrets file {}: {err}", path.display()))
+                Diagnostic::elsewhere(Code::BadArgument, format!("cannot read secrets file {}: {err}", path.display()))
             })?;
-            setup::Secrets::parse(&text)?
+            request::Secrets::parse(&text)?
         }
-        None => setup::Secrets::from_environment(),
+        None => request::Secrets::from_environment(),
     };
-    let (ois_value, credentials) = setup::select(&document, args.ois_title.as_deref(), &secrets)?;
-    setup::check_ois(&ois_value)?;
+    let selected = request::select(&document, args.ois_title.as_deref(), &secrets)?;
+    // What is said about the chosen OIS points into the file it came from (a config.json's /ois/N).
+    let within = |error: Diagnostic| error.within(&selected.pointer);
+    request::check_ois(&selected.ois).map_err(within)?;
     let mut parameters = indexmap::IndexMap::new();
     for (name, value) in &args.params {
         parameters.insert(name.clone(), serde_json::Value::String(value.clone()));
     }
     for (name, text) in &args.params_json {
         let value = serde_json::from_str(text).map_err(|err| {
-            Diagnostic::new(Code::BadArgument, "", format!("--param-json {name}: not JSON ({err})"))
+            Diagnostic::elsewhere(Code::BadArgument, format!("--param-json {name}: not JSON ({err})"))
                 .with_help("quote strings: --param-json name='\"text\"', or use --param")
         })?;
         parameters.insert(name.clone(), value);
@@ -133,7 +135,7 @@ pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String
                 "sponsorWalletAddress" => &mut metadata.sponsor_wallet_address,
                 "requestId" => &mut metadata.request_id,
                 other => {
-                    return Err(Diagnostic::new(Code::BadArgument, "", format!("--metadata {other}: unknown key"))
+                    return Err(Diagnostic::elsewhere(Code::BadArgument, format!("--metadata {other}: unknown key"))
                         .with_help("keys: chainId, chainType, requesterAddress, sponsorAddress, sponsorWalletAddress, requestId"));
                 }
             };
@@ -141,27 +143,23 @@ pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String
         }
         Some(metadata)
     };
-    let options = RequestOptions {
-        endpoint: args.endpoint.clone(),
-        parameters,
-        credentials,
-        metadata,
-        mode: if args.mode == ModeArg::Feed { Mode::Feed } else { Mode::Node },
-    };
-    let built = request::build(&ois_value, &options)?;
-    let warnings = built.diagnostics();
+    let mut options = RequestOptions::new(args.endpoint.clone());
+    options.parameters = parameters;
+    options.credentials = selected.credentials.clone();
+    options.metadata = metadata;
+    options.mode = if args.mode == ModeArg::Feed { Mode::Feed } else { Mode::Node };
+    let built = request::build(&selected.ois, &options).map_err(within)?;
+    let warnings: Vec<Diagnostic> = built.diagnostics().into_iter().map(within).collect();
     let preview = match &args.response {
         Some(path) => {
             let response = Source::read(path)?.parse()?;
             let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-            Some(response::extract_and_encode(&response, &built.reserved, now)?)
+            Some(request::extract_and_encode(&response, &built.reserved, now)?)
         }
         None => None,
     };
     let output = match args.format {
-        RequestFormat::Json => {
-            ois::request::js::stringify_pretty(&render::json(&built, preview.as_ref(), args.show_secrets)) + "\n"
-        }
+        RequestFormat::Json => render::json_text(&built, preview.as_ref(), args.show_secrets),
         RequestFormat::Text => render::text(&built, preview.as_ref(), args.show_secrets),
         RequestFormat::Curl => render::curl(&built, args.show_secrets),
     };

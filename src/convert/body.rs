@@ -4,7 +4,7 @@
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use super::operations::{ApiParameter, ois_string};
+use super::shared::{ApiParameter, ois_string};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::{Location, RESERVED_NAMES};
 use crate::openapi::Resolver;

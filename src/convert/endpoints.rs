@@ -4,9 +4,9 @@
 
 use std::collections::HashSet;
 
-use heck::ToLowerCamelCase;
-
-use super::operations::KeptOperation;
+use super::shared::KeptOperation;
+#[cfg(test)]
+use super::shared::base_name;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::{Endpoint, EndpointOperation, EndpointParameter, ReservedParameter};
 
@@ -51,15 +51,6 @@ pub(super) fn build(
             }
         })
         .collect()
-}
-
-/// The natural name of an operation, before collisions are resolved.
-pub(crate) fn base_name(operation_id: Option<&str>, method: &str, path: &str) -> String {
-    let from_id = operation_id.map(ToLowerCamelCase::to_lower_camel_case).filter(|n| !n.is_empty());
-    from_id.unwrap_or_else(|| {
-        let name = format!("{method} {path}").to_lower_camel_case();
-        if name.is_empty() { method.to_owned() } else { name }
-    })
 }
 
 /// Natural names stay as they are; the second and later holders of a taken name get the smallest
@@ -124,7 +115,7 @@ fn parameters(operation: &KeptOperation<'_>, diagnostics: &mut Vec<Diagnostic>) 
 /// No whitespace (runs become `_`) and no leading `_` (the OIS format reserves those names).
 pub(crate) fn sanitize_parameter_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
-    for word in name.split(crate::ois::rules::is_js_whitespace).filter(|w| !w.is_empty()) {
+    for word in name.split(crate::js::is_whitespace).filter(|w| !w.is_empty()) {
         if !out.is_empty() {
             out.push('_');
         }
@@ -182,7 +173,7 @@ mod tests {
             let sanitized = sanitize_parameter_name(&name);
             prop_assert!(!sanitized.is_empty());
             prop_assert!(!sanitized.starts_with('_'));
-            prop_assert!(!sanitized.chars().any(crate::ois::rules::is_js_whitespace));
+            prop_assert!(!sanitized.chars().any(crate::js::is_whitespace));
         }
     }
 }

@@ -6,14 +6,20 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
 
+/// Which operations to convert: `GET /coins/*`, `tag:market` or `id:coinsMarkets`
+/// ([`Filter::parse`]).
 #[derive(Clone, Debug)]
 pub enum Filter {
     /// A method (or any, `*`) and a path glob (`*` within a segment, `**` across segments).
     Path {
+        /// The method, lower case; `None` matches any.
         method: Option<String>,
+        /// The path glob.
         path: GlobMatcher,
     },
+    /// Operations with this tag.
     Tag(String),
+    /// The operation with this operationId.
     OperationId(String),
 }
 

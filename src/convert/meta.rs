@@ -2,11 +2,9 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::FormatFamily;
-use crate::ois::rules;
-
-const MAX_TITLE: usize = 64;
+use crate::ois::rules::{MAX_TITLE, is_semver, is_title};
 
 /// `--title` (which must already fit) or `info.title` made to fit.
 pub(super) fn title(
@@ -15,13 +13,12 @@ pub(super) fn title(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<String, Diagnostic> {
     if let Some(given) = given {
-        if fits_title(given) {
+        if is_title(given) {
             return Ok(given.to_owned());
         }
-        return Err(Diagnostic::new(
+        return Err(Diagnostic::elsewhere(
             Code::BadTitle,
-            "",
-            format!("--title \"{given}\" must be 1-64 ASCII letters, digits, `_`, `-` or spaces"),
+            format!("the title \"{given}\" must be 1-64 ASCII letters, digits, `_`, `-` or spaces"),
         ));
     }
     let original = root.pointer("/info/title").and_then(Value::as_str).unwrap_or_default();
@@ -33,15 +30,11 @@ pub(super) fn title(
                 "/info/title",
                 format!("title \"{original}\" became \"{title}\" to fit the OIS title rule"),
             )
-            .with_help("Airnode Feed derives endpoint IDs from the title; pass --title to choose it yourself"),
+            .with_help("Airnode Feed derives endpoint IDs from the title")
+            .with_fix(Fix::ChooseTitle),
         );
     }
     Ok(title)
-}
-
-pub(crate) fn fits_title(title: &str) -> bool {
-    (1..=MAX_TITLE).contains(&title.chars().count())
-        && title.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ' ')
 }
 
 /// Keeps ASCII letters, digits, `_`, `-` and single spaces; punctuation between two letters or
@@ -78,13 +71,10 @@ pub(super) fn version(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<String, Diagnostic> {
     if let Some(given) = given {
-        let probe = serde_json::json!({"oisFormat": family.default_version(), "version": given});
-        let bad = rules::check(&probe, Some(family)).iter().any(|d| d.code == Code::BadVersion);
-        if bad || given.split('.').any(str::is_empty) {
-            return Err(Diagnostic::new(
+        if !is_semver(given, family) || given.split('.').any(str::is_empty) {
+            return Err(Diagnostic::elsewhere(
                 Code::BadVersion,
-                "",
-                format!("--ois-version \"{given}\" must be x.y.z with numeric parts"),
+                format!("the OIS version \"{given}\" must be x.y.z with numeric parts"),
             ));
         }
         return Ok(given.to_owned());
@@ -102,7 +92,7 @@ pub(super) fn version(
                 "/info/version",
                 format!("version \"{original}\" became \"{version}\" (OIS needs x.y.z)"),
             )
-            .with_help("pass --ois-version to choose it yourself"),
+            .with_fix(Fix::ChooseVersion),
         );
     }
     Ok(version)
@@ -169,7 +159,7 @@ mod tests {
     proptest! {
         #[test]
         fn any_title_becomes_valid(title in "\\PC{0,100}") {
-            prop_assert!(fits_title(&sanitize_title(&title)));
+            prop_assert!(is_title(&sanitize_title(&title)));
         }
 
         #[test]

@@ -4,49 +4,15 @@
 
 use serde_json::{Map, Value};
 
-use super::{Summary, body, reason};
+use super::body;
+use super::options::ConvertOptions;
+use super::shared::{ApiParameter, KeptOperation, Summary, base_name, ois_string, reason};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::ois::model::{Location, Method, OperationParameter, RESERVED_NAMES};
-use crate::ois::rules::{is_js_whitespace, placeholders};
+use crate::js::is_whitespace as is_js_whitespace;
+use crate::ois::model::{Location, Method, RESERVED_NAMES};
+use crate::ois::rules::placeholders;
 use crate::openapi::{Document, METHODS, Resolver, SpecVersion};
 use crate::pointer;
-
-/// One API parameter of a kept operation, with what its endpoint parameter needs.
-#[derive(Clone, Debug)]
-pub(super) struct ApiParameter {
-    pub location: Location,
-    pub name: String,
-    pub required: bool,
-    pub default: Option<String>,
-    pub example: Option<String>,
-    pub description: Option<String>,
-}
-
-impl ApiParameter {
-    pub fn operation_parameter(&self) -> OperationParameter {
-        OperationParameter { location: self.location, name: self.name.clone() }
-    }
-}
-
-/// An operation that will become an OIS operation and a mirror endpoint.
-#[derive(Clone, Debug)]
-pub(super) struct KeptOperation<'a> {
-    pub path: String,
-    pub method: Method,
-    /// Where the operation is in the document (after following a path item `$ref`).
-    pub pointer: String,
-    pub path_item_pointer: String,
-    /// Where its natural name is in [`Collected::names`].
-    pub name_index: usize,
-    pub summary: Option<String>,
-    pub description: Option<String>,
-    pub external_docs: Option<String>,
-    pub parameters: Vec<ApiParameter>,
-    /// The operation's own `security`, if it has one.
-    pub security: Option<&'a Value>,
-    pub servers: Option<&'a Value>,
-    pub path_servers: Option<&'a Value>,
-}
 
 /// The parts of a Parameter object the conversion reads, borrowed from the document; everything
 /// else is ignored, so that OpenAPI 3.1 schema features never make a parameter unreadable.
@@ -104,7 +70,7 @@ pub(super) struct Collected<'a> {
 /// Every get/post operation that can be converted, and the names of all of them.
 pub(super) fn collect<'a>(
     document: &Document<'a>,
-    options: &super::ConvertOptions,
+    options: &ConvertOptions,
     diagnostics: &mut Vec<Diagnostic>,
     summary: &mut Summary,
 ) -> Collected<'a> {
@@ -163,7 +129,7 @@ pub(super) fn collect<'a>(
             let name_index = collected.names.len();
             if matches!(method.as_str(), "get" | "post") {
                 let id = target.get("operationId").and_then(Value::as_str);
-                collected.names.push(super::endpoints::base_name(id, method, path));
+                collected.names.push(base_name(id, method, path));
             }
             if !super::filter::selected(&options.include, &options.exclude, method, path, target) {
                 summary.skip(reason::FILTERED);
@@ -389,16 +355,6 @@ fn convert_parameter(
         location,
         name: raw.name.to_owned(),
     })
-}
-
-/// `default` and `example` must be strings in OIS: strings as they are, numbers and booleans as
-/// their JSON text, objects and arrays as compact JSON; `null` means there is none.
-pub(super) fn ois_string(value: &Value) -> Option<String> {
-    match value {
-        Value::Null => None,
-        Value::String(s) => Some(s.clone()),
-        other => Some(other.to_string()),
-    }
 }
 
 /// Every `{x}` needs an `in: path` parameter, and every path parameter a `{x}`.

@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use openapiv3::{APIKeyLocation, SecurityScheme as OpenApiScheme};
 use serde_json::Value;
 
-use super::operations::KeptOperation;
+use super::shared::KeptOperation;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::{HttpScheme, Location, SecurityScheme};
 use crate::openapi::Document;

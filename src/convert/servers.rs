@@ -4,9 +4,9 @@
 use openapiv3::Server as OpenApiServer;
 use serde_json::Value;
 
-use super::ConvertOptions;
-use super::operations::KeptOperation;
-use crate::diagnostic::{Code, Diagnostic};
+use super::options::ConvertOptions;
+use super::shared::KeptOperation;
+use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::pointer;
 
 /// The server URL for the OIS, or the error that stops the conversion.
@@ -43,9 +43,9 @@ pub(super) fn choose(
         (None, None) => {
             let Some(base) = &options.base_url else {
                 return Err(Diagnostic::new(Code::NoServer, "/servers", "the document declares no server URL")
-                    .with_help("pass the API's base URL with --base-url https://api.example.com"));
+                    .with_fix(Fix::GiveBaseUrl));
             };
-            return finish(base, "", "--base-url");
+            return finish(base, "", "the base URL");
         }
     };
     let at = format!("/servers/{index}");
@@ -59,10 +59,13 @@ pub(super) fn choose(
                 format!("{at}/url"),
                 format!("the server URL \"{url}\" is relative, and OIS needs an absolute URL"),
             )
-            .with_help("pass the URL it is relative to with --base-url https://api.example.com"));
+            .with_fix(Fix::GiveRelativeBase));
         };
         let joined = url::Url::parse(base).and_then(|base| base.join(&url)).map_err(|err| {
-            Diagnostic::new(Code::BadServerUrl, "", format!("--base-url \"{base}\" cannot resolve \"{url}\": {err}"))
+            Diagnostic::elsewhere(
+                Code::BadServerUrl,
+                format!("the base URL \"{base}\" cannot resolve \"{url}\": {err}"),
+            )
         })?;
         joined.to_string()
     };
@@ -74,13 +77,13 @@ pub(super) fn choose(
                 at.clone(),
                 format!("using the first of {} servers; the others are: {}", servers.len(), others.join(", ")),
             )
-            .with_help("pick another with --server INDEX or --server URL"),
+            .with_fix(Fix::PickServer),
         );
     }
     finish(&resolved, &format!("{at}/url"), "the server URL")
 }
 
-/// `--server`: a 0-based index, or a URL as written in the document.
+/// The server asked for: a 0-based index, or a URL as written in the document.
 fn pick(servers: &[(usize, OpenApiServer)], wanted: &str) -> Result<(usize, OpenApiServer), Diagnostic> {
     let found = match wanted.parse::<usize>() {
         Ok(index) => servers.iter().find(|(i, _)| *i == index),
@@ -88,16 +91,17 @@ fn pick(servers: &[(usize, OpenApiServer)], wanted: &str) -> Result<(usize, Open
     };
     found.cloned().ok_or_else(|| {
         let listed: Vec<String> = servers.iter().map(|(i, s)| format!("{i}: {}", s.url)).collect();
-        Diagnostic::new(Code::ServerChoice, "/servers", format!("--server {wanted} names no server of the document"))
-            .with_help(if listed.is_empty() {
-                "the document has no servers; use --base-url instead".to_owned()
-            } else {
-                format!("the servers are {}", listed.join("; "))
-            })
+        let diagnostic =
+            Diagnostic::new(Code::ServerChoice, "/servers", format!("server {wanted} is not a server of the document"));
+        if listed.is_empty() {
+            diagnostic.with_help("the document has no servers").with_fix(Fix::UseBaseUrlInstead)
+        } else {
+            diagnostic.with_help(format!("the servers are {}", listed.join("; ")))
+        }
     })
 }
 
-/// The URL with every `{variable}` replaced by its `--server-var` value or default.
+/// The URL with every `{variable}` replaced by the value given for it, or its default.
 fn substitute(server: &OpenApiServer, overrides: &[(String, String)], at: &str) -> Result<String, Diagnostic> {
     let variables = server.variables.clone().unwrap_or_default();
     for (name, _) in overrides {
@@ -106,7 +110,7 @@ fn substitute(server: &OpenApiServer, overrides: &[(String, String)], at: &str) 
             return Err(Diagnostic::new(
                 Code::ServerVariable,
                 format!("{at}/variables"),
-                format!("--server-var {name}: the server has no variable \"{name}\""),
+                format!("server variable \"{name}\" was given, but the server has no such variable"),
             )
             .with_help(if known.is_empty() {
                 "this server has no variables".to_owned()
@@ -124,7 +128,7 @@ fn substitute(server: &OpenApiServer, overrides: &[(String, String)], at: &str) 
                 format!("{at}/url"),
                 format!("the server URL uses {{{name}}}, which its `variables` do not define"),
             )
-            .with_help(format!("pass a value with --server-var {name}=VALUE, or pick another server with --server")));
+            .with_fix(Fix::GiveServerVariable(name.to_owned())));
         };
         let value = overrides.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone());
         if let Some(value) = &value
@@ -134,7 +138,7 @@ fn substitute(server: &OpenApiServer, overrides: &[(String, String)], at: &str) 
             return Err(Diagnostic::new(
                 Code::ServerVariable,
                 format!("{variable_at}/enum"),
-                format!("--server-var {name}={value}: \"{value}\" is not one of the allowed values"),
+                format!("server variable {name}={value}: \"{value}\" is not one of the allowed values"),
             )
             .with_help(format!("allowed: {}", variable.enumeration.join(", "))));
         }
@@ -217,7 +221,7 @@ pub(super) fn check_operation_servers(chosen: &str, operations: &[KeptOperation]
                         urls.join(", ")
                     ),
                 )
-                .with_help("convert this operation separately with --server/--base-url set to its server"),
+                .with_fix(Fix::ConvertWithItsServer),
             );
         }
     }

@@ -8,170 +8,214 @@ use serde::Serialize;
 use super::Severity;
 
 macro_rules! codes {
-    ($($variant:ident = $code:literal, $severity:ident, $summary:literal;)*) => {
-        /// Stable diagnostic codes. `INP` reading and parsing, `OAS` the OpenAPI document,
-        /// `CNV` conversion decisions, `OIS` rules of the OIS format, `OUT` writing output.
+    ($($stage:ident { $($variant:ident = $code:literal, $severity:ident, $summary:literal;)* })*) => {
+        /// Stable diagnostic codes, each with its severity, its [`Stage`] and a one-line summary
+        /// (the variant's documentation is that summary).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Code { $($variant,)* }
+        #[non_exhaustive]
+        pub enum Code { $($(#[doc = $summary] $variant,)*)* }
 
         impl Code {
-            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+            /// Every code, in table order.
+            pub const ALL: &'static [Code] = &[$($(Code::$variant,)*)*];
 
+            /// The stable text of the code, such as `CNV030`.
             pub fn as_str(self) -> &'static str {
-                match self { $(Code::$variant => $code,)* }
+                match self { $($(Code::$variant => $code,)*)* }
             }
 
+            /// How serious the problem is; always the same for one code.
             pub fn severity(self) -> Severity {
-                match self { $(Code::$variant => Severity::$severity,)* }
+                match self { $($(Code::$variant => Severity::$severity,)*)* }
+            }
+
+            /// The stage of the pipeline that reports this code.
+            pub fn stage(self) -> Stage {
+                match self { $($(Code::$variant => Stage::$stage,)*)* }
             }
 
             /// One line saying what the code is about (the README table is generated from these).
             pub fn summary(self) -> &'static str {
-                match self { $(Code::$variant => $summary,)* }
+                match self { $($(Code::$variant => $summary,)*)* }
             }
         }
     };
 }
 
+/// The stage of the pipeline a code belongs to; the three letters of a code name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Stage {
+    /// `INP`: reading and parsing the input text.
+    Input,
+    /// `OAS`: the OpenAPI document (versions, `$ref`s, invalid items).
+    OpenApi,
+    /// `CNV`: decisions and failures of the conversion to OIS.
+    Convert,
+    /// `OIS`: the rules of the OIS format and of a node's config.json.
+    Ois,
+    /// `REQ`: the node's request for an endpoint call, and its response.
+    Request,
+    /// `OUT`: writing the output.
+    Output,
+}
+
+impl Stage {
+    /// The three letters that start every code of the stage.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Stage::Input => "INP",
+            Stage::OpenApi => "OAS",
+            Stage::Convert => "CNV",
+            Stage::Ois => "OIS",
+            Stage::Request => "REQ",
+            Stage::Output => "OUT",
+        }
+    }
+}
+
 codes! {
-    InputUnreadable = "INP001", Error, "the input file could not be read";
-    InputNotUtf8 = "INP002", Error, "the input is not UTF-8 text";
-    InputEmpty = "INP003", Error, "the input is empty";
-    JsonSyntax = "INP004", Error, "the input is not valid JSON";
-    YamlSyntax = "INP005", Error, "the input is not valid YAML";
-    TooDeep = "INP006", Error, "the input nests deeper than the limit";
-    DuplicateKey = "INP007", Error, "an object has the same key twice";
-    AliasLimit = "INP008", Error, "YAML aliases expand beyond the limit";
-    RootNotObject = "INP009", Error, "the document root is not an object";
-    NotANumber = "INP010", Error, "a number that JSON cannot represent (NaN, infinity)";
-
-    NotOpenApi = "OAS001", Error, "no `openapi` or `swagger` field: not an OpenAPI document";
-    UnsupportedVersion = "OAS002", Error, "an OpenAPI version this tool does not convert";
-    RefMissing = "OAS010", Warning, "a `$ref` points at nothing; the item using it is skipped";
-    RefCycle = "OAS011", Warning, "`$ref`s form a cycle; the item using it is skipped";
-    RefExternal = "OAS012", Warning, "a `$ref` to another file is not supported yet";
-    RefUrl = "OAS013", Warning, "a `$ref` to a URL: the tool never uses the network";
-    RefMalformed = "OAS014", Warning, "a `$ref` that is not a valid JSON pointer reference";
-    RefEscapes = "OAS015", Warning, "a `$ref` to a file outside the document's folder (see --allow-root)";
-    InvalidItem = "OAS020", Warning, "an item that is not a valid OpenAPI object; it is skipped";
-    SchemaTooDeep = "OAS021", Warning, "a schema nests deeper than flattening follows";
-
-    NoServer = "CNV001", Error, "no server URL: the document has none and `--base-url` is not given";
-    RelativeServer = "CNV002", Error, "a relative server URL and no `--base-url` to resolve it";
-    BadServerUrl = "CNV003", Error, "the server URL is not an absolute http(s) URL";
-    ServerChoice = "CNV004", Error, "`--server` names no server of the document";
-    ServerVariable = "CNV005", Error, "a server variable has no usable value";
-    ServerChosen = "CNV006", Note, "how the server URL was chosen";
-    OperationServer = "CNV007", Warning, "an operation declares servers other than the chosen one";
-
-    SchemeAsBearer = "CNV020", Warning, "an oauth2/openIdConnect scheme becomes http bearer";
-    SchemeDropped = "CNV021", Warning, "a security scheme OIS cannot express is dropped";
-    SecurityUnmet = "CNV022", Warning, "an operation's security requirement cannot be met";
-    SecurityChoice = "CNV023", Note, "which security schemes were chosen for the whole API";
-    SchemeUndefined = "CNV024", Warning, "a security requirement names an undefined scheme";
-
-    MethodSkipped = "CNV030", Note, "an operation with a method other than get/post is skipped";
-    PathUnusable = "CNV031", Warning, "a path OIS cannot express (whitespace, no leading `/`)";
-    NoOperations = "CNV032", Error, "no get or post operation could be converted";
-    BadFilter = "CNV034", Error, "an --include/--exclude filter that cannot be used";
-    OperationsFiltered = "CNV035", Note, "operations left out by --include/--exclude";
-    NotOpenApiFile = "CNV036", Note, "a file of a batch that is not an OpenAPI document is skipped";
-
-    HeaderIgnored = "CNV040", Note, "an Accept, Content-Type or Authorization header parameter is ignored";
-    ReservedName = "CNV041", Warning, "a parameter named like a reserved parameter is skipped";
-    PathParamAdded = "CNV042", Warning, "a `{placeholder}` without a path parameter: one is added";
-    PathParamDropped = "CNV043", Warning, "a path parameter not in the path template is dropped";
-    DuplicateParameter = "CNV044", Warning, "a parameter declared twice: the first is kept";
-    ParamLocation = "CNV045", Warning, "a parameter in a location OIS cannot express is skipped";
-    ParamRenamed = "CNV046", Note, "an endpoint parameter name was sanitised or made unique";
-
-    BodyOnGet = "CNV050", Warning, "a request body on a get operation is ignored";
-    BodyUnsupported = "CNV051", Warning, "a request body that is not JSON is left out";
-    BodyFormEncoded = "CNV052", Warning, "a form-encoded body is flattened; the node sends JSON";
-    BodyNested = "CNV053", Warning, "body properties with object/array values are sent as given";
-    BodyUnion = "CNV054", Warning, "a oneOf/anyOf body: the union of the alternatives' properties";
-    BodyNotObject = "CNV055", Warning, "a body schema that is not an object cannot be expressed";
-    BodyCollision = "CNV056", Warning, "a body property with the name of a query parameter";
-    BodyReadOnly = "CNV057", Note, "readOnly body properties are left out";
-    BodyFreeForm = "CNV058", Warning, "an object body without declared properties";
-
-    EndpointRenamed = "CNV060", Note, "an endpoint name was made unique with a numeric suffix";
-    TitleChanged = "CNV070", Warning, "the title was changed to fit the OIS title rule";
-    VersionChanged = "CNV071", Note, "the version was changed to the x.y.z form OIS requires";
-    SelfCheckFailed = "CNV099", Error, "the generated OIS failed its own check (a bug: please report it)";
-
-    WrongType = "OIS001", Error, "a value of the wrong JSON type";
-    MissingField = "OIS002", Error, "a required field is missing";
-    UnknownField = "OIS003", Error, "a field OIS does not allow (every OIS object is strict)";
-    BadOisFormat = "OIS004", Error, "`oisFormat` is not x.y.z of a supported family (2.3.x, 3.0.x)";
-    BadTitle = "OIS005", Error, "`title` is not 1-64 ASCII letters, digits, `_`, `-` or spaces";
-    BadVersion = "OIS006", Error, "`version` is not x.y.z with numeric parts";
-    ServerCount = "OIS010", Error, "`servers` must hold exactly one server (format text; stricter than @api3/ois)";
-    InvalidServerUrl = "OIS011", Error, "the server URL is not a valid URL";
-    ServerNotAbsoluteHttp = "OIS012", Error, "the server URL is not absolute http(s) without `{variables}` (format text)";
-    ServerTrailingSlash = "OIS013", Warning, "a trailing `/` on the server URL makes the node request `//path`";
-    BadPathKey = "OIS014", Error, "a path key that does not start with `/` or contains whitespace";
-    BadMethod = "OIS015", Error, "a method other than get or post";
-    BadLocation = "OIS016", Error, "an `in` outside the allowed locations";
-    ReservedOperationParameter = "OIS017", Error, "an API parameter named like a reserved parameter";
-    PathTemplateMismatch = "OIS018", Error, "path `{placeholders}` and path parameters do not match";
-    DuplicateOperationParameter = "OIS019", Error, "the same (in, name) twice in one operation";
-    BadSecurityScheme = "OIS020", Error, "a security scheme of a type or shape OIS does not accept";
-    UnmappedParameter = "OIS021", Error, "an API parameter not mapped by an endpoint that uses the operation";
-    UnknownOperationParameter = "OIS022", Error, "an endpoint maps a parameter the operation does not have";
-    ParameterMappedTwice = "OIS023", Error, "an endpoint maps the same (in, name) twice";
-    UnknownOperation = "OIS024", Error, "an endpoint's operation is not in `apiSpecifications.paths`";
-    UndefinedSecurity = "OIS025", Error, "`security` names a scheme that is not defined";
-    SecurityNotEmpty = "OIS026", Error, "a `security` entry that is not an empty list";
-    BadParameterName = "OIS027", Error, "an endpoint parameter name with whitespace or empty";
-    DuplicateParameterName = "OIS028", Error, "two endpoint parameters with the same name";
-    UnderscoreParameterName = "OIS029", Error, "an endpoint parameter name starting with `_` (format text)";
-    NotAString = "OIS030", Error, "`default`, `example` or reserved `fixed` that is not a string";
-    BadReservedName = "OIS031", Error, "a reserved parameter name outside the five reserved names";
-    FixedAndDefault = "OIS032", Error, "a reserved parameter with both `fixed` and `default`";
-    BadReservedNumber = "OIS033", Error, "`_minConfirmations`/`_gasPrice` that is not a non-negative integer";
-    MissingType = "OIS034", Error, "`reservedParameters` without a `_type` entry";
-    BadProcessing = "OIS035", Error, "a processing specification of the wrong shape";
-    ProcessingBothForms = "OIS036", Error, "V1 and V2 processing for the same phase";
-    NoOperationRules = "OIS037", Error, "an endpoint without `operation` that breaks the no-API-call rules";
-    FixedValueMissing = "OIS038", Error, "a fixed operation parameter without `value` (required from 3.0)";
-    DuplicateEndpointName = "OIS039", Error, "two endpoints with the same name (format text; the node uses the first)";
-    BadEnumValue = "OIS040", Error, "a value outside the allowed set";
-    EmptyFixed = "OIS050", Warning, "reserved `fixed: \"\"` does not fix anything at run time";
-    UnencodableType = "OIS051", Warning, "a `_type` the node cannot encode";
-    ArrayTypeBroken = "OIS052", Warning, "an array `_type` other than int256[]/uint256[] (the node casts elements as numbers)";
-    TimestampWithPath = "OIS053", Warning, "`_type` timestamp together with `_path` or `_times`";
-    TimesNotNumeric = "OIS054", Warning, "`_times` with a `_type` that is not int256/uint256";
-    PathValueUnsafe = "OIS055", Warning, "a fixed path value the node would insert unencoded and that changes the URL";
-    PathUnencoded = "OIS056", Note, "a requester's path value is inserted into the URL unencoded";
-    ReservedCountMismatch = "OIS057", Warning, "`_path`/`_times` list lengths differ from `_type`'s";
-    UnknownCredentialTitle = "OIS061", Error, "an `apiCredentials` entry names no OIS of the file";
-    UnknownCredentialScheme = "OIS062", Error, "an `apiCredentials` entry names a scheme its OIS does not define";
-    MissingCredential = "OIS063", Error, "an enabled apiKey/http scheme has no credential";
-    LiteralSecret = "OIS064", Warning, "a credential value that is not a `${VAR}` reference";
-    DuplicateTitle = "OIS065", Error, "two OIS objects with the same title in one config";
-    RelayWithGateway = "OIS066", Error, "relay security schemes together with an HTTP gateway";
-
-    UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";
-    MissingPathValue = "REQ002", Error, "a path parameter has no value (the node fails)";
-    MissingSecret = "REQ003", Error, "a `${VAR}` credential with no value in --secrets or the environment";
-    PathValueChangesUrl = "REQ004", Warning, "a path value with `/`, `?` or `#` changes the URL's structure";
-    BasicNotBase64 = "REQ005", Warning, "an http basic credential that is not base64 (the node sends it as given)";
-    InvalidRequestUrl = "REQ006", Error, "the request URL is not a valid URL";
-    InvalidOis = "REQ007", Error, "the OIS breaks OIS rules; the node would not load it";
-    OisChoice = "REQ008", Error, "which OIS of the config to use is not clear (see --ois)";
-    BadArgument = "REQ009", Error, "a --param, --param-json, --metadata or --secrets value that cannot be used";
-    ParameterIgnored = "REQ010", Note, "a requester parameter the node does not send";
-    ValueNotFound = "REQ020", Error, "no value at `_path` in the response (the node fails)";
-    CastFailed = "REQ021", Error, "the value cannot be cast to `_type` (the node fails)";
-    InvalidType = "REQ022", Error, "`_type` is not a type the node can encode";
-    ReservedMismatch = "REQ023", Error, "reserved parameter lists of different lengths, or used where the node refuses them";
-    EncodedTooLarge = "REQ024", Error, "the encoded value exceeds the node's 16384-byte limit";
-    EncodingFailed = "REQ025", Error, "the value cannot be ABI-encoded as `_type`";
-
-    OutputExists = "OUT001", Error, "the output file exists and `--force` was not given";
-    OutputWrite = "OUT002", Error, "the output could not be written";
-    StrictWarnings = "OUT003", Error, "`--strict` and there are warnings, so nothing was written";
+    Input {
+        InputUnreadable = "INP001", Error, "the input file could not be read";
+        InputNotUtf8 = "INP002", Error, "the input is not UTF-8 text";
+        InputEmpty = "INP003", Error, "the input is empty";
+        JsonSyntax = "INP004", Error, "the input is not valid JSON";
+        YamlSyntax = "INP005", Error, "the input is not valid YAML";
+        TooDeep = "INP006", Error, "the input nests deeper than the limit";
+        DuplicateKey = "INP007", Error, "an object has the same key twice";
+        AliasLimit = "INP008", Error, "YAML aliases expand beyond the limit";
+        RootNotObject = "INP009", Error, "the document root is not an object";
+        NotANumber = "INP010", Error, "a number that JSON cannot represent (NaN, infinity)";
+    }
+    OpenApi {
+        NotOpenApi = "OAS001", Error, "no `openapi` or `swagger` field: not an OpenAPI document";
+        UnsupportedVersion = "OAS002", Error, "an OpenAPI version this tool does not convert";
+        RefMissing = "OAS010", Warning, "a `$ref` points at nothing; the item using it is skipped";
+        RefCycle = "OAS011", Warning, "`$ref`s form a cycle; the item using it is skipped";
+        RefExternal = "OAS012", Warning, "a `$ref` to another file is not supported yet";
+        RefUrl = "OAS013", Warning, "a `$ref` to a URL: the tool never uses the network";
+        RefMalformed = "OAS014", Warning, "a `$ref` that is not a valid JSON pointer reference";
+        RefEscapes = "OAS015", Warning, "a `$ref` to a file outside the document's folder (or the allowed root folder)";
+        InvalidItem = "OAS020", Warning, "an item that is not a valid OpenAPI object; it is skipped";
+        SchemaTooDeep = "OAS021", Warning, "a schema nests deeper than flattening follows";
+    }
+    Convert {
+        NoServer = "CNV001", Error, "no server URL: the document has none and no base URL is given";
+        RelativeServer = "CNV002", Error, "a relative server URL and no base URL to resolve it";
+        BadServerUrl = "CNV003", Error, "the server URL is not an absolute http(s) URL";
+        ServerChoice = "CNV004", Error, "the server asked for is not a server of the document";
+        ServerVariable = "CNV005", Error, "a server variable has no usable value";
+        ServerChosen = "CNV006", Note, "how the server URL was chosen";
+        OperationServer = "CNV007", Warning, "an operation declares servers other than the chosen one";
+        SchemeAsBearer = "CNV020", Warning, "an oauth2/openIdConnect scheme becomes http bearer";
+        SchemeDropped = "CNV021", Warning, "a security scheme OIS cannot express is dropped";
+        SecurityUnmet = "CNV022", Warning, "an operation's security requirement cannot be met";
+        SecurityChoice = "CNV023", Note, "which security schemes were chosen for the whole API";
+        SchemeUndefined = "CNV024", Warning, "a security requirement names an undefined scheme";
+        MethodSkipped = "CNV030", Note, "an operation with a method other than get/post is skipped";
+        PathUnusable = "CNV031", Warning, "a path OIS cannot express (whitespace, no leading `/`)";
+        NoOperations = "CNV032", Error, "no get or post operation could be converted";
+        BadFilter = "CNV034", Error, "an include/exclude filter that cannot be used";
+        OperationsFiltered = "CNV035", Note, "operations left out by include/exclude filters";
+        NotOpenApiFile = "CNV036", Note, "a file of a batch that is not an OpenAPI document is skipped";
+        HeaderIgnored = "CNV040", Note, "an Accept, Content-Type or Authorization header parameter is ignored";
+        ReservedName = "CNV041", Warning, "a parameter named like a reserved parameter is skipped";
+        PathParamAdded = "CNV042", Warning, "a `{placeholder}` without a path parameter: one is added";
+        PathParamDropped = "CNV043", Warning, "a path parameter not in the path template is dropped";
+        DuplicateParameter = "CNV044", Warning, "a parameter declared twice: the first is kept";
+        ParamLocation = "CNV045", Warning, "a parameter in a location OIS cannot express is skipped";
+        ParamRenamed = "CNV046", Note, "an endpoint parameter name was sanitised or made unique";
+        BodyOnGet = "CNV050", Warning, "a request body on a get operation is ignored";
+        BodyUnsupported = "CNV051", Warning, "a request body that is not JSON is left out";
+        BodyFormEncoded = "CNV052", Warning, "a form-encoded body is flattened; the node sends JSON";
+        BodyNested = "CNV053", Warning, "body properties with object/array values are sent as given";
+        BodyUnion = "CNV054", Warning, "a oneOf/anyOf body: the union of the alternatives' properties";
+        BodyNotObject = "CNV055", Warning, "a body schema that is not an object cannot be expressed";
+        BodyCollision = "CNV056", Warning, "a body property with the name of a query parameter";
+        BodyReadOnly = "CNV057", Note, "readOnly body properties are left out";
+        BodyFreeForm = "CNV058", Warning, "an object body without declared properties";
+        EndpointRenamed = "CNV060", Note, "an endpoint name was made unique with a numeric suffix";
+        TitleChanged = "CNV070", Warning, "the title was changed to fit the OIS title rule";
+        VersionChanged = "CNV071", Note, "the version was changed to the x.y.z form OIS requires";
+        SelfCheckFailed = "CNV099", Error, "the generated OIS failed its own check (a bug: please report it)";
+    }
+    Ois {
+        WrongType = "OIS001", Error, "a value of the wrong JSON type";
+        MissingField = "OIS002", Error, "a required field is missing";
+        UnknownField = "OIS003", Error, "a field OIS does not allow (every OIS object is strict)";
+        BadOisFormat = "OIS004", Error, "`oisFormat` is not x.y.z of a supported family (2.3.x, 3.0.x)";
+        BadTitle = "OIS005", Error, "`title` is not 1-64 ASCII letters, digits, `_`, `-` or spaces";
+        BadVersion = "OIS006", Error, "`version` is not x.y.z with numeric parts";
+        ServerCount = "OIS010", Error, "`servers` must hold exactly one server (format text; stricter than @api3/ois)";
+        InvalidServerUrl = "OIS011", Error, "the server URL is not a valid URL";
+        ServerNotAbsoluteHttp = "OIS012", Error, "the server URL is not absolute http(s) without `{variables}` (format text)";
+        ServerTrailingSlash = "OIS013", Warning, "a trailing `/` on the server URL makes the node request `//path`";
+        BadPathKey = "OIS014", Error, "a path key that does not start with `/` or contains whitespace";
+        BadMethod = "OIS015", Error, "a method other than get or post";
+        BadLocation = "OIS016", Error, "an `in` outside the allowed locations";
+        ReservedOperationParameter = "OIS017", Error, "an API parameter named like a reserved parameter";
+        PathTemplateMismatch = "OIS018", Error, "path `{placeholders}` and path parameters do not match";
+        DuplicateOperationParameter = "OIS019", Error, "the same (in, name) twice in one operation";
+        BadSecurityScheme = "OIS020", Error, "a security scheme of a type or shape OIS does not accept";
+        UnmappedParameter = "OIS021", Error, "an API parameter not mapped by an endpoint that uses the operation";
+        UnknownOperationParameter = "OIS022", Error, "an endpoint maps a parameter the operation does not have";
+        ParameterMappedTwice = "OIS023", Error, "an endpoint maps the same (in, name) twice";
+        UnknownOperation = "OIS024", Error, "an endpoint's operation is not in `apiSpecifications.paths`";
+        UndefinedSecurity = "OIS025", Error, "`security` names a scheme that is not defined";
+        SecurityNotEmpty = "OIS026", Error, "a `security` entry that is not an empty list";
+        BadParameterName = "OIS027", Error, "an endpoint parameter name with whitespace or empty";
+        DuplicateParameterName = "OIS028", Error, "two endpoint parameters with the same name";
+        UnderscoreParameterName = "OIS029", Error, "an endpoint parameter name starting with `_` (format text)";
+        NotAString = "OIS030", Error, "`default`, `example` or reserved `fixed` that is not a string";
+        BadReservedName = "OIS031", Error, "a reserved parameter name outside the five reserved names";
+        FixedAndDefault = "OIS032", Error, "a reserved parameter with both `fixed` and `default`";
+        BadReservedNumber = "OIS033", Error, "`_minConfirmations`/`_gasPrice` that is not a non-negative integer";
+        MissingType = "OIS034", Error, "`reservedParameters` without a `_type` entry";
+        BadProcessing = "OIS035", Error, "a processing specification of the wrong shape";
+        ProcessingBothForms = "OIS036", Error, "V1 and V2 processing for the same phase";
+        NoOperationRules = "OIS037", Error, "an endpoint without `operation` that breaks the no-API-call rules";
+        FixedValueMissing = "OIS038", Error, "a fixed operation parameter without `value` (required from 3.0)";
+        DuplicateEndpointName = "OIS039", Error, "two endpoints with the same name (format text; the node uses the first)";
+        BadEnumValue = "OIS040", Error, "a value outside the allowed set";
+        EmptyFixed = "OIS050", Warning, "reserved `fixed: \"\"` does not fix anything at run time";
+        UnencodableType = "OIS051", Warning, "a `_type` the node cannot encode";
+        ArrayTypeBroken = "OIS052", Warning, "an array `_type` other than int256[]/uint256[] (the node casts elements as numbers)";
+        TimestampWithPath = "OIS053", Warning, "`_type` timestamp together with `_path` or `_times`";
+        TimesNotNumeric = "OIS054", Warning, "`_times` with a `_type` that is not int256/uint256";
+        PathValueUnsafe = "OIS055", Warning, "a fixed path value the node would insert unencoded and that changes the URL";
+        PathUnencoded = "OIS056", Note, "a requester's path value is inserted into the URL unencoded";
+        ReservedCountMismatch = "OIS057", Warning, "`_path`/`_times` list lengths differ from `_type`'s";
+        UnknownCredentialTitle = "OIS061", Error, "an `apiCredentials` entry names no OIS of the file";
+        UnknownCredentialScheme = "OIS062", Error, "an `apiCredentials` entry names a scheme its OIS does not define";
+        MissingCredential = "OIS063", Error, "an enabled apiKey/http scheme has no credential";
+        LiteralSecret = "OIS064", Warning, "a credential value that is not a `${VAR}` reference";
+        DuplicateTitle = "OIS065", Error, "two OIS objects with the same title in one config";
+        RelayWithGateway = "OIS066", Error, "relay security schemes together with an HTTP gateway";
+    }
+    Request {
+        UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";
+        MissingPathValue = "REQ002", Error, "a path parameter has no value (the node fails)";
+        MissingSecret = "REQ003", Error, "a `${VAR}` credential with no value in the secrets file or the environment";
+        PathValueChangesUrl = "REQ004", Warning, "a path value with `/`, `?` or `#` changes the URL's structure";
+        BasicNotBase64 = "REQ005", Warning, "an http basic credential that is not base64 (the node sends it as given)";
+        InvalidRequestUrl = "REQ006", Error, "the request URL is not a valid URL";
+        InvalidOis = "REQ007", Error, "the OIS breaks OIS rules; the node would not load it";
+        OisChoice = "REQ008", Error, "which OIS of the config to use is not clear";
+        BadArgument = "REQ009", Error, "a requester parameter, metadata or secrets value that cannot be used";
+        ParameterIgnored = "REQ010", Note, "a requester parameter the node does not send";
+        ValueNotFound = "REQ020", Error, "no value at `_path` in the response (the node fails)";
+        CastFailed = "REQ021", Error, "the value cannot be cast to `_type` (the node fails)";
+        InvalidType = "REQ022", Error, "`_type` is not a type the node can encode";
+        ReservedMismatch = "REQ023", Error, "reserved parameter lists of different lengths, or used where the node refuses them";
+        EncodedTooLarge = "REQ024", Error, "the encoded value exceeds the node's 16384-byte limit";
+        EncodingFailed = "REQ025", Error, "the value cannot be ABI-encoded as `_type`";
+    }
+    Output {
+        OutputExists = "OUT001", Error, "the output file exists and replacing it was not allowed";
+        OutputWrite = "OUT002", Error, "the output could not be written";
+        StrictWarnings = "OUT003", Error, "strict mode and there are warnings, so nothing was written";
+    }
 }
 
 impl fmt::Display for Code {
@@ -183,5 +227,17 @@ impl fmt::Display for Code {
 impl Serialize for Code {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_starts_with_its_stage() {
+        for code in Code::ALL {
+            assert!(code.as_str().starts_with(code.stage().prefix()), "{code}");
+        }
     }
 }

@@ -1,6 +1,10 @@
-//! The OIS side: the model the converter writes and the rules every OIS must follow.
+//! The OIS side: the model the converter writes, the rules every OIS must follow, the reserved
+//! parameters as the node reads them, and the kinds of file OIS objects come in.
 
+pub mod document;
 pub mod model;
+pub(crate) mod reserved;
 pub mod rules;
 
+pub use document::{DocumentKind, OisDocument};
 pub use model::FormatFamily;

@@ -209,6 +209,7 @@ impl FormatFamily {
         }
     }
 
+    /// The `oisFormat` this tool writes for the family.
     pub fn default_version(self) -> &'static str {
         match self {
             FormatFamily::V2_3 => "2.3.2",

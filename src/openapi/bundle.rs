@@ -1,38 +1,69 @@
 //! Multi-file documents: every `$ref` to a local file (`common.yaml#/Pet`) is followed, each file
 //! read and parsed once, and the files are bundled into the root under `x-ois-files` with their
 //! `$ref`s rewritten to local pointers, so the single-document resolver serves them all. Files must
-//! stay inside the root document's folder (or `--allow-root`); the network is never used. A `$ref`
-//! that cannot be followed is rewritten to `#/x-ois-broken/N`, where the resolver finds why.
+//! stay inside the root document's folder (or the allowed root); the network is never used. A `$ref`
+//! that cannot be followed is rewritten to `#/x-ois-broken/N`, which names nothing in the document:
+//! the resolver finds why in [`Files::broken`].
+//!
+//! The bundled view keeps one `Value` and one pointer space, so every stage resolves and reports
+//! as in a single file; [`Files::place`] maps a pointer back to its [`Document`] when reporting.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Document, Fix};
 use crate::source::Source;
 
 /// Where bundled files live in the root.
-pub const FILES_KEY: &str = "x-ois-files";
-/// Where the reasons for refs that could not be followed live.
-pub const BROKEN_KEY: &str = "x-ois-broken";
+pub(crate) const FILES_KEY: &str = "x-ois-files";
+/// The prefix of the local pointer a broken `$ref` is rewritten to.
+const BROKEN_KEY: &str = "x-ois-broken";
 /// The original text of a rewritten `$ref`, for messages.
-pub const ORIGINAL_KEY: &str = "x-ois-ref";
+pub(crate) const ORIGINAL_KEY: &str = "x-ois-ref";
 
-/// The files a bundle pulled in, in the order of their `x-ois-files` index.
+/// The files a bundle pulled in, in the order of their `x-ois-files` index, and why the `$ref`s
+/// that could not be followed were not.
 #[derive(Debug, Default)]
 pub struct Files {
-    pub sources: Vec<Source>,
+    sources: Vec<Source>,
+    broken: Vec<Diagnostic>,
 }
 
 impl Files {
-    /// For a pointer into a bundled file: that file and the pointer within it.
-    pub fn split<'p>(&self, pointer: &'p str) -> Option<(&Source, &'p str)> {
+    /// For a pointer into a bundled file: the file's index and the pointer within it.
+    fn split<'p>(&self, pointer: &'p str) -> Option<(usize, &'p str)> {
         let rest = pointer.strip_prefix("/")?.strip_prefix(FILES_KEY)?.strip_prefix('/')?;
         let (index, inner) = rest.split_once('/').map_or((rest, ""), |(i, inner)| (i, inner));
-        let source = self.sources.get(index.parse::<usize>().ok()?)?;
+        let index = index.parse::<usize>().ok().filter(|&n| n < self.sources.len())?;
         let inner = pointer.get(pointer.len() - inner.len() - usize::from(!inner.is_empty())..)?;
-        Some((source, inner))
+        Some((index, inner))
+    }
+
+    /// The diagnostic recorded for a broken `$ref` rewritten to `target`, if it is one.
+    pub(crate) fn broken(&self, target: &str) -> Option<Diagnostic> {
+        let index: usize = target.strip_prefix("/")?.strip_prefix(BROKEN_KEY)?.strip_prefix('/')?.parse().ok()?;
+        self.broken.get(index).cloned()
+    }
+
+    /// Moves `diagnostic` to the document its pointer is in and finds its line and column there:
+    /// a bundled file, or `root`.
+    pub fn place(&self, diagnostic: &mut Diagnostic, root: &Source) {
+        // Placed already, or about no text (the output, an option).
+        if diagnostic.location.document != Document::Input || diagnostic.location.file.is_some() {
+            return;
+        }
+        match self.split(&diagnostic.location.pointer) {
+            Some((index, inner)) => {
+                diagnostic.location.pointer = inner.to_owned();
+                diagnostic.location.document = Document::Referenced(index);
+                if let Some(source) = self.sources.get(index) {
+                    source.locate_diagnostic(diagnostic);
+                }
+            }
+            None => root.locate_diagnostic(diagnostic),
+        }
     }
 }
 
@@ -73,22 +104,19 @@ pub fn bundle(source: &Source, root: &mut Value, allow_root: Option<&Path>) -> F
         }
         next += 1;
     }
-    if let Some(object) = root.as_object_mut() {
-        if !bundler.values.is_empty() {
-            object.insert(FILES_KEY.to_owned(), Value::Array(bundler.values));
-        }
-        if !bundler.broken.is_empty() {
-            object.insert(BROKEN_KEY.to_owned(), Value::Array(bundler.broken));
-        }
+    if let Some(object) = root.as_object_mut()
+        && !bundler.values.is_empty()
+    {
+        object.insert(FILES_KEY.to_owned(), Value::Array(bundler.values));
     }
-    Files { sources: bundler.files }
+    Files { sources: bundler.files, broken: bundler.broken }
 }
 
 struct Bundler {
     files: Vec<Source>,
     index: HashMap<PathBuf, usize>,
     values: Vec<Value>,
-    broken: Vec<Value>,
+    broken: Vec<Diagnostic>,
     sandbox: Option<PathBuf>,
 }
 
@@ -127,9 +155,7 @@ impl Bundler {
         match self.load(location, dir) {
             Ok(n) => Some(format!("#/{FILES_KEY}/{n}{fragment}")),
             Err(diagnostic) => {
-                self.broken.push(
-                    json!({"code": diagnostic.code.as_str(), "message": diagnostic.message, "help": diagnostic.help}),
-                );
+                self.broken.push(diagnostic);
                 Some(format!("#/{BROKEN_KEY}/{}", self.broken.len() - 1))
             }
         }
@@ -161,7 +187,7 @@ impl Bundler {
                 "",
                 format!("`$ref: {location}` leaves the document's folder ({}); it is not followed", sandbox.display()),
             )
-            .with_help("pass --allow-root DIR to allow references below DIR"));
+            .with_fix(Fix::AllowRoot));
         }
         if let Some(&n) = self.index.get(&canonical) {
             return Ok(n);
@@ -177,16 +203,6 @@ impl Bundler {
         self.values.push(value);
         Ok(n)
     }
-}
-
-/// The diagnostic recorded for a broken ref (`#/x-ois-broken/N`), if `target` is one.
-pub fn broken(root: &Value, target: &str) -> Option<Diagnostic> {
-    let index: usize = target.strip_prefix("/")?.strip_prefix(BROKEN_KEY)?.strip_prefix('/')?.parse().ok()?;
-    let record: &Map<String, Value> = root.get(BROKEN_KEY)?.get(index)?.as_object()?;
-    let code = Code::ALL.iter().copied().find(|c| Some(c.as_str()) == record.get("code").and_then(Value::as_str))?;
-    let mut diagnostic = Diagnostic::new(code, "", record.get("message").and_then(Value::as_str).unwrap_or_default());
-    diagnostic.help = record.get("help").and_then(Value::as_str).map(str::to_owned);
-    Some(diagnostic)
 }
 
 #[cfg(test)]

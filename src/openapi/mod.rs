@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
 
-pub use refs::{Resolved, Resolver};
+pub use refs::Resolver;
 
 /// The OpenAPI versions the converter reads, by major.minor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +33,7 @@ pub const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head
 pub struct Document<'a> {
     pub root: &'a Value,
     pub version: SpecVersion,
+    files: Option<&'a bundle::Files>,
 }
 
 impl<'a> Document<'a> {
@@ -77,11 +78,19 @@ impl<'a> Document<'a> {
                 .with_help("this tool converts Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 documents"));
             }
         };
-        Ok(Document { root, version })
+        Ok(Document { root, version, files: None })
+    }
+
+    /// The document with the files its `$ref`s pulled in.
+    pub fn with_files(self, files: &'a bundle::Files) -> Document<'a> {
+        Document { files: Some(files), ..self }
     }
 
     pub fn resolver(&self) -> Resolver<'a> {
-        Resolver::new(self.root)
+        match self.files {
+            Some(files) => Resolver::bundled(self.root, files),
+            None => Resolver::new(self.root),
+        }
     }
 }
 

@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic};
+use super::bundle::Files;
+use crate::diagnostic::{Code, Diagnostic, Location};
 
 /// How many `$ref`s one chain may follow before it is called a cycle.
 const MAX_CHAIN: usize = 64;
@@ -11,18 +12,28 @@ const MAX_CHAIN: usize = 64;
 /// A value after following its `$ref` chain, and the pointer where it lives.
 #[derive(Clone, Debug)]
 pub struct Resolved<'a> {
+    /// The value at the end of the chain.
     pub value: &'a Value,
+    /// Where it lives.
     pub pointer: String,
 }
 
+/// Follows `$ref`s in one (possibly bundled) document.
 #[derive(Clone, Copy, Debug)]
 pub struct Resolver<'a> {
     root: &'a Value,
+    files: Option<&'a Files>,
 }
 
 impl<'a> Resolver<'a> {
+    /// A resolver for a document without bundled files.
     pub fn new(root: &'a Value) -> Self {
-        Resolver { root }
+        Resolver { root, files: None }
+    }
+
+    /// A resolver for a bundled document: its broken `$ref`s are explained by `files`.
+    pub fn bundled(root: &'a Value, files: &'a Files) -> Self {
+        Resolver { root, files: Some(files) }
     }
 
     /// Follows `value`'s `$ref` chain (if any). `pointer` is where `value` itself lives; diagnostics
@@ -41,11 +52,12 @@ impl<'a> Resolver<'a> {
             let original = current.value.get(super::bundle::ORIGINAL_KEY).and_then(Value::as_str);
             let reference = original.unwrap_or(rewritten);
             let target = self.target(rewritten).map_err(|mut error| {
-                error.pointer = at();
+                error.location.pointer = at();
                 error
             })?;
-            if let Some(mut broken) = super::bundle::broken(self.root, &target) {
-                broken.pointer = at();
+            if let Some(mut broken) = self.files.and_then(|files| files.broken(&target)) {
+                // Reported where the `$ref` is, not in the file it failed to reach.
+                broken.location = Location::input(at());
                 return Err(broken);
             }
             if target == current.pointer || seen.contains(&target) || seen.len() >= MAX_CHAIN {
@@ -169,7 +181,7 @@ mod tests {
         let root = json!({});
         let holder = json!({"$ref": "#/components/schemas/Gone"});
         let err = Resolver::new(&root).resolve(&holder, "/paths/~1x/get").unwrap_err();
-        assert_eq!(err.pointer, "/paths/~1x/get/$ref");
+        assert_eq!(err.pointer(), "/paths/~1x/get/$ref");
         assert!(err.message.contains("#/components/schemas/Gone"));
     }
 }

@@ -3,47 +3,61 @@
 //! parameter name, defaults only in node mode, fixed parameters matched by name, credentials last,
 //! path values unencoded, a GET's query serialised as axios does, a POST's as a JSON body.
 
-pub mod js;
 mod query;
 pub mod render;
-pub mod response;
-pub mod setup;
+mod response;
+mod setup;
 
 use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::model::RESERVED_NAMES;
 use crate::ois::rules::placeholders;
 
-pub use query::{encode_uri_component, serialize_query};
+pub use query::serialize_query;
+pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode};
+pub use setup::{Secrets, Selected, check_ois, mask, select};
+
+use crate::js::{self, encode_uri_component};
 
 /// Node mode applies endpoint-parameter defaults and strips reserved names (airnode-node);
 /// feed mode does neither (Airnode Feed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
+    /// airnode-node: endpoint-parameter defaults applied, reserved names removed.
     #[default]
     Node,
+    /// Airnode Feed: no defaults.
     Feed,
 }
 
 /// An `apiCredentials` entry, with its `${VAR}` already filled in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Credential {
+    /// The title of the OIS it is for.
     pub ois_title: String,
+    /// The security scheme it fills.
     pub scheme: String,
+    /// The secret itself.
     pub value: String,
 }
 
 /// Request metadata for relay schemes (RRP requests; the HTTP gateways and Airnode Feed have none).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Metadata {
+    /// For `relayChainId`.
     pub chain_id: Option<String>,
+    /// For `relayChainType` (`evm` when not given, as the node does).
     pub chain_type: Option<String>,
+    /// For `relayRequesterAddress`.
     pub requester_address: Option<String>,
+    /// For `relaySponsorAddress`.
     pub sponsor_address: Option<String>,
+    /// For `relaySponsorWalletAddress`.
     pub sponsor_wallet_address: Option<String>,
+    /// For `relayRequestId`.
     pub request_id: Option<String>,
 }
 
@@ -62,20 +76,36 @@ impl Metadata {
     }
 }
 
+/// One endpoint call: which endpoint, with what, as which node. Start from
+/// [`RequestOptions::new`] and set what you need.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct RequestOptions {
+    /// The endpoint's name.
     pub endpoint: String,
     /// Requester parameters in the order given.
     pub parameters: IndexMap<String, Value>,
+    /// The credentials of the OIS's security schemes.
     pub credentials: Vec<Credential>,
+    /// Metadata for relay schemes; `None` for a call without it (gateways, Airnode Feed).
     pub metadata: Option<Metadata>,
+    /// Which node makes the call.
     pub mode: Mode,
+}
+
+impl RequestOptions {
+    /// A call of `endpoint` with no parameters, credentials or metadata, in node mode.
+    pub fn new(endpoint: impl Into<String>) -> Self {
+        RequestOptions { endpoint: endpoint.into(), ..RequestOptions::default() }
+    }
 }
 
 /// A requester parameter that is not sent, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Ignored {
+    /// The parameter's name.
     pub name: String,
+    /// Why the node does not send it.
     pub reason: String,
 }
 
@@ -86,12 +116,15 @@ pub struct Request {
     pub method: &'static str,
     /// The full URL as the HTTP client sends it, query string included.
     pub url: String,
+    /// Headers, credentials and the Cookie header included.
     pub headers: Map<String, Value>,
     /// The JSON body of a POST (`null` for GET).
     pub body: Option<Value>,
+    /// Requester parameters that are not sent.
     pub ignored: Vec<Ignored>,
     /// `_type`, `_path`, `_times` as the node resolves them for the response.
     pub reserved: Map<String, Value>,
+    /// What about the request is worth a warning.
     #[serde(skip)]
     pub warnings: Vec<Diagnostic>,
     /// Credential values, for masking.
@@ -463,7 +496,8 @@ fn substitute_path(
             at,
             format!("The following path parameters were expected but not provided: {}", names.join(", ")),
         )
-        .with_help("pass them with --param NAME=VALUE (empty values and 0 count as missing, as in the node)"));
+        .with_help("empty values and 0 count as missing, as in the node")
+        .with_fix(Fix::GiveParameters));
     }
     Ok(path)
 }

@@ -4,18 +4,7 @@
 
 use serde_json::{Map, Value};
 
-/// JavaScript's `encodeURIComponent`.
-pub fn encode_uri_component(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&byte) {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
+use crate::js::encode_uri_component;
 
 /// axios's `buildURL` encoder: `encodeURIComponent` with `:`, `$`, `,` kept and spaces as `+`.
 pub(crate) fn encode_for_query(text: &str) -> String {
@@ -88,8 +77,8 @@ fn is_visitable(value: &Value) -> bool {
 fn scalar(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
-        Value::Number(n) => super::js::number(n),
-        other => super::js::string(other),
+        Value::Number(n) => crate::js::number(n),
+        other => crate::js::string(other),
     }
 }
 

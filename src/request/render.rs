@@ -38,6 +38,11 @@ pub fn json(request: &Request, preview: Option<&Preview>, show_secrets: bool) ->
     out
 }
 
+/// [`json`] as the text `JSON.stringify(value, null, 2)` writes, with a final newline.
+pub fn json_text(request: &Request, preview: Option<&Preview>, show_secrets: bool) -> String {
+    crate::js::stringify_pretty(&json(request, preview, show_secrets)) + "\n"
+}
+
 /// A readable view of the request.
 pub fn text(request: &Request, preview: Option<&Preview>, show_secrets: bool) -> String {
     let mut out = format!("{} {}\n", request.method, masked(request, show_secrets, &request.url));
@@ -47,7 +52,7 @@ pub fn text(request: &Request, preview: Option<&Preview>, show_secrets: bool) ->
     if let Some(body) = &request.body {
         let body = masked_value(request, show_secrets, body);
         out.push('\n');
-        out.push_str(&super::js::stringify_pretty(&body));
+        out.push_str(&crate::js::stringify_pretty(&body));
         out.push('\n');
     }
     if !request.ignored.is_empty() {
@@ -83,14 +88,14 @@ pub fn curl(request: &Request, show_secrets: bool) -> String {
     if let Some(body) = &request.body {
         parts.push(format!("-H {}", shell_quote("Content-Type: application/json")));
         let body = masked_value(request, show_secrets, body);
-        parts.push(format!("--data-raw {}", shell_quote(&super::js::stringify(&body))));
+        parts.push(format!("--data-raw {}", shell_quote(&crate::js::stringify(&body))));
     }
     parts.join(" \\\n  ") + "\n"
 }
 
 /// Header values as the HTTP client sends them (`String(value)`).
 fn header_text(value: &Value) -> String {
-    super::js::string(value)
+    crate::js::string(value)
 }
 
 fn shell_quote(text: &str) -> String {

@@ -7,13 +7,12 @@ use alloy_primitives::{Address, B256, I256, U256};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::js;
 use crate::diagnostic::{Code, Diagnostic};
+use crate::js;
+use crate::ois::reserved::{escape_aware_split, parse_type};
 
 /// The node refuses encoded values larger than this (single values only).
 pub const MAX_ENCODED_SIZE: usize = 16_384;
-const BASE_TYPES: [&str; 9] =
-    ["uint256", "int256", "bool", "bytes32", "address", "bytes", "string", "string32", "timestamp"];
 
 /// What the node would put on chain.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -24,8 +23,9 @@ pub struct Preview {
     pub encoded: String,
 }
 
+/// The response's problems are about the response, not the OIS.
 fn fail(code: Code, message: impl Into<String>) -> Diagnostic {
-    Diagnostic::new(code, "", message)
+    Diagnostic::elsewhere(code, message)
 }
 
 /// Extracts and encodes `data` with the resolved reserved parameters (`_type`, `_path`, `_times`).
@@ -35,8 +35,9 @@ pub fn extract_and_encode(data: &Value, reserved: &Map<String, Value>, now: u64)
     let data = &js::as_parsed(data);
     let get = |name: &str| reserved.get(name).map(js::string).filter(|s| !s.is_empty());
     let Some(types) = get("_type") else {
-        return Err(fail(Code::InvalidType, "no _type: the node cannot encode a response without it")
-            .with_help("add a `_type` reserved parameter (fixed, default, or pass --param _type=int256)"));
+        return Err(fail(Code::InvalidType, "no _type: the node cannot encode a response without it").with_help(
+            "add a `_type` reserved parameter (fixed or default), or give `_type` as a requester parameter",
+        ));
     };
     let (path, times) = (get("_path"), get("_times"));
     let split_types = escape_aware_split(&types, ',');
@@ -82,33 +83,6 @@ pub fn extract_and_encode(data: &Value, reserved: &Map<String, Value>, now: u64)
     Ok(Preview { values: vec![value], encoded: format!("0x{}", alloy_primitives::hex::encode(encoded)) })
 }
 
-/// The adapter's `escapeAwareSplit`: split on `delimiter` except after `\`, then unescape `\delimiter`.
-pub fn escape_aware_split(value: &str, delimiter: char) -> Vec<String> {
-    let chars: Vec<char> = value.chars().collect();
-    let mut tokens: Vec<String> = Vec::new();
-    let mut pos = 0;
-    // JavaScript's global match of `(\\.|[^\\d])*`: greedy matches, empty ones skipping a character.
-    while pos <= chars.len() {
-        let mut end = pos;
-        loop {
-            match chars.get(end) {
-                Some('\\') if end + 1 < chars.len() => end += 2,
-                Some(&c) if c != '\\' && c != delimiter => end += 1,
-                _ => break,
-            }
-        }
-        tokens.push(chars.get(pos..end).map(|s| s.iter().collect()).unwrap_or_default());
-        pos = if end == pos { pos + 1 } else { end };
-    }
-    let keep: Vec<bool> = (0..tokens.len())
-        .map(|i| {
-            !(tokens.get(i).is_some_and(String::is_empty) && i > 0 && tokens.get(i - 1).is_some_and(|p| !p.is_empty()))
-        })
-        .collect();
-    let escaped = format!("\\{delimiter}");
-    tokens.into_iter().zip(keep).filter(|(_, k)| *k).map(|(t, _)| t.replace(&escaped, &delimiter.to_string())).collect()
-}
-
 /// `extractSingleResponse` then the value's ABI form.
 fn extract_single(
     data: &Value,
@@ -117,12 +91,11 @@ fn extract_single(
     times: Option<&str>,
     now: u64,
 ) -> Result<(Value, DynSolValue), Diagnostic> {
-    let array = parse_array_type(kind);
-    let base = array.as_ref().map_or(kind, |(base, _)| base.as_str());
-    let numeric = base == "int256" || base == "uint256";
-    if !BASE_TYPES.contains(&base) || (kind.contains('[') && array.is_none()) {
+    let Some(parsed) = parse_type(kind) else {
         return Err(fail(Code::InvalidType, format!("Invalid type: {kind}")));
-    }
+    };
+    let base = parsed.base;
+    let numeric = base == "int256" || base == "uint256";
     if !numeric && times.is_some() {
         return Err(fail(
             Code::ReservedMismatch,
@@ -144,8 +117,9 @@ fn extract_single(
     let solidity = kind.replacen("string32", "bytes32", 1).replacen("timestamp", "uint256", 1);
     let sol_type =
         DynSolType::parse(&solidity).map_err(|_| fail(Code::InvalidType, format!("Invalid type: {kind}")))?;
-    if let Some((_, dimensions)) = &array {
-        let cast = apply_to_array(extracted, *dimensions, &|element| cast_number(element).ok_or_else(cast_error))?;
+    if parsed.dimensions > 0 {
+        let cast =
+            apply_to_array(extracted, parsed.dimensions, &|element| cast_number(element).ok_or_else(cast_error))?;
         let multiplied = if numeric { map_array(&cast, &|n| multiply(n, times)) } else { cast };
         let sol = to_sol(&multiplied, &sol_type)
             .ok_or_else(|| fail(Code::EncodingFailed, format!("invalid {kind} value")))?;
@@ -204,27 +178,6 @@ fn canonical_index(segment: &str) -> bool {
 
 fn not_composite(value: &Value) -> Option<&Value> {
     (!value.is_array() && !value.is_object()).then_some(value)
-}
-
-/// `T[]`, `T[N][]`, …: the base type and the number of dimensions.
-fn parse_array_type(kind: &str) -> Option<(String, usize)> {
-    let open = kind.find('[')?;
-    let (base, mut rest) = kind.split_at(open);
-    if !BASE_TYPES.contains(&base) {
-        return None;
-    }
-    let mut dimensions = 0;
-    while !rest.is_empty() {
-        let inner = rest.strip_prefix('[')?;
-        let close = inner.find(']')?;
-        let size = inner.get(..close)?;
-        if !size.bytes().all(|b| b.is_ascii_digit()) || (!size.is_empty() && size.parse::<u64>().ok()? == 0) {
-            return None;
-        }
-        dimensions += 1;
-        rest = inner.get(close + 1..)?;
-    }
-    Some((base.to_owned(), dimensions))
 }
 
 fn apply_to_array(
@@ -523,14 +476,5 @@ mod tests {
         assert_eq!(preview.encoded, format!("0x{:064x}", 42));
         let negative = run(json!(-1), json!({"_type": "int256"})).unwrap();
         assert_eq!(negative.encoded, format!("0x{}", "f".repeat(64)));
-    }
-
-    #[test]
-    fn escape_aware_split_like_the_adapter() {
-        assert_eq!(escape_aware_split("a,b", ','), ["a", "b"]);
-        assert_eq!(escape_aware_split("price,str,", ','), ["price", "str", ""]);
-        assert_eq!(escape_aware_split("100,,", ','), ["100", "", ""]);
-        assert_eq!(escape_aware_split("comma\\,key,price", ','), ["comma,key", "price"]);
-        assert_eq!(escape_aware_split(",a", ','), ["", "a"]);
     }
 }

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::Credential;
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
+use crate::ois::{DocumentKind, OisDocument};
 
 /// Values for `${VAR}` references: a secrets.env file first, then the environment.
 #[derive(Clone, Debug, Default)]
@@ -30,9 +31,8 @@ impl Secrets {
                 continue;
             }
             let Some((name, value)) = line.split_once('=') else {
-                return Err(Diagnostic::new(
+                return Err(Diagnostic::elsewhere(
                     Code::BadArgument,
-                    "",
                     format!("secrets file line {}: expected NAME=value", index + 1),
                 ));
             };
@@ -68,9 +68,7 @@ impl Secrets {
                     at,
                     format!("Secrets interpolation failed: {name} is not defined (or is empty)"),
                 )
-                .with_help(format!(
-                    "pass --secrets secrets.env with a line {name}=..., or set {name} in the environment"
-                ))
+                .with_fix(Fix::GiveSecret(name.to_owned()))
             })?;
             out.push_str(&value);
             rest = after.get(end + 1..).unwrap_or_default();
@@ -80,33 +78,44 @@ impl Secrets {
     }
 }
 
-/// The OIS to use and its credentials. A config.json (root `ois` array) needs `title` when it has
-/// several OIS objects; a bare OIS has no credentials.
-pub fn select(
-    document: &Value,
-    title: Option<&str>,
-    secrets: &Secrets,
-) -> Result<(Value, Vec<Credential>), Diagnostic> {
-    let Some(oises) = document.get("ois") else {
-        return Ok((document.clone(), Vec::new()));
-    };
-    let oises = oises.as_array().ok_or_else(|| Diagnostic::new(Code::WrongType, "/ois", "`ois` must be an array"))?;
-    let titles: Vec<&str> = oises.iter().filter_map(|o| o.get("title").and_then(Value::as_str)).collect();
+/// The OIS chosen for a request, where it is in its file, and its credentials.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Selected {
+    /// The OIS object.
+    pub ois: Value,
+    /// Its pointer in the file (`""` for a bare OIS, `/ois/1` in a config.json): diagnostics about
+    /// the OIS are moved there with [`Diagnostic::within`].
+    pub pointer: String,
+    /// The config's credentials with their `${VAR}`s filled (none for a bare OIS or a list).
+    pub credentials: Vec<Credential>,
+}
+
+/// The OIS to use and its credentials. A config.json (root `ois` array) or a list of OIS objects
+/// needs `title` when it holds several.
+pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Result<Selected, Diagnostic> {
+    let read = OisDocument::read(document).map_err(|(_, error)| error)?;
     let chosen = match title {
-        Some(title) => oises.iter().find(|o| o.get("title").and_then(Value::as_str) == Some(title)),
-        None if oises.len() == 1 => oises.first(),
+        Some(title) => read.oises.iter().find(|(_, ois)| ois.get("title").and_then(Value::as_str) == Some(title)),
+        None if read.oises.len() == 1 => read.oises.first(),
         None => None,
     };
-    let Some(ois) = chosen else {
-        let message = match title {
-            Some(title) => format!("the config has no OIS titled \"{title}\""),
-            None => format!("the config has {} OIS objects; say which with --ois TITLE", oises.len()),
+    let Some((pointer, ois)) = chosen else {
+        let at = if read.kind == DocumentKind::Config { "/ois" } else { "" };
+        let error = match title {
+            Some(title) => Diagnostic::new(Code::OisChoice, at, format!("the file has no OIS titled \"{title}\"")),
+            None => Diagnostic::new(
+                Code::OisChoice,
+                at,
+                format!("the file has {} OIS objects and none was chosen", read.oises.len()),
+            )
+            .with_fix(Fix::ChooseOis),
         };
-        return Err(Diagnostic::new(Code::OisChoice, "/ois", message)
-            .with_help(format!("the titles are: {}", titles.join(", "))));
+        return Err(error.with_help(format!("the titles are: {}", read.titles().join(", "))));
     };
     let mut credentials = Vec::new();
-    for (index, entry) in document.get("apiCredentials").and_then(Value::as_array).into_iter().flatten().enumerate() {
+    let listed = document.get("apiCredentials").and_then(Value::as_array).filter(|_| read.kind == DocumentKind::Config);
+    for (index, entry) in listed.into_iter().flatten().enumerate() {
         let field = |key: &str| entry.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
         let value = field("securitySchemeValue");
         let ois_title = field("oisTitle");
@@ -119,10 +128,11 @@ pub fn select(
         };
         credentials.push(Credential { ois_title, scheme: field("securitySchemeName"), value });
     }
-    Ok((ois.clone(), credentials))
+    Ok(Selected { ois: (*ois).clone(), pointer: pointer.clone(), credentials })
 }
 
-/// The node would not load an OIS that breaks OIS rules; say so before building anything.
+/// The node would not load an OIS that breaks OIS rules; say so before building anything. The
+/// diagnostic points at the first broken rule.
 pub fn check_ois(ois: &Value) -> Result<(), Diagnostic> {
     let errors: Vec<Diagnostic> =
         crate::ois::rules::check(ois, None).into_iter().filter(Diagnostic::is_error).collect();
@@ -130,16 +140,10 @@ pub fn check_ois(ois: &Value) -> Result<(), Diagnostic> {
         None => Ok(()),
         Some(first) => Err(Diagnostic::new(
             Code::InvalidOis,
-            "",
-            format!(
-                "the OIS breaks {} rule(s), e.g. {} at {}: {}",
-                errors.len(),
-                first.code,
-                first.pointer,
-                first.message
-            ),
+            first.pointer(),
+            format!("the OIS breaks {} rule(s), e.g. {}: {}", errors.len(), first.code, first.message),
         )
-        .with_help("run `ois validate` on it for every problem")),
+        .with_help("validate it for every problem")),
     }
 }
 
@@ -151,7 +155,7 @@ pub fn mask(text: &str, secrets: &[String]) -> String {
     secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
     for secret in secrets {
         masked = masked.replace(secret.as_str(), "****");
-        for encoded in [super::encode_uri_component(secret), super::query::encode_for_query(secret)] {
+        for encoded in [crate::js::encode_uri_component(secret), super::query::encode_for_query(secret)] {
             masked = masked.replace(&encoded, "****");
         }
     }
@@ -179,9 +183,11 @@ mod tests {
                                {"oisTitle": "B", "securitySchemeName": "k", "securitySchemeValue": "${UNSET_FOR_B}"}]});
         let secrets = Secrets::parse("K=v").unwrap();
         assert_eq!(select(&config, None, &secrets).unwrap_err().code, Code::OisChoice);
-        let (ois, credentials) = select(&config, Some("A"), &secrets).unwrap();
-        assert_eq!(ois["title"], "A");
-        assert_eq!(credentials[0].value, "v");
+        let selected = select(&config, Some("A"), &secrets).unwrap();
+        assert_eq!((selected.ois["title"].as_str(), selected.pointer.as_str()), (Some("A"), "/ois/0"));
+        assert_eq!(selected.credentials[0].value, "v");
+        let list = json!([{"title": "A"}, {"title": "B"}]);
+        assert_eq!(select(&list, Some("B"), &secrets).unwrap().pointer, "/1");
         assert_eq!(select(&config, Some("B"), &secrets).unwrap_err().code, Code::MissingSecret);
     }
 

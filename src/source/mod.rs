@@ -21,9 +21,12 @@ pub const MAX_DEPTH: usize = 128;
 /// The display name used for standard input.
 pub const STDIN_NAME: &str = "<stdin>";
 
+/// The text format of a source, told apart by its first meaningful character.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// Starts with `{` or `[`.
     Json,
+    /// Anything else.
     Yaml,
 }
 
@@ -33,7 +36,9 @@ pub struct Source {
     pub name: String,
     /// The file's path, `None` for stdin and in-memory text.
     pub path: Option<PathBuf>,
+    /// The whole text (a byte order mark removed).
     pub text: String,
+    /// JSON or YAML.
     pub format: Format,
     json_cache: Mutex<locate::JsonCache>,
     yaml_lines: OnceLock<locate::YamlLines>,
@@ -56,6 +61,7 @@ impl Source {
             let mut bytes = Vec::new();
             std::io::stdin().read_to_end(&mut bytes).map_err(|err| {
                 Diagnostic::new(Code::InputUnreadable, "", format!("cannot read standard input: {err}"))
+                    .in_file(STDIN_NAME)
             })?;
             return Source::from_bytes(STDIN_NAME, None, bytes);
         }
@@ -63,6 +69,7 @@ impl Source {
         let bytes = std::fs::read(path).map_err(|err| {
             Diagnostic::new(Code::InputUnreadable, "", format!("cannot read {name}: {err}"))
                 .with_help("check the path and that the file is readable")
+                .in_file(name.clone())
         })?;
         Source::from_bytes(&name, Some(path.to_path_buf()), bytes)
     }
@@ -87,6 +94,7 @@ impl Source {
         Ok(Source::from_text(name, path, text))
     }
 
+    /// Wraps text already in memory; `name` is used in diagnostics.
     pub fn from_text(name: &str, path: Option<PathBuf>, text: String) -> Source {
         let format = detect_format(&text, name);
         Source {
@@ -166,9 +174,26 @@ impl Source {
         })
     }
 
-    fn named(&self, mut diagnostic: Diagnostic) -> Diagnostic {
-        diagnostic.file = Some(self.name.clone());
-        diagnostic
+    fn named(&self, diagnostic: Diagnostic) -> Diagnostic {
+        diagnostic.in_file(self.name.clone())
+    }
+
+    /// Names this file in `diagnostic` and, when it points into a text and has no position yet,
+    /// finds the pointer's line and column here.
+    pub fn locate_diagnostic(&self, diagnostic: &mut Diagnostic) {
+        let location = &mut diagnostic.location;
+        if !location.is_in_text() {
+            return;
+        }
+        if location.file.is_none() {
+            location.file = Some(self.name.clone());
+        }
+        if location.line.is_none()
+            && let Some((line, column)) = self.locate(&location.pointer)
+        {
+            location.line = Some(line);
+            location.column = Some(column);
+        }
     }
 
     /// Line and column (1-based) of the value or key at `pointer`, or of its nearest ancestor found.
@@ -279,7 +304,7 @@ mod tests {
     fn duplicate_keys_are_errors_in_both_formats() {
         let err = source("a.json", "{\"a\": 1,\n \"a\": 2}").parse().unwrap_err();
         assert_eq!(err.code, Code::DuplicateKey);
-        assert_eq!(err.line, Some(2));
+        assert_eq!(err.location.line, Some(2));
         let err = source("a.yaml", "a: 1\na: 2\n").parse().unwrap_err();
         assert_eq!(err.code, Code::DuplicateKey);
     }
@@ -323,7 +348,7 @@ mod tests {
         let s = Source::from_bytes("a.json", None, b"\xef\xbb\xbf{}".to_vec()).unwrap();
         assert_eq!(s.parse().unwrap(), serde_json::json!({}));
         let err = Source::from_bytes("a.json", None, b"{\n \xff}".to_vec()).unwrap_err();
-        assert_eq!((err.code, err.line, err.column), (Code::InputNotUtf8, Some(2), Some(2)));
+        assert_eq!((err.code, err.location.line, err.location.column), (Code::InputNotUtf8, Some(2), Some(2)));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::ois::model::RELAY_TYPES;
 const CREDENTIAL_KEYS: [&str; 3] = ["oisTitle", "securitySchemeName", "securitySchemeValue"];
 
 /// Checks a config.json's `apiCredentials` against its `ois` list, titles and gateways.
-pub(super) fn check(config: &Value, oises: &[Value]) -> Vec<Diagnostic> {
+pub(super) fn check(config: &Value, oises: &[&Value]) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let titles = titles(oises, &mut diagnostics);
     let credentials = credentials(config, &titles, oises, &mut diagnostics);
@@ -41,7 +41,7 @@ fn escape(token: &str) -> String {
     crate::pointer::join("", [token]).split_off(1)
 }
 
-fn titles<'v>(oises: &'v [Value], diagnostics: &mut Vec<Diagnostic>) -> HashMap<&'v str, usize> {
+fn titles<'v>(oises: &[&'v Value], diagnostics: &mut Vec<Diagnostic>) -> HashMap<&'v str, usize> {
     let mut titles = HashMap::new();
     for (index, ois) in oises.iter().enumerate() {
         let Some(title) = ois.get("title").and_then(Value::as_str) else { continue };
@@ -64,7 +64,7 @@ fn titles<'v>(oises: &'v [Value], diagnostics: &mut Vec<Diagnostic>) -> HashMap<
 fn credentials(
     config: &Value,
     titles: &HashMap<&str, usize>,
-    oises: &[Value],
+    oises: &[&Value],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<(String, String)> {
     let mut pairs = Vec::new();
@@ -191,7 +191,7 @@ fn enabled_schemes(ois: &Value) -> Vec<(&str, &str)> {
         .collect()
 }
 
-fn relay_with_gateway(config: &Value, oises: &[Value], diagnostics: &mut Vec<Diagnostic>) {
+fn relay_with_gateway(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diagnostic>) {
     let gateway = ["http", "httpSignedData"].iter().find(|key| {
         config.pointer(&format!("/triggers/{key}")).and_then(Value::as_array).is_some_and(|t| !t.is_empty())
     });

@@ -5,33 +5,29 @@
 mod config;
 mod traps;
 
-use serde::Serialize;
 use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::ois::{FormatFamily, rules};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::ois::{DocumentKind, FormatFamily, OisDocument, rules};
 use crate::source::Source;
 
-/// What a validated file turned out to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DocumentKind {
-    /// One OIS object.
-    Ois,
-    /// An array of OIS objects.
-    List,
-    /// A node configuration with a root `ois` array.
-    Config,
-}
-
+/// The verdict on one file.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Validation {
-    /// `None` when the file could not be read or parsed.
+    /// What the file is; `None` when it could not be read or parsed.
     pub kind: Option<DocumentKind>,
+    /// Every problem found, errors, warnings and notes.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Validation {
+    /// A verdict of a file that could not be read: only `error`.
+    pub fn unreadable(error: Diagnostic) -> Self {
+        Validation { kind: None, diagnostics: vec![error] }
+    }
+
+    /// No errors (warnings and notes allowed).
     pub fn is_valid(&self) -> bool {
         !self.diagnostics.iter().any(|d| d.severity == Severity::Error)
     }
@@ -39,45 +35,19 @@ impl Validation {
 
 /// Validates a parsed document; `family` forces the OIS format family instead of `oisFormat`.
 pub fn validate_value(root: &Value, family: Option<FormatFamily>) -> Validation {
-    let mut diagnostics = Vec::new();
-    let kind = match root {
-        Value::Object(object) if object.contains_key("ois") => {
-            match object.get("ois").and_then(Value::as_array) {
-                Some(oises) => {
-                    for (index, ois) in oises.iter().enumerate() {
-                        check_ois(ois, family, &format!("/ois/{index}"), &mut diagnostics);
-                    }
-                    diagnostics.extend(config::check(root, oises));
-                }
-                None => {
-                    diagnostics.push(Diagnostic::new(Code::WrongType, "/ois", "`ois` must be an array of OIS objects"))
-                }
-            }
-            DocumentKind::Config
-        }
-        Value::Object(_) => {
-            check_ois(root, family, "", &mut diagnostics);
-            DocumentKind::Ois
-        }
-        Value::Array(items) => {
-            for (index, ois) in items.iter().enumerate() {
-                check_ois(ois, family, &format!("/{index}"), &mut diagnostics);
-            }
-            DocumentKind::List
-        }
-        other => {
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::RootNotObject,
-                    "",
-                    format!("the document is {}, not an OIS object", crate::openapi::kind_of(other)),
-                )
-                .with_help("pass an OIS object, an array of them, or a config.json"),
-            );
-            DocumentKind::Ois
-        }
+    let document = match OisDocument::read(root) {
+        Ok(document) => document,
+        Err((kind, error)) => return Validation { kind: Some(kind), diagnostics: vec![error] },
     };
-    Validation { kind: Some(kind), diagnostics }
+    let mut diagnostics = Vec::new();
+    for (pointer, ois) in &document.oises {
+        check_ois(ois, family, pointer, &mut diagnostics);
+    }
+    if document.kind == DocumentKind::Config {
+        let oises: Vec<&Value> = document.oises.iter().map(|(_, ois)| *ois).collect();
+        diagnostics.extend(config::check(root, &oises));
+    }
+    Validation { kind: Some(document.kind), diagnostics }
 }
 
 fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostics: &mut Vec<Diagnostic>) {
@@ -85,21 +55,18 @@ fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostic
     if ois.is_object() {
         found.extend(traps::check(ois));
     }
-    for mut diagnostic in found {
-        diagnostic.pointer.insert_str(0, prefix);
-        diagnostics.push(diagnostic);
-    }
+    diagnostics.extend(found.into_iter().map(|diagnostic| diagnostic.within(prefix)));
 }
 
 /// Parses and validates `source`; every diagnostic is located in its text.
 pub fn validate(source: &Source, family: Option<FormatFamily>) -> Validation {
     let root = match source.parse() {
         Ok(root) => root,
-        Err(error) => return Validation { kind: None, diagnostics: vec![error] },
+        Err(error) => return Validation::unreadable(error),
     };
     let mut validation = validate_value(&root, family);
     for diagnostic in &mut validation.diagnostics {
-        diagnostic.locate_in(source);
+        source.locate_diagnostic(diagnostic);
     }
     validation
 }
@@ -126,6 +93,8 @@ mod tests {
         })
     }
 
+    use crate::diagnostic::Code;
+
     fn codes(document: Value) -> Vec<Code> {
         validate_value(&document, None).diagnostics.iter().map(|d| d.code).collect()
     }
@@ -138,7 +107,7 @@ mod tests {
     fn kinds_and_pointers() {
         let validation = validate_value(&json!([ois("A"), {"title": 1}]), None);
         assert_eq!(validation.kind, Some(DocumentKind::List));
-        assert!(validation.diagnostics.iter().all(|d| d.pointer.starts_with("/1")), "{:?}", validation.diagnostics);
+        assert!(validation.diagnostics.iter().all(|d| d.pointer().starts_with("/1")), "{:?}", validation.diagnostics);
         assert_eq!(validate_value(&ois("A"), None).kind, Some(DocumentKind::Ois));
         assert!(validate_value(&ois("A"), None).is_valid());
     }

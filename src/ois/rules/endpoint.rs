@@ -6,9 +6,10 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::api::{Declared, OPERATION_LOCATIONS};
-use super::text::{is_js_whitespace, is_path_key, js_parse_int_is_non_negative};
+use super::text::{is_path_key, js_parse_int_is_non_negative};
 use super::{At, Checker};
 use crate::diagnostic::Code;
+use crate::js::is_whitespace as is_js_whitespace;
 use crate::ois::model::{FormatFamily, RESERVED_NAMES};
 
 const ENDPOINT_REQUIRED: &[&str] = &["name", "fixedOperationParameters", "parameters", "reservedParameters"];

@@ -1,10 +1,11 @@
 //! String rules exactly as the real validator applies them (its regexes use JavaScript's `\s`, and
 //! its number checks use `parseInt`).
 
+use crate::js::is_whitespace as is_js_whitespace;
 use crate::ois::model::FormatFamily;
 
 /// `@api3/ois`'s semver: three numeric parts. Before 3.0 an empty part slipped through.
-pub(super) fn is_semver(text: &str, family: FormatFamily) -> bool {
+pub(crate) fn is_semver(text: &str, family: FormatFamily) -> bool {
     let mut count = 0;
     let parts_ok = text.split('.').all(|part| {
         count += 1;
@@ -14,11 +15,14 @@ pub(super) fn is_semver(text: &str, family: FormatFamily) -> bool {
     parts_ok && count == 3
 }
 
+/// The longest title, in UTF-16 units.
+pub(crate) const MAX_TITLE: usize = 64;
+
 /// `^[\s\w-]{1,64}$` with JavaScript's `\s`, counted in UTF-16 units as JavaScript does.
-pub(super) fn is_title(title: &str) -> bool {
+pub(crate) fn is_title(title: &str) -> bool {
     let length = title.encode_utf16().count();
     let allowed = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || is_js_whitespace(c);
-    (1..=64).contains(&length) && title.chars().all(allowed)
+    (1..=MAX_TITLE).contains(&length) && title.chars().all(allowed)
 }
 
 /// `@api3/ois` path keys: `/` followed by anything but whitespace.
@@ -42,15 +46,6 @@ pub fn placeholders(path: &str) -> Vec<&str> {
         }
     }
     found
-}
-
-/// JavaScript's `\s`: what the real validator's regexes treat as whitespace.
-pub fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
-    )
 }
 
 /// `Number.isInteger(parseInt(text)) && value >= 0` as the real validator computes it: leading

@@ -1,7 +1,12 @@
-//! The JavaScript semantics the node's request and response code relies on: how `JSON.parse`
-//! stores a value (every number a double, integer-like keys first), `String(value)` and
-//! truthiness. Values reach the adapter through `JSON.parse`, so we normalise them the same way
-//! before building anything from them.
+//! The JavaScript semantics the node relies on, in one place: how `JSON.parse` stores a value
+//! (every number a double, integer-like keys first), `String(value)`, `JSON.stringify`,
+//! truthiness, `encodeURIComponent` and the `\s` of its regular expressions. Values reach the
+//! adapter through `JSON.parse`, so we normalise them the same way before building anything from
+//! them.
+
+mod text;
+
+pub use text::{encode_uri_component, is_whitespace};
 
 use std::io;
 

@@ -1,16 +1,13 @@
-//! `ois validate` (named `check` here, beside the library's `validate`).
+//! `ois validate`: OIS files and config.json files against every rule.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use ois::diagnostic::{Counts, Severity};
-use ois::ois::FormatFamily;
-use ois::output::{self};
-use ois::source::Source;
-use ois::validate;
+use ois::report::validation_report;
+use ois::{Counts, FormatFamily, Severity, Source, Validation};
 
-use super::{FAILURE, ReportArg, write_stdout};
+use super::{FAILURE, ReportArg, in_flags, write_stdout};
 
 #[derive(clap::Args)]
 pub(crate) struct ValidateArgs {
@@ -41,10 +38,11 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     let mut text = String::new();
     for path in &args.files {
         let name = path.display().to_string();
-        let (validation, source) = match Source::read(path) {
-            Ok(source) => (validate::validate(&source, args.ois_format), Some(source)),
-            Err(error) => (validate::Validation { kind: None, diagnostics: vec![error] }, None),
+        let (mut validation, source) = match Source::read(path) {
+            Ok(source) => (ois::validate(&source, args.ois_format), Some(source)),
+            Err(error) => (Validation::unreadable(error), None),
         };
+        in_flags(&mut validation.diagnostics);
         all_valid &= validation.is_valid();
         match args.format {
             ReportArg::Json => reports.push(serde_json::json!({
@@ -54,9 +52,7 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
                 "counts": Counts::of(&validation.diagnostics),
                 "diagnostics": validation.diagnostics,
             })),
-            ReportArg::Text => {
-                text.push_str(&output::validation_report(&name, &validation, min, style, source.as_ref()))
-            }
+            ReportArg::Text => text.push_str(&validation_report(&name, &validation, min, style, source.as_ref())),
         }
     }
     if args.format == ReportArg::Json {

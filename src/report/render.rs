@@ -3,7 +3,7 @@
 
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
-use super::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::Source;
 
 /// How text diagnostics are rendered.
@@ -31,9 +31,10 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
         Severity::Note => Level::NOTE,
     };
     let mut group = Group::with_title(level.primary_title(diagnostic.message.as_str()).id(diagnostic.code.as_str()));
-    let source = source.filter(|s| diagnostic.file.as_deref() == Some(s.name.as_str()));
+    let location = &diagnostic.location;
+    let source = source.filter(|s| location.file.as_deref() == Some(s.name.as_str()));
     let mut header_fix = None;
-    match (&diagnostic.file, diagnostic.line, diagnostic.column) {
+    match (&location.file, location.line, location.column) {
         (Some(file), Some(line), Some(column)) => match source.and_then(|s| s.line_text(line)) {
             Some(text) => {
                 let span = token_span(text, column);
@@ -54,11 +55,11 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
         (Some(file), _, _) => group = group.element(Origin::path(file.as_str())),
         _ => {}
     }
-    if !diagnostic.pointer.is_empty() {
-        group = group.element(Level::NOTE.message(format!("at {}", diagnostic.pointer)));
+    if !location.pointer.is_empty() {
+        group = group.element(Level::NOTE.message(format!("at {}", location.pointer)));
     }
-    if let Some(help) = &diagnostic.help {
-        group = group.element(Level::HELP.message(help.as_str()));
+    if let Some(help) = diagnostic.full_help() {
+        group = group.element(Level::HELP.message(help));
     }
     let renderer = if style.color { Renderer::styled() } else { Renderer::plain() };
     let mut text = renderer.render(&[group]);
@@ -136,7 +137,7 @@ mod tests {
         let source = Source::from_text("api.yaml", None, "paths:\n  /pets:\n    put:\n      x: 1\n".to_owned());
         let mut diagnostic =
             Diagnostic::new(Code::MethodSkipped, "/paths/~1pets/put", "PUT /pets is skipped").with_help("use get");
-        diagnostic.locate_in(&source);
+        source.locate_diagnostic(&mut diagnostic);
         let text = render(&diagnostic, RenderStyle::default(), Some(&source));
         let expected = "note[CNV030]: PUT /pets is skipped\n --> api.yaml:3:5\n  |\n3 |     put:\n  |     ^^^\n  |\n  = note: at /paths/~1pets/put\n  = help: use get\n";
         assert_eq!(text, expected, "\n{text}");
@@ -144,8 +145,7 @@ mod tests {
 
     #[test]
     fn renders_without_source_text() {
-        let mut diagnostic = Diagnostic::new(Code::JsonSyntax, "", "invalid JSON").at(2, 7);
-        diagnostic.file = Some("a.json".into());
+        let diagnostic = Diagnostic::new(Code::JsonSyntax, "", "invalid JSON").at(2, 7).in_file("a.json");
         let text = render(&diagnostic, RenderStyle::default(), None);
         assert!(text.starts_with("error[INP004]: invalid JSON\n"), "{text}");
         assert!(text.contains("a.json:2:7"), "{text}");
@@ -156,9 +156,9 @@ mod tests {
         let line = format!("{{{}\"put\": {{}}, {}}}", "\"a\": 1, ".repeat(5000), "\"é\": 2, ".repeat(5000));
         let source = Source::from_text("min.json", None, line.clone());
         let mut diagnostic = Diagnostic::new(Code::MethodSkipped, "/put", "PUT is skipped");
-        diagnostic.locate_in(&source);
+        source.locate_diagnostic(&mut diagnostic);
         let column = line.find("\"put\"").unwrap() + 1;
-        assert_eq!(diagnostic.column, Some(column));
+        assert_eq!(diagnostic.location.column, Some(column));
         let text = render(&diagnostic, RenderStyle::default(), Some(&source));
         assert!(text.contains(&format!("--> min.json:1:{column}\n")), "{text}");
         assert!(text.contains("\"put\": {}"), "{text}");

@@ -1,0 +1,85 @@
+//! What the caller of a conversion can choose.
+
+use super::filter::Filter;
+
+/// What the caller can choose; everything else follows from the document. Start from
+/// `ConvertOptions::default()` and set what you need.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct ConvertOptions {
+    /// The server to use: an index into `servers` or one of their URLs (default: the first).
+    pub server: Option<String>,
+    /// Server variable values (name, value), applied over the variables' defaults.
+    pub server_vars: Vec<(String, String)>,
+    /// Resolves a relative server URL, or is the server when the document has none.
+    pub base_url: Option<String>,
+    /// The `oisFormat` written (default 3.0.0).
+    pub ois_format: Option<String>,
+    /// The title, instead of `info.title` made to fit.
+    pub title: Option<String>,
+    /// The OIS version, instead of `info.version` made x.y.z.
+    pub ois_version: Option<String>,
+    /// Files referenced by `$ref` may be anywhere below this folder (default: the document's own
+    /// folder).
+    pub allow_root: Option<std::path::PathBuf>,
+    /// Only operations matching one of these (all when empty).
+    pub include: Vec<Filter>,
+    /// No operation matching one of these.
+    pub exclude: Vec<Filter>,
+}
+
+impl ConvertOptions {
+    /// With [`base_url`](Self::base_url) set.
+    pub fn with_base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = Some(url.into());
+        self
+    }
+
+    /// With [`server`](Self::server) set: an index or a URL.
+    pub fn with_server(mut self, server: impl Into<String>) -> Self {
+        self.server = Some(server.into());
+        self
+    }
+
+    /// With a value for one server variable.
+    pub fn with_server_var(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.server_vars.push((name.into(), value.into()));
+        self
+    }
+
+    /// With [`ois_format`](Self::ois_format) set.
+    pub fn with_ois_format(mut self, format: impl Into<String>) -> Self {
+        self.ois_format = Some(format.into());
+        self
+    }
+
+    /// With [`title`](Self::title) set.
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// With [`ois_version`](Self::ois_version) set.
+    pub fn with_ois_version(mut self, version: impl Into<String>) -> Self {
+        self.ois_version = Some(version.into());
+        self
+    }
+
+    /// With [`allow_root`](Self::allow_root) set.
+    pub fn with_allow_root(mut self, folder: impl Into<std::path::PathBuf>) -> Self {
+        self.allow_root = Some(folder.into());
+        self
+    }
+
+    /// With one more [`include`](Self::include) filter.
+    pub fn including(mut self, filter: Filter) -> Self {
+        self.include.push(filter);
+        self
+    }
+
+    /// With one more [`exclude`](Self::exclude) filter.
+    pub fn excluding(mut self, filter: Filter) -> Self {
+        self.exclude.push(filter);
+        self
+    }
+}

@@ -1,0 +1,100 @@
+//! What the conversion stages share: the operations kept and their parameters, the summary they
+//! count into, and the small value rules more than one stage applies. Stages import this module,
+//! never each other, except `operations` calling `body` for request bodies.
+
+use heck::ToLowerCamelCase;
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::ois::model::{Location, Method, OperationParameter};
+
+/// One API parameter of a kept operation, with what its endpoint parameter needs.
+#[derive(Clone, Debug)]
+pub(crate) struct ApiParameter {
+    pub location: Location,
+    pub name: String,
+    pub required: bool,
+    pub default: Option<String>,
+    pub example: Option<String>,
+    pub description: Option<String>,
+}
+
+impl ApiParameter {
+    pub fn operation_parameter(&self) -> OperationParameter {
+        OperationParameter { location: self.location, name: self.name.clone() }
+    }
+}
+
+/// An operation that will become an OIS operation and a mirror endpoint.
+#[derive(Clone, Debug)]
+pub(crate) struct KeptOperation<'a> {
+    pub path: String,
+    pub method: Method,
+    /// Where the operation is in the document (after following a path item `$ref`).
+    pub pointer: String,
+    pub path_item_pointer: String,
+    /// Where its natural name is in [`Collected::names`].
+    pub name_index: usize,
+    pub summary: Option<String>,
+    pub description: Option<String>,
+    pub external_docs: Option<String>,
+    pub parameters: Vec<ApiParameter>,
+    /// The operation's own `security`, if it has one.
+    pub security: Option<&'a Value>,
+    pub servers: Option<&'a Value>,
+    pub path_servers: Option<&'a Value>,
+}
+
+/// What a conversion kept and skipped, for reports.
+#[derive(Clone, Debug, Default, Serialize)]
+#[non_exhaustive]
+pub struct Summary {
+    /// Operations that became OIS operations (and endpoints).
+    pub operations_kept: usize,
+    /// reason → number of operations skipped for it
+    pub operations_skipped: IndexMap<&'static str, usize>,
+    /// Endpoint parameters, over all endpoints.
+    pub parameters: usize,
+    /// The security schemes the OIS uses.
+    pub security_schemes: Vec<String>,
+}
+
+impl Summary {
+    pub(crate) fn skip(&mut self, reason: &'static str) {
+        *self.operations_skipped.entry(reason).or_default() += 1;
+    }
+
+    /// Operations skipped, for every reason.
+    pub fn skipped_total(&self) -> usize {
+        self.operations_skipped.values().sum()
+    }
+}
+
+/// Skip reasons, as they appear in summaries.
+pub(crate) mod reason {
+    pub const FILTERED: &str = "filtered out";
+    pub const METHOD: &str = "method not get/post";
+    pub const PATH: &str = "path OIS cannot express";
+    pub const REF: &str = "unresolvable $ref";
+    pub const INVALID: &str = "invalid operation";
+}
+
+/// `default` and `example` must be strings in OIS: strings as they are, numbers and booleans as
+/// their JSON text, objects and arrays as compact JSON; `null` means there is none.
+pub(crate) fn ois_string(value: &Value) -> Option<String> {
+    match value {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+/// The natural name of an operation, before collisions are resolved.
+pub(crate) fn base_name(operation_id: Option<&str>, method: &str, path: &str) -> String {
+    let from_id = operation_id.map(ToLowerCamelCase::to_lower_camel_case).filter(|n| !n.is_empty());
+    from_id.unwrap_or_else(|| {
+        let name = format!("{method} {path}").to_lower_camel_case();
+        if name.is_empty() { method.to_owned() } else { name }
+    })
+}

@@ -1,0 +1,60 @@
+//! Settings of the caller's that change an outcome. The library names them in its own terms
+//! ([`Fix::describe`]); a front end names them its own way (the CLI: its flags).
+
+/// A setting that would fix or change what a diagnostic reports.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Fix {
+    /// Choose the OIS title yourself (`ConvertOptions::title`).
+    ChooseTitle,
+    /// Choose the OIS version yourself (`ConvertOptions::ois_version`).
+    ChooseVersion,
+    /// Give the API's base URL: the document has no server (`ConvertOptions::base_url`).
+    GiveBaseUrl,
+    /// Give the URL a relative server URL is relative to (`ConvertOptions::base_url`).
+    GiveRelativeBase,
+    /// The document has no servers to choose from: give a base URL instead.
+    UseBaseUrlInstead,
+    /// Choose another server (`ConvertOptions::server`).
+    PickServer,
+    /// Give the named server variable a value, or choose another server.
+    GiveServerVariable(String),
+    /// Convert this operation on its own, with its own server chosen.
+    ConvertWithItsServer,
+    /// Allow `$ref`s to files below a wider folder (`ConvertOptions::allow_root`).
+    AllowRoot,
+    /// Allow replacing an existing output file.
+    Replace,
+    /// Give the missing requester parameters.
+    GiveParameters,
+    /// Give the named secret in a secrets file or the environment.
+    GiveSecret(String),
+    /// Say which OIS of a config.json to use, by title.
+    ChooseOis,
+}
+
+impl Fix {
+    /// The fix in the library's words (option and field names).
+    pub fn describe(&self) -> String {
+        match self {
+            Fix::ChooseTitle => "set ConvertOptions::title to choose it yourself".to_owned(),
+            Fix::ChooseVersion => "set ConvertOptions::ois_version to choose it yourself".to_owned(),
+            Fix::GiveBaseUrl => "give the API's base URL in ConvertOptions::base_url".to_owned(),
+            Fix::GiveRelativeBase => "give the URL it is relative to in ConvertOptions::base_url".to_owned(),
+            Fix::UseBaseUrlInstead => "give ConvertOptions::base_url instead".to_owned(),
+            Fix::PickServer => "pick another in ConvertOptions::server, by index or URL".to_owned(),
+            Fix::GiveServerVariable(name) => {
+                format!("give \"{name}\" a value in ConvertOptions::server_vars, or pick another server")
+            }
+            Fix::ConvertWithItsServer => {
+                "convert this operation separately, with ConvertOptions::server or base_url set to its server"
+                    .to_owned()
+            }
+            Fix::AllowRoot => "set ConvertOptions::allow_root to allow references below another folder".to_owned(),
+            Fix::Replace => "allow replacing it".to_owned(),
+            Fix::GiveParameters => "give them as requester parameters".to_owned(),
+            Fix::GiveSecret(name) => format!("give {name} in a secrets file (a line {name}=...) or the environment"),
+            Fix::ChooseOis => "say which by its title".to_owned(),
+        }
+    }
+}

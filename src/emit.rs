@@ -1,0 +1,79 @@
+//! Emitting results: a document as JSON or YAML text, and atomic file writes that never clobber
+//! by accident. The bottom of the pipeline: it knows nothing of what it writes.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic, Fix};
+
+/// The text format a document is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// Pretty JSON, two spaces.
+    Json,
+    /// YAML.
+    Yaml,
+}
+
+impl OutputFormat {
+    /// YAML for `.yaml`/`.yml` paths, JSON otherwise.
+    pub fn for_path(path: &Path) -> OutputFormat {
+        match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+            Some("yaml" | "yml") => OutputFormat::Yaml,
+            _ => OutputFormat::Json,
+        }
+    }
+}
+
+/// The document as text: pretty JSON (2 spaces) or YAML, always ending in a newline.
+pub fn to_text(value: &Value, format: OutputFormat) -> Result<String, Diagnostic> {
+    model_text(value, format)
+}
+
+/// Anything serializable as the same text `to_text` gives for its `Value` (the typed OIS model
+/// serializes its fields in the same order, so the bytes are identical).
+pub fn model_text<T: Serialize>(value: &T, format: OutputFormat) -> Result<String, Diagnostic> {
+    let text = match format {
+        OutputFormat::Json => serde_json::to_string_pretty(value).map(|mut s| {
+            s.push('\n');
+            s
+        }),
+        OutputFormat::Yaml => yaml_serde::to_string(value).map_err(|e| serde_json::Error::io(std::io::Error::other(e))),
+    };
+    text.map_err(|err| Diagnostic::elsewhere(Code::OutputWrite, format!("cannot serialize the output: {err}")))
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder and a rename, so a failed
+/// or interrupted run leaves either the old file or the new one, never a partial one. Without
+/// `force` an existing file is an error, checked atomically at the rename.
+pub fn write_atomically(path: &Path, text: &str, force: bool) -> Result<(), Diagnostic> {
+    let name = path.display();
+    let exists_error = || {
+        Diagnostic::elsewhere(Code::OutputExists, format!("{name} already exists; nothing was written"))
+            .in_file(name.to_string())
+            .with_fix(Fix::Replace)
+    };
+    if !force && path.exists() {
+        return Err(exists_error());
+    }
+    let write_error =
+        |err: std::io::Error| Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write {name}: {err}"));
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut temp = tempfile::Builder::new().prefix(".ois-").suffix(".tmp").tempfile_in(dir).map_err(write_error)?;
+    temp.write_all(text.as_bytes()).map_err(write_error)?;
+    temp.as_file().sync_all().map_err(write_error)?;
+    if force {
+        temp.persist(path).map_err(|e| write_error(e.error))?;
+    } else {
+        temp.persist_noclobber(path).map_err(|e| {
+            if e.error.kind() == std::io::ErrorKind::AlreadyExists { exists_error() } else { write_error(e.error) }
+        })?;
+    }
+    Ok(())
+}

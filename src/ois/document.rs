@@ -1,0 +1,91 @@
+//! The files OIS objects come in: one OIS object, an array of them, or a node's config.json with
+//! a root `ois` array. Every command that reads OIS files tells them apart here.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic};
+
+/// What a file of OIS objects turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DocumentKind {
+    /// One OIS object.
+    Ois,
+    /// An array of OIS objects.
+    List,
+    /// A node configuration with a root `ois` array.
+    Config,
+}
+
+/// The OIS objects of a document, each with the pointer to it (`""`, `/2`, `/ois/0`).
+#[derive(Clone, Debug)]
+pub struct OisDocument<'a> {
+    /// What the document is.
+    pub kind: DocumentKind,
+    /// The whole document.
+    pub root: &'a Value,
+    /// Each OIS object and its pointer in `root`.
+    pub oises: Vec<(String, &'a Value)>,
+}
+
+impl<'a> OisDocument<'a> {
+    /// Tells what `root` is. The error (with the kind it was taken for) is for a root that is
+    /// neither an object nor an array, and for a config.json whose `ois` is not an array.
+    pub fn read(root: &'a Value) -> Result<OisDocument<'a>, (DocumentKind, Diagnostic)> {
+        let (kind, oises) = match root {
+            Value::Object(object) => match object.get("ois") {
+                Some(Value::Array(items)) => (DocumentKind::Config, listed(items, "/ois/")),
+                Some(_) => {
+                    let error = Diagnostic::new(Code::WrongType, "/ois", "`ois` must be an array of OIS objects");
+                    return Err((DocumentKind::Config, error));
+                }
+                None => (DocumentKind::Ois, vec![(String::new(), root)]),
+            },
+            Value::Array(items) => (DocumentKind::List, listed(items, "/")),
+            other => {
+                let error = Diagnostic::new(
+                    Code::RootNotObject,
+                    "",
+                    format!("the document is {}, not an OIS object", crate::openapi::kind_of(other)),
+                )
+                .with_help("pass an OIS object, an array of them, or a config.json");
+                return Err((DocumentKind::Ois, error));
+            }
+        };
+        Ok(OisDocument { kind, root, oises })
+    }
+
+    /// The titles of its OIS objects, for messages.
+    pub fn titles(&self) -> Vec<&'a str> {
+        self.oises.iter().filter_map(|(_, ois)| ois.get("title").and_then(Value::as_str)).collect()
+    }
+}
+
+fn listed<'a>(items: &'a [Value], prefix: &str) -> Vec<(String, &'a Value)> {
+    items.iter().enumerate().map(|(index, ois)| (format!("{prefix}{index}"), ois)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn pointers(root: &Value) -> (DocumentKind, Vec<String>) {
+        let document = OisDocument::read(root).unwrap();
+        (document.kind, document.oises.into_iter().map(|(pointer, _)| pointer).collect())
+    }
+
+    #[test]
+    fn tells_the_three_kinds_apart() {
+        assert_eq!(pointers(&json!({"title": "A"})), (DocumentKind::Ois, vec![String::new()]));
+        assert_eq!(pointers(&json!([{}, {}])), (DocumentKind::List, vec!["/0".into(), "/1".into()]));
+        assert_eq!(
+            pointers(&json!({"ois": [{}], "apiCredentials": []})),
+            (DocumentKind::Config, vec!["/ois/0".into()])
+        );
+        let (kind, error) = OisDocument::read(&json!({"ois": {}})).unwrap_err();
+        assert_eq!((kind, error.code), (DocumentKind::Config, Code::WrongType));
+        assert_eq!(OisDocument::read(&json!(1)).unwrap_err().1.code, Code::RootNotObject);
+    }
+}

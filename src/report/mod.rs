@@ -1,0 +1,11 @@
+//! Reporting, the top of the pipeline: diagnostics rendered for people (in the style of rustc),
+//! the reports of a conversion or a validated file, and the conversion run with its self-check,
+//! rendering and locating side by side.
+
+mod pipeline;
+mod render;
+mod summary;
+
+pub use pipeline::{Positions, convert_rendered};
+pub use render::{RenderStyle, render};
+pub use summary::{Report, text_report, validation_report};

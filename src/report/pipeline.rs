@@ -1,0 +1,81 @@
+//! One conversion as the CLI runs it: converted, then checked, rendered and located side by side
+//! (they only read), using the other cores where there are some.
+
+use serde_json::Value;
+
+use crate::convert::{self, Built, Conversion, ConvertOptions, Failure};
+use crate::diagnostic::{Code, Diagnostic, Document};
+use crate::emit::{OutputFormat, model_text};
+use crate::openapi::bundle;
+use crate::source::Source;
+
+/// Which diagnostics get a line and column (finding them costs time in big documents).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Positions {
+    /// Every diagnostic.
+    All,
+    /// Only errors: for reports that show nothing else (a batch's text summary).
+    ErrorsOnly,
+}
+
+/// Converts `root` (parsed from `source`) and renders the OIS as `format` text. The text is
+/// returned only when the self-check passed; diagnostics are placed and located as `positions`
+/// asks.
+pub fn convert_rendered(
+    source: &Source,
+    root: &Value,
+    options: &ConvertOptions,
+    format: OutputFormat,
+    positions: Positions,
+) -> Result<(Conversion, String), Failure> {
+    let bundled;
+    let (root, files) = if bundle::has_file_refs(&source.text) {
+        let mut copy = root.clone();
+        let files = bundle::bundle(source, &mut copy, options.allow_root.as_deref());
+        bundled = copy;
+        (&bundled, files)
+    } else {
+        (root, bundle::Files::default())
+    };
+    let mut built = match convert::build(root, options, &files) {
+        Ok(built) => built,
+        Err(mut failure) => {
+            convert::place(&mut failure.diagnostics, source, &files);
+            return Err(failure);
+        }
+    };
+    let Built { model, diagnostics, family, .. } = &mut built;
+    let (checked, text) = std::thread::scope(|scope| {
+        // The big allocations (the checked Value) stay on this thread, so its arena is reused.
+        let renderer = scope.spawn(|| model_text(model, format));
+        let locator = scope.spawn(|| match positions {
+            Positions::All => convert::place(diagnostics, source, &files),
+            Positions::ErrorsOnly => {
+                for diagnostic in diagnostics.iter_mut().filter(|d| d.is_error()) {
+                    files.place(diagnostic, source);
+                }
+            }
+        });
+        let checked = convert::to_value(model)
+            .map_err(|error| vec![error])
+            .and_then(|ois| convert::self_check(&ois, *family).map(|()| ois));
+        let stopped = || {
+            Diagnostic::new(Code::SelfCheckFailed, "", "rendering stopped unexpectedly").in_document(Document::Output)
+        };
+        let text = renderer.join().unwrap_or_else(|_| Err(stopped()));
+        let _ = locator.join();
+        (checked, text)
+    });
+    let ois = match checked {
+        Ok(ois) => ois,
+        Err(failures) => {
+            let mut failure = convert::failed(built.diagnostics, failures);
+            convert::place(&mut failure.diagnostics, source, &files);
+            return Err(failure);
+        }
+    };
+    match text {
+        Ok(text) => Ok((built.into_conversion(ois), text)),
+        Err(error) => Err(convert::failed(built.diagnostics, vec![error])),
+    }
+}

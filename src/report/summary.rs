@@ -1,0 +1,89 @@
+//! Human and JSON reports of one conversion or one validated file.
+
+use serde::Serialize;
+
+use super::render::{RenderStyle, render};
+use crate::convert::Summary;
+use crate::diagnostic::{Counts, Diagnostic, Severity};
+use crate::source::Source;
+use crate::validate::Validation;
+
+/// What `--report json` prints for one conversion.
+#[derive(Serialize)]
+pub struct Report<'a> {
+    /// The input's display name.
+    pub file: &'a str,
+    /// `ok` or `failed`.
+    pub status: &'static str,
+    /// Where the OIS was written, when it was written to a file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<&'a str>,
+    /// What the conversion kept and skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<&'a Summary>,
+    /// Diagnostics by severity.
+    pub counts: Counts,
+    /// Every diagnostic.
+    pub diagnostics: &'a [Diagnostic],
+}
+
+/// The text report: every diagnostic at or above `min`, then a one-paragraph summary.
+pub fn text_report(
+    file: &str,
+    diagnostics: &[Diagnostic],
+    summary: Option<&Summary>,
+    min: Severity,
+    style: RenderStyle,
+    source: Option<&Source>,
+) -> String {
+    let mut out = String::new();
+    for diagnostic in diagnostics.iter().filter(|d| d.severity >= min) {
+        out.push_str(&render(diagnostic, style, source));
+        out.push('\n');
+    }
+    if min > Severity::Warning {
+        return out;
+    }
+    let counts = Counts::of(diagnostics);
+    if let Some(summary) = summary {
+        out.push_str(&format!("converted {file}: {} operation(s) kept", summary.operations_kept));
+        let skipped = summary.skipped_total();
+        if skipped > 0 {
+            let reasons: Vec<String> = summary.operations_skipped.iter().map(|(r, n)| format!("{n} {r}")).collect();
+            out.push_str(&format!(", {skipped} skipped ({})", reasons.join(", ")));
+        }
+        out.push_str(&format!("; {} parameter(s)", summary.parameters));
+        if summary.security_schemes.is_empty() {
+            out.push_str("; no security schemes");
+        } else {
+            out.push_str(&format!("; security: {}", summary.security_schemes.join(", ")));
+        }
+        out.push('\n');
+    } else {
+        out.push_str(&format!("{file}: nothing was written\n"));
+    }
+    out.push_str(&format!("{} error(s), {} warning(s), {} note(s)\n", counts.errors, counts.warnings, counts.notes));
+    out
+}
+
+/// The text report of one validated file: its diagnostics, then a verdict line.
+pub fn validation_report(
+    file: &str,
+    validation: &Validation,
+    min: Severity,
+    style: RenderStyle,
+    source: Option<&Source>,
+) -> String {
+    let mut out = String::new();
+    for diagnostic in validation.diagnostics.iter().filter(|d| d.severity >= min) {
+        out.push_str(&render(diagnostic, style, source));
+        out.push('\n');
+    }
+    let counts = Counts::of(&validation.diagnostics);
+    let verdict = if validation.is_valid() { "valid" } else { "invalid" };
+    out.push_str(&format!(
+        "{file}: {verdict} ({} error(s), {} warning(s), {} note(s))\n",
+        counts.errors, counts.warnings, counts.notes
+    ));
+    out
+}
