@@ -1,32 +1,80 @@
-//! Every diagnostic code has an input that triggers it; adding a code without a case here fails
-//! `every_code_has_a_case`.
+//! One test per diagnostic code, as ruff has a snapshot per rule: an input that triggers the code,
+//! and the diagnostic rendered as a person sees it (code, message, file:line:column, pointer, help)
+//! in `tests/codes/<CODE>.txt`. Adding a code without a test fails `every_code_has_a_test`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
-use std::collections::HashSet;
+use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
-use ois::Code;
 use ois::Source;
-use ois::{ConvertOptions, convert, convert_value};
+use ois::report::{RenderStyle, render};
+use ois::{Code, Diagnostic};
+use ois::{ConvertOptions, convert};
 
-/// Codes produced by converting `document` with `options`.
-fn convert_codes(document: Value, options: &ConvertOptions) -> Vec<Code> {
-    match convert_value(&document, options) {
-        Ok(conversion) => conversion.diagnostics.iter().map(|d| d.code).collect(),
-        Err(failure) => failure.diagnostics.iter().map(|d| d.code).collect(),
+/// One diagnostic as a person sees it: its code, and the text `ois` renders for it (plain).
+type Shown = (Code, String);
+
+/// Renders `diagnostics` (located in `source` when they point into it), paths of temporary folders
+/// replaced by `<tmp>` so the text is the same on every run.
+fn shown(diagnostics: &[Diagnostic], source: Option<&Source>) -> Vec<Shown> {
+    let temp = std::env::temp_dir().canonicalize().unwrap_or_else(|_| std::env::temp_dir());
+    diagnostics
+        .iter()
+        .map(|diagnostic| {
+            let mut diagnostic = diagnostic.clone();
+            if let Some(source) = source {
+                source.locate_diagnostic(&mut diagnostic);
+            }
+            let text = render(&diagnostic, RenderStyle::default(), source);
+            (
+                diagnostic.code,
+                scrub(&scrub(&text, &temp.display().to_string()), &std::env::temp_dir().display().to_string()),
+            )
+        })
+        .collect()
+}
+
+/// `text` with every `TEMP/.tmpXXXX` folder written as `<tmp>`.
+fn scrub(text: &str, temp: &str) -> String {
+    let marker = format!("{}/.tmp", temp.trim_end_matches('/'));
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(&marker) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + marker.len()..];
+        let end = after.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(after.len());
+        out.push_str("<tmp>");
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A document as the pretty JSON text a person would have written, so diagnostics get a line and
+/// column.
+fn source_of(name: &str, document: &Value) -> Source {
+    Source::from_text(name, None, serde_json::to_string_pretty(document).unwrap())
+}
+
+/// Diagnostics of converting `source`, rendered.
+fn converted(source: &Source, options: &ConvertOptions) -> Vec<Shown> {
+    match convert(source, options) {
+        Ok(conversion) => shown(&conversion.diagnostics, Some(source)),
+        Err(failure) => shown(&failure.diagnostics, Some(source)),
     }
 }
 
-fn text_codes(name: &str, bytes: &[u8]) -> Vec<Code> {
-    let source = match Source::from_bytes(name, None, bytes.to_vec()) {
-        Ok(source) => source,
-        Err(diagnostic) => return vec![diagnostic.code],
-    };
-    match convert(&source, &ConvertOptions::default()) {
-        Ok(conversion) => conversion.diagnostics.iter().map(|d| d.code).collect(),
-        Err(failure) => failure.diagnostics.iter().map(|d| d.code).collect(),
+/// Converting `document` (as pretty JSON text) with `options`.
+fn convert_codes(document: Value, options: &ConvertOptions) -> Vec<Shown> {
+    converted(&source_of("openapi.json", &document), options)
+}
+
+fn text_codes(name: &str, bytes: &[u8]) -> Vec<Shown> {
+    match Source::from_bytes(name, None, bytes.to_vec()) {
+        Ok(source) => converted(&source, &ConvertOptions::default()),
+        Err(diagnostic) => shown(&[diagnostic], None),
     }
 }
 
@@ -60,11 +108,11 @@ fn base_ois() -> Value {
     })
 }
 
-/// Codes from checking the base OIS after `mutate`.
-fn rule_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Code> {
+/// Checking the base OIS after `mutate` against the OIS rules.
+fn rule_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Shown> {
     let mut ois = base_ois();
     mutate(&mut ois);
-    ois::check_ois(&ois, None).iter().map(|d| d.code).collect()
+    shown(&ois::check_ois(&ois, None), Some(&source_of("ois.json", &ois)))
 }
 
 /// Appends to the array at `pointer`.
@@ -86,8 +134,8 @@ fn set(ois: &mut Value, pointer: &str, value: Value) {
     }
 }
 
-/// Every case: the code it must produce, and the codes it did produce.
-fn cases() -> Vec<(Code, Vec<Code>)> {
+/// Every case: the code it must produce, and what it did produce.
+fn cases() -> Vec<(Code, Vec<Shown>)> {
     let none = ConvertOptions::default();
     let base = ConvertOptions::default().with_base_url("https://base.example");
     let mut cases = vec![
@@ -115,7 +163,7 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (Code::RefUrl, with_ref("https://example.com/p.json")),
         (Code::RefMalformed, with_ref("#no-slash")),
         (Code::RefEscapes, escaping_ref_codes()),
-        (Code::BadFilter, vec![ois::Filter::parse("GET /a/[").unwrap_err().code]),
+        (Code::BadFilter, shown(&[ois::Filter::parse("GET /a/[").unwrap_err()], None)),
         (Code::OperationsFiltered, convert_codes(doc(json!({"/a": get_ok(), "/b": {"get": {"operationId": "b"}}})), &ConvertOptions::default().excluding(ois::Filter::parse("id:b").unwrap()))),
         (Code::NotOpenApiFile, {
             let dir = tempfile::tempdir().unwrap();
@@ -127,7 +175,7 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
                 positions: ois::report::Positions::All,
             };
             let results = ois::batch::run(&items, &dir.path().join("out"), &ConvertOptions::default(), settings, &|| {});
-            results.iter().flat_map(|r| r.diagnostics.iter().map(|d| d.code)).collect()
+            shown(&results.iter().flat_map(|r| r.diagnostics.clone()).collect::<Vec<_>>(), None)
         }),
         (Code::InvalidItem, convert_codes(doc(json!({"/a": {"get": {"parameters": [{"in": "query"}]}}})), &none)),
         (Code::SchemaTooDeep, convert_codes(doc(json!({"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": deep_all_of(40)}}}}}, "/ok": get_ok()})), &none)),
@@ -200,12 +248,15 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (Code::TitleChanged, convert_codes(json!({"openapi": "3.0.0", "info": {"title": "a.b", "version": "1.0.0"}, "servers": [{"url": "https://x.example"}], "paths": {"/a": get_ok()}}), &none)),
         (Code::VersionChanged, convert_codes(json!({"openapi": "3.0.0", "info": {"title": "a", "version": "v1"}, "servers": [{"url": "https://x.example"}], "paths": {"/a": get_ok()}}), &none)),
         (Code::SelfCheckFailed, self_check_codes()),
-        (Code::OutputExists, vec![output_exists()]),
-        (Code::OutputWrite, vec![output_unwritable()]),
+        (Code::OutputExists, shown(&[output_exists()], None)),
+        (Code::OutputWrite, shown(&[output_unwritable()], None)),
+        (Code::InputUnreadable, {
+            shown(&[Source::read(std::path::Path::new("/nonexistent/input.yaml")).expect_err("missing file")], None)
+        }),
         (Code::StrictWarnings, cli_codes(&["convert", "samples/orders.json", "--strict", "--report", "json"])),
     ]);
     cases.push((Code::RelativeServer, with_servers(json!([{"url": "/v1"}]), &none)));
-    assert!(!with_servers(json!([{"url": "/v1"}]), &base).contains(&Code::RelativeServer));
+    assert!(!with_servers(json!([{"url": "/v1"}]), &base).iter().any(|(code, _)| *code == Code::RelativeServer));
     cases.extend([
         (Code::WrongType, rule_codes(|o| set(o, "/endpoints", json!({})))),
         (
@@ -402,13 +453,10 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (Code::MissingPathValue, request_codes(|_| {}, "item", json!({}), &[])),
         (
             Code::MissingSecret,
-            vec![
-                ois::request::Secrets::parse("")
-                    .unwrap()
-                    .interpolate("${OIS_TEST_UNSET_SECRET_1}", "")
-                    .unwrap_err()
-                    .code,
-            ],
+            shown(
+                &[ois::request::Secrets::parse("").unwrap().interpolate("${OIS_TEST_UNSET_SECRET_1}", "").unwrap_err()],
+                None,
+            ),
         ),
         (Code::PathValueChangesUrl, request_codes(|_| {}, "item", json!({"id": "a/b"}), &[])),
         (
@@ -433,13 +481,14 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
         (Code::InvalidOis, {
             let mut broken = base_ois();
             set(&mut broken, "/title", json!("a.b"));
-            vec![ois::request::check_ois(&broken).unwrap_err().code]
+            shown(&[ois::request::check_ois(&broken).unwrap_err()], Some(&source_of("ois.json", &broken)))
         }),
         (Code::OisChoice, {
             let config = json!({"ois": [base_ois(), base_ois()], "apiCredentials": []});
-            vec![ois::request::select(&config, None, &ois::request::Secrets::default()).unwrap_err().code]
+            let error = ois::request::select(&config, None, &ois::request::Secrets::default()).unwrap_err();
+            shown(&[error], Some(&source_of("config.json", &config)))
         }),
-        (Code::BadArgument, vec![ois::request::Secrets::parse("no equals sign").unwrap_err().code]),
+        (Code::BadArgument, shown(&[ois::request::Secrets::parse("no equals sign").unwrap_err()], None)),
         (Code::ParameterIgnored, request_codes(|_| {}, "item", json!({"id": "1", "unknown": 2}), &[])),
         (Code::ValueNotFound, response_codes(json!({}), json!({"_type": "int256", "_path": "a"}))),
         (Code::CastFailed, response_codes(json!("abc"), json!({"_type": "int256"}))),
@@ -452,30 +501,32 @@ fn cases() -> Vec<(Code, Vec<Code>)> {
     cases
 }
 
-/// Codes from validating the base OIS, after `mutate`, as the only OIS of a config.json.
-fn config_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Code> {
+/// Validating the base OIS, after `mutate`, as the only OIS of a config.json.
+fn config_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Shown> {
     let mut config = json!({"ois": [base_ois()], "apiCredentials": [
         {"oisTitle": "Base", "securitySchemeName": "key", "securitySchemeValue": "${BASE_KEY}"}
     ]});
-    assert!(ois::validate::validate_value(&config, None).is_valid());
+    assert!(ois::validate_value(&config, None).is_valid());
     mutate(&mut config);
-    ois::validate::validate_value(&config, None).diagnostics.iter().map(|d| d.code).collect()
+    let source = source_of("config.json", &config);
+    shown(&ois::validate(&source, None).diagnostics, Some(&source))
 }
 
-/// Codes from `ois validate` on the base OIS after `mutate` (rules and run-time traps).
-fn validate_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Code> {
+/// `ois validate` on the base OIS after `mutate` (rules and run-time traps).
+fn validate_codes(mutate: impl FnOnce(&mut Value)) -> Vec<Shown> {
     let mut ois = base_ois();
     mutate(&mut ois);
-    ois::validate::validate_value(&ois, None).diagnostics.iter().map(|d| d.code).collect()
+    let source = source_of("ois.json", &ois);
+    shown(&ois::validate(&source, None).diagnostics, Some(&source))
 }
 
-/// Codes from building a request for the base OIS (after `mutate`) with `parameters`.
+/// Building a request for the base OIS (after `mutate`) with `parameters`.
 fn request_codes(
     mutate: impl FnOnce(&mut Value),
     endpoint: &str,
     parameters: Value,
     credentials: &[(&str, &str)],
-) -> Vec<Code> {
+) -> Vec<Shown> {
     use ois::request::{Credential, RequestOptions, build};
     let mut ois = base_ois();
     mutate(&mut ois);
@@ -489,44 +540,38 @@ fn request_codes(
             value: (*value).into(),
         })
         .collect();
+    let source = source_of("ois.json", &ois);
     match build(&ois, &options) {
-        Ok(request) => request.diagnostics().iter().map(|d| d.code).collect(),
-        Err(error) => vec![error.code],
+        Ok(request) => shown(&request.diagnostics(), Some(&source)),
+        Err(error) => shown(&[error], Some(&source)),
     }
 }
 
-fn response_codes(data: Value, reserved: Value) -> Vec<Code> {
+fn response_codes(data: Value, reserved: Value) -> Vec<Shown> {
     match ois::request::extract_and_encode(&data, reserved.as_object().unwrap(), 0) {
         Ok(_) => vec![],
-        Err(error) => vec![error.code],
+        Err(error) => shown(&[error], None),
     }
 }
 
-/// Codes from converting a file whose parameter `$ref`s a file one folder up.
-fn escaping_ref_codes() -> Vec<Code> {
+/// Converting a file whose parameter `$ref`s a file one folder up.
+fn escaping_ref_codes() -> Vec<Shown> {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("spec")).unwrap();
     std::fs::write(dir.path().join("shared.json"), r#"{"P": {"name": "p", "in": "query"}}"#).unwrap();
     let document = doc(json!({"/a": {"get": {"parameters": [{"$ref": "../shared.json#/P"}]}}, "/ok": get_ok()}));
     let path = dir.path().join("spec/api.json");
     std::fs::write(&path, document.to_string()).unwrap();
-    let source = Source::read(&path).unwrap();
-    match convert(&source, &ConvertOptions::default()) {
-        Ok(conversion) => conversion.diagnostics.iter().map(|d| d.code).collect(),
-        Err(failure) => failure.diagnostics.iter().map(|d| d.code).collect(),
-    }
+    converted(&Source::read(&path).unwrap(), &ConvertOptions::default())
 }
 
-fn self_check_codes() -> Vec<Code> {
+fn self_check_codes() -> Vec<Shown> {
     let mut broken = base_ois();
     set(&mut broken, "/title", json!("not.valid"));
-    let codes: Vec<Code> = ois::convert::self_check(&broken, ois::FormatFamily::V3_0)
-        .expect_err("broken OIS")
-        .iter()
-        .map(|d| d.code)
-        .collect();
+    let failures = ois::convert::self_check(&broken, ois::FormatFamily::V3_0).expect_err("broken OIS");
     assert!(ois::convert::self_check(&base_ois(), ois::FormatFamily::V3_0).is_ok());
-    codes
+    // The generated OIS has no text: these are reported without a line.
+    shown(&failures, Some(&source_of("ois.json", &broken)))
 }
 
 fn alias_bomb() -> String {
@@ -544,8 +589,8 @@ fn deep_all_of(depth: usize) -> Value {
     (0..depth).fold(json!({"properties": {"a": {}}}), |inner, _| json!({"allOf": [inner]}))
 }
 
-/// Codes in the JSON report of an `ois` command.
-fn cli_codes(args: &[&str]) -> Vec<Code> {
+/// The diagnostics of the JSON report of an `ois` command, each as its JSON object.
+fn cli_codes(args: &[&str]) -> Vec<Shown> {
     let output = assert_cmd::Command::cargo_bin("ois")
         .expect("binary")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -553,49 +598,197 @@ fn cli_codes(args: &[&str]) -> Vec<Code> {
         .output()
         .expect("runs");
     let report: Value = serde_json::from_slice(&output.stderr).expect("JSON report");
-    let texts: Vec<String> = report["diagnostics"]
+    report["diagnostics"]
         .as_array()
         .expect("diagnostics")
         .iter()
-        .filter_map(|d| d["code"].as_str().map(str::to_owned))
-        .collect();
-    Code::ALL.iter().copied().filter(|code| texts.iter().any(|t| t == code.as_str())).collect()
+        .filter_map(|d| {
+            let code = Code::ALL.iter().copied().find(|code| d["code"] == code.as_str())?;
+            Some((code, serde_json::to_string_pretty(d).unwrap() + "\n"))
+        })
+        .collect()
 }
 
-fn output_exists() -> Code {
+fn output_exists() -> Diagnostic {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("out.json");
     std::fs::write(&path, "old").expect("write");
-    let code = ois::write_atomically(&path, "new", false).expect_err("must refuse").code;
+    let error = ois::write_atomically(&path, "new", false).expect_err("must refuse");
     assert_eq!(std::fs::read_to_string(&path).expect("read"), "old");
-    code
+    error
 }
 
-fn output_unwritable() -> Code {
+fn output_unwritable() -> Diagnostic {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("missing-folder/out.json");
-    ois::write_atomically(&path, "new", true).expect_err("must fail").code
+    ois::write_atomically(&path, "new", true).expect_err("must fail")
 }
 
-#[test]
-fn each_case_produces_its_code() {
-    for (code, produced) in cases() {
-        assert!(produced.contains(&code), "{code}: got {produced:?}");
-    }
+/// Every case, computed once for all the tests of this file.
+fn all_cases() -> &'static [(Code, Vec<Shown>)] {
+    static CASES: OnceLock<Vec<(Code, Vec<Shown>)>> = OnceLock::new();
+    CASES.get_or_init(cases)
 }
 
-#[test]
-fn every_code_has_a_case() {
-    let covered: HashSet<Code> = cases().into_iter().map(|(code, _)| code).collect();
-    let missing: Vec<&Code> =
-        Code::ALL.iter().filter(|c| !covered.contains(c) && **c != Code::InputUnreadable).collect();
-    assert!(missing.is_empty(), "codes without a test case: {missing:?}");
+/// The first case for `code` produces it, rendered exactly as `tests/codes/<CODE>.txt` says
+/// (`EXPECTORATE=overwrite cargo test --test diagnostic_codes` rewrites them; review the diff).
+fn check(code: Code) {
+    let (_, produced) = all_cases().iter().find(|(c, _)| *c == code).unwrap_or_else(|| panic!("{code} has no case"));
+    let Some((_, text)) = produced.iter().find(|(c, _)| *c == code) else {
+        let codes: Vec<Code> = produced.iter().map(|(c, _)| *c).collect();
+        panic!("{code}: the case produced {codes:?}");
+    };
+    let path = format!("{}/tests/codes/{code}.txt", env!("CARGO_MANIFEST_DIR"));
+    expectorate::assert_contents(path, text);
 }
 
-#[test]
-fn unreadable_input_is_reported() {
-    let err = Source::read(std::path::Path::new("/nonexistent/input.yaml")).expect_err("missing file");
-    assert_eq!(err.code, Code::InputUnreadable);
+macro_rules! one_test_per_code {
+    ($($test:ident: $code:ident,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                check(Code::$code);
+            }
+        )*
+
+        #[test]
+        fn every_code_has_a_test() {
+            let tested = [$(Code::$code,)*];
+            let missing: Vec<&Code> = Code::ALL.iter().filter(|c| !tested.contains(c)).collect();
+            assert!(missing.is_empty(), "codes without a test: {missing:?}");
+        }
+    };
+}
+
+one_test_per_code! {
+    inp001_input_unreadable: InputUnreadable,
+    inp002_input_not_utf8: InputNotUtf8,
+    inp003_input_empty: InputEmpty,
+    inp004_json_syntax: JsonSyntax,
+    inp005_yaml_syntax: YamlSyntax,
+    inp006_too_deep: TooDeep,
+    inp007_duplicate_key: DuplicateKey,
+    inp008_alias_limit: AliasLimit,
+    inp009_root_not_object: RootNotObject,
+    inp010_not_a_number: NotANumber,
+    oas001_not_open_api: NotOpenApi,
+    oas002_unsupported_version: UnsupportedVersion,
+    oas010_ref_missing: RefMissing,
+    oas011_ref_cycle: RefCycle,
+    oas012_ref_external: RefExternal,
+    oas013_ref_url: RefUrl,
+    oas014_ref_malformed: RefMalformed,
+    oas015_ref_escapes: RefEscapes,
+    oas020_invalid_item: InvalidItem,
+    oas021_schema_too_deep: SchemaTooDeep,
+    cnv001_no_server: NoServer,
+    cnv002_relative_server: RelativeServer,
+    cnv003_bad_server_url: BadServerUrl,
+    cnv004_server_choice: ServerChoice,
+    cnv005_server_variable: ServerVariable,
+    cnv006_server_chosen: ServerChosen,
+    cnv007_operation_server: OperationServer,
+    cnv020_scheme_as_bearer: SchemeAsBearer,
+    cnv021_scheme_dropped: SchemeDropped,
+    cnv022_security_unmet: SecurityUnmet,
+    cnv023_security_choice: SecurityChoice,
+    cnv024_scheme_undefined: SchemeUndefined,
+    cnv030_method_skipped: MethodSkipped,
+    cnv031_path_unusable: PathUnusable,
+    cnv032_no_operations: NoOperations,
+    cnv034_bad_filter: BadFilter,
+    cnv035_operations_filtered: OperationsFiltered,
+    cnv036_not_open_api_file: NotOpenApiFile,
+    cnv040_header_ignored: HeaderIgnored,
+    cnv041_reserved_name: ReservedName,
+    cnv042_path_param_added: PathParamAdded,
+    cnv043_path_param_dropped: PathParamDropped,
+    cnv044_duplicate_parameter: DuplicateParameter,
+    cnv045_param_location: ParamLocation,
+    cnv046_param_renamed: ParamRenamed,
+    cnv050_body_on_get: BodyOnGet,
+    cnv051_body_unsupported: BodyUnsupported,
+    cnv052_body_form_encoded: BodyFormEncoded,
+    cnv053_body_nested: BodyNested,
+    cnv054_body_union: BodyUnion,
+    cnv055_body_not_object: BodyNotObject,
+    cnv056_body_collision: BodyCollision,
+    cnv057_body_read_only: BodyReadOnly,
+    cnv058_body_free_form: BodyFreeForm,
+    cnv060_endpoint_renamed: EndpointRenamed,
+    cnv070_title_changed: TitleChanged,
+    cnv071_version_changed: VersionChanged,
+    cnv099_self_check_failed: SelfCheckFailed,
+    ois001_wrong_type: WrongType,
+    ois002_missing_field: MissingField,
+    ois003_unknown_field: UnknownField,
+    ois004_bad_ois_format: BadOisFormat,
+    ois005_bad_title: BadTitle,
+    ois006_bad_version: BadVersion,
+    ois010_server_count: ServerCount,
+    ois011_invalid_server_url: InvalidServerUrl,
+    ois012_server_not_absolute_http: ServerNotAbsoluteHttp,
+    ois013_server_trailing_slash: ServerTrailingSlash,
+    ois014_bad_path_key: BadPathKey,
+    ois015_bad_method: BadMethod,
+    ois016_bad_location: BadLocation,
+    ois017_reserved_operation_parameter: ReservedOperationParameter,
+    ois018_path_template_mismatch: PathTemplateMismatch,
+    ois019_duplicate_operation_parameter: DuplicateOperationParameter,
+    ois020_bad_security_scheme: BadSecurityScheme,
+    ois021_unmapped_parameter: UnmappedParameter,
+    ois022_unknown_operation_parameter: UnknownOperationParameter,
+    ois023_parameter_mapped_twice: ParameterMappedTwice,
+    ois024_unknown_operation: UnknownOperation,
+    ois025_undefined_security: UndefinedSecurity,
+    ois026_security_not_empty: SecurityNotEmpty,
+    ois027_bad_parameter_name: BadParameterName,
+    ois028_duplicate_parameter_name: DuplicateParameterName,
+    ois029_underscore_parameter_name: UnderscoreParameterName,
+    ois030_not_a_string: NotAString,
+    ois031_bad_reserved_name: BadReservedName,
+    ois032_fixed_and_default: FixedAndDefault,
+    ois033_bad_reserved_number: BadReservedNumber,
+    ois034_missing_type: MissingType,
+    ois035_bad_processing: BadProcessing,
+    ois036_processing_both_forms: ProcessingBothForms,
+    ois037_no_operation_rules: NoOperationRules,
+    ois038_fixed_value_missing: FixedValueMissing,
+    ois039_duplicate_endpoint_name: DuplicateEndpointName,
+    ois040_bad_enum_value: BadEnumValue,
+    ois050_empty_fixed: EmptyFixed,
+    ois051_unencodable_type: UnencodableType,
+    ois052_array_type_broken: ArrayTypeBroken,
+    ois053_timestamp_with_path: TimestampWithPath,
+    ois054_times_not_numeric: TimesNotNumeric,
+    ois055_path_value_unsafe: PathValueUnsafe,
+    ois056_path_unencoded: PathUnencoded,
+    ois057_reserved_count_mismatch: ReservedCountMismatch,
+    ois061_unknown_credential_title: UnknownCredentialTitle,
+    ois062_unknown_credential_scheme: UnknownCredentialScheme,
+    ois063_missing_credential: MissingCredential,
+    ois064_literal_secret: LiteralSecret,
+    ois065_duplicate_title: DuplicateTitle,
+    ois066_relay_with_gateway: RelayWithGateway,
+    req001_unknown_endpoint: UnknownEndpoint,
+    req002_missing_path_value: MissingPathValue,
+    req003_missing_secret: MissingSecret,
+    req004_path_value_changes_url: PathValueChangesUrl,
+    req005_basic_not_base64: BasicNotBase64,
+    req006_invalid_request_url: InvalidRequestUrl,
+    req007_invalid_ois: InvalidOis,
+    req008_ois_choice: OisChoice,
+    req009_bad_argument: BadArgument,
+    req010_parameter_ignored: ParameterIgnored,
+    req020_value_not_found: ValueNotFound,
+    req021_cast_failed: CastFailed,
+    req022_invalid_type: InvalidType,
+    req023_reserved_mismatch: ReservedMismatch,
+    req024_encoded_too_large: EncodedTooLarge,
+    req025_encoding_failed: EncodingFailed,
+    out001_output_exists: OutputExists,
+    out002_output_write: OutputWrite,
+    out003_strict_warnings: StrictWarnings,
 }
 
 /// The README's code table is generated from the code list; `UPDATE_README=1 cargo test` rewrites it.
