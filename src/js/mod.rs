@@ -92,36 +92,9 @@ pub fn number(n: &Number) -> String {
     if let Some(i) = n.as_i64().filter(|i| i.unsigned_abs() <= MAX_SAFE_INTEGER) {
         return i.to_string();
     }
-    let f = n.as_f64().unwrap_or(0.0);
-    if f == 0.0 {
-        return "0".to_owned(); // `String(-0)` is "0"
-    }
-    // Rust's `{:e}` gives the shortest round-trip digits (`1.2345e-7`), as ECMAScript asks.
-    let scientific = format!("{:e}", f.abs());
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((scientific.as_str(), "0"));
-    let exponent = exponent.parse::<i64>().unwrap_or(0);
-    let digits = even_on_tie(f.abs(), mantissa.replace('.', ""), exponent);
-    let k = i64::try_from(digits.len()).unwrap_or(i64::MAX);
-    // The value is 0.digits × 10^n.
-    let n = exponent + 1;
-    let sign = if f < 0.0 { "-" } else { "" };
-    let zeros = |count: i64| "0".repeat(usize::try_from(count).unwrap_or(0));
-    let body = if k <= n && n <= 21 {
-        format!("{digits}{}", zeros(n - k))
-    } else if 0 < n && n <= 21 {
-        let (whole, fraction) = digits.split_at(usize::try_from(n).unwrap_or(0).min(digits.len()));
-        format!("{whole}.{fraction}")
-    } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", zeros(-n))
-    } else {
-        let e = n - 1;
-        let exponent = if e < 0 { format!("-{}", -e) } else { format!("+{e}") };
-        match digits.split_at_checked(1) {
-            Some((first, rest)) if !rest.is_empty() => format!("{first}.{rest}e{exponent}"),
-            _ => format!("{digits}e{exponent}"),
-        }
-    };
-    format!("{sign}{body}")
+    // ryu-js implements ECMAScript's Number::toString exactly: shortest round-trip digits, ties
+    // between shortest forms to the even digit, plain notation from 1e-6 up to 1e21, `-0` as "0".
+    ryu_js::Buffer::new().format(n.as_f64().unwrap_or(0.0)).to_owned()
 }
 
 /// `JSON.stringify(value)`: numbers as JavaScript prints them (`1e+21`, `12345678901234567000`).
@@ -189,50 +162,6 @@ impl<F: Formatter> Formatter for JsNumbers<F> {
     fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.0.end_object_value(writer)
     }
-}
-
-/// When `f` lies exactly halfway between two shortest digit strings, ECMAScript takes the one
-/// ending in an even digit; Rust's formatting may take the other (`2107394749191249.25` is
-/// "…249.2" in JavaScript, "…249.3" from `{:e}`). `digits` × 10^(`exponent` + 1 − len) is `f`'s
-/// shortest form.
-fn even_on_tie(f: f64, digits: String, exponent: i64) -> String {
-    // Enough places for the exact expansion of any double (at most 767 significant digits).
-    let exact = format!("{f:.800e}");
-    let Some((mantissa, exact_exponent)) = exact.split_once('e') else { return digits };
-    if exact_exponent.parse::<i64>().ok() != Some(exponent) {
-        return digits;
-    }
-    let all = mantissa.replace('.', "");
-    let Some((head, tail)) = all.split_at_checked(digits.len()) else { return digits };
-    let mut rest = tail.bytes();
-    if rest.next() != Some(b'5') || !rest.all(|b| b == b'0') {
-        return digits; // not a tie
-    }
-    let even = if head.bytes().last().is_some_and(|d| d % 2 == 0) {
-        head.to_owned()
-    } else {
-        match increment(head) {
-            Some(up) => up,
-            None => return digits,
-        }
-    };
-    let (first, others) = even.split_at(1.min(even.len()));
-    let round_trips = format!("{first}.{others}e{exponent}").parse::<f64>() == Ok(f);
-    if round_trips { even } else { digits }
-}
-
-/// The decimal digit string plus one in its last place, `None` when that needs another digit.
-fn increment(digits: &str) -> Option<String> {
-    let mut bytes = digits.as_bytes().to_vec();
-    for byte in bytes.iter_mut().rev() {
-        if *byte == b'9' {
-            *byte = b'0';
-        } else {
-            *byte += 1;
-            return String::from_utf8(bytes).ok();
-        }
-    }
-    None
 }
 
 #[cfg(test)]
