@@ -59,8 +59,12 @@ pub fn write_atomically(path: &Path, text: &str, force: bool) -> Result<(), Diag
     if !force && path.exists() {
         return Err(exists_error());
     }
-    let write_error =
-        |err: std::io::Error| Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write {name}: {err}"));
+    let write_error = |err: std::io::Error| {
+        // tempfile names its own temporary file in the error; the user asked for `path`.
+        let text = err.to_string();
+        let reason = text.split(" at path ").next().unwrap_or(&text);
+        Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write {name}: {reason}"))
+    };
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),

@@ -4,9 +4,9 @@
 //! OIS (Oracle Integration Specifications) is the JSON object inside a node's `config.json` that
 //! describes one API's operations and the node endpoints mapped to them. This crate
 //!
-//! - [converts](convert) an OpenAPI 3.x or Swagger 2.0 document into an OIS that the real node
+//! - [converts](convert()) an OpenAPI 3.x or Swagger 2.0 document into an OIS that the real node
 //!   accepts, saying what it dropped and why;
-//! - [validates](validate) OIS objects and config.json files against every rule of `@api3/ois`,
+//! - [validates](validate()) OIS objects and config.json files against every rule of `@api3/ois`,
 //!   and the run-time traps the real tools miss;
 //! - [builds the request](request::build) the node sends for an endpoint call, and
 //!   [previews](request::extract_and_encode) the value it would encode from a response;

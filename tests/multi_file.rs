@@ -125,3 +125,23 @@ fn a_missing_or_broken_file_is_named() {
         report["diagnostics"].as_array().unwrap().iter().filter_map(|d| d["message"].as_str()).collect();
     assert!(messages.iter().any(|m| m.contains("gone.yaml")), "{messages:#?}");
 }
+
+/// Through the library: a diagnostic about a referenced file names that file as its document, with
+/// a pointer into it (not into a bundle of all files), and its own line.
+#[test]
+fn diagnostics_name_the_referenced_document() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "openapi.yaml",
+        &root_document("  /a:\n    get:\n      operationId: a\n      parameters:\n        - $ref: 'common.yaml#/Q'\n"),
+    );
+    write(dir.path(), "common.yaml", "# shared parameters\nQ:\n  name: q\n  in: body\n");
+    let source = ois::Source::read(&dir.path().join("openapi.yaml")).unwrap();
+    let conversion = ois::convert(&source, &ois::ConvertOptions::default()).unwrap();
+    let skipped = conversion.diagnostics.iter().find(|d| d.code == ois::Code::ParamLocation).expect("CNV045");
+    assert_eq!(skipped.location.document, ois::Document::Referenced(0));
+    assert_eq!(skipped.location.pointer, "/Q/in");
+    assert!(skipped.location.file.as_deref().unwrap().ends_with("common.yaml"));
+    assert_eq!((skipped.location.line, skipped.location.column), (Some(4), Some(3)));
+}

@@ -5,10 +5,9 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use super::shared::{ApiParameter, ois_string};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Location as Place};
 use crate::ois::model::{Location, RESERVED_NAMES};
 use crate::openapi::Resolver;
-use crate::pointer;
 
 /// How deep `allOf`/`oneOf`/`anyOf` nesting is followed.
 const MAX_DEPTH: usize = 32;
@@ -20,7 +19,7 @@ const MAX_VISITS: usize = 10_000;
 pub(super) fn parameters(
     resolver: &Resolver<'_>,
     request_body: &Value,
-    at: &str,
+    at: &Place,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Vec<ApiParameter>, Diagnostic> {
@@ -35,7 +34,7 @@ pub(super) fn parameters(
             diagnostics.push(
                 Diagnostic::new(
                     Code::BodyFormEncoded,
-                    pointer::join(&body.pointer, ["content", form.0.as_str()]),
+                    body.location.join(["content", form.0.as_str()]),
                     format!("{label} takes a form-encoded body; its fields become parameters, but the node sends them as JSON"),
                 )
                 .with_help("check that the API also accepts a JSON body"),
@@ -47,7 +46,7 @@ pub(super) fn parameters(
             diagnostics.push(
                 Diagnostic::new(
                     Code::BodyUnsupported,
-                    format!("{}/content", body.pointer),
+                    body.location.join(["content"]),
                     format!(
                         "{label} takes a {} body, which the node cannot send; the body is left out",
                         types.join(" or ")
@@ -61,7 +60,7 @@ pub(super) fn parameters(
     let Some(schema) = media_type.get("schema") else {
         return Ok(Vec::new());
     };
-    let schema_at = pointer::join(&body.pointer, ["content", mime.as_str(), "schema"]);
+    let schema_at = body.location.join(["content", mime.as_str(), "schema"]);
     let mut flat = Flattened::default();
     flatten(resolver, schema, &schema_at, 0, &mut Vec::new(), &mut 0, &mut flat)?;
 
@@ -172,8 +171,8 @@ fn is_nested(schema: &Value) -> bool {
 
 #[derive(Default)]
 struct Flattened<'a> {
-    /// name → (schema, pointer), in document order; the first declaration of a name wins.
-    properties: IndexMap<String, (&'a Value, String)>,
+    /// name → (schema, place), in document order; the first declaration of a name wins.
+    properties: IndexMap<String, (&'a Value, Place)>,
     required: Vec<String>,
     read_only: Vec<String>,
     union: bool,
@@ -187,9 +186,9 @@ struct Flattened<'a> {
 fn flatten<'a>(
     resolver: &Resolver<'a>,
     schema: &'a Value,
-    at: &str,
+    at: &Place,
     depth: usize,
-    stack: &mut Vec<String>,
+    stack: &mut Vec<Place>,
     visits: &mut usize,
     flat: &mut Flattened<'a>,
 ) -> Result<(), Diagnostic> {
@@ -209,11 +208,11 @@ fn flatten<'a>(
             format!("the body schema nests allOf/oneOf/anyOf deeper than {MAX_DEPTH} levels"),
         ));
     }
-    if stack.contains(&resolved.pointer) {
+    if stack.contains(&resolved.location) {
         return Err(Diagnostic::new(
             Code::RefCycle,
             at,
-            format!("the body schema includes itself through allOf/oneOf/anyOf ({})", resolved.pointer),
+            format!("the body schema includes itself through allOf/oneOf/anyOf ({})", resolved.location.pointer),
         )
         .with_help("a body whose properties are defined in terms of itself cannot be flattened"));
     }
@@ -221,14 +220,14 @@ fn flatten<'a>(
     let Some(object) = schema.as_object() else {
         return Ok(());
     };
-    stack.push(resolved.pointer.clone());
+    stack.push(resolved.location.clone());
 
     if let Some(kind) = non_object_type(schema) {
         flat.not_object.get_or_insert(kind);
     }
     if let Some(parts) = object.get("allOf").and_then(Value::as_array) {
         for (index, part) in parts.iter().enumerate() {
-            let part_at = pointer::join(&resolved.pointer, ["allOf", index.to_string().as_str()]);
+            let part_at = resolved.location.join(["allOf", index.to_string().as_str()]);
             flatten(resolver, part, &part_at, depth + 1, stack, visits, flat)?;
         }
     }
@@ -238,7 +237,7 @@ fn flatten<'a>(
         };
         let mut required: Option<Vec<String>> = None;
         for (index, alternative) in alternatives.iter().enumerate() {
-            let alternative_at = pointer::join(&resolved.pointer, [key, index.to_string().as_str()]);
+            let alternative_at = resolved.location.join([key, index.to_string().as_str()]);
             let mut part = Flattened::default();
             flatten(resolver, alternative, &alternative_at, depth + 1, stack, visits, &mut part)?;
             // A property is required by the union only when every alternative requires it.
@@ -256,7 +255,7 @@ fn flatten<'a>(
     }
     if let Some(properties) = object.get("properties").and_then(Value::as_object) {
         for (name, property) in properties {
-            let property_at = pointer::join(&resolved.pointer, ["properties", name.as_str()]);
+            let property_at = resolved.location.join(["properties", name.as_str()]);
             let read_only = resolver
                 .resolve(property, &property_at)
                 .ok()
@@ -301,7 +300,7 @@ mod tests {
 
     fn run(root: &Value, body: Value) -> (Vec<String>, Vec<Code>) {
         let mut diagnostics = Vec::new();
-        let names = parameters(&Resolver::new(root), &body, "/b", "POST /x", &mut diagnostics)
+        let names = parameters(&Resolver::new(root), &body, &"/b".into(), "POST /x", &mut diagnostics)
             .map(|ps| ps.into_iter().map(|p| format!("{}{}", p.name, if p.required { "*" } else { "" })).collect())
             .unwrap_or_else(|d| vec![format!("error {}", d.code)]);
         (names, diagnostics.into_iter().map(|d| d.code).collect())

@@ -30,7 +30,7 @@ pub(super) fn build(
             if name != base {
                 diagnostics.push(Diagnostic::new(
                     Code::EndpointRenamed,
-                    &operation.pointer,
+                    &operation.place,
                     format!(
                         "endpoint for {} {} is named \"{name}\": \"{}\" is already taken",
                         operation.method.as_str().to_uppercase(),
@@ -89,7 +89,7 @@ fn parameters(operation: &KeptOperation<'_>, diagnostics: &mut Vec<Diagnostic>) 
             if name != parameter.name {
                 diagnostics.push(Diagnostic::new(
                     Code::ParamRenamed,
-                    &operation.pointer,
+                    &operation.place,
                     format!(
                         "the endpoint parameter for {} parameter \"{}\" of {} {} is named \"{name}\"",
                         parameter.location.as_str(),

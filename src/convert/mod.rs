@@ -19,7 +19,8 @@ use serde_json::Value;
 use crate::diagnostic::{Code, Diagnostic, Document as Place};
 use crate::ois::model::{ApiSpecifications, Components, Ois, Operation, Server};
 use crate::ois::{FormatFamily, rules};
-use crate::openapi::{Document, bundle};
+use crate::openapi::Document;
+use crate::openapi::files::Files;
 use crate::source::Source;
 
 pub use filter::Filter;
@@ -58,13 +59,9 @@ impl From<Diagnostic> for Failure {
 /// Converts the document in `source`, following its `$ref`s into other files. Diagnostics are
 /// placed in the file they are about and located in its text.
 pub fn convert(source: &Source, options: &ConvertOptions) -> Result<Conversion, Failure> {
-    let mut root = source.parse()?;
-    let files = if bundle::has_file_refs(&source.text) {
-        bundle::bundle(source, &mut root, options.allow_root.as_deref())
-    } else {
-        bundle::Files::default()
-    };
-    let mut result = convert_bundled(&root, options, &files);
+    let root = source.parse()?;
+    let files = Files::read(source, &root, options.allow_root.as_deref());
+    let mut result = convert_with_files(&root, options, &files);
     match &mut result {
         Ok(conversion) => place(&mut conversion.diagnostics, source, &files),
         Err(failure) => place(&mut failure.diagnostics, source, &files),
@@ -73,7 +70,7 @@ pub fn convert(source: &Source, options: &ConvertOptions) -> Result<Conversion, 
 }
 
 /// Moves every diagnostic to the document it is about and finds its line and column there.
-pub(crate) fn place(diagnostics: &mut [Diagnostic], source: &Source, files: &bundle::Files) {
+pub(crate) fn place(diagnostics: &mut [Diagnostic], source: &Source, files: &Files) {
     for diagnostic in diagnostics {
         files.place(diagnostic, source);
     }
@@ -81,10 +78,10 @@ pub(crate) fn place(diagnostics: &mut [Diagnostic], source: &Source, files: &bun
 
 /// Converts an already parsed OpenAPI document (diagnostics carry pointers, no positions).
 pub fn convert_value(root: &Value, options: &ConvertOptions) -> Result<Conversion, Failure> {
-    convert_bundled(root, options, &bundle::Files::default())
+    convert_with_files(root, options, &Files::default())
 }
 
-fn convert_bundled(root: &Value, options: &ConvertOptions, files: &bundle::Files) -> Result<Conversion, Failure> {
+fn convert_with_files(root: &Value, options: &ConvertOptions, files: &Files) -> Result<Conversion, Failure> {
     let built = build(root, options, files)?;
     let ois = match to_value(&built.model) {
         Ok(ois) => ois,
@@ -122,10 +119,10 @@ pub(crate) fn to_value(model: &Ois) -> Result<Value, Diagnostic> {
     })
 }
 
-pub(crate) fn build(original: &Value, options: &ConvertOptions, files: &bundle::Files) -> Result<Built, Failure> {
+pub(crate) fn build(original: &Value, options: &ConvertOptions, files: &Files) -> Result<Built, Failure> {
     let normalized;
     let root = if crate::openapi::is_swagger2(original) {
-        normalized = crate::openapi::swagger2::normalize(original);
+        normalized = crate::openapi::swagger2::normalize(original, files);
         &normalized
     } else {
         original

@@ -7,7 +7,8 @@ use serde_json::{Map, Value};
 use super::body;
 use super::options::ConvertOptions;
 use super::shared::{ApiParameter, KeptOperation, Summary, base_name, ois_string, reason};
-use crate::diagnostic::{Code, Diagnostic};
+// `Location` here is a parameter's `in`; a place in the documents is a `Place`.
+use crate::diagnostic::{Code, Diagnostic, Location as Place};
 use crate::js::is_whitespace as is_js_whitespace;
 use crate::ois::model::{Location, Method, RESERVED_NAMES};
 use crate::ois::rules::placeholders;
@@ -83,7 +84,7 @@ pub(super) fn collect<'a>(
         if path.starts_with("x-") {
             continue;
         }
-        let item_at = pointer::join("/paths", [path.as_str()]);
+        let item_at = Place::input(pointer::join("/paths", [path.as_str()]));
         let item = match resolver.resolve(item, &item_at) {
             Ok(resolved) => resolved,
             Err(error) => {
@@ -109,8 +110,8 @@ pub(super) fn collect<'a>(
             let extra = custom
                 .into_iter()
                 .flatten()
-                .map(|(m, _)| (pointer::join(&item.pointer, ["additionalOperations", m.as_str()]), m.clone()));
-            let query = methods.get("query").map(|_| (pointer::join(&item.pointer, ["query"]), "query".to_owned()));
+                .map(|(m, _)| (item.location.join(["additionalOperations", m.as_str()]), m.clone()));
+            let query = methods.get("query").map(|_| (item.location.join(["query"]), "query".to_owned()));
             for (at, method) in query.into_iter().chain(extra) {
                 diagnostics.push(Diagnostic::new(
                     Code::MethodSkipped,
@@ -125,7 +126,7 @@ pub(super) fn collect<'a>(
                 continue;
             }
             // The name and the filters read the operation's id and tags.
-            let target = resolver.resolve(operation, "").map_or(operation, |r| r.value);
+            let target = resolver.resolve(operation, &item.location).map_or(operation, |r| r.value);
             let name_index = collected.names.len();
             if matches!(method.as_str(), "get" | "post") {
                 let id = target.get("operationId").and_then(Value::as_str);
@@ -135,7 +136,7 @@ pub(super) fn collect<'a>(
                 summary.skip(reason::FILTERED);
                 continue;
             }
-            let operation_at = pointer::join(&item.pointer, [method.as_str()]);
+            let operation_at = item.location.join([method.as_str()]);
             let method = match method.as_str() {
                 "get" => Method::Get,
                 "post" => Method::Post,
@@ -154,7 +155,8 @@ pub(super) fn collect<'a>(
                 summary.skip(reason::PATH);
                 continue;
             }
-            match operation_of(&resolver, path, method, operation, &operation_at, methods, &item.pointer, diagnostics) {
+            match operation_of(&resolver, path, method, operation, &operation_at, methods, &item.location, diagnostics)
+            {
                 Ok(operation) => collected.kept.push(KeptOperation { name_index, ..operation }),
                 Err((error, why)) => {
                     diagnostics.push(error);
@@ -181,13 +183,13 @@ fn operation_of<'a>(
     path: &str,
     method: Method,
     operation: &'a Value,
-    at: &str,
+    at: &Place,
     path_item: &'a Map<String, Value>,
-    path_item_at: &str,
+    path_item_at: &Place,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<KeptOperation<'a>, (Diagnostic, &'static str)> {
     let resolved = resolver.resolve(operation, at).map_err(|e| (e, reason::REF))?;
-    let at = resolved.pointer.as_str();
+    let at = &resolved.location;
     let Some(object) = resolved.value.as_object() else {
         let message = format!("{} {path} is not an object; it is skipped", method.as_str().to_uppercase());
         return Err((Diagnostic::new(Code::InvalidItem, at, message), reason::INVALID));
@@ -200,15 +202,14 @@ fn operation_of<'a>(
     check_path_template(path, at, &label, &mut parameters, diagnostics);
     match (method, object.get("requestBody")) {
         (Method::Post, Some(request_body)) => {
-            let properties =
-                body::parameters(resolver, request_body, &format!("{at}/requestBody"), &label, diagnostics)
-                    .map_err(|e| (e, reason::REF))?;
+            let properties = body::parameters(resolver, request_body, &at.join(["requestBody"]), &label, diagnostics)
+                .map_err(|e| (e, reason::REF))?;
             add_body_parameters(&mut parameters, properties, at, &label, diagnostics);
         }
         (Method::Get, Some(_)) => diagnostics.push(
             Diagnostic::new(
                 Code::BodyOnGet,
-                format!("{at}/requestBody"),
+                at.join(["requestBody"]),
                 format!("{label} declares a request body, which is ignored"),
             )
             .with_help("the node sends no body with get requests"),
@@ -218,8 +219,8 @@ fn operation_of<'a>(
     Ok(KeptOperation {
         path: path.to_owned(),
         method,
-        pointer: at.to_owned(),
-        path_item_pointer: path_item_at.to_owned(),
+        place: at.clone(),
+        path_item_place: path_item_at.clone(),
         name_index: 0, // set by `collect`
         summary: text("summary"),
         description: text("description"),
@@ -236,9 +237,9 @@ fn operation_of<'a>(
 fn parameters(
     resolver: &Resolver<'_>,
     path_item: &Map<String, Value>,
-    path_item_at: &str,
+    path_item_at: &Place,
     operation: &Map<String, Value>,
-    operation_at: &str,
+    operation_at: &Place,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Vec<ApiParameter>, Diagnostic> {
@@ -250,20 +251,20 @@ fn parameters(
             continue;
         };
         for (index, raw) in list.iter().enumerate() {
-            let at = pointer::join(list_owner, ["parameters", index.to_string().as_str()]);
+            let at = list_owner.join(["parameters", index.to_string().as_str()]);
             let resolved = resolver.resolve(raw, &at)?;
             let parameter = match RawParameter::read(resolved.value) {
                 Ok(parameter) => parameter,
                 Err(err) => {
                     diagnostics.push(Diagnostic::new(
                         Code::InvalidItem,
-                        &resolved.pointer,
+                        &resolved.location,
                         format!("a parameter of {label} is not a valid Parameter object ({err}); it is skipped"),
                     ));
                     continue;
                 }
             };
-            let Some(converted) = convert_parameter(resolver, parameter, &resolved.pointer, label, diagnostics) else {
+            let Some(converted) = convert_parameter(resolver, parameter, &resolved.location, label, diagnostics) else {
                 continue;
             };
             let same = |(p, _): &(ApiParameter, bool)| p.location == converted.location && p.name == converted.name;
@@ -292,7 +293,7 @@ fn parameters(
 fn convert_parameter(
     resolver: &Resolver<'_>,
     raw: RawParameter<'_>,
-    at: &str,
+    at: &Place,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<ApiParameter> {
@@ -300,7 +301,7 @@ fn convert_parameter(
         diagnostics.push(
             Diagnostic::new(
                 Code::ParamLocation,
-                format!("{at}/in"),
+                at.join(["in"]),
                 format!(
                     "parameter \"{}\" of {label} is in \"{}\", which OIS cannot express; it is skipped",
                     raw.name, raw.location
@@ -324,7 +325,7 @@ fn convert_parameter(
         diagnostics.push(
             Diagnostic::new(
                 Code::ReservedName,
-                format!("{at}/name"),
+                at.join(["name"]),
                 format!(
                     "parameter \"{}\" of {label} has a reserved OIS name and cannot be an API parameter; it is skipped",
                     raw.name
@@ -360,7 +361,7 @@ fn convert_parameter(
 /// Every `{x}` needs an `in: path` parameter, and every path parameter a `{x}`.
 fn check_path_template(
     path: &str,
-    at: &str,
+    at: &Place,
     label: &str,
     parameters: &mut Vec<ApiParameter>,
     diagnostics: &mut Vec<Diagnostic>,
@@ -371,7 +372,7 @@ fn check_path_template(
         if !keep {
             diagnostics.push(Diagnostic::new(
                 Code::PathParamDropped,
-                format!("{at}/parameters"),
+                at.join(["parameters"]),
                 format!("path parameter \"{}\" of {label} is not in the path template; it is dropped", p.name),
             ));
         }
@@ -401,7 +402,7 @@ fn check_path_template(
 fn add_body_parameters(
     parameters: &mut Vec<ApiParameter>,
     properties: Vec<ApiParameter>,
-    at: &str,
+    at: &Place,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
@@ -410,7 +411,7 @@ fn add_body_parameters(
             diagnostics.push(
                 Diagnostic::new(
                     Code::BodyCollision,
-                    format!("{at}/requestBody"),
+                    at.join(["requestBody"]),
                     format!("body property \"{}\" of {label} has the name of a query parameter; the query parameter is kept", property.name),
                 )
                 .with_help("the node sends query parameters of a post as the JSON body, so both would be the same key"),

@@ -6,7 +6,7 @@ use openapiv3::{APIKeyLocation, SecurityScheme as OpenApiScheme};
 use serde_json::Value;
 
 use super::shared::KeptOperation;
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Location as Place};
 use crate::ois::model::{HttpScheme, Location, SecurityScheme};
 use crate::openapi::Document;
 use crate::pointer;
@@ -27,9 +27,9 @@ pub(super) fn plan(
     let mut needs: Vec<(usize, Vec<Vec<usize>>)> = Vec::new();
     for (index, operation) in operations.iter().enumerate() {
         let (requirement, at) = match operation.security {
-            Some(own) => (own, format!("{}/security", operation.pointer)),
+            Some(own) => (own, operation.place.join(["security"])),
             None => match root_security {
-                Some(root) => (root, "/security".to_owned()),
+                Some(root) => (root, Place::input("/security")),
                 None => continue,
             },
         };
@@ -113,7 +113,7 @@ pub(super) fn plan(
             {
                 diagnostics.push(Diagnostic::new(
                     Code::SecurityChoice,
-                    format!("{}/security", operation.pointer),
+                    operation.place.join(["security"]),
                     format!(
                         "{} {} uses its alternative {} (not its first) so that one set of schemes serves the whole API",
                         operation.method.as_str().to_uppercase(),
@@ -143,9 +143,9 @@ fn defined_schemes(
         return defined;
     };
     for (name, value) in schemes {
-        let at = pointer::join("/components/securitySchemes", [name.as_str()]);
+        let at = Place::input(pointer::join("/components/securitySchemes", [name.as_str()]));
         let scheme = match resolver.resolve(value, &at) {
-            Ok(resolved) => map_scheme(name, resolved.value, &resolved.pointer, diagnostics),
+            Ok(resolved) => map_scheme(name, resolved.value, &resolved.location, diagnostics),
             Err(error) => {
                 diagnostics.push(error);
                 None
@@ -156,7 +156,7 @@ fn defined_schemes(
     defined
 }
 
-fn map_scheme(name: &str, value: &Value, at: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<SecurityScheme> {
+fn map_scheme(name: &str, value: &Value, at: &Place, diagnostics: &mut Vec<Diagnostic>) -> Option<SecurityScheme> {
     let kind = value.get("type").and_then(Value::as_str).unwrap_or("(none)");
     let dropped = |why: String| {
         Diagnostic::new(Code::SchemeDropped, at, format!("security scheme \"{name}\" is dropped: {why}"))
@@ -274,11 +274,11 @@ mod tests {
     fn openapi_3_2_scheme_fields_do_not_break_mapping() {
         let scheme =
             serde_json::json!({"type": "apiKey", "in": "header", "name": "k", "deprecated": true, "description": "d"});
-        let mapped = map_scheme("k", &scheme, "/x", &mut Vec::new());
+        let mapped = map_scheme("k", &scheme, &"/x".into(), &mut Vec::new());
         assert_eq!(mapped, Some(SecurityScheme::ApiKey { location: Location::Header, name: "k".into() }));
         let oauth = serde_json::json!({"type": "oauth2", "flows": {"deviceAuthorization": {"deviceAuthorizationUrl": "https://x", "tokenUrl": "https://x", "scopes": {}}}, "oauth2MetadataUrl": "https://x"});
         assert_eq!(
-            map_scheme("o", &oauth, "/x", &mut Vec::new()),
+            map_scheme("o", &oauth, &"/x".into(), &mut Vec::new()),
             Some(SecurityScheme::Http { scheme: HttpScheme::Bearer })
         );
     }

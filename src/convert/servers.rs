@@ -195,17 +195,14 @@ fn finish(url: &str, at: &str, what: &str) -> Result<String, Diagnostic> {
 /// chosen URL: the node will call the chosen one for it.
 pub(super) fn check_operation_servers(chosen: &str, operations: &[KeptOperation], diagnostics: &mut Vec<Diagnostic>) {
     for operation in operations {
-        let candidates = [
-            (operation.pointer.clone(), operation.servers),
-            (operation.path_item_pointer.clone(), operation.path_servers),
-        ];
+        let candidates = [(&operation.place, operation.servers), (&operation.path_item_place, operation.path_servers)];
         let Some((at, Some(Value::Array(servers)))) = candidates.into_iter().find(|(_, s)| s.is_some()) else {
             continue;
         };
         let matches = servers.iter().any(|server| {
             serde_json::from_value::<OpenApiServer>(server.clone())
                 .ok()
-                .and_then(|s| substitute(&s, &[], &at).ok())
+                .and_then(|s| substitute(&s, &[], "").ok())
                 .is_some_and(|url| url.trim_end_matches('/') == chosen || chosen.ends_with(url.trim_end_matches('/')))
         });
         if !matches {
@@ -213,7 +210,7 @@ pub(super) fn check_operation_servers(chosen: &str, operations: &[KeptOperation]
             diagnostics.push(
                 Diagnostic::new(
                     Code::OperationServer,
-                    format!("{at}/servers"),
+                    at.join(["servers"]),
                     format!(
                         "{} {} declares its own servers ({}); the OIS has one server for all operations, {chosen}",
                         operation.method.as_str().to_uppercase(),

@@ -7,6 +7,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::diagnostic::Location as Place;
 use crate::ois::model::{Location, Method, OperationParameter};
 
 /// One API parameter of a kept operation, with what its endpoint parameter needs.
@@ -31,9 +32,10 @@ impl ApiParameter {
 pub(crate) struct KeptOperation<'a> {
     pub path: String,
     pub method: Method,
-    /// Where the operation is in the document (after following a path item `$ref`).
-    pub pointer: String,
-    pub path_item_pointer: String,
+    /// Where the operation is (after following a path item `$ref`, perhaps into another file).
+    pub place: Place,
+    /// Where its path item is.
+    pub path_item_place: Place,
     /// Where its natural name is in [`Collected::names`].
     pub name_index: usize,
     pub summary: Option<String>,

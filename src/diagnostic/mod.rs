@@ -75,9 +75,43 @@ impl Location {
         Location { pointer: pointer.into(), ..Location::default() }
     }
 
+    /// A pointer into `document`.
+    pub fn new(document: Document, pointer: impl Into<String>) -> Self {
+        Location { document, pointer: pointer.into(), ..Location::default() }
+    }
+
+    /// The same document, the pointer extended by `tokens` (escaped as RFC 6901 asks).
+    pub fn join<'t>(&self, tokens: impl IntoIterator<Item = &'t str>) -> Location {
+        Location::new(self.document.clone(), crate::pointer::join(&self.pointer, tokens))
+    }
+
     /// Whether a line and column can be looked up for it in the input's text.
     pub fn is_in_text(&self) -> bool {
         matches!(self.document, Document::Input | Document::Referenced(_))
+    }
+}
+
+impl From<&str> for Location {
+    fn from(pointer: &str) -> Self {
+        Location::input(pointer)
+    }
+}
+
+impl From<String> for Location {
+    fn from(pointer: String) -> Self {
+        Location::input(pointer)
+    }
+}
+
+impl From<&String> for Location {
+    fn from(pointer: &String) -> Self {
+        Location::input(pointer.as_str())
+    }
+}
+
+impl From<&Location> for Location {
+    fn from(location: &Location) -> Self {
+        location.clone()
     }
 }
 
@@ -100,15 +134,16 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// A diagnostic about the input document at `pointer`.
-    pub fn new(code: Code, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+    /// A diagnostic at `location`: a [`Location`], or a pointer (`&str`, `String`) into the input
+    /// document.
+    pub fn new(code: Code, location: impl Into<Location>, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
             severity: code.severity(),
             message: message.into(),
             help: None,
             fix: None,
-            location: Location::input(pointer),
+            location: location.into(),
         }
     }
 

@@ -2,7 +2,7 @@
 //! `Value`. Nothing here deserializes the whole document: items are read one at a time, so one
 //! broken item costs only itself.
 
-pub mod bundle;
+pub mod files;
 mod refs;
 pub mod swagger2;
 
@@ -33,7 +33,7 @@ pub const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head
 pub struct Document<'a> {
     pub root: &'a Value,
     pub version: SpecVersion,
-    files: Option<&'a bundle::Files>,
+    files: Option<&'a files::Files>,
 }
 
 impl<'a> Document<'a> {
@@ -82,13 +82,13 @@ impl<'a> Document<'a> {
     }
 
     /// The document with the files its `$ref`s pulled in.
-    pub fn with_files(self, files: &'a bundle::Files) -> Document<'a> {
+    pub fn with_files(self, files: &'a files::Files) -> Document<'a> {
         Document { files: Some(files), ..self }
     }
 
     pub fn resolver(&self) -> Resolver<'a> {
         match self.files {
-            Some(files) => Resolver::bundled(self.root, files),
+            Some(files) => Resolver::with_files(self.root, files),
             None => Resolver::new(self.root),
         }
     }

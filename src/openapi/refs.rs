@@ -1,24 +1,25 @@
-//! `$ref` resolution inside one document: RFC 6901 pointers with `~0`/`~1` escapes and
-//! percent-encoding, chains followed to their end, cycles and dead ends reported as diagnostics.
+//! `$ref` resolution over a document and the files it refers to: RFC 6901 pointers with `~0`/`~1`
+//! escapes and percent-encoding, `$ref`s to other files followed into them, chains followed to
+//! their end, cycles and dead ends reported as diagnostics at the `$ref` that failed.
 
 use serde_json::Value;
 
-use super::bundle::Files;
-use crate::diagnostic::{Code, Diagnostic, Location};
+use super::files::Files;
+use crate::diagnostic::{Code, Diagnostic, Document, Location};
 
 /// How many `$ref`s one chain may follow before it is called a cycle.
 const MAX_CHAIN: usize = 64;
 
-/// A value after following its `$ref` chain, and the pointer where it lives.
+/// A value after following its `$ref` chain, and where it lives.
 #[derive(Clone, Debug)]
 pub struct Resolved<'a> {
     /// The value at the end of the chain.
     pub value: &'a Value,
-    /// Where it lives.
-    pub pointer: String,
+    /// Its document and pointer.
+    pub location: Location,
 }
 
-/// Follows `$ref`s in one (possibly bundled) document.
+/// Follows `$ref`s in a document and the files it refers to.
 #[derive(Clone, Copy, Debug)]
 pub struct Resolver<'a> {
     root: &'a Value,
@@ -26,88 +27,91 @@ pub struct Resolver<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    /// A resolver for a document without bundled files.
+    /// A resolver for a document on its own: a `$ref` to another file is reported, not followed.
     pub fn new(root: &'a Value) -> Self {
         Resolver { root, files: None }
     }
 
-    /// A resolver for a bundled document: its broken `$ref`s are explained by `files`.
-    pub fn bundled(root: &'a Value, files: &'a Files) -> Self {
+    /// A resolver for a document and the files its `$ref`s pulled in.
+    pub fn with_files(root: &'a Value, files: &'a Files) -> Self {
         Resolver { root, files: Some(files) }
     }
 
-    /// Follows `value`'s `$ref` chain (if any). `pointer` is where `value` itself lives; diagnostics
+    /// Follows `value`'s `$ref` chain (if any). `at` is where `value` itself lives; diagnostics
     /// point at the `$ref` that failed and name it.
-    pub fn resolve(&self, value: &'a Value, pointer: &str) -> Result<Resolved<'a>, Diagnostic> {
-        let mut current = Resolved { value, pointer: pointer.to_owned() };
-        // The pointers already passed through (the use site included: a ref to its own holder is
-        // a cycle too). Built only by moving strings, so a plain value costs nothing more.
-        let mut seen: Vec<String> = Vec::new();
+    pub fn resolve(&self, value: &'a Value, at: &Location) -> Result<Resolved<'a>, Diagnostic> {
+        let mut current = Resolved { value, location: at.clone() };
+        // The places already passed through (the use site included: a ref to its own holder is a
+        // cycle too). Built only by moving locations, so a plain value costs nothing more.
+        let mut seen: Vec<Location> = Vec::new();
         while let Some(reference) = current.value.as_object().and_then(|o| o.get("$ref")) {
-            let at = || format!("{}/$ref", current.pointer);
-            let Some(rewritten) = reference.as_str() else {
-                return Err(Diagnostic::new(Code::RefMalformed, at(), "`$ref` is not a string"));
+            let here = || current.location.join(["$ref"]);
+            let Some(reference) = reference.as_str() else {
+                return Err(Diagnostic::new(Code::RefMalformed, here(), "`$ref` is not a string"));
             };
-            // Bundled refs keep their original text for messages.
-            let original = current.value.get(super::bundle::ORIGINAL_KEY).and_then(Value::as_str);
-            let reference = original.unwrap_or(rewritten);
-            let target = self.target(rewritten).map_err(|mut error| {
-                error.location.pointer = at();
+            let target = self.target(reference, &current.location.document).map_err(|mut error| {
+                // Reported where the `$ref` is, not in the file it failed to reach.
+                error.location = here();
                 error
             })?;
-            if let Some(mut broken) = self.files.and_then(|files| files.broken(&target)) {
-                // Reported where the `$ref` is, not in the file it failed to reach.
-                broken.location = Location::input(at());
-                return Err(broken);
-            }
-            if target == current.pointer || seen.contains(&target) || seen.len() >= MAX_CHAIN {
+            if target == current.location || seen.contains(&target) || seen.len() >= MAX_CHAIN {
                 return Err(Diagnostic::new(
                     Code::RefCycle,
-                    at(),
+                    here(),
                     format!("`$ref: {reference}` leads back to itself (a cycle of `$ref`s)"),
                 )
                 .with_help("break the cycle: one of these `$ref`s must point at a real definition"));
             }
             let Some(value) = self.lookup(&target) else {
-                let place = if original.is_some() { "its file".to_owned() } else { format!("the document ({target})") };
+                let place = match target.document {
+                    Document::Input => format!("the document ({})", target.pointer),
+                    _ => "its file".to_owned(),
+                };
                 return Err(Diagnostic::new(
                     Code::RefMissing,
-                    at(),
+                    here(),
                     format!("`$ref: {reference}` points at nothing: there is no such place in {place}"),
                 )
                 .with_help("check the spelling of the reference, or add the missing definition"));
             };
-            let previous = std::mem::replace(&mut current, Resolved { value, pointer: target });
-            seen.push(previous.pointer);
+            let previous = std::mem::replace(&mut current, Resolved { value, location: target });
+            seen.push(previous.location);
         }
         Ok(current)
     }
 
-    /// The pointer a local reference names, or a diagnostic for references this tool cannot follow.
-    /// Its diagnostics carry no pointer: `resolve` builds the `$ref`'s only when one fails.
-    fn target(&self, reference: &str) -> Result<String, Diagnostic> {
+    /// The place a reference found in `from` names, or a diagnostic for references this tool
+    /// cannot follow. Its diagnostics carry no location: `resolve` gives them the `$ref`'s.
+    fn target(&self, reference: &str, from: &Document) -> Result<Location, Diagnostic> {
         let at = "";
         let (location, fragment) = reference.split_once('#').unwrap_or((reference, ""));
         // OpenAPI 3.2: a reference to the document's own `$self` URI is local.
         let own = self.root.get("$self").and_then(Value::as_str).is_some_and(|own| own == location);
-        if !location.is_empty() && !own {
+        let document = if location.is_empty() || own {
+            from.clone()
+        } else {
             let lower = location.to_ascii_lowercase();
-            return Err(if lower.contains("://") || lower.starts_with("//") {
-                Diagnostic::new(
+            if lower.contains("://") || lower.starts_with("//") {
+                return Err(Diagnostic::new(
                     Code::RefUrl,
                     at,
                     format!("`$ref: {reference}` points at a URL; this tool never uses the network"),
                 )
-                .with_help("download the referenced document and bundle it into this one")
-            } else {
-                Diagnostic::new(
-                    Code::RefExternal,
-                    at,
-                    format!("`$ref: {reference}` points into another file, which is not supported yet"),
-                )
-                .with_help("bundle the document into one file first (e.g. `redocly bundle`)")
-            });
-        }
+                .with_help("download the referenced document and bundle it into this one"));
+            }
+            match self.files.and_then(|files| files.link(from, location)) {
+                Some(Ok(index)) => Document::Referenced(*index),
+                Some(Err(error)) => return Err(error.clone()),
+                None => {
+                    return Err(Diagnostic::new(
+                        Code::RefExternal,
+                        at,
+                        format!("`$ref: {reference}` points into another file, which is not read here"),
+                    )
+                    .with_help("convert the document from its file, so the files it refers to can be read"));
+                }
+            }
+        };
         let decoded = percent_encoding::percent_decode_str(fragment).decode_utf8().map_err(|_| {
             Diagnostic::new(Code::RefMalformed, at, format!("`$ref: {reference}` is not valid percent-encoded UTF-8"))
         })?;
@@ -125,13 +129,18 @@ impl<'a> Resolver<'a> {
                 format!("`$ref: {reference}` uses an escape other than ~0 and ~1"),
             ));
         }
-        Ok(decoded.into_owned())
+        Ok(Location::new(document, decoded.into_owned()))
     }
 
-    /// The value at `pointer`, if there is one (RFC 6901: array indices are plain decimals, so `01`
-    /// and `+1` name nothing).
-    pub fn lookup(&self, pointer: &str) -> Option<&'a Value> {
-        self.root.pointer(pointer)
+    /// The value at `location`, if there is one (RFC 6901: array indices are plain decimals, so
+    /// `01` and `+1` name nothing).
+    pub fn lookup(&self, location: &Location) -> Option<&'a Value> {
+        let document = match location.document {
+            Document::Input => self.root,
+            Document::Referenced(index) => self.files?.value(index)?,
+            _ => return None,
+        };
+        document.pointer(&location.pointer)
     }
 }
 
@@ -142,7 +151,7 @@ mod tests {
 
     fn resolve(root: &Value, reference: &str) -> Result<String, Code> {
         let holder = json!({"$ref": reference});
-        Resolver::new(root).resolve(&holder, "/here").map(|r| r.pointer).map_err(|d| d.code)
+        Resolver::new(root).resolve(&holder, &"/here".into()).map(|r| r.location.pointer).map_err(|d| d.code)
     }
 
     #[test]
@@ -180,7 +189,7 @@ mod tests {
     fn missing_target_names_the_ref_and_where_it_was_used() {
         let root = json!({});
         let holder = json!({"$ref": "#/components/schemas/Gone"});
-        let err = Resolver::new(&root).resolve(&holder, "/paths/~1x/get").unwrap_err();
+        let err = Resolver::new(&root).resolve(&holder, &"/paths/~1x/get".into()).unwrap_err();
         assert_eq!(err.pointer(), "/paths/~1x/get/$ref");
         assert!(err.message.contains("#/components/schemas/Gone"));
     }

@@ -6,7 +6,9 @@
 
 use serde_json::{Map, Value, json};
 
+use super::files::Files;
 use super::{METHODS, Resolver};
+use crate::diagnostic::Location;
 
 /// Keys of a 2.0 non-body parameter that describe its value; they move into `schema`.
 const SCHEMA_KEYS: [&str; 17] = [
@@ -29,8 +31,8 @@ const SCHEMA_KEYS: [&str; 17] = [
     "multipleOf",
 ];
 
-/// The document as OpenAPI 3.0.
-pub fn normalize(root: &Value) -> Value {
+/// The document as OpenAPI 3.0; `files` are the files its `$ref`s pulled in.
+pub fn normalize(root: &Value, files: &Files) -> Value {
     let mut out = root.clone();
     let Some(object) = out.as_object_mut() else { return out };
     object.remove("swagger");
@@ -46,7 +48,7 @@ pub fn normalize(root: &Value) -> Value {
     }
     object.insert("components".to_owned(), Value::Object(components));
     let consumes = media_types(root.get("consumes"));
-    let resolver = Resolver::new(root);
+    let resolver = Resolver::with_files(root, files);
     if let Some(paths) = root.get("paths").and_then(Value::as_object) {
         let mut converted = Map::new();
         for (path, item) in paths {
@@ -113,7 +115,7 @@ fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String]) -> Valu
 
 /// The parameter a list entry is (following `#/parameters/...` references).
 fn resolved<'a>(resolver: &Resolver<'a>, parameter: &'a Value) -> &'a Value {
-    resolver.resolve(parameter, "").map_or(parameter, |r| r.value)
+    resolver.resolve(parameter, &Location::default()).map_or(parameter, |r| r.value)
 }
 
 fn location(parameter: &Value) -> &str {
@@ -219,7 +221,7 @@ mod tests {
             }},
             "definitions": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}}
         });
-        let normalized = normalize(&root);
+        let normalized = normalize(&root, &Files::default());
         assert_eq!(normalized["openapi"], "3.0.0");
         assert_eq!(normalized["servers"], json!([{"url": "https://api.example.com/v1"}]));
         assert_eq!(normalized["components"]["securitySchemes"]["b"], json!({"type": "http", "scheme": "basic"}));
@@ -239,7 +241,10 @@ mod tests {
 
     #[test]
     fn no_host_gives_a_relative_server() {
-        assert_eq!(normalize(&json!({"swagger": "2.0", "basePath": "/api"}))["servers"], json!([{"url": "/api"}]));
-        assert!(normalize(&json!({"swagger": "2.0"})).get("servers").is_none());
+        assert_eq!(
+            normalize(&json!({"swagger": "2.0", "basePath": "/api"}), &Files::default())["servers"],
+            json!([{"url": "/api"}])
+        );
+        assert!(normalize(&json!({"swagger": "2.0"}), &Files::default()).get("servers").is_none());
     }
 }

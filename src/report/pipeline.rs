@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::convert::{self, Built, Conversion, ConvertOptions, Failure};
 use crate::diagnostic::{Code, Diagnostic, Document};
 use crate::emit::{OutputFormat, model_text};
-use crate::openapi::bundle;
+use crate::openapi::files::Files;
 use crate::source::Source;
 
 /// Which diagnostics get a line and column (finding them costs time in big documents).
@@ -28,15 +28,7 @@ pub fn convert_rendered(
     format: OutputFormat,
     positions: Positions,
 ) -> Result<(Conversion, String), Failure> {
-    let bundled;
-    let (root, files) = if bundle::has_file_refs(&source.text) {
-        let mut copy = root.clone();
-        let files = bundle::bundle(source, &mut copy, options.allow_root.as_deref());
-        bundled = copy;
-        (&bundled, files)
-    } else {
-        (root, bundle::Files::default())
-    };
+    let files = Files::read(source, root, options.allow_root.as_deref());
     let mut built = match convert::build(root, options, &files) {
         Ok(built) => built,
         Err(mut failure) => {

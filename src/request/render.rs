@@ -38,7 +38,7 @@ pub fn json(request: &Request, preview: Option<&Preview>, show_secrets: bool) ->
     out
 }
 
-/// [`json`] as the text `JSON.stringify(value, null, 2)` writes, with a final newline.
+/// [`json()`] as the text `JSON.stringify(value, null, 2)` writes, with a final newline.
 pub fn json_text(request: &Request, preview: Option<&Preview>, show_secrets: bool) -> String {
     crate::js::stringify_pretty(&json(request, preview, show_secrets)) + "\n"
 }

@@ -1,0 +1,197 @@
+//! Multi-file documents: every `$ref` to a local file (`common.yaml#/Pet`) is followed, each file
+//! read and parsed once, and linked to the document it is referenced from; the files stay as they
+//! are, each its own [`Document`], so diagnostics name the file where a problem is. Files must stay
+//! inside the root document's folder (or the allowed root); the network is never used. A `$ref` that
+//! cannot be followed keeps its reason, which the resolver reports where the `$ref` is.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic, Document, Fix};
+use crate::source::Source;
+
+/// One file a `$ref` pulled in.
+#[derive(Debug)]
+struct File {
+    source: Source,
+    value: Value,
+}
+
+/// The files the root document's `$ref`s pulled in (`Document::Referenced(n)` is the `n`th), and
+/// where each `$ref` to a file leads.
+#[derive(Debug, Default)]
+pub struct Files {
+    files: Vec<File>,
+    /// (the document holding a `$ref`, the file part of the `$ref` as written) → the file it names,
+    /// or why it cannot be followed.
+    links: HashMap<(Document, String), Result<usize, Diagnostic>>,
+}
+
+impl Files {
+    /// The parsed value of a referenced file.
+    pub(crate) fn value(&self, index: usize) -> Option<&Value> {
+        self.files.get(index).map(|file| &file.value)
+    }
+
+    /// Where the file part `location` of a `$ref` in `from` leads; `None` when it was never seen.
+    pub(crate) fn link(&self, from: &Document, location: &str) -> Option<&Result<usize, Diagnostic>> {
+        self.links.get(&(from.clone(), location.to_owned()))
+    }
+
+    /// Finds the line and column of `diagnostic` in the text of the document it is about: a
+    /// referenced file, or `root`.
+    pub fn place(&self, diagnostic: &mut Diagnostic, root: &Source) {
+        match diagnostic.location.document {
+            Document::Referenced(index) => {
+                if let Some(file) = self.files.get(index) {
+                    file.source.locate_diagnostic(diagnostic);
+                }
+            }
+            _ => root.locate_diagnostic(diagnostic),
+        }
+    }
+}
+
+/// Whether the text has a `$ref` to another file (cheap, so single-file documents skip bundling).
+/// A `$ref` whose value is not a string (a schema property named `$ref`) does not count.
+fn has_file_refs(text: &str) -> bool {
+    memchr::memmem::find_iter(text.as_bytes(), b"$ref").any(|at| {
+        let rest = text.get(at + 4..).unwrap_or_default();
+        let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest).trim_start_matches([' ', '\t']);
+        let Some(value) = rest.strip_prefix(':') else { return false };
+        let mut value = value.trim_start_matches([' ', '\t']);
+        // A YAML block scalar (`$ref: >-`) has its text on the next line.
+        if value.starts_with(['>', '|']) {
+            value = value.split_once('\n').map_or("", |(_, next)| next).trim_start_matches([' ', '\t']);
+        }
+        if value.starts_with(['{', '[', '\n', '\r']) || value.is_empty() {
+            return false;
+        }
+        let value = value.strip_prefix(['"', '\'']).unwrap_or(value);
+        !(value.starts_with('#') || value.starts_with("http://") || value.starts_with("https://"))
+    })
+}
+
+impl Files {
+    /// The files the document `root` (parsed from `source`) refers to, read with the files they
+    /// refer to; none are read when the text has no `$ref` to a file. `allow_root` widens the
+    /// sandbox beyond the root's folder.
+    pub fn read(source: &Source, root: &Value, allow_root: Option<&Path>) -> Files {
+        if has_file_refs(&source.text) { read_all(source, root, allow_root) } else { Files::default() }
+    }
+}
+
+fn read_all(source: &Source, root: &Value, allow_root: Option<&Path>) -> Files {
+    let mut reader = Reader { files: Vec::new(), index: HashMap::new(), links: HashMap::new(), sandbox: None };
+    let base = source.dir().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
+    reader.sandbox = allow_root.or(base).and_then(|d| d.canonicalize().ok());
+    let base = base.and_then(|d| d.canonicalize().ok());
+    reader.link(root, base.as_deref(), &Document::Input);
+    let mut next = 0;
+    while let Some(file) = reader.files.get_mut(next) {
+        // Taken out while its refs are followed, since following them may read more files.
+        let value = std::mem::take(&mut file.value);
+        let dir = file.source.path.as_deref().and_then(Path::parent).map(Path::to_path_buf);
+        reader.link(&value, dir.as_deref(), &Document::Referenced(next));
+        if let Some(file) = reader.files.get_mut(next) {
+            file.value = value;
+        }
+        next += 1;
+    }
+    Files { files: reader.files, links: reader.links }
+}
+
+struct Reader {
+    files: Vec<File>,
+    index: HashMap<PathBuf, usize>,
+    links: HashMap<(Document, String), Result<usize, Diagnostic>>,
+    sandbox: Option<PathBuf>,
+}
+
+impl Reader {
+    /// Follows the file `$ref`s in `value`, which is document `from` in folder `dir`.
+    fn link(&mut self, value: &Value, dir: Option<&Path>, from: &Document) {
+        let mut stack = vec![value];
+        while let Some(value) = stack.pop() {
+            match value {
+                Value::Object(map) => {
+                    if let Some(Value::String(reference)) = map.get("$ref") {
+                        let location = reference.split_once('#').map_or(reference.as_str(), |(file, _)| file);
+                        let lower = location.to_ascii_lowercase();
+                        let is_url = lower.contains("://") || lower.starts_with("//");
+                        let key = (from.clone(), location.to_owned());
+                        if !location.is_empty() && !is_url && !self.links.contains_key(&key) {
+                            let target = self.load(location, dir);
+                            self.links.insert(key, target);
+                        }
+                    }
+                    stack.extend(map.values());
+                }
+                Value::Array(items) => stack.extend(items.iter()),
+                _ => {}
+            }
+        }
+    }
+
+    fn load(&mut self, location: &str, dir: Option<&Path>) -> Result<usize, Diagnostic> {
+        let decoded = percent_encoding::percent_decode_str(location).decode_utf8_lossy();
+        let Some(dir) = dir else {
+            return Err(Diagnostic::new(
+                Code::RefExternal,
+                "",
+                format!("`$ref: {location}` points into another file, but the document has no folder (stdin)"),
+            )
+            .with_help("pass the document as a file path so its references can be found"));
+        };
+        let path = dir.join(decoded.as_ref());
+        let canonical = path.canonicalize().map_err(|err| {
+            Diagnostic::new(
+                Code::RefMissing,
+                "",
+                format!("`$ref: {location}` points at {}, which cannot be read ({err})", path.display()),
+            )
+        })?;
+        if let Some(sandbox) = &self.sandbox
+            && !canonical.starts_with(sandbox)
+        {
+            return Err(Diagnostic::new(
+                Code::RefEscapes,
+                "",
+                format!("`$ref: {location}` leaves the document's folder ({}); it is not followed", sandbox.display()),
+            )
+            .with_fix(Fix::AllowRoot));
+        }
+        if let Some(&n) = self.index.get(&canonical) {
+            return Ok(n);
+        }
+        let source = Source::read(&path)?;
+        let value = source.parse().map_err(|mut error| {
+            error.message = format!("in {}: {}", path.display(), error.message);
+            error
+        })?;
+        let n = self.files.len();
+        self.index.insert(canonical, n);
+        self.files.push(File { source, value });
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_file_refs;
+
+    #[test]
+    fn spots_file_refs_only() {
+        assert!(has_file_refs(r#"{"$ref": "common.yaml#/P"}"#));
+        assert!(has_file_refs("a:\n  $ref: ./paths/pets.yaml\n"));
+        assert!(has_file_refs("a:\n  $ref: '../x.json'\n"));
+        assert!(!has_file_refs(r##"{"$ref": "#/components/schemas/A"}"##));
+        assert!(!has_file_refs(r#"{"$ref": "https://example.com/a.json"}"#));
+        assert!(!has_file_refs(r#"{"properties": {"$ref": { "type": "string" }}}"#));
+        assert!(!has_file_refs("description: mentions $ref in text\n"));
+        assert!(!has_file_refs("a:\n  $ref: >-\n    #/components/schemas/A\n"));
+        assert!(has_file_refs("a:\n  $ref: >-\n    other.yaml#/A\n"));
+    }
+}
