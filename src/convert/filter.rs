@@ -1,10 +1,14 @@
 //! `--include` / `--exclude`: which operations to convert, by method and path glob
 //! (`GET /coins/*`, `/coins/**`), by tag (`tag:market`) or by operationId (`id:coinsMarkets`).
 
-use globset::{GlobBuilder, GlobMatcher};
+use glob::{MatchOptions, Pattern};
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
+
+/// `*` stays within one path segment, `**` crosses them.
+const SEGMENTS: MatchOptions =
+    MatchOptions { case_sensitive: true, require_literal_separator: true, require_literal_leading_dot: false };
 
 /// Which operations to convert: `GET /coins/*`, `tag:market` or `id:coinsMarkets`
 /// ([`Filter::parse`]).
@@ -15,7 +19,7 @@ pub enum Filter {
         /// The method, lower case; `None` matches any.
         method: Option<String>,
         /// The path glob.
-        path: GlobMatcher,
+        path: Pattern,
     },
     /// Operations with this tag.
     Tag(String),
@@ -37,18 +41,18 @@ impl Filter {
             Some((method, path)) => (Some(method.to_ascii_lowercase()).filter(|m| m != "*"), path.trim()),
             None => (None, text),
         };
-        // `*` stays within one path segment, `**` crosses them.
-        let path = GlobBuilder::new(path).literal_separator(true).build().map_err(|err| {
-            Diagnostic::new(Code::BadFilter, "", format!("filter \"{text}\" is not a valid glob ({err})"))
-                .with_help("examples: 'GET /coins/*', '/simple/**', 'tag:market', 'id:coinsMarkets'")
+        // `{` is literal (OpenAPI paths are full of `{id}`); `[...]` is a character class.
+        let path = Pattern::new(path).map_err(|err| {
+            Diagnostic::elsewhere(Code::BadFilter, format!("filter \"{text}\" is not a valid glob ({err})"))
+                .with_help("examples: 'GET /coins/*', '/simple/**', 'GET /coins/{id}', 'tag:market', 'id:coinsMarkets'")
         })?;
-        Ok(Filter::Path { method, path: path.compile_matcher() })
+        Ok(Filter::Path { method, path })
     }
 
     fn matches(&self, method: &str, path: &str, operation: &Value) -> bool {
         match self {
             Filter::Path { method: wanted, path: glob } => {
-                wanted.as_deref().is_none_or(|m| m == method) && glob.is_match(path)
+                wanted.as_deref().is_none_or(|m| m == method) && glob.matches_with(path, SEGMENTS)
             }
             Filter::Tag(tag) => operation
                 .get("tags")
@@ -82,6 +86,10 @@ mod tests {
         assert!(!keep(&["POST /coins/*"], &[], "get", "/coins/markets", op.clone()));
         assert!(!keep(&["/coins/*"], &[], "get", "/coins/a/b", op.clone()));
         assert!(keep(&["/coins/**"], &[], "get", "/coins/a/b", op.clone()));
+        // Path templates match as written (globset read `{id}` as an alternation of "id").
+        assert!(keep(&["GET /coins/{id}"], &[], "get", "/coins/{id}", op.clone()));
+        assert!(!keep(&["GET /coins/{id}"], &[], "get", "/coins/id", op.clone()));
+        assert!(keep(&["/coins/{id}/*"], &[], "get", "/coins/{id}/history", op.clone()));
         assert!(keep(&["tag:market"], &[], "get", "/x", op.clone()));
         assert!(keep(&["id:coinsMarkets"], &[], "get", "/x", op.clone()));
         assert!(!keep(&[], &["tag:market"], "get", "/x", op.clone()));

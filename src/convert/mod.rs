@@ -69,7 +69,7 @@ pub fn convert(source: &Source, options: &ConvertOptions) -> Result<Conversion, 
     result
 }
 
-/// Moves every diagnostic to the document it is about and finds its line and column there.
+/// Finds every diagnostic's line and column in the text of the document it is about.
 pub(crate) fn place(diagnostics: &mut [Diagnostic], source: &Source, files: &Files) {
     for diagnostic in diagnostics {
         files.place(diagnostic, source);

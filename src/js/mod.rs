@@ -1,12 +1,12 @@
 //! The JavaScript semantics the node relies on, in one place: how `JSON.parse` stores a value
 //! (every number a double, integer-like keys first), `String(value)`, `JSON.stringify`,
-//! truthiness, `encodeURIComponent` and the `\s` of its regular expressions. Values reach the
-//! adapter through `JSON.parse`, so we normalise them the same way before building anything from
-//! them.
+//! truthiness, `encodeURIComponent`, `parseInt` and the `\s` of its regular expressions. Values
+//! reach the adapter through `JSON.parse`, so we normalise them the same way before building
+//! anything from them.
 
 mod text;
 
-pub use text::{encode_uri_component, is_whitespace};
+pub use text::{ParsedInt, encode_uri_component, is_whitespace, parse_int};
 
 use std::io;
 

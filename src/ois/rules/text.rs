@@ -49,22 +49,10 @@ pub fn placeholders(path: &str) -> Vec<&str> {
 }
 
 /// `Number.isInteger(parseInt(text)) && value >= 0` as the real validator computes it: leading
-/// whitespace and trailing garbage are ignored; 2.3 (no radix) also reads `0x` hex.
+/// whitespace and trailing garbage are ignored; 2.3 gives no radix, so it also reads `0x` hex.
 pub(super) fn js_parse_int_is_non_negative(text: &str, family: FormatFamily) -> bool {
-    let trimmed = text.trim_start_matches(is_js_whitespace);
-    let (negative, digits) = match trimmed.as_bytes().first() {
-        Some(b'-') => (true, trimmed.get(1..).unwrap_or_default()),
-        Some(b'+') => (false, trimmed.get(1..).unwrap_or_default()),
-        _ => (false, trimmed),
-    };
-    let hex = family == FormatFamily::V2_3 && (digits.starts_with("0x") || digits.starts_with("0X"));
-    let body = if hex { digits.get(2..).unwrap_or_default() } else { digits };
-    let radix = if hex { 16 } else { 10 };
-    let leading: String = body.chars().take_while(|c| c.is_digit(radix)).collect();
-    if leading.is_empty() {
-        return false;
-    }
-    !negative || leading.chars().all(|c| c == '0')
+    let radix = if family == FormatFamily::V2_3 { None } else { Some(10) };
+    crate::js::parse_int(text, radix).is_some_and(|parsed| !parsed.negative || parsed.digits.chars().all(|c| c == '0'))
 }
 
 #[cfg(test)]
