@@ -35,9 +35,10 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
     let source = source.filter(|s| location.file.as_deref() == Some(s.name.as_str()));
     let mut header_fix = None;
     match (&location.file, location.line, location.column) {
-        (Some(file), Some(line), Some(column)) => match source.and_then(|s| s.line_text(line)) {
-            Some(text) => {
-                let span = token_span(text, column);
+        (Some(file), Some(line), Some(column)) => match source.and_then(|s| Some((s.line_text(line)?, s))) {
+            Some((text, source)) => {
+                let start = source.column_byte(line, column).unwrap_or(text.len());
+                let span = token_span(text, start);
                 let (part, span) = if text.len() > LONG_LINE { window(text, span) } else { (text, span) };
                 if part.len() < text.len() {
                     // annotate-snippets names the column within the part it is given.
@@ -86,10 +87,9 @@ fn window(line: &str, span: std::ops::Range<usize>) -> (&str, std::ops::Range<us
     (part, span.start - start..span.end.min(end) - start)
 }
 
-/// The byte range of the token starting at 1-based character `column` of `line`: a quoted string
-/// with its quotes, or a word up to the next delimiter (at least one character).
-fn token_span(line: &str, column: usize) -> std::ops::Range<usize> {
-    let start = byte_of_char(line, column.saturating_sub(1));
+/// The byte range of the token starting at byte `start` of `line`: a quoted string with its
+/// quotes, or a word up to the next delimiter (at least one character).
+fn token_span(line: &str, start: usize) -> std::ops::Range<usize> {
     let rest = line.get(start..).unwrap_or_default();
     let length = match rest.chars().next() {
         Some(quote @ ('"' | '\'')) => {
@@ -105,26 +105,6 @@ fn token_span(line: &str, column: usize) -> std::ops::Range<usize> {
         None => 0,
     };
     start..start + length.max(usize::from(!rest.is_empty()))
-}
-
-/// The byte offset of character `n` of `line` (its length when shorter): fast for a column deep in
-/// a minified document's one line, where walking it char by char for every diagnostic adds up.
-fn byte_of_char(line: &str, n: usize) -> usize {
-    if line.get(..n).is_some_and(str::is_ascii) {
-        return n;
-    }
-    let (mut byte, mut remaining) = (0, n);
-    while byte < line.len() {
-        let end = line.ceil_char_boundary(byte.saturating_add(4096).min(line.len()));
-        let chunk = line.get(byte..end).unwrap_or_default();
-        let count = chunk.chars().count();
-        if count > remaining {
-            return byte + chunk.char_indices().nth(remaining).map_or(chunk.len(), |(i, _)| i);
-        }
-        remaining -= count;
-        byte = end;
-    }
-    line.len()
 }
 
 #[cfg(test)]
@@ -172,18 +152,10 @@ mod tests {
         assert!(styled.contains(&format!("min.json:1:{column}")), "{styled}");
     }
 
-    proptest::proptest! {
-        #[test]
-        fn byte_of_char_agrees_with_char_indices(line in "[a-zé€😀 ]{0,5000}", n in 0usize..5100) {
-            let expected = line.char_indices().nth(n).map_or(line.len(), |(i, _)| i);
-            proptest::prop_assert_eq!(byte_of_char(&line, n), expected);
-        }
-    }
-
     #[test]
     fn token_spans() {
-        assert_eq!(token_span(r#"  "a\"b": 1"#, 3), 2..8);
-        assert_eq!(token_span("  put:", 3), 2..5);
-        assert_eq!(token_span("x", 5), 1..1);
+        assert_eq!(token_span(r#"  "a\"b": 1"#, 2), 2..8);
+        assert_eq!(token_span("  put:", 2), 2..5);
+        assert_eq!(token_span("x", 1), 1..1);
     }
 }

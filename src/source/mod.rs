@@ -1,6 +1,7 @@
 //! Reading input: a file or stdin, JSON or YAML told apart by content, parsed into
 //! `serde_json::Value`, and JSON pointers mapped back to line:column for diagnostics.
 
+mod chars;
 mod depth;
 mod locate;
 mod parse;
@@ -46,6 +47,7 @@ pub struct Source {
     /// Set when text that looked like JSON parsed only as YAML (flow style), so it is located as YAML.
     read_as_yaml: AtomicBool,
     line_starts: OnceLock<Vec<usize>>,
+    chars: OnceLock<chars::CharIndex>,
 }
 
 impl std::fmt::Debug for Source {
@@ -107,6 +109,7 @@ impl Source {
             yaml_cache: Mutex::default(),
             read_as_yaml: AtomicBool::new(false),
             line_starts: OnceLock::new(),
+            chars: OnceLock::new(),
         }
     }
 
@@ -214,7 +217,8 @@ impl Source {
         let starts = self.line_starts();
         let line = starts.partition_point(|&start| start <= offset);
         let start = starts.get(line.saturating_sub(1)).copied().unwrap_or(0);
-        let column = self.text.get(start..offset).map_or(0, |s| s.chars().count()) + 1;
+        let chars = self.chars();
+        let column = chars.chars_before(&self.text, offset) - chars.chars_before(&self.text, start) + 1;
         Some((line.max(1), column))
     }
 
@@ -224,6 +228,20 @@ impl Source {
         let start = *starts.get(line.checked_sub(1)?)?;
         let end = starts.get(line).map_or(self.text.len(), |&next| next - 1);
         self.text.get(start..end).map(|l| l.strip_suffix('\r').unwrap_or(l))
+    }
+
+    /// The byte offset, within the text of 1-based line `line`, of its 1-based character `column`
+    /// (the line's length when it is shorter).
+    pub fn column_byte(&self, line: usize, column: usize) -> Option<usize> {
+        let start = *self.line_starts().get(line.checked_sub(1)?)?;
+        let chars = self.chars();
+        let target = chars.chars_before(&self.text, start) + column.saturating_sub(1);
+        let end = self.line_text(line)?.len();
+        Some((chars.byte_of(&self.text, target) - start).min(end))
+    }
+
+    fn chars(&self) -> &chars::CharIndex {
+        self.chars.get_or_init(|| chars::CharIndex::new(&self.text))
     }
 
     fn line_starts(&self) -> &[usize] {
