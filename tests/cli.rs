@@ -411,3 +411,67 @@ fn filters_pick_operations() {
         .code(1)
         .stderr(predicate::str::contains("CNV034"));
 }
+
+/// A document with `puts` put and `deletes` delete operations besides one get.
+fn many_skipped(puts: usize, deletes: usize) -> String {
+    let mut paths = serde_json::Map::new();
+    paths.insert("/ok".into(), serde_json::json!({"get": {"operationId": "ok"}}));
+    for i in 0..puts.max(deletes) {
+        let mut item = serde_json::Map::new();
+        if i < puts {
+            item.insert("put".into(), serde_json::json!({}));
+        }
+        if i < deletes {
+            item.insert("delete".into(), serde_json::json!({}));
+        }
+        paths.insert(format!("/r{i}"), serde_json::Value::Object(item));
+    }
+    serde_json::to_string_pretty(&serde_json::json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1.0.0"},
+        "servers": [{"url": "https://api.example.com"}], "paths": paths}))
+    .unwrap()
+}
+
+#[test]
+fn text_reports_show_a_few_of_each_code_and_count_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("api.json");
+    std::fs::write(&path, many_skipped(5, 2)).unwrap();
+    let output = ois().arg("convert").arg(&path).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("note[CNV030]").count(), 3, "{stderr}");
+    assert!(
+        stderr.contains(
+            "… and 4 more CNV030: an operation with a method other than get/post is skipped: put 3, delete 1\n"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("by code: CNV030 7\n"), "{stderr}");
+    let verbose = ois().arg("convert").arg(&path).arg("--verbose").output().unwrap();
+    let stderr = String::from_utf8_lossy(&verbose.stderr);
+    assert_eq!(stderr.matches("note[CNV030]").count(), 7, "{stderr}");
+    assert!(!stderr.contains("more CNV030"), "{stderr}");
+    let json = ois().arg("convert").arg(&path).args(["--report", "json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&json.stderr).unwrap();
+    let diagnostics = report["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.iter().filter(|d| d["code"] == "CNV030").count(), 7);
+    assert!(diagnostics.iter().all(|d| d["line"].is_number()), "every one located for JSON");
+}
+
+#[test]
+fn validate_reports_group_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ois_value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("samples/expected/coins.ois.json").unwrap()).unwrap();
+    for endpoint in ois_value["endpoints"].as_array_mut().unwrap() {
+        endpoint["x-extra"] = serde_json::json!(1);
+    }
+    let path = dir.path().join("ois.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&ois_value).unwrap()).unwrap();
+    let output = ois().arg("validate").arg(&path).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout.matches("error[OIS003]").count(), 3, "{stdout}");
+    assert!(stdout.contains("… and 2 more OIS003"), "{stdout}");
+    assert!(stdout.contains("by code: OIS003 5"), "{stdout}");
+    let verbose = ois().arg("validate").arg(&path).arg("-v").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&verbose.stdout).matches("error[OIS003]").count(), 5);
+}

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use ois::report::{RenderStyle, validation_report};
+use ois::report::{RenderStyle, Show, validation_report};
 use ois::{Diagnostic, OisDocument, OutputFormat, Severity, Source, validate_value};
 
 use super::{FAILURE, fail_with, write_stdout};
@@ -48,7 +48,8 @@ pub(crate) fn run_config(args: ConfigArgs) -> ExitCode {
     let validation = validate_value(&scaffold.config, None);
     if !validation.is_valid() {
         let style = RenderStyle { color: false };
-        let report = validation_report("the scaffold", &validation, Severity::Error, style, None);
+        let report =
+            validation_report("the scaffold", &validation, Show { min: Severity::Error, per_code: None }, style, None);
         let _ = std::io::stderr().write_all(report.as_bytes());
         return ExitCode::from(FAILURE);
     }

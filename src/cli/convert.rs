@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use ois::report::{Positions, Report, convert_rendered, text_report};
+use ois::report::{Positions, Report, Show, convert_rendered, diagnostics_text, text_report};
 use ois::{Code, ConvertOptions, Counts, Diagnostic, Failure, Filter, OutputFormat, Severity, Source};
 
 use super::{FAILURE, ReportArg, fail_with, in_flags, parse_pair, write_file, write_stdout};
@@ -64,6 +64,10 @@ pub(crate) struct ConvertArgs {
     /// Show only errors.
     #[arg(short, long)]
     quiet: bool,
+    /// Show every diagnostic in full (by default the text report shows the first 3 of each code
+    /// and counts the rest; --report json always has every one).
+    #[arg(short, long)]
+    verbose: bool,
     /// Treat any warning as a failure: nothing is written, exit 1.
     #[arg(long)]
     strict: bool,
@@ -107,7 +111,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let source = Source::read(input);
     let result = source.as_ref().map_err(|error| Failure::from(error.clone())).and_then(|source| {
         let root = source.parse()?;
-        let result = convert_rendered(source, &root, &options, format, Positions::All);
+        let result = convert_rendered(source, &root, &options, format, positions(&args));
         // The process ends soon; freeing the parsed document piece by piece would only cost time.
         std::mem::forget(root);
         result
@@ -168,13 +172,20 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
             };
             serde_json::to_string_pretty(&report).map(|s| s + "\n").unwrap_or_default()
         }
-        ReportArg::Text => {
-            let min = if args.quiet { Severity::Error } else { Severity::Note };
-            text_report(&name, &diagnostics, summary, min, style, source.as_ref().ok())
-        }
+        ReportArg::Text => text_report(&name, &diagnostics, summary, show(&args), style, source.as_ref().ok()),
     };
     let _ = std::io::stderr().write_all(report.as_bytes());
     if written { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
+}
+
+/// What the text report shows.
+fn show(args: &ConvertArgs) -> Show {
+    Show::new(if args.quiet { Severity::Error } else { Severity::Note }, args.verbose)
+}
+
+/// Which diagnostics to locate: all for a JSON report, those shown for a text one.
+fn positions(args: &ConvertArgs) -> Positions {
+    if args.report == ReportArg::Json { Positions::All } else { Positions::Shown(show(args)) }
 }
 
 pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: OutputFormat) -> ExitCode {
@@ -192,7 +203,9 @@ pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: Ou
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let positions = if args.report == ReportArg::Json { Positions::All } else { Positions::ErrorsOnly };
+    // A batch's text report shows the errors of the files that failed.
+    let errors = Show::new(Severity::Error, args.verbose);
+    let positions = if args.report == ReportArg::Json { Positions::All } else { Positions::Shown(errors) };
     let settings = batch::Settings { format, force: args.force, positions };
     let mut results = batch::run(&items, out_dir, options, settings, &|| progress.inc(1));
     for result in &mut results {
@@ -206,10 +219,7 @@ pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: Ou
             let style = super::style_for(std::io::stderr().is_terminal());
             let mut text = String::new();
             for result in results.iter().filter(|r| r.status == batch::Status::Failed) {
-                for diagnostic in result.diagnostics.iter().filter(|d| d.is_error()) {
-                    text.push_str(&ois::report::render(diagnostic, style, None));
-                    text.push('\n');
-                }
+                text.push_str(&diagnostics_text(&result.diagnostics, errors, style, None));
             }
             if !args.quiet {
                 text.push_str(&batch::table(&results));

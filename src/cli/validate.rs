@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use ois::report::validation_report;
+use ois::report::{Show, validation_report};
 use ois::{Counts, FormatFamily, Severity, Source, Validation};
 
 use super::{FAILURE, ReportArg, in_flags, write_stdout};
@@ -23,6 +23,9 @@ pub(crate) struct ValidateArgs {
     /// Show only errors.
     #[arg(short, long)]
     quiet: bool,
+    /// Show every diagnostic in full (by default the first 3 of each code, then a count).
+    #[arg(short, long)]
+    verbose: bool,
 }
 
 pub(crate) fn parse_family(text: &str) -> Result<FormatFamily, String> {
@@ -32,7 +35,7 @@ pub(crate) fn parse_family(text: &str) -> Result<FormatFamily, String> {
 
 pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     let style = super::style_for(std::io::stdout().is_terminal());
-    let min = if args.quiet { Severity::Error } else { Severity::Note };
+    let show = Show::new(if args.quiet { Severity::Error } else { Severity::Note }, args.verbose);
     let mut all_valid = true;
     let mut reports = Vec::new();
     let mut text = String::new();
@@ -52,7 +55,7 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
                 "counts": Counts::of(&validation.diagnostics),
                 "diagnostics": validation.diagnostics,
             })),
-            ReportArg::Text => text.push_str(&validation_report(&name, &validation, min, style, source.as_ref())),
+            ReportArg::Text => text.push_str(&validation_report(&name, &validation, show, style, source.as_ref())),
         }
     }
     if args.format == ReportArg::Json {

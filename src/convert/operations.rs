@@ -113,11 +113,14 @@ pub(super) fn collect<'a>(
                 .map(|(m, _)| (item.location.join(["additionalOperations", m.as_str()]), m.clone()));
             let query = methods.get("query").map(|_| (item.location.join(["query"]), "query".to_owned()));
             for (at, method) in query.into_iter().chain(extra) {
-                diagnostics.push(Diagnostic::new(
-                    Code::MethodSkipped,
-                    at,
-                    format!("{} {path} is skipped: OIS supports only get and post", method.to_uppercase()),
-                ));
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::MethodSkipped,
+                        at,
+                        format!("{} {path} is skipped: OIS supports only get and post", method.to_uppercase()),
+                    )
+                    .about(method.to_lowercase()),
+                );
                 summary.skip(reason::METHOD);
             }
         }
@@ -141,11 +144,14 @@ pub(super) fn collect<'a>(
                 "get" => Method::Get,
                 "post" => Method::Post,
                 other => {
-                    diagnostics.push(Diagnostic::new(
-                        Code::MethodSkipped,
-                        &operation_at,
-                        format!("{} {path} is skipped: OIS supports only get and post", other.to_uppercase()),
-                    ));
+                    diagnostics.push(
+                        Diagnostic::new(
+                            Code::MethodSkipped,
+                            &operation_at,
+                            format!("{} {path} is skipped: OIS supports only get and post", other.to_uppercase()),
+                        )
+                        .about(other),
+                    );
                     summary.skip(reason::METHOD);
                     continue;
                 }
@@ -307,18 +313,22 @@ fn convert_parameter(
                     raw.name, raw.location
                 ),
             )
-            .with_help("OIS parameters are in query, header, path or cookie"),
+            .with_help("OIS parameters are in query, header, path or cookie")
+            .about(raw.location),
         );
         return None;
     };
     if location == Location::Header
         && ["accept", "content-type", "authorization"].contains(&raw.name.to_ascii_lowercase().as_str())
     {
-        diagnostics.push(Diagnostic::new(
-            Code::HeaderIgnored,
-            at,
-            format!("header parameter \"{}\" of {label} is ignored, as OpenAPI says", raw.name),
-        ));
+        diagnostics.push(
+            Diagnostic::new(
+                Code::HeaderIgnored,
+                at,
+                format!("header parameter \"{}\" of {label} is ignored, as OpenAPI says", raw.name),
+            )
+            .about(raw.name.to_ascii_lowercase()),
+        );
         return None;
     }
     if RESERVED_NAMES.contains(&raw.name) {

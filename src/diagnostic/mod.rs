@@ -131,6 +131,9 @@ pub struct Diagnostic {
     pub fix: Option<Fix>,
     /// Where it is.
     pub location: Location,
+    /// What it is about, where that varies within one code (the method of a skipped operation,
+    /// the `in` of a skipped parameter): grouped reports count by it. Not part of the JSON form.
+    pub subject: Option<String>,
 }
 
 impl Diagnostic {
@@ -144,6 +147,7 @@ impl Diagnostic {
             help: None,
             fix: None,
             location: location.into(),
+            subject: None,
         }
     }
 
@@ -155,6 +159,12 @@ impl Diagnostic {
     /// Adds help text.
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Says what it is about, for grouped counts.
+    pub fn about(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
         self
     }
 

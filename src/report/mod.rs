@@ -2,10 +2,12 @@
 //! the reports of a conversion or a validated file, and the conversion run with its self-check,
 //! rendering and locating side by side.
 
+mod group;
 mod pipeline;
 mod render;
 mod summary;
 
+pub use group::{PER_CODE, Show};
 pub use pipeline::{Positions, convert_rendered};
 pub use render::{RenderStyle, render};
-pub use summary::{Report, text_report, validation_report};
+pub use summary::{Report, diagnostics_text, text_report, validation_report};

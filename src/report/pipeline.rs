@@ -9,13 +9,15 @@ use crate::emit::{OutputFormat, model_text};
 use crate::openapi::files::Files;
 use crate::source::Source;
 
+use super::group::Show;
+
 /// Which diagnostics get a line and column (finding them costs time in big documents).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Positions {
-    /// Every diagnostic.
+    /// Every diagnostic (a JSON report has them all).
     All,
-    /// Only errors: for reports that show nothing else (a batch's text summary).
-    ErrorsOnly,
+    /// Those a text report shows in full.
+    Shown(Show),
 }
 
 /// Converts `root` (parsed from `source`) and renders the OIS as `format` text. The text is
@@ -42,8 +44,9 @@ pub fn convert_rendered(
         let renderer = scope.spawn(|| model_text(model, format));
         let locator = scope.spawn(|| match positions {
             Positions::All => convert::place(diagnostics, source, &files),
-            Positions::ErrorsOnly => {
-                for diagnostic in diagnostics.iter_mut().filter(|d| d.is_error()) {
+            Positions::Shown(show) => {
+                let mask = show.mask(diagnostics);
+                for (diagnostic, _) in diagnostics.iter_mut().zip(mask).filter(|(_, shown)| *shown) {
                     files.place(diagnostic, source);
                 }
             }

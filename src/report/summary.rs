@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::group::{Show, by_code, more_lines};
 use super::render::{RenderStyle, render};
 use crate::convert::Summary;
 use crate::diagnostic::{Counts, Diagnostic, Severity};
@@ -27,21 +28,30 @@ pub struct Report<'a> {
     pub diagnostics: &'a [Diagnostic],
 }
 
-/// The text report: every diagnostic at or above `min`, then a one-paragraph summary.
+/// The diagnostics `show` asks for in full, then a line for each code with more.
+pub fn diagnostics_text(diagnostics: &[Diagnostic], show: Show, style: RenderStyle, source: Option<&Source>) -> String {
+    let mask = show.mask(diagnostics);
+    let mut out = String::new();
+    for (diagnostic, _) in diagnostics.iter().zip(&mask).filter(|(_, shown)| **shown) {
+        out.push_str(&render(diagnostic, style, source));
+        out.push('\n');
+    }
+    out.push_str(&more_lines(diagnostics, &mask, show.min));
+    out
+}
+
+/// The text report of a conversion: the diagnostics `show` asks for, then a one-paragraph
+/// summary with the counts by severity and by code.
 pub fn text_report(
     file: &str,
     diagnostics: &[Diagnostic],
     summary: Option<&Summary>,
-    min: Severity,
+    show: Show,
     style: RenderStyle,
     source: Option<&Source>,
 ) -> String {
-    let mut out = String::new();
-    for diagnostic in diagnostics.iter().filter(|d| d.severity >= min) {
-        out.push_str(&render(diagnostic, style, source));
-        out.push('\n');
-    }
-    if min > Severity::Warning {
+    let mut out = diagnostics_text(diagnostics, show, style, source);
+    if show.min > Severity::Warning {
         return out;
     }
     let counts = Counts::of(diagnostics);
@@ -63,27 +73,28 @@ pub fn text_report(
         out.push_str(&format!("{file}: nothing was written\n"));
     }
     out.push_str(&format!("{} error(s), {} warning(s), {} note(s)\n", counts.errors, counts.warnings, counts.notes));
+    out.push_str(&by_code(diagnostics));
     out
 }
 
-/// The text report of one validated file: its diagnostics, then a verdict line.
+/// The text report of one validated file: the diagnostics `show` asks for, then a verdict line
+/// (and the counts by code).
 pub fn validation_report(
     file: &str,
     validation: &Validation,
-    min: Severity,
+    show: Show,
     style: RenderStyle,
     source: Option<&Source>,
 ) -> String {
-    let mut out = String::new();
-    for diagnostic in validation.diagnostics.iter().filter(|d| d.severity >= min) {
-        out.push_str(&render(diagnostic, style, source));
-        out.push('\n');
-    }
+    let mut out = diagnostics_text(&validation.diagnostics, show, style, source);
     let counts = Counts::of(&validation.diagnostics);
     let verdict = if validation.is_valid() { "valid" } else { "invalid" };
     out.push_str(&format!(
         "{file}: {verdict} ({} error(s), {} warning(s), {} note(s))\n",
         counts.errors, counts.warnings, counts.notes
     ));
+    if show.min <= Severity::Warning {
+        out.push_str(&by_code(&validation.diagnostics));
+    }
     out
 }
