@@ -5,11 +5,15 @@
 #        bench/run.sh batch [RUNS]         the whole shared corpus as one batch, both cores
 #        bench/run.sh minified [RUNS]      GitHub minified to one line: hundreds of diagnostics
 #                                          located and rendered in one 2.8 MB line
+#        bench/run.sh corpus [RUNS]        every OpenAPI document of the corpus, one-line copies of the
+#                                          largest, and a synthetic 20 MB one-line document with
+#                                          thousands of diagnostics (bench/stress.py): per-document
+#                                          ratios, the worst ten, then the corpus as one batch
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=single
 case "${1:-}" in
-  batch|minified) mode=$1; shift ;;
+  batch|minified|corpus) mode=$1; shift ;;
 esac
 runs=${1:-15}
 shift || true
@@ -21,6 +25,28 @@ if [ "$mode" = minified ]; then
     "$corpus/github/api.github.com.json" "$minified"
   files=("$minified")
   mode=single
+fi
+if [ "$mode" = corpus ]; then
+  stress=$(mktemp -d)
+  python3 bench/stress.py "$stress/synthetic-20MB.min.json"
+  for big in github/api.github.com.json stripe/spec3.json kubernetes/swagger.json; do
+    [ -f "$corpus/$big" ] || continue
+    python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1])), open(sys.argv[2], "w"), separators=(",", ":"))' \
+      "$corpus/$big" "$stress/$(basename "$big" .json).min.json"
+  done
+  mapfile -t files < <(python3 - "$corpus" <<'PY'
+import os, re, sys
+root = re.compile(rb'^\s*\{?\s*["\']?(openapi|swagger)["\']?\s*:', re.M)
+for d, _, fs in sorted(os.walk(sys.argv[1])):
+    for f in sorted(fs):
+        if f.endswith((".json", ".yaml", ".yml")):
+            path = os.path.join(d, f)
+            with open(path, "rb") as handle:
+                if root.search(handle.read(4096)):
+                    print(path)
+PY
+)
+  files+=("$stress"/*.json)
 fi
 if [ ${#files[@]} -eq 0 ]; then
   files=("$corpus/github/api.github.com.json" "$corpus/stripe/spec3.yaml")
@@ -59,6 +85,7 @@ if mode == "batch":
           f"ois {statistics.median(oises)*1000:.0f} ms, median ratio {statistics.median(ratios):.2f}, peak {max(peaks)/1024:.0f} MB")
     sys.exit(0)
 
+rows = []
 print(f"{'file':<40} {'size MB':>8} {'floor ms':>9} {'ois ms':>8} {'ratio':>6} {'peak MB':>8} {'RSS/size':>9}")
 for path in sys.argv[3:]:
     size = os.path.getsize(path)
@@ -68,6 +95,19 @@ for path in sys.argv[3:]:
         o, rss = measure([ois, "convert", path, "--base-url", "https://api.example.com"])
         floors.append(f); oises.append(o); ratios.append(o / f); peaks.append(rss)
     peak = max(peaks) * 1024
-    print(f"{os.path.relpath(path, '../shared/corpus'):<40} {size/1e6:>8.2f} {statistics.median(floors)*1000:>9.1f} "
-          f"{statistics.median(oises)*1000:>8.1f} {statistics.median(ratios):>6.2f} {peak/1e6:>8.1f} {peak/size:>9.1f}")
+    name = os.path.relpath(path, '../shared/corpus') if path.startswith('../shared') else os.path.basename(path)
+    row = (f"{name:<40} {size/1e6:>8.2f} {statistics.median(floors)*1000:>9.1f} "
+           f"{statistics.median(oises)*1000:>8.1f} {statistics.median(ratios):>6.2f} {peak/1e6:>8.1f} {peak/size:>9.1f}")
+    rows.append((statistics.median(ratios), size, row))
+    print(row)
+if mode == "corpus":
+    print("\nworst ten by ratio:")
+    for _, _, row in sorted(rows, reverse=True)[:10]:
+        print(row)
+    big = [r for r, size, _ in rows if size > 1e6]
+    print(f"\n{len(rows)} documents; above 2x: {sum(r > 2 for r, _, _ in rows)}; "
+          f"over 1 MB: {len(big)}, of them above 1.5x: {sum(r > 1.5 for r in big)}")
 PY
+if [ "$mode" = corpus ]; then
+  exec bash "$0" batch "$runs"
+fi

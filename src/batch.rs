@@ -163,7 +163,7 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
         Ok(source) => source,
         Err(error) => return finish(Status::Failed, None, None, vec![error]),
     };
-    let root = match source.parse() {
+    let mut root = match source.parse() {
         Ok(root) => root,
         Err(error) => return finish(Status::Failed, None, None, vec![error]),
     };
@@ -177,7 +177,7 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
         .in_file(file.clone());
         return finish(Status::Skipped, None, None, vec![note]);
     }
-    match convert_rendered(&source, &root, options, settings.format, settings.positions) {
+    match convert_rendered(&source, &mut root, options, settings.format, settings.positions) {
         Ok((conversion, text)) => {
             let target = out_dir.join(&item.output);
             let written = target

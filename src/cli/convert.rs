@@ -110,8 +110,8 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let name = input.display().to_string();
     let source = Source::read(input);
     let result = source.as_ref().map_err(|error| Failure::from(error.clone())).and_then(|source| {
-        let root = source.parse()?;
-        let result = convert_rendered(source, &root, &options, format, positions(&args));
+        let mut root = source.parse()?;
+        let result = convert_rendered(source, &mut root, &options, format, positions(&args));
         // The process ends soon; freeing the parsed document piece by piece would only cost time.
         std::mem::forget(root);
         result

@@ -59,8 +59,9 @@ impl From<Diagnostic> for Failure {
 /// Converts the document in `source`, following its `$ref`s into other files. Diagnostics are
 /// placed in the file they are about and located in its text.
 pub fn convert(source: &Source, options: &ConvertOptions) -> Result<Conversion, Failure> {
-    let root = source.parse()?;
+    let mut root = source.parse()?;
     let files = Files::read(source, &root, options.allow_root.as_deref());
+    as_openapi3(&mut root, &files);
     let mut result = convert_with_files(&root, options, &files);
     match &mut result {
         Ok(conversion) => place(&mut conversion.diagnostics, source, &files),
@@ -78,7 +79,13 @@ pub(crate) fn place(diagnostics: &mut [Diagnostic], source: &Source, files: &Fil
 
 /// Converts an already parsed OpenAPI document (diagnostics carry pointers, no positions).
 pub fn convert_value(root: &Value, options: &ConvertOptions) -> Result<Conversion, Failure> {
-    convert_with_files(root, options, &Files::default())
+    let files = Files::default();
+    if crate::openapi::is_swagger2(root) {
+        let mut normalized = root.clone();
+        as_openapi3(&mut normalized, &files);
+        return convert_with_files(&normalized, options, &files);
+    }
+    convert_with_files(root, options, &files)
 }
 
 fn convert_with_files(root: &Value, options: &ConvertOptions, files: &Files) -> Result<Conversion, Failure> {
@@ -119,14 +126,15 @@ pub(crate) fn to_value(model: &Ois) -> Result<Value, Diagnostic> {
     })
 }
 
-pub(crate) fn build(original: &Value, options: &ConvertOptions, files: &Files) -> Result<Built, Failure> {
-    let normalized;
-    let root = if crate::openapi::is_swagger2(original) {
-        normalized = crate::openapi::swagger2::normalize(original, files);
-        &normalized
-    } else {
-        original
-    };
+/// Swagger 2.0 becomes the OpenAPI 3 view of itself, in place; other documents stay as they are.
+pub(crate) fn as_openapi3(root: &mut Value, files: &Files) {
+    if crate::openapi::is_swagger2(root) {
+        crate::openapi::swagger2::normalize(root, files);
+    }
+}
+
+/// The conversion of a document already in its OpenAPI 3 view ([`as_openapi3`]).
+pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Result<Built, Failure> {
     let document = Document::new(root)?.with_files(files);
     let mut diagnostics = Vec::new();
     let mut summary = Summary::default();

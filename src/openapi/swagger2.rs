@@ -31,32 +31,41 @@ const SCHEMA_KEYS: [&str; 17] = [
     "multipleOf",
 ];
 
-/// The document as OpenAPI 3.0; `files` are the files its `$ref`s pulled in.
-pub fn normalize(root: &Value, files: &Files) -> Value {
-    let mut out = root.clone();
-    let Some(object) = out.as_object_mut() else { return out };
-    object.remove("swagger");
-    object.insert("openapi".to_owned(), json!("3.0.0"));
-    if let Some(server) = server(root) {
-        object.insert("servers".to_owned(), json!([{"url": server}]));
-    }
+/// Makes the document the OpenAPI 3.0 view of itself, in place (`definitions`, `parameters` and
+/// the rest stay where they are, uncopied: most of a big document); `files` are the files its
+/// `$ref`s pulled in.
+pub fn normalize(root: &mut Value, files: &Files) {
+    // Everything new is worked out from the document as it is, then put in.
+    let server = server(root);
     let mut components = Map::new();
     if let Some(definitions) = root.get("securityDefinitions").and_then(Value::as_object) {
         let schemes: Map<String, Value> =
             definitions.iter().map(|(name, scheme)| (name.clone(), security_scheme(scheme))).collect();
         components.insert("securitySchemes".to_owned(), Value::Object(schemes));
     }
-    object.insert("components".to_owned(), Value::Object(components));
     let consumes = media_types(root.get("consumes"));
     let resolver = Resolver::with_files(root, files);
-    if let Some(paths) = root.get("paths").and_then(Value::as_object) {
-        let mut converted = Map::new();
-        for (path, item) in paths {
-            converted.insert(path.clone(), path_item(&resolver, item, &consumes));
-        }
-        object.insert("paths".to_owned(), Value::Object(converted));
+    let changes: Vec<(String, ItemChanges)> = root
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(path, item)| Some((path.clone(), path_item(&resolver, item, &consumes)?)))
+        .collect();
+    let Some(object) = root.as_object_mut() else { return };
+    object.remove("swagger");
+    object.insert("openapi".to_owned(), json!("3.0.0"));
+    if let Some(server) = server {
+        object.insert("servers".to_owned(), json!([{"url": server}]));
     }
-    out
+    object.insert("components".to_owned(), Value::Object(components));
+    if let Some(paths) = object.get_mut("paths").and_then(Value::as_object_mut) {
+        for (path, item_changes) in changes {
+            if let Some(item) = paths.get_mut(&path) {
+                item_changes.apply(item);
+            }
+        }
+    }
 }
 
 /// `https` when listed (else the first scheme, else `http`), `host`, `basePath`; just `basePath`
@@ -87,30 +96,49 @@ fn media_types(value: Option<&Value>) -> Vec<String> {
     value.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
 }
 
-fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String]) -> Value {
-    let Some(object) = item.as_object() else { return item.clone() };
-    let mut converted = object.clone();
+/// What 2.0 → 3 changes in one path item: its own `parameters`, and each operation's
+/// `parameters` and `requestBody`. Worked out while the document is borrowed, then put in, so
+/// nothing else of the item (responses, descriptions: most of it) is copied.
+struct ItemChanges {
+    parameters: Option<Value>,
+    operations: Vec<(&'static str, Option<Value>, Option<Value>)>,
+}
+
+fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String]) -> Option<ItemChanges> {
+    let object = item.as_object()?;
     let shared = object.get("parameters").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    if let Some(parameters) = object.get("parameters") {
-        converted.insert("parameters".to_owned(), plain_parameters(resolver, parameters));
-    }
+    let parameters = object.get("parameters").map(|parameters| plain_parameters(resolver, parameters));
+    let mut operations = Vec::new();
     for method in METHODS {
         let Some(operation) = object.get(method).and_then(Value::as_object) else { continue };
         let consumes = match operation.get("consumes") {
             Some(own) => media_types(Some(own)),
             None => consumes.to_vec(),
         };
-        let mut new_operation = operation.clone();
         let own = operation.get("parameters").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-        if let Some(body) = request_body(resolver, shared, own, &consumes) {
-            new_operation.insert("requestBody".to_owned(), body);
-        }
-        if let Some(parameters) = operation.get("parameters") {
-            new_operation.insert("parameters".to_owned(), plain_parameters(resolver, parameters));
-        }
-        converted.insert(method.to_owned(), Value::Object(new_operation));
+        let body = request_body(resolver, shared, own, &consumes);
+        let parameters = operation.get("parameters").map(|parameters| plain_parameters(resolver, parameters));
+        operations.push((method, body, parameters));
     }
-    Value::Object(converted)
+    Some(ItemChanges { parameters, operations })
+}
+
+impl ItemChanges {
+    fn apply(self, item: &mut Value) {
+        let Some(object) = item.as_object_mut() else { return };
+        if let Some(parameters) = self.parameters {
+            object.insert("parameters".to_owned(), parameters);
+        }
+        for (method, body, parameters) in self.operations {
+            let Some(operation) = object.get_mut(method).and_then(Value::as_object_mut) else { continue };
+            if let Some(body) = body {
+                operation.insert("requestBody".to_owned(), body);
+            }
+            if let Some(parameters) = parameters {
+                operation.insert("parameters".to_owned(), parameters);
+            }
+        }
+    }
 }
 
 /// The parameter a list entry is (following `#/parameters/...` references).
@@ -221,7 +249,8 @@ mod tests {
             }},
             "definitions": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}}
         });
-        let normalized = normalize(&root, &Files::default());
+        let mut normalized = root.clone();
+        normalize(&mut normalized, &Files::default());
         assert_eq!(normalized["openapi"], "3.0.0");
         assert_eq!(normalized["servers"], json!([{"url": "https://api.example.com/v1"}]));
         assert_eq!(normalized["components"]["securitySchemes"]["b"], json!({"type": "http", "scheme": "basic"}));
@@ -241,10 +270,11 @@ mod tests {
 
     #[test]
     fn no_host_gives_a_relative_server() {
-        assert_eq!(
-            normalize(&json!({"swagger": "2.0", "basePath": "/api"}), &Files::default())["servers"],
-            json!([{"url": "/api"}])
-        );
-        assert!(normalize(&json!({"swagger": "2.0"}), &Files::default()).get("servers").is_none());
+        let normalized = |mut document: Value| {
+            normalize(&mut document, &Files::default());
+            document
+        };
+        assert_eq!(normalized(json!({"swagger": "2.0", "basePath": "/api"}))["servers"], json!([{"url": "/api"}]));
+        assert!(normalized(json!({"swagger": "2.0"})).get("servers").is_none());
     }
 }

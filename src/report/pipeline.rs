@@ -21,16 +21,18 @@ pub enum Positions {
 }
 
 /// Converts `root` (parsed from `source`) and renders the OIS as `format` text. The text is
-/// returned only when the self-check passed; diagnostics are placed and located as `positions`
-/// asks.
+/// returned only when the self-check passed; diagnostics are located as `positions` asks. A
+/// Swagger 2.0 `root` is turned into the OpenAPI 3 view of itself on the way (in place: copying a
+/// big document would cost more than reading it).
 pub fn convert_rendered(
     source: &Source,
-    root: &Value,
+    root: &mut Value,
     options: &ConvertOptions,
     format: OutputFormat,
     positions: Positions,
 ) -> Result<(Conversion, String), Failure> {
     let files = Files::read(source, root, options.allow_root.as_deref());
+    convert::as_openapi3(root, &files);
     let mut built = match convert::build(root, options, &files) {
         Ok(built) => built,
         Err(mut failure) => {
