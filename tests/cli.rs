@@ -231,17 +231,23 @@ fn request_masks_secrets_unless_asked() {
     assert!(masked.status.success(), "{}", String::from_utf8_lossy(&masked.stderr));
     let request: serde_json::Value = serde_json::from_slice(&masked.stdout).unwrap();
     assert_eq!(request["headers"]["x-cg-demo-api-key"], "****");
-    // Defaults come first, as in `{...defaults, ...parameters}`.
-    assert_eq!(
-        request["url"],
-        "https://api.coins.example/api/v3/simple/price?vs_currencies=usd&precision=2&include_market_cap=false&ids=bitcoin"
-    );
+    // The document's defaults are not copied, so the node sends only what the requester gave.
+    assert_eq!(request["url"], "https://api.coins.example/api/v3/simple/price?ids=bitcoin&vs_currencies=usd");
     assert!(!String::from_utf8_lossy(&masked.stdout).contains("sk-live-123"));
     let shown: serde_json::Value =
         serde_json::from_slice(&run(&["--format", "json", "--show-secrets"]).stdout).unwrap();
     assert_eq!(shown["headers"]["x-cg-demo-api-key"], "sk-live-123");
     let curl = run(&["--format", "curl"]);
     assert!(String::from_utf8_lossy(&curl.stdout).starts_with("curl \\\n  'https://api.coins.example/"));
+    // With --defaults the optional parameters' defaults are written, and the node sends them
+    // first, as in `{...defaults, ...parameters}`; the required `vs_currencies` never gets one.
+    let with_defaults = ois().args(["convert", "samples/coins.yaml", "--config", "-q", "--defaults"]).output().unwrap();
+    std::fs::write(&config, &with_defaults.stdout).unwrap();
+    let request: serde_json::Value = serde_json::from_slice(&run(&["--format", "json"]).stdout).unwrap();
+    assert_eq!(
+        request["url"],
+        "https://api.coins.example/api/v3/simple/price?precision=2&include_market_cap=false&ids=bitcoin&vs_currencies=usd"
+    );
 }
 
 #[test]

@@ -74,6 +74,11 @@ pub(crate) struct ConvertArgs {
     /// Write a config.json fragment ({"ois": [...], "apiCredentials": [...]}) instead of the bare OIS.
     #[arg(long)]
     config: bool,
+    /// Write the document's defaults of optional parameters as OIS defaults (by default none are:
+    /// the node would send them whenever the requester gives no value, where the API would apply
+    /// its own).
+    #[arg(long)]
+    defaults: bool,
     /// Let `$ref`s reach files anywhere below DIR (default: only below the document's folder).
     #[arg(long, value_name = "DIR")]
     allow_root: Option<PathBuf>,
@@ -96,6 +101,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     options.allow_root = args.allow_root.clone();
     options.include = include;
     options.exclude = exclude;
+    options.defaults = args.defaults;
     let batch = args.inputs.len() > 1 || args.inputs.iter().any(|i| i.is_dir());
     let format = match (args.format, &args.output) {
         (Some(FormatArg::Json), _) => OutputFormat::Json,

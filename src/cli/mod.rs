@@ -60,6 +60,7 @@ fn flag_help(fix: &Fix) -> String {
             format!("pass --secrets secrets.env with a line {name}=..., or set {name} in the environment")
         }
         Fix::ChooseOis => "say which with --ois TITLE".to_owned(),
+        Fix::CopyDefaults => "pass --defaults to write it (the node then sends it whenever none is given)".to_owned(),
         other => other.describe(),
     }
 }
@@ -118,6 +119,7 @@ mod tests {
             Fix::GiveParameters,
             Fix::GiveSecret("K".into()),
             Fix::ChooseOis,
+            Fix::CopyDefaults,
         ];
         for fix in fixes {
             assert!(flag_help(&fix).contains("--"), "{fix:?} has no flag in its help");

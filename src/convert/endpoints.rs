@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 
-use super::shared::KeptOperation;
 #[cfg(test)]
 use super::shared::base_name;
-use crate::diagnostic::{Code, Diagnostic};
+use super::shared::{ApiParameter, KeptOperation};
+use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::model::{Endpoint, EndpointOperation, EndpointParameter, ReservedParameter};
 
 /// Reserved parameters every generated endpoint lists, for the requester to supply.
@@ -16,9 +16,11 @@ const OPEN_RESERVED: [&str; 3] = ["_type", "_path", "_times"];
 /// `names` are the natural names of every get/post operation in the document ([`Collected`]).
 ///
 /// [`Collected`]: super::operations::Collected
+/// `copy_defaults`: write the document's defaults of optional parameters as OIS defaults.
 pub(super) fn build(
     operations: &[KeptOperation<'_>],
     names: &[String],
+    copy_defaults: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Endpoint> {
     let unique = unique_names(names);
@@ -44,7 +46,7 @@ pub(super) fn build(
                 operation: EndpointOperation { method: operation.method, path: operation.path.clone() },
                 fixed_operation_parameters: Vec::new(),
                 reserved_parameters: OPEN_RESERVED.iter().map(|name| ReservedParameter::open(name)).collect(),
-                parameters: parameters(operation, diagnostics),
+                parameters: parameters(operation, copy_defaults, diagnostics),
                 summary: operation.summary.clone(),
                 description: operation.description.clone(),
                 external_docs: operation.external_docs.clone(),
@@ -74,7 +76,11 @@ fn unique_names(bases: &[String]) -> Vec<String> {
     names
 }
 
-fn parameters(operation: &KeptOperation<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<EndpointParameter> {
+fn parameters(
+    operation: &KeptOperation<'_>,
+    copy_defaults: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<EndpointParameter> {
     let mut used: HashSet<String> = HashSet::new();
     operation
         .parameters
@@ -100,16 +106,53 @@ fn parameters(operation: &KeptOperation<'_>, diagnostics: &mut Vec<Diagnostic>) 
                 ));
             }
             used.insert(name.clone());
+            let (default, example) = defaults(operation, parameter, copy_defaults, diagnostics);
             EndpointParameter {
                 name,
                 operation_parameter: Some(parameter.operation_parameter()),
                 required: Some(parameter.required),
-                default: parameter.default.clone(),
-                example: parameter.example.clone(),
+                default,
+                example,
                 description: parameter.description.clone(),
             }
         })
         .collect()
+}
+
+/// The OIS `default` and `example` of a parameter. The node sends a default whenever the requester
+/// gives no value, while the API applies its own default to an absent parameter: copying it gains
+/// nothing and can change the answer (alternative parameters all get sent). So the document's
+/// default is written only for an optional parameter and only when asked; otherwise it is kept as
+/// the example when there is none, and a note says so.
+fn defaults(
+    operation: &KeptOperation<'_>,
+    parameter: &ApiParameter,
+    copy_defaults: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Option<String>, Option<String>) {
+    let Some(value) = &parameter.default else { return (None, parameter.example.clone()) };
+    if copy_defaults && !parameter.required {
+        return (Some(value.clone()), parameter.example.clone());
+    }
+    let kept = if parameter.example.is_none() { "; it is kept as the example" } else { "" };
+    let label = format!("{} {}", operation.method.as_str().to_uppercase(), operation.path);
+    let mut note = Diagnostic::new(
+        Code::DefaultNotWritten,
+        &operation.place,
+        format!(
+            "the default \"{value}\" of {} parameter \"{}\" of {label} is not written: the API applies its own when the parameter is absent{kept}",
+            parameter.location.as_str(),
+            parameter.name
+        ),
+    )
+    .about(parameter.location.as_str());
+    note = if parameter.required {
+        note.with_help("a required parameter's value must come from the requester")
+    } else {
+        note.with_fix(Fix::CopyDefaults)
+    };
+    diagnostics.push(note);
+    (None, parameter.example.clone().or_else(|| Some(value.clone())))
 }
 
 /// No whitespace (runs become `_`) and no leading `_` (the OIS format reserves those names).

@@ -181,7 +181,7 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
     servers::check_operation_servers(&server, &operations, &mut diagnostics);
 
     let security = security::plan(&document, &operations, &mut diagnostics);
-    let endpoints = endpoints::build(&operations, &names, &mut diagnostics);
+    let endpoints = endpoints::build(&operations, &names, options.defaults, &mut diagnostics);
 
     let mut paths: IndexMap<String, IndexMap<String, Operation>> = IndexMap::new();
     for operation in &operations {

@@ -26,6 +26,9 @@ pub struct ConvertOptions {
     pub include: Vec<Filter>,
     /// No operation matching one of these.
     pub exclude: Vec<Filter>,
+    /// Write the document's defaults of optional parameters as OIS defaults (the node then sends
+    /// them whenever the requester gives no value); required parameters never get one.
+    pub defaults: bool,
 }
 
 impl ConvertOptions {
@@ -68,6 +71,12 @@ impl ConvertOptions {
     /// With [`allow_root`](Self::allow_root) set.
     pub fn with_allow_root(mut self, folder: impl Into<std::path::PathBuf>) -> Self {
         self.allow_root = Some(folder.into());
+        self
+    }
+
+    /// With [`defaults`](Self::defaults) on.
+    pub fn with_defaults(mut self) -> Self {
+        self.defaults = true;
         self
     }
 

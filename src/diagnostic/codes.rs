@@ -126,6 +126,7 @@ codes! {
         DuplicateParameter = "CNV044", Warning, "a parameter declared twice: the first is kept";
         ParamLocation = "CNV045", Warning, "a parameter in a location OIS cannot express is skipped";
         ParamRenamed = "CNV046", Note, "an endpoint parameter name was sanitised or made unique";
+        DefaultNotWritten = "CNV047", Note, "a parameter's default from the document is not written (the API applies its own)";
         BodyOnGet = "CNV050", Warning, "a request body on a get operation is ignored";
         BodyUnsupported = "CNV051", Warning, "a request body that is not JSON is left out";
         BodyFormEncoded = "CNV052", Warning, "a form-encoded body is flattened; the node sends JSON";

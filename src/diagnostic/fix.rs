@@ -31,6 +31,8 @@ pub enum Fix {
     GiveSecret(String),
     /// Say which OIS of a config.json to use, by title.
     ChooseOis,
+    /// Write the document's defaults of optional parameters (`ConvertOptions::defaults`).
+    CopyDefaults,
 }
 
 impl Fix {
@@ -55,6 +57,9 @@ impl Fix {
             Fix::GiveParameters => "give them as requester parameters".to_owned(),
             Fix::GiveSecret(name) => format!("give {name} in a secrets file (a line {name}=...) or the environment"),
             Fix::ChooseOis => "say which by its title".to_owned(),
+            Fix::CopyDefaults => {
+                "set ConvertOptions::defaults to write it (the node then sends it whenever none is given)".to_owned()
+            }
         }
     }
 }
