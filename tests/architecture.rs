@@ -33,7 +33,7 @@ const STAGES: &[(&str, &[&str])] = &[
     ("servers", &["shared", "options"]),
     ("shared", &[]),
     ("options", &["filter"]),
-    ("filter", &[]),
+    ("filter", &["shared"]),
 ];
 
 fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {

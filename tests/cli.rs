@@ -481,3 +481,22 @@ fn validate_reports_group_too() {
     let verbose = ois().arg("validate").arg(&path).arg("-v").output().unwrap();
     assert_eq!(String::from_utf8_lossy(&verbose.stdout).matches("error[OIS003]").count(), 5);
 }
+
+#[test]
+fn filters_that_match_nothing_are_reported() {
+    let output = ois()
+        .args(["convert", "samples/coins.yaml", "--include", "GET /coins/{id}", "--include", "GET /nope"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("warning[CNV037]: the include filter \"GET /nope\" matched no operation"), "{stderr}");
+    let ois_value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(ois_value["endpoints"].as_array().unwrap().len(), 1);
+    // Alone, it leaves nothing, and the error says why.
+    let alone = ois().args(["convert", "samples/coins.yaml", "--include", "GET /nope"]).output().unwrap();
+    assert_eq!(alone.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&alone.stderr);
+    assert!(stderr.contains("error[CNV032]: the include/exclude filters left none"), "{stderr}");
+    assert!(stderr.contains("these matched nothing: include filter \"GET /nope\""), "{stderr}");
+}

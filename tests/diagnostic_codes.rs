@@ -165,6 +165,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::RefEscapes, escaping_ref_codes()),
         (Code::BadFilter, shown(&[ois::Filter::parse("GET /a/[").unwrap_err()], None)),
         (Code::OperationsFiltered, convert_codes(doc(json!({"/a": get_ok(), "/b": {"get": {"operationId": "b"}}})), &ConvertOptions::default().excluding(ois::Filter::parse("id:b").unwrap()))),
+        (Code::FilterUnmatched, convert_codes(doc(json!({"/a": get_ok()})), &ConvertOptions::default().including(ois::Filter::parse("GET /a").unwrap()).including(ois::Filter::parse("GET /missing").unwrap()))),
         (Code::NotOpenApiFile, {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("fragment.yaml"), "Pet: {}\n").unwrap();
@@ -700,6 +701,7 @@ one_test_per_code! {
     cnv034_bad_filter: BadFilter,
     cnv035_operations_filtered: OperationsFiltered,
     cnv036_not_open_api_file: NotOpenApiFile,
+    cnv037_filter_unmatched: FilterUnmatched,
     cnv040_header_ignored: HeaderIgnored,
     cnv041_reserved_name: ReservedName,
     cnv042_path_param_added: PathParamAdded,

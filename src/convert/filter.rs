@@ -4,6 +4,7 @@
 use glob::{MatchOptions, Pattern};
 use serde_json::Value;
 
+use super::shared::base_name;
 use crate::diagnostic::{Code, Diagnostic};
 
 /// `*` stays within one path segment, `**` crosses them.
@@ -49,7 +50,8 @@ impl Filter {
         Ok(Filter::Path { method, path })
     }
 
-    fn matches(&self, method: &str, path: &str, operation: &Value) -> bool {
+    /// Whether the operation at `method` `path`, whose natural endpoint name is `name`, matches.
+    fn matches(&self, method: &str, path: &str, operation: &Value, name: &str) -> bool {
         match self {
             Filter::Path { method: wanted, path: glob } => {
                 wanted.as_deref().is_none_or(|m| m == method) && glob.matches_with(path, SEGMENTS)
@@ -58,15 +60,69 @@ impl Filter {
                 .get("tags")
                 .and_then(Value::as_array)
                 .is_some_and(|tags| tags.iter().any(|t| t.as_str() == Some(tag))),
-            Filter::OperationId(id) => operation.get("operationId").and_then(Value::as_str) == Some(id.as_str()),
+            // The operationId as written, or the endpoint name made from it (`simple-price` and
+            // `simplePrice` both name the operation `simple-price`).
+            Filter::OperationId(id) => {
+                operation.get("operationId").and_then(Value::as_str) == Some(id.as_str())
+                    || id == name
+                    || base_name(Some(id), method, path) == name
+            }
         }
     }
 }
 
-/// Whether an operation passes `include` (when any) and no `exclude`.
-pub fn selected(include: &[Filter], exclude: &[Filter], method: &str, path: &str, operation: &Value) -> bool {
-    (include.is_empty() || include.iter().any(|f| f.matches(method, path, operation)))
-        && !exclude.iter().any(|f| f.matches(method, path, operation))
+/// The filter as it was written (method upper case).
+impl std::fmt::Display for Filter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Filter::Path { method: Some(method), path } => write!(f, "{} {}", method.to_uppercase(), path.as_str()),
+            Filter::Path { method: None, path } => f.write_str(path.as_str()),
+            Filter::Tag(tag) => write!(f, "tag:{tag}"),
+            Filter::OperationId(id) => write!(f, "id:{id}"),
+        }
+    }
+}
+
+/// The include and exclude filters of one conversion, and which of them matched something.
+pub(super) struct Selection<'f> {
+    include: &'f [Filter],
+    exclude: &'f [Filter],
+    included: Vec<bool>,
+    excluded: Vec<bool>,
+}
+
+impl<'f> Selection<'f> {
+    pub(super) fn new(include: &'f [Filter], exclude: &'f [Filter]) -> Self {
+        Selection { include, exclude, included: vec![false; include.len()], excluded: vec![false; exclude.len()] }
+    }
+
+    /// Whether an operation passes `include` (when any) and no `exclude`; every filter that
+    /// matches it is remembered.
+    pub(super) fn selects(&mut self, method: &str, path: &str, operation: &Value, name: &str) -> bool {
+        let mark = |filters: &[Filter], matched: &mut [bool]| {
+            let mut any = false;
+            for (filter, hit) in filters.iter().zip(matched.iter_mut()) {
+                if filter.matches(method, path, operation, name) {
+                    *hit = true;
+                    any = true;
+                }
+            }
+            any
+        };
+        let included = mark(self.include, &mut self.included) || self.include.is_empty();
+        let excluded = mark(self.exclude, &mut self.excluded);
+        included && !excluded
+    }
+
+    /// The filters that matched no operation: ("include" or "exclude", the filter).
+    pub(super) fn unmatched(&self) -> Vec<(&'static str, &'f Filter)> {
+        let unused = |kind: &'static str, filters: &'f [Filter], matched: &[bool]| {
+            filters.iter().zip(matched).filter(|(_, hit)| !**hit).map(|(filter, _)| (kind, filter)).collect::<Vec<_>>()
+        };
+        let mut found = unused("include", self.include, &self.included);
+        found.extend(unused("exclude", self.exclude, &self.excluded));
+        found
+    }
 }
 
 #[cfg(test)]
@@ -76,7 +132,9 @@ mod tests {
 
     fn keep(include: &[&str], exclude: &[&str], method: &str, path: &str, operation: Value) -> bool {
         let parse = |list: &[&str]| list.iter().map(|f| Filter::parse(f).unwrap()).collect::<Vec<_>>();
-        selected(&parse(include), &parse(exclude), method, path, &operation)
+        let (include, exclude) = (parse(include), parse(exclude));
+        let id = operation.get("operationId").and_then(Value::as_str);
+        Selection::new(&include, &exclude).selects(method, path, &operation, &base_name(id, method, path))
     }
 
     #[test]
@@ -96,5 +154,27 @@ mod tests {
         assert!(keep(&[], &[], "get", "/x", op.clone()));
         assert!(!keep(&["* /coins/*"], &["id:coinsMarkets"], "get", "/coins/m", op));
         assert_eq!(Filter::parse("GET /a/[").unwrap_err().code, Code::BadFilter);
+        // `id:` names an operationId as written or the endpoint name made from it.
+        let dashed = json!({"operationId": "simple-price"});
+        assert!(keep(&["id:simple-price"], &[], "get", "/simple/price", dashed.clone()));
+        assert!(keep(&["id:simplePrice"], &[], "get", "/simple/price", dashed));
+        assert!(keep(&["id:getCoinsIdHistory"], &[], "get", "/coins/{id}/history", json!({})));
+    }
+}
+
+#[cfg(test)]
+mod selection_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn remembers_which_filters_matched_nothing() {
+        let include = vec![Filter::parse("GET /coins/{id}").unwrap(), Filter::parse("GET /nope").unwrap()];
+        let exclude = vec![Filter::parse("tag:never").unwrap()];
+        let mut selection = Selection::new(&include, &exclude);
+        assert!(selection.selects("get", "/coins/{id}", &json!({}), "getCoinsId"));
+        assert!(!selection.selects("get", "/other", &json!({}), "getOther"));
+        let unmatched: Vec<String> = selection.unmatched().iter().map(|(kind, f)| format!("{kind} {f}")).collect();
+        assert_eq!(unmatched, ["include GET /nope", "exclude tag:never"]);
     }
 }

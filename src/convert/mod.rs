@@ -148,8 +148,14 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
     let version = meta::version(root, options.ois_version.as_deref(), family, &mut diagnostics)?;
     let server = servers::choose(root, options, &mut diagnostics);
 
-    let operations::Collected { kept: operations, names } =
+    let operations::Collected { kept: operations, names, unmatched } =
         operations::collect(&document, options, &mut diagnostics, &mut summary);
+    for filter in &unmatched {
+        diagnostics.push(
+            Diagnostic::elsewhere(Code::FilterUnmatched, format!("the {filter} matched no operation"))
+                .with_help("filters match a method and a path as written ('GET /coins/{id}', '/coins/**'), a tag ('tag:market'), or an operationId or endpoint name ('id:coinsMarkets')"),
+        );
+    }
     if let Some(&filtered) = summary.operations_skipped.get(reason::FILTERED) {
         diagnostics.push(Diagnostic::new(
             Code::OperationsFiltered,
@@ -160,15 +166,20 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
     // Operation and server problems are reported together, so one run shows both.
     if operations.is_empty() {
         let skipped = summary.skipped_total();
+        let filtered = summary.operations_skipped.get(reason::FILTERED).copied().unwrap_or(0);
         let message = if skipped == 0 {
             "the document has no get or post operation to convert".to_owned()
+        } else if filtered > 0 || !unmatched.is_empty() {
+            format!("the include/exclude filters left none of the document's {skipped} operations to convert")
         } else {
             format!("none of the document's {skipped} operations could be converted (see above)")
         };
-        diagnostics.push(
-            Diagnostic::new(Code::NoOperations, "/paths", message)
-                .with_help("OIS describes get and post operations; nothing is left to write"),
-        );
+        let help = if unmatched.is_empty() {
+            "OIS describes get and post operations; nothing is left to write".to_owned()
+        } else {
+            format!("these matched nothing: {}", unmatched.join(", "))
+        };
+        diagnostics.push(Diagnostic::new(Code::NoOperations, "/paths", message).with_help(help));
     }
     let server = match server {
         Ok(server) if !operations.is_empty() => server,

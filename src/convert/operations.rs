@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::body;
+use super::filter::Selection;
 use super::options::ConvertOptions;
 use super::shared::{ApiParameter, KeptOperation, Summary, base_name, ois_string, reason};
 // `Location` here is a parameter's `in`; a place in the documents is a `Place`.
@@ -66,6 +67,8 @@ pub(super) struct Collected<'a> {
     /// (`KeptOperation::name_index` points here): names are settled over all of them, so a
     /// filter or a broken neighbour never renames an endpoint (its ID would change).
     pub names: Vec<String>,
+    /// The filters that matched no operation, described ("include filter \"GET /x\"").
+    pub unmatched: Vec<String>,
 }
 
 /// Every get/post operation that can be converted, and the names of all of them.
@@ -77,6 +80,7 @@ pub(super) fn collect<'a>(
 ) -> Collected<'a> {
     let resolver = document.resolver();
     let mut collected = Collected::default();
+    let mut selection = Selection::new(&options.include, &options.exclude);
     let Some(paths) = document.root.get("paths").and_then(Value::as_object) else {
         return collected;
     };
@@ -131,11 +135,12 @@ pub(super) fn collect<'a>(
             // The name and the filters read the operation's id and tags.
             let target = resolver.resolve(operation, &item.location).map_or(operation, |r| r.value);
             let name_index = collected.names.len();
+            let name = base_name(target.get("operationId").and_then(Value::as_str), method, path);
+            let selected = selection.selects(method, path, target, &name);
             if matches!(method.as_str(), "get" | "post") {
-                let id = target.get("operationId").and_then(Value::as_str);
-                collected.names.push(base_name(id, method, path));
+                collected.names.push(name);
             }
-            if !super::filter::selected(&options.include, &options.exclude, method, path, target) {
+            if !selected {
                 summary.skip(reason::FILTERED);
                 continue;
             }
@@ -180,6 +185,8 @@ pub(super) fn collect<'a>(
             );
         }
     }
+    collected.unmatched =
+        selection.unmatched().into_iter().map(|(kind, filter)| format!("{kind} filter \"{filter}\"")).collect();
     collected
 }
 

@@ -118,6 +118,7 @@ codes! {
         NoOperations = "CNV032", Error, "no get or post operation could be converted";
         BadFilter = "CNV034", Error, "an include/exclude filter that cannot be used";
         OperationsFiltered = "CNV035", Note, "operations left out by include/exclude filters";
+        FilterUnmatched = "CNV037", Warning, "an include/exclude filter that matched no operation";
         NotOpenApiFile = "CNV036", Note, "a file of a batch that is not an OpenAPI document is skipped";
         HeaderIgnored = "CNV040", Note, "an Accept, Content-Type or Authorization header parameter is ignored";
         ReservedName = "CNV041", Warning, "a parameter named like a reserved parameter is skipped";
