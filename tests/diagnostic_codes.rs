@@ -197,6 +197,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         ),
         (Code::ServerVariable, with_servers(json!([{"url": "https://{x}.example"}]), &none)),
         (Code::ServerChosen, with_servers(json!([{"url": "https://a.example"}, {"url": "https://b.example"}]), &none)),
+        (Code::BaseUrlUnused, with_servers(json!([{"url": "https://a.example"}]), &base)),
         (
             Code::OperationServer,
             convert_codes(doc(json!({"/a": {"get": {"servers": [{"url": "https://other.example"}]}}})), &none),
@@ -690,6 +691,7 @@ one_test_per_code! {
     cnv005_server_variable: ServerVariable,
     cnv006_server_chosen: ServerChosen,
     cnv007_operation_server: OperationServer,
+    cnv008_base_url_unused: BaseUrlUnused,
     cnv020_scheme_as_bearer: SchemeAsBearer,
     cnv021_scheme_dropped: SchemeDropped,
     cnv022_security_unmet: SecurityUnmet,

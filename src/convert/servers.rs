@@ -15,6 +15,25 @@ pub(super) fn choose(
     options: &ConvertOptions,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<String, Diagnostic> {
+    let mut base_used = false;
+    let chosen = choose_url(root, options, &mut base_used, diagnostics);
+    if let (Ok(url), Some(base)) = (&chosen, &options.base_url)
+        && !base_used
+    {
+        diagnostics.push(Diagnostic::elsewhere(
+            Code::BaseUrlUnused,
+            format!("the base URL \"{base}\" is not used: the server URL {url} is absolute"),
+        ));
+    }
+    chosen
+}
+
+fn choose_url(
+    root: &Value,
+    options: &ConvertOptions,
+    base_used: &mut bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<String, Diagnostic> {
     let servers: Vec<(usize, OpenApiServer)> = root
         .get("servers")
         .and_then(Value::as_array)
@@ -38,13 +57,27 @@ pub(super) fn choose(
         .unwrap_or_default();
 
     let (index, server) = match (&options.server, servers.first()) {
-        (Some(wanted), _) => pick(&servers, wanted)?,
+        (Some(wanted), _) => match pick(&servers, wanted) {
+            Ok(found) => found,
+            // A host the document does not list (a paid tier, a region) is used as given.
+            Err(_) if is_absolute_http(wanted) => {
+                let listed: Vec<&str> = servers.iter().map(|(_, s)| s.url.as_str()).collect();
+                let others = if listed.is_empty() { "none".to_owned() } else { listed.join(", ") };
+                diagnostics.push(Diagnostic::elsewhere(
+                    Code::ServerChosen,
+                    format!("using {wanted} as given: it is not one of the document's servers ({others})"),
+                ));
+                return finish(wanted, "", "the server URL");
+            }
+            Err(error) => return Err(error),
+        },
         (None, Some(first)) => first.clone(),
         (None, None) => {
             let Some(base) = &options.base_url else {
                 return Err(Diagnostic::new(Code::NoServer, "/servers", "the document declares no server URL")
                     .with_fix(Fix::GiveBaseUrl));
             };
+            *base_used = true;
             return finish(base, "", "the base URL");
         }
     };
@@ -61,6 +94,7 @@ pub(super) fn choose(
             )
             .with_fix(Fix::GiveRelativeBase));
         };
+        *base_used = true;
         let joined = url::Url::parse(base).and_then(|base| base.join(&url)).map_err(|err| {
             Diagnostic::elsewhere(
                 Code::BadServerUrl,
@@ -166,6 +200,10 @@ fn substitute(server: &OpenApiServer, overrides: &[(String, String)], at: &str) 
     Ok(url)
 }
 
+fn is_absolute_http(url: &str) -> bool {
+    url::Url::parse(url).is_ok_and(|parsed| matches!(parsed.scheme(), "http" | "https") && parsed.has_host())
+}
+
 fn has_scheme(url: &str) -> bool {
     url::Url::parse(url).is_ok()
 }
@@ -249,6 +287,31 @@ mod tests {
             Ok("https://b.example".into())
         );
         assert_eq!(url(root, opts(|o| o.server = Some("7".into()))), Err(Code::ServerChoice));
+    }
+
+    #[test]
+    fn any_absolute_url_can_be_the_server() {
+        // A paid tier or a regional host the document does not list.
+        let root = json!({"servers": [{"url": "https://api.example"}]});
+        let mut diagnostics = Vec::new();
+        let pro = opts(|o| o.server = Some("https://pro-api.example/v3/".into()));
+        assert_eq!(choose(&root, &pro, &mut diagnostics).map_err(|d| d.code), Ok("https://pro-api.example/v3".into()));
+        assert_eq!(diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::ServerChosen]);
+        assert!(diagnostics[0].message.contains("not one of the document's servers"), "{}", diagnostics[0].message);
+        // Neither an index nor an absolute http(s) URL: still refused.
+        assert_eq!(url(root, opts(|o| o.server = Some("/relative".into()))), Err(Code::ServerChoice));
+    }
+
+    #[test]
+    fn an_unused_base_url_is_a_warning() {
+        let mut diagnostics = Vec::new();
+        let base = opts(|o| o.base_url = Some("https://other.example".into()));
+        let chosen = choose(&json!({"servers": [{"url": "https://api.example"}]}), &base, &mut diagnostics);
+        assert_eq!(chosen.map_err(|d| d.code), Ok("https://api.example".into()));
+        assert_eq!(diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::BaseUrlUnused]);
+        let mut used = Vec::new();
+        let _ = choose(&json!({"servers": [{"url": "/v1"}]}), &base, &mut used);
+        assert!(used.is_empty(), "{used:?}");
     }
 
     #[test]

@@ -108,6 +108,7 @@ codes! {
         ServerVariable = "CNV005", Error, "a server variable has no usable value";
         ServerChosen = "CNV006", Note, "how the server URL was chosen";
         OperationServer = "CNV007", Warning, "an operation declares servers other than the chosen one";
+        BaseUrlUnused = "CNV008", Warning, "a base URL was given but not used: the server URL is absolute";
         SchemeAsBearer = "CNV020", Warning, "an oauth2/openIdConnect scheme becomes http bearer";
         SchemeDropped = "CNV021", Warning, "a security scheme OIS cannot express is dropped";
         SecurityUnmet = "CNV022", Warning, "an operation's security requirement cannot be met";

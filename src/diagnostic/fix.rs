@@ -44,7 +44,7 @@ impl Fix {
             Fix::GiveBaseUrl => "give the API's base URL in ConvertOptions::base_url".to_owned(),
             Fix::GiveRelativeBase => "give the URL it is relative to in ConvertOptions::base_url".to_owned(),
             Fix::UseBaseUrlInstead => "give ConvertOptions::base_url instead".to_owned(),
-            Fix::PickServer => "pick another in ConvertOptions::server, by index or URL".to_owned(),
+            Fix::PickServer => "pick another in ConvertOptions::server, by index or URL (any http(s) URL)".to_owned(),
             Fix::GiveServerVariable(name) => {
                 format!("give \"{name}\" a value in ConvertOptions::server_vars, or pick another server")
             }
