@@ -35,6 +35,12 @@ pub fn secret_name(title: &str, scheme: &str) -> String {
 
 /// The scaffold for `oises` (each an OIS object).
 pub fn config(oises: &[Value]) -> Scaffold {
+    config_described(oises, |_, _| None)
+}
+
+/// [`config`], with what `describe(title, scheme)` says of a scheme (its OpenAPI `description`,
+/// say) in the secrets.env comment, where whoever fills in the value reads it.
+pub fn config_described(oises: &[Value], describe: impl Fn(&str, &str) -> Option<String>) -> Scaffold {
     let mut credentials = Vec::new();
     let mut secrets_env =
         String::from("# Secrets for config.json: fill in each value; keep this file out of version control.\n");
@@ -59,7 +65,11 @@ pub fn config(oises: &[Value]) -> Scaffold {
             };
             let variable = secret_name(title, name);
             credentials.push(json!({"oisTitle": title, "securitySchemeName": name, "securitySchemeValue": format!("${{{variable}}}")}));
-            secrets_env.push_str(&format!("\n# {title} / {name}: {explanation}\n{variable}=\n"));
+            secrets_env.push_str(&format!("\n# {title} / {name}: {explanation}\n"));
+            if let Some(description) = describe(title, name) {
+                secrets_env.push_str(&format!("# The API documentation says: {description}\n"));
+            }
+            secrets_env.push_str(&format!("{variable}=\n"));
         }
     }
     Scaffold { config: json!({"ois": oises, "apiCredentials": credentials}), secrets_env }

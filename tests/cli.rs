@@ -500,3 +500,35 @@ fn filters_that_match_nothing_are_reported() {
     assert!(stderr.contains("error[CNV032]: the include/exclude filters left none"), "{stderr}");
     assert!(stderr.contains("these matched nothing: include filter \"GET /nope\""), "{stderr}");
 }
+
+#[test]
+fn scheme_descriptions_reach_the_report_and_the_secrets_template() {
+    let dir = tempfile::tempdir().unwrap();
+    let document = serde_json::json!({"openapi": "3.0.3", "info": {"title": "Quotes", "version": "1.0.0"},
+        "servers": [{"url": "https://api.quotes.example"}],
+        "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "Authorization",
+            "description": "Enter the token with the `apikey ` prefix,\ne.g. \"apikey abc\".\n\nMore text."}}},
+        "security": [{"key": []}], "paths": {"/q": {"get": {"operationId": "q"}}}});
+    let path = dir.path().join("api.json");
+    std::fs::write(&path, document.to_string()).unwrap();
+    let secrets = dir.path().join("secrets.env");
+    let output = ois().arg("convert").arg(&path).arg("--secrets-out").arg(&secrets).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "= help: the document says: key: Enter the token with the `apikey ` prefix, e.g. \"apikey abc\".\n"
+        ),
+        "{stderr}"
+    );
+    let template = std::fs::read_to_string(&secrets).unwrap();
+    assert!(
+        template.contains("# Quotes / key: the API key, sent as header \"Authorization\"\n# The API documentation says: Enter the token with the `apikey ` prefix, e.g. \"apikey abc\".\nQUOTES_KEY=\n"),
+        "{template}"
+    );
+    // Written atomically like the OIS: an existing template is not replaced without --force.
+    let again = ois().arg("convert").arg(&path).arg("--secrets-out").arg(&secrets).output().unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("error[OUT001]"));
+    assert!(again.stdout.is_empty(), "nothing is written when the template cannot be");
+}

@@ -74,6 +74,10 @@ pub(crate) struct ConvertArgs {
     /// Write a config.json fragment ({"ois": [...], "apiCredentials": [...]}) instead of the bare OIS.
     #[arg(long)]
     config: bool,
+    /// Also write the secrets.env template here, with what the document says of each security
+    /// scheme (a prefix the value needs, where to get a key).
+    #[arg(long, value_name = "FILE")]
+    secrets_out: Option<PathBuf>,
     /// Write the document's defaults of optional parameters as OIS defaults (by default none are:
     /// the node would send them whenever the requester gives no value, where the API would apply
     /// its own).
@@ -122,15 +126,23 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
         std::mem::forget(root);
         result
     });
+    let mut secrets_env = None;
     let (mut diagnostics, summary, text) = match result {
         Ok((conversion, text)) => {
             let mut diagnostics = conversion.diagnostics;
-            let text = if args.config {
-                let scaffold = ois::scaffold::config(std::slice::from_ref(&conversion.ois));
-                ois::to_text(&scaffold.config, format).map_err(|error| diagnostics.push(error)).ok()
-            } else {
-                Some(text)
+            let descriptions = &conversion.scheme_descriptions;
+            let scaffold = (args.config || args.secrets_out.is_some()).then(|| {
+                ois::scaffold::config_described(std::slice::from_ref(&conversion.ois), |_, scheme| {
+                    descriptions.get(scheme).cloned()
+                })
+            });
+            let text = match &scaffold {
+                Some(scaffold) if args.config => {
+                    ois::to_text(&scaffold.config, format).map_err(|error| diagnostics.push(error)).ok()
+                }
+                _ => Some(text),
             };
+            secrets_env = scaffold.map(|scaffold| scaffold.secrets_env);
             std::mem::forget(conversion.ois);
             (diagnostics, Some(conversion.summary), text)
         }
@@ -149,13 +161,18 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
                 .with_help("fix what the warnings say, or run without --strict"),
             );
         } else {
-            let outcome = match &args.output {
+            // The secrets template first: when it cannot be written, nothing is.
+            let secrets = match (&args.secrets_out, &secrets_env) {
+                (Some(path), Some(secrets)) => write_file(path, secrets, args.force),
+                _ => Ok(()),
+            };
+            let outcome = secrets.and_then(|()| match &args.output {
                 Some(path) => write_file(path, &text, args.force),
                 None => {
                     write_stdout(&text);
                     Ok(())
                 }
-            };
+            });
             match outcome {
                 Ok(()) => written = true,
                 Err(error) => diagnostics.push(error),

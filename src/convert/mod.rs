@@ -40,6 +40,9 @@ pub struct Conversion {
     pub summary: Summary,
     /// The format family the OIS was written and checked for.
     pub family: FormatFamily,
+    /// What the document says about each security scheme the OIS uses (its `description`, first
+    /// paragraph): a prefix the value needs, where to get a key. OIS has no place for it.
+    pub scheme_descriptions: IndexMap<String, String>,
 }
 
 /// A conversion that produced nothing to write; `diagnostics` has at least one error.
@@ -111,11 +114,18 @@ pub(crate) struct Built {
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) summary: Summary,
     pub(crate) family: FormatFamily,
+    pub(crate) scheme_descriptions: IndexMap<String, String>,
 }
 
 impl Built {
     pub(crate) fn into_conversion(self, ois: Value) -> Conversion {
-        Conversion { ois, diagnostics: self.diagnostics, summary: self.summary, family: self.family }
+        Conversion {
+            ois,
+            diagnostics: self.diagnostics,
+            summary: self.summary,
+            family: self.family,
+            scheme_descriptions: self.scheme_descriptions,
+        }
     }
 }
 
@@ -191,7 +201,7 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
     };
     servers::check_operation_servers(&server, &operations, &mut diagnostics);
 
-    let security = security::plan(&document, &operations, &mut diagnostics);
+    let security::Plan { schemes: security, descriptions } = security::plan(&document, &operations, &mut diagnostics);
     let endpoints = endpoints::build(&operations, &names, options.defaults, &mut diagnostics);
 
     let mut paths: IndexMap<String, IndexMap<String, Operation>> = IndexMap::new();
@@ -218,7 +228,7 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
         },
         endpoints,
     };
-    Ok(Built { model: ois, diagnostics, summary, family })
+    Ok(Built { model: ois, diagnostics, summary, family, scheme_descriptions: descriptions })
 }
 
 /// The check every generated OIS passes before it is returned: output that fails its own rules is

@@ -14,12 +14,19 @@ use crate::pointer;
 /// Above this many candidate schemes the exact search gives way to a greedy one.
 const EXACT_SEARCH_LIMIT: usize = 16;
 
+/// The schemes to emit, in the order the document defines them, and what the document says about
+/// each (its `description`: a prefix the value needs, where to get a key).
+pub(super) struct Plan {
+    pub schemes: IndexMap<String, SecurityScheme>,
+    pub descriptions: IndexMap<String, String>,
+}
+
 /// The schemes to emit, in the order the document defines them.
 pub(super) fn plan(
     document: &Document<'_>,
     operations: &[KeptOperation<'_>],
     diagnostics: &mut Vec<Diagnostic>,
-) -> IndexMap<String, SecurityScheme> {
+) -> Plan {
     let defined = defined_schemes(document, diagnostics);
     let root_security = document.root.get("security");
     // Each operation's alternatives, as indices into `defined`; `None` marks an alternative that
@@ -93,10 +100,15 @@ pub(super) fn plan(
     }
 
     let chosen = choose(&needs, defined.len());
+    let descriptions: IndexMap<String, String> = chosen
+        .iter()
+        .filter_map(|&i| defined.get_index(i))
+        .filter_map(|(name, _)| Some((name.clone(), description(document, name)?)))
+        .collect();
     if !chosen.is_empty() {
         let names: Vec<&str> = chosen.iter().filter_map(|&i| defined.get_index(i)).map(|(n, _)| n.as_str()).collect();
         let alternatives = needs.iter().filter(|(_, alternatives)| alternatives.len() > 1).count();
-        diagnostics.push(Diagnostic::new(
+        let mut note = Diagnostic::new(
             Code::SecurityChoice,
             "/components/securitySchemes",
             format!(
@@ -105,7 +117,12 @@ pub(super) fn plan(
                 needs.len(),
                 if alternatives > 0 { format!("; {alternatives} of them offer alternatives") } else { String::new() }
             ),
-        ));
+        );
+        if !descriptions.is_empty() {
+            let said: Vec<String> = descriptions.iter().map(|(name, text)| format!("{name}: {text}")).collect();
+            note = note.with_help(format!("the document says: {}", said.join("; ")));
+        }
+        diagnostics.push(note);
         for (operation_index, alternatives) in &needs {
             let first_satisfied = alternatives.iter().position(|set| set.iter().all(|s| chosen.contains(s)));
             if let (Some(position), Some(operation)) = (first_satisfied, operations.get(*operation_index))
@@ -124,12 +141,26 @@ pub(super) fn plan(
             }
         }
     }
-    defined
+    let schemes = defined
         .into_iter()
         .enumerate()
         .filter(|(index, _)| chosen.contains(index))
         .filter_map(|(_, (name, scheme))| Some((name, scheme?)))
-        .collect()
+        .collect();
+    Plan { schemes, descriptions }
+}
+
+/// The first paragraph of a scheme's `description`, on one line and at most 300 characters.
+fn description(document: &Document<'_>, name: &str) -> Option<String> {
+    let at = Place::input(pointer::join("/components/securitySchemes", [name]));
+    let scheme = document.root.pointer(&at.pointer)?;
+    let scheme = document.resolver().resolve(scheme, &at).ok()?.value;
+    let text = scheme.get("description")?.as_str()?.trim();
+    let paragraph = text.split("\n\n").next().unwrap_or_default();
+    let line: String = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
+    let short: String = line.chars().take(300).collect();
+    let short = if short.len() < line.len() { format!("{short}…") } else { short };
+    (!short.is_empty()).then_some(short)
 }
 
 /// Every scheme of `components.securitySchemes`, mapped to OIS (`None`: cannot be expressed).
