@@ -532,3 +532,43 @@ fn scheme_descriptions_reach_the_report_and_the_secrets_template() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("error[OUT001]"));
     assert!(again.stdout.is_empty(), "nothing is written when the template cannot be");
 }
+
+/// `security: [{headerAuth: []}, {queryAuth: []}]` keeps the first unless asked otherwise.
+#[test]
+fn security_alternatives_can_be_chosen() {
+    let dir = tempfile::tempdir().unwrap();
+    let document = serde_json::json!({"openapi": "3.0.3", "info": {"title": "Alt", "version": "1.0.0"},
+        "servers": [{"url": "https://api.alt.example"}],
+        "components": {"securitySchemes": {
+            "headerAuth": {"type": "apiKey", "in": "header", "name": "X-Key"},
+            "queryAuth": {"type": "apiKey", "in": "query", "name": "key"}}},
+        "security": [{"headerAuth": []}, {"queryAuth": []}],
+        "paths": {"/a": {"get": {"operationId": "a"}}, "/b": {"get": {"operationId": "b", "security": [{"headerAuth": []}]}}}});
+    let path = dir.path().join("api.json");
+    std::fs::write(&path, document.to_string()).unwrap();
+    let schemes = |extra: &[&str]| {
+        let output = ois().arg("convert").arg(&path).args(extra).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let ois_value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+        let names: Vec<String> = ois_value["apiSpecifications"]["security"]
+            .as_object()
+            .map(|s| s.keys().cloned().collect())
+            .unwrap_or_default();
+        (output.status.code(), names, stderr)
+    };
+    assert_eq!(schemes(&[]).1, ["headerAuth"]);
+    let (code, names, stderr) = schemes(&["--security", "queryAuth"]);
+    assert_eq!((code, names), (Some(0), vec!["queryAuth".to_owned()]));
+    assert!(stderr.contains("security for the whole API: queryAuth, as asked (satisfies 1 of the 2"), "{stderr}");
+    assert!(stderr.contains("warning[CNV022]: GET /b accepts none of the chosen schemes"), "{stderr}");
+    // Alternatives in order of preference: the first that serves the most.
+    let (_, names, _) = schemes(&["--security", "queryAuth", "--security", "headerAuth"]);
+    assert_eq!(names, ["headerAuth"]);
+    let (code, names, stderr) = schemes(&["--security", "none"]);
+    assert_eq!((code, names.len()), (Some(0), 0));
+    assert!(stderr.contains("no security for the whole API, as asked"), "{stderr}");
+    let (code, _, stderr) = schemes(&["--security", "nope"]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("error[CNV025]: security scheme \"nope\" was asked for"), "{stderr}");
+    assert!(stderr.contains("the document's schemes are: headerAuth, queryAuth"), "{stderr}");
+}

@@ -218,6 +218,11 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             secured(json!({"k": {"type": "apiKey", "in": "query", "name": "k"}}), json!([{"k": []}])),
         ),
         (Code::SchemeUndefined, secured(json!({}), json!([{"nope": []}]))),
+        (Code::SecurityNotAvailable, {
+            let mut document = doc(json!({"/a": get_ok()}));
+            document["components"] = json!({"securitySchemes": {"k": {"type": "apiKey", "in": "query", "name": "k"}}});
+            convert_codes(document, &ConvertOptions::default().with_security(&["nope"]))
+        }),
     ]);
     let op = |path: &str, method: &str, operation: Value| {
         convert_codes(doc(json!({path: {method: operation}, "/ok": get_ok()})), &none)
@@ -697,6 +702,7 @@ one_test_per_code! {
     cnv022_security_unmet: SecurityUnmet,
     cnv023_security_choice: SecurityChoice,
     cnv024_scheme_undefined: SchemeUndefined,
+    cnv025_security_not_available: SecurityNotAvailable,
     cnv030_method_skipped: MethodSkipped,
     cnv031_path_unusable: PathUnusable,
     cnv032_no_operations: NoOperations,

@@ -78,6 +78,11 @@ pub(crate) struct ConvertArgs {
     /// scheme (a prefix the value needs, where to get a key).
     #[arg(long, value_name = "FILE")]
     secrets_out: Option<PathBuf>,
+    /// The security schemes to use: NAME, or NAME+NAME for several together; repeat for
+    /// alternatives in order of preference (the first that serves the most operations is used);
+    /// `none` for a public API. Default: the smallest set that serves every operation.
+    #[arg(long, value_name = "NAME[+NAME]|none")]
+    security: Vec<String>,
     /// Write the document's defaults of optional parameters as OIS defaults (by default none are:
     /// the node would send them whenever the requester gives no value, where the API would apply
     /// its own).
@@ -106,6 +111,19 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     options.include = include;
     options.exclude = exclude;
     options.defaults = args.defaults;
+    if !args.security.is_empty() {
+        if args.security.len() > 1 && args.security.iter().any(|s| s == "none") {
+            eprintln!("error: --security none cannot be combined with other --security values");
+            return ExitCode::from(2);
+        }
+        let alternatives: Vec<Vec<String>> = args
+            .security
+            .iter()
+            .filter(|s| *s != "none")
+            .map(|s| s.split('+').map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned).collect())
+            .collect();
+        options.security = Some(alternatives);
+    }
     let batch = args.inputs.len() > 1 || args.inputs.iter().any(|i| i.is_dir());
     let format = match (args.format, &args.output) {
         (Some(FormatArg::Json), _) => OutputFormat::Json,

@@ -29,6 +29,10 @@ pub struct ConvertOptions {
     /// Write the document's defaults of optional parameters as OIS defaults (the node then sends
     /// them whenever the requester gives no value); required parameters never get one.
     pub defaults: bool,
+    /// The security alternatives allowed, in order of preference, each a set of scheme names (the
+    /// first that serves the most operations is used); `Some(vec![])` for none (a public API);
+    /// `None` chooses the smallest set that serves every operation.
+    pub security: Option<Vec<Vec<String>>>,
 }
 
 impl ConvertOptions {
@@ -71,6 +75,15 @@ impl ConvertOptions {
     /// With [`allow_root`](Self::allow_root) set.
     pub fn with_allow_root(mut self, folder: impl Into<std::path::PathBuf>) -> Self {
         self.allow_root = Some(folder.into());
+        self
+    }
+
+    /// With one more allowed [`security`](Self::security) alternative (no names: none at all).
+    pub fn with_security(mut self, schemes: &[&str]) -> Self {
+        let alternatives = self.security.get_or_insert_with(Vec::new);
+        if !schemes.is_empty() {
+            alternatives.push(schemes.iter().map(|name| (*name).to_owned()).collect());
+        }
         self
     }
 

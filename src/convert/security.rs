@@ -21,12 +21,15 @@ pub(super) struct Plan {
     pub descriptions: IndexMap<String, String>,
 }
 
-/// The schemes to emit, in the order the document defines them.
+/// The schemes to emit, in the order the document defines them. `choice`: the alternatives the
+/// caller allows, in order of preference (`Some(&[])`: none, a public API); `None` chooses the
+/// smallest set that serves every operation.
 pub(super) fn plan(
     document: &Document<'_>,
     operations: &[KeptOperation<'_>],
+    choice: Option<&[Vec<String>]>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Plan {
+) -> Result<Plan, Diagnostic> {
     let defined = defined_schemes(document, diagnostics);
     let root_security = document.root.get("security");
     // Each operation's alternatives, as indices into `defined`; `None` marks an alternative that
@@ -99,7 +102,17 @@ pub(super) fn plan(
         needs.push((index, usable));
     }
 
-    let chosen = choose(&needs, defined.len());
+    let chosen = match choice {
+        None => choose(&needs, defined.len()),
+        Some([]) => {
+            diagnostics.push(Diagnostic::elsewhere(
+                Code::SecurityChoice,
+                format!("no security for the whole API, as asked ({} operations declare some)", needs.len()),
+            ));
+            return Ok(Plan { schemes: IndexMap::new(), descriptions: IndexMap::new() });
+        }
+        Some(alternatives) => chosen_from(alternatives, &defined, &needs, operations, diagnostics)?,
+    };
     let descriptions: IndexMap<String, String> = chosen
         .iter()
         .filter_map(|&i| defined.get_index(i))
@@ -108,13 +121,22 @@ pub(super) fn plan(
     if !chosen.is_empty() {
         let names: Vec<&str> = chosen.iter().filter_map(|&i| defined.get_index(i)).map(|(n, _)| n.as_str()).collect();
         let alternatives = needs.iter().filter(|(_, alternatives)| alternatives.len() > 1).count();
+        let served = needs
+            .iter()
+            .filter(|(_, alternatives)| alternatives.iter().any(|alt| alt.iter().all(|s| chosen.contains(s))))
+            .count();
         let mut note = Diagnostic::new(
             Code::SecurityChoice,
             "/components/securitySchemes",
             format!(
-                "security for the whole API: {} (satisfies all {} operations that need authentication{})",
+                "security for the whole API: {}{} (satisfies {} operations that need authentication{})",
                 names.join(" + "),
-                needs.len(),
+                if choice.is_some() { ", as asked" } else { "" },
+                if served == needs.len() {
+                    format!("all {served}")
+                } else {
+                    format!("{served} of the {}", needs.len())
+                },
                 if alternatives > 0 { format!("; {alternatives} of them offer alternatives") } else { String::new() }
             ),
         );
@@ -147,7 +169,76 @@ pub(super) fn plan(
         .filter(|(index, _)| chosen.contains(index))
         .filter_map(|(_, (name, scheme))| Some((name, scheme?)))
         .collect();
-    Plan { schemes, descriptions }
+    Ok(Plan { schemes, descriptions })
+}
+
+/// The first of the caller's `alternatives` that serves the most operations (all, ideally); the
+/// operations it does not serve are reported.
+fn chosen_from(
+    alternatives: &[Vec<String>],
+    defined: &IndexMap<String, Option<SecurityScheme>>,
+    needs: &[(usize, Vec<Vec<usize>>)],
+    operations: &[KeptOperation<'_>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Vec<usize>, Diagnostic> {
+    let mut sets = Vec::new();
+    for alternative in alternatives {
+        let mut set = Vec::new();
+        for name in alternative {
+            match defined.get_full(name.as_str()) {
+                Some((index, _, Some(_))) => set.push(index),
+                Some((_, _, None)) => {
+                    return Err(Diagnostic::elsewhere(
+                        Code::SecurityNotAvailable,
+                        format!("security scheme \"{name}\" was asked for, but OIS cannot express it"),
+                    ));
+                }
+                None => {
+                    let known: Vec<&str> = defined.keys().map(String::as_str).collect();
+                    let known = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
+                    return Err(Diagnostic::elsewhere(
+                        Code::SecurityNotAvailable,
+                        format!("security scheme \"{name}\" was asked for, but the document defines no such scheme"),
+                    )
+                    .with_help(format!("the document's schemes are: {known}")));
+                }
+            }
+        }
+        set.sort_unstable();
+        set.dedup();
+        sets.push(set);
+    }
+    let serves =
+        |set: &[usize], alternatives: &[Vec<usize>]| alternatives.iter().any(|alt| alt.iter().all(|s| set.contains(s)));
+    let count = |set: &[usize]| needs.iter().filter(|(_, alternatives)| serves(set, alternatives)).count();
+    // The first of those serving the most.
+    let mut best: Option<(usize, &Vec<usize>)> = None;
+    for set in &sets {
+        let served = count(set);
+        if best.is_none_or(|(most, _)| served > most) {
+            best = Some((served, set));
+        }
+    }
+    let chosen = best.map(|(_, set)| set.clone()).unwrap_or_default();
+    for (operation_index, alternatives) in needs {
+        if !serves(&chosen, alternatives)
+            && let Some(operation) = operations.get(*operation_index)
+        {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::SecurityUnmet,
+                    operation.place.join(["security"]),
+                    format!(
+                        "{} {} accepts none of the chosen schemes; it is kept without authentication",
+                        operation.method.as_str().to_uppercase(),
+                        operation.path
+                    ),
+                )
+                .with_help("the API may refuse the node's requests to this operation"),
+            );
+        }
+    }
+    Ok(chosen)
 }
 
 /// The first paragraph of a scheme's `description`, on one line and at most 300 characters.

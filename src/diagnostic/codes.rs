@@ -114,6 +114,7 @@ codes! {
         SecurityUnmet = "CNV022", Warning, "an operation's security requirement cannot be met";
         SecurityChoice = "CNV023", Note, "which security schemes were chosen for the whole API";
         SchemeUndefined = "CNV024", Warning, "a security requirement names an undefined scheme";
+        SecurityNotAvailable = "CNV025", Error, "a security scheme asked for is not defined or cannot be expressed";
         MethodSkipped = "CNV030", Note, "an operation with a method other than get/post is skipped";
         PathUnusable = "CNV031", Warning, "a path OIS cannot express (whitespace, no leading `/`)";
         NoOperations = "CNV032", Error, "no get or post operation could be converted";
