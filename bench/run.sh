@@ -34,16 +34,13 @@ if [ "$mode" = corpus ]; then
     python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1])), open(sys.argv[2], "w"), separators=(",", ":"))' \
       "$corpus/$big" "$stress/$(basename "$big" .json).min.json"
   done
+  # The root documents SOURCES.md lists (the rest are the files they refer to).
   mapfile -t files < <(python3 - "$corpus" <<'PY'
 import os, re, sys
-root = re.compile(rb'^\s*\{?\s*["\']?(openapi|swagger)["\']?\s*:', re.M)
-for d, _, fs in sorted(os.walk(sys.argv[1])):
-    for f in sorted(fs):
-        if f.endswith((".json", ".yaml", ".yml")):
-            path = os.path.join(d, f)
-            with open(path, "rb") as handle:
-                if root.search(handle.read(4096)):
-                    print(path)
+for line in open(os.path.join(sys.argv[1], "SOURCES.md"), encoding="utf-8"):
+    match = re.match(r"\| *\d+ *\| `([^`]+)`", line)
+    if match:
+        print(os.path.join(sys.argv[1], match.group(1)))
 PY
 )
   files+=("$stress"/*.json)

@@ -31,6 +31,17 @@ pub fn tokens(pointer: &str) -> Option<Vec<String>> {
     rest.split('/').map(unescape).collect()
 }
 
+/// Whether `pointer` is an RFC 6901 pointer: empty, or starting with `/` with every `~` escaping
+/// `0` or `1` (what [`tokens`] accepts, without allocating).
+pub fn is_valid(pointer: &str) -> bool {
+    if pointer.is_empty() {
+        return true;
+    }
+    let bytes = pointer.as_bytes();
+    bytes.first() == Some(&b'/')
+        && memchr::memchr_iter(b'~', bytes).all(|at| matches!(bytes.get(at + 1), Some(b'0' | b'1')))
+}
+
 fn unescape(token: &str) -> Option<String> {
     if !token.contains('~') {
         return Some(token.to_owned());
@@ -66,6 +77,11 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn is_valid_agrees_with_tokens(pointer in "[/~01a]{0,12}") {
+            prop_assert_eq!(is_valid(&pointer), tokens(&pointer).is_some());
+        }
+
         #[test]
         fn round_trips_any_tokens(parts in proptest::collection::vec(".*", 0..5)) {
             let pointer = join("", parts.iter().map(String::as_str));

@@ -572,3 +572,27 @@ fn security_alternatives_can_be_chosen() {
     assert!(stderr.contains("error[CNV025]: security scheme \"nope\" was asked for"), "{stderr}");
     assert!(stderr.contains("the document's schemes are: headerAuth, queryAuth"), "{stderr}");
 }
+
+/// A batch writes exactly what converting each file on its own writes (the batch text report shows
+/// fewer positions, never other output).
+#[test]
+fn batch_output_equals_single_file_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("in");
+    std::fs::create_dir(&inputs).unwrap();
+    let samples = ["coins.yaml", "orders.json", "auth.yaml", "regions.json"];
+    for sample in samples {
+        std::fs::copy(Path::new("samples").join(sample), inputs.join(sample)).unwrap();
+    }
+    let out = dir.path().join("out");
+    let batch =
+        ois().args(["convert", "--base-url", "https://base.example", "-o"]).arg(&out).arg(&inputs).output().unwrap();
+    assert!(batch.status.success(), "{}", String::from_utf8_lossy(&batch.stderr));
+    for sample in samples {
+        let single =
+            ois().args(["convert", "--base-url", "https://base.example"]).arg(inputs.join(sample)).output().unwrap();
+        let stem = sample.rsplit_once('.').unwrap().0;
+        let written = std::fs::read(out.join(format!("{stem}.ois.json"))).unwrap();
+        assert_eq!(written, single.stdout, "{sample}");
+    }
+}

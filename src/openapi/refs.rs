@@ -122,7 +122,7 @@ impl<'a> Resolver<'a> {
                 format!("`$ref: {reference}` is not a JSON pointer (it should look like #/components/schemas/Name)"),
             ));
         }
-        if crate::pointer::tokens(&decoded).is_none() {
+        if !crate::pointer::is_valid(&decoded) {
             return Err(Diagnostic::new(
                 Code::RefMalformed,
                 at,

@@ -45,6 +45,22 @@ pub fn normalize(root: &mut Value, files: &Files) {
     }
     let consumes = media_types(root.get("consumes"));
     let resolver = Resolver::with_files(root, files);
+    // Shared parameters are made 3.x-shaped once, where they are defined; the `$ref`s to them stay.
+    let shared_parameters: Option<Map<String, Value>> =
+        root.get("parameters").and_then(Value::as_object).map(|defined| {
+            defined
+                .iter()
+                .map(|(name, parameter)| {
+                    let target = resolved(&resolver, parameter);
+                    let shaped = if matches!(location(target), "body" | "formData") {
+                        parameter.clone()
+                    } else {
+                        with_schema(target)
+                    };
+                    (name.clone(), shaped)
+                })
+                .collect()
+        });
     let changes: Vec<(String, ItemChanges)> = root
         .get("paths")
         .and_then(Value::as_object)
@@ -59,6 +75,9 @@ pub fn normalize(root: &mut Value, files: &Files) {
         object.insert("servers".to_owned(), json!([{"url": server}]));
     }
     object.insert("components".to_owned(), Value::Object(components));
+    if let Some(shared_parameters) = shared_parameters {
+        object.insert("parameters".to_owned(), Value::Object(shared_parameters));
+    }
     if let Some(paths) = object.get_mut("paths").and_then(Value::as_object_mut) {
         for (path, item_changes) in changes {
             if let Some(item) = paths.get_mut(&path) {
@@ -151,17 +170,16 @@ fn location(parameter: &Value) -> &str {
 }
 
 /// Parameters other than body and formData, each with its value keys moved into `schema`.
-/// References stay references (they are resolved later, with diagnostics where they fail).
 fn plain_parameters(resolver: &Resolver<'_>, parameters: &Value) -> Value {
     let Some(list) = parameters.as_array() else { return parameters.clone() };
     list.iter()
         .filter(|p| !matches!(location(resolved(resolver, p)), "body" | "formData"))
-        .map(|p| {
-            if p.get("$ref").is_some() {
-                // A referenced parameter keeps 2.0 shape; its schema is made where it is used.
-                return with_schema(resolved(resolver, p));
-            }
-            with_schema(p)
+        .map(|p| match p.get("$ref").and_then(Value::as_str) {
+            // A shared parameter of this document is made 3.x-shaped where it is defined.
+            Some(reference) if reference.starts_with("#/parameters/") => p.clone(),
+            // One in another file keeps its 2.0 shape there; a copy of it gets a schema here.
+            Some(_) => with_schema(resolved(resolver, p)),
+            None => with_schema(p),
         })
         .collect()
 }
@@ -256,7 +274,9 @@ mod tests {
         assert_eq!(normalized["components"]["securitySchemes"]["b"], json!({"type": "http", "scheme": "basic"}));
         assert_eq!(normalized["components"]["securitySchemes"]["o"]["type"], "oauth2");
         let get = &normalized["paths"]["/pets"]["get"];
-        assert_eq!(get["parameters"][0]["schema"]["default"], 10);
+        // A shared parameter stays a `$ref`; its definition gets the schema, once.
+        assert_eq!(get["parameters"][0], json!({"$ref": "#/parameters/Limit"}));
+        assert_eq!(normalized["parameters"]["Limit"]["schema"]["default"], 10);
         assert_eq!(get["parameters"][1]["example"], "dog");
         let post = &normalized["paths"]["/pets"]["post"];
         assert_eq!(post["requestBody"]["content"]["application/json"]["schema"]["$ref"], "#/definitions/Pet");
