@@ -163,19 +163,21 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
         Ok(source) => source,
         Err(error) => return finish(Status::Failed, None, None, vec![error]),
     };
+    // A file that does not even mention `openapi` or `swagger` (a fragment of a multi-file
+    // document, most often) cannot be one: skipped without being parsed, since its document
+    // parses it again.
+    let text = source.text.as_bytes();
+    let mentions = |word: &[u8]| memchr::memmem::find(text, word).is_some();
+    if !mentions(b"openapi") && !mentions(b"swagger") {
+        return finish(Status::Skipped, None, None, vec![not_openapi(&file)]);
+    }
     let mut root = match source.parse() {
         Ok(root) => root,
         Err(error) => return finish(Status::Failed, None, None, vec![error]),
     };
     let is_openapi = root.as_object().is_some_and(|o| o.contains_key("openapi") || o.contains_key("swagger"));
     if !is_openapi {
-        let note = Diagnostic::new(
-            Code::NotOpenApiFile,
-            "",
-            format!("{file} is not an OpenAPI document (no `openapi` or `swagger` field); skipped"),
-        )
-        .in_file(file.clone());
-        return finish(Status::Skipped, None, None, vec![note]);
+        return finish(Status::Skipped, None, None, vec![not_openapi(&file)]);
     }
     match convert_rendered(&source, &mut root, options, settings.format, settings.positions) {
         Ok((conversion, text)) => {
@@ -205,6 +207,15 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
             finish(status, None, None, failure.diagnostics)
         }
     }
+}
+
+fn not_openapi(file: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::NotOpenApiFile,
+        "",
+        format!("{file} is not an OpenAPI document (no `openapi` or `swagger` field); skipped"),
+    )
+    .in_file(file.to_owned())
 }
 
 /// The end-of-batch table: file, operations kept / skipped, warnings, status (files that are not

@@ -41,28 +41,39 @@ pub fn convert_rendered(
         }
     };
     let Built { model, diagnostics, family, .. } = &mut built;
-    let (checked, text) = std::thread::scope(|scope| {
-        // The big allocations (the checked Value) stay on this thread, so its arena is reused.
-        let renderer = scope.spawn(|| model_text(model, format));
-        let locator = scope.spawn(|| match positions {
-            Positions::All => convert::place(diagnostics, source, &files),
-            Positions::Shown(show) => {
-                let mask = show.mask(diagnostics);
-                for (diagnostic, _) in diagnostics.iter_mut().zip(mask).filter(|(_, shown)| *shown) {
-                    files.place(diagnostic, source);
-                }
+    let locate = |diagnostics: &mut Vec<Diagnostic>| match positions {
+        Positions::All => convert::place(diagnostics, source, &files),
+        Positions::Shown(show) => {
+            let mask = show.mask(diagnostics);
+            for (diagnostic, _) in diagnostics.iter_mut().zip(mask).filter(|(_, shown)| *shown) {
+                files.place(diagnostic, source);
             }
-        });
-        let checked = convert::to_value(model)
+        }
+    };
+    let check = |model| {
+        convert::to_value(model)
             .map_err(|error| vec![error])
-            .and_then(|ois| convert::self_check(&ois, *family).map(|()| ois));
-        let stopped = || {
-            Diagnostic::new(Code::SelfCheckFailed, "", "rendering stopped unexpectedly").in_document(Document::Output)
-        };
-        let text = renderer.join().unwrap_or_else(|_| Err(stopped()));
-        let _ = locator.join();
-        (checked, text)
-    });
+            .and_then(|ois| convert::self_check(&ois, *family).map(|()| ois))
+    };
+    // In a batch every core already converts a file of its own: more threads would only contend.
+    let (checked, text) = if rayon::current_thread_index().is_some() {
+        locate(diagnostics);
+        (check(model), model_text(model, format))
+    } else {
+        std::thread::scope(|scope| {
+            // The big allocations (the checked Value) stay on this thread, so its arena is reused.
+            let renderer = scope.spawn(|| model_text(model, format));
+            let locator = scope.spawn(|| locate(diagnostics));
+            let checked = check(model);
+            let stopped = || {
+                Diagnostic::new(Code::SelfCheckFailed, "", "rendering stopped unexpectedly")
+                    .in_document(Document::Output)
+            };
+            let text = renderer.join().unwrap_or_else(|_| Err(stopped()));
+            let _ = locator.join();
+            (checked, text)
+        })
+    };
     let ois = match checked {
         Ok(ois) => ois,
         Err(failures) => {
