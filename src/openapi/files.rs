@@ -119,10 +119,8 @@ impl Reader {
                 Value::Object(map) => {
                     if let Some(Value::String(reference)) = map.get("$ref") {
                         let location = reference.split_once('#').map_or(reference.as_str(), |(file, _)| file);
-                        let lower = location.to_ascii_lowercase();
-                        let is_url = lower.contains("://") || lower.starts_with("//");
                         let key = (from.clone(), location.to_owned());
-                        if !location.is_empty() && !is_url && !self.links.contains_key(&key) {
+                        if !location.is_empty() && !super::is_url(location) && !self.links.contains_key(&key) {
                             let target = self.load(location, dir);
                             self.links.insert(key, target);
                         }

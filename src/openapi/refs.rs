@@ -90,8 +90,7 @@ impl<'a> Resolver<'a> {
         let document = if location.is_empty() || own {
             from.clone()
         } else {
-            let lower = location.to_ascii_lowercase();
-            if lower.contains("://") || lower.starts_with("//") {
+            if super::is_url(location) {
                 return Err(Diagnostic::new(
                     Code::RefUrl,
                     at,

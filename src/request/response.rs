@@ -95,7 +95,7 @@ fn extract_single(
         return Err(fail(Code::InvalidType, format!("Invalid type: {kind}")));
     };
     let base = parsed.base;
-    let numeric = base == "int256" || base == "uint256";
+    let numeric = parsed.is_numeric();
     if !numeric && times.is_some() {
         return Err(fail(
             Code::ReservedMismatch,
