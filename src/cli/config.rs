@@ -58,7 +58,7 @@ pub(crate) fn run_config(args: ConfigArgs) -> ExitCode {
         Err(error) => return fail_with(&error),
     };
     let written = match &args.output {
-        Some(path) => super::write_file(path, &text, args.force),
+        Some(path) => ois::write_atomically(path, &text, args.force),
         None => {
             write_stdout(&text);
             Ok(())
@@ -68,7 +68,7 @@ pub(crate) fn run_config(args: ConfigArgs) -> ExitCode {
         return fail_with(&error);
     }
     if let Some(path) = &args.secrets_out
-        && let Err(error) = super::write_file(path, &scaffold.secrets_env, args.force)
+        && let Err(error) = ois::write_atomically(path, &scaffold.secrets_env, args.force)
     {
         return fail_with(&error);
     }

@@ -9,7 +9,7 @@ use clap::ValueEnum;
 use ois::report::{Positions, Report, Show, convert_rendered, diagnostics_text, text_report};
 use ois::{Code, ConvertOptions, Counts, Diagnostic, Failure, Filter, OutputFormat, Severity, Source};
 
-use super::{FAILURE, ReportArg, fail_with, in_flags, parse_pair, write_file, write_stdout};
+use super::{FAILURE, ReportArg, fail_with, in_flags, parse_pair, write_stdout};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum FormatArg {
@@ -181,11 +181,11 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
         } else {
             // The secrets template first: when it cannot be written, nothing is.
             let secrets = match (&args.secrets_out, &secrets_env) {
-                (Some(path), Some(secrets)) => write_file(path, secrets, args.force),
+                (Some(path), Some(secrets)) => ois::write_atomically(path, secrets, args.force),
                 _ => Ok(()),
             };
             let outcome = secrets.and_then(|()| match &args.output {
-                Some(path) => write_file(path, &text, args.force),
+                Some(path) => ois::write_atomically(path, &text, args.force),
                 None => {
                     write_stdout(&text);
                     Ok(())

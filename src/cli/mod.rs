@@ -14,7 +14,6 @@ pub(crate) use request::{RequestArgs, run_request};
 pub(crate) use validate::{ValidateArgs, run_validate};
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
@@ -84,14 +83,6 @@ pub(crate) fn fail_with(diagnostic: &Diagnostic) -> ExitCode {
 pub(crate) fn write_stdout(text: &str) {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
-}
-
-/// Writes a file atomically, its fixes named as flags.
-pub(crate) fn write_file(path: &Path, text: &str, force: bool) -> Result<(), Diagnostic> {
-    ois::write_atomically(path, text, force).map_err(|mut error| {
-        in_flags(std::slice::from_mut(&mut error));
-        error
-    })
 }
 
 /// Colours only on a terminal, and never with NO_COLOR set.

@@ -216,19 +216,24 @@ impl Diagnostic {
     /// the library's own wording is [`Fix::describe`]). Help already given comes first.
     pub fn settle_fix(&mut self, name: impl Fn(&Fix) -> String) {
         if let Some(fix) = self.fix.take() {
-            let text = name(&fix);
-            self.help = Some(match self.help.take() {
-                Some(help) => format!("{help}; {text}"),
-                None => text,
-            });
+            self.help = Some(help_with(self.help.as_deref(), name(&fix)));
         }
     }
 
     /// The help text with the fix in the library's words.
     pub fn full_help(&self) -> Option<String> {
-        let mut settled = self.clone();
-        settled.settle_fix(Fix::describe);
-        settled.help
+        match &self.fix {
+            Some(fix) => Some(help_with(self.help.as_deref(), fix.describe())),
+            None => self.help.clone(),
+        }
+    }
+}
+
+/// Help given, then what the fix says.
+fn help_with(help: Option<&str>, fix: String) -> String {
+    match help {
+        Some(help) => format!("{help}; {fix}"),
+        None => fix,
     }
 }
 
