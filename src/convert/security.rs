@@ -30,7 +30,7 @@ pub(super) fn plan(
     choice: Option<&[Vec<String>]>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Plan, Diagnostic> {
-    let defined = defined_schemes(document, diagnostics);
+    let (defined, described) = defined_schemes(document, diagnostics);
     let root_security = document.root.get("security");
     // Each operation's alternatives, as indices into `defined`; `None` marks an alternative that
     // needs a scheme OIS cannot express.
@@ -116,15 +116,12 @@ pub(super) fn plan(
     let descriptions: IndexMap<String, String> = chosen
         .iter()
         .filter_map(|&i| defined.get_index(i))
-        .filter_map(|(name, _)| Some((name.clone(), description(document, name)?)))
+        .filter_map(|(name, _)| Some((name.clone(), described.get(name)?.clone())))
         .collect();
     if !chosen.is_empty() {
         let names: Vec<&str> = chosen.iter().filter_map(|&i| defined.get_index(i)).map(|(n, _)| n.as_str()).collect();
         let alternatives = needs.iter().filter(|(_, alternatives)| alternatives.len() > 1).count();
-        let served = needs
-            .iter()
-            .filter(|(_, alternatives)| alternatives.iter().any(|alt| alt.iter().all(|s| chosen.contains(s))))
-            .count();
+        let served = needs.iter().filter(|(_, alternatives)| served_by(&chosen, alternatives).is_some()).count();
         let mut note = Diagnostic::new(
             Code::SecurityChoice,
             "/components/securitySchemes",
@@ -146,7 +143,7 @@ pub(super) fn plan(
         }
         diagnostics.push(note);
         for (operation_index, alternatives) in &needs {
-            let first_satisfied = alternatives.iter().position(|set| set.iter().all(|s| chosen.contains(s)));
+            let first_satisfied = served_by(&chosen, alternatives);
             if let (Some(position), Some(operation)) = (first_satisfied, operations.get(*operation_index))
                 && position > 0
             {
@@ -208,9 +205,7 @@ fn chosen_from(
         set.dedup();
         sets.push(set);
     }
-    let serves =
-        |set: &[usize], alternatives: &[Vec<usize>]| alternatives.iter().any(|alt| alt.iter().all(|s| set.contains(s)));
-    let count = |set: &[usize]| needs.iter().filter(|(_, alternatives)| serves(set, alternatives)).count();
+    let count = |set: &[usize]| needs.iter().filter(|(_, alternatives)| served_by(set, alternatives).is_some()).count();
     // The first of those serving the most.
     let mut best: Option<(usize, &Vec<usize>)> = None;
     for set in &sets {
@@ -221,7 +216,7 @@ fn chosen_from(
     }
     let chosen = best.map(|(_, set)| set.clone()).unwrap_or_default();
     for (operation_index, alternatives) in needs {
-        if !serves(&chosen, alternatives)
+        if served_by(&chosen, alternatives).is_none()
             && let Some(operation) = operations.get(*operation_index)
         {
             diagnostics.push(
@@ -241,11 +236,14 @@ fn chosen_from(
     Ok(chosen)
 }
 
+/// Which of an operation's `alternatives` (scheme sets) the schemes in `set` serve: the first,
+/// if any.
+fn served_by(set: &[usize], alternatives: &[Vec<usize>]) -> Option<usize> {
+    alternatives.iter().position(|alternative| alternative.iter().all(|scheme| set.contains(scheme)))
+}
+
 /// The first paragraph of a scheme's `description`, on one line and at most 300 characters.
-fn description(document: &Document<'_>, name: &str) -> Option<String> {
-    let at = Place::input(pointer::join("/components/securitySchemes", [name]));
-    let scheme = document.root.pointer(&at.pointer)?;
-    let scheme = document.resolver().resolve(scheme, &at).ok()?.value;
+fn description(scheme: &Value) -> Option<String> {
     let text = scheme.get("description")?.as_str()?.trim();
     let paragraph = text.split("\n\n").next().unwrap_or_default();
     let line: String = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -254,20 +252,26 @@ fn description(document: &Document<'_>, name: &str) -> Option<String> {
     (!short.is_empty()).then_some(short)
 }
 
-/// Every scheme of `components.securitySchemes`, mapped to OIS (`None`: cannot be expressed).
+/// Every scheme of `components.securitySchemes`, mapped to OIS (`None`: cannot be expressed), and
+/// the descriptions of those that have one.
 fn defined_schemes(
     document: &Document<'_>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> IndexMap<String, Option<SecurityScheme>> {
+) -> (IndexMap<String, Option<SecurityScheme>>, IndexMap<String, String>) {
     let resolver = document.resolver();
-    let mut defined = IndexMap::new();
+    let (mut defined, mut described) = (IndexMap::new(), IndexMap::new());
     let Some(schemes) = document.root.pointer("/components/securitySchemes").and_then(Value::as_object) else {
-        return defined;
+        return (defined, described);
     };
     for (name, value) in schemes {
         let at = Place::input(pointer::join("/components/securitySchemes", [name.as_str()]));
         let scheme = match resolver.resolve(value, &at) {
-            Ok(resolved) => map_scheme(name, resolved.value, &resolved.location, diagnostics),
+            Ok(resolved) => {
+                if let Some(text) = description(resolved.value) {
+                    described.insert(name.clone(), text);
+                }
+                map_scheme(name, resolved.value, &resolved.location, diagnostics)
+            }
             Err(error) => {
                 diagnostics.push(error);
                 None
@@ -275,7 +279,7 @@ fn defined_schemes(
         };
         defined.insert(name.clone(), scheme);
     }
-    defined
+    (defined, described)
 }
 
 fn map_scheme(name: &str, value: &Value, at: &Place, diagnostics: &mut Vec<Diagnostic>) -> Option<SecurityScheme> {
@@ -339,10 +343,7 @@ fn choose(needs: &[(usize, Vec<Vec<usize>>)], scheme_count: usize) -> Vec<usize>
     candidates.sort_unstable();
     candidates.dedup();
     let satisfied_by = |set: &[usize]| -> Option<Vec<usize>> {
-        needs
-            .iter()
-            .map(|(_, alternatives)| alternatives.iter().position(|alt| alt.iter().all(|s| set.contains(s))))
-            .collect()
+        needs.iter().map(|(_, alternatives)| served_by(set, alternatives)).collect()
     };
     if candidates.len() <= EXACT_SEARCH_LIMIT {
         for size in 0..=candidates.len() {
