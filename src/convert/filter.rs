@@ -160,12 +160,6 @@ mod tests {
         assert!(keep(&["id:simplePrice"], &[], "get", "/simple/price", dashed));
         assert!(keep(&["id:getCoinsIdHistory"], &[], "get", "/coins/{id}/history", json!({})));
     }
-}
-
-#[cfg(test)]
-mod selection_tests {
-    use super::*;
-    use serde_json::json;
 
     #[test]
     fn remembers_which_filters_matched_nothing() {

@@ -63,8 +63,7 @@ impl From<Diagnostic> for Failure {
 /// placed in the file they are about and located in its text.
 pub fn convert(source: &Source, options: &ConvertOptions) -> Result<Conversion, Failure> {
     let mut root = source.parse()?;
-    let files = Files::read(source, &root, options.allow_root.as_deref());
-    as_openapi3(&mut root, &files);
+    let files = prepare(source, &mut root, options);
     let mut result = convert_with_files(&root, options, &files);
     match &mut result {
         Ok(conversion) => place(&mut conversion.diagnostics, source, &files),
@@ -136,14 +135,22 @@ pub(crate) fn to_value(model: &Ois) -> Result<Value, Diagnostic> {
     })
 }
 
+/// Reads the files `root` (parsed from `source`) refers to, and makes `root` the OpenAPI 3 view of
+/// itself: what [`build`] takes.
+pub(crate) fn prepare(source: &Source, root: &mut Value, options: &ConvertOptions) -> Files {
+    let files = Files::read(source, root, options.allow_root.as_deref());
+    as_openapi3(root, &files);
+    files
+}
+
 /// Swagger 2.0 becomes the OpenAPI 3 view of itself, in place; other documents stay as they are.
-pub(crate) fn as_openapi3(root: &mut Value, files: &Files) {
+fn as_openapi3(root: &mut Value, files: &Files) {
     if crate::openapi::is_swagger2(root) {
         crate::openapi::swagger2::normalize(root, files);
     }
 }
 
-/// The conversion of a document already in its OpenAPI 3 view ([`as_openapi3`]).
+/// The conversion of a document already in its OpenAPI 3 view ([`prepare`]).
 pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Result<Built, Failure> {
     let document = Document::new(root)?.with_files(files);
     let mut diagnostics = Vec::new();
@@ -166,7 +173,8 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
                 .with_help("filters match a method and a path as written ('GET /coins/{id}', '/coins/**'), a tag ('tag:market'), or an operationId or endpoint name ('id:coinsMarkets')"),
         );
     }
-    if let Some(&filtered) = summary.operations_skipped.get(reason::FILTERED) {
+    let filtered = summary.operations_skipped.get(reason::FILTERED).copied().unwrap_or(0);
+    if filtered > 0 {
         diagnostics.push(Diagnostic::new(
             Code::OperationsFiltered,
             "/paths",
@@ -176,7 +184,6 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
     // Operation and server problems are reported together, so one run shows both.
     if operations.is_empty() {
         let skipped = summary.skipped_total();
-        let filtered = summary.operations_skipped.get(reason::FILTERED).copied().unwrap_or(0);
         let message = if skipped == 0 {
             "the document has no get or post operation to convert".to_owned()
         } else if filtered > 0 || !unmatched.is_empty() {

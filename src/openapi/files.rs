@@ -30,6 +30,13 @@ pub struct Files {
 }
 
 impl Files {
+    /// The files the document `root` (parsed from `source`) refers to, read with the files they
+    /// refer to; none are read when the text has no `$ref` to a file. `allow_root` widens the
+    /// sandbox beyond the root's folder.
+    pub fn read(source: &Source, root: &Value, allow_root: Option<&Path>) -> Files {
+        if has_file_refs(&source.text) { read_all(source, root, allow_root) } else { Files::default() }
+    }
+
     /// The parsed value of a referenced file.
     pub(crate) fn value(&self, index: usize) -> Option<&Value> {
         self.files.get(index).map(|file| &file.value)
@@ -72,15 +79,6 @@ fn has_file_refs(text: &str) -> bool {
         let value = value.strip_prefix(['"', '\'']).unwrap_or(value);
         !(value.starts_with('#') || value.starts_with("http://") || value.starts_with("https://"))
     })
-}
-
-impl Files {
-    /// The files the document `root` (parsed from `source`) refers to, read with the files they
-    /// refer to; none are read when the text has no `$ref` to a file. `allow_root` widens the
-    /// sandbox beyond the root's folder.
-    pub fn read(source: &Source, root: &Value, allow_root: Option<&Path>) -> Files {
-        if has_file_refs(&source.text) { read_all(source, root, allow_root) } else { Files::default() }
-    }
 }
 
 fn read_all(source: &Source, root: &Value, allow_root: Option<&Path>) -> Files {

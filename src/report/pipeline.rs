@@ -6,7 +6,6 @@ use serde_json::Value;
 use crate::convert::{self, Built, Conversion, ConvertOptions, Failure};
 use crate::diagnostic::{Code, Diagnostic, Document};
 use crate::emit::{OutputFormat, model_text};
-use crate::openapi::files::Files;
 use crate::source::Source;
 
 use super::group::Show;
@@ -31,8 +30,7 @@ pub fn convert_rendered(
     format: OutputFormat,
     positions: Positions,
 ) -> Result<(Conversion, String), Failure> {
-    let files = Files::read(source, root, options.allow_root.as_deref());
-    convert::as_openapi3(root, &files);
+    let files = convert::prepare(source, root, options);
     let mut built = match convert::build(root, options, &files) {
         Ok(built) => built,
         Err(mut failure) => {
