@@ -180,7 +180,7 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
         return finish(Status::Skipped, None, None, vec![not_openapi(&file)]);
     }
     match convert_rendered(&source, &mut root, options, settings.format, settings.positions) {
-        Ok((conversion, text)) => {
+        Ok(conversion) => {
             let target = out_dir.join(&item.output);
             let written = target
                 .parent()
@@ -188,7 +188,7 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
                 .map_err(|err| {
                     Diagnostic::elsewhere(Code::OutputWrite, format!("cannot create {}: {err}", target.display()))
                 })
-                .and_then(|()| write_atomically(&target, &text, settings.force));
+                .and_then(|()| write_atomically(&target, &conversion.text, settings.force));
             let mut diagnostics = conversion.diagnostics;
             match written {
                 Ok(()) => {

@@ -146,22 +146,27 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     });
     let mut secrets_env = None;
     let (mut diagnostics, summary, text) = match result {
-        Ok((conversion, text)) => {
-            let mut diagnostics = conversion.diagnostics;
+        Ok(conversion) => {
+            // Problems making the config, reported after the conversion's own.
+            let mut problems = Vec::new();
             let descriptions = &conversion.scheme_descriptions;
-            let scaffold = (args.config || args.secrets_out.is_some()).then(|| {
-                ois::scaffold::config_described(std::slice::from_ref(&conversion.ois), |_, scheme| {
-                    descriptions.get(scheme).cloned()
-                })
-            });
+            let scaffold = (args.config || args.secrets_out.is_some())
+                .then(|| conversion.ois().map_err(|error| problems.push(error)).ok())
+                .flatten()
+                .map(|ois| {
+                    ois::scaffold::config_described(std::slice::from_ref(&ois), |_, scheme| {
+                        descriptions.get(scheme).cloned()
+                    })
+                });
             let text = match &scaffold {
                 Some(scaffold) if args.config => {
-                    ois::to_text(&scaffold.config, format).map_err(|error| diagnostics.push(error)).ok()
+                    ois::to_text(&scaffold.config, format).map_err(|error| problems.push(error)).ok()
                 }
-                _ => Some(text),
+                _ => Some(conversion.text),
             };
             secrets_env = scaffold.map(|scaffold| scaffold.secrets_env);
-            std::mem::forget(conversion.ois);
+            let mut diagnostics = conversion.diagnostics;
+            diagnostics.append(&mut problems);
             (diagnostics, Some(conversion.summary), text)
         }
         Err(failure) => (failure.diagnostics, None, None),

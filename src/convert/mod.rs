@@ -14,6 +14,7 @@ mod servers;
 mod shared;
 
 use indexmap::IndexMap;
+use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Document as Place};
@@ -128,12 +129,45 @@ impl Built {
     }
 }
 
+/// The OIS as a `Value`, the same as `serde_json::to_value(model)`; groups of endpoints are
+/// serialized side by side, as thousands of endpoints take a while.
 pub(crate) fn to_value(model: &Ois) -> Result<Value, Diagnostic> {
-    serde_json::to_value(model).map_err(|err| {
-        Diagnostic::new(Code::SelfCheckFailed, "", format!("the OIS could not be serialized: {err}"))
-            .in_document(Place::Output)
-    })
+    let (head, endpoints) = rayon::join(
+        || head(model),
+        || {
+            let groups: Result<Vec<Vec<Value>>, _> = model
+                .endpoints
+                .par_chunks(ENDPOINTS_PER_TASK)
+                .map(|group| group.iter().map(serde_json::to_value).collect())
+                .collect();
+            groups.map(|groups| groups.into_iter().flatten().collect::<Vec<_>>())
+        },
+    );
+    let mut ois = head?;
+    ois.insert("endpoints".to_owned(), Value::Array(endpoints.map_err(unserializable)?));
+    Ok(Value::Object(ois))
 }
+
+/// The OIS object with an empty `endpoints` list: the keys and order `Ois`'s `Serialize` gives (a
+/// test holds the two together).
+fn head(model: &Ois) -> Result<serde_json::Map<String, Value>, Diagnostic> {
+    let mut head = serde_json::Map::new();
+    head.insert("oisFormat".to_owned(), Value::from(model.ois_format.as_str()));
+    head.insert("title".to_owned(), Value::from(model.title.as_str()));
+    head.insert("version".to_owned(), Value::from(model.version.as_str()));
+    let api_specifications = serde_json::to_value(&model.api_specifications).map_err(unserializable)?;
+    head.insert("apiSpecifications".to_owned(), api_specifications);
+    head.insert("endpoints".to_owned(), Value::Array(Vec::new()));
+    Ok(head)
+}
+
+fn unserializable(err: serde_json::Error) -> Diagnostic {
+    Diagnostic::new(Code::SelfCheckFailed, "", format!("the OIS could not be serialized: {err}"))
+        .in_document(Place::Output)
+}
+
+/// Endpoints serialized by one task.
+const ENDPOINTS_PER_TASK: usize = 256;
 
 /// Reads the files `root` (parsed from `source`) refers to, and makes `root` the OpenAPI 3 view of
 /// itself: what [`build`] takes.
@@ -249,11 +283,23 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
 /// a bug in this tool, reported (as [`Code::SelfCheckFailed`] and the rules it breaks) and never
 /// written.
 pub fn self_check(ois: &Value, family: FormatFamily) -> Result<(), Vec<Diagnostic>> {
-    let failures: Vec<Diagnostic> = rules::check(ois, Some(family))
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .map(|failure| failure.in_document(Place::Output))
-        .collect();
+    failures(rules::check(ois, Some(family)))
+}
+
+/// [`self_check`] of the typed OIS, never made one `Value`: the top level is, then each endpoint
+/// on its own when the check gets to it (for a big API that halves the memory a conversion needs).
+pub(crate) fn self_check_model(model: &Ois, family: FormatFamily) -> Result<(), Vec<Diagnostic>> {
+    let head = head(model).map_err(|error| vec![error])?;
+    let endpoint = |index: usize| {
+        // Serializing a model endpoint cannot fail; if it ever did, null fails the check loudly.
+        model.endpoints.get(index).and_then(|e| serde_json::to_value(e).ok()).unwrap_or_default()
+    };
+    failures(rules::check_in_parts(&Value::Object(head), model.endpoints.len(), endpoint, family))
+}
+
+fn failures(found: Vec<Diagnostic>) -> Result<(), Vec<Diagnostic>> {
+    let failures: Vec<Diagnostic> =
+        found.into_iter().filter(Diagnostic::is_error).map(|failure| failure.in_document(Place::Output)).collect();
     if failures.is_empty() {
         return Ok(());
     }
@@ -268,4 +314,34 @@ pub fn self_check(ois: &Value, family: FormatFamily) -> Result<(), Vec<Diagnosti
     ];
     diagnostics.extend(failures);
     Err(diagnostics)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn to_value_is_what_serde_gives_for_the_model() {
+        // More endpoints than one serialization task takes, so groups are joined.
+        let paths: serde_json::Map<String, Value> = (0..ENDPOINTS_PER_TASK * 2 + 7)
+            .map(|i| {
+                let operation =
+                    json!({"get": {"parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}]}});
+                (format!("/items{i}/{{id}}"), operation)
+            })
+            .collect();
+        let root = json!({
+            "openapi": "3.0.3",
+            "info": {"title": "Items", "version": "1.0.0"},
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": paths,
+        });
+        let built = build(&root, &ConvertOptions::default(), &Files::default()).map_err(|f| f.diagnostics).unwrap();
+        let parallel = to_value(&built.model).unwrap();
+        assert_eq!(parallel, serde_json::to_value(&built.model).unwrap());
+        let keys: Vec<&String> = parallel.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["oisFormat", "title", "version", "apiSpecifications", "endpoints"]);
+        assert_eq!(parallel["endpoints"].as_array().unwrap().len(), ENDPOINTS_PER_TASK * 2 + 7);
+    }
 }

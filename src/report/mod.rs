@@ -8,6 +8,6 @@ mod render;
 mod summary;
 
 pub use group::{PER_CODE, Show};
-pub use pipeline::{Positions, convert_rendered};
+pub use pipeline::{Positions, Rendered, convert_rendered};
 pub use render::{RenderStyle, render};
 pub use summary::{Report, diagnostics_text, text_report, validation_report};

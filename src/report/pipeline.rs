@@ -1,11 +1,13 @@
 //! One conversion as the CLI runs it: converted, then checked, rendered and located side by side
 //! (they only read), using the other cores where there are some.
 
+use indexmap::IndexMap;
 use serde_json::Value;
 
-use crate::convert::{self, Built, Conversion, ConvertOptions, Failure};
-use crate::diagnostic::{Code, Diagnostic, Document};
+use crate::convert::{self, Built, ConvertOptions, Failure, Summary};
+use crate::diagnostic::Diagnostic;
 use crate::emit::{OutputFormat, model_text};
+use crate::ois::model::Ois;
 use crate::source::Source;
 
 use super::group::Show;
@@ -19,6 +21,30 @@ pub enum Positions {
     Shown(Show),
 }
 
+/// A conversion rendered as text: what the CLI writes and reports. Its OIS was checked in pieces
+/// and is never one `Value` unless [`Rendered::ois`] is asked for it (for a big API that would
+/// take as much memory as the parsed document).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Rendered {
+    /// The OIS object in the format asked for.
+    pub text: String,
+    /// What was dropped, changed or decided, in document order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Counts for reports.
+    pub summary: Summary,
+    /// What the document says about each security scheme the OIS uses.
+    pub scheme_descriptions: IndexMap<String, String>,
+    model: Ois,
+}
+
+impl Rendered {
+    /// The OIS object as a `Value`.
+    pub fn ois(&self) -> Result<Value, Diagnostic> {
+        convert::to_value(&self.model)
+    }
+}
+
 /// Converts `root` (parsed from `source`) and renders the OIS as `format` text. The text is
 /// returned only when the self-check passed; diagnostics are located as `positions` asks. A
 /// Swagger 2.0 `root` is turned into the OpenAPI 3 view of itself on the way (in place: copying a
@@ -29,7 +55,7 @@ pub fn convert_rendered(
     options: &ConvertOptions,
     format: OutputFormat,
     positions: Positions,
-) -> Result<(Conversion, String), Failure> {
+) -> Result<Rendered, Failure> {
     let files = convert::prepare(source, root, options);
     let mut built = match convert::build(root, options, &files) {
         Ok(built) => built,
@@ -48,40 +74,24 @@ pub fn convert_rendered(
             }
         }
     };
-    let check = |model| {
-        convert::to_value(model)
-            .map_err(|error| vec![error])
-            .and_then(|ois| convert::self_check(&ois, *family).map(|()| ois))
-    };
-    // In a batch every core already converts a file of its own: more threads would only contend.
-    let (checked, text) = if rayon::current_thread_index().is_some() {
-        locate(diagnostics);
-        (check(model), model_text(model, format))
-    } else {
-        std::thread::scope(|scope| {
-            // The big allocations (the checked Value) stay on this thread, so its arena is reused.
-            let renderer = scope.spawn(|| model_text(model, format));
-            let locator = scope.spawn(|| locate(diagnostics));
-            let checked = check(model);
-            let stopped = || {
-                Diagnostic::new(Code::SelfCheckFailed, "", "rendering stopped unexpectedly")
-                    .in_document(Document::Output)
-            };
-            let text = renderer.join().unwrap_or_else(|_| Err(stopped()));
-            let _ = locator.join();
-            (checked, text)
-        })
-    };
-    let ois = match checked {
-        Ok(ois) => ois,
-        Err(failures) => {
-            let mut failure = convert::failed(built.diagnostics, failures);
-            convert::place(&mut failure.diagnostics, source, &files);
-            return Err(failure);
-        }
-    };
+    // Rayon's tasks, not threads of our own: in a batch every core already converts a file, and
+    // the check and the serialization split their work over whichever cores are free.
+    let check = || convert::self_check_model(model, *family);
+    let ((checked, text), ()) =
+        rayon::join(|| rayon::join(check, || model_text(model, format)), || locate(diagnostics));
+    if let Err(failures) = checked {
+        let mut failure = convert::failed(built.diagnostics, failures);
+        convert::place(&mut failure.diagnostics, source, &files);
+        return Err(failure);
+    }
     match text {
-        Ok(text) => Ok((built.into_conversion(ois), text)),
+        Ok(text) => Ok(Rendered {
+            text,
+            diagnostics: built.diagnostics,
+            summary: built.summary,
+            scheme_descriptions: built.scheme_descriptions,
+            model: built.model,
+        }),
         Err(error) => Err(convert::failed(built.diagnostics, vec![error])),
     }
 }

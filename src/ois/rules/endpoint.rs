@@ -1,14 +1,16 @@
 //! `endpoints`: each endpoint's shape, its parameters, reserved parameters, processing, and the
 //! mapping between its parameters and the operation's.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
+use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::api::{Declared, OPERATION_LOCATIONS};
 use super::text::{is_path_key, js_parse_int_is_non_negative};
 use super::{At, Checker};
-use crate::diagnostic::Code;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::js::is_whitespace as is_js_whitespace;
 use crate::ois::model::{FormatFamily, RESERVED_NAMES};
 
@@ -35,6 +37,16 @@ const PROCESSING: [(&str, &str, &str); 2] = [
     ("postProcessingSpecifications", "postProcessingSpecificationV2", "`postProcessingSpecifications`"),
 ];
 
+/// Endpoints checked by one task: enough that splitting the work costs less than it saves.
+const ENDPOINTS_PER_TASK: usize = 256;
+
+/// One endpoint's diagnostics, the first `head` of them about its shape and name.
+struct Checked {
+    head: usize,
+    name: Option<String>,
+    diagnostics: Vec<Diagnostic>,
+}
+
 /// Which list a mapped `(in, name)` came from, and its index there.
 #[derive(Clone, Copy)]
 enum Origin {
@@ -56,30 +68,64 @@ struct Target<'d> {
 }
 
 impl Checker {
-    pub(super) fn endpoints(&mut self, endpoints: &[Value], at: At<'_>, declared: &Declared) {
-        let mut names: HashSet<&str> = HashSet::new();
-        for (index, endpoint) in endpoints.iter().enumerate() {
-            let endpoint_at = at.index(index);
-            let Some(object) = self.object(endpoint, endpoint_at, "an endpoint", ENDPOINT_KEYS, ENDPOINT_REQUIRED)
-            else {
-                continue;
-            };
-            let name = self.string(object.get("name"), endpoint_at.key("name"), "the endpoint `name`");
+    /// Each endpoint is checked on its own (in parallel for long lists: a converted API can have
+    /// thousands), then names are compared across all of them; diagnostics keep document order.
+    /// `endpoint(i)` gives the `i`th of `count`, borrowed or made for the check alone.
+    pub(super) fn endpoints<'v>(
+        &mut self,
+        count: usize,
+        endpoint: impl Fn(usize) -> Cow<'v, Value> + Sync,
+        at: At<'_>,
+        declared: &Declared,
+    ) {
+        let family = self.family;
+        let checked: Vec<Vec<Checked>> = (0..count)
+            .into_par_iter()
+            .chunks(ENDPOINTS_PER_TASK)
+            .map(|indices| {
+                let mut checker = Checker { diagnostics: Vec::new(), family };
+                let mut checked = Vec::with_capacity(indices.len());
+                for index in indices {
+                    let value = endpoint(index);
+                    let head = checker.endpoint_entry(&value, at.index(index), declared);
+                    let name = value.get("name").and_then(Value::as_str).map(str::to_owned);
+                    checked.push(Checked { head, name, diagnostics: std::mem::take(&mut checker.diagnostics) });
+                }
+                checked
+            })
+            .collect();
+        let mut names: HashSet<String> = HashSet::new();
+        for (index, Checked { head, name, mut diagnostics }) in checked.into_iter().flatten().enumerate() {
+            let rest = diagnostics.split_off(head.min(diagnostics.len()));
+            self.diagnostics.extend(diagnostics);
             if let Some(name) = name
-                && !names.insert(name)
+                && let Some(name) = names.replace(name)
             {
                 self.help(
                     Code::DuplicateEndpointName,
-                    endpoint_at.key("name"),
+                    at.index(index).key("name"),
                     format!("endpoint name \"{name}\" is used twice"),
                     "the node uses only the first endpoint of a name, and both get the same endpoint ID; rename one",
                 );
             }
-            for (key, what) in DOCUMENTATION {
-                self.string(object.get(key), endpoint_at.key(key), what);
-            }
-            self.endpoint(object, endpoint_at, name.unwrap_or("?"), declared);
+            self.diagnostics.extend(rest);
         }
+    }
+
+    /// One entry of `endpoints`: its shape, documentation fields and everything inside it. Returns
+    /// how many of its diagnostics come before a duplicate-name one would (those about its shape
+    /// and its `name`).
+    fn endpoint_entry(&mut self, endpoint: &Value, at: At<'_>, declared: &Declared) -> usize {
+        let Some(object) = self.object(endpoint, at, "an endpoint", ENDPOINT_KEYS, ENDPOINT_REQUIRED) else {
+            return self.diagnostics.len();
+        };
+        let name = self.string(object.get("name"), at.key("name"), "the endpoint `name`");
+        let head = self.diagnostics.len();
+        for (key, what) in DOCUMENTATION {
+            self.string(object.get(key), at.key(key), what);
+        }
+        self.endpoint(object, at, name.unwrap_or("?"), declared);
+        head
     }
 
     fn endpoint(&mut self, endpoint: &Map<String, Value>, at: At<'_>, name: &str, declared: &Declared) {

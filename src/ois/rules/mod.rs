@@ -9,6 +9,8 @@ mod api;
 mod endpoint;
 mod text;
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{Code, Diagnostic};
@@ -22,7 +24,26 @@ const ROOT_KEYS: &[&str] = &["oisFormat", "title", "version", "apiSpecifications
 /// Checks one OIS object. `family` forces a format family; by default it comes from `oisFormat`.
 pub fn check(ois: &Value, family: Option<FormatFamily>) -> Vec<Diagnostic> {
     let mut checker = Checker { diagnostics: Vec::new(), family: family.unwrap_or(FormatFamily::V3_0) };
-    checker.root(ois, family);
+    if let Some((declared, endpoints)) = checker.root(ois, family) {
+        let endpoint = |index| endpoints.get(index).map_or(Cow::Owned(Value::Null), Cow::Borrowed);
+        checker.endpoints(endpoints.len(), endpoint, At::ROOT.key("endpoints"), &declared);
+    }
+    checker.diagnostics
+}
+
+/// [`check`] for an OIS whose endpoints are not part of it yet: `head` is the OIS object with
+/// an empty `endpoints` list, and `endpoint(i)` makes the `i`th of `count` when the check gets to
+/// it (a generated OIS need never be one `Value`: it is checked in pieces, side by side).
+pub(crate) fn check_in_parts(
+    head: &Value,
+    count: usize,
+    endpoint: impl Fn(usize) -> Value + Sync,
+    family: FormatFamily,
+) -> Vec<Diagnostic> {
+    let mut checker = Checker { diagnostics: Vec::new(), family };
+    if let Some((declared, _)) = checker.root(head, Some(family)) {
+        checker.endpoints(count, |index| Cow::Owned(endpoint(index)), At::ROOT.key("endpoints"), &declared);
+    }
     checker.diagnostics
 }
 
@@ -186,9 +207,11 @@ impl Checker {
         }
     }
 
-    fn root(&mut self, ois: &Value, forced: Option<FormatFamily>) {
+    /// The top level and `apiSpecifications`; what the endpoints are checked against, and the
+    /// endpoints, when `endpoints` is a list.
+    fn root<'v>(&mut self, ois: &'v Value, forced: Option<FormatFamily>) -> Option<(api::Declared, &'v [Value])> {
         let at = At::ROOT;
-        let Some(root) = self.object(ois, at, "the OIS object", ROOT_KEYS, ROOT_KEYS) else { return };
+        let root = self.object(ois, at, "the OIS object", ROOT_KEYS, ROOT_KEYS)?;
         if let Some(format) = self.string(root.get("oisFormat"), at.key("oisFormat"), "`oisFormat`") {
             self.ois_format(format, forced);
         }
@@ -216,9 +239,8 @@ impl Checker {
         if let Some(api) = root.get("apiSpecifications") {
             self.api_specifications(api, at.key("apiSpecifications"), &mut declared);
         }
-        if let Some(endpoints) = self.array(root.get("endpoints"), at.key("endpoints"), "`endpoints`") {
-            self.endpoints(endpoints, at.key("endpoints"), &declared);
-        }
+        let endpoints = self.array(root.get("endpoints"), at.key("endpoints"), "`endpoints`")?;
+        Some((declared, endpoints))
     }
 
     fn ois_format(&mut self, format: &str, forced: Option<FormatFamily>) {
@@ -256,6 +278,66 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An OIS with `count` endpoints of one operation, endpoint `i` named `e{i}`.
+    fn many_endpoints(count: usize) -> Value {
+        let endpoints: Vec<Value> = (0..count)
+            .map(|i| {
+                serde_json::json!({
+                    "name": format!("e{i}"),
+                    "operation": {"method": "get", "path": "/x"},
+                    "fixedOperationParameters": [],
+                    "reservedParameters": [{"name": "_type", "fixed": "int256"}],
+                    "parameters": [],
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "oisFormat": "3.0.0",
+            "title": "Many",
+            "version": "1.0.0",
+            "apiSpecifications": {
+                "servers": [{"url": "https://api.example.com"}],
+                "paths": {"/x": {"get": {"parameters": []}}},
+                "components": {"securitySchemes": {}},
+                "security": {},
+            },
+            "endpoints": endpoints,
+        })
+    }
+
+    #[test]
+    fn endpoints_checked_in_parallel_report_in_document_order() {
+        let mut ois = many_endpoints(700);
+        let endpoints = ois["endpoints"].as_array_mut().unwrap();
+        endpoints[600]["name"] = "e3".into();
+        endpoints[600]["extra"] = true.into();
+        endpoints[257]["parameters"] = Value::Null;
+        endpoints[2] = Value::Null;
+        let found: Vec<(Code, String)> = check(&ois, None).into_iter().map(|d| (d.code, d.location.pointer)).collect();
+        assert_eq!(
+            found,
+            [
+                (Code::WrongType, "/endpoints/2".to_owned()),
+                (Code::WrongType, "/endpoints/257/parameters".to_owned()),
+                (Code::UnknownField, "/endpoints/600/extra".to_owned()),
+                (Code::DuplicateEndpointName, "/endpoints/600/name".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn checking_in_parts_finds_what_checking_the_whole_finds() {
+        let mut ois = many_endpoints(520);
+        let endpoints = ois["endpoints"].as_array_mut().unwrap();
+        endpoints[519]["name"] = "e0".into();
+        endpoints[300]["operation"]["path"] = "/y".into();
+        let whole = check(&ois, Some(FormatFamily::V3_0));
+        let parts: Vec<Value> = std::mem::take(ois["endpoints"].as_array_mut().unwrap());
+        let pieces = check_in_parts(&ois, parts.len(), |i| parts[i].clone(), FormatFamily::V3_0);
+        assert_eq!(whole.len(), 2, "{whole:#?}");
+        assert_eq!(whole, pieces);
+    }
 
     #[test]
     fn pointers_are_built_only_from_tokens() {
