@@ -24,17 +24,19 @@ pub struct Resolved<'a> {
 pub struct Resolver<'a> {
     root: &'a Value,
     files: Option<&'a Files>,
+    /// The document's own URI (OpenAPI 3.2 `$self`): a reference to it is local.
+    own: Option<&'a str>,
 }
 
 impl<'a> Resolver<'a> {
     /// A resolver for a document on its own: a `$ref` to another file is reported, not followed.
     pub fn new(root: &'a Value) -> Self {
-        Resolver { root, files: None }
+        Resolver { root, files: None, own: own_uri(root) }
     }
 
     /// A resolver for a document and the files its `$ref`s pulled in.
     pub fn with_files(root: &'a Value, files: &'a Files) -> Self {
-        Resolver { root, files: Some(files) }
+        Resolver { root, files: Some(files), own: own_uri(root) }
     }
 
     /// Follows `value`'s `$ref` chain (if any). `at` is where `value` itself lives; diagnostics
@@ -85,9 +87,7 @@ impl<'a> Resolver<'a> {
     fn target(&self, reference: &str, from: &Document) -> Result<Location, Diagnostic> {
         let at = "";
         let (location, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-        // OpenAPI 3.2: a reference to the document's own `$self` URI is local.
-        let own = self.root.get("$self").and_then(Value::as_str).is_some_and(|own| own == location);
-        let document = if location.is_empty() || own {
+        let document = if location.is_empty() || self.own == Some(location) {
             from.clone()
         } else {
             if super::is_url(location) {
@@ -139,8 +139,12 @@ impl<'a> Resolver<'a> {
             Document::Referenced(index) => self.files?.value(index)?,
             _ => return None,
         };
-        document.pointer(&location.pointer)
+        crate::pointer::lookup(document, &location.pointer)
     }
+}
+
+fn own_uri(root: &Value) -> Option<&str> {
+    root.get("$self").and_then(Value::as_str)
 }
 
 #[cfg(test)]

@@ -125,21 +125,37 @@ struct ItemChanges {
 
 fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String]) -> Option<ItemChanges> {
     let object = item.as_object()?;
-    let shared = object.get("parameters").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let parameters = object.get("parameters").map(|parameters| plain_parameters(resolver, parameters));
+    // Each parameter is resolved once, though the item's own are read for every operation.
+    let shared = entries(resolver, object.get("parameters"));
+    let parameters = object.get("parameters").map(|list| plain_parameters(list, &shared));
     let mut operations = Vec::new();
     for method in METHODS {
         let Some(operation) = object.get(method).and_then(Value::as_object) else { continue };
+        let own_consumes;
         let consumes = match operation.get("consumes") {
-            Some(own) => media_types(Some(own)),
-            None => consumes.to_vec(),
+            Some(own) => {
+                own_consumes = media_types(Some(own));
+                &own_consumes
+            }
+            None => consumes,
         };
-        let own = operation.get("parameters").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-        let body = request_body(resolver, shared, own, &consumes);
-        let parameters = operation.get("parameters").map(|parameters| plain_parameters(resolver, parameters));
+        let own = entries(resolver, operation.get("parameters"));
+        let body = request_body(&shared, &own, consumes);
+        let parameters = operation.get("parameters").map(|list| plain_parameters(list, &own));
         operations.push((method, body, parameters));
     }
     Some(ItemChanges { parameters, operations })
+}
+
+/// A parameter list's entries, each with the parameter it is (following `$ref`s).
+struct Entry<'a> {
+    written: &'a Value,
+    resolved: &'a Value,
+}
+
+fn entries<'a>(resolver: &Resolver<'a>, list: Option<&'a Value>) -> Vec<Entry<'a>> {
+    let list = list.and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    list.iter().map(|written| Entry { written, resolved: resolved(resolver, written) }).collect()
 }
 
 impl ItemChanges {
@@ -170,16 +186,19 @@ fn location(parameter: &Value) -> &str {
 }
 
 /// Parameters other than body and formData, each with its value keys moved into `schema`.
-fn plain_parameters(resolver: &Resolver<'_>, parameters: &Value) -> Value {
-    let Some(list) = parameters.as_array() else { return parameters.clone() };
-    list.iter()
-        .filter(|p| !matches!(location(resolved(resolver, p)), "body" | "formData"))
-        .map(|p| match p.get("$ref").and_then(Value::as_str) {
+fn plain_parameters(list: &Value, entries: &[Entry<'_>]) -> Value {
+    if !list.is_array() {
+        return list.clone();
+    }
+    entries
+        .iter()
+        .filter(|entry| !matches!(location(entry.resolved), "body" | "formData"))
+        .map(|entry| match entry.written.get("$ref").and_then(Value::as_str) {
             // A shared parameter of this document is made 3.x-shaped where it is defined.
-            Some(reference) if reference.starts_with("#/parameters/") => p.clone(),
+            Some(reference) if reference.starts_with("#/parameters/") => entry.written.clone(),
             // One in another file keeps its 2.0 shape there; a copy of it gets a schema here.
-            Some(_) => with_schema(resolved(resolver, p)),
-            None => with_schema(p),
+            Some(_) => with_schema(entry.resolved),
+            None => with_schema(entry.written),
         })
         .collect()
 }
@@ -207,8 +226,8 @@ fn with_schema(parameter: &Value) -> Value {
 
 /// The 3.x request body of a 2.0 operation: its `in: body` parameter, or its `in: formData`
 /// parameters as an object schema.
-fn request_body(resolver: &Resolver<'_>, shared: &[Value], own: &[Value], consumes: &[String]) -> Option<Value> {
-    let all: Vec<&Value> = shared.iter().chain(own).map(|p| resolved(resolver, p)).collect();
+fn request_body(shared: &[Entry<'_>], own: &[Entry<'_>], consumes: &[String]) -> Option<Value> {
+    let all: Vec<&Value> = shared.iter().chain(own).map(|entry| entry.resolved).collect();
     if let Some(body) = all.iter().rev().find(|p| location(p) == "body") {
         let media = consumes
             .iter()

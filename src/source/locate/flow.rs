@@ -72,7 +72,6 @@ pub(super) fn flow(
         };
         let (mut at, mut seen) = cache.resume.get(&parent).copied().unwrap_or((pos + 1, 0));
         loop {
-            let before = at;
             at = flow_space(bytes, at);
             if bytes.get(at).is_none_or(|&b| b == close) {
                 // Every entry is known now: a later lookup of a missing one stops here at once.
@@ -110,8 +109,10 @@ pub(super) fn flow(
             if bytes.get(at) == Some(&b',') {
                 at += 1;
             }
-            if at == before {
-                return found; // a stray `]` in a mapping, or similar: nothing more to follow
+            if at <= entry {
+                // A stray `]` in a mapping, or similar: an entry that is nothing. Judged from the
+                // entry's own start, so a scan resumed there stops where a fresh one does.
+                return found;
             }
             seen += 1;
         }

@@ -465,6 +465,18 @@ mod tests {
     }
 
     #[test]
+    fn a_cached_flow_scan_stops_where_a_fresh_one_does() {
+        // An entry that is nothing (`}` in a sequence) ends the scan, resumed or not.
+        let text = "[\n}";
+        let index = YamlLines::new(text);
+        let mut shared = YamlCache::default();
+        for pointer in ["/0", "/1"] {
+            let found = yaml(text, &tokens(pointer), &index, &mut shared);
+            assert_eq!(found, yaml(text, &tokens(pointer), &index, &mut YamlCache::default()), "{pointer}");
+        }
+    }
+
+    #[test]
     fn yaml_flow_document() {
         let text = "# a comment\n{openapi: 3.1.0, &i info: !t {title: T}, paths: {/x: {get: {}}}}\n";
         let index = YamlLines::new(text);
