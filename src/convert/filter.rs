@@ -114,6 +114,15 @@ impl<'f> Selection<'f> {
         included && !excluded
     }
 
+    /// Takes in what `other` (a selection over other operations, with the same filters) matched.
+    pub(super) fn absorb(&mut self, other: &Selection<'_>) {
+        for (mine, theirs) in [(&mut self.included, &other.included), (&mut self.excluded, &other.excluded)] {
+            for (hit, other_hit) in mine.iter_mut().zip(theirs) {
+                *hit |= *other_hit;
+            }
+        }
+    }
+
     /// The filters that matched no operation: ("include" or "exclude", the filter).
     pub(super) fn unmatched(&self) -> Vec<(&'static str, &'f Filter)> {
         let unused = |kind: &'static str, filters: &'f [Filter], matched: &[bool]| {

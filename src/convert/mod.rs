@@ -322,6 +322,54 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn path_items_read_in_groups_come_out_in_document_order() {
+        // Several groups of path items; what each finds is joined as if read one by one.
+        let count = 200;
+        let paths: serde_json::Map<String, Value> = (0..count)
+            .map(|i| {
+                let operations = match i % 3 {
+                    0 => json!({"delete": {}, "get": {"operationId": "same"}}),
+                    1 => json!({"get": {"operationId": format!("op{i}"), "tags": [if i == 190 { "late" } else { "early" }]}}),
+                    _ => json!({"post": {}, "patch": {}}),
+                };
+                (format!("/items{i}"), operations)
+            })
+            .collect();
+        let root = json!({
+            "openapi": "3.0.3",
+            "info": {"title": "Items", "version": "1.0.0"},
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": paths,
+        });
+        let mut options = ConvertOptions::default();
+        options.exclude = vec![Filter::parse("tag:late").unwrap(), Filter::parse("GET /nowhere").unwrap()];
+        let built = build(&root, &options, &Files::default()).map_err(|f| f.diagnostics).unwrap();
+        let names: Vec<&str> = built.model.endpoints.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names.len(), count - 1, "every get and post but the excluded one");
+        assert_eq!(&names[..4], ["same", "op1", "postItems2", "same2"]);
+        assert!(!names.contains(&"op190"));
+        let paths: Vec<&String> = built.model.api_specifications.paths.keys().collect();
+        let expected: Vec<String> = (0..count).filter(|&i| i != 190).map(|i| format!("/items{i}")).collect();
+        assert_eq!(paths, expected.iter().collect::<Vec<_>>());
+        let skipped: Vec<(&str, usize)> = built.summary.operations_skipped.iter().map(|(why, n)| (*why, *n)).collect();
+        assert_eq!(skipped, [(reason::METHOD, 67 + 66), (reason::FILTERED, 1)]);
+        let unmatched: Vec<&str> =
+            built.diagnostics.iter().filter(|d| d.code == Code::FilterUnmatched).map(|d| d.message.as_str()).collect();
+        assert_eq!(unmatched, ["the exclude filter \"GET /nowhere\" matched no operation"]);
+        let skipped_methods: Vec<&str> = built
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::MethodSkipped)
+            .map(|d| d.location.pointer.as_str())
+            .collect();
+        assert_eq!(
+            &skipped_methods[..3],
+            ["/paths/~1items0/delete", "/paths/~1items2/patch", "/paths/~1items3/delete"]
+        );
+        assert_eq!(skipped_methods.len(), 67 + 66);
+    }
+
+    #[test]
     fn to_value_is_what_serde_gives_for_the_model() {
         // More endpoints than one serialization task takes, so groups are joined.
         let paths: serde_json::Map<String, Value> = (0..ENDPOINTS_PER_TASK * 2 + 7)

@@ -2,6 +2,7 @@
 //! API parameters of each, merged from path item and operation and checked against the path
 //! template.
 
+use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::body;
@@ -71,123 +72,174 @@ pub(super) struct Collected<'a> {
     pub unmatched: Vec<String>,
 }
 
-/// Every get/post operation that can be converted, and the names of all of them.
+/// Every get/post operation that can be converted, and the names of all of them. Path items are
+/// read in parallel groups (a big API has thousands), and what each found is joined in document
+/// order, so the result is the same as reading them one by one.
 pub(super) fn collect<'a>(
     document: &Document<'a>,
     options: &ConvertOptions,
     diagnostics: &mut Vec<Diagnostic>,
     summary: &mut Summary,
 ) -> Collected<'a> {
-    let resolver = document.resolver();
     let mut collected = Collected::default();
     let mut selection = Selection::new(&options.include, &options.exclude);
     let Some(paths) = document.root.get("paths").and_then(Value::as_object) else {
         return collected;
     };
-    for (path, item) in paths {
-        if path.starts_with("x-") {
-            continue;
-        }
-        let item_at = Place::input(pointer::join("/paths", [path.as_str()]));
-        let item = match resolver.resolve(item, &item_at) {
-            Ok(resolved) => resolved,
-            Err(error) => {
-                diagnostics.push(error);
-                summary.skip(reason::REF);
-                continue;
-            }
-        };
-        let Some(methods) = item.value.as_object() else {
-            diagnostics.push(Diagnostic::new(
-                Code::InvalidItem,
-                &item_at,
-                format!("path item {path} is not an object; it is skipped"),
-            ));
-            summary.skip(reason::INVALID);
-            continue;
-        };
-        let usable = path.starts_with('/') && !path.chars().any(is_js_whitespace);
-        let mut unusable = 0;
-        // OpenAPI 3.2: the `query` method and custom methods under `additionalOperations`.
-        if document.version == SpecVersion::V3_2 {
-            let custom = methods.get("additionalOperations").and_then(Value::as_object);
-            let extra = custom
-                .into_iter()
-                .flatten()
-                .map(|(m, _)| (item.location.join(["additionalOperations", m.as_str()]), m.clone()));
-            let query = methods.get("query").map(|_| (item.location.join(["query"]), "query".to_owned()));
-            for (at, method) in query.into_iter().chain(extra) {
-                diagnostics.push(
-                    Diagnostic::new(
-                        Code::MethodSkipped,
-                        at,
-                        format!("{} {path} is skipped: OIS supports only get and post", method.to_uppercase()),
-                    )
-                    .about(method.to_lowercase()),
-                );
-                summary.skip(reason::METHOD);
-            }
-        }
-        for (method, operation) in methods {
-            if !METHODS.contains(&method.as_str()) {
-                continue;
-            }
-            // The name and the filters read the operation's id and tags.
-            let target = resolver.resolve(operation, &item.location).map_or(operation, |r| r.value);
-            let name_index = collected.names.len();
-            let name = base_name(target.get("operationId").and_then(Value::as_str), method, path);
-            let selected = selection.selects(method, path, target, &name);
-            if matches!(method.as_str(), "get" | "post") {
-                collected.names.push(name);
-            }
-            if !selected {
-                summary.skip(reason::FILTERED);
-                continue;
-            }
-            let operation_at = item.location.join([method.as_str()]);
-            let method = match method.as_str() {
-                "get" => Method::Get,
-                "post" => Method::Post,
-                other => {
-                    diagnostics.push(
-                        Diagnostic::new(
-                            Code::MethodSkipped,
-                            &operation_at,
-                            format!("{} {path} is skipped: OIS supports only get and post", other.to_uppercase()),
-                        )
-                        .about(other),
-                    );
-                    summary.skip(reason::METHOD);
-                    continue;
-                }
+    let resolver = document.resolver();
+    let items: Vec<(&'a String, &'a Value)> = paths.iter().collect();
+    let groups: Vec<Group<'a, '_>> = items
+        .par_chunks(PATHS_PER_TASK)
+        .map(|items| {
+            let mut group = Group {
+                selection: Selection::new(&options.include, &options.exclude),
+                kept: Vec::new(),
+                names: Vec::new(),
+                diagnostics: Vec::new(),
+                summary: Summary::default(),
             };
-            if !usable {
-                unusable += 1;
-                summary.skip(reason::PATH);
-                continue;
+            for (path, item) in items {
+                path_item(&resolver, document.version, path, item, &mut group);
             }
-            match operation_of(&resolver, path, method, operation, &operation_at, methods, &item.location, diagnostics)
-            {
-                Ok(operation) => collected.kept.push(KeptOperation { name_index, ..operation }),
-                Err((error, why)) => {
-                    diagnostics.push(error);
-                    summary.skip(why);
-                }
-            }
+            group
+        })
+        .collect();
+    for group in groups {
+        let offset = collected.names.len();
+        let renumbered =
+            group.kept.into_iter().map(|kept| KeptOperation { name_index: kept.name_index + offset, ..kept });
+        collected.kept.extend(renumbered);
+        collected.names.extend(group.names);
+        diagnostics.extend(group.diagnostics);
+        for (why, count) in group.summary.operations_skipped {
+            *summary.operations_skipped.entry(why).or_default() += count;
         }
-        if unusable > 0 {
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::PathUnusable,
-                    &item_at,
-                    format!("path \"{path}\" cannot be an OIS path (it must start with `/` and have no whitespace); its {unusable} get/post operation(s) are skipped"),
-                ),
-            );
-        }
+        selection.absorb(&group.selection);
     }
     collected.unmatched =
         selection.unmatched().into_iter().map(|(kind, filter)| format!("{kind} filter \"{filter}\"")).collect();
     collected
+}
+
+/// Path items read by one task.
+const PATHS_PER_TASK: usize = 64;
+
+/// What one group of path items gave (`KeptOperation::name_index` counts from its own `names`).
+struct Group<'a, 'f> {
+    selection: Selection<'f>,
+    kept: Vec<KeptOperation<'a>>,
+    names: Vec<String>,
+    diagnostics: Vec<Diagnostic>,
+    summary: Summary,
+}
+
+/// The operations of one path item, into `group`.
+fn path_item<'a>(
+    resolver: &Resolver<'a>,
+    version: SpecVersion,
+    path: &'a str,
+    item: &'a Value,
+    group: &mut Group<'a, '_>,
+) {
+    let Group { selection, kept, names, diagnostics, summary } = group;
+    if path.starts_with("x-") {
+        return;
+    }
+    let item_at = Place::input(pointer::join("/paths", [path]));
+    let item = match resolver.resolve(item, &item_at) {
+        Ok(resolved) => resolved,
+        Err(error) => {
+            diagnostics.push(error);
+            summary.skip(reason::REF);
+            return;
+        }
+    };
+    let Some(methods) = item.value.as_object() else {
+        diagnostics.push(Diagnostic::new(
+            Code::InvalidItem,
+            &item_at,
+            format!("path item {path} is not an object; it is skipped"),
+        ));
+        summary.skip(reason::INVALID);
+        return;
+    };
+    let usable = path.starts_with('/') && !path.chars().any(is_js_whitespace);
+    let mut unusable = 0;
+    // OpenAPI 3.2: the `query` method and custom methods under `additionalOperations`.
+    if version == SpecVersion::V3_2 {
+        let custom = methods.get("additionalOperations").and_then(Value::as_object);
+        let extra = custom
+            .into_iter()
+            .flatten()
+            .map(|(m, _)| (item.location.join(["additionalOperations", m.as_str()]), m.clone()));
+        let query = methods.get("query").map(|_| (item.location.join(["query"]), "query".to_owned()));
+        for (at, method) in query.into_iter().chain(extra) {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::MethodSkipped,
+                    at,
+                    format!("{} {path} is skipped: OIS supports only get and post", method.to_uppercase()),
+                )
+                .about(method.to_lowercase()),
+            );
+            summary.skip(reason::METHOD);
+        }
+    }
+    for (method, operation) in methods {
+        if !METHODS.contains(&method.as_str()) {
+            continue;
+        }
+        // The name and the filters read the operation's id and tags.
+        let target = resolver.resolve(operation, &item.location).map_or(operation, |r| r.value);
+        let name_index = names.len();
+        let name = base_name(target.get("operationId").and_then(Value::as_str), method, path);
+        let selected = selection.selects(method, path, target, &name);
+        if matches!(method.as_str(), "get" | "post") {
+            names.push(name);
+        }
+        if !selected {
+            summary.skip(reason::FILTERED);
+            continue;
+        }
+        let operation_at = item.location.join([method.as_str()]);
+        let method = match method.as_str() {
+            "get" => Method::Get,
+            "post" => Method::Post,
+            other => {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::MethodSkipped,
+                        &operation_at,
+                        format!("{} {path} is skipped: OIS supports only get and post", other.to_uppercase()),
+                    )
+                    .about(other),
+                );
+                summary.skip(reason::METHOD);
+                continue;
+            }
+        };
+        if !usable {
+            unusable += 1;
+            summary.skip(reason::PATH);
+            continue;
+        }
+        match operation_of(resolver, path, method, operation, &operation_at, methods, &item.location, diagnostics) {
+            Ok(operation) => kept.push(KeptOperation { name_index, ..operation }),
+            Err((error, why)) => {
+                diagnostics.push(error);
+                summary.skip(why);
+            }
+        }
+    }
+    if unusable > 0 {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::PathUnusable,
+                &item_at,
+                format!("path \"{path}\" cannot be an OIS path (it must start with `/` and have no whitespace); its {unusable} get/post operation(s) are skipped"),
+            ),
+        );
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
