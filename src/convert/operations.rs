@@ -2,6 +2,8 @@
 //! API parameters of each, merged from path item and operation and checked against the path
 //! template.
 
+use std::collections::{HashMap, HashSet};
+
 use rayon::prelude::*;
 use serde_json::{Map, Value};
 
@@ -31,30 +33,45 @@ struct RawParameter<'a> {
 }
 
 impl<'a> RawParameter<'a> {
-    /// Reads a Parameter object; the error says which field is wrong.
+    /// Reads a Parameter object; the error says which field is wrong. One pass over its fields
+    /// rather than a lookup per field: big APIs have tens of thousands of parameters.
     fn read(value: &'a Value) -> Result<RawParameter<'a>, String> {
         let object = value.as_object().ok_or("it is not an object")?;
-        let text = |key: &str| -> Result<Option<&'a str>, String> {
-            match object.get(key) {
+        let [mut name, mut location, mut required, mut description] = [None; 4];
+        let (mut schema, mut example, mut examples, mut content) = (None, None, None, None);
+        for (key, value) in object {
+            match key.as_str() {
+                "name" => name = Some(value),
+                "in" => location = Some(value),
+                "required" => required = Some(value),
+                "description" => description = Some(value),
+                "schema" => schema = Some(value),
+                "example" => example = Some(value),
+                "examples" => examples = value.as_object(),
+                "content" => content = value.as_object(),
+                _ => {}
+            }
+        }
+        let text = |key: &str, value: Option<&'a Value>| -> Result<Option<&'a str>, String> {
+            match value {
                 None => Ok(None),
                 Some(Value::String(s)) => Ok(Some(s.as_str())),
                 Some(_) => Err(format!("`{key}` is not a string")),
             }
         };
-        let map = |key: &str| object.get(key).and_then(Value::as_object);
         Ok(RawParameter {
-            name: text("name")?.ok_or("it has no `name`")?,
-            location: text("in")?.ok_or("it has no `in`")?,
-            required: match object.get("required") {
+            name: text("name", name)?.ok_or("it has no `name`")?,
+            location: text("in", location)?.ok_or("it has no `in`")?,
+            required: match required {
                 None => false,
                 Some(Value::Bool(b)) => *b,
                 Some(_) => return Err("`required` is not true or false".to_owned()),
             },
-            description: text("description")?,
-            schema: object.get("schema"),
-            example: object.get("example"),
-            examples: map("examples"),
-            content: map("content"),
+            description: text("description", description)?,
+            schema,
+            example,
+            examples,
+            content,
         })
     }
 }
@@ -309,6 +326,8 @@ fn parameters(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Vec<ApiParameter>, Diagnostic> {
     let mut merged: Vec<(ApiParameter, bool)> = Vec::new();
+    // (in, name) → its place in `merged`: an operation may declare thousands of parameters.
+    let mut seen: HashMap<(Location, String), usize> = HashMap::new();
     let levels =
         [(path_item.get("parameters"), path_item_at, false), (operation.get("parameters"), operation_at, true)];
     for (list, list_owner, operation_level) in levels {
@@ -332,8 +351,7 @@ fn parameters(
             let Some(converted) = convert_parameter(resolver, parameter, &resolved.location, label, diagnostics) else {
                 continue;
             };
-            let same = |(p, _): &(ApiParameter, bool)| p.location == converted.location && p.name == converted.name;
-            match merged.iter().position(same) {
+            match seen.get(&(converted.location, converted.name.clone())).copied() {
                 Some(existing) if operation_level && merged.get(existing).is_some_and(|(_, from_op)| !from_op) => {
                     if let Some(slot) = merged.get_mut(existing) {
                         *slot = (converted, true);
@@ -348,7 +366,10 @@ fn parameters(
                         converted.name
                     ),
                 )),
-                None => merged.push((converted, operation_level)),
+                None => {
+                    seen.insert((converted.location, converted.name.clone()), merged.len());
+                    merged.push((converted, operation_level));
+                }
             }
         }
     }
@@ -436,8 +457,9 @@ fn check_path_template(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let template = placeholders(path);
+    let wanted: HashSet<&str> = template.iter().copied().collect();
     parameters.retain(|p| {
-        let keep = p.location != Location::Path || template.contains(&p.name.as_str());
+        let keep = p.location != Location::Path || wanted.contains(p.name.as_str());
         if !keep {
             diagnostics.push(Diagnostic::new(
                 Code::PathParamDropped,
@@ -447,8 +469,10 @@ fn check_path_template(
         }
         keep
     });
+    let mut present: HashSet<String> =
+        parameters.iter().filter(|p| p.location == Location::Path).map(|p| p.name.clone()).collect();
     for name in template {
-        if !parameters.iter().any(|p| p.location == Location::Path && p.name == name) {
+        if present.insert(name.to_owned()) {
             diagnostics.push(Diagnostic::new(
                 Code::PathParamAdded,
                 at,
@@ -475,8 +499,10 @@ fn add_body_parameters(
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
+    let mut query: HashSet<String> =
+        parameters.iter().filter(|p| p.location == Location::Query).map(|p| p.name.clone()).collect();
     for property in properties {
-        if parameters.iter().any(|p| p.location == Location::Query && p.name == property.name) {
+        if property.location == Location::Query && !query.insert(property.name.clone()) {
             diagnostics.push(
                 Diagnostic::new(
                     Code::BodyCollision,

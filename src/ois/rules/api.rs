@@ -2,6 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use indexmap::IndexSet;
 use serde_json::{Map, Value};
 
 use super::text::{is_path_key, placeholders};
@@ -13,11 +14,14 @@ const API_KEYS: &[&str] = &["servers", "paths", "components", "security"];
 pub(super) const OPERATION_LOCATIONS: &[&str] = &["path", "query", "header", "cookie", "processing"];
 const SCHEME_LOCATIONS: &[&str] = &["query", "header", "cookie"];
 
+/// An operation's parameters as `(in, name)`, in order, each once.
+pub(super) type Parameters = IndexSet<(String, String)>;
+
 /// What `apiSpecifications` declares, for the endpoint checks.
 #[derive(Default)]
 pub(super) struct Declared {
     /// `(path, method)` → the operation's parameters as `(in, name)`.
-    pub operations: HashMap<(String, String), Vec<(String, String)>>,
+    pub operations: HashMap<(String, String), Parameters>,
     pub schemes: HashSet<String>,
 }
 
@@ -129,14 +133,8 @@ impl Checker {
         }
     }
 
-    fn operation_parameters(
-        &mut self,
-        parameters: &[Value],
-        at: At<'_>,
-        path: &str,
-        label: &str,
-    ) -> Vec<(String, String)> {
-        let mut pairs: Vec<(String, String)> = Vec::new();
+    fn operation_parameters(&mut self, parameters: &[Value], at: At<'_>, path: &str, label: &str) -> Parameters {
+        let mut pairs = Parameters::new();
         let keys = &["in", "name"];
         for (index, parameter) in parameters.iter().enumerate() {
             let parameter_at = at.index(index);
@@ -154,19 +152,17 @@ impl Checker {
                     "reserved names are for `reservedParameters`; rename or drop this parameter",
                 );
             }
-            if pairs.iter().any(|(l, n)| l == location && n == name) {
+            if !pairs.insert((location.to_owned(), name.to_owned())) {
                 self.report(
                     Code::DuplicateOperationParameter,
                     parameter_at,
                     format!("{label} declares {location} parameter \"{name}\" twice"),
                 );
-            } else {
-                pairs.push((location.to_owned(), name.to_owned()));
             }
         }
         let template = placeholders(path);
         for placeholder in &template {
-            if !pairs.iter().any(|(location, name)| location == "path" && name == placeholder) {
+            if !pairs.contains(&("path".to_owned(), (*placeholder).to_owned())) {
                 self.help(
                     Code::PathTemplateMismatch,
                     at,
@@ -175,8 +171,9 @@ impl Checker {
                 );
             }
         }
+        let template: HashSet<&str> = template.into_iter().collect();
         for (location, name) in &pairs {
-            if location == "path" && !template.contains(&name.as_str()) {
+            if location == "path" && !template.contains(name.as_str()) {
                 self.help(
                     Code::PathTemplateMismatch,
                     at,

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use rayon::prelude::*;
 use serde_json::{Map, Value};
 
-use super::api::{Declared, OPERATION_LOCATIONS};
+use super::api::{Declared, OPERATION_LOCATIONS, Parameters};
 use super::text::{is_path_key, js_parse_int_is_non_negative};
 use super::{At, Checker};
 use crate::diagnostic::{Code, Diagnostic};
@@ -64,7 +64,7 @@ struct Mapped<'v> {
 /// The operation an endpoint calls, as declared.
 struct Target<'d> {
     label: String,
-    parameters: &'d [(String, String)],
+    parameters: &'d Parameters,
 }
 
 impl Checker {
@@ -259,7 +259,7 @@ impl Checker {
                 let message = format!("{location} parameter \"{name}\" is mapped twice by endpoint \"{endpoint}\"");
                 self.report(Code::ParameterMappedTwice, item_at, message);
             }
-            if !target.parameters.iter().any(|(l, n)| l == location && n == name) {
+            if !target.parameters.contains(&(location.to_owned(), name.to_owned())) {
                 self.help(
                     Code::UnknownOperationParameter,
                     item_at.key("operationParameter"),
