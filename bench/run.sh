@@ -9,11 +9,15 @@
 #                                          largest, and a synthetic 20 MB one-line document with
 #                                          thousands of diagnostics (bench/stress.py): per-document
 #                                          ratios, the worst ten, then the corpus as one batch
+#        bench/run.sh scaling [RUNS]       one operation with 10,000, 20,000, 40,000 and 80,000
+#                                          parameters: how time grows when the input doubles (~2x
+#                                          when linear; a rule comparing every parameter with every
+#                                          other shows as ~4x)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=single
 case "${1:-}" in
-  batch|minified|corpus) mode=$1; shift ;;
+  batch|minified|corpus|scaling) mode=$1; shift ;;
 esac
 runs=${1:-15}
 shift || true
@@ -44,6 +48,13 @@ for line in open(os.path.join(sys.argv[1], "SOURCES.md"), encoding="utf-8"):
 PY
 )
   files+=("$stress"/*.json)
+fi
+if [ "$mode" = scaling ]; then
+  wide=$(mktemp -d)
+  for count in 10000 20000 40000 80000; do
+    python3 bench/stress.py "$wide/wide-$count.json" wide "$count"
+    files+=("$wide/wide-$count.json")
+  done
 fi
 if [ ${#files[@]} -eq 0 ]; then
   files=("$corpus/github/api.github.com.json" "$corpus/stripe/spec3.yaml")
@@ -97,6 +108,13 @@ for path in sys.argv[3:]:
            f"{statistics.median(oises)*1000:>8.1f} {statistics.median(ratios):>6.2f} {peak/1e6:>8.1f} {peak/size:>9.1f}")
     rows.append((statistics.median(ratios), size, row))
     print(row)
+if mode == "scaling":
+    print("\ngrowth per doubling of the input (floor, ois):")
+    ordered = sorted(rows, key=lambda r: r[1])
+    for (_, _, smaller), (_, _, larger) in zip(ordered, ordered[1:]):
+        small, large = smaller.split(), larger.split()
+        print(f"{small[0]} -> {large[0]}: floor x{float(large[2]) / float(small[2]):.2f}, "
+              f"ois x{float(large[3]) / float(small[3]):.2f}")
 if mode == "corpus":
     print("\nworst ten by ratio:")
     for _, _, row in sorted(rows, reverse=True)[:10]:

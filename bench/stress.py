@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Writes the synthetic stress document of `bench/run.sh corpus`: one line of JSON, ~20 MB, 10,000
 operations of which ~3,000 are put/delete (a diagnostic each), with nested body properties, several
-parameters each, and non-ASCII descriptions (columns must be counted in characters). One wide
-operation has thousands of parameters, body properties and path placeholders, so any rule that
-compares every parameter with every other shows here as a ratio far above the rest."""
+parameters each, and non-ASCII descriptions (columns must be counted in characters).
+With `wide [N]` after the file name it writes the wide document instead: one operation with N query
+parameters (20,000 by default) and N/4 body properties. `bench/run.sh scaling` times it at growing N:
+a rule that compares every parameter with every other shows as time growing faster than the input."""
 import json
 import random
 import sys
@@ -36,17 +37,21 @@ for i in range(7000):
     if i % 7 < 3:
         item["put" if i % 2 else "delete"] = {"operationId": f"change{i}", "responses": {"204": {"description": "done"}}}
     paths[path] = item
-# The wide operation: 4,000 path placeholders, 20,000 query parameters (some repeated), 5,000 body
-# properties (some named like a query parameter).
-wide = "/wide/" + "/".join(f"{{p{k}}}" for k in range(4000))
-paths[wide] = {"post": {
-    "operationId": "wide",
-    "parameters": [{"name": f"q{k % 19000}", "in": "query", "schema": {"type": "string"}} for k in range(20000)]
-    + [{"name": f"p{k}", "in": "path", "required": True, "schema": {"type": "string"}} for k in range(0, 4000, 2)],
-    "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
-        f"q{k * 7}" if k % 10 == 0 else f"b{k}": {"type": "string"} for k in range(5000)}}}}},
-    "responses": {"200": {"description": "ok"}},
-}}
+if sys.argv[2:3] == ["wide"]:
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
+    # The wide operation: 40 path placeholders, `count` query parameters (some repeated), count/4
+    # body properties (some named like a query parameter).
+    wide = "/wide/" + "/".join(f"{{p{k}}}" for k in range(40))
+    paths[wide] = {"post": {
+        "operationId": "wide",
+        "parameters": [{"name": f"q{k % (count - count // 20)}", "in": "query", "schema": {"type": "string"}}
+                       for k in range(count)]
+        + [{"name": f"p{k}", "in": "path", "required": True, "schema": {"type": "string"}} for k in range(0, 40, 2)],
+        "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
+            f"q{k * 7}" if k % 10 == 0 else f"b{k}": {"type": "string"} for k in range(count // 4)}}}}},
+        "responses": {"200": {"description": "ok"}},
+    }}
+    paths = {wide: paths[wide]}
 document = {
     "openapi": "3.0.3",
     "info": {"title": "Stress (synthetic)", "version": "1.0"},
