@@ -100,7 +100,9 @@ for path in sys.argv[3:]:
     ratios, floors, oises, peaks = [], [], [], []
     for _ in range(runs):
         f, _ = measure([floor, path])
-        o, rss = measure([ois, "convert", path, "--base-url", "https://api.example.com"])
+        # Scaling locates every diagnostic (a JSON report has them all), the rest what text shows.
+        report = ["--report", "json"] if mode == "scaling" else []
+        o, rss = measure([ois, "convert", path, "--base-url", "https://api.example.com"] + report)
         floors.append(f); oises.append(o); ratios.append(o / f); peaks.append(rss)
     peak = max(peaks) * 1024
     name = os.path.relpath(path, '../shared/corpus') if path.startswith('../shared') else os.path.basename(path)

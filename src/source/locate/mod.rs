@@ -15,6 +15,9 @@ pub(super) struct JsonCache {
     known: HashMap<String, (usize, usize)>,
     /// object pointer → where its member scan stopped, so later lookups resume there.
     resume: HashMap<String, usize>,
+    /// array pointer → the furthest element reached (index, offset), for the same reason: a
+    /// diagnostic on each of N elements must not cost N scans from the start.
+    elements: HashMap<String, (usize, usize)>,
 }
 
 /// Byte offset of the member key (objects) or element (arrays) that `tokens` leads to, or of the
@@ -66,14 +69,22 @@ pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Opti
             }
             b'[' => {
                 let index: usize = token.parse().ok()?;
-                pos = skip_ws(bytes, pos + 1);
-                for _ in 0..index {
+                // Elements before the furthest one reached are known; later ones resume from it.
+                let (mut at, resumed) = match cache.elements.get(&parent) {
+                    Some(&(at, element)) if at <= index => (at, element),
+                    _ => (0, skip_ws(bytes, pos + 1)),
+                };
+                pos = resumed;
+                while at < index {
                     pos = skip_ws(bytes, skip_json_value(bytes, pos)?);
                     if bytes.get(pos) != Some(&b',') {
                         return Some(found);
                     }
                     pos = skip_ws(bytes, pos + 1);
+                    at += 1;
+                    cache.known.entry(crate::pointer::join(&parent, [at.to_string().as_str()])).or_insert((pos, pos));
                 }
+                cache.elements.insert(parent, (at, pos));
                 found = pos;
                 cache.known.insert(pointer.clone(), (pos, pos));
             }
@@ -216,6 +227,8 @@ pub(super) struct YamlCache {
     states: HashMap<String, State>,
     key_lines: HashMap<String, usize>,
     resume: HashMap<String, usize>,
+    /// sequence pointer → the furthest item found (its index, its line).
+    items: HashMap<String, (usize, usize)>,
     flow: FlowCache,
 }
 
@@ -276,9 +289,13 @@ fn step(lines: &Lines<'_>, state: State, token: &str, parent_pointer: &str, cach
     }
     if is_item(first_content) {
         let index: usize = token.parse().ok()?;
-        let mut seen = 0;
+        // Resume from the furthest item of this sequence reached so far (at or before `index`).
+        let (mut seen, from) = match cache.items.get(parent_pointer) {
+            Some(&(seen, line)) if seen <= index => (seen, line),
+            _ => (0, state.start),
+        };
         let mut item = None;
-        for i in state.start..state.end {
+        for i in from..state.end {
             let (indent, offset, content) = view(i)?;
             if indent == child_indent && is_item(content) {
                 if seen == index {
@@ -291,6 +308,9 @@ fn step(lines: &Lines<'_>, state: State, token: &str, parent_pointer: &str, cach
             }
         }
         let (i, offset, content) = item?;
+        if cache.items.get(parent_pointer).is_none_or(|&(furthest, _)| furthest < index) {
+            cache.items.insert(parent_pointer.to_owned(), (index, i));
+        }
         let rest = content.get(1..)?;
         let end = block_end(lines, i, child_indent, state.end);
         if rest.trim().is_empty() {
@@ -461,6 +481,30 @@ mod tests {
                 let fresh = yaml(&text, &tokens(pointer), &index, &mut YamlCache::default());
                 proptest::prop_assert_eq!(found, fresh, "{}", pointer);
             }
+        }
+    }
+
+    #[test]
+    fn every_element_of_a_long_array_is_found_in_one_pass() {
+        // A diagnostic on each of thousands of parameters: each lookup resumes where the last
+        // stopped (the scaling benchmark shows the cost; this shows the answers are right).
+        let items: Vec<String> = (0..3000).map(|i| format!("{{\"name\": \"p{i}\"}}")).collect();
+        let json_text = format!("{{\"list\": [{}]}}", items.join(",\n "));
+        let yaml_text = format!("list:\n{}", (0..3000).map(|i| format!("  - name: p{i}\n")).collect::<String>());
+        let yaml_index = YamlLines::new(&yaml_text);
+        let (mut json_cache, mut yaml_cache) = (JsonCache::default(), YamlCache::default());
+        for i in (0..3000).chain([2999, 5, 1500]) {
+            let pointer = tokens(&format!("/list/{i}/name"));
+            let found = json(&json_text, &pointer, &mut json_cache).unwrap();
+            assert_eq!(json_text.get(found..found + 6), Some("\"name\""), "element {i}");
+            if i % 500 == 0 {
+                assert_eq!(found, json(&json_text, &pointer, &mut JsonCache::default()).unwrap());
+            }
+            let found = yaml(&yaml_text, &pointer, &yaml_index, &mut yaml_cache).unwrap();
+            assert_eq!(
+                yaml_text.get(found..).and_then(|rest| rest.split('\n').next()),
+                Some(format!("name: p{i}").as_str())
+            );
         }
     }
 
