@@ -596,3 +596,39 @@ fn batch_output_equals_single_file_output() {
         assert_eq!(written, single.stdout, "{sample}");
     }
 }
+
+#[test]
+fn a_failed_write_to_stdout_is_an_error_and_a_closed_pipe_is_not() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let ois_file = "samples/expected/coins.ois.json";
+    let commands: [&[&str]; 5] = [
+        &["convert", "samples/coins.yaml"],
+        &["validate", ois_file],
+        &["endpoint-ids", ois_file],
+        &["config", ois_file],
+        &["request", ois_file, "--endpoint", "simplePrice", "--param", "ids=x", "--param", "vs_currencies=usd"],
+    ];
+    for args in commands {
+        let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("ois"))
+            .args(args)
+            .stdout(std::fs::File::create(full).expect("/dev/full opens"))
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("OUT002") && stderr.contains("standard output"), "{args:?}: {stderr}");
+        // A reader that stops early is not a failure.
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ois"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("runs");
+        drop(child.stdout.take());
+        let status = child.wait().expect("ends");
+        assert_eq!(status.code(), Some(0), "{args:?} with a closed pipe");
+    }
+}

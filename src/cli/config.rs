@@ -59,10 +59,7 @@ pub(crate) fn run_config(args: ConfigArgs) -> ExitCode {
     };
     let written = match &args.output {
         Some(path) => ois::write_atomically(path, &text, args.force),
-        None => {
-            write_stdout(&text);
-            Ok(())
-        }
+        None => write_stdout(&text),
     };
     if let Err(error) = written {
         return fail_with(&error);

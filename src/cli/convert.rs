@@ -191,10 +191,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
             };
             let outcome = secrets.and_then(|()| match &args.output {
                 Some(path) => ois::write_atomically(path, &text, args.force),
-                None => {
-                    write_stdout(&text);
-                    Ok(())
-                }
+                None => write_stdout(&text),
             });
             match outcome {
                 Ok(()) => written = true,

@@ -36,6 +36,8 @@ pub(crate) fn run_endpoint_ids(args: EndpointIdsArgs) -> ExitCode {
         }
         ReportArg::Text => rows.iter().map(|(t, e, id)| format!("{id}  {t} / {e}\n")).collect(),
     };
-    write_stdout(&text);
-    ExitCode::SUCCESS
+    match write_stdout(&text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail_with(&error),
+    }
 }

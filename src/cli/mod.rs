@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 
 use ois::report::{RenderStyle, render};
-use ois::{Diagnostic, Fix};
+use ois::{Code, Diagnostic, Fix};
 
 /// Exit code: input could not be converted (or --strict found warnings); nothing was written.
 pub(crate) const FAILURE: u8 = 1;
@@ -79,10 +79,17 @@ pub(crate) fn fail_with(diagnostic: &Diagnostic) -> ExitCode {
     ExitCode::from(FAILURE)
 }
 
-/// Writes to stdout; a closed pipe (`ois convert big.json | head`) ends the output quietly.
-pub(crate) fn write_stdout(text: &str) {
+/// Writes to stdout. A closed pipe (`ois convert big.json | head`) ends the output quietly; any
+/// other failure (`> /dev/full`, a closed stdout) is an error: the output is lost.
+pub(crate) fn write_stdout(text: &str) -> Result<(), Diagnostic> {
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => Err(Diagnostic::elsewhere(
+            Code::OutputWrite,
+            format!("cannot write to standard output: {err}; the output is lost"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Colours only on a terminal, and never with NO_COLOR set.

@@ -84,8 +84,13 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
     match outcome {
         Ok((output, warnings)) => {
             report(&warnings);
-            write_stdout(&output);
-            ExitCode::SUCCESS
+            match write_stdout(&output) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => {
+                    report(std::slice::from_ref(&error));
+                    ExitCode::from(FAILURE)
+                }
+            }
         }
         Err(error) => {
             report(std::slice::from_ref(&error));

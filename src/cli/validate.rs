@@ -61,6 +61,8 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     if args.format == ReportArg::Json {
         text = serde_json::to_string_pretty(&reports).map(|s| s + "\n").unwrap_or_default();
     }
-    write_stdout(&text);
+    if let Err(error) = write_stdout(&text) {
+        return super::fail_with(&error);
+    }
     if all_valid { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }
