@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use indexmap::IndexSet;
 use serde_json::{Value, json};
 
 use ois::Source;
@@ -367,6 +368,29 @@ fn converted_documents() -> Vec<(String, Value)> {
     documents
 }
 
+/// Every string of one to five characters of `{`, `}`, `a`, `b`.
+fn placeholder_shapes() -> Vec<String> {
+    let mut shapes = vec![String::new()];
+    let mut all = Vec::new();
+    for _ in 0..5 {
+        shapes = shapes.iter().flat_map(|s| ['{', '}', 'a', 'b'].map(|c| format!("{s}{c}"))).collect();
+        all.extend(shapes.iter().cloned());
+    }
+    all
+}
+
+/// The text between each `{` and the next `}`, as a naive reader would take placeholders.
+fn raw_placeholders(path: &str) -> IndexSet<String> {
+    let mut found = IndexSet::new();
+    let mut rest = path;
+    while let Some((_, after)) = rest.split_once('{') {
+        let Some((inner, next)) = after.split_once('}') else { break };
+        found.insert(inner.to_owned());
+        rest = next;
+    }
+    found
+}
+
 fn interop_dir() -> PathBuf {
     root().join("tests/interop")
 }
@@ -387,6 +411,24 @@ fn verdicts_match_the_real_library() {
                 edit(&mut ois, &pointer, value);
             }
             cases.push((format!("{name} ({format})"), format, ois));
+        }
+    }
+    // Every path shape of up to five characters of `{`, `}`, `a`, `b`: an operation whose path
+    // parameters are the placeholders we read from it (valid only if we read them as @api3/ois
+    // does), and one whose parameters are the raw text between braces.
+    for format in ["2.3.2", "3.0.0"] {
+        for shape in placeholder_shapes() {
+            let path = format!("/s/{shape}");
+            let ours: IndexSet<&str> = ois::placeholders(&path).into_iter().collect();
+            let raw: IndexSet<String> = raw_placeholders(&path);
+            for (variant, names) in
+                [("ours", ours.iter().map(|n| n.to_string()).collect::<Vec<_>>()), ("raw", raw.into_iter().collect())]
+            {
+                let mut ois = base(format);
+                let parameters: Vec<Value> = names.iter().map(|n| json!({"in": "path", "name": n})).collect();
+                ois["apiSpecifications"]["paths"][&path] = json!({"get": {"parameters": parameters}});
+                cases.push((format!("path {path:?} with {variant} parameters ({format})"), format, ois));
+            }
         }
     }
     let mutation_count = cases.len();

@@ -266,6 +266,24 @@ fn request_cases() -> Vec<RequestCase> {
         ]
     }));
     cases.push(numbered);
+    // Odd placeholder shapes: the node replaces each whole `{…}` match, named with its braces trimmed.
+    for (label, path, names) in [
+        ("path with doubled braces", "/odd/{{id}}", vec!["id"]),
+        ("path with a brace inside a placeholder", "/odd/{a{b}/{c}", vec!["a{b", "c"]),
+        ("path with empty braces", "/odd/{}/{c}", vec!["c"]),
+        ("path with one placeholder twice", "/odd/{c}/{c}", vec!["c"]),
+    ] {
+        let mut odd = case(label, "odd", json!({"c": "C", "id": "I", "a{b": "AB"}));
+        let parameters: Vec<Value> = names.iter().map(|n| json!({"in": "path", "name": n})).collect();
+        odd.ois["apiSpecifications"]["paths"][path] = json!({"get": {"parameters": parameters}});
+        let mapped: Vec<Value> =
+            names.iter().map(|n| json!({"name": n, "operationParameter": {"in": "path", "name": n}})).collect();
+        odd.ois["endpoints"].as_array_mut().unwrap().push(json!({
+            "name": "odd", "operation": {"method": "get", "path": path},
+            "fixedOperationParameters": [], "reservedParameters": [{"name": "_type"}], "parameters": mapped
+        }));
+        cases.push(odd);
+    }
     let mut slash = case("trailing slash on the server", "getItem", json!({"itemId": "1"}));
     slash.ois["apiSpecifications"]["servers"][0]["url"] = json!("http://localhost:5000/api/");
     cases.push(slash);

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::model::RESERVED_NAMES;
-use crate::ois::rules::placeholders;
+use crate::ois::rules::{placeholder_matches, placeholders};
 
 pub use query::serialize_query;
 pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode};
@@ -456,7 +456,7 @@ fn substitute_path(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<String, Diagnostic> {
     let mut path = template.to_owned();
-    for name in placeholders(template) {
+    for (matched, name) in placeholder_matches(template) {
         let Some(value) = values.get(name).filter(|v| js::is_truthy(v)) else { continue };
         let value = js::string(value);
         if value.contains(['/', '?', '#']) {
@@ -473,10 +473,10 @@ fn substitute_path(
                 ),
             );
         }
-        let placeholder = format!("{{{name}}}");
-        if let Some(start) = path.find(&placeholder) {
-            let replacement = js_replacement(&value, &path, start, placeholder.len());
-            path.replace_range(start..start + placeholder.len(), &replacement);
+        // The match itself is replaced (`{{id}` in `/x/{{id}}`), as `String.replace(match, value)`.
+        if let Some(start) = path.find(matched) {
+            let replacement = js_replacement(&value, &path, start, matched.len());
+            path.replace_range(start..start + matched.len(), &replacement);
         }
         // `$`` and `$'` copy the path into itself, so a few values can grow it without bound.
         if path.len() > MAX_PATH {

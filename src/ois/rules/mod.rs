@@ -16,8 +16,8 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::FormatFamily;
 
-pub use text::placeholders;
 pub(crate) use text::{MAX_TITLE, is_semver, is_title};
+pub use text::{placeholder_matches, placeholders};
 
 const ROOT_KEYS: &[&str] = &["oisFormat", "title", "version", "apiSpecifications", "endpoints"];
 

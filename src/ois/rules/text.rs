@@ -30,17 +30,27 @@ pub(super) fn is_path_key(path: &str) -> bool {
     path.starts_with('/') && !path.chars().any(is_js_whitespace)
 }
 
-/// The `{name}` placeholders of a path, as `/\{([^}]+)\}/g` finds them.
+/// The `{name}` placeholders of a path, as `@api3/ois` and the node's path parser read them: each
+/// match of `/\{([^}]+)\}/g`, its leading `{`s and trailing `}` trimmed (lodash `trimStart` and
+/// `trimEnd`), so `/x/{{id}}` has the placeholder `id`.
 pub fn placeholders(path: &str) -> Vec<&str> {
+    placeholder_matches(path).into_iter().map(|(_, name)| name).collect()
+}
+
+/// Each placeholder as matched (`{{id}`) and its name (`id`).
+pub fn placeholder_matches(path: &str) -> Vec<(&str, &str)> {
     let mut found = Vec::new();
-    let mut rest = path;
-    while let Some(open) = rest.find('{') {
-        let after = rest.get(open + 1..).unwrap_or_default();
-        match after.find('}') {
-            Some(0) => rest = after,
-            Some(close) => {
-                found.push(after.get(..close).unwrap_or_default());
-                rest = after.get(close + 1..).unwrap_or_default();
+    let mut from = 0;
+    while let Some(open) = path.get(from..).and_then(|rest| rest.find('{')).map(|at| from + at) {
+        let inner_start = open + 1;
+        match path.get(inner_start..).and_then(|rest| rest.find('}')) {
+            // `{}`: no match starts here; the search goes on after the `{`.
+            Some(0) => from = inner_start,
+            Some(length) => {
+                let end = inner_start + length + 1;
+                let (Some(matched), Some(inner)) = (path.get(open..end), path.get(inner_start..end - 1)) else { break };
+                found.push((matched, inner.trim_start_matches('{')));
+                from = end;
             }
             None => break,
         }
@@ -64,6 +74,9 @@ mod tests {
     fn placeholders_follow_the_real_regex() {
         assert_eq!(placeholders("/a/{id}/b/{x y}/{}/{z"), vec!["id", "x y"]);
         assert!(placeholders("/plain").is_empty());
+        // `removeBraces`: every leading `{` goes, so `{{id}}` names `id` (its last `}` is left over).
+        assert_eq!(placeholder_matches("/x/{{id}}"), vec![("{{id}", "id")]);
+        assert_eq!(placeholders("/{a{b}/{{}/{}}/{c}"), vec!["a{b", "", "c"]);
     }
 
     #[test]
