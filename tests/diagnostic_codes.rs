@@ -199,6 +199,21 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::ServerChosen, with_servers(json!([{"url": "https://a.example"}, {"url": "https://b.example"}]), &none)),
         (Code::BaseUrlUnused, with_servers(json!([{"url": "https://a.example"}]), &base)),
         (
+            Code::ServerVariableTemplate,
+            with_servers(json!([{"url": "https://{x}.example", "variables": {"x": {"default": "{eu}"}}}]), &none),
+        ),
+        (
+            Code::ServerVariableTemplate,
+            with_servers(
+                json!([{"url": "https://{x}.example", "variables": {"x": {"default": "eu"}}}]),
+                &ConvertOptions::default().with_server_var("x", "a}b"),
+            ),
+        ),
+        (
+            Code::BadServerUrl,
+            with_servers(json!([{"url": "https://{{x}}.example", "variables": {"x": {"default": "eu"}}}]), &none),
+        ),
+        (
             Code::OperationServer,
             convert_codes(doc(json!({"/a": {"get": {"servers": [{"url": "https://other.example"}]}}})), &none),
         ),
@@ -233,6 +248,8 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
     cases.extend([
         (Code::MethodSkipped, op("/a", "put", json!({}))),
         (Code::PathUnusable, op("/a b", "get", json!({}))),
+        (Code::PathUnusable, op("/a/{{id}}", "get", json!({}))),
+        (Code::PathReservedPlaceholder, op("/a/{_type}", "get", json!({}))),
         (Code::NoOperations, convert_codes(doc(json!({"/a": {"delete": {}}})), &none)),
         (Code::HeaderIgnored, param(json!({"name": "Authorization", "in": "header"}))),
         (Code::ReservedName, param(json!({"name": "_path", "in": "query"}))),
@@ -697,6 +714,7 @@ one_test_per_code! {
     cnv006_server_chosen: ServerChosen,
     cnv007_operation_server: OperationServer,
     cnv008_base_url_unused: BaseUrlUnused,
+    cnv009_server_variable_template: ServerVariableTemplate,
     cnv020_scheme_as_bearer: SchemeAsBearer,
     cnv021_scheme_dropped: SchemeDropped,
     cnv022_security_unmet: SecurityUnmet,
@@ -706,6 +724,7 @@ one_test_per_code! {
     cnv030_method_skipped: MethodSkipped,
     cnv031_path_unusable: PathUnusable,
     cnv032_no_operations: NoOperations,
+    cnv033_path_reserved_placeholder: PathReservedPlaceholder,
     cnv034_bad_filter: BadFilter,
     cnv035_operations_filtered: OperationsFiltered,
     cnv036_not_open_api_file: NotOpenApiFile,

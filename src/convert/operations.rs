@@ -180,7 +180,7 @@ fn path_item<'a>(
         summary.skip(reason::INVALID);
         return;
     };
-    let usable = path.starts_with('/') && !path.chars().any(is_js_whitespace);
+    let problem = path_problem(path);
     let mut unusable = 0;
     // OpenAPI 3.2: the `query` method and custom methods under `additionalOperations`.
     if version == SpecVersion::V3_2 {
@@ -235,7 +235,7 @@ fn path_item<'a>(
                 continue;
             }
         };
-        if !usable {
+        if problem.is_some() {
             unusable += 1;
             summary.skip(reason::PATH);
             continue;
@@ -248,15 +248,45 @@ fn path_item<'a>(
             }
         }
     }
-    if unusable > 0 {
-        diagnostics.push(
-            Diagnostic::new(
-                Code::PathUnusable,
-                &item_at,
-                format!("path \"{path}\" cannot be an OIS path (it must start with `/` and have no whitespace); its {unusable} get/post operation(s) are skipped"),
-            ),
-        );
+    if let Some((code, why)) = problem.filter(|_| unusable > 0) {
+        let message =
+            format!("path \"{path}\" cannot be an OIS path ({why}); its {unusable} get/post operation(s) are skipped");
+        diagnostics.push(Diagnostic::new(code, &item_at, message).with_help(match code {
+            Code::PathReservedPlaceholder => "rename the placeholder (and its parameter) in the document",
+            _ => "OIS paths are OpenAPI path templates: `/`, then text and `{name}` placeholders, no whitespace",
+        }));
     }
+}
+
+/// Why a path cannot be an OIS path, and the code that says so: OIS needs a leading `/`, no
+/// whitespace, and a strict OpenAPI template (`{name}` with a non-empty name and no brace inside;
+/// the node would read `{{id}}` as a placeholder `id` followed by a stray `}`), and none of its
+/// placeholders may be a reserved parameter name (the path parameter would need that name).
+fn path_problem(path: &str) -> Option<(Code, String)> {
+    let unusable = |why: &str| Some((Code::PathUnusable, why.to_owned()));
+    if !path.starts_with('/') || path.chars().any(is_js_whitespace) {
+        return unusable("it must start with `/` and have no whitespace");
+    }
+    let mut placeholder: Option<usize> = None;
+    for c in path.chars() {
+        placeholder = match (c, placeholder) {
+            ('{', Some(_)) => return unusable("a `{` inside a placeholder"),
+            ('{', None) => Some(0),
+            ('}', None) => return unusable("a `}` outside a placeholder"),
+            ('}', Some(0)) => return unusable("an empty placeholder `{}`"),
+            ('}', Some(_)) => None,
+            (_, Some(length)) => Some(length + 1),
+            (_, None) => None,
+        };
+    }
+    if placeholder.is_some() {
+        return unusable("a `{` that is never closed");
+    }
+    let reserved = placeholders(path).into_iter().find(|name| RESERVED_NAMES.contains(name))?;
+    Some((
+        Code::PathReservedPlaceholder,
+        format!("its placeholder {{{reserved}}} has a reserved parameter name, which no API parameter may have"),
+    ))
 }
 
 #[allow(clippy::too_many_arguments)]

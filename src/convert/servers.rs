@@ -176,25 +176,30 @@ fn substitute(server: &OpenApiServer, overrides: &[(String, String)], at: &str) 
             )
             .with_help(format!("allowed: {}", variable.enumeration.join(", "))));
         }
-        values.insert(name, value.unwrap_or_else(|| variable.default.clone()));
+        let from_flag = value.is_some();
+        let value = value.unwrap_or_else(|| variable.default.clone());
+        if value.contains(['{', '}']) {
+            let message = format!(
+                "server variable {name}=\"{value}\" contains `{{` or `}}`: the URL would keep a template the node sends as it is"
+            );
+            let diagnostic = if from_flag {
+                Diagnostic::elsewhere(Code::ServerVariableTemplate, message)
+            } else {
+                Diagnostic::new(Code::ServerVariableTemplate, format!("{variable_at}/default"), message)
+            };
+            return Err(diagnostic.with_fix(Fix::GiveServerVariable(name.to_owned())));
+        }
+        values.insert(name, value);
     }
-    // One pass over the template: values are never scanned again, so a value that contains
-    // `{name}` itself (found by fuzzing) cannot make the URL grow.
+    // One pass over the template: values are never scanned again, so a value cannot make the
+    // URL grow. Each placeholder is read as the node reads path placeholders.
     let mut url = String::with_capacity(server.url.len());
     let mut rest = server.url.as_str();
-    while let Some(open) = rest.find('{') {
-        let (before, after) = rest.split_at(open);
+    for (matched, name) in crate::ois::rules::placeholder_matches(&server.url) {
+        let Some((before, after)) = rest.split_once(matched) else { break };
         url.push_str(before);
-        match after.find('}').and_then(|close| Some((values.get(after.get(1..close)?)?, close))) {
-            Some((value, close)) => {
-                url.push_str(value);
-                rest = after.get(close + 1..).unwrap_or_default();
-            }
-            None => {
-                url.push('{');
-                rest = after.get(1..).unwrap_or_default();
-            }
-        }
+        url.push_str(values.get(name).map_or(matched, String::as_str));
+        rest = after;
     }
     url.push_str(rest);
     Ok(url)
@@ -221,6 +226,14 @@ fn finish(url: &str, at: &str, what: &str) -> Result<String, Diagnostic> {
             format!("{what} \"{url}\" is not an http(s) URL with a host"),
         )
         .with_help("OIS needs an absolute http(s) URL such as https://api.example.com/v1"));
+    }
+    if url.contains(['{', '}']) {
+        return Err(Diagnostic::new(
+            Code::BadServerUrl,
+            at,
+            format!("{what} \"{url}\" still has `{{` or `}}` in it: a template the node would send as it is"),
+        )
+        .with_help("give every server variable a plain value (--server-var NAME=VALUE), or pass --server URL"));
     }
     let mut url = url.trim().to_owned();
     while url.ends_with('/') {
@@ -337,8 +350,11 @@ mod tests {
         let template = format!("https://x.example/{}", "{a}".repeat(30));
         let server: OpenApiServer =
             serde_json::from_value(json!({"url": template, "variables": {"a": {"default": "{a}{a}"}}})).unwrap();
-        let substituted = substitute(&server, &[], "/servers/0").unwrap();
-        assert_eq!(substituted, format!("https://x.example/{}", "{a}{a}".repeat(30)));
+        // Such a value is refused now: the URL would keep a template.
+        let refused = substitute(&server, &[], "/servers/0").map_err(|d| d.code);
+        assert_eq!(refused, Err(Code::ServerVariableTemplate));
+        let plain = [("a".to_owned(), "b".to_owned())];
+        assert_eq!(substitute(&server, &plain, "/servers/0").unwrap(), format!("https://x.example/{}", "b".repeat(30)));
     }
 
     #[test]

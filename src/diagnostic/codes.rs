@@ -109,6 +109,7 @@ codes! {
         ServerChosen = "CNV006", Note, "how the server URL was chosen";
         OperationServer = "CNV007", Warning, "an operation declares servers other than the chosen one";
         BaseUrlUnused = "CNV008", Warning, "a base URL was given but not used: the server URL is absolute";
+        ServerVariableTemplate = "CNV009", Error, "a server variable's value contains `{` or `}`, which would leave a template in the URL";
         SchemeAsBearer = "CNV020", Warning, "an oauth2/openIdConnect scheme becomes http bearer";
         SchemeDropped = "CNV021", Warning, "a security scheme OIS cannot express is dropped";
         SecurityUnmet = "CNV022", Warning, "an operation's security requirement cannot be met";
@@ -116,8 +117,9 @@ codes! {
         SchemeUndefined = "CNV024", Warning, "a security requirement names an undefined scheme";
         SecurityNotAvailable = "CNV025", Error, "a security scheme asked for is not defined or cannot be expressed";
         MethodSkipped = "CNV030", Note, "an operation with a method other than get/post is skipped";
-        PathUnusable = "CNV031", Warning, "a path OIS cannot express (whitespace, no leading `/`)";
+        PathUnusable = "CNV031", Warning, "a path OIS cannot express (whitespace, no leading `/`, a malformed `{placeholder}`)";
         NoOperations = "CNV032", Error, "no get or post operation could be converted";
+        PathReservedPlaceholder = "CNV033", Warning, "a path placeholder named like a reserved parameter (`{_type}`): its operations are skipped";
         BadFilter = "CNV034", Error, "an include/exclude filter that cannot be used";
         OperationsFiltered = "CNV035", Note, "operations left out by include/exclude filters";
         FilterUnmatched = "CNV037", Warning, "an include/exclude filter that matched no operation";
