@@ -81,7 +81,8 @@ fn yaml_extension_writes_yaml() {
     let output = dir.path().join("out.yml");
     ois().args(["convert", "samples/regions.json", "-o"]).arg(&output).assert().success();
     let text = std::fs::read_to_string(&output).expect("read");
-    assert!(text.starts_with("oisFormat: 3.0.0\n"), "{text}");
+    // Quoted: YAML 1.1's float pattern (digits and dots) would take 3.0.0 for a number.
+    assert!(text.starts_with("oisFormat: '3.0.0'\n"), "{text}");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use ois::Source;
 use ois::report::{RenderStyle, render};
-use ois::{ConvertOptions, convert};
+use ois::{Code, ConvertOptions, convert};
 use ois::{OutputFormat, to_text};
 
 fuzz_target!(|data: &[u8]| {
@@ -20,6 +20,10 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(failure) => failure.diagnostics,
     };
+    // The self-check is never where an input problem is found first: each has its own code.
+    if let Some(bug) = diagnostics.iter().find(|d| d.code == Code::SelfCheckFailed) {
+        panic!("the self-check found what the conversion missed: {diagnostics:#?}\n{bug}");
+    }
     for diagnostic in &diagnostics {
         let _ = render(diagnostic, RenderStyle::default(), Some(&source));
     }

@@ -5,7 +5,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use ois::{ConvertOptions, convert_value};
+use ois::{Code, ConvertOptions, convert_value};
 use serde_json::{Map, Value, json};
 
 #[derive(Arbitrary, Debug)]
@@ -14,7 +14,10 @@ enum Name {
     B,
     Id,
     Type,
+    Path,
     Spaced,
+    /// `{id}`: as a placeholder it makes `{{id}}`, as a server variable value a leftover template.
+    Braced,
     Raw(String),
 }
 
@@ -25,7 +28,9 @@ impl Name {
             Name::B => "b".into(),
             Name::Id => "id".into(),
             Name::Type => "_type".into(),
+            Name::Path => "_path".into(),
             Name::Spaced => "page size".into(),
+            Name::Braced => "{id}".into(),
             Name::Raw(s) => s.clone(),
         }
     }
@@ -306,6 +311,14 @@ fuzz_target!(|document: Document| {
     let options = ConvertOptions::default().with_base_url("https://api.example.com");
     let first = convert_value(&value, &options);
     let second = convert_value(&value, &options);
+    // The self-check is never where an input problem is found first: each has its own code.
+    let diagnostics = match &first {
+        Ok(conversion) => &conversion.diagnostics,
+        Err(failure) => &failure.diagnostics,
+    };
+    if let Some(bug) = diagnostics.iter().find(|d| d.code == Code::SelfCheckFailed) {
+        panic!("the self-check found what the conversion missed: {diagnostics:#?}\n{bug}");
+    }
     match (first, second) {
         (Ok(a), Ok(b)) => assert_eq!(a.ois, b.ois, "conversion is not deterministic"),
         (Err(_), Err(_)) => {}

@@ -9,12 +9,16 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Fix};
 
+mod yaml;
+
+pub use yaml::to_yaml;
+
 /// The text format a document is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
     /// Pretty JSON, two spaces.
     Json,
-    /// YAML.
+    /// YAML that YAML 1.1 and 1.2 readers both read back as the same data.
     Yaml,
 }
 
@@ -41,7 +45,8 @@ pub fn model_text<T: Serialize>(value: &T, format: OutputFormat) -> Result<Strin
             s.push('\n');
             s
         }),
-        OutputFormat::Yaml => yaml_serde::to_string(value).map_err(|e| serde_json::Error::io(std::io::Error::other(e))),
+        // Through a `Value`, so every string is quoted as YAML 1.1 readers need (see `yaml`).
+        OutputFormat::Yaml => serde_json::to_value(value).map(|value| to_yaml(&value)),
     };
     text.map_err(|err| Diagnostic::elsewhere(Code::OutputWrite, format!("cannot serialize the output: {err}")))
 }
