@@ -3,6 +3,7 @@
 //! date, a number, a boolean or a merge key).
 
 #![allow(clippy::expect_used)] // tests fail by panicking
+
 use std::path::PathBuf;
 use std::process::Command;
 
