@@ -49,7 +49,8 @@ fn alias_bomb() -> String {
 }
 
 fn cases() -> Vec<Case> {
-    let get = r#"{"get": {"operationId": "x", "parameters": [{"$ref": "REF"}]}}"#;
+    // A body that cannot be followed skips its operation (a parameter would skip only itself).
+    let get = r#"{"post": {"operationId": "x", "requestBody": {"$ref": "REF"}}}"#;
     let with_ref = |reference: &str, components: &str| {
         openapi(&format!(r#"{{"/a": {}}}"#, get.replace("REF", reference)), components)
     };
@@ -88,7 +89,10 @@ fn cases() -> Vec<Case> {
         case(
             "direct $ref cycle",
             "cycle.json",
-            with_ref("#/components/parameters/A", r##"{"parameters": {"A": {"$ref": "#/components/parameters/A"}}}"##),
+            with_ref(
+                "#/components/requestBodies/A",
+                r##"{"requestBodies": {"A": {"$ref": "#/components/requestBodies/A"}}}"##,
+            ),
             "OAS011",
             "cycle",
         ),
@@ -109,7 +113,13 @@ fn cases() -> Vec<Case> {
             "OAS011",
             "cycle",
         ),
-        case("missing $ref target", "missing.json", with_ref("#/components/parameters/Gone", "{}"), "OAS010", "Gone"),
+        case(
+            "missing $ref target",
+            "missing.json",
+            with_ref("#/components/requestBodies/Gone", "{}"),
+            "OAS010",
+            "Gone",
+        ),
         case("$ref to a URL", "url.json", with_ref("https://example.com/params.json#/P", "{}"), "OAS013", "network"),
         case(
             "$ref escaping the folder",
@@ -179,7 +189,8 @@ fn each_bad_input_fails_with_its_code_and_writes_nothing() {
 fn one_broken_operation_does_not_spoil_the_rest() {
     let document = openapi(
         r##"{"/good": {"get": {"operationId": "good", "parameters": [{"name": "q", "in": "query"}]}},
-             "/broken": {"get": {"operationId": "broken", "parameters": [{"$ref": "#/components/parameters/Gone"}]}},
+             "/broken": {"get": {"operationId": "broken", "parameters": [{"$ref": "#/components/parameters/Gone"}, {"name": "kept", "in": "query"}]}},
+             "/body": {"post": {"operationId": "body", "requestBody": {"$ref": "#/components/requestBodies/Gone"}}},
              "/odd": {"get": {"operationId": "odd", "parameters": [{"in": "query"}, {"name": "ok", "in": "query"}]}}}"##,
         "{}",
     );
@@ -192,10 +203,14 @@ fn one_broken_operation_does_not_spoil_the_rest() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let ois: Value = serde_json::from_slice(&output.stdout).unwrap();
     let names: Vec<&str> = ois["endpoints"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["good", "odd"]);
-    let odd_parameters: Vec<&str> =
-        ois["endpoints"][1]["parameters"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
-    assert_eq!(odd_parameters, ["ok"]);
+    // A parameter that cannot be followed is dropped alone; a body that cannot be, its operation.
+    assert_eq!(names, ["good", "broken", "odd"]);
+    let parameters = |index: usize| -> Vec<&str> {
+        let list = ois["endpoints"][index]["parameters"].as_array().unwrap();
+        list.iter().map(|p| p["name"].as_str().unwrap()).collect()
+    };
+    assert_eq!(parameters(1), ["kept"]);
+    assert_eq!(parameters(2), ["ok"]);
     let report: Value = serde_json::from_slice(&output.stderr).unwrap();
     let codes: Vec<&str> =
         report["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();

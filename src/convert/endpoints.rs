@@ -198,7 +198,8 @@ mod tests {
         let only_b = ConvertOptions { include: vec![Filter::parse("GET /b").unwrap()], ..ConvertOptions::default() };
         assert_eq!(names(&all, &only_b), ["list3"]);
         // A broken first operation still holds its name.
-        let broken = document(json!({"operationId": "list", "parameters": [{"$ref": "#/missing"}]}));
+        let mut broken = document(json!({}));
+        broken["paths"]["/a"] = json!({"post": {"operationId": "list", "requestBody": {"$ref": "#/missing"}}});
         assert_eq!(names(&broken, &ConvertOptions::default()), ["list3", "list2"]);
     }
 

@@ -309,8 +309,7 @@ fn operation_of<'a>(
     let label = format!("{} {path}", method.as_str().to_uppercase());
     let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_owned);
 
-    let mut parameters =
-        parameters(resolver, path_item, path_item_at, object, at, &label, diagnostics).map_err(|e| (e, reason::REF))?;
+    let mut parameters = parameters(resolver, path_item, path_item_at, object, at, &label, diagnostics);
     check_path_template(path, at, &label, &mut parameters, diagnostics);
     match (method, object.get("requestBody")) {
         (Method::Post, Some(request_body)) => {
@@ -354,7 +353,7 @@ fn parameters(
     operation_at: &Place,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Result<Vec<ApiParameter>, Diagnostic> {
+) -> Vec<ApiParameter> {
     let mut merged: Vec<(ApiParameter, bool)> = Vec::new();
     // (in, name) → its place in `merged`: an operation may declare thousands of parameters.
     let mut seen: HashMap<(Location, String), usize> = HashMap::new();
@@ -366,7 +365,14 @@ fn parameters(
         };
         for (index, raw) in list.iter().enumerate() {
             let at = list_owner.join(["parameters", index.to_string().as_str()]);
-            let resolved = resolver.resolve(raw, &at)?;
+            // A parameter that cannot be followed is skipped on its own, not with its operation.
+            let resolved = match resolver.resolve(raw, &at) {
+                Ok(resolved) => resolved,
+                Err(error) => {
+                    diagnostics.push(error);
+                    continue;
+                }
+            };
             let parameter = match RawParameter::read(resolved.value) {
                 Ok(parameter) => parameter,
                 Err(err) => {
@@ -403,7 +409,7 @@ fn parameters(
             }
         }
     }
-    Ok(merged.into_iter().map(|(parameter, _)| parameter).collect())
+    merged.into_iter().map(|(parameter, _)| parameter).collect()
 }
 
 fn convert_parameter(
