@@ -20,6 +20,11 @@ pub struct Item {
     pub input: PathBuf,
     /// Its OIS, relative to the output folder.
     pub output: PathBuf,
+    /// Named on the command line (read even when it is a FIFO, like `-`), not found in a folder
+    /// (read only when it is a regular file).
+    pub named: bool,
+    /// Why it cannot be converted, found while looking for it (an unreadable folder).
+    pub problem: Option<Diagnostic>,
 }
 
 /// How one file of a batch ended.
@@ -57,8 +62,9 @@ pub struct FileResult {
 }
 
 /// The documents to convert: files as given, and every `*.json`/`*.yaml`/`*.yml` below folders,
-/// in a stable order. Outputs mirror each input's path below its folder.
-pub fn discover(inputs: &[PathBuf], format: OutputFormat) -> Result<Vec<Item>, Diagnostic> {
+/// in a stable order. Outputs mirror each input's path below its folder. A folder that cannot be
+/// read becomes an item that fails with the reason, so the rest of the batch still converts.
+pub fn discover(inputs: &[PathBuf], format: OutputFormat) -> Vec<Item> {
     let extension = match format {
         OutputFormat::Json => "ois.json",
         OutputFormat::Yaml => "ois.yaml",
@@ -67,17 +73,35 @@ pub fn discover(inputs: &[PathBuf], format: OutputFormat) -> Result<Vec<Item>, D
     for input in inputs {
         if input.is_dir() {
             let mut files = Vec::new();
-            walk(input, &mut files).map_err(|err| {
-                Diagnostic::elsewhere(Code::InputUnreadable, format!("cannot read folder {}: {err}", input.display()))
-            })?;
+            let mut problems = Vec::new();
+            walk(input, &mut files, &mut problems);
             files.sort();
             for file in files {
                 let relative = file.strip_prefix(input).unwrap_or(&file).to_path_buf();
-                items.push(Item { output: relative.with_extension(extension), input: file });
+                items.push(Item {
+                    output: relative.with_extension(extension),
+                    input: file,
+                    named: false,
+                    problem: None,
+                });
+            }
+            // A folder that cannot be read fails alone, under its own name; the rest converts.
+            problems.sort_by(|a, b| a.0.cmp(&b.0));
+            for (folder, error) in problems {
+                let message =
+                    format!("cannot read {}: {error}; the documents in it are not converted", folder.display());
+                let problem =
+                    Diagnostic::elsewhere(Code::InputUnreadable, message).in_file(folder.display().to_string());
+                items.push(Item { output: PathBuf::new(), input: folder, named: false, problem: Some(problem) });
             }
         } else {
             let name = input.file_name().map_or_else(|| PathBuf::from("stdin"), PathBuf::from);
-            items.push(Item { output: name.with_extension(extension), input: input.clone() });
+            items.push(Item {
+                output: name.with_extension(extension),
+                input: input.clone(),
+                named: true,
+                problem: None,
+            });
         }
     }
     // Two documents with the same stem in one folder (petstore.json, petstore.yaml) keep their
@@ -96,27 +120,40 @@ pub fn discover(inputs: &[PathBuf], format: OutputFormat) -> Result<Vec<Item>, D
             item.output.set_file_name(with_extension);
         }
     }
-    Ok(items)
+    items
 }
 
-/// Every JSON/YAML file below `dir`. Links are followed (a folder of links to specs is common), but
-/// a link back to a folder being walked is skipped: walkdir detects the loop instead of following
-/// it until the path is too long.
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), walkdir::Error> {
-    for entry in walkdir::WalkDir::new(dir).follow_links(true) {
+/// Every JSON/YAML regular file below `dir`, each once. Links are followed (a folder of links to
+/// specs is common), but a folder already walked is not walked again (a link back to an
+/// ancestor, or two folders linking to each other, would otherwise convert the same files over
+/// and over or never end), and a file reached through several links is converted once. A folder
+/// that cannot be read is recorded in `problems` and the walk goes on.
+fn walk(dir: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<(PathBuf, String)>) {
+    let mut folders = std::collections::HashSet::new();
+    let mut seen = std::collections::HashSet::new();
+    let entries = walkdir::WalkDir::new(dir).follow_links(true).into_iter().filter_entry(|entry| {
+        !entry.file_type().is_dir() || entry.path().canonicalize().map_or(true, |folder| folders.insert(folder))
+    });
+    for entry in entries {
         let entry = match entry {
             Ok(entry) => entry,
             Err(error) if error.loop_ancestor().is_some() => continue,
-            Err(error) => return Err(error),
+            Err(error) => {
+                let place = error.path().unwrap_or(dir).to_path_buf();
+                let reason = error.io_error().map_or_else(|| error.to_string(), ToString::to_string);
+                problems.push((place, reason));
+                continue;
+            }
         };
         let path = entry.path();
+        // FIFOs, sockets and devices are not files: reading one could block the batch forever.
         if entry.file_type().is_file()
             && path.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "json" | "yaml" | "yml"))
+            && path.canonicalize().map_or(true, |file| seen.insert(file))
         {
             files.push(path.to_path_buf());
         }
     }
-    Ok(())
 }
 
 /// How a batch writes: the output format, whether to replace existing files, and which
@@ -159,7 +196,11 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
         counts: Counts::of(&diagnostics),
         diagnostics,
     };
-    let source = match Source::read(&item.input) {
+    if let Some(problem) = &item.problem {
+        return finish(Status::Failed, None, None, vec![problem.clone()]);
+    }
+    let read = if item.named { Source::read(&item.input) } else { Source::read_regular(&item.input) };
+    let source = match read {
         Ok(source) => source,
         Err(error) => return finish(Status::Failed, None, None, vec![error]),
     };
@@ -261,7 +302,7 @@ mod tests {
         std::fs::write(specs.join("a.json"), "{}").unwrap();
         // specs/loop -> specs: without loop detection a.json is found again under every loop/loop/…
         std::os::unix::fs::symlink(&specs, specs.join("loop")).unwrap();
-        let items = discover(std::slice::from_ref(&specs), OutputFormat::Json).unwrap();
+        let items = discover(std::slice::from_ref(&specs), OutputFormat::Json);
         let inputs: Vec<&Path> = items.iter().map(|i| i.input.as_path()).collect();
         assert_eq!(inputs, [specs.join("a.json").as_path()]);
     }

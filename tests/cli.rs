@@ -633,3 +633,80 @@ fn a_failed_write_to_stdout_is_an_error_and_a_closed_pipe_is_not() {
         assert_eq!(status.code(), Some(0), "{args:?} with a closed pipe");
     }
 }
+
+/// Runs `ois` with a deadline: a hang is a failure, not a stuck test run.
+#[cfg(unix)]
+fn ois_within(args: &[&std::ffi::OsStr], seconds: u64) -> std::process::Output {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ois"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().expect("waits").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("ois {args:?} did not finish within {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[cfg(unix)]
+#[test]
+fn a_batch_survives_fifos_link_loops_and_unreadable_folders() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let specs = dir.path().join("specs");
+    std::fs::create_dir_all(specs.join("a")).expect("folders");
+    std::fs::create_dir_all(specs.join("b")).expect("folders");
+    std::fs::copy("samples/orders.json", specs.join("a/orders.json")).expect("copy");
+    // A FIFO named like a document, and a document whose $ref names one: neither may block.
+    let fifo = specs.join("b/pipe.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let referring = r##"{"openapi": "3.0.3", "info": {"title": "R", "version": "1.0.0"},
+        "servers": [{"url": "https://r.example"}],
+        "paths": {"/r": {"get": {"parameters": [{"$ref": "pipe.json#/P"}, {"name": "q", "in": "query"}]}}}}"##;
+    std::fs::write(specs.join("b/refers.json"), referring).expect("write");
+    // Two folders linking to each other, and one linking to its own parent.
+    symlink(specs.join("b"), specs.join("a/to-b")).expect("link");
+    symlink(specs.join("a"), specs.join("b/to-a")).expect("link");
+    symlink(&specs, specs.join("a/up")).expect("link");
+    // A folder that cannot be read (meaningless as root, who reads everything).
+    let locked = specs.join("locked");
+    std::fs::create_dir(&locked).expect("folder");
+    std::fs::copy("samples/orders.json", locked.join("hidden.json")).expect("copy");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    let root_user = std::fs::read_dir(&locked).is_ok();
+    // A link to nothing cannot be read by anyone, root included.
+    symlink(dir.path().join("nowhere"), specs.join("dangling")).expect("link");
+
+    let out = dir.path().join("out");
+    let os = std::ffi::OsStr::new;
+    let args = [os("convert"), specs.as_os_str(), os("-o"), out.as_os_str(), os("--report"), os("json")];
+    let output = ois_within(&args, 60);
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).expect("chmod back");
+    let report: serde_json::Value = serde_json::from_slice(&output.stderr).expect("a JSON report");
+    let files: Vec<&str> =
+        report.as_array().expect("results").iter().map(|r| r["file"].as_str().expect("file")).collect();
+    // Each document once, whatever the links; the FIFO never read.
+    let converted = |name: &str| files.iter().filter(|f| f.ends_with(name)).count();
+    assert_eq!(converted("orders.json"), 1, "{files:?}");
+    assert_eq!(converted("refers.json"), 1, "{files:?}");
+    assert_eq!(converted("pipe.json"), 0, "{files:?}");
+    let refers =
+        report.as_array().unwrap().iter().find(|r| r["file"].as_str().unwrap().ends_with("refers.json")).unwrap();
+    assert_eq!(refers["status"], "converted");
+    assert!(refers["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "INP012"), "{refers}");
+    let dangling = report.as_array().unwrap().iter().find(|r| r["file"].as_str().unwrap().ends_with("dangling"));
+    assert_eq!(dangling.expect("the unreadable link is reported under its own name")["status"], "failed");
+    assert_eq!(output.status.code(), Some(1), "a folder that could not be read fails the batch at the end");
+    if !root_user {
+        let locked_result = report.as_array().unwrap().iter().find(|r| r["file"].as_str().unwrap().ends_with("locked"));
+        let locked_result = locked_result.expect("the unreadable folder is reported under its own name");
+        assert_eq!(locked_result["status"], "failed");
+        assert_eq!(output.status.code(), Some(1));
+    }
+}

@@ -169,7 +169,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::NotOpenApiFile, {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("fragment.yaml"), "Pet: {}\n").unwrap();
-            let items = ois::batch::discover(&[dir.path().to_path_buf()], ois::OutputFormat::Json).unwrap();
+            let items = ois::batch::discover(&[dir.path().to_path_buf()], ois::OutputFormat::Json);
             let settings = ois::batch::Settings {
                 format: ois::OutputFormat::Json,
                 force: false,
@@ -279,6 +279,13 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             shown(&[Source::read(std::path::Path::new("/nonexistent/input.yaml")).expect_err("missing file")], None)
         }),
         (Code::StrictWarnings, cli_codes(&["convert", "samples/orders.json", "--strict", "--report", "json"])),
+        (Code::InputTooLarge, {
+            let refused = Source::read_within(std::path::Path::new("samples/orders.json"), 100);
+            shown(&[refused.expect_err("over the limit")], None)
+        }),
+        (Code::InputNotRegular, {
+            shown(&[Source::read_regular(std::path::Path::new("samples")).expect_err("a folder")], None)
+        }),
     ]);
     cases.push((Code::RelativeServer, with_servers(json!([{"url": "/v1"}]), &none)));
     assert!(!with_servers(json!([{"url": "/v1"}]), &base).iter().any(|(code, _)| *code == Code::RelativeServer));
@@ -696,6 +703,8 @@ one_test_per_code! {
     inp008_alias_limit: AliasLimit,
     inp009_root_not_object: RootNotObject,
     inp010_not_a_number: NotANumber,
+    inp011_input_too_large: InputTooLarge,
+    inp012_input_not_regular: InputNotRegular,
     oas001_not_open_api: NotOpenApi,
     oas002_unsupported_version: UnsupportedVersion,
     oas010_ref_missing: RefMissing,

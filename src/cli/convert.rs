@@ -237,10 +237,7 @@ pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: Ou
         eprintln!("error: converting several documents needs an output folder: -o DIR");
         return ExitCode::from(2);
     };
-    let items = match batch::discover(&args.inputs, format) {
-        Ok(items) => items,
-        Err(error) => return fail_with(&error),
-    };
+    let items = batch::discover(&args.inputs, format);
     let progress = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(items.len() as u64)
     } else {

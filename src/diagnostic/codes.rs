@@ -87,6 +87,8 @@ codes! {
         AliasLimit = "INP008", Error, "YAML aliases expand beyond the limit";
         RootNotObject = "INP009", Error, "the document root is not an object";
         NotANumber = "INP010", Error, "a number that JSON cannot represent (NaN, infinity)";
+        InputTooLarge = "INP011", Error, "the input is larger than the input limit (OIS_MAX_INPUT_BYTES)";
+        InputNotRegular = "INP012", Error, "a file read on its own (a `$ref` target, a file in a folder) is not a regular file";
     }
     OpenApi {
         NotOpenApi = "OAS001", Error, "no `openapi` or `swagger` field: not an OpenAPI document";

@@ -162,7 +162,7 @@ impl Reader {
         if let Some(&n) = self.index.get(&canonical) {
             return Ok(n);
         }
-        let source = Source::read(&path)?;
+        let source = Source::read_regular(&path)?;
         let value = source.parse().map_err(|mut error| {
             error.message = format!("in {}: {}", path.display(), error.message);
             error

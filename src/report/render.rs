@@ -104,8 +104,14 @@ fn token_span(line: &str, start: usize) -> std::ops::Range<usize> {
         Some(_) => rest.find([':', ',', '}', ']', ' ', '\t']).filter(|&n| n > 0).unwrap_or(rest.len()),
         None => 0,
     };
-    start..start + length.max(usize::from(!rest.is_empty()))
+    // A token runs to the next delimiter, which a hostile line may never have: the underline is
+    // capped, so the rendered snippet (and its memory) stays small whatever the line.
+    let length = length.max(usize::from(!rest.is_empty()));
+    start..line.ceil_char_boundary(start + length.min(MAX_TOKEN))
 }
+
+/// The longest token underlined.
+const MAX_TOKEN: usize = 120;
 
 #[cfg(test)]
 mod tests {
@@ -157,5 +163,17 @@ mod tests {
         assert_eq!(token_span(r#"  "a\"b": 1"#, 2), 2..8);
         assert_eq!(token_span("  put:", 2), 2..5);
         assert_eq!(token_span("x", 1), 1..1);
+        // A line with no delimiter (100 MB of NUL bytes once took 2 GB to render): capped.
+        assert_eq!(token_span(&"\0".repeat(10_000), 5), 5..5 + MAX_TOKEN);
+        assert_eq!(token_span(&"é".repeat(200), 0).end % 2, 0, "on a character boundary");
+    }
+
+    #[test]
+    fn a_huge_line_without_delimiters_renders_a_small_snippet() {
+        let text = format!("{{\"x\": {}", "\0".repeat(2_000_000));
+        let source = Source::from_bytes("huge.json", None, text.into_bytes()).unwrap();
+        let diagnostic = source.parse().unwrap_err();
+        let rendered = render(&diagnostic, RenderStyle::default(), Some(&source));
+        assert!(rendered.len() < 4096, "{} bytes rendered", rendered.len());
     }
 }

@@ -19,6 +19,38 @@ use crate::diagnostic::{Code, Diagnostic};
 /// Nesting limit for both formats; serde_json and yaml_serde stop at the same depth.
 pub const MAX_DEPTH: usize = 128;
 
+/// The largest input read, in bytes, unless `OIS_MAX_INPUT_BYTES` says otherwise: parsing takes
+/// about ten times a document's size in memory, and a runaway file must fail alone, not abort the
+/// process (and with it every other document of a batch).
+pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The input limit in force: `OIS_MAX_INPUT_BYTES` when set to a number, else [`MAX_INPUT_BYTES`].
+pub fn max_input_bytes() -> u64 {
+    std::env::var("OIS_MAX_INPUT_BYTES").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(MAX_INPUT_BYTES)
+}
+
+/// Reads at most the input limit; one byte more is an error, before anything is parsed.
+fn read_limited(reader: impl Read, name: &str, expected: u64, limit: u64) -> Result<Vec<u8>, Diagnostic> {
+    let mut bytes = Vec::with_capacity(usize::try_from(expected.min(limit)).unwrap_or(0).saturating_add(1));
+    reader.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(|err| {
+        Diagnostic::new(Code::InputUnreadable, "", format!("cannot read {name}: {err}")).in_file(name.to_owned())
+    })?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(name, limit));
+    }
+    Ok(bytes)
+}
+
+fn too_large(name: &str, limit: u64) -> Diagnostic {
+    Diagnostic::new(
+        Code::InputTooLarge,
+        "",
+        format!("{name} is larger than the input limit of {limit} bytes; it is not read"),
+    )
+    .with_help("raise the limit with the environment variable OIS_MAX_INPUT_BYTES (a number of bytes)")
+    .in_file(name.to_owned())
+}
+
 /// The display name used for standard input.
 pub const STDIN_NAME: &str = "<stdin>";
 
@@ -59,24 +91,56 @@ impl std::fmt::Debug for Source {
 impl Source {
     /// Reads `path`, or standard input when it is `-`.
     pub fn read(path: &Path) -> Result<Source, Diagnostic> {
+        Source::read_within(path, max_input_bytes())
+    }
+
+    /// [`Source::read`] with an input limit of `limit` bytes.
+    pub fn read_within(path: &Path, limit: u64) -> Result<Source, Diagnostic> {
         if path == Path::new("-") {
-            let mut bytes = Vec::new();
-            std::io::stdin().read_to_end(&mut bytes).map_err(|err| {
-                Diagnostic::new(Code::InputUnreadable, "", format!("cannot read standard input: {err}"))
-                    .in_file(STDIN_NAME)
-            })?;
+            let bytes = read_limited(std::io::stdin().lock(), STDIN_NAME, 0, limit)?;
             return Source::from_bytes(STDIN_NAME, None, bytes);
         }
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|err| {
+        let unreadable = |err: std::io::Error| {
+            Diagnostic::new(Code::InputUnreadable, "", format!("cannot read {name}: {err}"))
+                .with_help("check the path and that the file is readable")
+                .in_file(name.clone())
+        };
+        let file = std::fs::File::open(path).map_err(unreadable)?;
+        // A regular file's size is known up front: refused without reading, read in one allocation.
+        let size = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
+        if let Some(size) = size
+            && size > limit
+        {
+            return Err(too_large(&name, limit));
+        }
+        let bytes = read_limited(file, &name, size.unwrap_or(0), limit)?;
+        Source::from_bytes(&name, Some(path.to_path_buf()), bytes)
+    }
+
+    /// [`Source::read`] for a file nobody named on the command line (one a `$ref` names, one
+    /// found in a folder): only a regular file is read, so a FIFO or a device never blocks or
+    /// floods the run.
+    pub fn read_regular(path: &Path) -> Result<Source, Diagnostic> {
+        let name = path.display().to_string();
+        let metadata = std::fs::metadata(path).map_err(|err| {
             Diagnostic::new(Code::InputUnreadable, "", format!("cannot read {name}: {err}"))
                 .with_help("check the path and that the file is readable")
                 .in_file(name.clone())
         })?;
-        Source::from_bytes(&name, Some(path.to_path_buf()), bytes)
+        if !metadata.is_file() {
+            return Err(Diagnostic::new(
+                Code::InputNotRegular,
+                "",
+                format!("{name} is not a regular file (a FIFO, socket, device or folder); it is not read"),
+            )
+            .with_help("only files named on the command line (or - for standard input) are read as streams")
+            .in_file(name));
+        }
+        Source::read(path)
     }
 
-    /// Wraps bytes already in memory; `name` is used in diagnostics and its extension as a format hint.
+    /// Wraps bytes already in memory;    /// Wraps bytes already in memory; `name` is used in diagnostics and its extension as a format hint.
     pub fn from_bytes(name: &str, path: Option<PathBuf>, bytes: Vec<u8>) -> Result<Source, Diagnostic> {
         let mut text = String::from_utf8(bytes).map_err(|err| {
             let valid = err.utf8_error().valid_up_to();
