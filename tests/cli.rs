@@ -710,3 +710,27 @@ fn a_batch_survives_fifos_link_loops_and_unreadable_folders() {
         assert_eq!(output.status.code(), Some(1));
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_secrets_fifo_is_refused_not_waited_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("secrets.env");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let os = std::ffi::OsStr::new;
+    let args = [
+        os("request"),
+        os("samples/expected/coins.ois.json"),
+        os("--endpoint"),
+        os("simplePrice"),
+        os("--param"),
+        os("ids=x"),
+        os("--param"),
+        os("vs_currencies=usd"),
+        os("--secrets"),
+        fifo.as_os_str(),
+    ];
+    let output = ois_within(&args, 30);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("INP012"));
+}

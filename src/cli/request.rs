@@ -105,9 +105,8 @@ pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String
     let document = source.parse()?;
     let secrets = match &args.secrets {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|err| {
-                Diagnostic::elsewhere(Code::BadArgument, format!("cannot read secrets file {}: {err}", path.display()))
-            })?;
+            // A regular file only: a FIFO nobody writes to would block forever.
+            let text = Source::read_regular(path)?.text;
             request::Secrets::parse(&text)?
         }
         None => request::Secrets::from_environment(),

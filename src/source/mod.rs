@@ -134,7 +134,7 @@ impl Source {
                 "",
                 format!("{name} is not a regular file (a FIFO, socket, device or folder); it is not read"),
             )
-            .with_help("only files named on the command line (or - for standard input) are read as streams")
+            .with_help("only regular files are read here (a FIFO could block the run forever); documents given as inputs, or - for standard input, may be streams")
             .in_file(name));
         }
         Source::read(path)
