@@ -40,6 +40,12 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
                 let start = source.column_byte(line, column).unwrap_or(text.len());
                 let span = token_span(text, start);
                 let (part, span) = if text.len() > LONG_LINE { window(text, span) } else { (text, span) };
+                // A credential's line shows its key, never the value after it.
+                let part: std::borrow::Cow<'_, str> = if is_secret(&location.pointer) {
+                    format!("{} ***", part.get(..span.end).unwrap_or_default()).into()
+                } else {
+                    part.into()
+                };
                 if part.len() < text.len() {
                     // annotate-snippets names the column within the part it is given.
                     let shown = part.get(..span.start).map_or(0, |s| s.chars().count()) + 1;
@@ -69,6 +75,12 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
     }
     text.push('\n');
     text
+}
+
+/// Whether the value at `pointer` is a secret (a credential of a config.json), so its source line
+/// may not be shown whole.
+fn is_secret(pointer: &str) -> bool {
+    pointer.ends_with("/securitySchemeValue")
 }
 
 /// Lines longer than this (minified documents are one line of megabytes) are shown as a window
@@ -127,6 +139,24 @@ mod tests {
         let text = render(&diagnostic, RenderStyle::default(), Some(&source));
         let expected = "note[CNV030]: PUT /pets is skipped\n --> api.yaml:3:5\n  |\n3 |     put:\n  |     ^^^\n  |\n  = note: at /paths/~1pets/put\n  = help: use get\n";
         assert_eq!(text, expected, "\n{text}");
+    }
+
+    #[test]
+    fn a_credential_line_never_shows_its_value() {
+        let texts = [
+            ("config.yaml", "apiCredentials:\n  - securitySchemeValue: hunter2-secret\n"),
+            ("config.json", "{\"apiCredentials\": [\n  {\"securitySchemeValue\": \"hunter2-secret\"}]}"),
+        ];
+        for (name, text) in texts {
+            let source = Source::from_text(name, None, text.to_owned());
+            let pointer = "/apiCredentials/0/securitySchemeValue";
+            for code in [Code::LiteralSecret, Code::WrongType] {
+                let mut diagnostic = Diagnostic::new(code, pointer, "about the credential");
+                source.locate_diagnostic(&mut diagnostic);
+                let rendered = render(&diagnostic, RenderStyle::default(), Some(&source));
+                assert!(rendered.contains("securitySchemeValue") && !rendered.contains("hunter2"), "{rendered}");
+            }
+        }
     }
 
     #[test]
