@@ -253,6 +253,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::NoOperations, convert_codes(doc(json!({"/a": {"delete": {}}})), &none)),
         (Code::HeaderIgnored, param(json!({"name": "Authorization", "in": "header"}))),
         (Code::ReservedName, param(json!({"name": "_path", "in": "query"}))),
+        (Code::HeaderNameInvalid, param(json!({"name": "X Käse", "in": "header"}))),
         (Code::PathParamAdded, op("/a/{id}", "get", json!({}))),
         (Code::PathParamDropped, param(json!({"name": "id", "in": "path", "required": true}))),
         (Code::DuplicateParameter, op("/a", "get", json!({"parameters": [{"name": "q", "in": "query"}, {"name": "q", "in": "query"}]}))),
@@ -298,6 +299,13 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             }),
         ),
         (Code::UnknownField, rule_codes(|o| set(o, "/description", json!("x")))),
+        (
+            Code::BadHeaderName,
+            rule_codes(|o| {
+                let header = json!({"type": "apiKey", "in": "header", "name": "X Key\r\nInjected"});
+                set(o, "/apiSpecifications/components/securitySchemes/key", header);
+            }),
+        ),
         (Code::BadOisFormat, rule_codes(|o| set(o, "/oisFormat", json!("1.0.0")))),
         (Code::BadTitle, rule_codes(|o| set(o, "/title", json!("a.b")))),
         (Code::BadVersion, rule_codes(|o| set(o, "/version", json!("v1")))),
@@ -491,6 +499,18 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             ),
         ),
         (Code::PathValueChangesUrl, request_codes(|_| {}, "item", json!({"id": "a/b"}), &[])),
+        (
+            Code::InvalidHeaderValue,
+            request_codes(
+                |o| {
+                    let header = json!({"type": "apiKey", "in": "header", "name": "X-Key"});
+                    set(o, "/apiSpecifications/components/securitySchemes/key", header);
+                },
+                "item",
+                json!({"id": "1"}),
+                &[("key", "secret\r\nX-Injected: 1")],
+            ),
+        ),
         (
             Code::BasicNotBase64,
             request_codes(
@@ -746,6 +766,7 @@ one_test_per_code! {
     cnv045_param_location: ParamLocation,
     cnv046_param_renamed: ParamRenamed,
     cnv047_default_not_written: DefaultNotWritten,
+    cnv048_header_name_invalid: HeaderNameInvalid,
     cnv050_body_on_get: BodyOnGet,
     cnv051_body_unsupported: BodyUnsupported,
     cnv052_body_form_encoded: BodyFormEncoded,
@@ -804,6 +825,7 @@ one_test_per_code! {
     ois055_path_value_unsafe: PathValueUnsafe,
     ois056_path_unencoded: PathUnencoded,
     ois057_reserved_count_mismatch: ReservedCountMismatch,
+    ois058_bad_header_name: BadHeaderName,
     ois061_unknown_credential_title: UnknownCredentialTitle,
     ois062_unknown_credential_scheme: UnknownCredentialScheme,
     ois063_missing_credential: MissingCredential,
@@ -820,6 +842,7 @@ one_test_per_code! {
     req008_ois_choice: OisChoice,
     req009_bad_argument: BadArgument,
     req010_parameter_ignored: ParameterIgnored,
+    req011_invalid_header_value: InvalidHeaderValue,
     req020_value_not_found: ValueNotFound,
     req021_cast_failed: CastFailed,
     req022_invalid_type: InvalidType,

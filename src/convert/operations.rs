@@ -15,7 +15,7 @@ use super::shared::{ApiParameter, KeptOperation, Summary, base_name, ois_string,
 use crate::diagnostic::{Code, Diagnostic, Location as Place};
 use crate::js::is_whitespace as is_js_whitespace;
 use crate::ois::model::{Location, Method, RESERVED_NAMES};
-use crate::ois::rules::placeholders;
+use crate::ois::rules::{is_http_token, placeholders};
 use crate::openapi::{Document, METHODS, Resolver, SpecVersion};
 use crate::pointer;
 
@@ -444,6 +444,20 @@ fn convert_parameter(
                 format!("header parameter \"{}\" of {label} is ignored, as OpenAPI says", raw.name),
             )
             .about(raw.name.to_ascii_lowercase()),
+        );
+        return None;
+    }
+    if location == Location::Header && !is_http_token(raw.name) {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::HeaderNameInvalid,
+                at.join(["name"]),
+                format!(
+                    "header parameter {:?} of {label} is not an HTTP token, which the node's HTTP client cannot send; it is skipped",
+                    raw.name
+                ),
+            )
+            .with_help("HTTP header names are ASCII letters, digits and !#$%&'*+-.^_`|~"),
         );
         return None;
     }

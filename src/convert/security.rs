@@ -303,6 +303,14 @@ fn map_scheme(name: &str, value: &Value, at: &Place, diagnostics: &mut Vec<Diagn
         }
     };
     let scheme = match parsed {
+        OpenApiScheme::APIKey { location: APIKeyLocation::Header, name: key, .. }
+            if !crate::ois::rules::is_http_token(&key) =>
+        {
+            diagnostics.push(dropped(format!(
+                "its header name {key:?} is not an HTTP token, which the node's HTTP client cannot send"
+            )));
+            return None;
+        }
         OpenApiScheme::APIKey { location, name: key, .. } => SecurityScheme::ApiKey {
             location: match location {
                 APIKeyLocation::Query => Location::Query,

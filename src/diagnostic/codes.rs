@@ -134,6 +134,7 @@ codes! {
         ParamLocation = "CNV045", Warning, "a parameter in a location OIS cannot express is skipped";
         ParamRenamed = "CNV046", Note, "an endpoint parameter name was sanitised or made unique";
         DefaultNotWritten = "CNV047", Note, "a parameter's default from the document is not written (the API applies its own)";
+        HeaderNameInvalid = "CNV048", Warning, "a header parameter whose name is not an HTTP token is skipped (the node cannot send it)";
         BodyOnGet = "CNV050", Warning, "a request body on a get operation is ignored";
         BodyUnsupported = "CNV051", Warning, "a request body that is not JSON is left out";
         BodyFormEncoded = "CNV052", Warning, "a form-encoded body is flattened; the node sends JSON";
@@ -194,6 +195,7 @@ codes! {
         PathValueUnsafe = "OIS055", Warning, "a fixed path value the node would insert unencoded and that changes the URL";
         PathUnencoded = "OIS056", Note, "a requester's path value is inserted into the URL unencoded";
         ReservedCountMismatch = "OIS057", Warning, "`_path`/`_times` list lengths differ from `_type`'s";
+        BadHeaderName = "OIS058", Error, "a header name that is not an HTTP token (the node's HTTP client refuses it)";
         UnknownCredentialTitle = "OIS061", Error, "an `apiCredentials` entry names no OIS of the file";
         UnknownCredentialScheme = "OIS062", Error, "an `apiCredentials` entry names a scheme its OIS does not define";
         MissingCredential = "OIS063", Error, "an enabled apiKey/http scheme has no credential";
@@ -212,6 +214,7 @@ codes! {
         OisChoice = "REQ008", Error, "which OIS of the config to use is not clear";
         BadArgument = "REQ009", Error, "a requester parameter, metadata or secrets value that cannot be used";
         ParameterIgnored = "REQ010", Note, "a requester parameter the node does not send";
+        InvalidHeaderValue = "REQ011", Error, "a header value with a line break or another character the node's HTTP client refuses";
         ValueNotFound = "REQ020", Error, "no value at `_path` in the response (the node fails)";
         CastFailed = "REQ021", Error, "the value cannot be cast to `_type` (the node fails)";
         InvalidType = "REQ022", Error, "`_type` is not a type the node can encode";

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::model::RESERVED_NAMES;
-use crate::ois::rules::{placeholder_matches, placeholders};
+use crate::ois::rules::{invalid_header_char, placeholder_matches, placeholders};
 
 pub use query::serialize_query;
 pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode};
@@ -257,6 +257,18 @@ pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnosti
         headers.insert("Cookie".to_owned(), Value::String(pairs.join(" ")));
     }
 
+    // Node's HTTP client refuses these outright; a line break would otherwise start a header of
+    // the requester's (or, in `--format curl`, really send one).
+    for (name, value) in &headers {
+        if let Some(c) = invalid_header_char(&js::string(value)) {
+            return Err(Diagnostic::new(
+                Code::InvalidHeaderValue,
+                endpoint_at.as_str(),
+                format!("the value of header \"{name}\" contains {c:?} (U+{:04X}), which the node's HTTP client refuses to send", u32::from(c)),
+            )
+            .with_help("remove line breaks and control characters from the value"));
+        }
+    }
     let path = substitute_path(path, &paths, &endpoint_at, &mut warnings)?;
     let joined = format!("{base_url}{path}");
     let parsed = url::Url::parse(&joined).map_err(|err| {

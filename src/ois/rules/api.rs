@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexSet;
 use serde_json::{Map, Value};
 
-use super::text::{is_path_key, placeholders};
+use super::text::{is_http_token, is_path_key, placeholders};
 use super::{At, Checker};
 use crate::diagnostic::Code;
 use crate::ois::model::{RELAY_TYPES, RESERVED_NAMES};
@@ -133,6 +133,18 @@ impl Checker {
         }
     }
 
+    /// A header name the node's HTTP client would refuse (spaces, a line break, non-ASCII).
+    fn header_name(&mut self, name: &str, at: At<'_>) {
+        if !is_http_token(name) {
+            self.help(
+                Code::BadHeaderName,
+                at,
+                format!("header name {name:?} is not an HTTP token; the node's HTTP client refuses to send it"),
+                "use only letters, digits and !#$%&'*+-.^_`|~ (no spaces, colons or line breaks)",
+            );
+        }
+    }
+
     fn operation_parameters(&mut self, parameters: &[Value], at: At<'_>, path: &str, label: &str) -> Parameters {
         let mut pairs = Parameters::new();
         let keys = &["in", "name"];
@@ -144,6 +156,9 @@ impl Checker {
             let location = self.location(parameter.get("in"), parameter_at.key("in"), OPERATION_LOCATIONS);
             let name = self.string(parameter.get("name"), parameter_at.key("name"), "`name`");
             let (Some(location), Some(name)) = (location, name) else { continue };
+            if location == "header" {
+                self.header_name(name, parameter_at.key("name"));
+            }
             if RESERVED_NAMES.contains(&name) {
                 self.help(
                     Code::ReservedOperationParameter,
@@ -197,8 +212,11 @@ impl Checker {
             match object.get("type").and_then(Value::as_str).unwrap_or_default() {
                 "apiKey" => {
                     self.object(scheme, scheme_at, "an apiKey scheme", located, located);
-                    self.location(object.get("in"), scheme_at.key("in"), SCHEME_LOCATIONS);
-                    self.string(object.get("name"), scheme_at.key("name"), "`name`");
+                    let location = self.location(object.get("in"), scheme_at.key("in"), SCHEME_LOCATIONS);
+                    let header = self.string(object.get("name"), scheme_at.key("name"), "`name`");
+                    if let (Some("header"), Some(header)) = (location, header) {
+                        self.header_name(header, scheme_at.key("name"));
+                    }
                 }
                 "http" => {
                     let keys = &["type", "scheme"];
