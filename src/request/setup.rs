@@ -117,16 +117,11 @@ pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Resul
     let listed = document.get("apiCredentials").and_then(Value::as_array).filter(|_| read.kind == DocumentKind::Config);
     for (index, entry) in listed.into_iter().flatten().enumerate() {
         let field = |key: &str| entry.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
-        let value = field("securitySchemeValue");
-        let ois_title = field("oisTitle");
-        // Only credentials that can be used need their secrets.
-        let used = Some(ois_title.as_str()) == ois.get("title").and_then(Value::as_str);
-        let value = if used {
-            secrets.interpolate(&value, &format!("/apiCredentials/{index}/securitySchemeValue"))?
-        } else {
-            value
-        };
-        credentials.push(Credential { ois_title, scheme: field("securitySchemeName"), value });
+        // Every credential, as the node and Airnode Feed interpolate the whole config when they
+        // start (and the feed may use another OIS's credential of the same scheme name).
+        let at = format!("/apiCredentials/{index}/securitySchemeValue");
+        let value = secrets.interpolate(&field("securitySchemeValue"), &at)?;
+        credentials.push(Credential { ois_title: field("oisTitle"), scheme: field("securitySchemeName"), value });
     }
     Ok(Selected { ois: (*ois).clone(), pointer: pointer.clone(), credentials })
 }
@@ -181,14 +176,19 @@ mod tests {
         let config = json!({"ois": [{"title": "A"}, {"title": "B"}],
             "apiCredentials": [{"oisTitle": "A", "securitySchemeName": "k", "securitySchemeValue": "${K}"},
                                {"oisTitle": "B", "securitySchemeName": "k", "securitySchemeValue": "${UNSET_FOR_B}"}]});
-        let secrets = Secrets::parse("K=v").unwrap();
+        let secrets = Secrets::parse("K=v\nUNSET_FOR_B=w").unwrap();
         assert_eq!(select(&config, None, &secrets).unwrap_err().code, Code::OisChoice);
         let selected = select(&config, Some("A"), &secrets).unwrap();
         assert_eq!((selected.ois["title"].as_str(), selected.pointer.as_str()), (Some("A"), "/ois/0"));
-        assert_eq!(selected.credentials[0].value, "v");
+        // Every credential is filled, another OIS's too: Airnode Feed may use it.
+        let values: Vec<&str> = selected.credentials.iter().map(|c| c.value.as_str()).collect();
+        assert_eq!(values, ["v", "w"]);
         let list = json!([{"title": "A"}, {"title": "B"}]);
         assert_eq!(select(&list, Some("B"), &secrets).unwrap().pointer, "/1");
-        assert_eq!(select(&config, Some("B"), &secrets).unwrap_err().code, Code::MissingSecret);
+        // A secret missing anywhere stops the node from starting, whichever OIS is asked for.
+        let only_k = Secrets::parse("K=v").unwrap();
+        let missing = select(&config, Some("A"), &only_k).unwrap_err();
+        assert_eq!((missing.code, missing.pointer()), (Code::MissingSecret, "/apiCredentials/1/securitySchemeValue"));
     }
 
     #[test]
