@@ -148,6 +148,13 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::AliasLimit, text_codes("a.yaml", alias_bomb().as_bytes())),
         (Code::RootNotObject, text_codes("a.json", b"[1, 2]")),
         (Code::NotANumber, text_codes("a.yaml", b"openapi: .inf")),
+        (
+            Code::TagIgnored,
+            text_codes(
+                "a.yaml",
+                b"openapi: 3.0.3\ninfo: {title: T, version: 1.0.0}\nservers: [{url: 'https://a.example'}]\nx-aws: !Sub 'arn:${AWS::Region}'\npaths:\n  /a: {get: {operationId: a}}\n",
+            ),
+        ),
         (Code::NotOpenApi, convert_codes(json!({"info": {}}), &none)),
         (Code::UnsupportedVersion, convert_codes(json!({"openapi": "4.0.0"}), &none)),
     ];
@@ -725,6 +732,7 @@ one_test_per_code! {
     inp010_not_a_number: NotANumber,
     inp011_input_too_large: InputTooLarge,
     inp012_input_not_regular: InputNotRegular,
+    inp013_tag_ignored: TagIgnored,
     oas001_not_open_api: NotOpenApi,
     oas002_unsupported_version: UnsupportedVersion,
     oas010_ref_missing: RefMissing,

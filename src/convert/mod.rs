@@ -66,6 +66,11 @@ pub fn convert(source: &Source, options: &ConvertOptions) -> Result<Conversion, 
     let mut root = source.parse()?;
     let files = prepare(source, &mut root, options);
     let mut result = convert_with_files(&root, options, &files);
+    let notes = source.take_notes();
+    match &mut result {
+        Ok(conversion) => conversion.diagnostics.splice(0..0, notes),
+        Err(failure) => failure.diagnostics.splice(0..0, notes),
+    };
     match &mut result {
         Ok(conversion) => place(&mut conversion.diagnostics, source, &files),
         Err(failure) => place(&mut failure.diagnostics, source, &files),

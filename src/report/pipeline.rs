@@ -61,9 +61,12 @@ pub fn convert_rendered(
         Ok(built) => built,
         Err(mut failure) => {
             convert::place(&mut failure.diagnostics, source, &files);
+            failure.diagnostics.splice(0..0, source.take_notes());
             return Err(failure);
         }
     };
+    // What parsing noticed comes first, as it came first.
+    built.diagnostics.splice(0..0, source.take_notes());
     let Built { model, diagnostics, family, .. } = &mut built;
     let locate = |diagnostics: &mut Vec<Diagnostic>| match positions {
         Positions::All => convert::place(diagnostics, source, &files),

@@ -78,6 +78,8 @@ pub struct Source {
     yaml_cache: Mutex<locate::YamlCache>,
     /// Set when text that looked like JSON parsed only as YAML (flow style), so it is located as YAML.
     read_as_yaml: AtomicBool,
+    /// What parsing noticed without failing (tags read as plain values).
+    notes: Mutex<Vec<Diagnostic>>,
     line_starts: OnceLock<Vec<usize>>,
     chars: OnceLock<chars::CharIndex>,
 }
@@ -169,6 +171,7 @@ impl Source {
             text,
             format,
             json_cache: Mutex::default(),
+            notes: Mutex::default(),
             yaml_lines: OnceLock::new(),
             yaml_cache: Mutex::default(),
             read_as_yaml: AtomicBool::new(false),
@@ -226,7 +229,26 @@ impl Source {
             .at(line, column));
         }
         let deserializer = yaml_serde::Deserializer::from_str(&self.text);
-        parse::ValueSeed.deserialize(deserializer).map_err(|err| {
+        parse::take_tags();
+        let parsed = parse::ValueSeed.deserialize(deserializer);
+        if let (count @ 1.., Some(tag)) = parse::take_tags()
+            && let Ok(mut notes) = self.notes.lock()
+        {
+            let tag = if tag.starts_with('!') { tag } else { format!("!{tag}") };
+            let mut note = Diagnostic::new(
+                Code::TagIgnored,
+                "",
+                format!("{count} YAML tag(s) such as {tag} were read as the plain value they tag"),
+            )
+            .with_help("local tags (CloudFormation's !Sub, !Ref) mean nothing here; the tagged text is used as it is")
+            .in_file(self.name.clone());
+            if let Some(offset) = self.text.find(&tag) {
+                let (line, column) = line_column(&self.text, offset);
+                note = note.at(line, column);
+            }
+            notes.push(note);
+        }
+        parsed.map_err(|err| {
             let message = err.to_string();
             let code = classify(&message).unwrap_or(Code::YamlSyntax);
             let detail = message.split(" at line ").next().unwrap_or(&message);
@@ -239,6 +261,11 @@ impl Source {
                 None => diagnostic,
             }
         })
+    }
+
+    /// What the last parse noticed without failing, taken (so each is reported once).
+    pub fn take_notes(&self) -> Vec<Diagnostic> {
+        self.notes.lock().map(|mut notes| std::mem::take(&mut *notes)).unwrap_or_default()
     }
 
     fn named(&self, diagnostic: Diagnostic) -> Diagnostic {

@@ -2,9 +2,10 @@
 //! are errors (serde_json would silently keep the last one), YAML's non-string keys (`200:`) become
 //! strings, and numbers JSON cannot hold are errors instead of turning into `null`.
 
+use std::cell::RefCell;
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 /// Prefix of the error message for duplicate keys, recognised when the error is classified.
@@ -13,6 +14,17 @@ pub(crate) const DUPLICATE_KEY: &str = "duplicate key";
 pub(crate) const NOT_A_NUMBER: &str = "number out of JSON range";
 
 pub(crate) struct ValueSeed;
+
+thread_local! {
+    /// The local YAML tags (`!Sub`, `!Ref`) read on this thread since the last `take_tags`: how
+    /// many, and the first.
+    static TAGS: RefCell<(usize, Option<String>)> = const { RefCell::new((0, None)) };
+}
+
+/// The tags seen by the parse that just ended on this thread, forgetting them.
+pub(crate) fn take_tags() -> (usize, Option<String>) {
+    TAGS.with(|tags| std::mem::take(&mut *tags.borrow_mut()))
+}
 
 impl<'de> DeserializeSeed<'de> for ValueSeed {
     type Value = Value;
@@ -80,6 +92,18 @@ impl<'de> Visitor<'de> for ValueVisitor {
 
     fn visit_some<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
         ValueSeed.deserialize(deserializer)
+    }
+
+    /// A tagged YAML value (`!Sub "…"`, CloudFormation style) is read as the value it tags, as
+    /// lenient YAML readers do; the tag is remembered for a note.
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        let (tag, variant): (String, _) = data.variant()?;
+        TAGS.with(|tags| {
+            let mut tags = tags.borrow_mut();
+            tags.0 += 1;
+            tags.1.get_or_insert(tag);
+        });
+        variant.newtype_variant_seed(ValueSeed)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {

@@ -68,6 +68,7 @@ pub fn validate(source: &Source, family: Option<FormatFamily>) -> Validation {
     for diagnostic in &mut validation.diagnostics {
         source.locate_diagnostic(diagnostic);
     }
+    validation.diagnostics.splice(0..0, source.take_notes());
     validation
 }
 
