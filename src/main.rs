@@ -32,6 +32,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Interrupted (Ctrl-C, SIGTERM): no half-written temporary file is left behind.
+    let _ = ctrlc::set_handler(|| {
+        ois::emit::remove_temporary_files();
+        std::process::exit(130);
+    });
     let cli = Cli::parse();
     match cli.command {
         Command::Convert(args) => cli::run_convert(args),

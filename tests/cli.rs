@@ -734,3 +734,29 @@ fn a_secrets_fifo_is_refused_not_waited_on() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("INP012"));
 }
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_batch_leaves_no_temporary_files() {
+    for delay_ms in [30, 80, 150, 250] {
+        let out = tempfile::tempdir().expect("temp dir");
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ois"))
+            .args(["convert", "../shared/corpus", "--base-url", "https://api.example.com", "-q", "-o"])
+            .arg(out.path())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("runs");
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+        let status = child.wait_with_output().expect("ends").status;
+        let mut leftovers = Vec::new();
+        for entry in walkdir::WalkDir::new(out.path()).into_iter().flatten() {
+            if entry.file_name().to_string_lossy().starts_with(".ois-") {
+                leftovers.push(entry.path().display().to_string());
+            }
+        }
+        assert!(leftovers.is_empty(), "after {delay_ms} ms: {leftovers:?}");
+        // Finished before the signal, or stopped by it.
+        assert!(matches!(status.code(), Some(0 | 1 | 130)), "after {delay_ms} ms: {status:?}");
+    }
+}

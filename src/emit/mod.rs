@@ -1,8 +1,11 @@
 //! Emitting results: a document as JSON or YAML text, and atomic file writes that never clobber
 //! by accident. The bottom of the pipeline: it knows nothing of what it writes.
 
+use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -51,6 +54,43 @@ pub fn model_text<T: Serialize>(value: &T, format: OutputFormat) -> Result<Strin
     text.map_err(|err| Diagnostic::elsewhere(Code::OutputWrite, format!("cannot serialize the output: {err}")))
 }
 
+/// Temporary files being written now, so that an interrupted run can remove them.
+static IN_FLIGHT: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+/// Set once the run is being stopped: no new temporary file is started.
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// A temporary file listed in `IN_FLIGHT` for as long as it lives.
+struct InFlight(PathBuf);
+
+impl InFlight {
+    fn register(path: &Path) -> InFlight {
+        if let Ok(mut files) = IN_FLIGHT.lock() {
+            files.insert(path.to_path_buf());
+        }
+        InFlight(path.to_path_buf())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if let Ok(mut files) = IN_FLIGHT.lock() {
+            files.remove(&self.0);
+        }
+    }
+}
+
+/// Removes every temporary file [`write_atomically`] is writing and lets it start no other: for
+/// a signal handler (SIGINT, SIGTERM) that then ends the process, so an interrupted batch leaves
+/// no hidden `.ois-*.tmp` files behind. Files already renamed into place stay.
+pub fn remove_temporary_files() {
+    STOPPING.store(true, Ordering::SeqCst);
+    if let Ok(files) = IN_FLIGHT.lock() {
+        for file in files.iter() {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+}
+
 /// Writes `text` to `path` through a temporary file in the same folder and a rename, so a failed
 /// or interrupted run leaves either the old file or the new one, never a partial one. Without
 /// `force` an existing file is an error, checked atomically at the rename. The file is not
@@ -76,7 +116,11 @@ pub fn write_atomically(path: &Path, text: &str, force: bool) -> Result<(), Diag
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
+    if STOPPING.load(Ordering::SeqCst) {
+        return Err(write_error(std::io::Error::from(std::io::ErrorKind::Interrupted)));
+    }
     let mut temp = tempfile::Builder::new().prefix(".ois-").suffix(".tmp").tempfile_in(dir).map_err(write_error)?;
+    let _in_flight = InFlight::register(temp.path());
     temp.write_all(text.as_bytes()).map_err(write_error)?;
     if force {
         temp.persist(path).map_err(|e| write_error(e.error))?;
