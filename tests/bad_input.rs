@@ -129,6 +129,22 @@ fn cases() -> Vec<Case> {
             "leaves the document's folder",
         ),
         case(
+            "server variable holding a template",
+            "braces.json",
+            r#"{"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+                "servers": [{"url": "https://{r}.example", "variables": {"r": {"default": "{eu}"}}}],
+                "paths": {"/a": {"get": {}}}}"#,
+            "CNV009",
+            "template",
+        ),
+        case(
+            "only a reserved placeholder and a malformed template",
+            "templates.json",
+            openapi(r#"{"/a/{_type}": {"get": {}}, "/b/{{id}}": {"get": {}}}"#, "{}"),
+            "CNV032",
+            "none of",
+        ),
+        case(
             "every operation unsupported",
             "unsupported.json",
             openapi(r#"{"/a": {"put": {}, "delete": {}}}"#, "{}"),
