@@ -6,7 +6,7 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use cli::{ConfigArgs, ConvertArgs, EndpointIdsArgs, RequestArgs, ValidateArgs};
 
@@ -37,7 +37,11 @@ fn main() -> ExitCode {
         ois::emit::remove_temporary_files();
         std::process::exit(130);
     });
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    if let (Command::Request(args), Some(("request", request))) = (&mut cli.command, matches.subcommand()) {
+        args.keep_order(request);
+    }
     match cli.command {
         Command::Convert(args) => cli::run_convert(args),
         Command::Validate(args) => cli::run_validate(args),

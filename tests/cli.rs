@@ -760,3 +760,17 @@ fn an_interrupted_batch_leaves_no_temporary_files() {
         assert!(matches!(status.code(), Some(0 | 1 | 130)), "after {delay_ms} ms: {status:?}");
     }
 }
+
+#[test]
+fn requester_parameters_keep_their_command_line_order_and_last_value() {
+    // As the node's parameter object: --param and --param-json interleaved as given, and a later
+    // value of a name replacing the earlier one where it first stood.
+    let output = ois()
+        .args(["request", "samples/expected/coins.ois.json", "--endpoint", "simplePrice", "--format", "json"])
+        .args(["--param-json", "vs_currencies=\"eur\"", "--param", "ids=x", "--param", "vs_currencies=usd"])
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let request: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(request["url"], "https://api.coins.example/api/v3/simple/price?vs_currencies=usd&ids=x");
+}

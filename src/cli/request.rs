@@ -58,6 +58,24 @@ pub(crate) struct RequestArgs {
     /// Show credential values instead of ****.
     #[arg(long)]
     show_secrets: bool,
+    /// `--param` and `--param-json` values in command-line order (`true`: JSON), as
+    /// [`RequestArgs::keep_order`] found them: the node's parameters are an ordered object where
+    /// a later value replaces an earlier one.
+    #[arg(skip)]
+    requester: Vec<(String, String, bool)>,
+}
+
+impl RequestArgs {
+    /// Records the order in which `--param` and `--param-json` were given (clap keeps each list in
+    /// order, but not the two interleaved).
+    pub(crate) fn keep_order(&mut self, matches: &clap::ArgMatches) {
+        let positions = |id: &str| matches.indices_of(id).map(Iterator::collect::<Vec<_>>).unwrap_or_default();
+        let texts = positions("params").into_iter().zip(self.params.iter().map(|(n, v)| (n, v, false)));
+        let jsons = positions("params_json").into_iter().zip(self.params_json.iter().map(|(n, v)| (n, v, true)));
+        let mut all: Vec<(usize, (&String, &String, bool))> = texts.chain(jsons).collect();
+        all.sort_by_key(|(position, _)| *position);
+        self.requester = all.into_iter().map(|(_, (n, v, json))| (n.clone(), v.clone(), json)).collect();
+    }
 }
 
 pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
@@ -115,15 +133,18 @@ pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String
     // What is said about the chosen OIS points into the file it came from (a config.json's /ois/N).
     let within = |error: Diagnostic| error.within(&selected.pointer);
     request::check_ois(&selected.ois).map_err(within)?;
+    // As the node's parameter object: in the order given, a later value of a name replacing an
+    // earlier one in its first place.
     let mut parameters = indexmap::IndexMap::new();
-    for (name, value) in &args.params {
-        parameters.insert(name.clone(), serde_json::Value::String(value.clone()));
-    }
-    for (name, text) in &args.params_json {
-        let value = serde_json::from_str(text).map_err(|err| {
-            Diagnostic::elsewhere(Code::BadArgument, format!("--param-json {name}: not JSON ({err})"))
-                .with_help("quote strings: --param-json name='\"text\"', or use --param")
-        })?;
+    for (name, text, json) in &args.requester {
+        let value = if *json {
+            serde_json::from_str(text).map_err(|err| {
+                Diagnostic::elsewhere(Code::BadArgument, format!("--param-json {name}: not JSON ({err})"))
+                    .with_help("quote strings: --param-json name='\"text\"', or use --param")
+            })?
+        } else {
+            serde_json::Value::String(text.clone())
+        };
         parameters.insert(name.clone(), value);
     }
     let metadata = if args.metadata.is_empty() {
