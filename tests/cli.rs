@@ -774,3 +774,49 @@ fn requester_parameters_keep_their_command_line_order_and_last_value() {
     let request: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(request["url"], "https://api.coins.example/api/v3/simple/price?vs_currencies=usd&ids=x");
 }
+
+#[cfg(unix)]
+#[test]
+fn output_files_are_written_only_as_regular_files_with_the_usual_modes() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt, symlink};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mode = |path: &Path| std::fs::metadata(path).expect("metadata").permissions().mode() & 0o777;
+    // What any new file gets here (0666 less the umask).
+    let probe = dir.path().join("probe");
+    std::fs::File::create(&probe).expect("probe");
+    let usual = mode(&probe);
+
+    let new = dir.path().join("new.json");
+    ois().args(["convert", "samples/orders.json", "-o"]).arg(&new).assert().success();
+    assert_eq!(mode(&new), usual, "a new file gets the usual mode, not a temporary file's 0600");
+
+    let kept = dir.path().join("kept.json");
+    std::fs::write(&kept, "old").expect("write");
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    ois().args(["convert", "samples/orders.json", "--force", "-o"]).arg(&kept).assert().success();
+    assert_eq!(mode(&kept), 0o640, "a replaced file keeps its mode");
+
+    // A symlink is written through: the link stays, its target changes.
+    let target = dir.path().join("target.json");
+    std::fs::write(&target, "old").expect("write");
+    let link = dir.path().join("link.json");
+    symlink(&target, &link).expect("link");
+    ois().args(["convert", "samples/orders.json", "--force", "-o"]).arg(&link).assert().success();
+    assert!(std::fs::symlink_metadata(&link).expect("link").file_type().is_symlink());
+    assert!(std::fs::read_to_string(&target).expect("target").contains("oisFormat"));
+
+    // A FIFO (like a device) is refused, not replaced by a file.
+    let fifo = dir.path().join("pipe.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    ois()
+        .args(["convert", "samples/orders.json", "--force", "-o"])
+        .arg(&fifo)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not a regular file"));
+    assert!(std::fs::symlink_metadata(&fifo).expect("fifo").file_type().is_fifo());
+
+    // `-` is standard output.
+    let output = ois().args(["convert", "samples/orders.json", "-o", "-"]).output().expect("runs");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("oisFormat"));
+}

@@ -92,42 +92,98 @@ pub fn remove_temporary_files() {
 }
 
 /// Writes `text` to `path` through a temporary file in the same folder and a rename, so a failed
-/// or interrupted run leaves either the old file or the new one, never a partial one. Without
+/// or interrupted run leaves either the old file or the new one, never a partial one. Only regular
+/// files are written: a symlink is written through to its target, a device, FIFO or socket is
+/// refused, and `-` or `/dev/stdout` is standard output. A new file gets the usual mode (0666
+/// less the umask); a replaced one keeps its mode. Without
 /// `force` an existing file is an error, checked atomically at the rename. The file is not
 /// fsynced: atomic is what other readers need, and a sync per file (10–20 ms each) would cost more
 /// than converting most documents; like rustfmt and prettier, durability is left to the system.
 pub fn write_atomically(path: &Path, text: &str, force: bool) -> Result<(), Diagnostic> {
     let name = path.display();
-    let exists_error = || {
-        Diagnostic::elsewhere(Code::OutputExists, format!("{name} already exists; nothing was written"))
-            .in_file(name.to_string())
-            .with_fix(Fix::Replace)
-    };
-    if !force && path.exists() {
-        return Err(exists_error());
-    }
     let write_error = |err: std::io::Error| {
         // tempfile names its own temporary file in the error; the user asked for `path`.
         let text = err.to_string();
         let reason = text.split(" at path ").next().unwrap_or(&text);
         Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write {name}: {reason}"))
     };
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
+    // `-` and the names of standard output are written to it, as they are: a rename onto them
+    // would be meaningless.
+    if is_standard_output(path) {
+        let mut stdout = std::io::stdout().lock();
+        return stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()).map_err(write_error);
+    }
+    let exists_error = || {
+        Diagnostic::elsewhere(Code::OutputExists, format!("{name} already exists; nothing was written"))
+            .in_file(name.to_string())
+            .with_fix(Fix::Replace)
+    };
+    // A symlink is written through: its target gets the new text and the link stays a link.
+    let target = resolve_links(path);
+    let existing = std::fs::metadata(&target).ok();
+    if let Some(existing) = &existing {
+        if !force {
+            return Err(exists_error());
+        }
+        // Never a rename over a device, FIFO, socket or folder (as root, `-o /dev/null --force`
+        // would otherwise replace /dev/null with a file).
+        if !existing.is_file() {
+            return Err(Diagnostic::elsewhere(
+                Code::OutputWrite,
+                format!("{name} is not a regular file (a device, FIFO, socket or folder); nothing was written"),
+            )
+            .with_help("write to a file path, or to - for standard output"));
+        }
+    } else if !force && std::fs::symlink_metadata(path).is_ok() {
+        return Err(exists_error());
+    }
+    let dir = match target.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
     };
     if STOPPING.load(Ordering::SeqCst) {
         return Err(write_error(std::io::Error::from(std::io::ErrorKind::Interrupted)));
     }
-    let mut temp = tempfile::Builder::new().prefix(".ois-").suffix(".tmp").tempfile_in(dir).map_err(write_error)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".ois-").suffix(".tmp");
+    // A new file gets the mode any new file gets (0666 less the umask), not a temporary file's 0600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut temp = builder.tempfile_in(&dir).map_err(write_error)?;
     let _in_flight = InFlight::register(temp.path());
+    // A replaced file keeps its own mode.
+    if let Some(existing) = &existing {
+        temp.as_file().set_permissions(existing.permissions()).map_err(write_error)?;
+    }
     temp.write_all(text.as_bytes()).map_err(write_error)?;
     if force {
-        temp.persist(path).map_err(|e| write_error(e.error))?;
+        temp.persist(&target).map_err(|e| write_error(e.error))?;
     } else {
-        temp.persist_noclobber(path).map_err(|e| {
+        temp.persist_noclobber(&target).map_err(|e| {
             if e.error.kind() == std::io::ErrorKind::AlreadyExists { exists_error() } else { write_error(e.error) }
         })?;
     }
     Ok(())
+}
+
+/// `-`, `/dev/stdout` and the process's own descriptor 1.
+fn is_standard_output(path: &Path) -> bool {
+    ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].iter().any(|name| path == Path::new(name))
+}
+
+/// Where a chain of symlinks at `path` ends (the path itself when it is not a link), followed a
+/// bounded number of times; a dangling link ends at the file it names.
+fn resolve_links(path: &Path) -> PathBuf {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        let Ok(target) = std::fs::read_link(&current) else { break };
+        current = match current.parent() {
+            Some(parent) if target.is_relative() => parent.join(target),
+            _ => target,
+        };
+    }
+    current
 }
