@@ -820,3 +820,40 @@ fn output_files_are_written_only_as_regular_files_with_the_usual_modes() {
     let output = ois().args(["convert", "samples/orders.json", "-o", "-"]).output().expect("runs");
     assert!(String::from_utf8_lossy(&output.stdout).contains("oisFormat"));
 }
+
+#[test]
+fn config_checks_every_target_before_writing_any() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let secrets = dir.path().join("secrets.env");
+    std::fs::write(&secrets, "KEEP=me\n").expect("write");
+    let config = dir.path().join("config.json");
+    ois()
+        .args(["config", "samples/expected/coins.ois.json", "-o"])
+        .arg(&config)
+        .arg("--secrets-out")
+        .arg(&secrets)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("OUT001"));
+    assert!(!config.exists(), "config.json was written although secrets.env could not be");
+    assert_eq!(std::fs::read_to_string(&secrets).expect("read"), "KEEP=me\n");
+}
+
+#[test]
+fn a_bad_ois_format_is_a_usage_error_listing_the_accepted_ones() {
+    ois()
+        .args(["convert", "samples/orders.json", "--ois-format", "2.3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("3.0.0").and(predicate::str::contains("2.3.2")));
+}
+
+#[test]
+fn validating_an_openapi_document_says_to_convert_it() {
+    ois()
+        .args(["validate", "samples/orders.json"])
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains("OIS007").and(predicate::str::contains("ois convert")))
+        .stdout(predicate::str::contains("OIS003").not());
+}

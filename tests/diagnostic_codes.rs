@@ -306,6 +306,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             }),
         ),
         (Code::UnknownField, rule_codes(|o| set(o, "/description", json!("x")))),
+        (Code::OpenApiNotOis, validate_codes(|o| *o = doc(json!({"/a": get_ok()})))),
         (
             Code::BadHeaderName,
             rule_codes(|o| {
@@ -794,6 +795,7 @@ one_test_per_code! {
     ois004_bad_ois_format: BadOisFormat,
     ois005_bad_title: BadTitle,
     ois006_bad_version: BadVersion,
+    ois007_open_api_not_ois: OpenApiNotOis,
     ois010_server_count: ServerCount,
     ois011_invalid_server_url: InvalidServerUrl,
     ois012_server_not_absolute_http: ServerNotAbsoluteHttp,

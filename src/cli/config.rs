@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use ois::report::{RenderStyle, Show, validation_report};
-use ois::{Diagnostic, OisDocument, OutputFormat, Severity, Source, validate_value};
+use ois::{Code, Diagnostic, Fix, OisDocument, OutputFormat, Severity, Source, validate_value};
 
 use super::{FAILURE, fail_with, write_stdout};
 
@@ -57,6 +57,20 @@ pub(crate) fn run_config(args: ConfigArgs) -> ExitCode {
         Ok(text) => text,
         Err(error) => return fail_with(&error),
     };
+    // Every target is checked before any is written: a failure leaves nothing half-done.
+    if !args.force {
+        for path in [&args.output, &args.secrets_out].into_iter().flatten() {
+            if std::fs::symlink_metadata(path).is_ok() {
+                let error = Diagnostic::elsewhere(
+                    Code::OutputExists,
+                    format!("{} already exists; nothing was written", path.display()),
+                )
+                .in_file(path.display().to_string())
+                .with_fix(Fix::Replace);
+                return fail_with(&error);
+            }
+        }
+    }
     let written = match &args.output {
         Some(path) => ois::write_atomically(path, &text, args.force),
         None => write_stdout(&text),

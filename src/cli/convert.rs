@@ -50,7 +50,7 @@ pub(crate) struct ConvertArgs {
     #[arg(long, value_name = "URL")]
     base_url: Option<String>,
     /// The oisFormat to write: 3.0.0 (Airnode Feed 4.x) or 2.3.2 (Airnode 0.15).
-    #[arg(long, value_name = "VERSION", default_value = "3.0.0")]
+    #[arg(long, value_name = "VERSION", default_value = "3.0.0", value_parser = parse_ois_format)]
     ois_format: String,
     /// The OIS title (default: info.title made to fit the OIS rule).
     #[arg(long)]
@@ -269,4 +269,14 @@ pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: Ou
     };
     let _ = std::io::stderr().write_all(report.as_bytes());
     if failed { ExitCode::from(FAILURE) } else { ExitCode::SUCCESS }
+}
+
+/// `--ois-format`: a full version of a family the node reads; anything else is a usage error.
+fn parse_ois_format(text: &str) -> Result<String, String> {
+    match ois::FormatFamily::of_version(text) {
+        Some(_) => Ok(text.to_owned()),
+        None => Err(format!(
+            "\"{text}\" is not an oisFormat to write: use 3.0.0 (Airnode Feed 4.x) or 2.3.2 (Airnode 0.15, Airnode Feed ≤ 3.3), or another 3.0.x / 2.3.x"
+        )),
+    }
 }

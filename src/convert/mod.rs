@@ -196,7 +196,7 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
     let mut summary = Summary::default();
 
     let family_text = options.ois_format.as_deref().unwrap_or(FormatFamily::V3_0.default_version());
-    let family = FormatFamily::of(family_text).ok_or_else(|| {
+    let family = FormatFamily::of_version(family_text).ok_or_else(|| {
         Diagnostic::elsewhere(Code::BadOisFormat, format!("OIS format \"{family_text}\" is not supported"))
             .with_help("use 2.3.2 (Airnode 0.15, Airnode Feed ≤ 3.3) or 3.0.0 (Airnode Feed 4.x)")
     })?;

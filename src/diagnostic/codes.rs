@@ -157,6 +157,7 @@ codes! {
         BadOisFormat = "OIS004", Error, "`oisFormat` is not x.y.z of a supported family (2.3.x, 3.0.x)";
         BadTitle = "OIS005", Error, "`title` is not 1-64 ASCII letters, digits, `_`, `-` or spaces";
         BadVersion = "OIS006", Error, "`version` is not x.y.z with numeric parts";
+        OpenApiNotOis = "OIS007", Error, "an OpenAPI document where an OIS was expected";
         ServerCount = "OIS010", Error, "`servers` must hold exactly one server (format text; stricter than @api3/ois)";
         InvalidServerUrl = "OIS011", Error, "the server URL is not a valid URL";
         ServerNotAbsoluteHttp = "OIS012", Error, "the server URL is not absolute http(s) without `{variables}` (format text)";

@@ -40,6 +40,17 @@ impl<'a> OisDocument<'a> {
                     let error = Diagnostic::new(Code::WrongType, "/ois", "`ois` must be an array of OIS objects");
                     return Err((DocumentKind::Config, error));
                 }
+                // An OpenAPI document passed by mistake: one clear error, not one per field.
+                None if ["openapi", "swagger"].iter().any(|key| object.contains_key(*key)) => {
+                    let key = if object.contains_key("openapi") { "openapi" } else { "swagger" };
+                    let error = Diagnostic::new(
+                        Code::OpenApiNotOis,
+                        format!("/{key}"),
+                        "this is an OpenAPI document, not an OIS: it has an `openapi` or `swagger` field",
+                    )
+                    .with_help("convert it first: ois convert FILE -o FILE.ois.json");
+                    return Err((DocumentKind::Ois, error));
+                }
                 None => (DocumentKind::Ois, vec![(String::new(), root)]),
             },
             Value::Array(items) => (DocumentKind::List, listed(items, "/")),

@@ -209,6 +209,16 @@ impl FormatFamily {
         }
     }
 
+    /// The family of a full `oisFormat` version to write (`2.3.2`, `3.0.0`, `3.0.1`): `x.y.z` with
+    /// numeric parts, in a family the node reads. `2.3` alone is not one (the validator would
+    /// refuse the OIS).
+    pub fn of_version(version: &str) -> Option<FormatFamily> {
+        let family = FormatFamily::of(version)?;
+        let parts: Vec<&str> = version.split('.').collect();
+        let numeric = |part: &&str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+        (parts.len() == 3 && parts.iter().all(numeric)).then_some(family)
+    }
+
     /// The `oisFormat` this tool writes for the family.
     pub fn default_version(self) -> &'static str {
         match self {
