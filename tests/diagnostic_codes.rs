@@ -240,6 +240,16 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             secured(json!({"k": {"type": "apiKey", "in": "query", "name": "k"}}), json!([{"k": []}])),
         ),
         (Code::SchemeUndefined, secured(json!({}), json!([{"nope": []}]))),
+        (Code::SecurityClash, {
+            let mut document = doc(json!({
+                "/a": {"get": {"operationId": "a", "security": [{"basic": []}]}},
+                "/b": {"get": {"operationId": "b", "security": [{"bearer": []}]}}
+            }));
+            document["components"] = json!({"securitySchemes": {
+                "basic": {"type": "http", "scheme": "basic"}, "bearer": {"type": "http", "scheme": "bearer"}
+            }});
+            convert_codes(document, &none)
+        }),
         (Code::SecurityNotAvailable, {
             let mut document = doc(json!({"/a": get_ok()}));
             document["components"] = json!({"securitySchemes": {"k": {"type": "apiKey", "in": "query", "name": "k"}}});
@@ -307,6 +317,22 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         ),
         (Code::UnknownField, rule_codes(|o| set(o, "/description", json!("x")))),
         (Code::OpenApiNotOis, validate_codes(|o| *o = doc(json!({"/a": get_ok()})))),
+        (
+            Code::SchemesClash,
+            rule_codes(|o| {
+                set(
+                    o,
+                    "/apiSpecifications/components/securitySchemes/bearer",
+                    json!({"type": "http", "scheme": "bearer"}),
+                );
+                set(
+                    o,
+                    "/apiSpecifications/components/securitySchemes/basic",
+                    json!({"type": "http", "scheme": "basic"}),
+                );
+                set(o, "/apiSpecifications/security", json!({"key": [], "bearer": [], "basic": []}));
+            }),
+        ),
         (
             Code::BadHeaderName,
             rule_codes(|o| {
@@ -759,6 +785,7 @@ one_test_per_code! {
     cnv023_security_choice: SecurityChoice,
     cnv024_scheme_undefined: SchemeUndefined,
     cnv025_security_not_available: SecurityNotAvailable,
+    cnv026_security_clash: SecurityClash,
     cnv030_method_skipped: MethodSkipped,
     cnv031_path_unusable: PathUnusable,
     cnv032_no_operations: NoOperations,
@@ -836,6 +863,7 @@ one_test_per_code! {
     ois056_path_unencoded: PathUnencoded,
     ois057_reserved_count_mismatch: ReservedCountMismatch,
     ois058_bad_header_name: BadHeaderName,
+    ois059_schemes_clash: SchemesClash,
     ois061_unknown_credential_title: UnknownCredentialTitle,
     ois062_unknown_credential_scheme: UnknownCredentialScheme,
     ois063_missing_credential: MissingCredential,

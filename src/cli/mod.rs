@@ -60,6 +60,7 @@ fn flag_help(fix: &Fix) -> String {
         }
         Fix::ChooseOis => "say which with --ois TITLE".to_owned(),
         Fix::CopyDefaults => "pass --defaults to write it (the node then sends it whenever none is given)".to_owned(),
+        Fix::ChooseSecurity => "choose the scheme to keep with --security NAME".to_owned(),
         other => other.describe(),
     }
 }
@@ -118,6 +119,7 @@ mod tests {
             Fix::GiveSecret("K".into()),
             Fix::ChooseOis,
             Fix::CopyDefaults,
+            Fix::ChooseSecurity,
         ];
         for fix in fixes {
             assert!(flag_help(&fix).contains("--"), "{fix:?} has no flag in its help");

@@ -248,13 +248,14 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
     servers::check_operation_servers(&server, &operations, &mut diagnostics);
 
     let plan = security::plan(&document, &operations, options.security.as_deref(), &mut diagnostics);
-    let security::Plan { schemes: security, descriptions } = match plan {
+    let security::Plan { schemes: mut security, descriptions } = match plan {
         Ok(plan) => plan,
         Err(error) => {
             diagnostics.push(error);
             return Err(Failure { diagnostics });
         }
     };
+    security::drop_clashes(&mut security, &mut diagnostics);
     let endpoints = endpoints::build(&operations, &names, options.defaults, &mut diagnostics);
 
     let mut paths: IndexMap<String, IndexMap<String, Operation>> = IndexMap::new();

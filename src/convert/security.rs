@@ -6,7 +6,7 @@ use openapiv3::{APIKeyLocation, SecurityScheme as OpenApiScheme};
 use serde_json::Value;
 
 use super::shared::KeptOperation;
-use crate::diagnostic::{Code, Diagnostic, Location as Place};
+use crate::diagnostic::{Code, Diagnostic, Fix, Location as Place};
 use crate::ois::model::{HttpScheme, Location, SecurityScheme};
 use crate::openapi::Document;
 use crate::pointer;
@@ -19,6 +19,46 @@ const EXACT_SEARCH_LIMIT: usize = 16;
 pub(super) struct Plan {
     pub schemes: IndexMap<String, SecurityScheme>,
     pub descriptions: IndexMap<String, String>,
+}
+
+/// Where a scheme's credential goes: its location and name (header names compared without case,
+/// as HTTP and axios's headers do).
+fn slot(scheme: &SecurityScheme) -> (Location, String) {
+    match scheme {
+        SecurityScheme::ApiKey { location: Location::Header, name } => (Location::Header, name.to_ascii_lowercase()),
+        SecurityScheme::ApiKey { location, name } => (*location, name.clone()),
+        SecurityScheme::Http { .. } => (Location::Header, "authorization".to_owned()),
+    }
+}
+
+/// Keeps the first of schemes that would write the same header, query or cookie name (basic and
+/// bearer both write `Authorization`): the node's adapter would send only the last one's value,
+/// so an operation meant for the first would get the second's credential.
+pub(super) fn drop_clashes(schemes: &mut IndexMap<String, SecurityScheme>, diagnostics: &mut Vec<Diagnostic>) {
+    let mut taken: std::collections::HashMap<(Location, String), String> = std::collections::HashMap::new();
+    schemes.retain(|name, scheme| {
+        let (location, key) = slot(scheme);
+        match taken.get(&(location, key.clone())) {
+            Some(first) => {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::SecurityClash,
+                        pointer::join("/components/securitySchemes", [name.as_str()]),
+                        format!(
+                            "security scheme \"{name}\" is dropped: it writes the same {} {key:?} as \"{first}\", and the node would send only one of them",
+                            location.as_str()
+                        ),
+                    )
+                    .with_fix(Fix::ChooseSecurity),
+                );
+                false
+            }
+            None => {
+                taken.insert((location, key), name.clone());
+                true
+            }
+        }
+    });
 }
 
 /// The schemes to emit, in the order the document defines them. `choice`: the alternatives the

@@ -119,6 +119,7 @@ codes! {
         SecurityChoice = "CNV023", Note, "which security schemes were chosen for the whole API";
         SchemeUndefined = "CNV024", Warning, "a security requirement names an undefined scheme";
         SecurityNotAvailable = "CNV025", Error, "a security scheme asked for is not defined or cannot be expressed";
+        SecurityClash = "CNV026", Warning, "two security schemes write the same header, query or cookie name: only the first is kept";
         MethodSkipped = "CNV030", Note, "an operation with a method other than get/post is skipped";
         PathUnusable = "CNV031", Warning, "a path OIS cannot express (whitespace, no leading `/`, a malformed `{placeholder}`)";
         NoOperations = "CNV032", Error, "no get or post operation could be converted";
@@ -198,6 +199,7 @@ codes! {
         PathUnencoded = "OIS056", Note, "a requester's path value is inserted into the URL unencoded";
         ReservedCountMismatch = "OIS057", Warning, "`_path`/`_times` list lengths differ from `_type`'s";
         BadHeaderName = "OIS058", Error, "a header name that is not an HTTP token (the node's HTTP client refuses it)";
+        SchemesClash = "OIS059", Warning, "two security schemes in `security` write the same header, query or cookie name";
         UnknownCredentialTitle = "OIS061", Error, "an `apiCredentials` entry names no OIS of the file";
         UnknownCredentialScheme = "OIS062", Error, "an `apiCredentials` entry names a scheme its OIS does not define";
         MissingCredential = "OIS063", Error, "an enabled apiKey/http scheme has no credential";

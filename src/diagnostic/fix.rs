@@ -33,6 +33,8 @@ pub enum Fix {
     ChooseOis,
     /// Write the document's defaults of optional parameters (`ConvertOptions::defaults`).
     CopyDefaults,
+    /// Choose the security schemes to keep (`ConvertOptions::security`).
+    ChooseSecurity,
 }
 
 impl Fix {
@@ -60,6 +62,7 @@ impl Fix {
             Fix::CopyDefaults => {
                 "set ConvertOptions::defaults to write it (the node then sends it whenever none is given)".to_owned()
             }
+            Fix::ChooseSecurity => "choose the scheme to keep in ConvertOptions::security".to_owned(),
         }
     }
 }

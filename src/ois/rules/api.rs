@@ -23,6 +23,8 @@ pub(super) struct Declared {
     /// `(path, method)` → the operation's parameters as `(in, name)`.
     pub operations: HashMap<(String, String), Parameters>,
     pub schemes: HashSet<String>,
+    /// Scheme name → where its credential goes (`in`, name; header names lowercased).
+    pub slots: HashMap<String, (String, String)>,
 }
 
 impl Checker {
@@ -213,15 +215,20 @@ impl Checker {
                 "apiKey" => {
                     self.object(scheme, scheme_at, "an apiKey scheme", located, located);
                     let location = self.location(object.get("in"), scheme_at.key("in"), SCHEME_LOCATIONS);
-                    let header = self.string(object.get("name"), scheme_at.key("name"), "`name`");
-                    if let (Some("header"), Some(header)) = (location, header) {
+                    let key = self.string(object.get("name"), scheme_at.key("name"), "`name`");
+                    if let (Some("header"), Some(header)) = (location, key) {
                         self.header_name(header, scheme_at.key("name"));
+                    }
+                    if let (Some(location), Some(key)) = (location, key) {
+                        let key = if location == "header" { key.to_ascii_lowercase() } else { key.to_owned() };
+                        declared.slots.insert(name.clone(), (location.to_owned(), key));
                     }
                 }
                 "http" => {
                     let keys = &["type", "scheme"];
                     self.object(scheme, scheme_at, "an http scheme", keys, keys);
                     self.one_of(object.get("scheme"), scheme_at.key("scheme"), "`scheme`", &["basic", "bearer"]);
+                    declared.slots.insert(name.clone(), ("header".to_owned(), "authorization".to_owned()));
                 }
                 relay if RELAY_TYPES.contains(&relay) => {
                     self.object(scheme, scheme_at, "a relay scheme", located, located);
@@ -240,8 +247,24 @@ impl Checker {
 
     fn security(&mut self, security: &Value, at: At<'_>, declared: &Declared) {
         let Some(security) = self.record(security, at, "`security`") else { return };
+        let mut taken: HashMap<&(String, String), &str> = HashMap::new();
         for (name, value) in security {
             let entry_at = at.key(name);
+            if let Some(slot) = declared.slots.get(name) {
+                if let Some(first) = taken.get(slot) {
+                    self.help(
+                        Code::SchemesClash,
+                        entry_at,
+                        format!(
+                            "\"{first}\" and \"{name}\" both write the {} {:?}; the node sends only the last one's value",
+                            slot.0, slot.1
+                        ),
+                        "keep one of them in `security` (and its credential)",
+                    );
+                } else {
+                    taken.insert(slot, name);
+                }
+            }
             if !declared.schemes.contains(name) {
                 self.help(
                     Code::UndefinedSecurity,
