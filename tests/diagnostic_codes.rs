@@ -533,6 +533,32 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             ),
         ),
         (Code::PathValueChangesUrl, request_codes(|_| {}, "item", json!({"id": "a/b"}), &[])),
+        (Code::ResponseLenient, {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let response = dir.path().join("response.json");
+            std::fs::write(&response, r#"{"price": 1, "price": 2}"#).expect("write");
+            let response = response.to_str().expect("UTF-8 path").to_owned();
+            let args = [
+                "request",
+                "samples/expected/coins.ois.json",
+                "--endpoint",
+                "simplePrice",
+                "--param",
+                "ids=x",
+                "--param",
+                "vs_currencies=usd",
+                "--param",
+                "_type=int256",
+                "--param",
+                "_path=price",
+                "--response",
+            ];
+            let mut shown = cli_text_codes(&[&args[..], &[response.as_str()]].concat());
+            for (_, text) in &mut shown {
+                *text = text.replace(&response, "response.json");
+            }
+            shown
+        }),
         (
             Code::InvalidHeaderValue,
             request_codes(
@@ -691,6 +717,26 @@ fn cli_codes(args: &[&str]) -> Vec<Shown> {
         .filter_map(|d| {
             let code = Code::ALL.iter().copied().find(|code| d["code"] == code.as_str())?;
             Some((code, serde_json::to_string_pretty(d).unwrap() + "\n"))
+        })
+        .collect()
+}
+
+/// Running the CLI with a text report: each diagnostic's block of stderr, by its code.
+fn cli_text_codes(args: &[&str]) -> Vec<Shown> {
+    let output = assert_cmd::Command::cargo_bin("ois")
+        .expect("binary")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let blocks: Vec<&str> = stderr.split("\n\n").collect();
+    Code::ALL
+        .iter()
+        .flat_map(|code| {
+            let tag = format!("[{}]", code.as_str());
+            blocks.iter().filter(move |b| b.contains(&tag)).map(move |b| (*code, format!("{b}\n")))
         })
         .collect()
 }
@@ -881,6 +927,7 @@ one_test_per_code! {
     req009_bad_argument: BadArgument,
     req010_parameter_ignored: ParameterIgnored,
     req011_invalid_header_value: InvalidHeaderValue,
+    req012_response_lenient: ResponseLenient,
     req020_value_not_found: ValueNotFound,
     req021_cast_failed: CastFailed,
     req022_invalid_type: InvalidType,

@@ -175,9 +175,26 @@ pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String
     options.mode = if args.mode == ModeArg::Feed { Mode::Feed } else { Mode::Node };
     let built = request::build(&selected.ois, &options).map_err(within)?;
     let warnings: Vec<Diagnostic> = built.diagnostics().into_iter().map(within).collect();
+    let mut warnings = warnings;
     let preview = match &args.response {
         Some(path) => {
-            let response = Source::read(path)?.parse()?;
+            // Read as the node reads an API's response: JSON.parse, duplicates and 1e400 included.
+            let (response, duplicate_keys, infinities) = Source::read(path)?.parse_as_javascript()?;
+            let file = path.display();
+            if duplicate_keys > 0 {
+                warnings.push(Diagnostic::elsewhere(
+                    Code::ResponseLenient,
+                    format!("{file} repeats {duplicate_keys} key(s); the later value is used, as JSON.parse does"),
+                ));
+            }
+            if infinities > 0 {
+                warnings.push(Diagnostic::elsewhere(
+                    Code::ResponseLenient,
+                    format!(
+                        "{file} has {infinities} number(s) beyond a double; they are Infinity, as JSON.parse reads them"
+                    ),
+                ));
+            }
             let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
             Some(request::extract_and_encode(&response, &built.reserved, now)?)
         }

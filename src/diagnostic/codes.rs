@@ -219,6 +219,7 @@ codes! {
         BadArgument = "REQ009", Error, "a requester parameter, metadata or secrets value that cannot be used";
         ParameterIgnored = "REQ010", Note, "a requester parameter the node does not send";
         InvalidHeaderValue = "REQ011", Error, "a header value with a line break or another character the node's HTTP client refuses";
+        ResponseLenient = "REQ012", Warning, "a response with duplicate keys or numbers beyond a double, read as JSON.parse reads them";
         ValueNotFound = "REQ020", Error, "no value at `_path` in the response (the node fails)";
         CastFailed = "REQ021", Error, "the value cannot be cast to `_type` (the node fails)";
         InvalidType = "REQ022", Error, "`_type` is not a type the node can encode";

@@ -263,6 +263,43 @@ impl Source {
         })
     }
 
+    /// Parses as JavaScript's `JSON.parse` does (what the node does with an API's response): a
+    /// later duplicate key wins, and a number beyond a double (`1e400`) is Infinity, kept as the
+    /// text `"Infinity"` (which casts exactly as the number would). Returns what it read that
+    /// strict JSON refuses, for warnings.
+    pub fn parse_as_javascript(&self) -> Result<(Value, usize, usize), Diagnostic> {
+        // serde_json refuses a number beyond a double before any visitor sees it: each such
+        // literal is replaced by the text "Infinity" (or "-Infinity") and the text parsed again,
+        // a bounded number of times.
+        const MAX_INFINITIES: usize = 1000;
+        let mut text = std::borrow::Cow::Borrowed(self.text.as_str());
+        let mut infinities = 0;
+        loop {
+            let (parsed, met) = parse::as_javascript(|| {
+                let mut deserializer = serde_json::Deserializer::from_str(&text);
+                parse::ValueSeed.deserialize(&mut deserializer).and_then(|value| deserializer.end().map(|()| value))
+            });
+            let error = match parsed {
+                Ok(value) => return Ok((value, met.duplicate_keys, infinities + met.infinities)),
+                Err(error) => error,
+            };
+            let spot = (error.to_string().contains("number out of range") && infinities < MAX_INFINITIES)
+                .then(|| number_at(&text, error.line(), error.column()))
+                .flatten();
+            let Some((start, end)) = spot else {
+                // Not a JavaScript leniency: the strict reading says what is wrong, and where.
+                return self.parse().map(|value| (value, 0, 0));
+            };
+            let sign = if text.get(start..end).is_some_and(|n| n.starts_with('-')) { "-" } else { "" };
+            let mut replaced = String::with_capacity(text.len());
+            replaced.push_str(text.get(..start).unwrap_or_default());
+            replaced.push_str(&format!("\"{sign}Infinity\""));
+            replaced.push_str(text.get(end..).unwrap_or_default());
+            text = std::borrow::Cow::Owned(replaced);
+            infinities += 1;
+        }
+    }
+
     /// What the last parse noticed without failing, taken (so each is reported once).
     pub fn take_notes(&self) -> Vec<Diagnostic> {
         self.notes.lock().map(|mut notes| std::mem::take(&mut *notes)).unwrap_or_default()
@@ -361,6 +398,23 @@ fn classify(message: &str) -> Option<Code> {
     }
 }
 
+/// The byte range of the number literal serde_json stopped in (its 1-based line and column).
+fn number_at(text: &str, line: usize, column: usize) -> Option<(usize, usize)> {
+    let line_start = if line <= 1 { 0 } else { text.match_indices('\n').nth(line - 2).map(|(at, _)| at + 1)? };
+    let spot = (line_start + column.saturating_sub(1)).min(text.len());
+    let bytes = text.as_bytes();
+    let in_number = |b: u8| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E');
+    let mut start = spot;
+    while start > 0 && bytes.get(start - 1).copied().is_some_and(in_number) {
+        start -= 1;
+    }
+    let mut end = spot;
+    while bytes.get(end).copied().is_some_and(in_number) {
+        end += 1;
+    }
+    (end > start).then_some((start, end))
+}
+
 /// JSON when the first meaningful character opens an object or array, YAML otherwise. The
 /// extension decides only whether a failed JSON parse may be retried as YAML.
 fn detect_format(text: &str, _name: &str) -> Format {
@@ -407,6 +461,23 @@ mod tests {
         assert_eq!(value["a"], 1);
         // And diagnostics find their place in it as YAML.
         assert_eq!(text.locate("/b/c/1"), Some((2, 13)));
+    }
+
+    #[test]
+    fn a_response_is_read_as_json_parse_reads_it() {
+        let source = Source::from_text("r.json", None, r#"{"a": 1, "b": [1e400, -2E+999], "a": 2}"#.to_owned());
+        let (value, duplicates, infinities) = source.parse_as_javascript().unwrap();
+        assert_eq!(value, serde_json::json!({"a": 2, "b": ["Infinity", "-Infinity"]}));
+        assert_eq!((duplicates, infinities), (1, 2));
+        // The key keeps its first place, as in a JavaScript object.
+        assert_eq!(value.as_object().unwrap().keys().collect::<Vec<_>>(), ["a", "b"]);
+        // Anything else is still an error, reported as the strict reading reports it.
+        let broken = Source::from_text("r.json", None, r#"{"a": 1e400,"#.to_owned());
+        assert_eq!(broken.parse_as_javascript().unwrap_err().code, Code::JsonSyntax);
+        // And the ordinary parse stays strict.
+        let duplicated = Source::from_text("r.json", None, r#"{"a": 1, "a": 2}"#.to_owned());
+        assert!(duplicated.parse_as_javascript().is_ok());
+        assert_eq!(duplicated.parse().unwrap_err().code, Code::DuplicateKey);
     }
 
     #[test]
