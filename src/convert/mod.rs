@@ -327,6 +327,16 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A document of `paths` with one server.
+    fn items_document(paths: serde_json::Map<String, Value>) -> Value {
+        json!({
+            "openapi": "3.0.3",
+            "info": {"title": "Items", "version": "1.0.0"},
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": paths,
+        })
+    }
+
     #[test]
     fn path_items_read_in_groups_come_out_in_document_order() {
         // Several groups of path items; what each finds is joined as if read one by one.
@@ -341,12 +351,7 @@ mod tests {
                 (format!("/items{i}"), operations)
             })
             .collect();
-        let root = json!({
-            "openapi": "3.0.3",
-            "info": {"title": "Items", "version": "1.0.0"},
-            "servers": [{"url": "https://api.example.com"}],
-            "paths": paths,
-        });
+        let root = items_document(paths);
         let exclude = vec![Filter::parse("tag:late").unwrap(), Filter::parse("GET /nowhere").unwrap()];
         let options = ConvertOptions { exclude, ..ConvertOptions::default() };
         let built = build(&root, &options, &Files::default()).map_err(|f| f.diagnostics).unwrap();
@@ -385,12 +390,7 @@ mod tests {
                 (format!("/items{i}/{{id}}"), operation)
             })
             .collect();
-        let root = json!({
-            "openapi": "3.0.3",
-            "info": {"title": "Items", "version": "1.0.0"},
-            "servers": [{"url": "https://api.example.com"}],
-            "paths": paths,
-        });
+        let root = items_document(paths);
         let built = build(&root, &ConvertOptions::default(), &Files::default()).map_err(|f| f.diagnostics).unwrap();
         let parallel = to_value(&built.model).unwrap();
         assert_eq!(parallel, serde_json::to_value(&built.model).unwrap());
