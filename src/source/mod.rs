@@ -41,6 +41,13 @@ fn read_limited(reader: impl Read, name: &str, expected: u64, limit: u64) -> Res
     Ok(bytes)
 }
 
+/// A file that cannot be opened or looked at.
+fn unreadable(name: &str, err: &std::io::Error) -> Diagnostic {
+    Diagnostic::new(Code::InputUnreadable, "", format!("cannot read {name}: {err}"))
+        .with_help("check the path and that the file is readable")
+        .in_file(name.to_owned())
+}
+
 fn too_large(name: &str, limit: u64) -> Diagnostic {
     Diagnostic::new(
         Code::InputTooLarge,
@@ -103,12 +110,7 @@ impl Source {
             return Source::from_bytes(STDIN_NAME, None, bytes);
         }
         let name = path.display().to_string();
-        let unreadable = |err: std::io::Error| {
-            Diagnostic::new(Code::InputUnreadable, "", format!("cannot read {name}: {err}"))
-                .with_help("check the path and that the file is readable")
-                .in_file(name.clone())
-        };
-        let file = std::fs::File::open(path).map_err(unreadable)?;
+        let file = std::fs::File::open(path).map_err(|err| unreadable(&name, &err))?;
         // A regular file's size is known up front: refused without reading, read in one allocation.
         let size = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
         if let Some(size) = size
@@ -125,11 +127,7 @@ impl Source {
     /// floods the run.
     pub fn read_regular(path: &Path) -> Result<Source, Diagnostic> {
         let name = path.display().to_string();
-        let metadata = std::fs::metadata(path).map_err(|err| {
-            Diagnostic::new(Code::InputUnreadable, "", format!("cannot read {name}: {err}"))
-                .with_help("check the path and that the file is readable")
-                .in_file(name.clone())
-        })?;
+        let metadata = std::fs::metadata(path).map_err(|err| unreadable(&name, &err))?;
         if !metadata.is_file() {
             return Err(Diagnostic::new(
                 Code::InputNotRegular,
@@ -142,7 +140,7 @@ impl Source {
         Source::read(path)
     }
 
-    /// Wraps bytes already in memory;    /// Wraps bytes already in memory; `name` is used in diagnostics and its extension as a format hint.
+    /// Wraps bytes already in memory; `name` is used in diagnostics and its extension as a format hint.
     pub fn from_bytes(name: &str, path: Option<PathBuf>, bytes: Vec<u8>) -> Result<Source, Diagnostic> {
         let mut text = String::from_utf8(bytes).map_err(|err| {
             let valid = err.utf8_error().valid_up_to();
@@ -196,10 +194,7 @@ impl Source {
     }
 
     fn parse_json(&self) -> Result<Value, Diagnostic> {
-        let mut deserializer = serde_json::Deserializer::from_str(&self.text);
-        let result =
-            parse::ValueSeed.deserialize(&mut deserializer).and_then(|value| deserializer.end().map(|()| value));
-        result.or_else(|err| {
+        parse::json(&self.text).or_else(|err| {
             let message = err.to_string();
             let code = classify(&message);
             // Text that only looks like JSON (`{a: 1}` is YAML's flow style) gets a second chance.
@@ -275,12 +270,9 @@ impl Source {
         let mut text = std::borrow::Cow::Borrowed(self.text.as_str());
         let mut infinities = 0;
         loop {
-            let (parsed, met) = parse::as_javascript(|| {
-                let mut deserializer = serde_json::Deserializer::from_str(&text);
-                parse::ValueSeed.deserialize(&mut deserializer).and_then(|value| deserializer.end().map(|()| value))
-            });
+            let (parsed, duplicate_keys) = parse::as_javascript(|| parse::json(&text));
             let error = match parsed {
-                Ok(value) => return Ok((value, met.duplicate_keys, infinities + met.infinities)),
+                Ok(value) => return Ok((value, duplicate_keys, infinities)),
                 Err(error) => error,
             };
             let spot = (error.to_string().contains("number out of range") && infinities < MAX_INFINITIES)

@@ -23,30 +23,27 @@ thread_local! {
 
 thread_local! {
     /// Whether this thread's parse reads as JavaScript's `JSON.parse` does (a later duplicate key
-    /// wins, a number beyond a double is ±Infinity, kept as that text), and what it met so.
-    static AS_JAVASCRIPT: RefCell<Option<Leniencies>> = const { RefCell::new(None) };
+    /// wins, in the first one's place), and how many duplicates it met so.
+    static AS_JAVASCRIPT: RefCell<Option<usize>> = const { RefCell::new(None) };
 }
 
-/// What a JavaScript-style parse accepted that a strict one refuses.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Leniencies {
-    /// Keys given again: the later value kept, in the first one's place.
-    pub duplicate_keys: usize,
-    /// Numbers beyond a double, read as `"Infinity"` or `"-Infinity"`.
-    pub infinities: usize,
-}
-
-/// Runs `parse` reading as JavaScript does; what it accepted beyond JSON comes back with it.
-pub(crate) fn as_javascript<T>(parse: impl FnOnce() -> T) -> (T, Leniencies) {
-    AS_JAVASCRIPT.with(|state| *state.borrow_mut() = Some(Leniencies::default()));
+/// Runs `parse` reading duplicate keys as JavaScript does; how many it met comes back with it.
+pub(crate) fn as_javascript<T>(parse: impl FnOnce() -> T) -> (T, usize) {
+    AS_JAVASCRIPT.with(|state| *state.borrow_mut() = Some(0));
     let result = parse();
-    let met = AS_JAVASCRIPT.with(|state| state.borrow_mut().take()).unwrap_or_default();
-    (result, met)
+    let duplicates = AS_JAVASCRIPT.with(|state| state.borrow_mut().take()).unwrap_or_default();
+    (result, duplicates)
 }
 
-/// Notes a leniency when the parse is JavaScript-style; `false` when it is strict.
-fn lenient(note: impl FnOnce(&mut Leniencies)) -> bool {
-    AS_JAVASCRIPT.with(|state| state.borrow_mut().as_mut().map(note).is_some())
+/// Counts a duplicate key when the parse is JavaScript-style; `false` when it is strict.
+fn duplicate_allowed() -> bool {
+    AS_JAVASCRIPT.with(|state| state.borrow_mut().as_mut().map(|count| *count += 1).is_some())
+}
+
+/// JSON text as a `Value`, the whole text (nothing may follow the value).
+pub(crate) fn json(text: &str) -> Result<Value, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    ValueSeed.deserialize(&mut deserializer).and_then(|value| deserializer.end().map(|()| value))
 }
 
 /// The tags seen by the parse that just ended on this thread, forgetting them.
@@ -99,13 +96,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        if let Some(number) = Number::from_f64(v) {
-            return Ok(Value::Number(number));
-        }
-        if v.is_infinite() && lenient(|met| met.infinities += 1) {
-            return Ok(Value::String(if v > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()));
-        }
-        Err(E::custom(format!("{NOT_A_NUMBER}: {v}")))
+        Number::from_f64(v).map(Value::Number).ok_or_else(|| E::custom(format!("{NOT_A_NUMBER}: {v}")))
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
@@ -158,7 +149,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
                     slot.insert(value);
                 }
                 serde_json::map::Entry::Occupied(mut existing) => {
-                    if lenient(|met| met.duplicate_keys += 1) {
+                    if duplicate_allowed() {
                         existing.insert(value);
                     } else {
                         return Err(de::Error::custom(format!("{DUPLICATE_KEY} \"{}\"", existing.key())));
