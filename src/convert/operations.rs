@@ -13,9 +13,8 @@ use super::options::ConvertOptions;
 use super::shared::{ApiParameter, KeptOperation, Summary, base_name, ois_string, reason};
 // `Location` here is a parameter's `in`; a place in the documents is a `Place`.
 use crate::diagnostic::{Code, Diagnostic, Location as Place};
-use crate::js::is_whitespace as is_js_whitespace;
 use crate::ois::model::{Location, Method, RESERVED_NAMES};
-use crate::ois::rules::{is_http_token, placeholders};
+use crate::ois::rules::{is_http_token, is_path_key, placeholders};
 use crate::openapi::{Document, METHODS, Resolver, SpecVersion};
 use crate::pointer;
 
@@ -264,7 +263,7 @@ fn path_item<'a>(
 /// placeholders may be a reserved parameter name (the path parameter would need that name).
 fn path_problem(path: &str) -> Option<(Code, String)> {
     let unusable = |why: &str| Some((Code::PathUnusable, why.to_owned()));
-    if !path.starts_with('/') || path.chars().any(is_js_whitespace) {
+    if !is_path_key(path) {
         return unusable("it must start with `/` and have no whitespace");
     }
     let mut placeholder: Option<usize> = None;

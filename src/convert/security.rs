@@ -1,6 +1,8 @@
 //! Security: OIS applies its schemes to the whole API, so the converter picks, for the whole
 //! document, the smallest set of expressible schemes that satisfies every kept operation.
 
+use std::collections::hash_map::Entry;
+
 use indexmap::IndexMap;
 use openapiv3::{APIKeyLocation, SecurityScheme as OpenApiScheme};
 use serde_json::Value;
@@ -36,27 +38,26 @@ fn slot(scheme: &SecurityScheme) -> (Location, String) {
 /// so an operation meant for the first would get the second's credential.
 pub(super) fn drop_clashes(schemes: &mut IndexMap<String, SecurityScheme>, diagnostics: &mut Vec<Diagnostic>) {
     let mut taken: std::collections::HashMap<(Location, String), String> = std::collections::HashMap::new();
-    schemes.retain(|name, scheme| {
-        let (location, key) = slot(scheme);
-        match taken.get(&(location, key.clone())) {
-            Some(first) => {
-                diagnostics.push(
-                    Diagnostic::new(
-                        Code::SecurityClash,
-                        pointer::join("/components/securitySchemes", [name.as_str()]),
-                        format!(
-                            "security scheme \"{name}\" is dropped: it writes the same {} {key:?} as \"{first}\", and the node would send only one of them",
-                            location.as_str()
-                        ),
-                    )
-                    .with_fix(Fix::ChooseSecurity),
-                );
-                false
-            }
-            None => {
-                taken.insert((location, key), name.clone());
-                true
-            }
+    schemes.retain(|name, scheme| match taken.entry(slot(scheme)) {
+        Entry::Occupied(first) => {
+            let (location, key) = first.key();
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::SecurityClash,
+                    pointer::join("/components/securitySchemes", [name.as_str()]),
+                    format!(
+                        "security scheme \"{name}\" is dropped: it writes the same {} {key:?} as \"{}\", and the node would send only one of them",
+                        location.as_str(),
+                        first.get()
+                    ),
+                )
+                .with_fix(Fix::ChooseSecurity),
+            );
+            false
+        }
+        Entry::Vacant(slot) => {
+            slot.insert(name.clone());
+            true
         }
     });
 }

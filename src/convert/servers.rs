@@ -233,7 +233,8 @@ fn finish(url: &str, at: &str, what: &str) -> Result<String, Diagnostic> {
             at,
             format!("{what} \"{url}\" still has `{{` or `}}` in it: a template the node would send as it is"),
         )
-        .with_help("give every server variable a plain value (--server-var NAME=VALUE), or pass --server URL"));
+        .with_help("give every server variable a plain value")
+        .with_fix(Fix::PickServer));
     }
     let mut url = url.trim().to_owned();
     while url.ends_with('/') {

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::FormatFamily;
 
-pub(crate) use text::{MAX_TITLE, is_semver, is_title};
+pub(crate) use text::{MAX_TITLE, is_path_key, is_semver, is_title};
 pub use text::{invalid_header_char, is_http_token, placeholder_matches, placeholders};
 
 const ROOT_KEYS: &[&str] = &["oisFormat", "title", "version", "apiSpecifications", "endpoints"];

@@ -26,7 +26,7 @@ pub(crate) fn is_title(title: &str) -> bool {
 }
 
 /// `@api3/ois` path keys: `/` followed by anything but whitespace.
-pub(super) fn is_path_key(path: &str) -> bool {
+pub(crate) fn is_path_key(path: &str) -> bool {
     path.starts_with('/') && !path.chars().any(is_js_whitespace)
 }
 
