@@ -8,11 +8,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+
+use std::path::Path;
 
 use indexmap::IndexSet;
 use serde_json::{Value, json};
+
+use common::{interop_dir, run_node};
 
 use ois::Source;
 use ois::{Code, Severity};
@@ -391,10 +394,6 @@ fn raw_placeholders(path: &str) -> IndexSet<String> {
     found
 }
 
-fn interop_dir() -> PathBuf {
-    root().join("tests/interop")
-}
-
 #[test]
 fn verdicts_match_the_real_library() {
     if !interop_dir().join("node_modules/ois-3.0.0").exists() {
@@ -439,12 +438,7 @@ fn verdicts_match_the_real_library() {
     assert!(mutation_count >= 160 && cases.len() >= 200, "{mutation_count} mutations, {} cases", cases.len());
 
     let input: Vec<Value> = cases.iter().map(|(id, _, ois)| json!({"id": id, "ois": ois})).collect();
-    let file = tempfile::NamedTempFile::new().expect("temp file");
-    std::fs::write(file.path(), serde_json::to_string(&input).expect("JSON")).expect("write");
-    let output =
-        Command::new("node").arg(interop_dir().join("verdicts.js")).arg(file.path()).output().expect("node runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let verdicts: Vec<Value> = serde_json::from_slice(&output.stdout).expect("verdicts");
+    let Value::Array(verdicts) = run_node("verdicts.js", &Value::Array(input)) else { panic!("no verdicts") };
 
     let mut differences = Vec::new();
     let mut stricter = 0;

@@ -7,10 +7,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
+
+use common::run_node;
 
 use ois::js;
 use ois::request::{self as response, Credential, Metadata, Mode, RequestOptions, build};
@@ -344,16 +348,6 @@ fn response_cases() -> Vec<(&'static str, Value, Value)> {
         r("small number as text", json!({"_type": "string,int256", "_path": "tiny,tiny", "_times": ",1e9"})),
         r("1e21 as text", json!({"_type": "string,uint256", "_path": "e21,e21"})),
     ]
-}
-
-/// Runs `tests/interop/SCRIPT` on `input` (passed as a file) and returns what it prints.
-fn run_node(script: &str, input: &Value) -> Value {
-    let file = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(file.path(), input.to_string()).unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop").join(script);
-    let output = Command::new("node").arg(script).arg(file.path()).output().expect("node runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 #[test]

@@ -4,16 +4,13 @@
 
 #![allow(clippy::expect_used)] // tests fail by panicking
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Value, json};
 
-fn interop_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
-}
+use common::{interop_dir, run_node};
 
 /// Strings YAML readers are known to take for something else, then thousands of generated ones.
 fn strings() -> Vec<String> {
@@ -104,11 +101,7 @@ fn every_string_reads_back_the_same_in_js_yaml() {
         .map(|s| json!({"value": s.clone(), "list": [s.clone(), {"inner": s.clone()}], s: "as a key"}))
         .collect();
     let texts: Vec<String> = values.iter().map(ois::emit::to_yaml).collect();
-    let file = tempfile::NamedTempFile::new().expect("temp file");
-    std::fs::write(file.path(), serde_json::to_string(&texts).expect("JSON")).expect("write");
-    let output = Command::new("node").arg(interop_dir().join("yaml.js")).arg(file.path()).output().expect("node runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let read: Vec<Value> = serde_json::from_slice(&output.stdout).expect("results");
+    let Value::Array(read) = run_node("yaml.js", &json!(texts)) else { panic!("no results") };
     let differences: Vec<String> = values
         .iter()
         .zip(&texts)
