@@ -2,6 +2,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
+mod common;
+
 use std::path::Path;
 
 use assert_cmd::Command;
@@ -135,7 +137,7 @@ fn closed_stdout_ends_quietly() {
     // `ois convert big.json | head -c 10`: the reader goes away; no panic message.
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ois"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["convert", "../shared/corpus/github/api.github.com.json", "-q"])
+        .args(["convert", common::shared_dir().join("corpus/github/api.github.com.json").to_str().unwrap(), "-q"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -148,7 +150,7 @@ fn closed_stdout_ends_quietly() {
 
 #[test]
 fn validate_exit_codes_and_kinds() {
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois");
+    let examples = common::shared_dir().join("examples/ois");
     ois()
         .arg("validate")
         .arg(examples.join("coinlayer.json"))
@@ -192,7 +194,7 @@ fn validate_checks_a_config_from_stdin_as_json() {
 
 #[test]
 fn validate_forced_family() {
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois");
+    let examples = common::shared_dir().join("examples/ois");
     // coinlayer is 3.0.0: checked as 2.3 its oisFormat is wrong.
     ois()
         .args(["validate", "--ois-format", "2.3"])
@@ -200,6 +202,44 @@ fn validate_forced_family() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains("error[OIS004]"));
+}
+
+#[test]
+fn request_reads_secrets_and_interpolates_the_config_as_the_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.json");
+    let converted = ois().args(["convert", "samples/coins.yaml", "--config", "-q"]).output().unwrap();
+    let mut document: serde_json::Value = serde_json::from_slice(&converted.stdout).unwrap();
+    // `\${` is the node's literal `${`; an unescaped one anywhere must name a secret.
+    document["ois"][0]["endpoints"][0]["parameters"][0]["default"] = serde_json::json!("\\${literal}");
+    std::fs::write(&config, document.to_string()).unwrap();
+    let secrets = dir.path().join("secrets.env");
+    std::fs::write(&secrets, "# dotenv syntax\nexport COIN_PRICES_API_DEMO_API_KEY_HEADER='sk live' # note\n").unwrap();
+    let run = |config: &Path| {
+        ois()
+            .args(["request", "--endpoint", "simplePrice", "--param", "vs_currencies=usd", "--show-secrets"])
+            .args(["--format", "json", "--secrets"])
+            .arg(&secrets)
+            .arg(config)
+            .output()
+            .unwrap()
+    };
+    let output = run(&config);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let request: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(request["headers"]["x-cg-demo-api-key"], "sk live");
+    assert!(request["url"].as_str().unwrap().contains("ids=$%7Bliteral%7D"), "{}", request["url"]);
+
+    document["ois"][0]["apiSpecifications"]["paths"]["/simple/price"]["get"]["summary"] = "in ${Region}".into();
+    std::fs::write(&config, document.to_string()).unwrap();
+    let output = run(&config);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("REQ003") && stderr.contains("Region is not defined"), "{stderr}");
+
+    std::fs::write(&secrets, "API_KEY=x\nlowercase=y\n").unwrap();
+    let stderr = String::from_utf8_lossy(&run(&config).stderr).into_owned();
+    assert!(stderr.contains("REQ013") && stderr.contains("line 2: lowercase"), "{stderr}");
 }
 
 #[test]
@@ -253,7 +293,7 @@ fn request_masks_secrets_unless_asked() {
 
 #[test]
 fn request_errors_exit_1() {
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois/coingecko-public.json");
+    let example = common::shared_dir().join("examples/ois/coingecko-public.json");
     ois()
         .args(["request", "--endpoint", "nope"])
         .arg(&example)
@@ -277,7 +317,7 @@ fn request_errors_exit_1() {
 /// it is on (it used to say `/endpoints/1` at line 1).
 #[test]
 fn request_locates_its_errors_in_a_config() {
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois/coingecko-public.json");
+    let example = common::shared_dir().join("examples/ois/coingecko-public.json");
     let ois_value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
     let config = serde_json::json!({"ois": [ois_value], "apiCredentials": []});
     let text = serde_json::to_string_pretty(&config).unwrap();
@@ -313,7 +353,7 @@ fn request_with_a_response_preview() {
     let dir = tempfile::tempdir().unwrap();
     let response = dir.path().join("response.json");
     std::fs::write(&response, r#"{"market_data": {"current_price": {"usd": 43210.123456789}}}"#).unwrap();
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois/coingecko-public.json");
+    let example = common::shared_dir().join("examples/ois/coingecko-public.json");
     let output = ois()
         .args([
             "request",
@@ -345,7 +385,7 @@ fn config_scaffold_validates_and_endpoint_ids_list() {
     ois().arg("config").arg(&converted).arg("-o").arg(&config).arg("--secrets-out").arg(&secrets).assert().success();
     ois().arg("validate").arg(&config).assert().success();
     assert!(std::fs::read_to_string(&secrets).unwrap().contains("MARKET_DATA_BASIC=\n"));
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois/coingecko-public.json");
+    let example = common::shared_dir().join("examples/ois/coingecko-public.json");
     ois()
         .arg("endpoint-ids")
         .arg(&example)
@@ -741,7 +781,14 @@ fn an_interrupted_batch_leaves_no_temporary_files() {
     for delay_ms in [30, 80, 150, 250] {
         let out = tempfile::tempdir().expect("temp dir");
         let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ois"))
-            .args(["convert", "../shared/corpus", "--base-url", "https://api.example.com", "-q", "-o"])
+            .args([
+                "convert",
+                common::shared_dir().join("corpus").to_str().unwrap(),
+                "--base-url",
+                "https://api.example.com",
+                "-q",
+                "-o",
+            ])
             .arg(out.path())
             .stderr(std::process::Stdio::null())
             .spawn()

@@ -4,7 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 
 use ois::Code;
 use ois::Source;
@@ -13,7 +15,7 @@ use ois::{ConvertOptions, convert};
 use ois::{OutputFormat, to_text};
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+    common::shared_dir().join("corpus")
 }
 
 fn root_documents() -> Vec<PathBuf> {

@@ -600,7 +600,22 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             let error = ois::request::select(&config, None, &ois::request::Secrets::default()).unwrap_err();
             shown(&[error], Some(&source_of("config.json", &config)))
         }),
-        (Code::BadArgument, shown(&[ois::request::Secrets::parse("no equals sign").unwrap_err()], None)),
+        (
+            Code::BadArgument,
+            cli_text_codes(&[
+                "request",
+                "samples/expected/coins.ois.json",
+                "--endpoint",
+                "simplePrice",
+                "--param-json",
+                "ids=[not json",
+            ]),
+        ),
+        (Code::BadSecretsEntry, shown(&[ois::request::Secrets::parse("API_KEY=x\napi_secret=y").unwrap_err()], None)),
+        (
+            Code::SecretExpression,
+            shown(&[ois::request::Secrets::parse("").unwrap().interpolate("key=${A + B}", "/x").unwrap_err()], None),
+        ),
         (Code::ParameterIgnored, request_codes(|_| {}, "item", json!({"id": "1", "unknown": 2}), &[])),
         (Code::ValueNotFound, response_codes(json!({}), json!({"_type": "int256", "_path": "a"}))),
         (Code::CastFailed, response_codes(json!("abc"), json!({"_type": "int256"}))),
@@ -928,6 +943,8 @@ one_test_per_code! {
     req010_parameter_ignored: ParameterIgnored,
     req011_invalid_header_value: InvalidHeaderValue,
     req012_response_lenient: ResponseLenient,
+    req013_bad_secrets_entry: BadSecretsEntry,
+    req014_secret_expression: SecretExpression,
     req020_value_not_found: ValueNotFound,
     req021_cast_failed: CastFailed,
     req022_invalid_type: InvalidType,

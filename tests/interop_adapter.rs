@@ -9,7 +9,6 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
@@ -352,11 +351,7 @@ fn response_cases() -> Vec<(&'static str, Value, Value)> {
 
 #[test]
 fn requests_and_responses_match_the_adapter() {
-    let interop = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop");
-    if !interop.join("node_modules/@api3/airnode-adapter").exists() {
-        let message = "tests/interop is not installed: run `npm ci --prefix tests/interop`";
-        assert!(std::env::var_os("CI").is_none(), "{message}");
-        eprintln!("skipped: {message}");
+    if !common::interop_installed("@api3/airnode-adapter") {
         return;
     }
     let requests = request_cases();
@@ -433,7 +428,7 @@ fn requests_and_responses_match_the_adapter() {
 #[test]
 fn javascript_semantics_match_node() {
     if std::env::var_os("CI").is_none() && Command::new("node").arg("--version").output().is_err() {
-        eprintln!("skipped: node is not installed");
+        common::say_skipped("node is not installed");
         return;
     }
     // A fixed xorshift sequence, so a failure can be reproduced.

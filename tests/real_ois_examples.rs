@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
-use std::path::Path;
+mod common;
 
 use ois::FormatFamily;
 use ois::Severity;
@@ -10,7 +10,7 @@ use ois::validate_value;
 
 #[test]
 fn real_examples_pass_in_both_families() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/ois");
+    let dir = common::shared_dir().join("examples/ois");
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).expect("examples folder") {
         let path = entry.expect("entry").path();

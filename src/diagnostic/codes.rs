@@ -220,6 +220,8 @@ codes! {
         ParameterIgnored = "REQ010", Note, "a requester parameter the node does not send";
         InvalidHeaderValue = "REQ011", Error, "a header value with a line break or another character the node's HTTP client refuses";
         ResponseLenient = "REQ012", Warning, "a response with duplicate keys or numbers beyond a double, read as JSON.parse reads them";
+        BadSecretsEntry = "REQ013", Error, "a secrets file entry the node refuses: a name not matching ^[A-Z][A-Z0-9_]*$ or an empty value";
+        SecretExpression = "REQ014", Error, "a `${…}` that is not a secret's name, or is not closed: the node fails to interpolate its config";
         ValueNotFound = "REQ020", Error, "no value at `_path` in the response (the node fails)";
         CastFailed = "REQ021", Error, "the value cannot be cast to `_type` (the node fails)";
         InvalidType = "REQ022", Error, "`_type` is not a type the node can encode";

@@ -3,9 +3,11 @@
 //! parameter name, defaults only in node mode, fixed parameters matched by name, credentials last,
 //! path values unencoded, a GET's query serialised as axios does, a POST's as a JSON body.
 
+pub mod dotenv;
 mod query;
 pub mod render;
 mod response;
+mod secrets;
 mod setup;
 
 use indexmap::IndexMap;
@@ -18,7 +20,8 @@ use crate::ois::rules::{invalid_header_char, placeholder_matches, placeholders};
 
 pub use query::serialize_query;
 pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode};
-pub use setup::{Secrets, Selected, check_ois, mask, select};
+pub use secrets::Secrets;
+pub use setup::{Selected, check_ois, mask, select};
 
 use crate::js::{self, encode_uri_component};
 

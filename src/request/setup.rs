@@ -1,82 +1,11 @@
-//! Getting from a file to a request: which OIS of a config.json, its credentials with `${VAR}`s
-//! filled from a secrets.env file or the environment, and masking those secrets in what is shown.
-
-use std::collections::HashMap;
+//! Getting from a file to a request: which OIS of a config.json and its credentials, once the
+//! secrets are filled in, and masking those secrets in what is shown.
 
 use serde_json::Value;
 
-use super::Credential;
+use super::{Credential, Secrets};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::{DocumentKind, OisDocument};
-
-/// Values for `${VAR}` references: a secrets.env file first, then the environment.
-#[derive(Clone, Debug, Default)]
-pub struct Secrets {
-    values: HashMap<String, String>,
-    use_environment: bool,
-}
-
-impl Secrets {
-    /// Only the environment.
-    pub fn from_environment() -> Self {
-        Secrets { values: HashMap::new(), use_environment: true }
-    }
-
-    /// A secrets.env text (`NAME=value` lines, `#` comments, optional quotes), then the environment.
-    pub fn parse(text: &str) -> Result<Self, Diagnostic> {
-        let mut values = HashMap::new();
-        for (index, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let Some((name, value)) = line.split_once('=') else {
-                return Err(Diagnostic::elsewhere(
-                    Code::BadArgument,
-                    format!("secrets file line {}: expected NAME=value", index + 1),
-                ));
-            };
-            let value = value.trim();
-            let unquoted = ['"', '\'']
-                .iter()
-                .find_map(|q| value.strip_prefix(*q).and_then(|v| v.strip_suffix(*q)))
-                .unwrap_or(value);
-            values.insert(name.trim().to_owned(), unquoted.to_owned());
-        }
-        Ok(Secrets { values, use_environment: true })
-    }
-
-    fn get(&self, name: &str) -> Option<String> {
-        self.values.get(name).cloned().or_else(|| if self.use_environment { std::env::var(name).ok() } else { None })
-    }
-
-    /// Fills every `${NAME}` of `text`, as the node's interpolation does before anything else.
-    pub fn interpolate(&self, text: &str, at: &str) -> Result<String, Diagnostic> {
-        let mut out = String::new();
-        let mut rest = text;
-        while let Some(start) = rest.find("${") {
-            let (before, after) = rest.split_at(start);
-            out.push_str(before);
-            let Some(end) = after.find('}') else {
-                out.push_str(after);
-                return Ok(out);
-            };
-            let name = after.get(2..end).unwrap_or_default();
-            let value = self.get(name).filter(|v| !v.is_empty()).ok_or_else(|| {
-                Diagnostic::new(
-                    Code::MissingSecret,
-                    at,
-                    format!("Secrets interpolation failed: {name} is not defined (or is empty)"),
-                )
-                .with_fix(Fix::GiveSecret(name.to_owned()))
-            })?;
-            out.push_str(&value);
-            rest = after.get(end + 1..).unwrap_or_default();
-        }
-        out.push_str(rest);
-        Ok(out)
-    }
-}
 
 /// The OIS chosen for a request, where it is in its file, and its credentials.
 #[derive(Clone, Debug)]
@@ -94,6 +23,9 @@ pub struct Selected {
 /// The OIS to use and its credentials. A config.json (root `ois` array) or a list of OIS objects
 /// needs `title` when it holds several.
 pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Result<Selected, Diagnostic> {
+    // The node interpolates its whole config before it reads anything: a `${NAME}` anywhere must
+    // be filled, and `\${` becomes `${`.
+    let document = &secrets.interpolate_document(document)?;
     let read = OisDocument::read(document).map_err(|(_, error)| error)?;
     let chosen = match title {
         Some(title) => read.oises.iter().find(|(_, ois)| ois.get("title").and_then(Value::as_str) == Some(title)),
@@ -115,13 +47,14 @@ pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Resul
     };
     let mut credentials = Vec::new();
     let listed = document.get("apiCredentials").and_then(Value::as_array).filter(|_| read.kind == DocumentKind::Config);
-    for (index, entry) in listed.into_iter().flatten().enumerate() {
+    for entry in listed.into_iter().flatten() {
         let field = |key: &str| entry.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
-        // Every credential, as the node and Airnode Feed interpolate the whole config when they
-        // start (and the feed may use another OIS's credential of the same scheme name).
-        let at = format!("/apiCredentials/{index}/securitySchemeValue");
-        let value = secrets.interpolate(&field("securitySchemeValue"), &at)?;
-        credentials.push(Credential { ois_title: field("oisTitle"), scheme: field("securitySchemeName"), value });
+        // Every credential: Airnode Feed may use another OIS's credential of the same scheme name.
+        credentials.push(Credential {
+            ois_title: field("oisTitle"),
+            scheme: field("securitySchemeName"),
+            value: field("securitySchemeValue"),
+        });
     }
     Ok(Selected { ois: (*ois).clone(), pointer: pointer.clone(), credentials })
 }
@@ -161,15 +94,6 @@ pub fn mask(text: &str, secrets: &[String]) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn secrets_file_and_interpolation() {
-        let secrets = Secrets::parse("# comment\nAPI_KEY=abc\nQUOTED=\"x y\"\n\n").unwrap();
-        assert_eq!(secrets.interpolate("${API_KEY}", "").unwrap(), "abc");
-        assert_eq!(secrets.interpolate("pre-${QUOTED}-post", "").unwrap(), "pre-x y-post");
-        assert_eq!(secrets.interpolate("${OIS_TEST_SURELY_UNSET_42}", "").unwrap_err().code, Code::MissingSecret);
-        assert_eq!(Secrets::parse("nonsense").unwrap_err().code, Code::BadArgument);
-    }
 
     #[test]
     fn selects_the_ois_and_its_credentials() {

@@ -21,3 +21,33 @@ pub fn run_node(script: &str, input: &Value) -> Value {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).expect("the script prints JSON")
 }
+
+/// Whether `tests/interop/node_modules/PACKAGE` is installed. When it is not, the test says so on
+/// the terminal (not in captured output, so a skip never passes for a silent "ok"), and under CI
+/// it fails instead.
+pub fn interop_installed(package: &str) -> bool {
+    if interop_dir().join("node_modules").join(package).exists() {
+        return true;
+    }
+    let message = format!("tests/interop is not installed ({package} is missing): run `npm ci --prefix tests/interop`");
+    assert!(std::env::var_os("CI").is_none(), "{message}");
+    say_skipped(&message);
+    false
+}
+
+/// Writes `skipped: MESSAGE` to the real stderr, past the test harness's capture.
+pub fn say_skipped(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "skipped: {message}");
+}
+
+/// `../shared` (specs, examples, corpus), next to the project: a test that needs it fails with
+/// a message naming it when it is missing.
+pub fn shared_dir() -> PathBuf {
+    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    assert!(
+        shared.join("corpus").is_dir() && shared.join("examples").is_dir(),
+        "this test reads ../shared (corpus, examples, spec), which is missing: put the shared folder next to the project"
+    );
+    shared
+}

@@ -1,0 +1,253 @@
+//! Secrets as the node loads them: a secrets.env file read as `dotenv.parse` reads it, and the
+//! whole config interpolated as `@api3/commons` `interpolateSecretsIntoConfig` does it (a
+//! lodash template over the config's JSON text, `${NAME}` filled with the JSON-escaped value,
+//! `\${…}` left alone and then unescaped).
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::dotenv;
+use crate::diagnostic::{Code, Diagnostic, Fix};
+use crate::pointer;
+
+/// Values for `${NAME}` references: a secrets.env file first, then the environment.
+#[derive(Clone, Debug, Default)]
+pub struct Secrets {
+    values: HashMap<String, String>,
+    use_environment: bool,
+}
+
+const LITERAL: &str = "to keep a literal `${`, write `\\${` (`\\\\${` inside a JSON string)";
+
+/// What the node's config validation accepts as a secret's name.
+fn is_secret_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+impl Secrets {
+    /// Only the environment.
+    pub fn from_environment() -> Self {
+        Secrets { values: HashMap::new(), use_environment: true }
+    }
+
+    /// A secrets.env text read as dotenv 16 reads it, then the environment. An entry the node's
+    /// config validation refuses (a name not matching `^[A-Z][A-Z0-9_]*$`, an empty value) is an
+    /// error naming its line.
+    pub fn parse(text: &str) -> Result<Self, Diagnostic> {
+        let entries = dotenv::parse(text).map_err(|stop| {
+            Diagnostic::elsewhere(
+                Code::BadSecretsEntry,
+                format!("secrets file line {}: too complex to read the way dotenv does", stop.line),
+            )
+        })?;
+        let mut values = HashMap::new();
+        for entry in entries {
+            let problem = if !is_secret_name(&entry.name) {
+                Some("the node accepts only names matching ^[A-Z][A-Z0-9_]*$")
+            } else if entry.value.is_empty() {
+                Some("the node refuses an empty secret (\"Secret cannot be empty\")")
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                return Err(Diagnostic::elsewhere(
+                    Code::BadSecretsEntry,
+                    format!("secrets file line {}: {}: {problem}", entry.line, entry.name),
+                ));
+            }
+            values.insert(entry.name, entry.value);
+        }
+        Ok(Secrets { values, use_environment: true })
+    }
+
+    fn get(&self, name: &str) -> Option<String> {
+        self.values.get(name).cloned().or_else(|| if self.use_environment { std::env::var(name).ok() } else { None })
+    }
+
+    /// `document` as the node sees it after interpolation: every string and key with its
+    /// `${NAME}`s filled and its `\${`s unescaped. `at` is the document's own pointer.
+    pub fn interpolate_document(&self, document: &Value) -> Result<Value, Diagnostic> {
+        self.interpolate_value(document, &mut String::new())
+    }
+
+    fn interpolate_value(&self, value: &Value, at: &mut String) -> Result<Value, Diagnostic> {
+        Ok(match value {
+            Value::String(text) => Value::String(self.interpolate(text, at)?),
+            Value::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (index, item) in items.iter().enumerate() {
+                    let length = at.len();
+                    pointer::push(at, &index.to_string());
+                    out.push(self.interpolate_value(item, at)?);
+                    at.truncate(length);
+                }
+                Value::Array(out)
+            }
+            Value::Object(entries) => {
+                let mut out = Map::with_capacity(entries.len());
+                for (key, item) in entries {
+                    let length = at.len();
+                    pointer::push(at, key);
+                    let key = self.interpolate(key, at)?;
+                    out.insert(key, self.interpolate_value(item, at)?);
+                    at.truncate(length);
+                }
+                Value::Object(out)
+            }
+            other => other.clone(),
+        })
+    }
+
+    /// One string of the config, interpolated as the node does it in the config's JSON text.
+    pub fn interpolate(&self, text: &str, at: &str) -> Result<String, Diagnostic> {
+        if !text.contains("${") {
+            return Ok(text.to_owned());
+        }
+        let encoded = json_escaped(text);
+        let mut filled = String::with_capacity(encoded.len());
+        let mut rest = encoded.as_str();
+        let mut previous = '"';
+        while let Some(start) = rest.find("${") {
+            let (before, from) = rest.split_at(start);
+            let escaped = before.chars().next_back().unwrap_or(previous) == '\\';
+            match (escaped, template_end(from)) {
+                (false, Some(end)) => {
+                    filled.push_str(before);
+                    let expression = from.get(2..end - 1).unwrap_or_default();
+                    filled.push_str(&json_escaped(&self.evaluate(expression, at)?));
+                    previous = '}';
+                    rest = from.get(end..).unwrap_or_default();
+                }
+                (false, None) => {
+                    return Err(Diagnostic::new(
+                        Code::SecretExpression,
+                        at,
+                        "`${` without a closing `}`: the node's interpolation reads on into the rest of the config and fails to load it",
+                    )
+                    .with_help(LITERAL));
+                }
+                (true, _) => {
+                    filled.push_str(before);
+                    filled.push('$');
+                    previous = '$';
+                    rest = from.get(1..).unwrap_or_default();
+                }
+            }
+        }
+        filled.push_str(rest);
+        let unescaped = unescape_templates(&filled);
+        serde_json::from_str(&format!("\"{unescaped}\"")).map_err(|_| {
+            Diagnostic::new(
+                Code::SecretExpression,
+                at,
+                "after interpolation the config is no longer JSON: the node fails to load it",
+            )
+        })
+    }
+
+    fn evaluate(&self, expression: &str, at: &str) -> Result<String, Diagnostic> {
+        let name = expression.trim_matches(dotenv::is_js_space);
+        let is_identifier = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        if !is_identifier {
+            return Err(Diagnostic::new(
+                Code::SecretExpression,
+                at,
+                format!("`${{{expression}}}`: the node runs what is inside `${{…}}` as JavaScript; only a secret's name belongs there"),
+            )
+            .with_help(LITERAL));
+        }
+        self.get(name).ok_or_else(|| {
+            let message =
+                format!("Secrets interpolation failed: {name} is not defined (a literal `${{` is written `\\${{`)");
+            Diagnostic::new(Code::MissingSecret, at, message).with_fix(Fix::GiveSecret(name.to_owned()))
+        })
+    }
+}
+
+/// `text` as `JSON.stringify` writes it, without the quotes.
+fn json_escaped(text: &str) -> String {
+    let quoted = Value::String(text.to_owned()).to_string();
+    quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or_default().to_owned()
+}
+
+/// The length of the `${…}` template at the start of `from` (lodash's
+/// `\${([^\\}]*(?:\\.[^\\}]*)*)}`), or `None` when it is not closed.
+fn template_end(from: &str) -> Option<usize> {
+    let mut chars = from.char_indices().skip(2);
+    while let Some((index, c)) = chars.next() {
+        match c {
+            '}' => return Some(index + 1),
+            '\\' => match chars.next() {
+                Some((_, next)) if !matches!(next, '\n' | '\r' | '\u{2028}' | '\u{2029}') => {}
+                _ => return None,
+            },
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `\\${…}` → `${…}` in the JSON text, as commons does once the templates are filled.
+fn unescape_templates(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("\\\\${") {
+        let (before, from) = rest.split_at(start);
+        out.push_str(before);
+        let template = from.get(2..).unwrap_or_default();
+        match template_end(template) {
+            Some(end) => {
+                out.push_str(template.get(..end).unwrap_or_default());
+                rest = template.get(end..).unwrap_or_default();
+            }
+            None => {
+                out.push_str(from.get(..1).unwrap_or_default());
+                rest = from.get(1..).unwrap_or_default();
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn fills_names_and_unescapes_escaped_templates() {
+        let secrets = Secrets::parse("API_KEY=abc\nQUOTED=\"x \\\"y\\\"\"\n").unwrap();
+        assert_eq!(secrets.interpolate("${API_KEY}", "").unwrap(), "abc");
+        assert_eq!(secrets.interpolate("pre-${ API_KEY }-post", "").unwrap(), "pre-abc-post");
+        assert_eq!(secrets.interpolate("\\${API_KEY}", "").unwrap(), "${API_KEY}");
+        assert_eq!(secrets.interpolate("\\\\${API_KEY}", "").unwrap(), "\\${API_KEY}");
+        assert_eq!(secrets.interpolate("$API_KEY {x}", "").unwrap(), "$API_KEY {x}");
+    }
+
+    #[test]
+    fn refuses_what_the_node_cannot_load() {
+        let secrets = Secrets::parse("").unwrap();
+        assert_eq!(secrets.interpolate("${OIS_TEST_SURELY_UNSET_42}", "").unwrap_err().code, Code::MissingSecret);
+        assert_eq!(secrets.interpolate("${a + b}", "").unwrap_err().code, Code::SecretExpression);
+        assert_eq!(secrets.interpolate("${open", "").unwrap_err().code, Code::SecretExpression);
+        for bad in ["lower=x", "K=", "1K=x", "K-Y=x"] {
+            assert_eq!(Secrets::parse(bad).unwrap_err().code, Code::BadSecretsEntry, "{bad}");
+        }
+        assert!(Secrets::parse("K=x\nnot a line\n").is_ok());
+        assert!(Secrets::parse("A=1\nb=2").unwrap_err().message.starts_with("secrets file line 2: b:"));
+    }
+
+    #[test]
+    fn interpolates_the_whole_document_with_pointers() {
+        let secrets = Secrets::parse("K=v").unwrap();
+        let document = json!({"a": ["${K}", {"b\\${c}": "\\${c}"}], "n": 1});
+        assert_eq!(secrets.interpolate_document(&document).unwrap(), json!({"a": ["v", {"b${c}": "${c}"}], "n": 1}));
+        let missing = secrets.interpolate_document(&json!({"x": [0, "${NOPE_OIS_TEST}"]})).unwrap_err();
+        assert_eq!(missing.pointer(), "/x/1");
+    }
+}
