@@ -32,6 +32,7 @@ const STAGES: &[(&str, &[&str])] = &[
     ("security", &["shared"]),
     ("servers", &["shared", "options"]),
     ("shared", &[]),
+    ("templates", &[]),
     ("options", &["filter"]),
     ("filter", &["shared"]),
 ];

@@ -290,6 +290,14 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::EndpointRenamed, convert_codes(doc(json!({"/a": {"get": {"operationId": "x"}}, "/b": {"get": {"operationId": "x"}}})), &none)),
         (Code::TitleChanged, convert_codes(json!({"openapi": "3.0.0", "info": {"title": "a.b", "version": "1.0.0"}, "servers": [{"url": "https://x.example"}], "paths": {"/a": get_ok()}}), &none)),
         (Code::VersionChanged, convert_codes(json!({"openapi": "3.0.0", "info": {"title": "a", "version": "v1"}, "servers": [{"url": "https://x.example"}], "paths": {"/a": get_ok()}}), &none)),
+        (
+            Code::TemplateEscaped,
+            convert_codes(
+                json!({"openapi": "3.0.0", "info": {"title": "a", "version": "1.0.0"}, "servers": [{"url": "https://x.example"}],
+                    "paths": {"/a": {"get": {"operationId": "a", "description": "rates in ${Region}", "responses": {"200": {"description": "ok"}}}}}}),
+                &none,
+            ),
+        ),
         (Code::SelfCheckFailed, self_check_codes()),
         (Code::OutputExists, shown(&[output_exists()], None)),
         (Code::OutputWrite, shown(&[output_unwritable()], None)),
@@ -493,6 +501,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
                 push(o, "/endpoints/0/reservedParameters", json!({"name": "_path", "fixed": "a"}));
             }),
         ),
+        (Code::UnescapedTemplate, config_codes(|c| set(c, "/ois/0/endpoints/0/description", json!("in ${Region}")))),
         (Code::UnknownCredentialTitle, config_codes(|c| set(c, "/apiCredentials/0/oisTitle", json!("Other")))),
         (
             Code::UnknownCredentialScheme,
@@ -876,6 +885,7 @@ one_test_per_code! {
     cnv060_endpoint_renamed: EndpointRenamed,
     cnv070_title_changed: TitleChanged,
     cnv071_version_changed: VersionChanged,
+    cnv072_template_escaped: TemplateEscaped,
     cnv099_self_check_failed: SelfCheckFailed,
     ois001_wrong_type: WrongType,
     ois002_missing_field: MissingField,
@@ -925,6 +935,7 @@ one_test_per_code! {
     ois057_reserved_count_mismatch: ReservedCountMismatch,
     ois058_bad_header_name: BadHeaderName,
     ois059_schemes_clash: SchemesClash,
+    ois060_unescaped_template: UnescapedTemplate,
     ois061_unknown_credential_title: UnknownCredentialTitle,
     ois062_unknown_credential_scheme: UnknownCredentialScheme,
     ois063_missing_credential: MissingCredential,

@@ -1,6 +1,7 @@
 //! OpenAPI → OIS. Each stage lives in its own module: `servers` picks the one base URL,
 //! `security` picks the schemes, `operations` reads paths and parameters, `body` flattens JSON
-//! request bodies, `endpoints` names things, `meta` makes title and version fit. What they share
+//! request bodies, `endpoints` names things, `meta` makes title and version fit, `templates`
+//! escapes the `${` the node would take for secrets. What they share
 //! is in `shared`; they do not import each other (but `operations` → `body`).
 
 mod body;
@@ -12,6 +13,7 @@ mod options;
 mod security;
 mod servers;
 mod shared;
+mod templates;
 
 use indexmap::IndexMap;
 use rayon::prelude::*;
@@ -270,7 +272,7 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
     summary.parameters = endpoints.iter().map(|e| e.parameters.len()).sum();
     summary.security_schemes = security.keys().cloned().collect();
 
-    let ois = Ois {
+    let mut ois = Ois {
         ois_format: family_text.to_owned(),
         title,
         version,
@@ -282,6 +284,7 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
         },
         endpoints,
     };
+    templates::escape_all(&mut ois, &mut diagnostics);
     Ok(Built { model: ois, diagnostics, summary, family, scheme_descriptions: descriptions })
 }
 

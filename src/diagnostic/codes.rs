@@ -149,6 +149,7 @@ codes! {
         EndpointRenamed = "CNV060", Note, "an endpoint name was made unique with a numeric suffix";
         TitleChanged = "CNV070", Warning, "the title was changed to fit the OIS title rule";
         VersionChanged = "CNV071", Note, "the version was changed to the x.y.z form OIS requires";
+        TemplateEscaped = "CNV072", Warning, "a `${` from the document is written `\\${`, so the node's secrets interpolation keeps it as text";
         SelfCheckFailed = "CNV099", Error, "the generated OIS failed its own check (a bug: please report it)";
     }
     Ois {
@@ -200,6 +201,7 @@ codes! {
         ReservedCountMismatch = "OIS057", Warning, "`_path`/`_times` list lengths differ from `_type`'s";
         BadHeaderName = "OIS058", Error, "a header name that is not an HTTP token (the node's HTTP client refuses it)";
         SchemesClash = "OIS059", Warning, "two security schemes in `security` write the same header, query or cookie name";
+        UnescapedTemplate = "OIS060", Error, "an unescaped `${` in an OIS: the node's secrets interpolation replaces it, or fails to load the config";
         UnknownCredentialTitle = "OIS061", Error, "an `apiCredentials` entry names no OIS of the file";
         UnknownCredentialScheme = "OIS062", Error, "an `apiCredentials` entry names a scheme its OIS does not define";
         MissingCredential = "OIS063", Error, "an enabled apiKey/http scheme has no credential";

@@ -63,6 +63,11 @@ impl Secrets {
         Ok(Secrets { values, use_environment: true })
     }
 
+    /// Only these values, not the environment.
+    pub fn from_values(values: impl IntoIterator<Item = (String, String)>) -> Self {
+        Secrets { values: values.into_iter().collect(), use_environment: false }
+    }
+
     fn get(&self, name: &str) -> Option<String> {
         self.values.get(name).cloned().or_else(|| if self.use_environment { std::env::var(name).ok() } else { None })
     }
@@ -114,14 +119,14 @@ impl Secrets {
             let (before, from) = rest.split_at(start);
             let escaped = before.chars().next_back().unwrap_or(previous) == '\\';
             match (escaped, template_end(from)) {
-                (false, Some(end)) => {
+                (false, Template::Closed(end)) => {
                     filled.push_str(before);
                     let expression = from.get(2..end - 1).unwrap_or_default();
                     filled.push_str(&json_escaped(&self.evaluate(expression, at)?));
                     previous = '}';
                     rest = from.get(end..).unwrap_or_default();
                 }
-                (false, None) => {
+                (false, _) => {
                     return Err(Diagnostic::new(
                         Code::SecretExpression,
                         at,
@@ -174,21 +179,32 @@ fn json_escaped(text: &str) -> String {
     quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or_default().to_owned()
 }
 
-/// The length of the `${…}` template at the start of `from` (lodash's
-/// `\${([^\\}]*(?:\\.[^\\}]*)*)}`), or `None` when it is not closed.
-fn template_end(from: &str) -> Option<usize> {
+/// How the `${…}` template at the start of `from` ends (lodash's
+/// `\${([^\\}]*(?:\\.[^\\}]*)*)}`).
+enum Template {
+    /// Closed by a `}`: the template's length.
+    Closed(usize),
+    /// Still open at the end of the string: in the node's JSON text the match goes on to the next
+    /// `}` of the config (there always is one, the enclosing object's).
+    Open,
+    /// A `\` before a line break, which the expression cannot cross: no match.
+    Broken,
+}
+
+fn template_end(from: &str) -> Template {
     let mut chars = from.char_indices().skip(2);
     while let Some((index, c)) = chars.next() {
         match c {
-            '}' => return Some(index + 1),
+            '}' => return Template::Closed(index + 1),
             '\\' => match chars.next() {
                 Some((_, next)) if !matches!(next, '\n' | '\r' | '\u{2028}' | '\u{2029}') => {}
-                _ => return None,
+                Some(_) => return Template::Broken,
+                None => return Template::Open,
             },
             _ => {}
         }
     }
-    None
+    Template::Open
 }
 
 /// `\\${…}` → `${…}` in the JSON text, as commons does once the templates are filled.
@@ -200,11 +216,15 @@ fn unescape_templates(text: &str) -> String {
         out.push_str(before);
         let template = from.get(2..).unwrap_or_default();
         match template_end(template) {
-            Some(end) => {
+            Template::Closed(end) => {
                 out.push_str(template.get(..end).unwrap_or_default());
                 rest = template.get(end..).unwrap_or_default();
             }
-            None => {
+            Template::Open => {
+                out.push_str(template);
+                rest = "";
+            }
+            Template::Broken => {
                 out.push_str(from.get(..1).unwrap_or_default());
                 rest = from.get(1..).unwrap_or_default();
             }
@@ -240,6 +260,16 @@ mod tests {
         }
         assert!(Secrets::parse("K=x\nnot a line\n").is_ok());
         assert!(Secrets::parse("A=1\nb=2").unwrap_err().message.starts_with("secrets file line 2: b:"));
+    }
+
+    proptest::proptest! {
+        /// What the converter escapes, the node's interpolation gives back as it was.
+        #[test]
+        fn escaped_text_survives_interpolation(text in "[-a-z$\\\\{}\"\n\u{2028} ]{0,16}|\\PC{0,16}") {
+            let escaped = crate::ois::templates::escape(&text).unwrap_or_else(|| text.clone());
+            proptest::prop_assert!(!crate::ois::templates::has_unescaped(&escaped));
+            proptest::prop_assert_eq!(Secrets::default().interpolate(&escaped, "").ok(), Some(text));
+        }
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Run-time traps the real validator lets through (ground truth §2–§3): reserved parameter values
-//! the node cannot use, and path values it inserts unencoded.
+//! Run-time traps the real validator lets through (ground truth §2–§4): reserved parameter values
+//! the node cannot use, path values it inserts unencoded, and `${` its secrets interpolation takes.
 
 use serde_json::Value;
 
@@ -7,9 +7,9 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::reserved::{BASE_TYPES, escape_aware_split, parse_type};
 use crate::pointer;
 
-/// Warnings for one OIS object; pointers are relative to it.
+/// What the node trips on at run time in one OIS object; pointers are relative to it.
 pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
+    let mut diagnostics = templates(ois);
     let Some(endpoints) = ois.get("endpoints").and_then(Value::as_array) else { return diagnostics };
     for (index, endpoint) in endpoints.iter().enumerate() {
         let at = pointer::join("/endpoints", [index.to_string().as_str()]);
@@ -18,6 +18,24 @@ pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
         path_values(endpoint, &at, name, &mut diagnostics);
     }
     diagnostics
+}
+
+/// Every `${` the node's secrets interpolation would replace (or fail on) when it loads the
+/// config; an OIS keeps its secrets in `apiCredentials`, outside the OIS.
+fn templates(ois: &Value) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    crate::ois::templates::find_unescaped(ois, &mut String::new(), &mut found);
+    found
+        .into_iter()
+        .map(|at| {
+            Diagnostic::new(
+                Code::UnescapedTemplate,
+                at,
+                "an unescaped `${`: the node replaces `${NAME}` with the secret NAME when it loads its config, and fails to start when there is none",
+            )
+            .with_help("write `\\${` for a literal `${` (`\\\\${` inside a JSON string); keep secrets in apiCredentials")
+        })
+        .collect()
 }
 
 /// A reserved parameter's value as the node resolves it when the requester sends nothing:

@@ -1,0 +1,150 @@
+//! The node interpolates secrets over its whole config.json, so a `${…}` the document carries
+//! (a description "in ${Region}", a path `/x/${id}`) would be read as a secret and stop the node
+//! from loading. Every `${` is written `\${`, which the node reads back as the text it was; each
+//! place is reported.
+
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic, Document as Place};
+use crate::ois::model::{Endpoint, Ois};
+use crate::ois::templates::escape;
+use crate::pointer;
+
+/// Escapes every `${` of `model`, reporting each string or key changed at its pointer in the OIS.
+pub(super) fn escape_all(model: &mut Ois, diagnostics: &mut Vec<Diagnostic>) {
+    let mut changed = Changed(Vec::new());
+    changed.fix(&mut model.title, &|| "/title".to_owned());
+    changed.fix(&mut model.version, &|| "/version".to_owned());
+    let api = &mut model.api_specifications;
+    for (index, server) in api.servers.iter_mut().enumerate() {
+        changed.fix(&mut server.url, &|| format!("/apiSpecifications/servers/{index}/url"));
+    }
+    if api.paths.keys().any(|path| path.contains("${")) {
+        api.paths = std::mem::take(&mut api.paths)
+            .into_iter()
+            .map(|(mut path, operations)| {
+                let at = pointer::join("/apiSpecifications/paths", [path.as_str()]);
+                changed.fix(&mut path, &|| at.clone());
+                (path, operations)
+            })
+            .collect();
+    }
+    for (path, operations) in &mut api.paths {
+        for (method, operation) in operations {
+            for (index, parameter) in operation.parameters.iter_mut().enumerate() {
+                let at = || {
+                    pointer::join("/apiSpecifications/paths", [path.as_str(), method.as_str(), "parameters"])
+                        + &format!("/{index}/name")
+                };
+                changed.fix(&mut parameter.name, &at);
+            }
+        }
+    }
+    if api.components.security_schemes.keys().any(|name| name.contains("${")) {
+        let escaped = |name: String| escape(&name).unwrap_or(name);
+        let schemes = std::mem::take(&mut api.components.security_schemes);
+        api.components.security_schemes = schemes.into_iter().map(|(name, scheme)| (escaped(name), scheme)).collect();
+        api.security =
+            std::mem::take(&mut api.security).into_iter().map(|(name, none)| (escaped(name), none)).collect();
+        changed.0.push("/apiSpecifications/components/securitySchemes".to_owned());
+    }
+    for (name, scheme) in &mut api.components.security_schemes {
+        if let crate::ois::model::SecurityScheme::ApiKey { name: key, .. } = scheme {
+            changed
+                .fix(key, &|| pointer::join("/apiSpecifications/components/securitySchemes", [name.as_str(), "name"]));
+        }
+    }
+    for (index, endpoint) in model.endpoints.iter_mut().enumerate() {
+        endpoint_strings(endpoint, &format!("/endpoints/{index}"), &mut changed);
+    }
+    diagnostics.extend(changed.0.into_iter().map(|at| {
+        Diagnostic::new(
+            Code::TemplateEscaped,
+            at,
+            "`${` written as `\\${`: the node would read `${…}` as a secret when it loads its config",
+        )
+        .in_document(Place::Output)
+    }));
+}
+
+/// The pointers of what was escaped.
+struct Changed(Vec<String>);
+
+impl Changed {
+    fn fix(&mut self, text: &mut String, at: &dyn Fn() -> String) {
+        if let Some(escaped) = escape(text) {
+            *text = escaped;
+            self.0.push(at());
+        }
+    }
+}
+
+fn endpoint_strings(endpoint: &mut Endpoint, at: &str, changed: &mut Changed) {
+    changed.fix(&mut endpoint.name, &|| format!("{at}/name"));
+    changed.fix(&mut endpoint.operation.path, &|| format!("{at}/operation/path"));
+    for (index, fixed) in endpoint.fixed_operation_parameters.iter_mut().enumerate() {
+        let here = format!("{at}/fixedOperationParameters/{index}");
+        changed.fix(&mut fixed.operation_parameter.name, &|| format!("{here}/operationParameter/name"));
+        escape_value(&mut fixed.value, &mut format!("{at}/fixedOperationParameters/{index}/value"), changed);
+    }
+    for (index, parameter) in endpoint.parameters.iter_mut().enumerate() {
+        let here = format!("{at}/parameters/{index}");
+        changed.fix(&mut parameter.name, &|| format!("{here}/name"));
+        if let Some(target) = &mut parameter.operation_parameter {
+            changed.fix(&mut target.name, &|| format!("{here}/operationParameter/name"));
+        }
+        for (key, text) in [
+            ("default", &mut parameter.default),
+            ("example", &mut parameter.example),
+            ("description", &mut parameter.description),
+        ] {
+            if let Some(text) = text {
+                changed.fix(text, &|| format!("{here}/{key}"));
+            }
+        }
+    }
+    for (index, reserved) in endpoint.reserved_parameters.iter_mut().enumerate() {
+        for (key, text) in [("fixed", &mut reserved.fixed), ("default", &mut reserved.default)] {
+            if let Some(text) = text {
+                changed.fix(text, &|| format!("{at}/reservedParameters/{index}/{key}"));
+            }
+        }
+    }
+    for (key, text) in [
+        ("summary", &mut endpoint.summary),
+        ("description", &mut endpoint.description),
+        ("externalDocs", &mut endpoint.external_docs),
+    ] {
+        if let Some(text) = text {
+            changed.fix(text, &|| format!("{at}/{key}"));
+        }
+    }
+}
+
+/// A fixed value from the document (any JSON), its strings and keys escaped.
+fn escape_value(value: &mut Value, at: &mut String, changed: &mut Changed) {
+    match value {
+        Value::String(text) => changed.fix(text, &|| at.clone()),
+        Value::Array(items) => {
+            for (index, item) in items.iter_mut().enumerate() {
+                let length = at.len();
+                pointer::push(at, &index.to_string());
+                escape_value(item, at, changed);
+                at.truncate(length);
+            }
+        }
+        Value::Object(entries) => {
+            let old = std::mem::take(entries);
+            for (mut key, mut item) in old {
+                let length = at.len();
+                pointer::push(at, &key);
+                let here = at.clone();
+                changed.fix(&mut key, &|| here.clone());
+                escape_value(&mut item, at, changed);
+                at.truncate(length);
+                entries.insert(key, item);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,185 @@
+//! Secrets as `ois request` and the node read them.
+//!
+//! - secrets.env files, against `dotenv.parse` 16 (tests/interop/dotenv.js): thousands of
+//!   generated files built from the pieces dotenv treats specially (quotes of three kinds,
+//!   escapes, comments, `export`, `:`, line ends of every kind, JavaScript-only white space)
+//!   must give the same names and values.
+//! - interpolation, against `@api3/commons` `interpolateSecretsIntoConfig` (tests/interop/secrets.js):
+//!   thousands of generated strings of `${`, `}`, `\`, names and quotes must give the same text,
+//!   or both fail.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)] // tests fail by panicking
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use common::run_node;
+
+const PIECES: &[&str] = &[
+    "K",
+    "API_KEY",
+    "a.b-c",
+    "1",
+    "__proto__",
+    "é",
+    "export",
+    "export ",
+    " ",
+    "  ",
+    "\t",
+    "=",
+    " = ",
+    ":",
+    ": ",
+    "=\"",
+    "'",
+    "\"",
+    "`",
+    "\\'",
+    "\\\"",
+    "\\`",
+    "\\n",
+    "\\r",
+    "\\",
+    "#",
+    " #",
+    "# c",
+    "abc",
+    "x y",
+    "$",
+    "${A}",
+    "\n",
+    "\r\n",
+    "\r",
+    "\u{2028}",
+    "\u{2029}",
+    "\u{85}",
+    "\u{a0}",
+    "\u{feff}",
+    "\u{3000}",
+    "\u{1F600}",
+    "=x",
+    "K=v\n",
+    "V=\"a\nb\"",
+    "W='q'",
+    "Z=`t`",
+];
+
+/// Texts of up to `longest` pieces, from a fixed xorshift sequence so a failure can be reproduced.
+fn generated(pieces: &[&str], count: usize, longest: u64) -> Vec<String> {
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..count)
+        .map(|_| {
+            let length = next() % longest;
+            (0..length).map(|_| pieces[(next() % pieces.len() as u64) as usize]).collect()
+        })
+        .collect()
+}
+
+fn ours(text: &str) -> BTreeMap<String, String> {
+    ois::request::dotenv::parse(text).expect("readable").into_iter().map(|e| (e.name, e.value)).collect()
+}
+
+#[test]
+fn secrets_files_read_as_dotenv_reads_them() {
+    if !common::interop_installed("dotenv") {
+        return;
+    }
+    let mut texts: Vec<String> = [
+        "K=abc # note",
+        "K=abc#def",
+        "K=\"a\\nb\"",
+        "K='a\\nb'",
+        "K=`a'b\"c`",
+        "export K=v",
+        "K: v",
+        "K=\"multi\nline\"",
+        "K='it\\'s'",
+        "K=\"unterminated\nL=next",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    texts.extend(generated(PIECES, 5000, 24));
+    let Value::Array(theirs) = run_node("dotenv.js", &json!(texts)) else { panic!("no results") };
+    let differences: Vec<String> = texts
+        .iter()
+        .zip(&theirs)
+        .filter_map(|(text, real)| {
+            let real: BTreeMap<String, String> = real
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|pair| (pair[0].as_str().unwrap().to_owned(), pair[1].as_str().unwrap().to_owned()))
+                .collect();
+            let ours = ours(text);
+            (ours != real).then(|| format!("{text:?}\n  ours:   {ours:?}\n  dotenv: {real:?}"))
+        })
+        .collect();
+    assert!(differences.is_empty(), "{} of {} differ:\n{}", differences.len(), texts.len(), differences.join("\n"));
+}
+
+const TEMPLATE_PIECES: &[&str] = &[
+    "${",
+    "}",
+    "{",
+    "$",
+    "\\",
+    "\\${",
+    "K",
+    "API_KEY",
+    "MISSING_SECRET_X",
+    " ",
+    "a",
+    "\"",
+    "\n",
+    "\u{2028}",
+    "é",
+    "${K}",
+    "${ API_KEY }",
+    "${MISSING_SECRET_X}",
+    "\\\\",
+    "${K.length}",
+    "x}",
+];
+
+#[test]
+fn interpolation_matches_the_node() {
+    if !common::interop_installed("@api3/commons") {
+        return;
+    }
+    let values = [("K", "v\"al\\ue ${K} \\${K}"), ("API_KEY", "abc")];
+    let secrets = ois::request::Secrets::from_values(values.map(|(k, v)| (k.to_owned(), v.to_owned())));
+    let strings = generated(TEMPLATE_PIECES, 5000, 8);
+    let input = json!({"secrets": values.into_iter().collect::<BTreeMap<_, _>>(), "strings": strings});
+    let Value::Array(theirs) = run_node("secrets.js", &input) else { panic!("no results") };
+    let mut compared = 0;
+    let differences: Vec<String> = strings
+        .iter()
+        .zip(&theirs)
+        .filter_map(|(text, real)| {
+            let ours = secrets.interpolate(text, "");
+            // Anything but a name inside `${…}` is refused on purpose: the node would run it.
+            if ours.as_ref().is_err_and(|e| e.code == ois::Code::SecretExpression) {
+                return None;
+            }
+            compared += 1;
+            let same = match (&ours, real.get("value")) {
+                (Ok(ours), Some(Value::String(real))) => ours == real,
+                (Err(_), None) => true,
+                _ => false,
+            };
+            (!same).then(|| format!("{text:?}\n  ours: {ours:?}\n  node: {real}"))
+        })
+        .collect();
+    assert!(compared > 2000, "only {compared} compared");
+    assert!(differences.is_empty(), "{} of {} differ:\n{}", differences.len(), compared, differences.join("\n"));
+}
