@@ -581,6 +581,21 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             ),
         ),
         (
+            Code::ClientRefused,
+            request_codes(
+                |o| {
+                    let mut deep = json!(1);
+                    for _ in 0..101 {
+                        deep = json!({"d": deep});
+                    }
+                    set(o, "/endpoints/0/fixedOperationParameters/0/value", deep);
+                },
+                "item",
+                json!({"id": "1"}),
+                &[("key", "k")],
+            ),
+        ),
+        (
             Code::BasicNotBase64,
             request_codes(
                 |o| {
@@ -956,6 +971,7 @@ one_test_per_code! {
     req012_response_lenient: ResponseLenient,
     req013_bad_secrets_entry: BadSecretsEntry,
     req014_secret_expression: SecretExpression,
+    req015_client_refused: ClientRefused,
     req020_value_not_found: ValueNotFound,
     req021_cast_failed: CastFailed,
     req022_invalid_type: InvalidType,

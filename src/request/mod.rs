@@ -3,6 +3,7 @@
 //! parameter name, defaults only in node mode, fixed parameters matched by name, credentials last,
 //! path values unencoded, a GET's query serialised as axios does, a POST's as a JSON body.
 
+mod axios;
 pub mod dotenv;
 mod query;
 pub mod render;
@@ -16,7 +17,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::model::RESERVED_NAMES;
-use crate::ois::rules::{invalid_header_char, placeholder_matches, placeholders};
+use crate::ois::rules::{placeholder_matches, placeholders};
 
 pub use query::serialize_query;
 pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode};
@@ -119,8 +120,12 @@ pub struct Request {
     pub method: &'static str,
     /// The full URL as the HTTP client sends it, query string included.
     pub url: String,
-    /// Headers, credentials and the Cookie header included.
+    /// Headers as they go on the wire, credentials and the Cookie header included.
     pub headers: Map<String, Value>,
+    /// The headers as the adapter built them, when the HTTP client changes them before sending
+    /// (a value cleaned, a name merged with another spelling of it, a `null` or `false` dropped).
+    #[serde(skip_serializing_if = "Option::is_none", rename = "headersBuilt")]
+    pub built_headers: Option<Map<String, Value>>,
     /// The JSON body of a POST (`null` for GET).
     pub body: Option<Value>,
     /// Requester parameters that are not sent.
@@ -260,18 +265,11 @@ pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnosti
         headers.insert("Cookie".to_owned(), Value::String(pairs.join(" ")));
     }
 
-    // Node's HTTP client refuses these outright; a line break would otherwise start a header of
-    // the requester's (or, in `--format curl`, really send one).
-    for (name, value) in &headers {
-        if let Some(c) = invalid_header_char(&js::string(value)) {
-            return Err(Diagnostic::new(
-                Code::InvalidHeaderValue,
-                endpoint_at.as_str(),
-                format!("the value of header \"{name}\" contains {c:?} (U+{:04X}), which the node's HTTP client refuses to send", u32::from(c)),
-            )
-            .with_help("remove line breaks and control characters from the value"));
-        }
-    }
+    // A secret is masked as it is sent too.
+    let cleaned: Vec<String> = secrets.iter().map(|s| axios::clean(s)).filter(|c| !secrets.contains(c)).collect();
+    let mut secrets = secrets;
+    secrets.extend(cleaned);
+    let (headers, built_headers) = as_sent(headers, &endpoint_at, &secrets, &mut warnings);
     let path = substitute_path(path, &paths, &endpoint_at, &mut warnings)?;
     let joined = format!("{base_url}{path}");
     let parsed = url::Url::parse(&joined).map_err(|err| {
@@ -287,17 +285,29 @@ pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnosti
         url.push('?');
         url.push_str(search);
     }
+    // axios's config merge copies the params and the body without their unsafe keys.
+    let query = axios::without_unsafe_keys(&query);
     let (method, body) = if method == "post" {
         ("POST", Some(Value::Object(query)))
     } else {
-        let serialized = serialize_query(&query);
+        let serialized = serialize_query(&query).map_err(|too_deep| {
+            Diagnostic::new(
+                Code::ClientRefused,
+                endpoint_at.as_str(),
+                format!(
+                    "a query value is nested {} levels deep: the node's HTTP client (axios) refuses more than {}",
+                    too_deep.depth,
+                    query::MAX_DEPTH
+                ),
+            )
+        })?;
         if !serialized.is_empty() {
             url.push(if url.contains('?') { '&' } else { '?' });
             url.push_str(&serialized);
         }
         ("GET", None)
     };
-    Ok(Request { method, url, headers, body, ignored, reserved, warnings, secrets })
+    Ok(Request { method, url, headers, built_headers, body, ignored, reserved, warnings, secrets })
 }
 
 /// `getReservedParameterValue`: listed names only, `fixed || requester || default` (so an empty
@@ -451,6 +461,44 @@ fn auth_parameters(ois: &Value, options: &RequestOptions) -> (Buckets, Vec<Strin
         }
     }
     (buckets, secrets, warnings)
+}
+
+/// The headers axios sends, and the built ones when they differ, with a warning for each change.
+fn as_sent(
+    built: Map<String, Value>,
+    at: &str,
+    secrets: &[String],
+    warnings: &mut Vec<Diagnostic>,
+) -> (Map<String, Value>, Option<Map<String, Value>>) {
+    let sent = axios::sent_headers(&built);
+    for header in &sent {
+        if let Some(original) = &header.changed_from {
+            warnings.push(
+                Diagnostic::new(
+                    Code::InvalidHeaderValue,
+                    at,
+                    format!(
+                        "header \"{}\" is sent as {:?}, not as built ({:?}): the node's HTTP client removes control characters and line breaks, characters beyond Latin-1, and surrounding spaces",
+                        header.name,
+                        mask(&header.value, secrets),
+                        mask(original, secrets)
+                    ),
+                )
+                .with_help("give the value as it should be sent"),
+            );
+        }
+    }
+    let kept = |name: &str| sent.iter().any(|header| header.name == name);
+    for name in built.keys().filter(|name| !kept(name)) {
+        warnings.push(Diagnostic::new(
+            Code::InvalidHeaderValue,
+            at,
+            format!("header \"{name}\" is not sent as built: the node's HTTP client drops a null or false value and the names __proto__, constructor and prototype, and merges names that differ only in case (the last value wins)"),
+        ));
+    }
+    let changed = sent.len() != built.len() || sent.iter().any(|header| header.changed_from.is_some());
+    let headers = sent.into_iter().map(|header| (header.name, Value::String(header.value))).collect();
+    (headers, changed.then_some(built))
 }
 
 fn looks_like_base64(value: &str) -> bool {

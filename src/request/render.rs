@@ -22,7 +22,8 @@ fn masked_value(request: &Request, show_secrets: bool, value: &Value) -> Value {
     }
 }
 
-/// `{"method", "url", "headers", "body", "ignored", "reserved"}` (+ `"response"` with a preview).
+/// `{"method", "url", "headers", "body", "ignored", "reserved"}` (+ `"headersBuilt"` when the HTTP
+/// client changes the headers, `"response"` with a preview).
 pub fn json(request: &Request, preview: Option<&Preview>, show_secrets: bool) -> Value {
     let mut out = json!({
         "method": request.method,
@@ -32,6 +33,10 @@ pub fn json(request: &Request, preview: Option<&Preview>, show_secrets: bool) ->
         "ignored": request.ignored,
         "reserved": request.reserved,
     });
+    if let (Some(built), Some(object)) = (&request.built_headers, out.as_object_mut()) {
+        let built = masked_value(request, show_secrets, &Value::Object(built.clone()));
+        object.insert("headersBuilt".to_owned(), built);
+    }
     if let (Some(preview), Some(object)) = (preview, out.as_object_mut()) {
         object.insert("response".to_owned(), json!({"values": preview.values, "encoded": preview.encoded}));
     }
@@ -114,6 +119,7 @@ mod tests {
             method: "POST",
             url: "https://a.example/x".into(),
             headers,
+            built_headers: None,
             body: Some(json!({"k": "tok'en", "n": 1})),
             ignored: vec![],
             reserved: Map::new(),

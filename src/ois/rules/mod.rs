@@ -17,7 +17,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::FormatFamily;
 
 pub(crate) use text::{MAX_TITLE, is_path_key, is_semver, is_title};
-pub use text::{invalid_header_char, is_http_token, placeholder_matches, placeholders};
+pub use text::{is_http_token, placeholder_matches, placeholders};
 
 const ROOT_KEYS: &[&str] = &["oisFormat", "title", "version", "apiSpecifications", "endpoints"];
 

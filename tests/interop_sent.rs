@@ -1,0 +1,216 @@
+//! `ois request` against what really goes on the wire: thousands of generated requests sent by
+//! `@api3/airnode-adapter` 0.15 through axios 1.21.1 to a loopback server (tests/interop/sent.js).
+//! The cases are generated from what axios treats specially: `__proto__`/`constructor`/
+//! `prototype` keys at any depth, query names ending in `{}`, `[]` or spaces with arrays and
+//! objects, array-like objects, header values with control characters, line breaks, non-Latin-1
+//! characters and surrounding spaces, `null`/`false` header values, and header names that differ
+//! only in case. URL, headers and body must be the same.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
+mod common;
+
+use serde_json::{Map, Value, json};
+
+use common::run_node;
+use ois::request::{RequestOptions, build};
+
+/// A fixed xorshift sequence, so a failing case can be reproduced.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const QUERY_NAMES: &[&str] = &[
+    "q",
+    "k[]",
+    "f{}",
+    "group ",
+    " lead",
+    "__proto__",
+    "constructor",
+    "prototype",
+    "a.b",
+    "0",
+    "10",
+    "x y",
+    "é",
+    "length",
+];
+const KEYS: &[&str] = &["a", "constructor", "__proto__", "prototype", "0", "2", "b[]", " sp ", "length", "x{}", "c"];
+const STRINGS: &[&str] = &["", "x", "a b", "é€", "a&b=c", ":$,", "[]", "{}", "+%"];
+const HEADER_NAMES: &[&str] = &["X-A", "x-a", "X-B", "constructor", "Accept", "X-C"];
+const HEADER_PIECES: &[&str] = &[" ", "\t", "v", "w", "\r\n", "\u{1}", "\u{7f}", "é", "€", "😀", "\u{85}", "\0"];
+
+fn value(rng: &mut Rng, depth: usize) -> Value {
+    match rng.below(if depth >= 3 { 5 } else { 9 }) {
+        0 => Value::Null,
+        1 => json!(rng.below(2) == 1),
+        2 => json!(rng.below(100)),
+        3 => json!([1.5, -0.25, 1e21][rng.below(3)]),
+        4 => json!(rng.pick(STRINGS)),
+        5 | 6 => (0..rng.below(4)).map(|_| value(rng, depth + 1)).collect(),
+        7 => json!({"length": 2, "0": value(rng, depth + 1), "1": rng.pick(STRINGS)}),
+        _ => {
+            let mut object = Map::new();
+            for _ in 0..rng.below(4) {
+                object.insert(rng.pick(KEYS).to_owned(), value(rng, depth + 1));
+            }
+            Value::Object(object)
+        }
+    }
+}
+
+fn header_value(rng: &mut Rng) -> Value {
+    match rng.below(8) {
+        0 => Value::Null,
+        1 => json!(false),
+        2 => json!(rng.below(1000)),
+        _ => json!((0..rng.below(6)).map(|_| rng.pick(HEADER_PIECES)).collect::<String>()),
+    }
+}
+
+struct Case {
+    ois: Value,
+    parameters: Map<String, Value>,
+}
+
+fn case(rng: &mut Rng) -> Case {
+    let method = if rng.below(3) == 0 { "post" } else { "get" };
+    let mut targets: Vec<(&str, String)> = Vec::new();
+    for _ in 0..1 + rng.below(4) {
+        targets.push(("query", rng.pick(QUERY_NAMES).to_owned()));
+    }
+    for _ in 0..rng.below(3) {
+        targets.push(("header", rng.pick(HEADER_NAMES).to_owned()));
+    }
+    if rng.below(4) == 0 {
+        targets.push(("cookie", "session".to_owned()));
+    }
+    targets.dedup();
+    let mut parameters = Map::new();
+    let mut operation_parameters = Vec::new();
+    let mut endpoint_parameters = Vec::new();
+    for (index, (location, name)) in targets.iter().enumerate() {
+        let endpoint_name = format!("p{index}");
+        operation_parameters.push(json!({"in": location, "name": name}));
+        endpoint_parameters.push(json!({"name": endpoint_name, "operationParameter": {"in": location, "name": name}}));
+        let given = if *location == "header" { header_value(rng) } else { value(rng, 0) };
+        parameters.insert(endpoint_name, given);
+    }
+    let ois = json!({
+        "oisFormat": "2.3.2", "title": "Sent", "version": "1.0.0",
+        "apiSpecifications": {
+            "servers": [{"url": "https://api.example.com/v1"}],
+            "paths": {"/x": {method: {"parameters": operation_parameters}}},
+            "components": {"securitySchemes": {}}, "security": {}
+        },
+        "endpoints": [{
+            "name": "e", "operation": {"method": method, "path": "/x"},
+            "fixedOperationParameters": [], "reservedParameters": [{"name": "_type", "fixed": "int256"}],
+            "parameters": endpoint_parameters
+        }]
+    });
+    Case { ois, parameters }
+}
+
+/// What axios and the transport add on their own, compared only when the OIS sets them.
+const CLIENT_HEADERS: &[&str] =
+    &["accept", "user-agent", "accept-encoding", "host", "connection", "content-length", "content-type"];
+
+fn ours(case: &Case) -> Value {
+    let mut options = RequestOptions::new("e");
+    options.parameters = case.parameters.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    match build(&case.ois, &options) {
+        Ok(request) => {
+            let headers: Map<String, Value> =
+                request.headers.iter().map(|(name, value)| (name.to_lowercase(), value.clone())).collect();
+            json!({"method": request.method, "url": request.url, "headers": headers, "body": request.body})
+        }
+        Err(error) => json!({"error": error.message}),
+    }
+}
+
+fn theirs(real: &Value, ours: &Value) -> Value {
+    if real.get("error").is_some() {
+        return json!({"error": real["error"]});
+    }
+    let mut headers = Map::new();
+    for pair in real["headers"].as_array().unwrap() {
+        let name = pair[0].as_str().unwrap().to_lowercase();
+        let ours_has = ours["headers"].get(&name).is_some();
+        if CLIENT_HEADERS.contains(&name.as_str()) && !ours_has {
+            continue;
+        }
+        let value = pair[1].as_str().unwrap();
+        // Several lines of one name (an array value) read as one, joined.
+        match headers.get_mut(&name) {
+            Some(Value::String(existing)) => *existing = format!("{existing}, {value}"),
+            _ => {
+                headers.insert(name, json!(value));
+            }
+        }
+    }
+    let body = real["body"].as_str().filter(|b| !b.is_empty()).map(|b| serde_json::from_str::<Value>(b).unwrap());
+    json!({"method": real["method"], "url": real["url"], "headers": headers, "body": body})
+}
+
+#[test]
+fn requests_match_what_axios_sends() {
+    if !common::interop_installed("@api3/airnode-adapter") {
+        return;
+    }
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let cases: Vec<Case> = (0..1500).map(|_| case(&mut rng)).collect();
+    let input: Vec<Value> = cases
+        .iter()
+        .enumerate()
+        .map(|(id, c)| {
+            json!({"id": id, "ois": c.ois, "endpointName": "e", "parameters": c.parameters, "apiCredentials": [],
+                "metadata": null, "mode": "node"})
+        })
+        .collect();
+    let Value::Array(real) = run_node("sent.js", &json!(input)) else { panic!("no results") };
+    let mut errors = 0;
+    let differences: Vec<String> = cases
+        .iter()
+        .zip(&real)
+        .filter_map(|(case, real)| {
+            let ours = ours(case);
+            let theirs = theirs(real, &ours);
+            let same = match (ours.get("error"), theirs.get("error")) {
+                (Some(_), Some(_)) => {
+                    errors += 1;
+                    true
+                }
+                (None, None) => ours == theirs,
+                _ => false,
+            };
+            (!same).then(|| {
+                format!("parameters {}\n  ours:  {ours}\n  axios: {theirs}", Value::Object(case.parameters.clone()))
+            })
+        })
+        .collect();
+    assert!(errors < cases.len() / 10, "{errors} cases failed on both sides");
+    assert!(
+        differences.is_empty(),
+        "{} of {} differ:\n{}",
+        differences.len(),
+        cases.len(),
+        differences.iter().take(15).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
