@@ -214,3 +214,141 @@ fn requests_match_what_axios_sends() {
         differences.iter().take(15).cloned().collect::<Vec<_>>().join("\n")
     );
 }
+
+/// Requester parameters as a command line gives them, `--param` and `--param-json` mixed, names
+/// repeated: `ois request` must send them in the order and with the values the node's object
+/// holds after assigning them one by one.
+#[test]
+fn command_line_parameters_keep_the_nodes_order() {
+    if !common::interop_installed("@api3/airnode-adapter") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let names = ["a", "b", "c", "d"];
+    let mut input = Vec::new();
+    let mut ours = Vec::new();
+    for id in 0..200 {
+        let method = if rng.below(3) == 0 { "post" } else { "get" };
+        let ois = json!({
+            "oisFormat": "2.3.2", "title": "Order", "version": "1.0.0",
+            "apiSpecifications": {
+                "servers": [{"url": "https://api.example.com"}],
+                "paths": {"/x": {method: {"parameters": names.map(|n| json!({"in": "query", "name": n}))}}},
+                "components": {"securitySchemes": {}}, "security": {}
+            },
+            "endpoints": [{"name": "e", "operation": {"method": method, "path": "/x"}, "fixedOperationParameters": [],
+                "reservedParameters": [{"name": "_type", "fixed": "int256"}],
+                "parameters": names.map(|n| json!({"name": n, "operationParameter": {"in": "query", "name": n}}))}]
+        });
+        let file = dir.path().join(format!("{id}.json"));
+        std::fs::write(&file, ois.to_string()).unwrap();
+        let mut args: Vec<String> =
+            vec!["request".into(), file.to_str().unwrap().into(), "--endpoint".into(), "e".into()];
+        let mut assignments = Vec::new();
+        for _ in 0..1 + rng.below(6) {
+            let name = rng.pick(&names);
+            let given = value(&mut rng, 1);
+            if rng.below(2) == 0 {
+                let text = text_of(&given);
+                args.extend(["--param".into(), format!("{name}={text}")]);
+                assignments.push(json!([name, text]));
+            } else {
+                args.extend(["--param-json".into(), format!("{name}={given}")]);
+                assignments.push(json!([name, given]));
+            }
+        }
+        args.extend(["--format".into(), "json".into()]);
+        let output = assert_cmd::Command::cargo_bin("ois").unwrap().args(&args).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        let request: Value = serde_json::from_slice(&output.stdout).unwrap();
+        ours.push((args, json!({"url": request["url"], "body": request["body"]})));
+        input.push(json!({"id": id, "ois": ois, "endpointName": "e", "assignments": assignments,
+            "apiCredentials": [], "metadata": null, "mode": "node"}));
+    }
+    let Value::Array(real) = run_node("sent.js", &json!(input)) else { panic!("no results") };
+    let differences: Vec<String> = ours
+        .iter()
+        .zip(&real)
+        .filter_map(|((args, ours), real)| {
+            let body =
+                real["body"].as_str().filter(|b| !b.is_empty()).map(|b| serde_json::from_str::<Value>(b).unwrap());
+            let theirs = json!({"url": real["url"], "body": body});
+            (*ours != theirs).then(|| format!("{args:?}\n  ours:  {ours}\n  axios: {theirs}"))
+        })
+        .collect();
+    assert!(differences.is_empty(), "{} of 200 differ:\n{}", differences.len(), differences.join("\n"));
+}
+
+/// A value as `--param` text: a string as it is, anything else as JSON.
+fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Airnode Feed with several OIS in one config.json: it takes the first credential with the
+/// scheme's name whichever OIS it is for, so every credential's `${VAR}` must be filled.
+#[test]
+fn feed_mode_takes_any_ois_credential_filled() {
+    if !common::interop_installed("@api3/airnode-adapter") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = dir.path().join("secrets.env");
+    std::fs::write(&secrets, "KEY_A=alpha\nKEY_B='beta b'\nKEY_C=\"gam\\nma\"\n").unwrap();
+    let values = [("KEY_A", "alpha"), ("KEY_B", "beta b"), ("KEY_C", "gam\nma")];
+    let mut rng = Rng(0x0F0F_1234_5555_AAAA);
+    let mut input = Vec::new();
+    let mut ours = Vec::new();
+    for id in 0..60 {
+        let count = 1 + rng.below(3);
+        let oises: Vec<Value> = (0..count)
+            .map(|i| {
+                json!({
+                    "oisFormat": "2.3.2", "title": format!("Api{i}"), "version": "1.0.0",
+                    "apiSpecifications": {
+                        "servers": [{"url": "https://api.example.com"}],
+                        "paths": {"/x": {"get": {"parameters": []}}},
+                        "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": format!("X-Key-{i}")}}},
+                        "security": {"key": []}
+                    },
+                    "endpoints": [{"name": "e", "operation": {"method": "get", "path": "/x"}, "fixedOperationParameters": [],
+                        "reservedParameters": [{"name": "_type", "fixed": "int256"}], "parameters": []}]
+                })
+            })
+            .collect();
+        let mut credentials = Vec::new();
+        let mut resolved = Vec::new();
+        for _ in 0..1 + rng.below(4) {
+            let title = format!("Api{}", rng.below(count));
+            let (variable, secret) = values[rng.below(values.len())];
+            credentials.push(json!({"oisTitle": title, "securitySchemeName": "key", "securitySchemeValue": format!("${{{variable}}}")}));
+            resolved.push(json!({"oisTitle": title, "securitySchemeName": "key", "securitySchemeValue": secret}));
+        }
+        let chosen = rng.below(count);
+        let config = dir.path().join(format!("{id}.json"));
+        std::fs::write(&config, json!({"ois": oises, "apiCredentials": credentials}).to_string()).unwrap();
+        let output = assert_cmd::Command::cargo_bin("ois")
+            .unwrap()
+            .args(["request", "--endpoint", "e", "--mode", "feed", "--show-secrets", "--format", "json"])
+            .args(["--ois", &format!("Api{chosen}"), "--secrets"])
+            .arg(&secrets)
+            .arg(&config)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let request: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let headers: Map<String, Value> =
+            request["headers"].as_object().unwrap().iter().map(|(k, v)| (k.to_lowercase(), v.clone())).collect();
+        ours.push(Value::Object(headers));
+        input.push(json!({"id": id, "ois": oises[chosen], "endpointName": "e", "parameters": {},
+            "apiCredentials": resolved, "metadata": null, "mode": "feed"}));
+    }
+    let Value::Array(real) = run_node("sent.js", &json!(input)) else { panic!("no results") };
+    for (ours, real) in ours.iter().zip(&real) {
+        let theirs = theirs(real, &json!({"headers": ours}));
+        assert_eq!(ours, &theirs["headers"], "{real}");
+    }
+}

@@ -1,7 +1,8 @@
 // Sends each request case of the file named on the command line the way airnode-node 0.15 does
 // (@api3/airnode-adapter buildRequest, then its executeRequest through axios 1.21.1, whose
 // connection a transport redirects to a loopback server), and prints what arrived on the wire:
-// [{id, method, url, headers: [[name, value], ...], body} | {id, error}]; `url` is the request's
+// [{id, method, url, headers: [[name, value], ...], body} | {id, error}] (a case's `assignments`,
+// [[name, value], ...], replace its `parameters`); `url` is the request's
 // origin and the path and query as sent.
 'use strict';
 const fs = require('fs');
@@ -48,6 +49,12 @@ async function main() {
   for (const c of cases) {
     arrived = null;
     try {
+      // Requester parameters given one by one, as a command line gives them: JavaScript keeps a
+      // name's first place and its last value.
+      if (c.assignments) {
+        c.parameters = {};
+        for (const [name, value] of c.assignments) c.parameters[name] = value;
+      }
       const { parameters, apiCredentials } = nodeSide(c);
       const built = adapter.buildRequest({
         ois: c.ois, endpointName: c.endpointName, parameters, apiCredentials, metadata: c.metadata,
