@@ -640,6 +640,20 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             Code::SecretExpression,
             shown(&[ois::request::Secrets::parse("").unwrap().interpolate("key=${A + B}", "/x").unwrap_err()], None),
         ),
+        (
+            Code::BadTrigger,
+            config_codes(|c| {
+                let trigger = json!({"endpointId": "0x00", "oisTitle": "Base", "endpointName": "item"});
+                set(c, "/triggers", json!({"rrp": [], "http": [trigger], "httpSignedData": []}));
+            }),
+        ),
+        (
+            Code::ConcurrencyTooLow,
+            config_codes(|c| {
+                let providers = json!({"a": {"url": "https://a.example"}, "b": {"url": "https://b.example"}});
+                set(c, "/chains", json!([{"providers": providers, "maxConcurrency": 1}]));
+            }),
+        ),
         (Code::ParameterIgnored, request_codes(|_| {}, "item", json!({"id": "1", "unknown": 2}), &[])),
         (Code::ValueNotFound, response_codes(json!({}), json!({"_type": "int256", "_path": "a"}))),
         (Code::CastFailed, response_codes(json!("abc"), json!({"_type": "int256"}))),
@@ -957,6 +971,8 @@ one_test_per_code! {
     ois064_literal_secret: LiteralSecret,
     ois065_duplicate_title: DuplicateTitle,
     ois066_relay_with_gateway: RelayWithGateway,
+    ois067_bad_trigger: BadTrigger,
+    ois068_concurrency_too_low: ConcurrencyTooLow,
     req001_unknown_endpoint: UnknownEndpoint,
     req002_missing_path_value: MissingPathValue,
     req003_missing_secret: MissingSecret,

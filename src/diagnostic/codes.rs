@@ -208,6 +208,8 @@ codes! {
         LiteralSecret = "OIS064", Warning, "a credential value that is not a `${VAR}` reference";
         DuplicateTitle = "OIS065", Error, "two OIS objects with the same title in one config";
         RelayWithGateway = "OIS066", Error, "relay security schemes together with an HTTP gateway";
+        BadTrigger = "OIS067", Error, "a trigger naming an OIS or endpoint the config lacks, or an endpointId not derived from them";
+        ConcurrencyTooLow = "OIS068", Error, "a chain's maxConcurrency below its number of providers";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";

@@ -1,0 +1,357 @@
+//! A whole Airnode config.json (one with `chains`, `nodeSettings`, `triggers` or `templates`, not
+//! only the `ois` + `apiCredentials` fragment `ois config` writes), checked as airnode-validator
+//! 0.15 checks it: its sections' shapes, and triggers that name an OIS and endpoint of the file
+//! with the endpoint ID derived from them. Deep chain settings (`authorizers`, `authorizations`,
+//! `options`, `contracts`) are checked for presence only.
+
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::pointer;
+
+/// What a value must be.
+enum Shape {
+    Any,
+    String,
+    Bool,
+    Number,
+    Integer,
+    PositiveInteger,
+    OneOf(&'static [&'static str]),
+    Text(fn(&str) -> bool, &'static str),
+    Array(&'static Shape),
+    Record(&'static Shape),
+    Object(&'static [Field]),
+    /// Objects told apart by the value of one key (zod's `discriminatedUnion`).
+    Tagged(&'static str, &'static [(Tag, &'static [Field])]),
+}
+
+enum Tag {
+    Bool(bool),
+    Text(&'static str),
+}
+
+struct Field {
+    name: &'static str,
+    shape: &'static Shape,
+    required: bool,
+}
+
+const fn required(name: &'static str, shape: &'static Shape) -> Field {
+    Field { name, shape, required: true }
+}
+
+const fn optional(name: &'static str, shape: &'static Shape) -> Field {
+    Field { name, shape, required: false }
+}
+
+static STRING: Shape = Shape::String;
+static BOOL: Shape = Shape::Bool;
+static ANY: Shape = Shape::Any;
+static NUMBER: Shape = Shape::Number;
+static INTEGER: Shape = Shape::Integer;
+static POSITIVE: Shape = Shape::PositiveInteger;
+static STRINGS: Shape = Shape::Array(&STRING);
+
+static TRIGGER: Shape =
+    Shape::Object(&[required("endpointId", &STRING), required("endpointName", &STRING), required("oisTitle", &STRING)]);
+static RRP_TRIGGER: Shape = Shape::Object(&[
+    required("endpointId", &STRING),
+    required("endpointName", &STRING),
+    required("oisTitle", &STRING),
+    required("cacheResponses", &BOOL),
+]);
+static TRIGGERS: Shape = Shape::Object(&[
+    required("rrp", &Shape::Array(&RRP_TRIGGER)),
+    required("http", &Shape::Array(&TRIGGER)),
+    required("httpSignedData", &Shape::Array(&TRIGGER)),
+]);
+
+static EVM_ID: Shape = Shape::Text(is_evm_id, "0x and 64 hex digits");
+static TEMPLATE: Shape = Shape::Object(&[
+    required("templateId", &EVM_ID),
+    required("endpointId", &STRING),
+    required("encodedParameters", &STRING),
+]);
+
+static ENABLED: Shape = Shape::Bool;
+static GATEWAY: Shape = Shape::Tagged(
+    "enabled",
+    &[
+        (
+            Tag::Bool(true),
+            &[required("enabled", &ENABLED), required("maxConcurrency", &POSITIVE), required("corsOrigins", &STRINGS)],
+        ),
+        (Tag::Bool(false), &[required("enabled", &ENABLED)]),
+    ],
+);
+static API_KEY: Shape = Shape::Text(|key| (30..=120).contains(&key.encode_utf16().count()), "30 to 120 characters");
+static HEARTBEAT: Shape = Shape::Tagged(
+    "enabled",
+    &[
+        (Tag::Bool(true), &[required("enabled", &ENABLED), required("apiKey", &API_KEY), required("url", &STRING)]),
+        (Tag::Bool(false), &[required("enabled", &ENABLED)]),
+    ],
+);
+static CLOUD_TYPE: Shape = Shape::OneOf(&["local", "aws", "gcp"]);
+static CLOUD_PROVIDER: Shape = Shape::Tagged(
+    "type",
+    &[
+        (Tag::Text("local"), &[required("type", &CLOUD_TYPE), optional("gatewayServerPort", &NUMBER)]),
+        (
+            Tag::Text("aws"),
+            &[
+                required("type", &CLOUD_TYPE),
+                required("region", &STRING),
+                required("disableConcurrencyReservations", &BOOL),
+            ],
+        ),
+        (
+            Tag::Text("gcp"),
+            &[
+                required("type", &CLOUD_TYPE),
+                required("region", &STRING),
+                required("projectId", &STRING),
+                required("disableConcurrencyReservations", &BOOL),
+            ],
+        ),
+    ],
+);
+/// The airnode-validator release whose `nodeVersion` a config must name.
+const NODE_VERSION: &str = "0.15.0";
+static NODE_SETTINGS: Shape = Shape::Object(&[
+    required("airnodeWalletMnemonic", &STRING),
+    required("heartbeat", &HEARTBEAT),
+    required("httpGateway", &GATEWAY),
+    required("httpSignedDataGateway", &GATEWAY),
+    required("oevGateway", &GATEWAY),
+    required("stage", &Shape::Text(is_stage, "1 to 16 of a-z, 0-9 and -")),
+    required("cloudProvider", &CLOUD_PROVIDER),
+    required("logFormat", &Shape::OneOf(&["json", "plain"])),
+    required("logLevel", &Shape::OneOf(&["DEBUG", "INFO", "WARN", "ERROR"])),
+    required("nodeVersion", &Shape::OneOf(&[NODE_VERSION])),
+]);
+
+static PROVIDER: Shape = Shape::Object(&[required("url", &Shape::Text(is_url, "an absolute URL"))]);
+static CHAIN: Shape = Shape::Object(&[
+    required("authorizers", &ANY),
+    required("authorizations", &ANY),
+    optional("blockHistoryLimit", &INTEGER),
+    optional("contracts", &ANY),
+    required("id", &Shape::Text(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()), "digits")),
+    optional("minConfirmations", &INTEGER),
+    required("type", &Shape::OneOf(&["evm"])),
+    required("options", &ANY),
+    required("providers", &Shape::Record(&PROVIDER)),
+    required("maxConcurrency", &POSITIVE),
+]);
+
+static CONFIG: Shape = Shape::Object(&[
+    required("chains", &Shape::Array(&CHAIN)),
+    required("nodeSettings", &NODE_SETTINGS),
+    required("ois", &ANY),
+    required("triggers", &TRIGGERS),
+    required("templates", &Shape::Array(&TEMPLATE)),
+    required("apiCredentials", &ANY),
+]);
+
+/// The sections that make a config.json a whole node configuration.
+const NODE_SECTIONS: [&str; 4] = ["chains", "nodeSettings", "triggers", "templates"];
+
+/// Whether `config` is a whole node configuration rather than an `ois` + `apiCredentials` fragment.
+pub(super) fn is_whole(config: &Value) -> bool {
+    NODE_SECTIONS.iter().any(|section| config.get(section).is_some())
+}
+
+/// The shape of every section and the triggers' references, for a whole configuration.
+pub(super) fn check(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diagnostic>) {
+    if !is_whole(config) {
+        return;
+    }
+    shape(config, &CONFIG, &mut String::new(), diagnostics);
+    chain_concurrency(config, diagnostics);
+    triggers(config, oises, diagnostics);
+}
+
+fn is_evm_id(text: &str) -> bool {
+    text.len() == 66 && text.starts_with("0x") && text.bytes().skip(2).all(|b| b.is_ascii_hexdigit())
+}
+
+fn is_stage(text: &str) -> bool {
+    (1..=16).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+fn is_url(text: &str) -> bool {
+    url::Url::parse(text).is_ok()
+}
+
+fn shape(value: &Value, expected: &Shape, at: &mut String, diagnostics: &mut Vec<Diagnostic>) {
+    let wrong = |what: &str| Diagnostic::new(Code::WrongType, at.as_str(), format!("must be {what}"));
+    match expected {
+        Shape::Any => {}
+        Shape::String if !value.is_string() => diagnostics.push(wrong("a string")),
+        Shape::Bool if !value.is_boolean() => diagnostics.push(wrong("true or false")),
+        Shape::Number if !value.is_number() => diagnostics.push(wrong("a number")),
+        Shape::Integer if !is_integer(value) => diagnostics.push(wrong("an integer")),
+        Shape::PositiveInteger if !(is_integer(value) && value.as_f64().is_some_and(|n| n > 0.0)) => {
+            diagnostics.push(wrong("a positive integer"));
+        }
+        Shape::OneOf(allowed) if !value.as_str().is_some_and(|text| allowed.contains(&text)) => {
+            let listed: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
+            diagnostics.push(Diagnostic::new(
+                Code::BadEnumValue,
+                at.as_str(),
+                format!("must be one of {} (it is {value})", listed.join(", ")),
+            ));
+        }
+        Shape::Text(rule, what) => match value.as_str() {
+            Some(text) if rule(text) => {}
+            Some(_) => diagnostics.push(wrong(what)),
+            None => diagnostics.push(wrong("a string")),
+        },
+        Shape::Array(items) => match value.as_array() {
+            Some(list) => {
+                for (index, item) in list.iter().enumerate() {
+                    within(at, &index.to_string(), |at| shape(item, items, at, diagnostics));
+                }
+            }
+            None => diagnostics.push(wrong("an array")),
+        },
+        Shape::Record(items) => match value.as_object() {
+            Some(object) => {
+                for (key, item) in object {
+                    within(at, key, |at| shape(item, items, at, diagnostics));
+                }
+            }
+            None => diagnostics.push(wrong("an object")),
+        },
+        Shape::Object(fields) => object(value, fields, at, diagnostics),
+        Shape::Tagged(key, variants) => {
+            let tag = value.get(key);
+            let chosen = variants.iter().find(|(variant, _)| match (variant, tag) {
+                (Tag::Bool(b), Some(Value::Bool(given))) => b == given,
+                (Tag::Text(t), Some(Value::String(given))) => t == given,
+                _ => false,
+            });
+            match chosen {
+                Some((_, fields)) => object(value, fields, at, diagnostics),
+                None if !value.is_object() => diagnostics.push(wrong("an object")),
+                None => {
+                    let tags: Vec<String> = variants
+                        .iter()
+                        .map(|(tag, _)| match tag {
+                            Tag::Bool(b) => b.to_string(),
+                            Tag::Text(t) => format!("\"{t}\""),
+                        })
+                        .collect();
+                    let mut key_at = at.clone();
+                    pointer::push(&mut key_at, key);
+                    diagnostics.push(Diagnostic::new(
+                        Code::BadEnumValue,
+                        key_at,
+                        format!("\"{key}\" must be one of {}", tags.join(", ")),
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn object(value: &Value, fields: &[Field], at: &mut String, diagnostics: &mut Vec<Diagnostic>) {
+    let Some(object) = value.as_object() else {
+        diagnostics.push(Diagnostic::new(Code::WrongType, at.as_str(), "must be an object"));
+        return;
+    };
+    for key in object.keys().filter(|key| !fields.iter().any(|field| field.name == key.as_str())) {
+        let allowed: Vec<&str> = fields.iter().map(|field| field.name).collect();
+        let mut key_at = at.clone();
+        pointer::push(&mut key_at, key);
+        diagnostics.push(
+            Diagnostic::new(Code::UnknownField, key_at, format!("the field \"{key}\" is not allowed here"))
+                .with_help(format!("allowed fields: {}", allowed.join(", "))),
+        );
+    }
+    for field in fields {
+        match object.get(field.name) {
+            Some(item) => within(at, field.name, |at| shape(item, field.shape, at, diagnostics)),
+            None if field.required => diagnostics.push(Diagnostic::new(
+                Code::MissingField,
+                at.as_str(),
+                format!("the required field \"{}\" is missing", field.name),
+            )),
+            None => {}
+        }
+    }
+}
+
+fn within(at: &mut String, token: &str, check: impl FnOnce(&mut String)) {
+    let length = at.len();
+    pointer::push(at, token);
+    check(at);
+    at.truncate(length);
+}
+
+fn is_integer(value: &Value) -> bool {
+    value.as_f64().is_some_and(|n| n.fract() == 0.0)
+}
+
+/// A chain's `maxConcurrency` may not be below its number of providers.
+fn chain_concurrency(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
+    let chains = config.get("chains").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for (index, chain) in chains.iter().enumerate() {
+        let providers = chain.get("providers").and_then(Value::as_object).map_or(0, |p| p.len());
+        let limit = chain.get("maxConcurrency").and_then(Value::as_f64);
+        if limit.is_some_and(|limit| limit < providers as f64) {
+            diagnostics.push(Diagnostic::new(
+                Code::ConcurrencyTooLow,
+                format!("/chains/{index}/maxConcurrency"),
+                format!("maxConcurrency is below the chain's {providers} providers: the node refuses that"),
+            ));
+        }
+    }
+}
+
+/// Each trigger names an OIS of the file and one of its endpoints, with the endpoint ID
+/// `keccak256(abi.encode(oisTitle, endpointName))` written as the node derives it.
+fn triggers(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diagnostic>) {
+    for section in ["rrp", "http", "httpSignedData"] {
+        let list = config.pointer(&format!("/triggers/{section}")).and_then(Value::as_array);
+        for (index, trigger) in list.into_iter().flatten().enumerate() {
+            let at = format!("/triggers/{section}/{index}");
+            let text = |key: &str| trigger.get(key).and_then(Value::as_str);
+            let (Some(title), Some(name), Some(id)) = (text("oisTitle"), text("endpointName"), text("endpointId"))
+            else {
+                continue;
+            };
+            let Some(ois) = oises.iter().find(|ois| ois.get("title").and_then(Value::as_str) == Some(title)) else {
+                diagnostics.push(Diagnostic::new(
+                    Code::BadTrigger,
+                    format!("{at}/oisTitle"),
+                    format!("no OIS of the file has the title \"{title}\""),
+                ));
+                continue;
+            };
+            let endpoints = ois.get("endpoints").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+            if !endpoints.iter().any(|e| e.get("name").and_then(Value::as_str) == Some(name)) {
+                diagnostics.push(Diagnostic::new(
+                    Code::BadTrigger,
+                    format!("{at}/endpointName"),
+                    format!("OIS \"{title}\" has no endpoint named \"{name}\""),
+                ));
+                continue;
+            }
+            let derived = crate::scaffold::endpoint_id(title, name);
+            if id != derived {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::BadTrigger,
+                        format!("{at}/endpointId"),
+                        format!("the endpointId is not the one derived from \"{title}\" and \"{name}\""),
+                    )
+                    .with_help(format!("use {derived} (lowercase hex, as the node compares it)")),
+                );
+            }
+        }
+    }
+}
