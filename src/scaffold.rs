@@ -1,6 +1,7 @@
 //! What goes next to an OIS in a node's files: the `config.json` fragment with one `apiCredentials`
 //! entry per enabled apiKey/http scheme, the secrets.env template those entries refer to, and the
-//! endpoint IDs Airnode and Airnode Feed derive from (title, endpoint name).
+//! endpoint IDs Airnode and Airnode Feed derive from (title, endpoint name), and what a config.json's
+//! templates are derived from (the Airnode address of its mnemonic).
 
 use alloy_dyn_abi::DynSolValue;
 use heck::ToShoutySnakeCase;
@@ -83,6 +84,36 @@ pub fn endpoint_id(title: &str, endpoint: &str) -> String {
     format!("{}", alloy_primitives::keccak256(encoded))
 }
 
+/// The Airnode address of a wallet mnemonic, as ethers' `Wallet.fromMnemonic` derives it (BIP-39,
+/// no password, BIP-44 path m/44'/60'/0'/0/0); `None` when ethers would refuse the phrase. Its
+/// words are separated by spaces only, in any case.
+pub fn airnode_address(mnemonic: &str) -> Option<alloy_primitives::Address> {
+    use alloy_signer_local::{MnemonicBuilder, coins_bip39::English};
+    let lower = mnemonic.to_lowercase();
+    let words: Vec<&str> = lower.split(' ').filter(|word| !word.is_empty()).collect();
+    // ethers splits on runs of spaces: a leading or trailing space, or a tab, makes a word no
+    // wordlist has.
+    if lower.starts_with(' ') || lower.ends_with(' ') || words.iter().any(|w| w.chars().any(char::is_whitespace)) {
+        return None;
+    }
+    let signer = MnemonicBuilder::<English>::default().phrase(words.join(" ")).index(0).ok()?.build().ok()?;
+    Some(signer.address())
+}
+
+/// An Airnode (RRP, config.json) template ID: `keccak256(abi.encodePacked(address airnode, bytes32
+/// endpointId, bytes encodedParameters))`, as `0x…` in lowercase.
+pub fn rrp_template_id(
+    airnode: alloy_primitives::Address,
+    endpoint_id: alloy_primitives::B256,
+    encoded_parameters: &[u8],
+) -> String {
+    let mut packed = Vec::with_capacity(20 + 32 + encoded_parameters.len());
+    packed.extend_from_slice(airnode.as_slice());
+    packed.extend_from_slice(endpoint_id.as_slice());
+    packed.extend_from_slice(encoded_parameters);
+    format!("{}", alloy_primitives::keccak256(packed))
+}
+
 /// Every endpoint of an OIS with its ID.
 pub fn endpoint_ids(ois: &Value) -> Vec<(String, String)> {
     let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
@@ -98,6 +129,19 @@ pub fn endpoint_ids(ois: &Value) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn airnode_address_as_ethers_derives_it() {
+        let hardhat = "test test test test test test test test test test test junk";
+        let address = airnode_address(hardhat).map(|a| a.to_checksum(None));
+        assert_eq!(address.as_deref(), Some("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"));
+        assert_eq!(airnode_address(&hardhat.to_uppercase().replace(' ', "  ")), airnode_address(hardhat));
+        for refused in
+            [" test test test test test test test test test test test junk", "test test", "not a mnemonic at all"]
+        {
+            assert_eq!(airnode_address(refused), None, "{refused}");
+        }
+    }
 
     #[test]
     fn endpoint_ids_match_the_airnode_test_vectors() {

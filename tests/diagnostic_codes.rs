@@ -654,6 +654,22 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
                 set(c, "/chains", json!([{"providers": providers, "maxConcurrency": 1}]));
             }),
         ),
+        (
+            Code::BadMnemonic,
+            config_codes(|c| set(c, "/nodeSettings", json!({"airnodeWalletMnemonic": "not a mnemonic"}))),
+        ),
+        (
+            Code::BadTemplateId,
+            config_codes(|c| {
+                set(
+                    c,
+                    "/nodeSettings",
+                    json!({"airnodeWalletMnemonic": "test test test test test test test test test test test junk"}),
+                );
+                let id = format!("0x{}", "11".repeat(32));
+                set(c, "/templates", json!([{"templateId": id, "endpointId": id, "encodedParameters": "0x"}]));
+            }),
+        ),
         (Code::ParameterIgnored, request_codes(|_| {}, "item", json!({"id": "1", "unknown": 2}), &[])),
         (Code::ValueNotFound, response_codes(json!({}), json!({"_type": "int256", "_path": "a"}))),
         (Code::CastFailed, response_codes(json!("abc"), json!({"_type": "int256"}))),
@@ -973,6 +989,8 @@ one_test_per_code! {
     ois066_relay_with_gateway: RelayWithGateway,
     ois067_bad_trigger: BadTrigger,
     ois068_concurrency_too_low: ConcurrencyTooLow,
+    ois069_bad_mnemonic: BadMnemonic,
+    ois070_bad_template_id: BadTemplateId,
     req001_unknown_endpoint: UnknownEndpoint,
     req002_missing_path_value: MissingPathValue,
     req003_missing_secret: MissingSecret,

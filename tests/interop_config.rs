@@ -3,9 +3,8 @@
 //! endpoints or carrying wrong endpoint IDs, node settings and chains of the wrong shape, unknown
 //! and missing sections — must be valid for both or for neither.
 //!
-//! Not compared, as `ois validate` does not check them (README): template IDs (derived from the
-//! mnemonic's address), the mnemonic's checksum, and the deep chain settings (`authorizers`,
-//! `authorizations`, `options`, `contracts`).
+//! Not compared, as `ois validate` does not check them (README): the deep chain settings
+//! (`authorizers`, `authorizations`, `options`, `contracts`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
@@ -56,6 +55,16 @@ fn base() -> Value {
         "templates": [],
         "apiCredentials": [{"oisTitle": "Prices", "securitySchemeName": "key", "securitySchemeValue": "${KEY}"}]
     })
+}
+
+/// A template of the base mnemonic's Airnode with its derived ID.
+fn template(endpoint_id: &str, parameters: &str) -> Value {
+    let airnode =
+        ois::scaffold::airnode_address("test test test test test test test test test test test junk").unwrap();
+    let endpoint = endpoint_id.parse().unwrap();
+    let bytes = alloy_primitives::hex::decode(&parameters[2..]).unwrap();
+    let id = ois::scaffold::rrp_template_id(airnode, endpoint, &bytes);
+    json!({"templateId": id, "endpointId": endpoint_id, "encodedParameters": parameters})
 }
 
 fn trigger(title: &str, name: &str, id: &str) -> Value {
@@ -121,6 +130,30 @@ fn mutations() -> Vec<Mutation> {
         ("template with a short ID", |c| {
             c["templates"] =
                 json!([{"templateId": "0x12", "endpointId": id("Prices", "price"), "encodedParameters": "0x"}]);
+        }),
+        ("template", |c| c["templates"] = json!([template(&id("Prices", "price"), "0x1234")])),
+        ("template with empty parameters", |c| c["templates"] = json!([template(&id("Prices", "other"), "0x")])),
+        ("template with a wrong ID", |c| {
+            let mut wrong = template(&id("Prices", "price"), "0x1234");
+            wrong["encodedParameters"] = json!("0x1235");
+            c["templates"] = json!([wrong]);
+        }),
+        ("template with an uppercase ID", |c| {
+            let mut upper = template(&id("Prices", "price"), "0xab");
+            upper["templateId"] = json!(format!("0x{}", upper["templateId"].as_str().unwrap()[2..].to_uppercase()));
+            c["templates"] = json!([upper]);
+        }),
+        ("mnemonic with a wrong word", |c| {
+            c["nodeSettings"]["airnodeWalletMnemonic"] =
+                json!("test test test test test test test test test test test test");
+        }),
+        ("mnemonic in capitals", |c| {
+            c["nodeSettings"]["airnodeWalletMnemonic"] =
+                json!("TEST TEST TEST TEST TEST TEST TEST TEST TEST TEST TEST JUNK");
+        }),
+        ("mnemonic with a leading space", |c| {
+            c["nodeSettings"]["airnodeWalletMnemonic"] =
+                json!(" test test test test test test test test test test test junk");
         }),
         ("unknown top-level key", |c| c["extra"] = json!(1)),
         ("no chains", |c| {
@@ -195,7 +228,7 @@ fn whole_configs_valid_exactly_when_airnode_validator_says_so() {
     let mut chosen: Vec<Vec<usize>> = vec![vec![]];
     chosen.extend((0..mutations.len()).map(|i| vec![i]));
     let mut state: u64 = 0xDEAD_BEEF_CAFE_F00D;
-    for _ in 0..400 {
+    for _ in 0..300 {
         let mut picks = Vec::new();
         for _ in 0..2 + (state % 2) {
             state ^= state << 13;

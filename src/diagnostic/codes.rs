@@ -210,6 +210,8 @@ codes! {
         RelayWithGateway = "OIS066", Error, "relay security schemes together with an HTTP gateway";
         BadTrigger = "OIS067", Error, "a trigger naming an OIS or endpoint the config lacks, or an endpointId not derived from them";
         ConcurrencyTooLow = "OIS068", Error, "a chain's maxConcurrency below its number of providers";
+        BadMnemonic = "OIS069", Error, "nodeSettings.airnodeWalletMnemonic is not a valid BIP-39 phrase";
+        BadTemplateId = "OIS070", Error, "a template whose templateId is not derived from the Airnode address, endpointId and encodedParameters";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";

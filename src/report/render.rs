@@ -77,10 +77,10 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
     text
 }
 
-/// Whether the value at `pointer` is a secret (a credential of a config.json), so its source line
-/// may not be shown whole.
+/// Whether the value at `pointer` is a secret (a credential or the wallet mnemonic of a
+/// config.json), so its source line may not be shown whole.
 fn is_secret(pointer: &str) -> bool {
-    pointer.ends_with("/securitySchemeValue")
+    pointer.ends_with("/securitySchemeValue") || pointer.ends_with("/airnodeWalletMnemonic")
 }
 
 /// Lines longer than this (minified documents are one line of megabytes) are shown as a window
@@ -142,19 +142,22 @@ mod tests {
     }
 
     #[test]
-    fn a_credential_line_never_shows_its_value() {
+    fn a_secret_line_never_shows_its_value() {
+        let credential = "/apiCredentials/0/securitySchemeValue";
+        let mnemonic = "/nodeSettings/airnodeWalletMnemonic";
         let texts = [
-            ("config.yaml", "apiCredentials:\n  - securitySchemeValue: hunter2-secret\n"),
-            ("config.json", "{\"apiCredentials\": [\n  {\"securitySchemeValue\": \"hunter2-secret\"}]}"),
+            ("config.yaml", "apiCredentials:\n  - securitySchemeValue: hunter2-secret\n", credential),
+            ("config.json", "{\"apiCredentials\": [\n  {\"securitySchemeValue\": \"hunter2-secret\"}]}", credential),
+            ("config.json", "{\"nodeSettings\": {\n  \"airnodeWalletMnemonic\": \"hunter2 words\"}}", mnemonic),
         ];
-        for (name, text) in texts {
+        for (name, text, pointer) in texts {
             let source = Source::from_text(name, None, text.to_owned());
-            let pointer = "/apiCredentials/0/securitySchemeValue";
-            for code in [Code::LiteralSecret, Code::WrongType] {
-                let mut diagnostic = Diagnostic::new(code, pointer, "about the credential");
+            let key = pointer.rsplit('/').next().unwrap_or_default();
+            for code in [Code::LiteralSecret, Code::WrongType, Code::BadMnemonic] {
+                let mut diagnostic = Diagnostic::new(code, pointer, "about the secret");
                 source.locate_diagnostic(&mut diagnostic);
                 let rendered = render(&diagnostic, RenderStyle::default(), Some(&source));
-                assert!(rendered.contains("securitySchemeValue") && !rendered.contains("hunter2"), "{rendered}");
+                assert!(rendered.contains(key) && !rendered.contains("hunter2"), "{rendered}");
             }
         }
     }

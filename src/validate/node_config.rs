@@ -1,7 +1,8 @@
 //! A whole Airnode config.json (one with `chains`, `nodeSettings`, `triggers` or `templates`, not
 //! only the `ois` + `apiCredentials` fragment `ois config` writes), checked as airnode-validator
 //! 0.15 checks it: its sections' shapes, and triggers that name an OIS and endpoint of the file
-//! with the endpoint ID derived from them. Deep chain settings (`authorizers`, `authorizations`,
+//! with the endpoint ID derived from them, a mnemonic that is a BIP-39 phrase, and templates whose
+//! IDs are derived from its Airnode address. Deep chain settings (`authorizers`, `authorizations`,
 //! `options`, `contracts`) are checked for presence only.
 
 use serde_json::Value;
@@ -171,6 +172,70 @@ pub(super) fn check(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diag
     shape(config, &CONFIG, &mut String::new(), diagnostics);
     chain_concurrency(config, diagnostics);
     triggers(config, oises, diagnostics);
+    mnemonic_and_templates(config, diagnostics);
+}
+
+/// The mnemonic is a BIP-39 phrase, and each template's ID is derived from its Airnode address,
+/// endpoint ID and parameters. A mnemonic given as a `${SECRET}` is filled only when the node
+/// loads the config, so neither can be checked then.
+fn mnemonic_and_templates(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
+    let Some(mnemonic) = config.pointer("/nodeSettings/airnodeWalletMnemonic").and_then(Value::as_str) else {
+        return;
+    };
+    if crate::ois::templates::has_unescaped(mnemonic) {
+        return;
+    }
+    let Some(airnode) = crate::scaffold::airnode_address(mnemonic) else {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::BadMnemonic,
+                "/nodeSettings/airnodeWalletMnemonic",
+                "the Airnode wallet mnemonic is not a valid BIP-39 phrase (words of the English list, one space apart, with a valid checksum)",
+            )
+            .with_help("keep the mnemonic in secrets.env and write \"${AIRNODE_WALLET_MNEMONIC}\" here"),
+        );
+        return;
+    };
+    let templates = config.get("templates").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for (index, template) in templates.iter().enumerate() {
+        let text = |key: &str| template.get(key).and_then(Value::as_str);
+        let (Some(template_id), Some(endpoint_id), Some(parameters)) =
+            (text("templateId"), text("endpointId"), text("encodedParameters"))
+        else {
+            continue;
+        };
+        let at = format!("/templates/{index}");
+        let endpoint = hex_bytes(endpoint_id).filter(|bytes| bytes.len() == 32);
+        let (Some(endpoint), Some(parameters)) = (endpoint, hex_bytes(parameters)) else {
+            diagnostics.push(Diagnostic::new(
+                Code::BadTemplateId,
+                at,
+                "endpointId must be 32 bytes and encodedParameters bytes, in 0x-prefixed hex: the validator fails on anything else",
+            ));
+            continue;
+        };
+        let derived =
+            crate::scaffold::rrp_template_id(airnode, alloy_primitives::B256::from_slice(&endpoint), &parameters);
+        if template_id != derived {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::BadTemplateId,
+                    format!("{at}/templateId"),
+                    "the templateId is not the one derived from the Airnode address, endpointId and encodedParameters",
+                )
+                .with_help(format!("use {derived} (lowercase hex, as the node compares it)")),
+            );
+        }
+    }
+}
+
+/// `0x`-prefixed hex with an even number of digits, as ethers' `arrayify` takes it.
+fn hex_bytes(text: &str) -> Option<Vec<u8>> {
+    let digits = text.strip_prefix("0x")?;
+    if digits.len() % 2 != 0 {
+        return None;
+    }
+    alloy_primitives::hex::decode(digits).ok()
 }
 
 fn is_evm_id(text: &str) -> bool {
