@@ -431,14 +431,8 @@ fn javascript_semantics_match_node() {
         common::say_skipped("node is not installed");
         return;
     }
-    // A fixed xorshift sequence, so a failure can be reproduced.
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = common::Rng(0x9E37_79B9_7F4A_7C15);
+    let mut next = move || rng.next();
     let mut numbers: Vec<String> = Vec::new();
     for _ in 0..3000 {
         let bits = next();

@@ -227,16 +227,10 @@ fn whole_configs_valid_exactly_when_airnode_validator_says_so() {
     // Each mutation alone, then generated pairs and triples (a fixed xorshift sequence).
     let mut chosen: Vec<Vec<usize>> = vec![vec![]];
     chosen.extend((0..mutations.len()).map(|i| vec![i]));
-    let mut state: u64 = 0xDEAD_BEEF_CAFE_F00D;
+    let mut rng = common::Rng(0xDEAD_BEEF_CAFE_F00D);
     for _ in 0..300 {
-        let mut picks = Vec::new();
-        for _ in 0..2 + (state % 2) {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            picks.push((state % mutations.len() as u64) as usize);
-        }
-        chosen.push(picks);
+        let count = 2 + rng.below(2);
+        chosen.push((0..count).map(|_| rng.below(mutations.len())).collect());
     }
     let configs: Vec<Value> = chosen
         .iter()

@@ -70,17 +70,11 @@ const PIECES: &[&str] = &[
 
 /// Texts of up to `longest` pieces, from a fixed xorshift sequence so a failure can be reproduced.
 fn generated(pieces: &[&str], count: usize, longest: u64) -> Vec<String> {
-    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = common::Rng(0x2545_F491_4F6C_DD1D);
     (0..count)
         .map(|_| {
-            let length = next() % longest;
-            (0..length).map(|_| pieces[(next() % pieces.len() as u64) as usize]).collect()
+            let length = rng.next() % longest;
+            (0..length).map(|_| rng.pick(pieces)).collect()
         })
         .collect()
 }

@@ -12,28 +12,8 @@ mod common;
 
 use serde_json::{Map, Value, json};
 
-use common::run_node;
+use common::{Rng, run_node};
 use ois::request::{RequestOptions, build};
-
-/// A fixed xorshift sequence, so a failing case can be reproduced.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
 
 const QUERY_NAMES: &[&str] = &[
     "q",

@@ -51,3 +51,26 @@ pub fn shared_dir() -> PathBuf {
     );
     shared
 }
+
+/// A fixed xorshift sequence for generated cases, so a failing case can be reproduced from its seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next number of the sequence.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number below `n` (which must not be 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// One of `items` (which must not be empty).
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items.get(self.below(items.len())).copied().unwrap_or_default()
+    }
+}

@@ -7,22 +7,9 @@
 const fs = require('fs');
 const axios = require('axios');
 const adapter = require('@api3/airnode-adapter');
+const { nodeSide } = require('./node-side');
 
-const RESERVED = ['_type', '_path', '_times', '_gasPrice', '_minConfirmations'];
 Date.now = () => 1700000000000; // timestamps are deterministic in the comparison
-
-function nodeSide({ ois, endpointName, parameters, apiCredentials, mode }) {
-  const endpoint = ois.endpoints.find((e) => e.name === endpointName);
-  if (mode === 'feed') return { parameters, apiCredentials };
-  const defaults = {};
-  for (const p of endpoint ? endpoint.parameters : []) if (p.default !== undefined) defaults[p.name] = p.default;
-  const all = { ...defaults, ...parameters };
-  for (const name of RESERVED) delete all[name];
-  const credentials = apiCredentials
-    .filter((c) => c.oisTitle === ois.title)
-    .map(({ securitySchemeName, securitySchemeValue }) => ({ securitySchemeName, securitySchemeValue }));
-  return { parameters: all, apiCredentials: credentials };
-}
 
 function request(c) {
   try {

@@ -9,21 +9,7 @@ const fs = require('fs');
 const http = require('http');
 const axios = require('axios');
 const adapter = require('@api3/airnode-adapter');
-
-const RESERVED = ['_type', '_path', '_times', '_gasPrice', '_minConfirmations'];
-
-function nodeSide({ ois, endpointName, parameters, apiCredentials, mode }) {
-  const endpoint = ois.endpoints.find((e) => e.name === endpointName);
-  if (mode === 'feed') return { parameters, apiCredentials };
-  const defaults = {};
-  for (const p of endpoint ? endpoint.parameters : []) if (p.default !== undefined) defaults[p.name] = p.default;
-  const all = { ...defaults, ...parameters };
-  for (const name of RESERVED) delete all[name];
-  const credentials = apiCredentials
-    .filter((c) => c.oisTitle === ois.title)
-    .map(({ securitySchemeName, securitySchemeValue }) => ({ securitySchemeName, securitySchemeValue }));
-  return { parameters: all, apiCredentials: credentials };
-}
+const { nodeSide } = require('./node-side');
 
 async function main() {
   const cases = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
