@@ -54,6 +54,13 @@ pub fn text(request: &Request, preview: Option<&Preview>, show_secrets: bool) ->
     for (name, value) in &request.headers {
         out.push_str(&format!("{name}: {}\n", masked(request, show_secrets, &header_text(value))));
     }
+    // What the HTTP client changed, so nobody wonders where a character went.
+    for (name, built) in request.built_headers.iter().flatten() {
+        if request.headers.get(name).map(header_text) != Some(header_text(built)) {
+            let built = masked(request, show_secrets, &header_text(built));
+            out.push_str(&format!("  (built as {name}: {built:?}; the HTTP client changes it)\n"));
+        }
+    }
     if let Some(body) = &request.body {
         let body = masked_value(request, show_secrets, body);
         out.push('\n');
@@ -142,5 +149,19 @@ mod tests {
     fn json_masks_unless_asked() {
         assert_eq!(json(&request(), None, false)["headers"]["Authorization"], "Bearer ****");
         assert_eq!(json(&request(), None, true)["body"]["k"], "tok'en");
+    }
+
+    #[test]
+    fn what_the_client_changes_is_shown_beside_what_is_sent() {
+        let mut changed = request();
+        let mut built = changed.headers.clone();
+        built.insert("Authorization".into(), json!(" Bearer tok'en\r\n"));
+        changed.built_headers = Some(built);
+        let shown = text(&changed, None, false);
+        assert!(
+            shown.contains("Authorization: Bearer ****\n  (built as Authorization: \" Bearer ****\\r\\n\""),
+            "{shown}"
+        );
+        assert!(json(&changed, None, false)["headersBuilt"]["Authorization"].as_str().unwrap().contains("****"));
     }
 }
