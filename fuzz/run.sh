@@ -6,7 +6,7 @@
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 set -euo pipefail
 cd "$(dirname "$0")"
-target=${1:?target: convert_bytes, validate_bytes, convert_structured or request_ois}
+target=${1:?target: convert_bytes, validate_bytes, convert_structured, request_ois or secrets}
 limit=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 

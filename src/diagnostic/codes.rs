@@ -226,7 +226,7 @@ codes! {
         ParameterIgnored = "REQ010", Note, "a requester parameter the node does not send";
         InvalidHeaderValue = "REQ011", Warning, "a header the node's HTTP client changes before sending (control characters, non-Latin-1, spaces, case duplicates, null)";
         ResponseLenient = "REQ012", Warning, "a response with duplicate keys or numbers beyond a double, read as JSON.parse reads them";
-        BadSecretsEntry = "REQ013", Error, "a secrets file entry the node refuses: a name not matching ^[A-Z][A-Z0-9_]*$ or an empty value";
+        BadSecretsEntry = "REQ013", Error, "a secrets file entry the node refuses: a name not matching `^[A-Z][A-Z0-9_]*$` or an empty value";
         SecretExpression = "REQ014", Error, "a `${…}` that is not a secret's name, or is not closed: the node fails to interpolate its config";
         ClientRefused = "REQ015", Error, "a request the node's HTTP client (axios) refuses to send: a query value nested more than 100 levels deep";
         ValueNotFound = "REQ020", Error, "no value at `_path` in the response (the node fails)";
