@@ -54,7 +54,14 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, TooComplex> {
         return Err(TooComplex { line: 1 });
     };
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
-    let line_of = |offset: usize| text.get(..offset).map_or(1, |before| before.matches('\n').count() + 1);
+    // Lines counted as the matches move forward, so a big file costs one pass.
+    let mut counted = (0, 1);
+    let mut line_of = |offset: usize| {
+        let (from, line) = counted;
+        let more = text.get(from..offset).map_or(0, |between| between.matches('\n').count());
+        counted = (offset.max(from), line + more);
+        counted.1
+    };
     let mut entries = Vec::new();
     let mut reached = 0;
     for captures in line_regex.captures_iter(&text) {
