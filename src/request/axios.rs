@@ -40,11 +40,18 @@ pub(crate) struct SentHeader {
 /// joined with `, `).
 pub(crate) fn sent_headers(built: &Map<String, Value>) -> Vec<SentHeader> {
     let mut sent: Vec<(String, &Value)> = Vec::new();
+    let mut by_folded_name: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (name, value) in built.iter().filter(|(name, _)| !is_unsafe_key(name)) {
-        let folded = name.trim().to_lowercase();
-        match sent.iter_mut().find(|(existing, _)| existing.trim().to_lowercase() == folded) {
-            Some(entry) => entry.1 = value,
-            None => sent.push((name.clone(), value)),
+        match by_folded_name.entry(name.trim().to_lowercase()) {
+            std::collections::hash_map::Entry::Occupied(seen) => {
+                if let Some(entry) = sent.get_mut(*seen.get()) {
+                    entry.1 = value;
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(sent.len());
+                sent.push((name.clone(), value));
+            }
         }
     }
     sent.into_iter()

@@ -488,8 +488,8 @@ fn as_sent(
             );
         }
     }
-    let kept = |name: &str| sent.iter().any(|header| header.name == name);
-    for name in built.keys().filter(|name| !kept(name)) {
+    let kept: std::collections::HashSet<&str> = sent.iter().map(|header| header.name.as_str()).collect();
+    for name in built.keys().filter(|name| !kept.contains(name.as_str())) {
         warnings.push(Diagnostic::new(
             Code::InvalidHeaderValue,
             at,
