@@ -65,6 +65,66 @@ pub fn lookup<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
     Some(current)
 }
 
+/// Calls `visit` with every string and every object key of `value` (depth first, in document
+/// order) and its pointer: `at` extended to it (a key's pointer is the pointer of its value).
+pub fn for_each_text(value: &Value, at: &mut String, visit: &mut impl FnMut(&str, &str)) {
+    match value {
+        Value::String(text) => visit(text, at),
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                let length = at.len();
+                push(at, &index.to_string());
+                for_each_text(item, at, visit);
+                at.truncate(length);
+            }
+        }
+        Value::Object(entries) => {
+            for (key, item) in entries {
+                let length = at.len();
+                push(at, key);
+                visit(key, at);
+                for_each_text(item, at, visit);
+                at.truncate(length);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// [`for_each_text`] where `visit` may change each text (a changed key keeps its place), stopping
+/// at the first error (which leaves `value` partly walked: only for a value about to be dropped).
+pub fn try_for_each_text_mut<E>(
+    value: &mut Value,
+    at: &mut String,
+    visit: &mut impl FnMut(&mut String, &str) -> Result<(), E>,
+) -> Result<(), E> {
+    match value {
+        Value::String(text) => visit(text, at),
+        Value::Array(items) => {
+            for (index, item) in items.iter_mut().enumerate() {
+                let length = at.len();
+                push(at, &index.to_string());
+                try_for_each_text_mut(item, at, visit)?;
+                at.truncate(length);
+            }
+            Ok(())
+        }
+        Value::Object(entries) => {
+            // A key is renamed in place by moving every entry, in order, to a new map.
+            for (mut key, mut item) in std::mem::take(entries) {
+                let length = at.len();
+                push(at, &key);
+                visit(&mut key, at)?;
+                try_for_each_text_mut(&mut item, at, visit)?;
+                at.truncate(length);
+                entries.insert(key, item);
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
 fn index(token: &str) -> Option<usize> {
     if token.starts_with('+') || (token.starts_with('0') && token.len() > 1) {
         return None;
@@ -96,6 +156,22 @@ fn unescape(token: &str) -> Option<String> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn walks_every_text_in_document_order() {
+        let mut value = serde_json::json!({"a/b": ["x", 1, {"k": "y"}], "z": "w"});
+        let mut seen = Vec::new();
+        for_each_text(&value, &mut String::new(), &mut |text, at| seen.push(format!("{at}={text}")));
+        assert_eq!(seen, ["/a~1b=a/b", "/a~1b/0=x", "/a~1b/2/k=k", "/a~1b/2/k=y", "/z=z", "/z=w"]);
+        let upper = try_for_each_text_mut(&mut value, &mut String::new(), &mut |text, _| {
+            *text = text.to_uppercase();
+            Ok::<(), ()>(())
+        });
+        assert_eq!((upper, value), (Ok(()), serde_json::json!({"A/B": ["X", 1, {"K": "Y"}], "Z": "W"})));
+        let mut stopped = serde_json::json!(["a", "b"]);
+        let first = try_for_each_text_mut(&mut stopped, &mut String::new(), &mut |_, at| Err(at.to_owned()));
+        assert_eq!(first, Err("/0".to_owned()));
+    }
 
     #[test]
     fn escapes_and_unescapes() {

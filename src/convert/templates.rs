@@ -123,28 +123,8 @@ fn endpoint_strings(endpoint: &mut Endpoint, at: &str, changed: &mut Changed) {
 
 /// A fixed value from the document (any JSON), its strings and keys escaped.
 fn escape_value(value: &mut Value, at: &mut String, changed: &mut Changed) {
-    match value {
-        Value::String(text) => changed.fix(text, &|| at.clone()),
-        Value::Array(items) => {
-            for (index, item) in items.iter_mut().enumerate() {
-                let length = at.len();
-                pointer::push(at, &index.to_string());
-                escape_value(item, at, changed);
-                at.truncate(length);
-            }
-        }
-        Value::Object(entries) => {
-            let old = std::mem::take(entries);
-            for (mut key, mut item) in old {
-                let length = at.len();
-                pointer::push(at, &key);
-                let here = at.clone();
-                changed.fix(&mut key, &|| here.clone());
-                escape_value(&mut item, at, changed);
-                at.truncate(length);
-                entries.insert(key, item);
-            }
-        }
-        _ => {}
-    }
+    let Ok(()) = pointer::try_for_each_text_mut(value, at, &mut |text, at| {
+        changed.fix(text, &|| at.to_owned());
+        Ok::<(), std::convert::Infallible>(())
+    });
 }

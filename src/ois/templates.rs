@@ -19,29 +19,11 @@ pub fn escape(text: &str) -> Option<String> {
 /// The pointers (below `at`) of every string and key of `value` with an unescaped `${`, in
 /// document order; a key's pointer is the pointer of its value.
 pub fn find_unescaped(value: &Value, at: &mut String, found: &mut Vec<String>) {
-    match value {
-        Value::String(text) if has_unescaped(text) => found.push(at.clone()),
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                let length = at.len();
-                crate::pointer::push(at, &index.to_string());
-                find_unescaped(item, at, found);
-                at.truncate(length);
-            }
+    crate::pointer::for_each_text(value, at, &mut |text, at| {
+        if has_unescaped(text) {
+            found.push(at.to_owned());
         }
-        Value::Object(entries) => {
-            for (key, item) in entries {
-                let length = at.len();
-                crate::pointer::push(at, key);
-                if has_unescaped(key) {
-                    found.push(at.clone());
-                }
-                find_unescaped(item, at, found);
-                at.truncate(length);
-            }
-        }
-        _ => {}
-    }
+    });
 }
 
 #[cfg(test)]

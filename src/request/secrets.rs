@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::dotenv;
 use crate::diagnostic::{Code, Diagnostic, Fix};
@@ -73,37 +73,16 @@ impl Secrets {
     }
 
     /// `document` as the node sees it after interpolation: every string and key with its
-    /// `${NAME}`s filled and its `\${`s unescaped. `at` is the document's own pointer.
+    /// `${NAME}`s filled and its `\${`s unescaped.
     pub fn interpolate_document(&self, document: &Value) -> Result<Value, Diagnostic> {
-        self.interpolate_value(document, &mut String::new())
-    }
-
-    fn interpolate_value(&self, value: &Value, at: &mut String) -> Result<Value, Diagnostic> {
-        Ok(match value {
-            Value::String(text) => Value::String(self.interpolate(text, at)?),
-            Value::Array(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for (index, item) in items.iter().enumerate() {
-                    let length = at.len();
-                    pointer::push(at, &index.to_string());
-                    out.push(self.interpolate_value(item, at)?);
-                    at.truncate(length);
-                }
-                Value::Array(out)
+        let mut document = document.clone();
+        pointer::try_for_each_text_mut(&mut document, &mut String::new(), &mut |text, at| {
+            if text.contains("${") {
+                *text = self.interpolate(text, at)?;
             }
-            Value::Object(entries) => {
-                let mut out = Map::with_capacity(entries.len());
-                for (key, item) in entries {
-                    let length = at.len();
-                    pointer::push(at, key);
-                    let key = self.interpolate(key, at)?;
-                    out.insert(key, self.interpolate_value(item, at)?);
-                    at.truncate(length);
-                }
-                Value::Object(out)
-            }
-            other => other.clone(),
-        })
+            Ok(())
+        })?;
+        Ok(document)
     }
 
     /// One string of the config, interpolated as the node does it in the config's JSON text.
