@@ -16,6 +16,13 @@ pub struct Scaffold {
     pub secrets_env: String,
 }
 
+/// Whether `name` matches `^[A-Z][A-Z0-9_]*$`, the node's rule for secret names.
+pub fn is_secret_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
 /// The secrets.env name for a scheme of an OIS: SHOUTY_SNAKE_CASE of title and scheme, made to fit
 /// `^[A-Z][A-Z0-9_]*$` (the node's rule for secret names).
 pub fn secret_name(title: &str, scheme: &str) -> String {
@@ -157,6 +164,12 @@ mod tests {
         assert_eq!(secret_name("CoinGecko Pro", "apiKeyHeader"), "COIN_GECKO_PRO_API_KEY_HEADER");
         assert_eq!(secret_name("1inch", "key"), "API_1INCH_KEY");
         assert_eq!(secret_name("Café API", "x-key"), "CAF_API_X_KEY");
+        for name in ["A", "API_1INCH_KEY"] {
+            assert!(is_secret_name(name), "{name}");
+        }
+        for name in ["", "1A", "a", "A-B", "_A", "É"] {
+            assert!(!is_secret_name(name), "{name}");
+        }
     }
 
     #[test]

@@ -68,7 +68,7 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, TooComplex> {
         let captures = captures.map_err(|_| TooComplex { line: line_of(reached) })?;
         let (Some(whole), Some(name)) = (captures.get(0), captures.get(1)) else { continue };
         reached = whole.end();
-        let raw = captures.get(2).map_or("", |value| value.as_str()).trim_matches(is_js_space);
+        let raw = captures.get(2).map_or("", |value| value.as_str()).trim_matches(crate::js::is_whitespace);
         let unquoted = quoted.try_replacen(raw, 0, "$2").map_err(|_| TooComplex { line: line_of(name.start()) })?;
         let value = if raw.starts_with('"') {
             unquoted.replace("\\n", "\n").replace("\\r", "\r")
@@ -81,15 +81,6 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, TooComplex> {
         }
     }
     Ok(entries)
-}
-
-/// JavaScript's `\s` and what `String.prototype.trim` removes.
-pub fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{FEFF}'
-    )
 }
 
 #[cfg(test)]

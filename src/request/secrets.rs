@@ -20,13 +20,6 @@ pub struct Secrets {
 
 const LITERAL: &str = "to keep a literal `${`, write `\\${` (`\\\\${` inside a JSON string)";
 
-/// What the node's config validation accepts as a secret's name.
-fn is_secret_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_uppercase())
-        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-}
-
 impl Secrets {
     /// Only the environment.
     pub fn from_environment() -> Self {
@@ -45,7 +38,7 @@ impl Secrets {
         })?;
         let mut values = HashMap::new();
         for entry in entries {
-            let problem = if !is_secret_name(&entry.name) {
+            let problem = if !crate::scaffold::is_secret_name(&entry.name) {
                 Some("the node accepts only names matching ^[A-Z][A-Z0-9_]*$")
             } else if entry.value.is_empty() {
                 Some("the node refuses an empty secret (\"Secret cannot be empty\")")
@@ -93,16 +86,16 @@ impl Secrets {
         let encoded = json_escaped(text);
         let mut filled = String::with_capacity(encoded.len());
         let mut rest = encoded.as_str();
-        let mut previous = '"';
         while let Some(start) = rest.find("${") {
             let (before, from) = rest.split_at(start);
-            let escaped = before.chars().next_back().unwrap_or(previous) == '\\';
+            // The lookbehind sees the text as written (before the string, its opening quote).
+            let written_before = encoded.get(..encoded.len() - from.len()).unwrap_or_default();
+            let escaped = written_before.ends_with('\\');
             match (escaped, template_end(from)) {
                 (false, Template::Closed(end)) => {
                     filled.push_str(before);
                     let expression = from.get(2..end - 1).unwrap_or_default();
                     filled.push_str(&json_escaped(&self.evaluate(expression, at)?));
-                    previous = '}';
                     rest = from.get(end..).unwrap_or_default();
                 }
                 (false, _) => {
@@ -116,7 +109,6 @@ impl Secrets {
                 (true, _) => {
                     filled.push_str(before);
                     filled.push('$');
-                    previous = '$';
                     rest = from.get(1..).unwrap_or_default();
                 }
             }
@@ -133,7 +125,7 @@ impl Secrets {
     }
 
     fn evaluate(&self, expression: &str, at: &str) -> Result<String, Diagnostic> {
-        let name = expression.trim_matches(dotenv::is_js_space);
+        let name = expression.trim_matches(crate::js::is_whitespace);
         let is_identifier = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
         if !is_identifier {

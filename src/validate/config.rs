@@ -154,13 +154,8 @@ fn credentials(
 /// A credential value should be `${NAME}`, filled from secrets.env, never the secret itself.
 fn secret_reference(value: &str, at: &str, diagnostics: &mut Vec<Diagnostic>) {
     let name = value.strip_prefix("${").and_then(|v| v.strip_suffix('}'));
-    let valid_name = |name: &str| {
-        let mut chars = name.chars();
-        chars.next().is_some_and(|c| c.is_ascii_uppercase())
-            && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-    };
     match name {
-        Some(name) if valid_name(name) => {}
+        Some(name) if crate::scaffold::is_secret_name(name) => {}
         Some(name) => diagnostics.push(
             Diagnostic::new(
                 Code::LiteralSecret,
