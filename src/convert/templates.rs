@@ -85,7 +85,7 @@ fn endpoint_strings(endpoint: &mut Endpoint, at: &str, changed: &mut Changed) {
     for (index, fixed) in endpoint.fixed_operation_parameters.iter_mut().enumerate() {
         let here = format!("{at}/fixedOperationParameters/{index}");
         changed.fix(&mut fixed.operation_parameter.name, &|| format!("{here}/operationParameter/name"));
-        escape_value(&mut fixed.value, &mut format!("{at}/fixedOperationParameters/{index}/value"), changed);
+        escape_value(&mut fixed.value, &mut format!("{here}/value"), changed);
     }
     for (index, parameter) in endpoint.parameters.iter_mut().enumerate() {
         let here = format!("{at}/parameters/{index}");

@@ -52,10 +52,10 @@ fn top_level(raw: &str, value: &Value, pairs: &mut Vec<(String, String)>) -> Res
         Value::Array(items) if items.iter().all(|item| !is_visitable(item)) || key.ends_with("[]") => {
             flat(key, items, pairs);
         }
-        Value::Object(object) if key.ends_with("[]") && array_like(object).is_some() => {
-            let items = array_like(object).unwrap_or_default();
-            flat(key, &items, pairs);
-        }
+        Value::Object(object) if key.ends_with("[]") => match array_like(object) {
+            Some(items) => flat(key, &items, pairs),
+            None => nested(&[raw.to_owned()], value, 1, pairs)?,
+        },
         Value::Array(_) | Value::Object(_) => nested(&[raw.to_owned()], value, 1, pairs)?,
         scalar_value => pairs.push((key.to_owned(), scalar(scalar_value))),
     }
