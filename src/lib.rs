@@ -93,6 +93,7 @@ pub mod js;
 mod ois;
 mod openapi;
 mod pointer;
+pub mod processing;
 pub mod report;
 pub mod request;
 pub mod scaffold;

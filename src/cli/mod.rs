@@ -61,6 +61,10 @@ fn flag_help(fix: &Fix) -> String {
         Fix::ChooseOis => "say which with --ois TITLE".to_owned(),
         Fix::CopyDefaults => "pass --defaults to write it (the node then sends it whenever none is given)".to_owned(),
         Fix::ChooseSecurity => "choose the scheme to keep with --security NAME".to_owned(),
+        Fix::UseNodeEngine => {
+            "run it with --engine node, which has the Node.js built-ins (and no sandbox: only for code you trust)"
+                .to_owned()
+        }
         other => other.describe(),
     }
 }
@@ -120,6 +124,7 @@ mod tests {
             Fix::ChooseOis,
             Fix::CopyDefaults,
             Fix::ChooseSecurity,
+            Fix::UseNodeEngine,
         ];
         for fix in fixes {
             assert!(flag_help(&fix).contains("--"), "{fix:?} has no flag in its help");

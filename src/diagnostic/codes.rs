@@ -235,6 +235,14 @@ codes! {
         ReservedMismatch = "REQ023", Error, "reserved parameter lists of different lengths, or used where the node refuses them";
         EncodedTooLarge = "REQ024", Error, "the encoded value exceeds the node's 16384-byte limit";
         EncodingFailed = "REQ025", Error, "the value cannot be ABI-encoded as `_type`";
+        ProcessingSyntax = "REQ030", Error, "a processing snippet that does not parse (the node fails the call)";
+        ProcessingThrew = "REQ031", Error, "a processing snippet that throws or rejects (the node fails the call)";
+        ProcessingTimeout = "REQ032", Error, "a processing snippet that runs past its `timeoutMs` or the node's 10 s for the phase";
+        ProcessingShape = "REQ033", Error, "processing that returns the wrong shape (V2 `{endpointParameters}` / `{response, timestamp?}`, V1 pre-processing an object)";
+        ProcessingValue = "REQ034", Error, "processing that returns a value JSON cannot carry (BigInt, NaN, Infinity, a cycle, a function)";
+        NodeBuiltin = "REQ035", Error, "a snippet uses a Node.js module (`fs`, `crypto`, `process`, …) that the embedded sandbox does not provide";
+        ProcessingEngine = "REQ036", Error, "the engine cannot run the snippet: `node` not found, or the sandbox's memory limit reached";
+        Unsandboxed = "REQ037", Warning, "processing snippets run by the system `node`, unsandboxed";
     }
     Output {
         OutputExists = "OUT001", Error, "the output file exists and replacing it was not allowed";

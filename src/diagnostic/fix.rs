@@ -35,6 +35,8 @@ pub enum Fix {
     CopyDefaults,
     /// Choose the security schemes to keep (`ConvertOptions::security`).
     ChooseSecurity,
+    /// Run the snippet with the system `node`, which has the Node.js built-ins (`processing::Engine::Node`).
+    UseNodeEngine,
 }
 
 impl Fix {
@@ -63,6 +65,10 @@ impl Fix {
                 "set ConvertOptions::defaults to write it (the node then sends it whenever none is given)".to_owned()
             }
             Fix::ChooseSecurity => "choose the scheme to keep in ConvertOptions::security".to_owned(),
+            Fix::UseNodeEngine => {
+                "run it with the system node (processing::Engine::Node), which has the Node.js built-ins but no sandbox"
+                    .to_owned()
+            }
         }
     }
 }

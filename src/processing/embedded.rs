@@ -1,0 +1,526 @@
+//! The embedded engine: QuickJS (rquickjs) in-process, sandboxed.
+//!
+//! Each snippet runs in a fresh context, as commons gives each one a fresh `vm` context; the value
+//! passed from one snippet to the next stays a live JavaScript value (the contexts share one
+//! runtime). Nothing outside the language is reachable: QuickJS has no I/O of its own and we add
+//! none beyond `console` (captured) and the timers commons provides. Time is bounded by an
+//! interrupt handler, memory by the runtime's limit.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rquickjs::context::EvalOptions;
+use rquickjs::function::Opt;
+use rquickjs::promise::PromiseState;
+use rquickjs::{Context, Ctx, Function, Object, Persistent, Promise, Runtime, Value};
+use serde_json::Value as Json;
+
+use super::outcome::{Failure, FailureKind, MAX_LOG_LINES, Processed, locate_in_stack};
+use super::{Environment, Job, MEMORY_LIMIT, NODE_BUILTINS, PHASE_TIMEOUT, Phase, Snippet, Specification};
+
+const SNIPPET_FILE: &str = "snippet.js";
+/// Timers one snippet may have pending.
+const MAX_TIMERS: usize = 10_000;
+const STACK_SIZE: usize = 1 << 20;
+
+/// Console capture and the Node.js module names that fail with a clear message when used.
+const SANDBOX_SETUP: &str = r#"(function (log, builtins) {
+  const show = (value) => {
+    if (typeof value === 'string') return value;
+    try {
+      const text = JSON.stringify(value);
+      return text === undefined ? String(value) : text;
+    } catch (error) {
+      return String(value);
+    }
+  };
+  const write = (...values) => log(values.map(show).join(' '));
+  globalThis.console = { log: write, info: write, warn: write, error: write, debug: write, trace: write };
+  for (const name of builtins) {
+    Object.defineProperty(globalThis, name, {
+      configurable: true,
+      get() {
+        const error = new Error(name);
+        error.name = 'NodeBuiltinUnavailable';
+        throw error;
+      },
+      set(value) {
+        Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: true });
+      },
+    });
+  }
+})"#;
+
+/// Checks what a phase returned and turns it into JSON text, as commons' zod schemas read it.
+/// Returns `[kind, text]`: kind `ok` with the JSON (`undefined` as no text), or `shape` /
+/// `value` with a message.
+const FINISH: &str = r#"(function (phase, v2, value) {
+  const kindOf = (v) => {
+    if (v === null) return 'null';
+    if (Array.isArray(v)) return 'array';
+    if (typeof v === 'object' && typeof v.then === 'function') return 'promise';
+    if (v instanceof Date) return 'date';
+    if (v instanceof Map) return 'map';
+    if (v instanceof Set) return 'set';
+    return typeof v;
+  };
+  const record = (v, what) => {
+    const kind = kindOf(v);
+    if (kind !== 'object') throw ['shape', `${what}: expected object, received ${kind}`];
+    const copy = {};
+    for (const key in v) if (v[key] !== undefined) copy[key] = v[key];
+    return copy;
+  };
+  const json = (v) => {
+    try {
+      return JSON.stringify(v, (key, item) => {
+        if (typeof item === 'number' && !Number.isFinite(item)) throw new TypeError(`${item} is not a JSON number`);
+        return item;
+      });
+    } catch (error) {
+      throw ['value', String(error && error.message || error)];
+    }
+  };
+  try {
+    if (phase === 'pre') {
+      const parameters = v2 ? record(record(value, 'the returned value').endpointParameters, 'endpointParameters')
+                            : record(value, 'the pre-processed parameters');
+      return ['ok', json(parameters)];
+    }
+    if (!v2) return ['ok', json(value)];
+    const returned = record(value, 'the returned value');
+    const timestamp = returned.timestamp;
+    if (timestamp !== undefined && !(typeof timestamp === 'number' && Number.isInteger(timestamp) && timestamp >= 0)) {
+      throw ['shape', `timestamp: expected a non-negative integer, received ${JSON.stringify(timestamp) ?? String(timestamp)}`];
+    }
+    return ['ok', json(returned.response), timestamp === undefined ? undefined : String(timestamp)];
+  } catch (failure) {
+    if (Array.isArray(failure)) return failure;
+    return ['value', String(failure)];
+  }
+})"#;
+
+struct Timer {
+    due: Instant,
+    every: Option<Duration>,
+    callback: Persistent<Function<'static>>,
+}
+
+/// A snippet's pending timers. They are dropped with the snippet (as commons clears them): a
+/// callback kept past its context would be a cycle through Rust the collector cannot see.
+#[derive(Default)]
+struct Timers(Rc<RefCell<Vec<Timer>>>);
+
+impl Drop for Timers {
+    fn drop(&mut self) {
+        if let Ok(mut queue) = self.0.try_borrow_mut() {
+            queue.clear();
+        }
+    }
+}
+
+/// The interrupt handler's view: when to stop, and whether it did.
+#[derive(Clone)]
+struct Clock {
+    deadline: Arc<Mutex<Instant>>,
+    interrupted: Arc<AtomicBool>,
+}
+
+impl Clock {
+    fn set(&self, deadline: Instant) {
+        if let Ok(mut slot) = self.deadline.lock() {
+            *slot = deadline;
+        }
+        self.interrupted.store(false, Ordering::SeqCst);
+    }
+
+    fn deadline(&self) -> Instant {
+        self.deadline.lock().map_or_else(|_| Instant::now(), |d| *d)
+    }
+
+    fn expired(&self) -> bool {
+        let expired = Instant::now() >= self.deadline();
+        if expired {
+            self.interrupted.store(true, Ordering::SeqCst);
+        }
+        expired
+    }
+
+    fn was_interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::SeqCst)
+    }
+}
+
+pub(super) fn run(job: &Job<'_>) -> Result<Processed, Failure> {
+    let started = Instant::now();
+    let phase_deadline = started + PHASE_TIMEOUT;
+    let runtime = Runtime::new().map_err(|e| Failure::new(FailureKind::Engine, format!("QuickJS: {e}")))?;
+    runtime.set_memory_limit(MEMORY_LIMIT);
+    runtime.set_max_stack_size(STACK_SIZE);
+    let clock = Clock { deadline: Arc::new(Mutex::new(phase_deadline)), interrupted: Arc::new(AtomicBool::new(false)) };
+    let watcher = clock.clone();
+    runtime.set_interrupt_handler(Some(Box::new(move || watcher.expired())));
+    let logs: Rc<RefCell<Vec<String>>> = Rc::default();
+    let with_logs = |mut failure: Failure| {
+        failure.logs = logs.borrow().clone();
+        failure
+    };
+
+    let v2 = matches!(job.specification, Specification::V2(_));
+    let mut carried: Option<Persistent<Value<'static>>> = None;
+    for snippet in job.specification.snippets() {
+        let now = Instant::now();
+        let budget = Job::budget(snippet, phase_deadline.saturating_duration_since(now));
+        clock.set(now + budget);
+        let context =
+            Context::full(&runtime).map_err(|e| Failure::new(FailureKind::Engine, format!("QuickJS: {e}")))?;
+        let step = context.with(|ctx| {
+            let scope = Scope { ctx: ctx.clone(), clock: &clock, logs: &logs, snippet };
+            scope.run(job, v2, carried.take())
+        });
+        carried = Some(step.map_err(|failure| with_logs(failure.at(&snippet.pointer)))?);
+    }
+    clock.set(phase_deadline);
+    let context = Context::full(&runtime).map_err(|e| Failure::new(FailureKind::Engine, format!("QuickJS: {e}")))?;
+    let finished = context.with(|ctx| finish(&ctx, job.phase, v2, carried, &clock));
+    let (value, timestamp) = finished.map_err(with_logs)?;
+    let logs = logs.borrow().clone();
+    Ok(Processed { value, timestamp, logs })
+}
+
+/// One snippet's run in its own context.
+struct Scope<'a, 'js> {
+    ctx: Ctx<'js>,
+    clock: &'a Clock,
+    logs: &'a Rc<RefCell<Vec<String>>>,
+    snippet: &'a Snippet,
+}
+
+impl<'js> Scope<'_, 'js> {
+    fn run(
+        &self,
+        job: &Job<'_>,
+        v2: bool,
+        carried: Option<Persistent<Value<'static>>>,
+    ) -> Result<Persistent<Value<'static>>, Failure> {
+        let ctx = &self.ctx;
+        self.install_sandbox()?;
+        let globals = ctx.globals();
+        let input = match carried {
+            Some(value) => value.restore(ctx).map_err(|e| self.engine(e))?,
+            None => self.json(job.input)?,
+        };
+        let parameters = self.json(&Json::Object(job.parameters.clone()))?;
+        let value = if v2 {
+            let payload = Object::new(ctx.clone()).map_err(|e| self.engine(e))?;
+            if job.phase == Phase::Post {
+                payload.set("response", input).map_err(|e| self.engine(e))?;
+            }
+            payload.set("endpointParameters", parameters).map_err(|e| self.engine(e))?;
+            globals.set("payload", payload).map_err(|e| self.engine(e))?;
+            let timers = self.install_timers()?;
+            // As commons: `(async () => { return await (value)(payload) })()`, the code starting
+            // on the second line.
+            let wrapped = format!("(async () => {{ return await (\n{})(payload) }})();", self.snippet.code);
+            let promise: Promise<'js> = self.eval(&wrapped, 1)?;
+            self.settle(&promise, &timers, 1)?
+        } else {
+            globals.set("input", input).map_err(|e| self.engine(e))?;
+            globals.set("endpointParameters", parameters).map_err(|e| self.engine(e))?;
+            match self.snippet.environment {
+                Environment::Node => {
+                    self.eval::<Value<'js>>(&format!("{}; deferredOutput = output;", self.snippet.code), 0)?;
+                    globals.get::<_, Value<'js>>("deferredOutput").map_err(|e| self.engine(e))?
+                }
+                Environment::NodeAsync => {
+                    let (promise, resolve, reject) = ctx.promise().map_err(|e| self.engine(e))?;
+                    globals.set("resolve", resolve).map_err(|e| self.engine(e))?;
+                    globals.set("reject", reject.clone()).map_err(|e| self.engine(e))?;
+                    let timers = self.install_timers()?;
+                    // A throw while the code runs rejects the promise, as inside commons'
+                    // `new Promise` executor.
+                    self.eval::<Value<'js>>(&self.snippet.code, 0)?;
+                    self.settle(&promise, &timers, 0)?
+                }
+            }
+        };
+        Ok(Persistent::save(ctx, value))
+    }
+
+    fn engine(&self, error: rquickjs::Error) -> Failure {
+        if self.clock.was_interrupted() {
+            return self.timeout();
+        }
+        Failure::new(FailureKind::Engine, format!("QuickJS: {error}"))
+    }
+
+    fn timeout(&self) -> Failure {
+        let limit = match self.snippet.timeout_ms {
+            Some(ms) => format!("its timeoutMs ({ms} ms) or the node's {} s for the phase", PHASE_TIMEOUT.as_secs()),
+            None => format!("the node's {} s for the phase", PHASE_TIMEOUT.as_secs()),
+        };
+        Failure::new(FailureKind::Timeout, format!("the snippet ran past {limit}"))
+    }
+
+    fn json(&self, value: &Json) -> Result<Value<'js>, Failure> {
+        let text = serde_json::to_string(value).map_err(|e| Failure::new(FailureKind::Engine, e.to_string()))?;
+        self.ctx.json_parse(text).map_err(|e| self.engine(e))
+    }
+
+    fn install_sandbox(&self) -> Result<(), Failure> {
+        let ctx = &self.ctx;
+        let setup: Function<'js> = self.eval_internal(SANDBOX_SETUP)?;
+        let sink = Rc::clone(self.logs);
+        let log = Function::new(ctx.clone(), move |line: String| {
+            let mut logs = sink.borrow_mut();
+            if logs.len() < MAX_LOG_LINES {
+                logs.push(line);
+            } else if logs.len() == MAX_LOG_LINES {
+                logs.push("… (more console output not shown)".to_owned());
+            }
+        })
+        .map_err(|e| self.engine(e))?;
+        let builtins: Vec<&str> = NODE_BUILTINS.to_vec();
+        setup.call::<_, ()>((log, builtins)).map_err(|e| self.engine(e))
+    }
+
+    /// `setTimeout` and `setInterval` as commons gives them to async snippets: they queue the
+    /// callback and return nothing (so `clearTimeout` clears nothing).
+    fn install_timers(&self) -> Result<Timers, Failure> {
+        let ctx = &self.ctx;
+        let timers = Timers::default();
+        for (name, repeat) in [("setTimeout", false), ("setInterval", true)] {
+            let queue = Rc::clone(&timers.0);
+            let function = Function::new(
+                ctx.clone(),
+                move |ctx: Ctx<'js>, callback: Function<'js>, ms: Opt<f64>| -> rquickjs::Result<()> {
+                    let mut queue = queue.borrow_mut();
+                    if queue.len() >= MAX_TIMERS {
+                        return Err(rquickjs::Exception::throw_range(&ctx, "too many timers"));
+                    }
+                    // Node runs a delay below 1 ms (or not a number) after 1 ms.
+                    let ms = ms.0.filter(|ms| ms.is_finite() && *ms >= 1.0).unwrap_or(1.0).min(1e10);
+                    let delay = Duration::from_secs_f64(ms / 1000.0);
+                    let every = repeat.then_some(delay);
+                    queue.push(Timer {
+                        due: Instant::now() + delay,
+                        every,
+                        callback: Persistent::save(&ctx, callback),
+                    });
+                    Ok(())
+                },
+            )
+            .map_err(|e| self.engine(e))?;
+            ctx.globals().set(name, function).map_err(|e| self.engine(e))?;
+        }
+        let nothing = Function::new(ctx.clone(), || ()).map_err(|e| self.engine(e))?;
+        ctx.globals().set("clearTimeout", nothing.clone()).map_err(|e| self.engine(e))?;
+        ctx.globals().set("clearInterval", nothing).map_err(|e| self.engine(e))?;
+        Ok(timers)
+    }
+
+    fn eval_internal<V: rquickjs::FromJs<'js>>(&self, code: &str) -> Result<V, Failure> {
+        let mut options = EvalOptions::default();
+        options.strict = false;
+        options.filename = Some("sandbox.js".to_owned());
+        self.ctx.eval_with_options(code, options).map_err(|e| self.engine(e))
+    }
+
+    /// Evaluates `code` as a sloppy global script; `line_offset` wrapper lines come before the
+    /// snippet's first line.
+    fn eval<V: rquickjs::FromJs<'js>>(&self, code: &str, line_offset: u32) -> Result<V, Failure> {
+        let mut options = EvalOptions::default();
+        options.strict = false;
+        options.global = true;
+        options.filename = Some(SNIPPET_FILE.to_owned());
+        self.ctx.eval_with_options(code, options).map_err(|error| self.caught(error, line_offset))
+    }
+
+    fn caught(&self, error: rquickjs::Error, line_offset: u32) -> Failure {
+        if self.clock.was_interrupted() {
+            return self.timeout();
+        }
+        match error {
+            rquickjs::Error::Exception => {
+                let thrown = self.ctx.catch();
+                thrown_failure(&thrown, line_offset, self.clock)
+            }
+            other => self.engine(other),
+        }
+    }
+
+    /// Runs jobs and due timers until `promise` settles, the deadline passes, or nothing is left
+    /// that could settle it.
+    fn settle(&self, promise: &Promise<'js>, timers: &Timers, line_offset: u32) -> Result<Value<'js>, Failure> {
+        let ctx = &self.ctx;
+        loop {
+            while ctx.execute_pending_job() {
+                if self.clock.was_interrupted() {
+                    return Err(self.timeout());
+                }
+            }
+            if self.clock.was_interrupted() {
+                return Err(self.timeout());
+            }
+            match promise.state() {
+                PromiseState::Resolved => {
+                    return promise
+                        .result::<Value<'js>>()
+                        .unwrap_or(Ok(Value::new_undefined(ctx.clone())))
+                        .map_err(|e| self.caught(e, line_offset));
+                }
+                PromiseState::Rejected => {
+                    let reason = match promise.result::<Value<'js>>() {
+                        Some(Err(rquickjs::Error::Exception)) => ctx.catch(),
+                        _ => Value::new_undefined(ctx.clone()),
+                    };
+                    return Err(thrown_failure(&reason, line_offset, self.clock));
+                }
+                PromiseState::Pending => {}
+            }
+            let next = {
+                let queue = timers.0.borrow();
+                queue.iter().enumerate().min_by_key(|(_, t)| t.due).map(|(i, t)| (i, t.due))
+            };
+            let Some((index, due)) = next else {
+                return Err(Failure::new(
+                    FailureKind::Timeout,
+                    "the snippet never settles: nothing is left to run and it has not returned (or called resolve)",
+                ));
+            };
+            if due > self.clock.deadline() {
+                return Err(self.timeout());
+            }
+            std::thread::sleep(due.saturating_duration_since(Instant::now()));
+            let callback = {
+                let mut queue = timers.0.borrow_mut();
+                let Some(timer) = queue.get_mut(index) else { continue };
+                match timer.every {
+                    Some(every) => {
+                        timer.due += every;
+                        timer.callback.clone()
+                    }
+                    None => queue.swap_remove(index).callback,
+                }
+            };
+            let callback = callback.restore(ctx).map_err(|e| self.engine(e))?;
+            // A throw in a timer callback is an uncaught exception in the node's process.
+            callback.call::<_, ()>(()).map_err(|e| self.caught(e, line_offset))?;
+        }
+    }
+}
+
+/// A thrown value as a failure: its kind from the error's name, its place from the stack.
+fn thrown_failure(thrown: &Value<'_>, line_offset: u32, clock: &Clock) -> Failure {
+    let Some(object) = thrown.as_object() else {
+        let text = describe(thrown);
+        return Failure::new(FailureKind::Threw, format!("the snippet threw {text}"));
+    };
+    let name: String = object.get("name").unwrap_or_default();
+    let message: String = object.get("message").unwrap_or_default();
+    let stack: String = object.get("stack").unwrap_or_default();
+    if clock.was_interrupted() {
+        return Failure::new(FailureKind::Timeout, "the snippet ran past its time");
+    }
+    let place = locate_in_stack(&stack, SNIPPET_FILE, line_offset);
+    let mut failure = if name == "NodeBuiltinUnavailable" {
+        Failure::new(
+            FailureKind::NodeBuiltin,
+            format!(
+                "the snippet uses `{message}`, a Node.js module the node gives snippets; the embedded sandbox has none"
+            ),
+        )
+    } else if message.contains("out of memory") {
+        Failure::new(
+            FailureKind::Engine,
+            format!("the snippet used more than the sandbox's {} MiB of memory", MEMORY_LIMIT >> 20),
+        )
+    } else if name == "SyntaxError" && !stack.contains(" (") {
+        // A compile error has a bare location; a SyntaxError thrown while running (JSON.parse)
+        // has call frames.
+        Failure::new(FailureKind::Syntax, format!("the snippet does not parse: SyntaxError: {message}"))
+    } else if name == "ReferenceError" && message == "require is not defined" {
+        Failure::new(
+            FailureKind::Threw,
+            "the snippet calls `require`, which the node does not give snippets either: ReferenceError: require is not defined",
+        )
+    } else {
+        let name = if name.is_empty() { "Error".to_owned() } else { name };
+        Failure::new(FailureKind::Threw, format!("the snippet threw {name}: {message}"))
+    };
+    failure.line_column = place;
+    failure
+}
+
+fn describe(value: &Value<'_>) -> String {
+    if let Some(text) = value.as_string().and_then(|s| s.to_string().ok()) {
+        return format!("\"{text}\"");
+    }
+    if value.is_undefined() {
+        return "undefined".to_owned();
+    }
+    value
+        .ctx()
+        .json_stringify(value.clone())
+        .ok()
+        .flatten()
+        .and_then(|s| s.to_string().ok())
+        .unwrap_or_else(|| "a value".to_owned())
+}
+
+/// Checks the shape the phase must return and reads it as JSON.
+fn finish(
+    ctx: &Ctx<'_>,
+    phase: Phase,
+    v2: bool,
+    carried: Option<Persistent<Value<'static>>>,
+    clock: &Clock,
+) -> Result<(Option<Json>, Option<u64>), Failure> {
+    let engine = |e: rquickjs::Error| {
+        if clock.was_interrupted() {
+            Failure::new(FailureKind::Timeout, "the phase ran past the node's time while its result was read")
+        } else {
+            Failure::new(FailureKind::Engine, format!("QuickJS: {e}"))
+        }
+    };
+    let mut options = EvalOptions::default();
+    options.filename = Some("sandbox.js".to_owned());
+    let check: Function<'_> = ctx.eval_with_options(FINISH, options).map_err(engine)?;
+    let value = match carried {
+        Some(value) => value.restore(ctx).map_err(engine)?,
+        None => Value::new_undefined(ctx.clone()),
+    };
+    let result: Vec<Option<String>> = check.call((phase.name(), v2, value)).map_err(engine)?;
+    let mut parts = result.into_iter();
+    let (kind, text, timestamp) = (parts.next().flatten(), parts.next().flatten(), parts.next().flatten());
+    match kind.as_deref() {
+        Some("ok") => {
+            let value =
+                match text {
+                    Some(text) => Some(serde_json::from_str(&text).map_err(|e| {
+                        Failure::new(FailureKind::NotSerialisable, format!("the result is not JSON: {e}"))
+                    })?),
+                    None => None,
+                };
+            Ok((value, timestamp.and_then(|t| t.parse().ok())))
+        }
+        Some("shape") => Err(Failure::new(FailureKind::Shape, shape_message(phase, v2, text.unwrap_or_default()))),
+        _ => Err(Failure::new(
+            FailureKind::NotSerialisable,
+            format!("the {}-processed value cannot be carried as JSON: {}", phase.name(), text.unwrap_or_default()),
+        )),
+    }
+}
+
+fn shape_message(phase: Phase, v2: bool, detail: String) -> String {
+    let expected = match (phase, v2) {
+        (Phase::Pre, true) => "a V2 pre-processing function must return { endpointParameters: {...} }",
+        (Phase::Post, true) => "a V2 post-processing function must return { response, timestamp? }",
+        (Phase::Pre, false) => "V1 pre-processing must leave an object of endpoint parameters in `output`",
+        (Phase::Post, false) => "post-processing returned the wrong shape",
+    };
+    format!("{expected} ({detail})")
+}

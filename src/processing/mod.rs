@@ -1,0 +1,377 @@
+//! Pre- and post-processing as the node runs it: `@api3/commons` processing (0.9.1 in airnode-node
+//! 0.15, 0.13 in Airnode Feed 3, 2.0 today, all alike; ground truth §3.4).
+//!
+//! - V1 (`preProcessingSpecifications`, `postProcessingSpecifications`): snippets run in order,
+//!   each in a fresh global scope; `Node` code sees `input` and `endpointParameters` and assigns
+//!   `output`; `Node async` code calls `resolve(value)` instead.
+//! - V2 (`…SpecificationV2`): `value` is a function expression called as
+//!   `await (value)(payload)`; pre-processing gets `{endpointParameters}` and returns
+//!   `{endpointParameters}`, post-processing gets `{response, endpointParameters}` and returns
+//!   `{response, timestamp?}`. When an endpoint has V2, its V1 list for the phase is not run.
+//! - Reserved parameters are removed before processing and put back afterwards.
+//! - Each snippet is bounded by its `timeoutMs`, the whole phase by [`PHASE_TIMEOUT`].
+//!
+//! Two engines run the code. [`Engine::Embedded`] is an in-process QuickJS sandbox with no file
+//! system, network, process or environment, bounded in time and memory. [`Engine::Node`] runs the
+//! system `node` as the node does (Node built-ins included, no sandbox) for exact fidelity.
+
+mod embedded;
+mod node;
+mod outcome;
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::ois::model::RESERVED_NAMES;
+
+pub use outcome::{Failure, FailureKind, Processed};
+
+/// The whole of a phase (all its snippets) is bounded by this, as commons' default
+/// `totalTimeoutMs` bounds it.
+pub const PHASE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The memory one phase may use in the embedded engine.
+pub const MEMORY_LIMIT: usize = 256 << 20;
+
+/// The Node.js modules commons puts in every snippet's global scope (`fs`, `crypto`, …). The
+/// embedded engine has none of them; using one there is [`FailureKind::NodeBuiltin`].
+pub const NODE_BUILTINS: &[&str] = &[
+    "assert",
+    "async_hooks",
+    "buffer",
+    "child_process",
+    "cluster",
+    "constants",
+    "crypto",
+    "dgram",
+    "dns",
+    "events",
+    "fs",
+    "http",
+    "http2",
+    "https",
+    "inspector",
+    "module",
+    "net",
+    "os",
+    "path",
+    "perf_hooks",
+    "process",
+    "readline",
+    "repl",
+    "stream",
+    "string_decoder",
+    "timers",
+    "tls",
+    "tty",
+    "url",
+    "util",
+    "v8",
+    "vm",
+    "worker_threads",
+    "zlib",
+];
+
+/// Before the API call (on the endpoint parameters) or after it (on the response).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// `preProcessing…`: changes the endpoint parameters.
+    Pre,
+    /// `postProcessing…`: changes the response.
+    Post,
+}
+
+impl Phase {
+    /// `pre` or `post`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Pre => "pre",
+            Phase::Post => "post",
+        }
+    }
+}
+
+/// A V1 snippet's `environment`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Environment {
+    /// `Node`: synchronous, assigns `output`.
+    Node,
+    /// `Node async`: calls `resolve(value)` (or `reject`).
+    NodeAsync,
+}
+
+/// One processing snippet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snippet {
+    /// How the code is run (always [`Environment::Node`] for V2).
+    pub environment: Environment,
+    /// The JavaScript source.
+    pub code: String,
+    /// `timeoutMs`, when given.
+    pub timeout_ms: Option<u64>,
+    /// The JSON pointer of the snippet's `value` in the OIS.
+    pub pointer: String,
+}
+
+/// What one phase of an endpoint runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Specification {
+    /// A V1 list, chained in order.
+    V1(Vec<Snippet>),
+    /// A V2 function expression.
+    V2(Snippet),
+}
+
+impl Specification {
+    /// The snippets, in the order they run.
+    pub fn snippets(&self) -> &[Snippet] {
+        match self {
+            Specification::V1(list) => list,
+            Specification::V2(one) => std::slice::from_ref(one),
+        }
+    }
+}
+
+/// An endpoint's processing, as commons picks it: V2 when present, else a non-empty V1 list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EndpointProcessing {
+    /// Runs on the endpoint parameters before the API call.
+    pub pre: Option<Specification>,
+    /// Runs on the response.
+    pub post: Option<Specification>,
+}
+
+impl EndpointProcessing {
+    /// Reads the processing of `endpoint`, whose pointer in the OIS is `at`.
+    pub fn of(endpoint: &Value, at: &str) -> Self {
+        EndpointProcessing {
+            pre: specification(endpoint, at, "preProcessingSpecifications", "preProcessingSpecificationV2"),
+            post: specification(endpoint, at, "postProcessingSpecifications", "postProcessingSpecificationV2"),
+        }
+    }
+
+    /// The specification of `phase`.
+    pub fn phase(&self, phase: Phase) -> Option<&Specification> {
+        match phase {
+            Phase::Pre => self.pre.as_ref(),
+            Phase::Post => self.post.as_ref(),
+        }
+    }
+
+    /// Whether the endpoint has any processing.
+    pub fn is_empty(&self) -> bool {
+        self.pre.is_none() && self.post.is_none()
+    }
+}
+
+fn specification(endpoint: &Value, at: &str, v1_key: &str, v2_key: &str) -> Option<Specification> {
+    // commons tests the V2 object for truthiness: any object counts.
+    if let Some(v2) = endpoint.get(v2_key).filter(|v| v.is_object()) {
+        return snippet(v2, format!("{at}/{v2_key}")).map(Specification::V2);
+    }
+    let list = endpoint.get(v1_key)?.as_array()?;
+    let snippets: Vec<Snippet> =
+        list.iter().enumerate().filter_map(|(i, item)| snippet(item, format!("{at}/{v1_key}/{i}"))).collect();
+    (!snippets.is_empty()).then_some(Specification::V1(snippets))
+}
+
+fn snippet(item: &Value, at: String) -> Option<Snippet> {
+    let environment = match item.get("environment")?.as_str()? {
+        "Node" => Environment::Node,
+        "Node async" => Environment::NodeAsync,
+        _ => return None,
+    };
+    Some(Snippet {
+        environment,
+        code: item.get("value")?.as_str()?.to_owned(),
+        timeout_ms: item.get("timeoutMs").and_then(Value::as_f64).filter(|t| *t >= 0.0).map(|t| t as u64),
+        pointer: format!("{at}/value"),
+    })
+}
+
+/// Which JavaScript engine runs the snippets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// In-process QuickJS, sandboxed: no Node built-ins, no file system, network, process or
+    /// environment; bounded by the timeouts and [`MEMORY_LIMIT`].
+    #[default]
+    Embedded,
+    /// The system `node` (or the program given), with the Node built-ins commons gives snippets.
+    /// Not sandboxed: the snippet can do anything the user can.
+    Node {
+        /// The program to run, `node` when `None`.
+        program: Option<std::path::PathBuf>,
+    },
+}
+
+/// The parameters without the reserved ones, as commons' `removeReservedParameters` makes them.
+pub fn without_reserved(parameters: &Map<String, Value>) -> Map<String, Value> {
+    parameters
+        .iter()
+        .filter(|(k, _)| !RESERVED_NAMES.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// Pre-processing: the endpoint parameters the API call is built from. Without
+/// pre-processing they are `parameters` as given.
+pub fn pre_process(
+    engine: &Engine,
+    processing: &EndpointProcessing,
+    parameters: &Map<String, Value>,
+) -> Result<Processed, Failure> {
+    let Some(specification) = &processing.pre else {
+        return Ok(Processed { value: Some(Value::Object(parameters.clone())), ..Processed::default() });
+    };
+    let mut processed =
+        run(engine, Phase::Pre, specification, &Value::Object(without_reserved(parameters)), parameters)?;
+    // commons puts the reserved parameters given back, over what the snippet returned.
+    if let Some(Value::Object(map)) = &mut processed.value {
+        for (name, value) in parameters.iter().filter(|(k, _)| RESERVED_NAMES.contains(&k.as_str())) {
+            map.insert(name.clone(), value.clone());
+        }
+        crate::js::order_keys(map);
+    }
+    Ok(processed)
+}
+
+/// Post-processing: the response the value is extracted from, and the timestamp a V2 snippet
+/// returned. `parameters` are the endpoint parameters as given (not pre-processed), as the node
+/// passes them.
+pub fn post_process(
+    engine: &Engine,
+    processing: &EndpointProcessing,
+    response: &Value,
+    parameters: &Map<String, Value>,
+) -> Result<Processed, Failure> {
+    let Some(specification) = &processing.post else {
+        return Ok(Processed { value: Some(response.clone()), ..Processed::default() });
+    };
+    run(engine, Phase::Post, specification, response, parameters)
+}
+
+fn run(
+    engine: &Engine,
+    phase: Phase,
+    specification: &Specification,
+    input: &Value,
+    parameters: &Map<String, Value>,
+) -> Result<Processed, Failure> {
+    let job = Job { phase, specification, input, parameters: without_reserved(parameters) };
+    match engine {
+        Engine::Embedded => embedded::run(&job),
+        Engine::Node { program } => node::run(&job, program.as_deref()),
+    }
+}
+
+/// One phase to run: what each engine receives.
+struct Job<'a> {
+    phase: Phase,
+    specification: &'a Specification,
+    /// Pre: the parameters without the reserved ones; post: the response.
+    input: &'a Value,
+    /// The `endpointParameters` every snippet sees: without the reserved ones.
+    parameters: Map<String, Value>,
+}
+
+impl Job<'_> {
+    /// The time a snippet may run: its `timeoutMs`, within what is left of the phase.
+    fn budget(snippet: &Snippet, left: Duration) -> Duration {
+        snippet.timeout_ms.map_or(left, |ms| Duration::from_millis(ms).min(left))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn endpoint(processing: Value) -> EndpointProcessing {
+        EndpointProcessing::of(&processing, "/endpoints/0")
+    }
+
+    fn params(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    fn v2(phase: &str, code: &str, timeout: u64) -> Value {
+        json!({ format!("{phase}ProcessingSpecificationV2"): {"environment": "Node", "value": code, "timeoutMs": timeout} })
+    }
+
+    #[test]
+    fn v2_pre_processing_maps_a_name_to_a_path_and_keeps_reserved_parameters() {
+        let processing = endpoint(v2(
+            "pre",
+            "({ endpointParameters }) => ({ endpointParameters: { path: endpointParameters.name.toLowerCase() } })",
+            5000,
+        ));
+        let given = params(json!({"name": "BTC/USD", "_type": "int256"}));
+        let processed = pre_process(&Engine::Embedded, &processing, &given).unwrap();
+        assert_eq!(processed.value, Some(json!({"path": "btc/usd", "_type": "int256"})));
+    }
+
+    #[test]
+    fn v1_snippets_chain_and_each_sees_the_original_parameters() {
+        let processing = endpoint(json!({"preProcessingSpecifications": [
+            {"environment": "Node", "value": "const output = {...input, step1: Object.keys(endpointParameters).length};", "timeoutMs": 1000},
+            {"environment": "Node async", "value": "setTimeout(() => resolve({...input, step2: true}), 5);", "timeoutMs": 1000},
+        ]}));
+        let given = params(json!({"a": "1", "_path": "x"}));
+        let processed = pre_process(&Engine::Embedded, &processing, &given).unwrap();
+        assert_eq!(processed.value, Some(json!({"a": "1", "step1": 1, "step2": true, "_path": "x"})));
+    }
+
+    #[test]
+    fn post_processing_returns_the_response_and_timestamp_and_captures_console() {
+        let processing = endpoint(v2(
+            "post",
+            "async ({ response }) => { console.log('got', response); return { response: response.a * 2, timestamp: 1700000000 }; }",
+            5000,
+        ));
+        let processed = post_process(&Engine::Embedded, &processing, &json!({"a": 21}), &Map::new()).unwrap();
+        assert_eq!(processed.value, Some(json!(42)));
+        assert_eq!(processed.timestamp, Some(1_700_000_000));
+        assert_eq!(processed.logs, vec!["got {\"a\":21}".to_owned()]);
+    }
+
+    fn failure(processing: Value, phase: Phase) -> Failure {
+        let processing = endpoint(processing);
+        match phase {
+            Phase::Pre => pre_process(&Engine::Embedded, &processing, &Map::new()).unwrap_err(),
+            Phase::Post => post_process(&Engine::Embedded, &processing, &json!(1), &Map::new()).unwrap_err(),
+        }
+    }
+
+    #[test]
+    fn failures_say_what_and_where() {
+        let syntax = failure(v2("pre", "({ endpointParameters }) => {\n  const = 1;\n}", 100), Phase::Pre);
+        assert_eq!((syntax.kind, syntax.line_column), (FailureKind::Syntax, Some((2, 9))));
+        assert_eq!(syntax.pointer.as_deref(), Some("/endpoints/0/preProcessingSpecificationV2/value"));
+        let threw = failure(v2("post", "({ response }) => {\n  return response.x.y;\n}", 100), Phase::Post);
+        assert_eq!((threw.kind, threw.line_column), (FailureKind::Threw, Some((2, 10))));
+        let looped = failure(v2("post", "() => { while (true) {} }", 50), Phase::Post);
+        assert_eq!(looped.kind, FailureKind::Timeout);
+        let late = failure(v2("post", "() => new Promise((r) => setTimeout(r, 60000))", 50), Phase::Post);
+        assert_eq!(late.kind, FailureKind::Timeout);
+        let never = failure(v2("post", "() => new Promise(() => {})", 50), Phase::Post);
+        assert_eq!(never.kind, FailureKind::Timeout);
+        let builtin = failure(v2("post", "() => ({ response: crypto.randomUUID() })", 100), Phase::Post);
+        assert_eq!(builtin.kind, FailureKind::NodeBuiltin);
+        let shape = failure(v2("pre", "() => 5", 100), Phase::Pre);
+        assert_eq!(shape.kind, FailureKind::Shape);
+        let big = failure(v2("post", "() => ({ response: 10n })", 100), Phase::Post);
+        assert_eq!(big.kind, FailureKind::NotSerialisable);
+        let memory = failure(
+            v2("post", "() => { const a = []; while (true) a.push(new Array(1e6).fill(1)); }", 10_000),
+            Phase::Post,
+        );
+        assert_eq!(memory.kind, FailureKind::Engine);
+        let v1 = failure(
+            json!({"postProcessingSpecifications": [{"environment": "Node", "value": "let x = 1", "timeoutMs": 100}]}),
+            Phase::Post,
+        );
+        assert_eq!(v1.kind, FailureKind::Threw, "{v1:?}");
+    }
+}
