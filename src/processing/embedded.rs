@@ -54,54 +54,8 @@ const SANDBOX_SETUP: &str = r#"(function (log, builtins) {
   }
 })"#;
 
-/// Checks what a phase returned and turns it into JSON text, as commons' zod schemas read it.
-/// Returns `[kind, text]`: kind `ok` with the JSON (`undefined` as no text), or `shape` /
-/// `value` with a message.
-const FINISH: &str = r#"(function (phase, v2, value) {
-  const kindOf = (v) => {
-    if (v === null) return 'null';
-    if (Array.isArray(v)) return 'array';
-    if (typeof v === 'object' && typeof v.then === 'function') return 'promise';
-    if (v instanceof Date) return 'date';
-    if (v instanceof Map) return 'map';
-    if (v instanceof Set) return 'set';
-    return typeof v;
-  };
-  const record = (v, what) => {
-    const kind = kindOf(v);
-    if (kind !== 'object') throw ['shape', `${what}: expected object, received ${kind}`];
-    const copy = {};
-    for (const key in v) if (v[key] !== undefined) copy[key] = v[key];
-    return copy;
-  };
-  const json = (v) => {
-    try {
-      return JSON.stringify(v, (key, item) => {
-        if (typeof item === 'number' && !Number.isFinite(item)) throw new TypeError(`${item} is not a JSON number`);
-        return item;
-      });
-    } catch (error) {
-      throw ['value', String(error && error.message || error)];
-    }
-  };
-  try {
-    if (phase === 'pre') {
-      const parameters = v2 ? record(record(value, 'the returned value').endpointParameters, 'endpointParameters')
-                            : record(value, 'the pre-processed parameters');
-      return ['ok', json(parameters)];
-    }
-    if (!v2) return ['ok', json(value)];
-    const returned = record(value, 'the returned value');
-    const timestamp = returned.timestamp;
-    if (timestamp !== undefined && !(typeof timestamp === 'number' && Number.isInteger(timestamp) && timestamp >= 0)) {
-      throw ['shape', `timestamp: expected a non-negative integer, received ${JSON.stringify(timestamp) ?? String(timestamp)}`];
-    }
-    return ['ok', json(returned.response), timestamp === undefined ? undefined : String(timestamp)];
-  } catch (failure) {
-    if (Array.isArray(failure)) return failure;
-    return ['value', String(failure)];
-  }
-})"#;
+/// The shape check and JSON conversion both engines share.
+pub(super) const FINISH: &str = include_str!("finish.js");
 
 struct Timer {
     due: Instant,
@@ -515,7 +469,7 @@ fn finish(
     }
 }
 
-fn shape_message(phase: Phase, v2: bool, detail: String) -> String {
+pub(super) fn shape_message(phase: Phase, v2: bool, detail: String) -> String {
     let expected = match (phase, v2) {
         (Phase::Pre, true) => "a V2 pre-processing function must return { endpointParameters: {...} }",
         (Phase::Post, true) => "a V2 post-processing function must return { response, timestamp? }",

@@ -259,10 +259,15 @@ fn run(
     parameters: &Map<String, Value>,
 ) -> Result<Processed, Failure> {
     let job = Job { phase, specification, input, parameters: without_reserved(parameters) };
-    match engine {
+    let ran = match engine {
         Engine::Embedded => embedded::run(&job),
         Engine::Node { program } => node::run(&job, program.as_deref()),
-    }
+    };
+    // What the phase returned is the last snippet's doing.
+    ran.map_err(|failure| match specification.snippets().last() {
+        Some(last) => failure.at(&last.pointer),
+        None => failure,
+    })
 }
 
 /// One phase to run: what each engine receives.
@@ -336,39 +341,80 @@ mod tests {
         assert_eq!(processed.logs, vec!["got {\"a\":21}".to_owned()]);
     }
 
-    fn failure(processing: Value, phase: Phase) -> Failure {
+    fn failure(engine: &Engine, processing: Value, phase: Phase) -> Failure {
         let processing = endpoint(processing);
         match phase {
-            Phase::Pre => pre_process(&Engine::Embedded, &processing, &Map::new()).unwrap_err(),
-            Phase::Post => post_process(&Engine::Embedded, &processing, &json!(1), &Map::new()).unwrap_err(),
+            Phase::Pre => pre_process(engine, &processing, &Map::new()).unwrap_err(),
+            Phase::Post => post_process(engine, &processing, &json!(1), &Map::new()).unwrap_err(),
         }
+    }
+
+    /// The engines to try: the embedded one, and `node` when it is installed.
+    fn engines() -> Vec<Engine> {
+        let node = std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+        let mut engines = vec![Engine::Embedded];
+        if node {
+            engines.push(Engine::Node { program: None });
+        }
+        engines
     }
 
     #[test]
     fn failures_say_what_and_where() {
-        let syntax = failure(v2("pre", "({ endpointParameters }) => {\n  const = 1;\n}", 100), Phase::Pre);
-        assert_eq!((syntax.kind, syntax.line_column), (FailureKind::Syntax, Some((2, 9))));
+        for engine in engines() {
+            failures_say_what_and_where_with(&engine);
+        }
+    }
+
+    #[test]
+    fn a_missing_node_is_an_engine_failure() {
+        let processing = endpoint(v2("post", "() => ({ response: 1 })", 100));
+        let engine = Engine::Node { program: Some("/nonexistent/node".into()) };
+        let failure = post_process(&engine, &processing, &json!(1), &Map::new()).unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Engine);
+        assert!(failure.message.contains("was not found"), "{failure:?}");
+    }
+
+    fn failures_say_what_and_where_with(engine: &Engine) {
+        let embedded = *engine == Engine::Embedded;
+        let syntax = failure(engine, v2("pre", "({ endpointParameters }) => {\n  const = 1;\n}", 100), Phase::Pre);
+        assert_eq!(syntax.kind, FailureKind::Syntax, "{syntax:?}");
+        assert_eq!(syntax.line_column.map(|(line, _)| line), Some(2), "{syntax:?}");
         assert_eq!(syntax.pointer.as_deref(), Some("/endpoints/0/preProcessingSpecificationV2/value"));
-        let threw = failure(v2("post", "({ response }) => {\n  return response.x.y;\n}", 100), Phase::Post);
-        assert_eq!((threw.kind, threw.line_column), (FailureKind::Threw, Some((2, 10))));
-        let looped = failure(v2("post", "() => { while (true) {} }", 50), Phase::Post);
+        let threw = failure(engine, v2("post", "({ response }) => {\n  return response.x.y;\n}", 100), Phase::Post);
+        assert_eq!(threw.kind, FailureKind::Threw, "{threw:?}");
+        assert_eq!(threw.line_column.map(|(line, _)| line), Some(2), "{threw:?}");
+        let looped = failure(engine, v2("post", "() => { while (true) {} }", 50), Phase::Post);
         assert_eq!(looped.kind, FailureKind::Timeout);
-        let late = failure(v2("post", "() => new Promise((r) => setTimeout(r, 60000))", 50), Phase::Post);
+        let late = failure(engine, v2("post", "() => new Promise((r) => setTimeout(r, 60000))", 50), Phase::Post);
         assert_eq!(late.kind, FailureKind::Timeout);
-        let never = failure(v2("post", "() => new Promise(() => {})", 50), Phase::Post);
+        let never = failure(engine, v2("post", "() => new Promise(() => {})", 50), Phase::Post);
         assert_eq!(never.kind, FailureKind::Timeout);
-        let builtin = failure(v2("post", "() => ({ response: crypto.randomUUID() })", 100), Phase::Post);
-        assert_eq!(builtin.kind, FailureKind::NodeBuiltin);
-        let shape = failure(v2("pre", "() => 5", 100), Phase::Pre);
-        assert_eq!(shape.kind, FailureKind::Shape);
-        let big = failure(v2("post", "() => ({ response: 10n })", 100), Phase::Post);
-        assert_eq!(big.kind, FailureKind::NotSerialisable);
-        let memory = failure(
-            v2("post", "() => { const a = []; while (true) a.push(new Array(1e6).fill(1)); }", 10_000),
-            Phase::Post,
+        let builtin = post_process(
+            engine,
+            &endpoint(v2("post", "() => ({ response: typeof crypto.randomUUID() })", 100)),
+            &json!(1),
+            &Map::new(),
         );
-        assert_eq!(memory.kind, FailureKind::Engine);
+        if embedded {
+            assert_eq!(builtin.unwrap_err().kind, FailureKind::NodeBuiltin);
+        } else {
+            assert_eq!(builtin.unwrap().value, Some(json!("string")));
+        }
+        let shape = failure(engine, v2("pre", "() => 5", 100), Phase::Pre);
+        assert_eq!(shape.kind, FailureKind::Shape);
+        let big = failure(engine, v2("post", "() => ({ response: 10n })", 100), Phase::Post);
+        assert_eq!(big.kind, FailureKind::NotSerialisable);
+        if embedded {
+            let memory = failure(
+                engine,
+                v2("post", "() => { const a = []; while (true) a.push(new Array(1e6).fill(1)); }", 10_000),
+                Phase::Post,
+            );
+            assert_eq!(memory.kind, FailureKind::Engine);
+        }
         let v1 = failure(
+            engine,
             json!({"postProcessingSpecifications": [{"environment": "Node", "value": "let x = 1", "timeoutMs": 100}]}),
             Phase::Post,
         );
