@@ -13,6 +13,7 @@ const LAYERS: &[&str] = &[
     "convert",
     "validate",
     "request",
+    "processing",
     "scaffold",
     "ois",
     "js",

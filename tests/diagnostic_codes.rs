@@ -678,8 +678,48 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::EncodedTooLarge, response_codes(json!("x".repeat(20_000)), json!({"_type": "string"}))),
         (Code::EncodingFailed, response_codes(json!(-1), json!({"_type": "uint256"}))),
         (Code::BadEnumValue, rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("GET")))),
+        (Code::ProcessingSyntax, processing_codes("pre", "({ endpointParameters }) => {\n  return {;\n}")),
+        (Code::ProcessingThrew, processing_codes("post", "({ response }) => {\n  throw new Error('no price');\n}")),
+        (Code::ProcessingTimeout, processing_codes("post", "async () => { while (true) {} }")),
+        (Code::ProcessingShape, processing_codes("pre", "({ endpointParameters }) => endpointParameters")),
+        (Code::ProcessingValue, processing_codes("post", "({ response }) => ({ response: BigInt(response.price) })")),
+        (Code::NodeBuiltin, processing_codes("post", "() => ({ response: fs.readFileSync('/etc/hostname', 'utf8') })")),
+        (
+            Code::ProcessingEngine,
+            processing_codes("post", "() => { const a = []; while (true) a.push(new Array(1e6).fill(1)); }"),
+        ),
+        (
+            Code::Unsandboxed,
+            cli_text_codes(&[
+                "request",
+                "samples/expected/coins.ois.json",
+                "--endpoint",
+                "simplePrice",
+                "--param",
+                "ids=x",
+                "--param",
+                "vs_currencies=usd",
+                "--engine",
+                "node",
+            ]),
+        ),
     ]);
     cases
+}
+
+/// Calling the base OIS's endpoint with a V2 `phase`-processing snippet, in the embedded engine.
+fn processing_codes(phase: &str, code: &str) -> Vec<Shown> {
+    use ois::processing::Engine;
+    use ois::request::{RequestOptions, exchange};
+    let mut ois = base_ois();
+    let snippet = json!({"environment": "Node", "value": code, "timeoutMs": 300});
+    set(&mut ois, &format!("/endpoints/0/{phase}ProcessingSpecificationV2"), snippet);
+    let mut options = RequestOptions::new("item");
+    options.parameters.insert("id".into(), json!("1"));
+    match exchange(&ois, &options, &Engine::Embedded, Some(&json!({"price": 1})), 0) {
+        Ok(_) => Vec::new(),
+        Err(stopped) => shown(&[stopped.diagnostic], None),
+    }
 }
 
 /// Validating the base OIS, after `mutate`, as the only OIS of a config.json.
@@ -862,6 +902,14 @@ macro_rules! one_test_per_code {
 }
 
 one_test_per_code! {
+    req030_processing_syntax: ProcessingSyntax,
+    req031_processing_threw: ProcessingThrew,
+    req032_processing_timeout: ProcessingTimeout,
+    req033_processing_shape: ProcessingShape,
+    req034_processing_value: ProcessingValue,
+    req035_node_builtin: NodeBuiltin,
+    req036_processing_engine: ProcessingEngine,
+    req037_unsandboxed: Unsandboxed,
     inp001_input_unreadable: InputUnreadable,
     inp002_input_not_utf8: InputNotUtf8,
     inp003_input_empty: InputEmpty,

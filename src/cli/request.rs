@@ -25,6 +25,35 @@ pub(crate) enum ModeArg {
     Feed,
 }
 
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum EngineArg {
+    /// In-process QuickJS, sandboxed: no file system, network, process, environment or Node.js
+    /// modules; bounded time and memory.
+    Embedded,
+    /// The system `node`, exactly as the node runs snippets (Node.js modules included).
+    /// UNSANDBOXED: the snippet can do anything you can. Only for code you trust.
+    Node,
+}
+
+impl EngineArg {
+    pub(crate) fn engine(self) -> ois::processing::Engine {
+        match self {
+            EngineArg::Embedded => ois::processing::Engine::Embedded,
+            EngineArg::Node => ois::processing::Engine::Node { program: None },
+        }
+    }
+
+    /// The one-line warning `--engine node` earns.
+    pub(crate) fn warning(self) -> Option<Diagnostic> {
+        (self == EngineArg::Node).then(|| {
+            Diagnostic::elsewhere(
+                Code::Unsandboxed,
+                "--engine node runs the OIS's processing snippets with your system node, unsandboxed: they can read files, use the network and run programs as you",
+            )
+        })
+    }
+}
+
 #[derive(clap::Args)]
 pub(crate) struct RequestArgs {
     /// An OIS (JSON or YAML) or a config.json; `-` for standard input.
@@ -58,6 +87,9 @@ pub(crate) struct RequestArgs {
     /// Show credential values instead of ****.
     #[arg(long)]
     show_secrets: bool,
+    /// What runs the endpoint's pre- and post-processing snippets.
+    #[arg(long, value_enum, default_value = "embedded")]
+    engine: EngineArg,
     /// `--param` and `--param-json` values in command-line order (`true`: JSON), as
     /// [`RequestArgs::keep_order`] found them: the node's parameters are an ordered object where
     /// a later value replaces an earlier one.
@@ -81,7 +113,10 @@ impl RequestArgs {
 pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
     let style = super::style_for(std::io::stderr().is_terminal());
     let source = Source::read(&args.file);
-    let outcome = source.as_ref().map_err(Clone::clone).and_then(|source| request_for(&args, source));
+    let outcome = match &source {
+        Ok(source) => request_for(&args, source),
+        Err(error) => Err((vec![error.clone()], Vec::new())),
+    };
     let source = source.as_ref().ok();
     let report = |diagnostics: &[Diagnostic]| {
         let mut diagnostics = diagnostics.to_vec();
@@ -110,15 +145,33 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
                 }
             }
         }
-        Err(error) => {
-            report(std::slice::from_ref(&error));
+        Err((error, logs)) => {
+            let logs: String =
+                logs.iter().map(|log| format!("console ({}-processing): {}\n", log.phase, log.line)).collect();
+            let _ = std::io::stderr().write_all(logs.as_bytes());
+            report(&error);
             ExitCode::from(FAILURE)
         }
     }
 }
 
-/// The rendered request (and preview) plus warnings, or the error that stops it.
-pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String, Vec<Diagnostic>), Diagnostic> {
+/// What the command printed before it stopped: its diagnostics (the one that stopped it last)
+/// and what the snippets logged.
+pub(crate) type Stop = (Vec<Diagnostic>, Vec<ois::request::Log>);
+
+/// The rendered call plus warnings, or what stops it.
+pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String, Vec<Diagnostic>), Stop> {
+    let mut warnings: Vec<Diagnostic> = args.engine.warning().into_iter().collect();
+    match call(args, source, &mut warnings) {
+        Ok(output) => Ok((output, warnings)),
+        Err(stopped) => {
+            warnings.push(stopped.diagnostic);
+            Err((warnings, stopped.logs))
+        }
+    }
+}
+
+fn call(args: &RequestArgs, source: &Source, warnings: &mut Vec<Diagnostic>) -> Result<String, ois::request::Stopped> {
     use ois::request::{self, Metadata, Mode, RequestOptions, render};
     let document = source.parse()?;
     let secrets = match &args.secrets {
@@ -161,7 +214,8 @@ pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String
                 "requestId" => &mut metadata.request_id,
                 other => {
                     return Err(Diagnostic::elsewhere(Code::BadArgument, format!("--metadata {other}: unknown key"))
-                        .with_help("keys: chainId, chainType, requesterAddress, sponsorAddress, sponsorWalletAddress, requestId"));
+                        .with_help("keys: chainId, chainType, requesterAddress, sponsorAddress, sponsorWalletAddress, requestId")
+                        .into());
                 }
             };
             *slot = Some(value.clone());
@@ -173,10 +227,7 @@ pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String
     options.credentials = selected.credentials.clone();
     options.metadata = metadata;
     options.mode = if args.mode == ModeArg::Feed { Mode::Feed } else { Mode::Node };
-    let built = request::build(&selected.ois, &options).map_err(within)?;
-    let warnings: Vec<Diagnostic> = built.diagnostics().into_iter().map(within).collect();
-    let mut warnings = warnings;
-    let preview = match &args.response {
+    let response = match &args.response {
         Some(path) => {
             // Read as the node reads an API's response: JSON.parse, duplicates and 1e400 included.
             let (response, duplicate_keys, infinities) = Source::read(path)?.parse_as_javascript()?;
@@ -195,15 +246,28 @@ pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String
                     ),
                 ));
             }
-            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-            Some(request::extract_and_encode(&response, &built.reserved, now)?)
+            Some(response)
         }
         None => None,
     };
-    let output = match args.format {
-        RequestFormat::Json => render::json_text(&built, preview.as_ref(), args.show_secrets),
-        RequestFormat::Text => render::text(&built, preview.as_ref(), args.show_secrets),
-        RequestFormat::Curl => render::curl(&built, args.show_secrets),
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let exchange = request::exchange(&selected.ois, &options, &args.engine.engine(), response.as_ref(), now)
+        .map_err(|stopped| request::Stopped { diagnostic: within(stopped.diagnostic), logs: stopped.logs })?;
+    warnings.extend(exchange.diagnostics().into_iter().map(within));
+    let output = match (args.format, &exchange.request) {
+        (RequestFormat::Json, _) => render::json_text(&exchange, args.show_secrets),
+        (RequestFormat::Text, _) => render::text(&exchange, args.show_secrets),
+        (RequestFormat::Curl, Some(request)) => render::curl(request, args.show_secrets),
+        (RequestFormat::Curl, None) => {
+            return Err(Diagnostic::elsewhere(
+                Code::BadArgument,
+                format!(
+                    "endpoint \"{}\" makes no API call (it has no operation): there is no curl command",
+                    args.endpoint
+                ),
+            )
+            .into());
+        }
     };
-    Ok((output, warnings))
+    Ok(output)
 }

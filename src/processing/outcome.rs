@@ -88,6 +88,8 @@ impl Failure {
         match self.kind {
             FailureKind::NodeBuiltin => diagnostic.with_fix(Fix::UseNodeEngine),
             FailureKind::Engine => diagnostic,
+            FailureKind::NotSerialisable => diagnostic
+                .with_help("return what JSON can hold: finite numbers, strings, booleans, null, arrays and objects (a BigInt as a decimal string)"),
             _ => diagnostic.with_help("the node fails the call the same way: it returns no value"),
         }
     }

@@ -5,6 +5,7 @@
 
 mod axios;
 pub mod dotenv;
+mod exchange;
 mod query;
 pub mod render;
 mod response;
@@ -19,6 +20,7 @@ use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::model::RESERVED_NAMES;
 use crate::ois::rules::{placeholder_matches, placeholders};
 
+pub use exchange::{Answer, Exchange, Log, Stopped, exchange};
 pub use query::serialize_query;
 pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode};
 pub use secrets::Secrets;
@@ -187,24 +189,38 @@ fn text<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
     value.pointer(pointer).and_then(Value::as_str)
 }
 
-/// Builds the request for `options.endpoint` of `ois` (which should pass `ois::rules::check`).
+/// Finds the endpoint called `name`: its index and the endpoint.
+fn find_endpoint<'o>(ois: &'o Value, name: &str) -> Result<(usize, &'o Value), Diagnostic> {
+    let endpoints = ois.get("endpoints").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    endpoints.iter().enumerate().find(|(_, e)| e.get("name").and_then(Value::as_str) == Some(name)).ok_or_else(|| {
+        let names: Vec<&str> = endpoints.iter().filter_map(|e| e.get("name").and_then(Value::as_str)).collect();
+        Diagnostic::new(Code::UnknownEndpoint, "/endpoints", format!("Endpoint: '{name}' not found in the OIS."))
+            .with_help(format!("the endpoints are: {}", names.join(", ")))
+    })
+}
+
+/// The requester parameters as the node holds them: `JSON.parse`d, in the order given.
+fn requested(options: &RequestOptions) -> Map<String, Value> {
+    options.parameters.iter().map(|(name, value)| (name.clone(), js::as_parsed(value))).collect()
+}
+
+/// Builds the request for `options.endpoint` of `ois` (which should pass `ois::rules::check`),
+/// from the requester parameters as given (no processing: see [`exchange()`] for that).
 pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnostic> {
+    build_from(ois, options, None)
+}
+
+/// Builds the request from `processed` endpoint parameters (what pre-processing returned) when
+/// given, else from the requester's; the reserved parameters are always the requester's, as the
+/// node reads them.
+fn build_from(
+    ois: &Value,
+    options: &RequestOptions,
+    processed: Option<&Map<String, Value>>,
+) -> Result<Request, Diagnostic> {
     // The node holds the OIS and the parameters as `JSON.parse` made them.
     let ois = &js::as_parsed(ois);
-    let endpoints = ois.get("endpoints").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let Some((endpoint_index, endpoint)) = endpoints
-        .iter()
-        .enumerate()
-        .find(|(_, e)| e.get("name").and_then(Value::as_str) == Some(options.endpoint.as_str()))
-    else {
-        let names: Vec<&str> = endpoints.iter().filter_map(|e| e.get("name").and_then(Value::as_str)).collect();
-        return Err(Diagnostic::new(
-            Code::UnknownEndpoint,
-            "/endpoints",
-            format!("Endpoint: '{}' not found in the OIS.", options.endpoint),
-        )
-        .with_help(format!("the endpoints are: {}", names.join(", "))));
-    };
+    let (endpoint_index, endpoint) = find_endpoint(ois, &options.endpoint)?;
     let endpoint_at = format!("/endpoints/{endpoint_index}");
     let (Some(method), Some(path)) = (text(endpoint, "/operation/method"), text(endpoint, "/operation/path")) else {
         return Err(Diagnostic::new(
@@ -233,11 +249,13 @@ pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnosti
     })?;
 
     let mut ignored = Vec::new();
-    // The requester's values as `JSON.parse` made them, once for both uses.
-    let requested: Map<String, Value> =
-        options.parameters.iter().map(|(name, value)| (name.clone(), js::as_parsed(value))).collect();
+    let requested = requested(options);
     let reserved = reserved_values(endpoint, &requested);
-    let parameters = node_parameters(endpoint, requested, options.mode);
+    let sent = match processed {
+        Some(processed) => js::as_parsed(&Value::Object(processed.clone())).as_object().cloned().unwrap_or_default(),
+        None => requested,
+    };
+    let parameters = node_parameters(endpoint, sent, options.mode);
     let user = user_parameters(endpoint, &operation_parameters, &parameters, &mut ignored);
     let fixed = fixed_parameters(endpoint, &operation_parameters);
     let (auth, secrets, mut warnings) = auth_parameters(ois, options);

@@ -1,68 +1,145 @@
 //! Showing a request: JSON (for scripts and the interop tests), a readable text view, or a curl
 //! command. Secrets are masked unless asked for.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use super::Request;
-use super::response::Preview;
 use super::setup::mask;
+use super::{Exchange, Request};
 
-fn masked(request: &Request, show_secrets: bool, text: &str) -> String {
-    if show_secrets { text.to_owned() } else { mask(text, &request.secrets) }
+fn masked(secrets: &[String], show_secrets: bool, text: &str) -> String {
+    if show_secrets { text.to_owned() } else { mask(text, secrets) }
 }
 
-fn masked_value(request: &Request, show_secrets: bool, value: &Value) -> Value {
+fn masked_value(secrets: &[String], show_secrets: bool, value: &Value) -> Value {
     match value {
-        Value::String(s) => Value::String(masked(request, show_secrets, s)),
-        Value::Array(items) => Value::Array(items.iter().map(|v| masked_value(request, show_secrets, v)).collect()),
+        Value::String(s) => Value::String(masked(secrets, show_secrets, s)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| masked_value(secrets, show_secrets, v)).collect()),
         Value::Object(map) => {
-            Value::Object(map.iter().map(|(k, v)| (k.clone(), masked_value(request, show_secrets, v))).collect())
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), masked_value(secrets, show_secrets, v))).collect())
         }
         other => other.clone(),
     }
 }
 
-/// `{"method", "url", "headers", "body", "ignored", "reserved"}` (+ `"headersBuilt"` when the HTTP
-/// client changes the headers, `"response"` with a preview).
-pub fn json(request: &Request, preview: Option<&Preview>, show_secrets: bool) -> Value {
-    let mut out = json!({
-        "method": request.method,
-        "url": masked(request, show_secrets, &request.url),
-        "headers": masked_value(request, show_secrets, &Value::Object(request.headers.clone())),
-        "body": request.body.as_ref().map(|b| masked_value(request, show_secrets, b)),
-        "ignored": request.ignored,
-        "reserved": request.reserved,
+fn secrets_of(exchange: &Exchange) -> &[String] {
+    exchange.request.as_ref().map_or(&[], |r| r.secrets.as_slice())
+}
+
+/// `{"parameters": {"given", "processed"}, "method", "url", "headers", "body", "ignored",
+/// "reserved"}` (+ `"headersBuilt"` when the HTTP client changes the headers, `"response"` with
+/// `"processed"`, `"timestamp"`, `"values"`, `"encoded"` when there is one, `"logs"` when a
+/// snippet wrote any). Without an API call `method`, `url` and `body` are `null`.
+pub fn json(exchange: &Exchange, show_secrets: bool) -> Value {
+    let secrets = secrets_of(exchange);
+    let show = |value: &Value| masked_value(secrets, show_secrets, value);
+    let parameters = json!({
+        "given": show(&Value::Object(exchange.given.clone())),
+        "processed": exchange.processed.as_ref().map(|p| show(&Value::Object(p.clone()))),
     });
-    if let (Some(built), Some(object)) = (&request.built_headers, out.as_object_mut()) {
-        let built = masked_value(request, show_secrets, &Value::Object(built.clone()));
-        object.insert("headersBuilt".to_owned(), built);
+    let mut out = match &exchange.request {
+        Some(request) => json!({
+            "parameters": parameters,
+            "method": request.method,
+            "url": masked(secrets, show_secrets, &request.url),
+            "headers": show(&Value::Object(request.headers.clone())),
+            "body": request.body.as_ref().map(show),
+            "ignored": request.ignored,
+            "reserved": exchange.reserved,
+        }),
+        None => json!({
+            "parameters": parameters,
+            "method": null,
+            "url": null,
+            "headers": {},
+            "body": null,
+            "ignored": [],
+            "reserved": exchange.reserved,
+        }),
+    };
+    let Some(object) = out.as_object_mut() else { return out };
+    if let Some(built) = exchange.request.as_ref().and_then(|r| r.built_headers.as_ref()) {
+        object.insert("headersBuilt".to_owned(), show(&Value::Object(built.clone())));
     }
-    if let (Some(preview), Some(object)) = (preview, out.as_object_mut()) {
-        object.insert("response".to_owned(), json!({"values": preview.values, "encoded": preview.encoded}));
+    if let Some(answer) = &exchange.answer {
+        object.insert("response".to_owned(), serde_json::to_value(answer).unwrap_or(Value::Null));
+    }
+    if !exchange.logs.is_empty() {
+        object.insert("logs".to_owned(), serde_json::to_value(&exchange.logs).unwrap_or(Value::Null));
     }
     out
 }
 
 /// [`json()`] as the text `JSON.stringify(value, null, 2)` writes, with a final newline.
-pub fn json_text(request: &Request, preview: Option<&Preview>, show_secrets: bool) -> String {
-    crate::js::stringify_pretty(&json(request, preview, show_secrets)) + "\n"
+pub fn json_text(exchange: &Exchange, show_secrets: bool) -> String {
+    crate::js::stringify_pretty(&json(exchange, show_secrets)) + "\n"
 }
 
-/// A readable view of the request.
-pub fn text(request: &Request, preview: Option<&Preview>, show_secrets: bool) -> String {
-    let mut out = format!("{} {}\n", request.method, masked(request, show_secrets, &request.url));
+fn parameter_line(parameters: &Map<String, Value>) -> String {
+    if parameters.is_empty() {
+        return "(none)".to_owned();
+    }
+    let shown: Vec<String> = parameters.iter().map(|(k, v)| format!("{k}={}", crate::js::stringify(v))).collect();
+    shown.join(" ")
+}
+
+/// A readable view of the call: parameters before and after pre-processing, the request, and
+/// the response after post-processing with the value it encodes.
+pub fn text(exchange: &Exchange, show_secrets: bool) -> String {
+    let secrets = secrets_of(exchange);
+    let mut out = String::new();
+    let pre_logs = exchange.logs.iter().filter(|l| l.phase == "pre");
+    if let Some(processed) = &exchange.processed {
+        out.push_str(&format!("parameters:    {}\n", masked(secrets, show_secrets, &parameter_line(&exchange.given))));
+        out.push_str(&format!("pre-processed: {}\n", masked(secrets, show_secrets, &parameter_line(processed))));
+    }
+    for log in pre_logs {
+        out.push_str(&format!("console (pre-processing): {}\n", log.line));
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    match &exchange.request {
+        Some(request) => out.push_str(&request_text(request, show_secrets)),
+        None => out.push_str(
+            "no API call: the endpoint has no operation, so the (pre-processed) parameters are the response\n",
+        ),
+    }
+    if !exchange.reserved.is_empty() {
+        let reserved: Vec<String> = exchange.reserved.iter().map(|(k, v)| format!("{k}={}", header_text(v))).collect();
+        out.push_str(&format!("\nreserved: {}\n", reserved.join(" ")));
+    }
+    for log in exchange.logs.iter().filter(|l| l.phase == "post") {
+        out.push_str(&format!("console (post-processing): {}\n", log.line));
+    }
+    if let Some(answer) = &exchange.answer {
+        if let Some(processed) = &answer.processed {
+            out.push_str(&format!("\npost-processed: {}\n", crate::js::stringify(processed)));
+        }
+        if let Some(timestamp) = answer.timestamp {
+            out.push_str(&format!("timestamp: {timestamp}\n"));
+        }
+        let values: Vec<String> = answer.preview.values.iter().map(Value::to_string).collect();
+        let gap = if answer.processed.is_some() { "" } else { "\n" };
+        out.push_str(&format!("{gap}values: {}\nencoded: {}\n", values.join(", "), answer.preview.encoded));
+    }
+    out
+}
+
+fn request_text(request: &Request, show_secrets: bool) -> String {
+    let secrets = &request.secrets;
+    let mut out = format!("{} {}\n", request.method, masked(secrets, show_secrets, &request.url));
     for (name, value) in &request.headers {
-        out.push_str(&format!("{name}: {}\n", masked(request, show_secrets, &header_text(value))));
+        out.push_str(&format!("{name}: {}\n", masked(secrets, show_secrets, &header_text(value))));
     }
     // What the HTTP client changed, so nobody wonders where a character went.
     for (name, built) in request.built_headers.iter().flatten() {
         if request.headers.get(name).map(header_text) != Some(header_text(built)) {
-            let built = masked(request, show_secrets, &header_text(built));
+            let built = masked(secrets, show_secrets, &header_text(built));
             out.push_str(&format!("  (built as {name}: {built:?}; the HTTP client changes it)\n"));
         }
     }
     if let Some(body) = &request.body {
-        let body = masked_value(request, show_secrets, body);
+        let body = masked_value(secrets, show_secrets, body);
         out.push('\n');
         out.push_str(&crate::js::stringify_pretty(&body));
         out.push('\n');
@@ -73,14 +150,6 @@ pub fn text(request: &Request, preview: Option<&Preview>, show_secrets: bool) ->
             out.push_str(&format!("  {}: {}\n", ignored.name, ignored.reason));
         }
     }
-    if !request.reserved.is_empty() {
-        let reserved: Vec<String> = request.reserved.iter().map(|(k, v)| format!("{k}={}", header_text(v))).collect();
-        out.push_str(&format!("\nreserved: {}\n", reserved.join(" ")));
-    }
-    if let Some(preview) = preview {
-        let values: Vec<String> = preview.values.iter().map(Value::to_string).collect();
-        out.push_str(&format!("\nvalues: {}\nencoded: {}\n", values.join(", "), preview.encoded));
-    }
     out
 }
 
@@ -90,16 +159,17 @@ pub fn curl(request: &Request, show_secrets: bool) -> String {
     if request.method == "POST" {
         parts.push("-X POST".to_owned());
     }
-    parts.push(shell_quote(&masked(request, show_secrets, &request.url)));
+    let secrets = &request.secrets;
+    parts.push(shell_quote(&masked(secrets, show_secrets, &request.url)));
     for (name, value) in &request.headers {
         parts.push(format!(
             "-H {}",
-            shell_quote(&format!("{name}: {}", masked(request, show_secrets, &header_text(value))))
+            shell_quote(&format!("{name}: {}", masked(secrets, show_secrets, &header_text(value))))
         ));
     }
     if let Some(body) = &request.body {
         parts.push(format!("-H {}", shell_quote("Content-Type: application/json")));
-        let body = masked_value(request, show_secrets, body);
+        let body = masked_value(secrets, show_secrets, body);
         parts.push(format!("--data-raw {}", shell_quote(&crate::js::stringify(&body))));
     }
     parts.join(" \\\n  ") + "\n"
@@ -145,10 +215,21 @@ mod tests {
         assert!(curl(&request(), true).contains("Bearer tok'\\''en"));
     }
 
+    fn exchange(request: Request) -> Exchange {
+        Exchange {
+            given: Map::new(),
+            processed: None,
+            reserved: Map::new(),
+            request: Some(request),
+            answer: None,
+            logs: vec![],
+        }
+    }
+
     #[test]
     fn json_masks_unless_asked() {
-        assert_eq!(json(&request(), None, false)["headers"]["Authorization"], "Bearer ****");
-        assert_eq!(json(&request(), None, true)["body"]["k"], "tok'en");
+        assert_eq!(json(&exchange(request()), false)["headers"]["Authorization"], "Bearer ****");
+        assert_eq!(json(&exchange(request()), true)["body"]["k"], "tok'en");
     }
 
     #[test]
@@ -157,11 +238,11 @@ mod tests {
         let mut built = changed.headers.clone();
         built.insert("Authorization".into(), json!(" Bearer tok'en\r\n"));
         changed.built_headers = Some(built);
-        let shown = text(&changed, None, false);
+        let shown = text(&exchange(changed.clone()), false);
         assert!(
             shown.contains("Authorization: Bearer ****\n  (built as Authorization: \" Bearer ****\\r\\n\""),
             "{shown}"
         );
-        assert!(json(&changed, None, false)["headersBuilt"]["Authorization"].as_str().unwrap().contains("****"));
+        assert!(json(&exchange(changed), false)["headersBuilt"]["Authorization"].as_str().unwrap().contains("****"));
     }
 }

@@ -1,0 +1,145 @@
+//! One endpoint call from end to end, as airnode-node's `callApi` and Airnode Feed make it:
+//! pre-processing on the requester's parameters, the API request built from what it returned
+//! (none for an endpoint without `operation`), post-processing on the response, and the value
+//! extracted and encoded from what that returned.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::response::{Preview, extract_and_encode};
+use super::{Request, RequestOptions, build_from, find_endpoint, requested, reserved_values};
+use crate::diagnostic::Diagnostic;
+use crate::processing::{self, EndpointProcessing, Engine, Failure, Phase};
+
+/// A line a snippet wrote with `console.log` (or its siblings).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Log {
+    /// `pre` or `post`.
+    pub phase: &'static str,
+    /// What it wrote.
+    pub line: String,
+}
+
+/// The response side of a call.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Answer {
+    /// The response after post-processing; `None` when the endpoint has none.
+    pub processed: Option<Value>,
+    /// The timestamp a V2 post-processing snippet returned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<u64>,
+    /// The values extracted and their encoding.
+    #[serde(flatten)]
+    pub preview: Preview,
+}
+
+/// Everything the node does for one call, up to the value it signs.
+#[derive(Clone, Debug)]
+pub struct Exchange {
+    /// The requester's parameters as given.
+    pub given: Map<String, Value>,
+    /// The endpoint parameters after pre-processing (`None`: the endpoint has none).
+    pub processed: Option<Map<String, Value>>,
+    /// The API request; `None` for an endpoint without `operation` (no API call).
+    pub request: Option<Request>,
+    /// `_type`, `_path`, `_times` as the node resolves them for the response.
+    pub reserved: Map<String, Value>,
+    /// What comes back: with a response given, or always for an endpoint without an API call.
+    pub answer: Option<Answer>,
+    /// What the snippets logged.
+    pub logs: Vec<Log>,
+}
+
+/// A call that stopped: why, and what the snippets logged before it did.
+#[derive(Clone, Debug)]
+pub struct Stopped {
+    /// Why the node would fail the call too.
+    pub diagnostic: Diagnostic,
+    /// What the snippets logged.
+    pub logs: Vec<Log>,
+}
+
+impl From<Diagnostic> for Stopped {
+    fn from(diagnostic: Diagnostic) -> Self {
+        Stopped { diagnostic, logs: Vec::new() }
+    }
+}
+
+fn logs_of(phase: Phase, lines: Vec<String>) -> impl Iterator<Item = Log> {
+    lines.into_iter().map(move |line| Log { phase: phase.name(), line })
+}
+
+/// Runs the call of `options.endpoint` as the node would, up to the value it encodes: the
+/// endpoint's processing with `engine`, the request, and — with `response` (the API's answer),
+/// or always for an endpoint that makes no API call — post-processing and the encoded value
+/// (`now` is the unix time a `timestamp` type encodes).
+pub fn exchange(
+    ois: &Value,
+    options: &RequestOptions,
+    engine: &Engine,
+    response: Option<&Value>,
+    now: u64,
+) -> Result<Exchange, Stopped> {
+    let parsed = crate::js::as_parsed(ois);
+    let (index, endpoint) = find_endpoint(&parsed, &options.endpoint)?;
+    let at = format!("/endpoints/{index}");
+    let processing = EndpointProcessing::of(endpoint, &at);
+    let given = requested(options);
+    let mut logs = Vec::new();
+    let fail = |failure: Failure, mut logs: Vec<Log>, phase: Phase| {
+        let diagnostic = failure.to_diagnostic(&at);
+        logs.extend(logs_of(phase, failure.logs));
+        Stopped { diagnostic, logs }
+    };
+
+    let processed = match &processing.pre {
+        Some(_) => {
+            let ran =
+                processing::pre_process(engine, &processing, &given).map_err(|f| fail(f, Vec::new(), Phase::Pre))?;
+            logs.extend(logs_of(Phase::Pre, ran.logs));
+            ran.value.and_then(|v| v.as_object().cloned())
+        }
+        None => None,
+    };
+    // airnode-node and Airnode Feed skip the API call when there is no operation and no fixed
+    // operation parameter; the (pre-processed) parameters are then the response.
+    let skips_api = endpoint.get("operation").is_none_or(Value::is_null)
+        && endpoint.get("fixedOperationParameters").and_then(Value::as_array).is_none_or(Vec::is_empty);
+    let (request, reserved, response) = if skips_api {
+        let parameters = processed.clone().unwrap_or_else(|| given.clone());
+        (None, reserved_values(endpoint, &given), Some(Value::Object(parameters)))
+    } else {
+        let request =
+            build_from(ois, options, processed.as_ref()).map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
+        let reserved = request.reserved.clone();
+        (Some(request), reserved, response.cloned())
+    };
+    let answer = match response {
+        Some(response) => {
+            // Post-processing sees the requester's parameters, not the pre-processed ones.
+            let ran = processing::post_process(engine, &processing, &response, &given)
+                .map_err(|f| fail(f, logs.clone(), Phase::Post))?;
+            logs.extend(logs_of(Phase::Post, ran.logs));
+            let Some(value) = &ran.value else {
+                let diagnostic = Diagnostic::elsewhere(
+                    crate::diagnostic::Code::ValueNotFound,
+                    "post-processing returned undefined: there is no value to extract",
+                );
+                return Err(Stopped { diagnostic, logs });
+            };
+            let preview =
+                extract_and_encode(value, &reserved, now).map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
+            let processed = processing.post.is_some().then_some(ran.value).flatten();
+            Some(Answer { processed, timestamp: ran.timestamp, preview })
+        }
+        None => None,
+    };
+    Ok(Exchange { given, processed, request, reserved, answer, logs })
+}
+
+impl Exchange {
+    /// Warnings about the request and notes about parameters it does not send.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.request.as_ref().map(Request::diagnostics).unwrap_or_default()
+    }
+}
