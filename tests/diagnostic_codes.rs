@@ -678,6 +678,21 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::EncodedTooLarge, response_codes(json!("x".repeat(20_000)), json!({"_type": "string"}))),
         (Code::EncodingFailed, response_codes(json!(-1), json!({"_type": "uint256"}))),
         (Code::BadEnumValue, rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("GET")))),
+        (
+            Code::SnippetUnrunnable,
+            config_codes(|c| {
+                let snippet = json!({"environment": "Node", "value": "const price = 1; price * 2", "timeoutMs": 100});
+                set(c, "/ois/0/endpoints/0/postProcessingSpecificationV2", snippet);
+            }),
+        ),
+        (
+            Code::NoSnippetResult,
+            config_codes(|c| {
+                let snippet =
+                    json!({"environment": "Node", "value": "const result = input.price * 2;", "timeoutMs": 100});
+                set(c, "/ois/0/endpoints/0/postProcessingSpecifications", json!([snippet]));
+            }),
+        ),
         (Code::ProcessingSyntax, processing_codes("pre", "({ endpointParameters }) => {\n  return {;\n}")),
         (Code::ProcessingThrew, processing_codes("post", "({ response }) => {\n  throw new Error('no price');\n}")),
         (Code::ProcessingTimeout, processing_codes("post", "async () => { while (true) {} }")),
@@ -902,6 +917,8 @@ macro_rules! one_test_per_code {
 }
 
 one_test_per_code! {
+    ois071_snippet_unrunnable: SnippetUnrunnable,
+    ois072_no_snippet_result: NoSnippetResult,
     req030_processing_syntax: ProcessingSyntax,
     req031_processing_threw: ProcessingThrew,
     req032_processing_timeout: ProcessingTimeout,

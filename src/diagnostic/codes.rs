@@ -212,6 +212,8 @@ codes! {
         ConcurrencyTooLow = "OIS068", Error, "a chain's maxConcurrency below its number of providers";
         BadMnemonic = "OIS069", Error, "nodeSettings.airnodeWalletMnemonic is not a valid BIP-39 phrase";
         BadTemplateId = "OIS070", Error, "a template whose templateId is not derived from the Airnode address, endpointId and encodedParameters";
+        SnippetUnrunnable = "OIS071", Error, "a processing snippet that does not parse, or a V2 `value` that is not a function expression";
+        NoSnippetResult = "OIS072", Error, "a V1 `Node` snippet that never assigns `output`, or a `Node async` one that never calls `resolve` (best effort)";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";

@@ -478,3 +478,57 @@ pub(super) fn shape_message(phase: Phase, v2: bool, detail: String) -> String {
     };
     format!("{expected} ({detail})")
 }
+
+/// How long checking one snippet's syntax may take.
+const CHECK_TIME: Duration = Duration::from_millis(250);
+
+/// Parses `snippet` without running it (V1: as a function body), or, for V2, evaluates its
+/// `value` as an expression in the sandbox (a function expression's body does not run) to see
+/// that it is a function.
+pub(super) fn check(snippet: &Snippet, v2: bool) -> Result<(), Failure> {
+    let runtime = Runtime::new().map_err(|e| Failure::new(FailureKind::Engine, format!("QuickJS: {e}")))?;
+    runtime.set_memory_limit(MEMORY_LIMIT);
+    runtime.set_max_stack_size(STACK_SIZE);
+    let clock = Clock {
+        deadline: Arc::new(Mutex::new(Instant::now() + CHECK_TIME)),
+        interrupted: Arc::new(AtomicBool::new(false)),
+    };
+    let watcher = clock.clone();
+    runtime.set_interrupt_handler(Some(Box::new(move || watcher.expired())));
+    let context = Context::full(&runtime).map_err(|e| Failure::new(FailureKind::Engine, format!("QuickJS: {e}")))?;
+    let logs: Rc<RefCell<Vec<String>>> = Rc::default();
+    context.with(|ctx| {
+        let scope = Scope { ctx: ctx.clone(), clock: &clock, logs: &logs, snippet };
+        scope.install_sandbox()?;
+        if !v2 {
+            // `new Function` parses the code as a function body and cannot be escaped from.
+            ctx.globals().set("__code", snippet.code.as_str()).map_err(|e| scope.engine(e))?;
+            let mut options = EvalOptions::default();
+            options.strict = false;
+            let compiled: rquickjs::Result<Value<'_>> = ctx.eval_with_options("new Function(__code);", options);
+            return match compiled {
+                Ok(_) => Ok(()),
+                Err(rquickjs::Error::Exception) => {
+                    let thrown = ctx.catch();
+                    let object = thrown.as_object();
+                    let message: String = object.and_then(|o| o.get("message").ok()).unwrap_or_default();
+                    let stack: String = object.and_then(|o| o.get("stack").ok()).unwrap_or_default();
+                    let mut failure = Failure::new(
+                        FailureKind::Syntax,
+                        format!("the snippet does not parse: SyntaxError: {message}"),
+                    );
+                    // The body starts two lines down, past `(function anonymous(\n) {`.
+                    failure.line_column = locate_in_stack(&stack, "<input>", 2);
+                    Err(failure)
+                }
+                Err(other) => Err(scope.engine(other)),
+            };
+        }
+        let value: Value<'_> = scope.eval(&format!("(\n{})", snippet.code), 1)?;
+        if value.is_function() {
+            return Ok(());
+        }
+        let kind = value.type_name();
+        Err(Failure::new(FailureKind::Shape, format!("it evaluates to a {kind}, not a function")))
+    })
+}

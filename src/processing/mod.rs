@@ -205,6 +205,48 @@ pub enum Engine {
     },
 }
 
+/// Checks a snippet without running its code: that it parses, and that a V2 `value` is a
+/// function expression (evaluated in the sandbox, which runs nothing but the expression).
+pub fn check_snippet(snippet: &Snippet, v2: bool) -> Result<(), Failure> {
+    embedded::check(snippet, v2).map_err(|failure| failure.at(&snippet.pointer))
+}
+
+/// Whether a V1 snippet can produce its value, by a look at its text (best effort): `Node` code
+/// must declare or assign `output`, `Node async` code must mention `resolve`.
+pub fn mentions_its_result(snippet: &Snippet) -> bool {
+    let code = snippet.code.as_str();
+    match snippet.environment {
+        Environment::NodeAsync => identifiers(code).any(|(name, _, _)| name == "resolve"),
+        Environment::Node => identifiers(code).any(|(name, before, after)| {
+            let (before, after) = (before.trim_end(), after.trim_start());
+            let assigned = after.starts_with('=') && !after.starts_with("==") && !after.starts_with("=>");
+            let declared = ["var", "let", "const"].iter().any(|keyword| before.ends_with(keyword));
+            let destructured = before.ends_with(['{', '[', ',']) && after.starts_with(['}', ']', ',']);
+            name == "output" && (assigned || declared || destructured)
+        }),
+    }
+}
+
+/// Each identifier of `code` that is not a property (`.name`), with the text before and after it.
+fn identifiers(code: &str) -> impl Iterator<Item = (&str, &str, &str)> {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let rest = code.get(from..)?;
+            let start = from + rest.find(word)?;
+            let length = code.get(start..)?.find(|c: char| !word(c)).unwrap_or(code.len() - start);
+            from = start + length;
+            let before = code.get(..start)?;
+            let trimmed = before.trim_end();
+            if trimmed.ends_with('.') && !trimmed.ends_with("...") {
+                continue;
+            }
+            return Some((code.get(start..from)?, before, code.get(from..)?));
+        }
+    })
+}
+
 /// The parameters without the reserved ones, as commons' `removeReservedParameters` makes them.
 pub fn without_reserved(parameters: &Map<String, Value>) -> Map<String, Value> {
     parameters
@@ -364,6 +406,50 @@ mod tests {
         for engine in engines() {
             failures_say_what_and_where_with(&engine);
         }
+    }
+
+    fn snippet(environment: Environment, code: &str) -> Snippet {
+        Snippet { environment, code: code.to_owned(), timeout_ms: Some(100), pointer: "/x".to_owned() }
+    }
+
+    #[test]
+    fn a_snippets_result_is_looked_for_in_its_text() {
+        let node = |code: &str| mentions_its_result(&snippet(Environment::Node, code));
+        for assigns in [
+            "const output = 1;",
+            "let output=2",
+            "var output;",
+            "output = input",
+            "[output] = [1]",
+            "({ a, output } = x)",
+        ] {
+            assert!(node(assigns), "{assigns}");
+        }
+        for misses in
+            ["const result = 1;", "input.output = 1", "if (output == 1) {}", "const f = output => 1", "outputs = 1"]
+        {
+            assert!(!node(misses), "{misses}");
+        }
+        assert!(mentions_its_result(&snippet(Environment::NodeAsync, "setTimeout(() => resolve(1), 5)")));
+        assert!(mentions_its_result(&snippet(Environment::NodeAsync, "p.then(resolve)")));
+        assert!(!mentions_its_result(&snippet(Environment::NodeAsync, "x.resolve(1)")));
+    }
+
+    #[test]
+    fn checking_a_snippet_runs_none_of_its_body() {
+        let v1 = snippet(Environment::Node, "while (true) {} const output = 1;");
+        assert_eq!(check_snippet(&v1, false), Ok(()));
+        let broken = snippet(Environment::Node, "const a = 1;\nconst output = {;");
+        assert_eq!(check_snippet(&broken, false).unwrap_err().line_column.map(|(l, _)| l), Some(2));
+        let function = snippet(Environment::Node, "async ({ response }) => { while (true) {} }");
+        assert_eq!(check_snippet(&function, true), Ok(()));
+        let number = check_snippet(&snippet(Environment::Node, "40 + 2"), true).unwrap_err();
+        assert_eq!(number.kind, FailureKind::Shape);
+        // Not a function expression: evaluated, but only in the sandbox and only briefly.
+        let looping = check_snippet(&snippet(Environment::Node, "(() => { while (true) {} })()"), true).unwrap_err();
+        assert_eq!(looping.kind, FailureKind::Timeout);
+        let escape = check_snippet(&snippet(Environment::Node, "1); while (true) {} (1"), false).unwrap_err();
+        assert_eq!(escape.kind, FailureKind::Syntax);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 mod config;
 mod node_config;
+mod snippets;
 mod traps;
 
 use serde_json::Value;
@@ -57,6 +58,7 @@ fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostic
     let mut found = rules::check(ois, family);
     if ois.is_object() {
         found.extend(traps::check(ois));
+        found.extend(snippets::check(ois));
     }
     diagnostics.extend(found.into_iter().map(|diagnostic| diagnostic.within(prefix)));
 }

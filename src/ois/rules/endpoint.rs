@@ -354,7 +354,7 @@ impl Checker {
                 self.help(
                     Code::ProcessingBothForms,
                     at,
-                    format!("`{v1_key}` and `{v2_key}` cannot both be present"),
+                    format!("`{v1_key}` and `{v2_key}` cannot both be present (were they loaded, the node would run only `{v2_key}`)"),
                     format!("keep `{v2_key}` (the V1 list is deprecated)"),
                 );
             }
