@@ -29,6 +29,9 @@ enum Command {
     Config(ConfigArgs),
     /// List every endpoint with the ID Airnode and Airnode Feed derive from (title, name).
     EndpointIds(EndpointIdsArgs),
+    /// An endpoint's processing snippets as .js files to edit, and back into the OIS.
+    #[command(subcommand)]
+    Processing(cli::ProcessingCommand),
 }
 
 fn main() -> ExitCode {
@@ -48,5 +51,6 @@ fn main() -> ExitCode {
         Command::Request(args) => cli::run_request(args),
         Command::Config(args) => cli::run_config(args),
         Command::EndpointIds(args) => cli::run_endpoint_ids(args),
+        Command::Processing(command) => cli::run_processing(command),
     }
 }

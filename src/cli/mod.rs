@@ -4,12 +4,14 @@
 mod config;
 mod convert;
 mod endpoint_ids;
+mod processing;
 mod request;
 mod validate;
 
 pub(crate) use config::{ConfigArgs, run_config};
 pub(crate) use convert::{ConvertArgs, run_convert};
 pub(crate) use endpoint_ids::{EndpointIdsArgs, run_endpoint_ids};
+pub(crate) use processing::{ProcessingCommand, run_processing};
 pub(crate) use request::{RequestArgs, run_request};
 pub(crate) use validate::{ValidateArgs, run_validate};
 

@@ -11,6 +11,7 @@ pub mod render;
 mod response;
 mod secrets;
 mod setup;
+pub mod snippet_files;
 
 use indexmap::IndexMap;
 use serde::Serialize;
