@@ -9,6 +9,8 @@
 #                                          largest, and a synthetic 20 MB one-line document with
 #                                          thousands of diagnostics (bench/stress.py): per-document
 #                                          ratios, the worst ten, then the corpus as one batch
+#        bench/run.sh processing [RUNS]    the embedded engine against node on a typical
+#                                          pre-processing snippet (bench/processing.rs)
 #        bench/run.sh scaling [RUNS]       one operation with 10,000, 20,000, 40,000 and 80,000
 #                                          parameters: how time grows when the input doubles (~2x
 #                                          when linear; a rule comparing every parameter with every
@@ -18,6 +20,11 @@ cd "$(dirname "$0")/.."
 mode=single
 case "${1:-}" in
   batch|minified|corpus|scaling) mode=$1; shift ;;
+  processing)
+    shift
+    cargo build --release --quiet --example processing
+    exec target/release/examples/processing "${1:-31}"
+    ;;
 esac
 runs=${1:-15}
 shift || true
