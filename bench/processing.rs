@@ -32,7 +32,8 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let endpoints = ois.get("endpoints").and_then(Value::as_array).cloned().unwrap_or_default();
-    let Some(endpoint) = endpoints.iter().find(|e| e.get("name").and_then(Value::as_str) == Some(endpoint_name.as_str()))
+    let Some(endpoint) =
+        endpoints.iter().find(|e| e.get("name").and_then(Value::as_str) == Some(endpoint_name.as_str()))
     else {
         eprintln!("no endpoint {endpoint_name}");
         return ExitCode::from(2);

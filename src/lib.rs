@@ -10,6 +10,9 @@
 //!   and the run-time traps the real tools miss;
 //! - [builds the request](request::build) the node sends for an endpoint call, and
 //!   [previews](request::extract_and_encode) the value it would encode from a response;
+//! - runs an endpoint's [pre- and post-processing](processing) as the node does, in a sandboxed
+//!   embedded JavaScript engine or the system `node`, and a whole [call](request::exchange()) with
+//!   it: processed parameters, request, processed response, value;
 //! - [scaffolds](scaffold) a config.json fragment and derives endpoint IDs.
 //!
 //! Every problem is a [`Diagnostic`] with a stable [`Code`], a [`Location`] (which document, a
@@ -78,6 +81,20 @@
 //! assert_eq!(built.url, "https://api.coins.example/price?ids=bitcoin");
 //! let preview = request::extract_and_encode(&json!(61234.5), &built.reserved, 0).expect("encodes");
 //! assert_eq!(preview.values, [json!("61234")]);
+//! ```
+//!
+//! # Process
+//!
+//! ```
+//! use ois::processing::{EndpointProcessing, Engine, pre_process};
+//! use serde_json::json;
+//!
+//! let endpoint = json!({"preProcessingSpecificationV2": {"environment": "Node", "timeoutMs": 1000,
+//!     "value": "({ endpointParameters }) => ({ endpointParameters: { ids: endpointParameters.coin.toLowerCase() } })"}});
+//! let processing = EndpointProcessing::of(&endpoint, "/endpoints/0");
+//! let given = json!({"coin": "BTC", "_type": "int256"});
+//! let processed = pre_process(&Engine::Embedded, &processing, given.as_object().unwrap()).expect("runs");
+//! assert_eq!(processed.value, Some(json!({"ids": "btc", "_type": "int256"})));
 //! ```
 
 // Errors are values here: a `Diagnostic` in `Err` is the point, and it is created once per failed
