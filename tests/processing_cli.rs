@@ -201,6 +201,17 @@ fn snippets_extract_to_files_and_embed_back_unchanged() {
         "({ response }) => ({ response: `\\${response.x}` })"
     );
     ois().args(["validate"]).arg(&original).assert().success();
+    // The node unescapes it before it runs: the template literal works.
+    let response = dir.path().join("response.json");
+    std::fs::write(&response, r#"{"x": 61234}"#).unwrap();
+    let call = ois()
+        .args(["request"])
+        .arg(&original)
+        .args(["--endpoint", "feed", "--param", "name=BTC/USD", "--format", "json", "--response"])
+        .arg(&response)
+        .output()
+        .unwrap();
+    assert_eq!(json_of(&call)["response"]["processed"], "61234");
 
     // Code that does not parse is refused, and the OIS is left as it was.
     std::fs::write(snippets.join("post.v2.js"), "({ response }) => {\n").unwrap();
