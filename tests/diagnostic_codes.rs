@@ -547,22 +547,8 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             let response = dir.path().join("response.json");
             std::fs::write(&response, r#"{"price": 1, "price": 2}"#).expect("write");
             let response = response.to_str().expect("UTF-8 path").to_owned();
-            let args = [
-                "request",
-                "samples/expected/coins.ois.json",
-                "--endpoint",
-                "simplePrice",
-                "--param",
-                "ids=x",
-                "--param",
-                "vs_currencies=usd",
-                "--param",
-                "_type=int256",
-                "--param",
-                "_path=price",
-                "--response",
-            ];
-            let mut shown = cli_text_codes(&[&args[..], &[response.as_str()]].concat());
+            let args = ["--param", "_type=int256", "--param", "_path=price", "--response", response.as_str()];
+            let mut shown = cli_text_codes(&[COINS_REQUEST, &args[..]].concat());
             for (_, text) in &mut shown {
                 *text = text.replace(&response, "response.json");
             }
@@ -703,24 +689,22 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             Code::ProcessingEngine,
             processing_codes("post", "() => { const a = []; while (true) a.push(new Array(1e6).fill(1)); }"),
         ),
-        (
-            Code::Unsandboxed,
-            cli_text_codes(&[
-                "request",
-                "samples/expected/coins.ois.json",
-                "--endpoint",
-                "simplePrice",
-                "--param",
-                "ids=x",
-                "--param",
-                "vs_currencies=usd",
-                "--engine",
-                "node",
-            ]),
-        ),
+        (Code::Unsandboxed, cli_text_codes(&[COINS_REQUEST, &["--engine", "node"]].concat())),
     ]);
     cases
 }
+
+/// `ois request` of the converted coins sample's price endpoint.
+const COINS_REQUEST: &[&str] = &[
+    "request",
+    "samples/expected/coins.ois.json",
+    "--endpoint",
+    "simplePrice",
+    "--param",
+    "ids=x",
+    "--param",
+    "vs_currencies=usd",
+];
 
 /// Calling the base OIS's endpoint with a V2 `phase`-processing snippet, in the embedded engine.
 fn processing_codes(phase: &str, code: &str) -> Vec<Shown> {
