@@ -69,6 +69,102 @@ fn logs_of(phase: Phase, lines: Vec<String>) -> impl Iterator<Item = Log> {
     lines.into_iter().map(move |line| Log { phase: phase.name(), line })
 }
 
+/// The call up to the API request: pre-processing run, the request built (or, for an endpoint
+/// that makes no API call, the response it stands in for).
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The requester's parameters as given.
+    pub given: Map<String, Value>,
+    /// The endpoint parameters after pre-processing (`None`: the endpoint has none).
+    pub processed: Option<Map<String, Value>>,
+    /// The API request; `None` for an endpoint without `operation` (no API call).
+    pub request: Option<Request>,
+    /// `_type`, `_path`, `_times` as the node resolves them for the response.
+    pub reserved: Map<String, Value>,
+    /// What the snippets logged so far.
+    pub logs: Vec<Log>,
+    processing: EndpointProcessing,
+    /// Without an API call, the (pre-processed) parameters are the response.
+    standing_in: Option<Value>,
+}
+
+/// Runs `options.endpoint`'s pre-processing with `engine` and builds the request from what it
+/// returned, as the node does before calling the API.
+pub fn prepare(ois: &Value, options: &RequestOptions, engine: &Engine) -> Result<Prepared, Stopped> {
+    let parsed = crate::js::as_parsed(ois);
+    let (index, endpoint) = find_endpoint(&parsed, &options.endpoint)?;
+    let at = format!("/endpoints/{index}");
+    let processing = EndpointProcessing::of(endpoint, &at);
+    let given = requested(options);
+    let mut logs = Vec::new();
+    let processed = match &processing.pre {
+        Some(_) => {
+            let ran = processing::pre_process(engine, &processing, &given)
+                .map_err(|f| failed(f, &at, Vec::new(), Phase::Pre))?;
+            logs.extend(logs_of(Phase::Pre, ran.logs));
+            ran.value.and_then(|v| v.as_object().cloned())
+        }
+        None => None,
+    };
+    // airnode-node and Airnode Feed skip the API call when there is no operation and no fixed
+    // operation parameter; the (pre-processed) parameters are then the response.
+    let skips_api = endpoint.get("operation").is_none_or(Value::is_null)
+        && endpoint.get("fixedOperationParameters").and_then(Value::as_array).is_none_or(Vec::is_empty);
+    if skips_api {
+        let parameters = processed.clone().unwrap_or_else(|| given.clone());
+        let reserved = reserved_values(endpoint, &given);
+        return Ok(Prepared {
+            given,
+            processed,
+            request: None,
+            reserved,
+            logs,
+            processing,
+            standing_in: Some(Value::Object(parameters)),
+        });
+    }
+    let request =
+        build_from(ois, options, processed.as_ref()).map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
+    let reserved = request.reserved.clone();
+    Ok(Prepared { given, processed, request: Some(request), reserved, logs, processing, standing_in: None })
+}
+
+fn failed(failure: Failure, at: &str, mut logs: Vec<Log>, phase: Phase) -> Stopped {
+    let diagnostic = failure.to_diagnostic(at);
+    logs.extend(logs_of(phase, failure.logs));
+    Stopped { diagnostic, logs }
+}
+
+impl Prepared {
+    /// Finishes the call with the API's `response` (ignored for an endpoint without an API call,
+    /// whose parameters are its response): post-processing, then the value extracted and encoded
+    /// (`now` is the unix time a `timestamp` type encodes). Without a response, nothing more runs.
+    pub fn answer(self, engine: &Engine, response: Option<&Value>, now: u64) -> Result<Exchange, Stopped> {
+        let Prepared { given, processed, request, reserved, mut logs, processing, standing_in } = self;
+        let Some(response) = standing_in.as_ref().or(response) else {
+            return Ok(Exchange { given, processed, request, reserved, answer: None, logs });
+        };
+        let at =
+            processing.post.as_ref().and_then(|s| s.snippets().last()).map(|s| s.pointer.clone()).unwrap_or_default();
+        // Post-processing sees the requester's parameters, not the pre-processed ones.
+        let ran = processing::post_process(engine, &processing, response, &given)
+            .map_err(|f| failed(f, &at, logs.clone(), Phase::Post))?;
+        logs.extend(logs_of(Phase::Post, ran.logs));
+        let Some(value) = &ran.value else {
+            let diagnostic = Diagnostic::elsewhere(
+                crate::diagnostic::Code::ValueNotFound,
+                "post-processing returned undefined: there is no value to extract",
+            );
+            return Err(Stopped { diagnostic, logs });
+        };
+        let preview =
+            extract_and_encode(value, &reserved, now).map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
+        let processed_response = processing.post.is_some().then_some(ran.value).flatten();
+        let answer = Answer { processed: processed_response, timestamp: ran.timestamp, preview };
+        Ok(Exchange { given, processed, request, reserved, answer: Some(answer), logs })
+    }
+}
+
 /// Runs the call of `options.endpoint` as the node would, up to the value it encodes: the
 /// endpoint's processing with `engine`, the request, and — with `response` (the API's answer),
 /// or always for an endpoint that makes no API call — post-processing and the encoded value
@@ -80,61 +176,7 @@ pub fn exchange(
     response: Option<&Value>,
     now: u64,
 ) -> Result<Exchange, Stopped> {
-    let parsed = crate::js::as_parsed(ois);
-    let (index, endpoint) = find_endpoint(&parsed, &options.endpoint)?;
-    let at = format!("/endpoints/{index}");
-    let processing = EndpointProcessing::of(endpoint, &at);
-    let given = requested(options);
-    let mut logs = Vec::new();
-    let fail = |failure: Failure, mut logs: Vec<Log>, phase: Phase| {
-        let diagnostic = failure.to_diagnostic(&at);
-        logs.extend(logs_of(phase, failure.logs));
-        Stopped { diagnostic, logs }
-    };
-
-    let processed = match &processing.pre {
-        Some(_) => {
-            let ran =
-                processing::pre_process(engine, &processing, &given).map_err(|f| fail(f, Vec::new(), Phase::Pre))?;
-            logs.extend(logs_of(Phase::Pre, ran.logs));
-            ran.value.and_then(|v| v.as_object().cloned())
-        }
-        None => None,
-    };
-    // airnode-node and Airnode Feed skip the API call when there is no operation and no fixed
-    // operation parameter; the (pre-processed) parameters are then the response.
-    let skips_api = endpoint.get("operation").is_none_or(Value::is_null)
-        && endpoint.get("fixedOperationParameters").and_then(Value::as_array).is_none_or(Vec::is_empty);
-    let (request, reserved, response) = if skips_api {
-        let parameters = processed.clone().unwrap_or_else(|| given.clone());
-        (None, reserved_values(endpoint, &given), Some(Value::Object(parameters)))
-    } else {
-        let request =
-            build_from(ois, options, processed.as_ref()).map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
-        let reserved = request.reserved.clone();
-        (Some(request), reserved, response.cloned())
-    };
-    let answer = match response {
-        Some(response) => {
-            // Post-processing sees the requester's parameters, not the pre-processed ones.
-            let ran = processing::post_process(engine, &processing, &response, &given)
-                .map_err(|f| fail(f, logs.clone(), Phase::Post))?;
-            logs.extend(logs_of(Phase::Post, ran.logs));
-            let Some(value) = &ran.value else {
-                let diagnostic = Diagnostic::elsewhere(
-                    crate::diagnostic::Code::ValueNotFound,
-                    "post-processing returned undefined: there is no value to extract",
-                );
-                return Err(Stopped { diagnostic, logs });
-            };
-            let preview =
-                extract_and_encode(value, &reserved, now).map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
-            let processed = processing.post.is_some().then_some(ran.value).flatten();
-            Some(Answer { processed, timestamp: ran.timestamp, preview })
-        }
-        None => None,
-    };
-    Ok(Exchange { given, processed, request, reserved, answer, logs })
+    prepare(ois, options, engine)?.answer(engine, response, now)
 }
 
 impl Exchange {

@@ -21,7 +21,7 @@ use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::model::RESERVED_NAMES;
 use crate::ois::rules::{placeholder_matches, placeholders};
 
-pub use exchange::{Answer, Exchange, Log, Stopped, exchange};
+pub use exchange::{Answer, Exchange, Log, Prepared, Stopped, exchange, prepare};
 pub use query::serialize_query;
 pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode};
 pub use secrets::Secrets;

@@ -157,19 +157,42 @@ fn extract_single(
 }
 
 /// `getRawValue`: `.`-separated segments (`\.` escapes a dot) walked as JavaScript property access.
+/// When a segment is missing, the message says which, and what was there instead.
 fn extract_value<'v>(data: &'v Value, path: Option<&str>) -> Result<&'v Value, Diagnostic> {
     let Some(path) = path.filter(|p| !p.is_empty()) else { return Ok(data) };
-    let mut current = Some(data);
+    let mut current = data;
+    let mut walked: Vec<String> = Vec::new();
     for segment in escape_aware_split(path, '.') {
-        current = current.and_then(|value| match value {
+        let next = match current {
             Value::Object(map) => map.get(&segment),
             Value::Array(items) => {
                 segment.parse::<usize>().ok().filter(|_| canonical_index(&segment)).and_then(|i| items.get(i))
             }
             _ => None,
-        });
+        };
+        let Some(next) = next else {
+            let place = if walked.is_empty() { "the response".to_owned() } else { format!("'{}'", walked.join(".")) };
+            let found = match current {
+                Value::Object(map) if map.is_empty() => format!("{place} is an empty object"),
+                Value::Object(map) => {
+                    const SHOWN: usize = 12;
+                    let keys: Vec<&str> = map.keys().take(SHOWN).map(String::as_str).collect();
+                    let more = map.len().saturating_sub(SHOWN);
+                    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+                    format!("{place} has the keys {}{more}", keys.join(", "))
+                }
+                Value::Array(items) => format!("{place} is an array of {} item(s)", items.len()),
+                other => format!("{place} is {}, not an object", crate::openapi::kind_of(other)),
+            };
+            return Err(fail(
+                Code::ValueNotFound,
+                format!("Unable to find value at path: '{path}': no '{segment}' ({found})"),
+            ));
+        };
+        walked.push(segment);
+        current = next;
     }
-    current.ok_or_else(|| fail(Code::ValueNotFound, format!("Unable to find value at path: '{path}'")))
+    Ok(current)
 }
 
 fn canonical_index(segment: &str) -> bool {
@@ -441,6 +464,22 @@ mod decimal {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_missing_path_says_which_segment_and_what_was_there() {
+        let data = json!({"data": {"quote": {"EUR": 1.1, "GBP": 0.9}}, "list": [1]});
+        let message = |path: &str| extract_value(&data, Some(path)).unwrap_err().message;
+        assert_eq!(
+            message("data.quote.USD"),
+            "Unable to find value at path: 'data.quote.USD': no 'USD' ('data.quote' has the keys EUR, GBP)"
+        );
+        assert!(message("list.3").ends_with("('list' is an array of 1 item(s))"));
+        assert!(
+            message("data.quote.EUR.x").ends_with("('data.quote.EUR' is a number, not an object)"),
+            "{}",
+            message("data.quote.EUR.x")
+        );
+    }
 
     fn run(data: Value, reserved: Value) -> Result<Preview, Code> {
         extract_and_encode(&data, reserved.as_object().unwrap(), 1_700_000_000).map_err(|d| d.code)
