@@ -103,6 +103,7 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+pub mod call;
 pub mod convert;
 mod diagnostic;
 pub mod emit;

@@ -43,7 +43,7 @@ fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
     if let (Command::Request(args), Some(("request", request))) = (&mut cli.command, matches.subcommand()) {
-        args.keep_order(request);
+        args.inputs.keep_order(request);
     }
     match cli.command {
         Command::Convert(args) => cli::run_convert(args),

@@ -12,6 +12,7 @@ const LAYERS: &[&str] = &[
     "report",
     "convert",
     "validate",
+    "call",
     "request",
     "processing",
     "scaffold",

@@ -54,13 +54,12 @@ impl EngineArg {
     }
 }
 
+/// What `ois request` and `ois call` share: the file, the requester's parameters, the secrets,
+/// which node, which engine.
 #[derive(clap::Args)]
-pub(crate) struct RequestArgs {
+pub(crate) struct Inputs {
     /// An OIS (JSON or YAML) or a config.json; `-` for standard input.
-    file: PathBuf,
-    /// The endpoint to call.
-    #[arg(long)]
-    endpoint: String,
+    pub(crate) file: PathBuf,
     /// A requester parameter, as a string (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_pair)]
     params: Vec<(String, String)>,
@@ -79,25 +78,34 @@ pub(crate) struct RequestArgs {
     metadata: Vec<(String, String)>,
     #[arg(long, value_enum, default_value = "node")]
     mode: ModeArg,
+    /// What runs the endpoint's pre- and post-processing snippets.
+    #[arg(long, value_enum, default_value = "embedded")]
+    pub(crate) engine: EngineArg,
+    /// Show credential values instead of ****.
+    #[arg(long)]
+    pub(crate) show_secrets: bool,
+    /// `--param` and `--param-json` values in command-line order (`true`: JSON), as
+    /// [`Inputs::keep_order`] found them: the node's parameters are an ordered object where a
+    /// later value replaces an earlier one.
+    #[arg(skip)]
+    requester: Vec<(String, String, bool)>,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct RequestArgs {
+    #[command(flatten)]
+    pub(crate) inputs: Inputs,
+    /// The endpoint to call.
+    #[arg(long)]
+    endpoint: String,
     #[arg(long, value_enum, default_value = "text")]
     format: RequestFormat,
     /// A sample API response (JSON): show the values and the encoding the node would produce.
     #[arg(long, value_name = "FILE")]
     response: Option<PathBuf>,
-    /// Show credential values instead of ****.
-    #[arg(long)]
-    show_secrets: bool,
-    /// What runs the endpoint's pre- and post-processing snippets.
-    #[arg(long, value_enum, default_value = "embedded")]
-    engine: EngineArg,
-    /// `--param` and `--param-json` values in command-line order (`true`: JSON), as
-    /// [`RequestArgs::keep_order`] found them: the node's parameters are an ordered object where
-    /// a later value replaces an earlier one.
-    #[arg(skip)]
-    requester: Vec<(String, String, bool)>,
 }
 
-impl RequestArgs {
+impl Inputs {
     /// Records the order in which `--param` and `--param-json` were given (clap keeps each list in
     /// order, but not the two interleaved).
     pub(crate) fn keep_order(&mut self, matches: &clap::ArgMatches) {
@@ -108,11 +116,74 @@ impl RequestArgs {
         all.sort_by_key(|(position, _)| *position);
         self.requester = all.into_iter().map(|(_, (n, v, json))| (n.clone(), v.clone(), json)).collect();
     }
+
+    /// The chosen OIS (interpolated as the node interpolates it, checked) and the call's options
+    /// for `endpoint`, from the file and the arguments.
+    pub(crate) fn setup(
+        &self,
+        source: &Source,
+        endpoint: &str,
+    ) -> Result<(ois::request::Selected, ois::request::RequestOptions), Diagnostic> {
+        use ois::request::{self, Metadata, Mode, RequestOptions};
+        let document = source.parse()?;
+        let secrets = match &self.secrets {
+            Some(path) => {
+                // A regular file only: a FIFO nobody writes to would block forever.
+                let text = Source::read_regular(path)?.text;
+                request::Secrets::parse(&text)?
+            }
+            None => request::Secrets::from_environment(),
+        };
+        let selected = request::select(&document, self.ois_title.as_deref(), &secrets)?;
+        // What is said about the chosen OIS points into the file it came from (a config.json's /ois/N).
+        request::check_ois(&selected.ois).map_err(|error| error.within(&selected.pointer))?;
+        // As the node's parameter object: in the order given, a later value of a name replacing an
+        // earlier one in its first place.
+        let mut parameters = indexmap::IndexMap::new();
+        for (name, text, json) in &self.requester {
+            let value = if *json {
+                serde_json::from_str(text).map_err(|err| {
+                    Diagnostic::elsewhere(Code::BadArgument, format!("--param-json {name}: not JSON ({err})"))
+                        .with_help("quote strings: --param-json name='\"text\"', or use --param")
+                })?
+            } else {
+                serde_json::Value::String(text.clone())
+            };
+            parameters.insert(name.clone(), value);
+        }
+        let metadata = if self.metadata.is_empty() {
+            None
+        } else {
+            let mut metadata = Metadata::default();
+            for (key, value) in &self.metadata {
+                let slot = match key.as_str() {
+                    "chainId" => &mut metadata.chain_id,
+                    "chainType" => &mut metadata.chain_type,
+                    "requesterAddress" => &mut metadata.requester_address,
+                    "sponsorAddress" => &mut metadata.sponsor_address,
+                    "sponsorWalletAddress" => &mut metadata.sponsor_wallet_address,
+                    "requestId" => &mut metadata.request_id,
+                    other => {
+                        return Err(Diagnostic::elsewhere(Code::BadArgument, format!("--metadata {other}: unknown key"))
+                            .with_help("keys: chainId, chainType, requesterAddress, sponsorAddress, sponsorWalletAddress, requestId"));
+                    }
+                };
+                *slot = Some(value.clone());
+            }
+            Some(metadata)
+        };
+        let mut options = RequestOptions::new(endpoint);
+        options.parameters = parameters;
+        options.credentials = selected.credentials.clone();
+        options.metadata = metadata;
+        options.mode = if self.mode == ModeArg::Feed { Mode::Feed } else { Mode::Node };
+        Ok((selected, options))
+    }
 }
 
 pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
     let style = super::style_for(std::io::stderr().is_terminal());
-    let source = Source::read(&args.file);
+    let source = Source::read(&args.inputs.file);
     let outcome = match &source {
         Ok(source) => request_for(&args, source),
         Err(error) => Err((vec![error.clone()], Vec::new())),
@@ -161,7 +232,7 @@ pub(crate) type Stop = (Vec<Diagnostic>, Vec<ois::request::Log>);
 
 /// The rendered call plus warnings, or what stops it.
 pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String, Vec<Diagnostic>), Stop> {
-    let mut warnings: Vec<Diagnostic> = args.engine.warning().into_iter().collect();
+    let mut warnings: Vec<Diagnostic> = args.inputs.engine.warning().into_iter().collect();
     match call(args, source, &mut warnings) {
         Ok(output) => Ok((output, warnings)),
         Err(stopped) => {
@@ -172,61 +243,9 @@ pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String
 }
 
 fn call(args: &RequestArgs, source: &Source, warnings: &mut Vec<Diagnostic>) -> Result<String, ois::request::Stopped> {
-    use ois::request::{self, Metadata, Mode, RequestOptions, render};
-    let document = source.parse()?;
-    let secrets = match &args.secrets {
-        Some(path) => {
-            // A regular file only: a FIFO nobody writes to would block forever.
-            let text = Source::read_regular(path)?.text;
-            request::Secrets::parse(&text)?
-        }
-        None => request::Secrets::from_environment(),
-    };
-    let selected = request::select(&document, args.ois_title.as_deref(), &secrets)?;
-    // What is said about the chosen OIS points into the file it came from (a config.json's /ois/N).
+    use ois::request::{self, render};
+    let (selected, options) = args.inputs.setup(source, &args.endpoint)?;
     let within = |error: Diagnostic| error.within(&selected.pointer);
-    request::check_ois(&selected.ois).map_err(within)?;
-    // As the node's parameter object: in the order given, a later value of a name replacing an
-    // earlier one in its first place.
-    let mut parameters = indexmap::IndexMap::new();
-    for (name, text, json) in &args.requester {
-        let value = if *json {
-            serde_json::from_str(text).map_err(|err| {
-                Diagnostic::elsewhere(Code::BadArgument, format!("--param-json {name}: not JSON ({err})"))
-                    .with_help("quote strings: --param-json name='\"text\"', or use --param")
-            })?
-        } else {
-            serde_json::Value::String(text.clone())
-        };
-        parameters.insert(name.clone(), value);
-    }
-    let metadata = if args.metadata.is_empty() {
-        None
-    } else {
-        let mut metadata = Metadata::default();
-        for (key, value) in &args.metadata {
-            let slot = match key.as_str() {
-                "chainId" => &mut metadata.chain_id,
-                "chainType" => &mut metadata.chain_type,
-                "requesterAddress" => &mut metadata.requester_address,
-                "sponsorAddress" => &mut metadata.sponsor_address,
-                "sponsorWalletAddress" => &mut metadata.sponsor_wallet_address,
-                "requestId" => &mut metadata.request_id,
-                other => {
-                    return Err(Diagnostic::elsewhere(Code::BadArgument, format!("--metadata {other}: unknown key"))
-                        .with_help("keys: chainId, chainType, requesterAddress, sponsorAddress, sponsorWalletAddress, requestId")
-                        .into());
-                }
-            };
-            *slot = Some(value.clone());
-        }
-        Some(metadata)
-    };
-    let mut options = RequestOptions::new(args.endpoint.clone());
-    options.parameters = parameters;
-    options.credentials = selected.credentials.clone();
-    options.metadata = metadata;
-    options.mode = if args.mode == ModeArg::Feed { Mode::Feed } else { Mode::Node };
     let response = match &args.response {
         Some(path) => {
             // Read as the node reads an API's response: JSON.parse, duplicates and 1e400 included.
@@ -251,13 +270,13 @@ fn call(args: &RequestArgs, source: &Source, warnings: &mut Vec<Diagnostic>) -> 
         None => None,
     };
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let exchange = request::exchange(&selected.ois, &options, &args.engine.engine(), response.as_ref(), now)
+    let exchange = request::exchange(&selected.ois, &options, &args.inputs.engine.engine(), response.as_ref(), now)
         .map_err(|stopped| request::Stopped { diagnostic: within(stopped.diagnostic), logs: stopped.logs })?;
     warnings.extend(exchange.diagnostics().into_iter().map(within));
     let output = match (args.format, &exchange.request) {
-        (RequestFormat::Json, _) => render::json_text(&exchange, args.show_secrets),
-        (RequestFormat::Text, _) => render::text(&exchange, args.show_secrets),
-        (RequestFormat::Curl, Some(request)) => render::curl(request, args.show_secrets),
+        (RequestFormat::Json, _) => render::json_text(&exchange, args.inputs.show_secrets),
+        (RequestFormat::Text, _) => render::text(&exchange, args.inputs.show_secrets),
+        (RequestFormat::Curl, Some(request)) => render::curl(request, args.inputs.show_secrets),
         (RequestFormat::Curl, None) => {
             return Err(Diagnostic::elsewhere(
                 Code::BadArgument,

@@ -57,6 +57,8 @@ pub enum Stage {
     Ois,
     /// `REQ`: the node's request for an endpoint call, and its response.
     Request,
+    /// `CAL`: making the real API call (`ois call`).
+    Call,
     /// `OUT`: writing the output.
     Output,
 }
@@ -70,6 +72,7 @@ impl Stage {
             Stage::Convert => "CNV",
             Stage::Ois => "OIS",
             Stage::Request => "REQ",
+            Stage::Call => "CAL",
             Stage::Output => "OUT",
         }
     }
@@ -245,6 +248,17 @@ codes! {
         NodeBuiltin = "REQ035", Error, "a snippet uses a Node.js module (`fs`, `crypto`, `process`, …) that the embedded sandbox does not provide";
         ProcessingEngine = "REQ036", Error, "the engine cannot run the snippet: `node` not found, or the sandbox's memory limit reached";
         Unsandboxed = "REQ037", Warning, "processing snippets run by the system `node`, unsandboxed";
+    }
+    Call {
+        HostNotFound = "CAL001", Error, "the API's host name does not resolve (DNS)";
+        ConnectionFailed = "CAL002", Error, "the API's server refused or dropped the connection";
+        TlsFailed = "CAL003", Error, "the TLS handshake with the API failed (certificate, protocol)";
+        CallTimeout = "CAL004", Error, "the API did not answer within the timeout (the node's is 10 s)";
+        RedirectLoop = "CAL005", Error, "the API redirects in a loop, or more times than the node's HTTP client follows";
+        HttpStatus = "CAL006", Error, "the API answered with a status other than 2xx (the node fails the call)";
+        NotJson = "CAL007", Error, "the API's answer is not JSON";
+        ResponseTooLarge = "CAL008", Error, "the API's answer is larger than the response size limit";
+        CallFailed = "CAL009", Error, "the call failed in another way (the message says how)";
     }
     Output {
         OutputExists = "OUT001", Error, "the output file exists and replacing it was not allowed";

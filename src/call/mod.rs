@@ -1,0 +1,258 @@
+//! The real API call, made locally the way the node makes it. This is the only part of the crate
+//! that touches the network, and only when called.
+//!
+//! The request is the one [`request::prepare`] builds (pre-processing included); it is sent with
+//! ureq (rustls, no OpenSSL) the way the node's axios sends it: the node's 10 s timeout, redirects
+//! followed (21 at most, as axios's follow-redirects), `Accept: application/json, text/plain, */*`
+//! and a JSON body for POST. The answer is read up to a size limit, parsed as `JSON.parse` would,
+//! and finished as the node finishes it: post-processing, `_path`/`_times`/`_type`, the encoding.
+
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::processing::Engine;
+use crate::request::{self, Exchange, Request, RequestOptions, Stopped};
+use crate::source::Source;
+
+/// airnode-node's first attempt and Airnode Feed's only one wait this long (airnode-node then
+/// retries once with 20 s).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// axios sets no limit; we do, so that a runaway API cannot exhaust memory.
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 4 << 20;
+/// follow-redirects (axios's transport in Node.js) stops after this many.
+pub const MAX_REDIRECTS: u32 = 21;
+/// The lines of a body a diagnostic quotes.
+const QUOTED_LINES: usize = 5;
+
+/// How the call is made.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct CallOptions {
+    /// How long to wait for the whole answer.
+    pub timeout: Duration,
+    /// The largest answer read; a larger one is [`Code::ResponseTooLarge`].
+    pub max_response_bytes: u64,
+}
+
+impl Default for CallOptions {
+    fn default() -> Self {
+        CallOptions { timeout: DEFAULT_TIMEOUT, max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES }
+    }
+}
+
+/// What the API answered.
+#[derive(Clone, Debug, Serialize)]
+pub struct Reply {
+    /// The HTTP status.
+    pub status: u16,
+    /// From sending the request to the end of the body.
+    #[serde(rename = "latencyMs", serialize_with = "as_millis")]
+    pub latency: Duration,
+    /// The response headers, in order.
+    pub headers: Vec<(String, String)>,
+    /// The body as text (invalid UTF-8 replaced).
+    pub text: String,
+    /// The body as `JSON.parse` reads it; `None` when it is not JSON.
+    #[serde(skip)]
+    pub json: Option<Value>,
+}
+
+fn as_millis<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u64(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// A call from end to end.
+#[derive(Clone, Debug)]
+pub struct Called {
+    /// Processing, the request and the value, as `ois request` shows them.
+    pub exchange: Exchange,
+    /// What the API answered; `None` for an endpoint that makes no API call.
+    pub reply: Option<Reply>,
+}
+
+/// A call that stopped: why (and what the snippets logged), and the API's answer when there was
+/// one.
+#[derive(Clone, Debug)]
+pub struct CallFailure {
+    /// Why.
+    pub stopped: Stopped,
+    /// The answer, when the API gave one (a failed extraction, say).
+    pub reply: Option<Reply>,
+}
+
+impl From<Stopped> for CallFailure {
+    fn from(stopped: Stopped) -> Self {
+        CallFailure { stopped, reply: None }
+    }
+}
+
+/// Makes the call of `options.endpoint` against the real API: pre-processing, the request,
+/// the answer, post-processing and the value (`now` is the unix time a `timestamp` encodes).
+pub fn call(
+    ois: &Value,
+    options: &RequestOptions,
+    engine: &Engine,
+    call_options: &CallOptions,
+    now: u64,
+) -> Result<Called, CallFailure> {
+    let prepared = request::prepare(ois, options, engine)?;
+    let Some(built) = prepared.request.clone() else {
+        let exchange = prepared.answer(engine, None, now)?;
+        return Ok(Called { exchange, reply: None });
+    };
+    let logs = prepared.logs.clone();
+    let reply = send(&built, call_options).map_err(|diagnostic| Stopped { diagnostic, logs })?;
+    let Some(json) = &reply.json else {
+        let diagnostic = not_json(&reply, &built.secrets);
+        return Err(CallFailure { stopped: Stopped { diagnostic, logs: prepared.logs }, reply: Some(reply) });
+    };
+    match prepared.answer(engine, Some(json), now) {
+        Ok(exchange) => Ok(Called { exchange, reply: Some(reply) }),
+        Err(stopped) => Err(CallFailure { stopped, reply: Some(reply) }),
+    }
+}
+
+/// Sends `request` and reads the answer. A status other than 2xx is an error, as axios makes it.
+pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnostic> {
+    let config = ureq::Agent::config_builder()
+        .timeout_global(Some(options.timeout))
+        .max_redirects(MAX_REDIRECTS)
+        .http_status_as_error(false)
+        .save_redirect_history(false)
+        .user_agent(ureq::config::AutoHeaderValue::Provided(std::sync::Arc::new(format!(
+            "ois/{} (like axios, as the node)",
+            env!("CARGO_PKG_VERSION")
+        ))))
+        .accept("application/json, text/plain, */*")
+        .build();
+    let agent = ureq::Agent::new_with_config(config);
+    let secrets = &request.secrets;
+    let started = Instant::now();
+    let sent = if request.method == "POST" {
+        let mut builder = agent.post(&request.url);
+        for (name, value) in &request.headers {
+            builder = builder.header(name.as_str(), crate::js::string(value));
+        }
+        let body = request.body.as_ref().map(crate::js::stringify).unwrap_or_else(|| "{}".to_owned());
+        builder.header("Content-Type", "application/json").send(body.as_bytes())
+    } else {
+        let mut builder = agent.get(&request.url);
+        for (name, value) in &request.headers {
+            builder = builder.header(name.as_str(), crate::js::string(value));
+        }
+        builder.call()
+    };
+    let mut response = sent.map_err(|error| transport_error(error, request, options))?;
+    let status = response.status().as_u16();
+    let headers: Vec<(String, String)> = response
+        .headers()
+        .iter()
+        .map(|(name, value)| (name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned()))
+        .collect();
+    let mut bytes = Vec::new();
+    let limit = options.max_response_bytes;
+    response
+        .body_mut()
+        .as_reader()
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|error| transport_error(ureq::Error::Io(error), request, options))?;
+    let latency = started.elapsed();
+    if bytes.len() as u64 > limit {
+        return Err(Diagnostic::elsewhere(
+            Code::ResponseTooLarge,
+            format!("the answer is larger than {limit} bytes (status {status}); it was not read to its end"),
+        )
+        .with_help("raise the limit if the API really answers this much (the node reads any size)"));
+    }
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    if !(200..300).contains(&status) {
+        return Err(Diagnostic::elsewhere(
+            Code::HttpStatus,
+            format!("the API answered {status}{}", quoted(&text, secrets)),
+        )
+        .with_help("the node's HTTP client fails on any status outside 2xx (airnode-node tries once more, then fails the call)"));
+    }
+    let json = Source::from_bytes("the response", None, bytes)
+        .ok()
+        .and_then(|s| s.parse_as_javascript().ok())
+        .map(|(v, _, _)| v);
+    Ok(Reply { status, latency, headers, text, json })
+}
+
+fn not_json(reply: &Reply, secrets: &[String]) -> Diagnostic {
+    let kind = reply.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case("content-type")).map(|(_, v)| v.as_str());
+    Diagnostic::elsewhere(
+        Code::NotJson,
+        format!(
+            "the API answered {} with a body that is not JSON{}{}",
+            reply.status,
+            kind.map(|k| format!(" (Content-Type: {k})")).unwrap_or_default(),
+            quoted(&reply.text, secrets)
+        ),
+    )
+    .with_help("the node hands such a body to processing as a string; `_path` finds nothing in it")
+}
+
+/// The first lines of `text`, secrets masked, for a message.
+fn quoted(text: &str, secrets: &[String]) -> String {
+    if text.trim().is_empty() {
+        return " with an empty body".to_owned();
+    }
+    let lines: Vec<&str> = text.lines().take(QUOTED_LINES).collect();
+    let mut shown: String = lines.join("\n").chars().take(600).collect();
+    if text.lines().count() > QUOTED_LINES || shown.len() < lines.join("\n").len() {
+        shown.push_str("\n…");
+    }
+    format!(":\n{}", request::mask(&shown, secrets))
+}
+
+fn transport_error(error: ureq::Error, request: &Request, options: &CallOptions) -> Diagnostic {
+    let host = url::Url::parse(&request.url).ok().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default();
+    let mask = |text: String| request::mask(&text, &request.secrets);
+    match error {
+        ureq::Error::HostNotFound => {
+            Diagnostic::elsewhere(Code::HostNotFound, format!("{host}: the host name does not resolve"))
+                .with_help("check the server URL in apiSpecifications.servers[0].url, and the network")
+        }
+        ureq::Error::ConnectionFailed => {
+            Diagnostic::elsewhere(Code::ConnectionFailed, format!("{host}: the connection was refused or failed"))
+                .with_help("check the server URL and its port, and that the API is up")
+        }
+        ureq::Error::Io(io)
+            if matches!(
+                io.kind(),
+                std::io::ErrorKind::ConnectionRefused
+                    | std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::ConnectionAborted
+                    | std::io::ErrorKind::UnexpectedEof
+            ) =>
+        {
+            Diagnostic::elsewhere(Code::ConnectionFailed, mask(format!("{host}: {io}")))
+        }
+        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => timeout(&host, options),
+        ureq::Error::Timeout(_) => timeout(&host, options),
+        ureq::Error::TooManyRedirects | ureq::Error::RedirectFailed => Diagnostic::elsewhere(
+            Code::RedirectLoop,
+            format!("{host}: more than {MAX_REDIRECTS} redirects, or one that cannot be followed"),
+        ),
+        ureq::Error::Tls(what) => Diagnostic::elsewhere(Code::TlsFailed, format!("{host}: TLS failed: {what}")),
+        ureq::Error::Rustls(error) => Diagnostic::elsewhere(Code::TlsFailed, format!("{host}: TLS failed: {error}")),
+        ureq::Error::BodyExceedsLimit(limit) => {
+            Diagnostic::elsewhere(Code::ResponseTooLarge, format!("the answer is larger than {limit} bytes"))
+        }
+        other => Diagnostic::elsewhere(Code::CallFailed, mask(format!("{host}: {other}"))),
+    }
+}
+
+fn timeout(host: &str, options: &CallOptions) -> Diagnostic {
+    Diagnostic::elsewhere(
+        Code::CallTimeout,
+        format!("{host}: no complete answer within {:.1} s", options.timeout.as_secs_f64()),
+    )
+    .with_help("the node waits 10 s (airnode-node then tries once more with 20 s; Airnode Feed does not)")
+}
