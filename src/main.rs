@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use cli::{ConfigArgs, ConvertArgs, EndpointIdsArgs, RequestArgs, ValidateArgs};
+use cli::{CallArgs, ConfigArgs, ConvertArgs, EndpointIdsArgs, RequestArgs, ValidateArgs};
 
 #[derive(Parser)]
 #[command(name = "ois", version, about = "OpenAPI → API3 OIS: convert, check, and preview the node's requests")]
@@ -25,6 +25,9 @@ enum Command {
     Validate(ValidateArgs),
     /// Show the HTTP request the node makes for an endpoint call (and, with --response, what it encodes).
     Request(RequestArgs),
+    /// Make the real API call for an endpoint (or every endpoint) and show what the node would put
+    /// on chain. The only command that touches the network.
+    Call(CallArgs),
     /// Scaffold a config.json fragment (ois + apiCredentials) and a secrets.env template.
     Config(ConfigArgs),
     /// List every endpoint with the ID Airnode and Airnode Feed derive from (title, name).
@@ -42,13 +45,16 @@ fn main() -> ExitCode {
     });
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
-    if let (Command::Request(args), Some(("request", request))) = (&mut cli.command, matches.subcommand()) {
-        args.inputs.keep_order(request);
+    match (&mut cli.command, matches.subcommand()) {
+        (Command::Request(args), Some(("request", request))) => args.inputs.keep_order(request),
+        (Command::Call(args), Some(("call", call))) => args.inputs.keep_order(call),
+        _ => {}
     }
     match cli.command {
         Command::Convert(args) => cli::run_convert(args),
         Command::Validate(args) => cli::run_validate(args),
         Command::Request(args) => cli::run_request(args),
+        Command::Call(args) => cli::run_call(args),
         Command::Config(args) => cli::run_config(args),
         Command::EndpointIds(args) => cli::run_endpoint_ids(args),
         Command::Processing(command) => cli::run_processing(command),

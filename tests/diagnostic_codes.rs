@@ -679,6 +679,65 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
                 set(c, "/ois/0/endpoints/0/postProcessingSpecifications", json!([snippet]));
             }),
         ),
+        (
+            Code::HostNotFound,
+            shown(&[ois::call::host_not_found("api.example.invalid", "Name or service not known")], None),
+        ),
+        (Code::ConnectionFailed, {
+            let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            let port = closed.local_addr().unwrap().port();
+            drop(closed);
+            call_codes(&format!("http://127.0.0.1:{port}"), ois::call::CallOptions::default())
+        }),
+        (Code::TlsFailed, {
+            let base = serve(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}".to_vec(), 0);
+            call_codes(&base.replacen("http://", "https://", 1), ois::call::CallOptions::default())
+        }),
+        (Code::CallTimeout, {
+            let mut options = ois::call::CallOptions::default();
+            options.timeout = std::time::Duration::from_millis(200);
+            call_codes(&serve(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}".to_vec(), 2000), options)
+        }),
+        (
+            Code::RedirectLoop,
+            call_codes(
+                &serve(b"HTTP/1.1 302 Found\r\nLocation: /again\r\nContent-Length: 0\r\n\r\n".to_vec(), 0),
+                ois::call::CallOptions::default(),
+            ),
+        ),
+        (
+            Code::HttpStatus,
+            call_codes(
+                &serve(
+                    b"HTTP/1.1 429 Too Many Requests\r\nContent-Length: 25\r\n\r\n{\"error\": \"rate limited\"}"
+                        .to_vec(),
+                    0,
+                ),
+                ois::call::CallOptions::default(),
+            ),
+        ),
+        (
+            Code::NotJson,
+            call_codes(
+                &serve(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 13\r\n\r\n<html></html>".to_vec(),
+                    0,
+                ),
+                ois::call::CallOptions::default(),
+            ),
+        ),
+        (Code::ResponseTooLarge, {
+            let mut options = ois::call::CallOptions::default();
+            options.max_response_bytes = 10;
+            call_codes(
+                &serve(b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n[1,2,3,4,5,6,7,8,9,0]".to_vec(), 0),
+                options,
+            )
+        }),
+        (
+            Code::CallFailed,
+            call_codes(&serve(b"NOT HTTP AT ALL\r\n\r\n".to_vec(), 0), ois::call::CallOptions::default()),
+        ),
         (Code::ProcessingSyntax, processing_codes("pre", "({ endpointParameters }) => {\n  return {;\n}")),
         (Code::ProcessingThrew, processing_codes("post", "({ response }) => {\n  throw new Error('no price');\n}")),
         (Code::ProcessingTimeout, processing_codes("post", "async () => { while (true) {} }")),
@@ -705,6 +764,46 @@ const COINS_REQUEST: &[&str] = &[
     "--param",
     "vs_currencies=usd",
 ];
+
+/// A loopback server that answers every connection with `answer`, after `delay_ms`.
+fn serve(answer: Vec<u8>, delay_ms: u64) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let answer = answer.clone();
+            std::thread::spawn(move || {
+                let mut head = [0u8; 4096];
+                let _ = stream.read(&mut head);
+                std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+                let _ = stream.write_all(&answer);
+            });
+        }
+    });
+    base
+}
+
+/// `ois call` of the base OIS's endpoint against `base` (its server replaced).
+fn call_codes(base: &str, options: ois::call::CallOptions) -> Vec<Shown> {
+    use ois::request::RequestOptions;
+    let mut ois = base_ois();
+    set(&mut ois, "/apiSpecifications/servers", json!([{"url": base}]));
+    set(&mut ois, "/apiSpecifications/security", json!({}));
+    let mut request = RequestOptions::new("item");
+    request.parameters.insert("id".into(), json!("1"));
+    match ois::call::call(&ois, &request, &ois::processing::Engine::Embedded, &options, 0) {
+        Ok(_) => Vec::new(),
+        Err(failure) => {
+            let mut diagnostic = failure.stopped.diagnostic;
+            diagnostic.message = diagnostic.message.replace(base, "http://127.0.0.1:PORT");
+            let port = base.rsplit(':').next().unwrap_or_default();
+            diagnostic.message = diagnostic.message.replace(port, "PORT");
+            shown(&[diagnostic], None)
+        }
+    }
+}
 
 /// Calling the base OIS's endpoint with a V2 `phase`-processing snippet, in the embedded engine.
 fn processing_codes(phase: &str, code: &str) -> Vec<Shown> {
@@ -901,6 +1000,15 @@ macro_rules! one_test_per_code {
 }
 
 one_test_per_code! {
+    cal001_host_not_found: HostNotFound,
+    cal002_connection_failed: ConnectionFailed,
+    cal003_tls_failed: TlsFailed,
+    cal004_call_timeout: CallTimeout,
+    cal005_redirect_loop: RedirectLoop,
+    cal006_http_status: HttpStatus,
+    cal007_not_json: NotJson,
+    cal008_response_too_large: ResponseTooLarge,
+    cal009_call_failed: CallFailed,
     ois071_snippet_unrunnable: SnippetUnrunnable,
     ois072_no_snippet_result: NoSnippetResult,
     req030_processing_syntax: ProcessingSyntax,

@@ -182,7 +182,14 @@ fuzz_target!(|input: Input| {
     if let Ok(request) = build(&ois, &options) {
         let _ = request.diagnostics();
         let _ = ois::request::render::curl(&request, false);
-        let preview = response::extract_and_encode(&input.response.value(0), &request.reserved, 1_700_000_000);
-        let _ = ois::request::render::text(&request, preview.as_ref().ok(), false);
+        let _ = response::extract_and_encode(&input.response.value(0), &request.reserved, 1_700_000_000);
+    }
+    // The whole call as `ois request --response` makes it (this OIS has no processing to run).
+    let response = input.response.value(0);
+    let engine = ois::processing::Engine::Embedded;
+    if let Ok(exchange) = ois::request::exchange(&ois, &options, &engine, Some(&response), 1_700_000_000) {
+        let _ = exchange.diagnostics();
+        let _ = ois::request::render::text(&exchange, false);
+        let _ = ois::request::render::json(&exchange, false);
     }
 });

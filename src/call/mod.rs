@@ -25,6 +25,8 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 4 << 20;
 /// follow-redirects (axios's transport in Node.js) stops after this many.
 pub const MAX_REDIRECTS: u32 = 21;
+/// The `User-Agent` of the axios airnode-adapter 0.15 installs today.
+pub const AXIOS_USER_AGENT: &str = "axios/1.21.1";
 /// The lines of a body a diagnostic quotes.
 const QUOTED_LINES: usize = 5;
 
@@ -123,10 +125,8 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
         .max_redirects(MAX_REDIRECTS)
         .http_status_as_error(false)
         .save_redirect_history(false)
-        .user_agent(ureq::config::AutoHeaderValue::Provided(std::sync::Arc::new(format!(
-            "ois/{} (like axios, as the node)",
-            env!("CARGO_PKG_VERSION")
-        ))))
+        // What the node's axios sends, so that an API treats us as it treats the node.
+        .user_agent(ureq::config::AutoHeaderValue::Provided(std::sync::Arc::new(AXIOS_USER_AGENT.to_owned())))
         .accept("application/json, text/plain, */*")
         .build();
     let agent = ureq::Agent::new_with_config(config);
@@ -138,7 +138,11 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
             builder = builder.header(name.as_str(), crate::js::string(value));
         }
         let body = request.body.as_ref().map(crate::js::stringify).unwrap_or_else(|| "{}".to_owned());
-        builder.header("Content-Type", "application/json").send(body.as_bytes())
+        // axios sets the type of a JSON body unless a header already names one.
+        if !request.headers.keys().any(|name| name.eq_ignore_ascii_case("content-type")) {
+            builder = builder.header("Content-Type", "application/json");
+        }
+        builder.send(body.as_bytes())
     } else {
         let mut builder = agent.get(&request.url);
         for (name, value) in &request.headers {
@@ -177,11 +181,19 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
         )
         .with_help("the node's HTTP client fails on any status outside 2xx (airnode-node tries once more, then fails the call)"));
     }
-    let json = Source::from_bytes("the response", None, bytes)
-        .ok()
-        .and_then(|s| s.parse_as_javascript().ok())
-        .map(|(v, _, _)| v);
+    let json = read_json(bytes);
     Ok(Reply { status, latency, headers, text, json })
+}
+
+/// The body as `JSON.parse` reads it (a later duplicate key wins, `1e400` is Infinity); `None`
+/// when it is not JSON (YAML, HTML, text).
+fn read_json(bytes: Vec<u8>) -> Option<Value> {
+    let source = Source::from_bytes("the response", None, bytes).ok()?;
+    if source.format == crate::source::Format::Json {
+        return source.parse_as_javascript().ok().map(|(value, _, _)| value);
+    }
+    // A bare JSON scalar: a number, a string, true, false, null.
+    serde_json::from_str(source.text.trim()).ok()
 }
 
 fn not_json(reply: &Reply, secrets: &[String]) -> Diagnostic {
@@ -215,13 +227,16 @@ fn transport_error(error: ureq::Error, request: &Request, options: &CallOptions)
     let host = url::Url::parse(&request.url).ok().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default();
     let mask = |text: String| request::mask(&text, &request.secrets);
     match error {
-        ureq::Error::HostNotFound => {
-            Diagnostic::elsewhere(Code::HostNotFound, format!("{host}: the host name does not resolve"))
-                .with_help("check the server URL in apiSpecifications.servers[0].url, and the network")
-        }
+        ureq::Error::HostNotFound => host_not_found(&host, "no address"),
         ureq::Error::ConnectionFailed => {
             Diagnostic::elsewhere(Code::ConnectionFailed, format!("{host}: the connection was refused or failed"))
                 .with_help("check the server URL and its port, and that the API is up")
+        }
+        ureq::Error::Io(io) if dns_failure(&io) => host_not_found(&host, &io.to_string()),
+        // rustls reports a failed handshake through the I/O error it wraps.
+        ureq::Error::Io(io) if io.get_ref().is_some_and(|inner| inner.is::<rustls::Error>()) => {
+            Diagnostic::elsewhere(Code::TlsFailed, format!("{host}: TLS failed: {io}"))
+                .with_help("check that the server speaks https on that port, and its certificate")
         }
         ureq::Error::Io(io)
             if matches!(
@@ -240,13 +255,31 @@ fn transport_error(error: ureq::Error, request: &Request, options: &CallOptions)
             Code::RedirectLoop,
             format!("{host}: more than {MAX_REDIRECTS} redirects, or one that cannot be followed"),
         ),
-        ureq::Error::Tls(what) => Diagnostic::elsewhere(Code::TlsFailed, format!("{host}: TLS failed: {what}")),
-        ureq::Error::Rustls(error) => Diagnostic::elsewhere(Code::TlsFailed, format!("{host}: TLS failed: {error}")),
+        ureq::Error::Tls(what) => Diagnostic::elsewhere(Code::TlsFailed, format!("{host}: TLS failed: {what}"))
+            .with_help("check that the server speaks https on that port, and its certificate"),
+        ureq::Error::Rustls(error) => Diagnostic::elsewhere(Code::TlsFailed, format!("{host}: TLS failed: {error}"))
+            .with_help("check that the server speaks https on that port, and its certificate"),
         ureq::Error::BodyExceedsLimit(limit) => {
             Diagnostic::elsewhere(Code::ResponseTooLarge, format!("the answer is larger than {limit} bytes"))
         }
         other => Diagnostic::elsewhere(Code::CallFailed, mask(format!("{host}: {other}"))),
     }
+}
+
+/// CAL001 for `host`. Public (hidden) so that the code's snapshot test can show it: making a DNS
+/// failure in a test would ask a name server.
+#[doc(hidden)]
+pub fn host_not_found(host: &str, detail: &str) -> Diagnostic {
+    Diagnostic::elsewhere(Code::HostNotFound, format!("{host}: the host name does not resolve ({detail})"))
+        .with_help("check the server URL in apiSpecifications.servers[0].url, and the network")
+}
+
+/// The system resolver's failure, which reaches us as a plain I/O error.
+fn dns_failure(error: &std::io::Error) -> bool {
+    let text = error.to_string();
+    ["failed to lookup address", "Name or service not known", "nodename nor servname", "No address associated"]
+        .iter()
+        .any(|sign| text.contains(sign))
 }
 
 fn timeout(host: &str, options: &CallOptions) -> Diagnostic {
@@ -255,4 +288,45 @@ fn timeout(host: &str, options: &CallOptions) -> Diagnostic {
         format!("{host}: no complete answer within {:.1} s", options.timeout.as_secs_f64()),
     )
     .with_help("the node waits 10 s (airnode-node then tries once more with 20 s; Airnode Feed does not)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_json_is_json() {
+        assert_eq!(read_json(b"<html>maintenance</html>".to_vec()), None);
+        assert_eq!(read_json(b"maintenance".to_vec()), None);
+        assert_eq!(read_json(b"a: 1".to_vec()), None);
+        assert_eq!(read_json(b" 42 ".to_vec()), Some(serde_json::json!(42)));
+        assert_eq!(read_json(b"\"text\"".to_vec()), Some(serde_json::json!("text")));
+        assert_eq!(read_json(br#"{"a": 1, "a": 2}"#.to_vec()), Some(serde_json::json!({"a": 2})));
+    }
+
+    /// A DNS failure cannot be made in a test without asking a name server, so its mapping is
+    /// checked here on the error the system resolver gives.
+    #[test]
+    fn transport_errors_have_their_codes() {
+        let request = Request {
+            method: "GET",
+            url: "https://api.example.invalid/x".into(),
+            headers: serde_json::Map::new(),
+            built_headers: None,
+            body: None,
+            ignored: vec![],
+            reserved: serde_json::Map::new(),
+            warnings: vec![],
+            secrets: vec![],
+        };
+        let code = |error: ureq::Error| transport_error(error, &request, &CallOptions::default());
+        let io = std::io::Error::other("failed to lookup address information: Name or service not known");
+        let dns = code(ureq::Error::Io(io));
+        assert_eq!(dns.code, Code::HostNotFound);
+        assert!(dns.message.starts_with("api.example.invalid: the host name does not resolve"));
+        assert_eq!(code(ureq::Error::HostNotFound).code, Code::HostNotFound);
+        assert_eq!(code(ureq::Error::TooManyRedirects).code, Code::RedirectLoop);
+        assert_eq!(code(ureq::Error::Tls("bad certificate")).code, Code::TlsFailed);
+        assert_eq!(code(ureq::Error::ConnectionFailed).code, Code::ConnectionFailed);
+    }
 }

@@ -1,6 +1,7 @@
 //! What the subcommands share: exit codes, argument parsers, printing, and how the library's
 //! [`Fix`]es are named on the command line.
 
+mod call;
 mod config;
 mod convert;
 mod endpoint_ids;
@@ -8,6 +9,7 @@ mod processing;
 mod request;
 mod validate;
 
+pub(crate) use call::{CallArgs, run_call};
 pub(crate) use config::{ConfigArgs, run_config};
 pub(crate) use convert::{ConvertArgs, run_convert};
 pub(crate) use endpoint_ids::{EndpointIdsArgs, run_endpoint_ids};

@@ -85,14 +85,19 @@ fn parameter_line(parameters: &Map<String, Value>) -> String {
 /// A readable view of the call: parameters before and after pre-processing, the request, and
 /// the response after post-processing with the value it encodes.
 pub fn text(exchange: &Exchange, show_secrets: bool) -> String {
+    text_before_answer(exchange, show_secrets) + &answer_text(exchange)
+}
+
+/// [`text()`] up to the answer: the parameters, the request (or that there is none), the reserved
+/// parameters.
+pub fn text_before_answer(exchange: &Exchange, show_secrets: bool) -> String {
     let secrets = secrets_of(exchange);
     let mut out = String::new();
-    let pre_logs = exchange.logs.iter().filter(|l| l.phase == "pre");
     if let Some(processed) = &exchange.processed {
         out.push_str(&format!("parameters:    {}\n", masked(secrets, show_secrets, &parameter_line(&exchange.given))));
         out.push_str(&format!("pre-processed: {}\n", masked(secrets, show_secrets, &parameter_line(processed))));
     }
-    for log in pre_logs {
+    for log in exchange.logs.iter().filter(|l| l.phase == "pre") {
         out.push_str(&format!("console (pre-processing): {}\n", log.line));
     }
     if !out.is_empty() {
@@ -108,6 +113,13 @@ pub fn text(exchange: &Exchange, show_secrets: bool) -> String {
         let reserved: Vec<String> = exchange.reserved.iter().map(|(k, v)| format!("{k}={}", header_text(v))).collect();
         out.push_str(&format!("\nreserved: {}\n", reserved.join(" ")));
     }
+    out
+}
+
+/// [`text()`] from the answer on: post-processing's console output and result, the values and
+/// their encoding.
+pub fn answer_text(exchange: &Exchange) -> String {
+    let mut out = String::new();
     for log in exchange.logs.iter().filter(|l| l.phase == "post") {
         out.push_str(&format!("console (post-processing): {}\n", log.line));
     }
@@ -123,6 +135,16 @@ pub fn text(exchange: &Exchange, show_secrets: bool) -> String {
         out.push_str(&format!("{gap}values: {}\nencoded: {}\n", values.join(", "), answer.preview.encoded));
     }
     out
+}
+
+/// `value` with `secrets` masked unless `show_secrets`.
+pub fn masked_json(secrets: &[String], show_secrets: bool, value: &Value) -> Value {
+    masked_value(secrets, show_secrets, value)
+}
+
+/// `text` with `secrets` masked unless `show_secrets`.
+pub fn masked_text(secrets: &[String], show_secrets: bool, text: &str) -> String {
+    masked(secrets, show_secrets, text)
 }
 
 fn request_text(request: &Request, show_secrets: bool) -> String {

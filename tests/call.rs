@@ -1,0 +1,400 @@
+//! `ois call` against a real HTTP server the test starts on 127.0.0.1 (no mocked client, nothing
+//! beyond loopback): what the server receives equals what `ois request --format json` predicts,
+//! for every security scheme and parameter location, GET and POST; redirects, timeouts, huge
+//! and non-JSON bodies, 4xx/5xx, `--all`; and no secret in any output unless asked.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+
+const SECRET_QUERY: &str = "q-secret-4711";
+const SECRET_HEADER: &str = "h-secret-4712";
+const SECRET_COOKIE: &str = "c-secret-4713";
+const SECRET_BASIC: &str = "dXNlcjpzM2NyZXQ="; // user:s3cret
+const SECRET_BEARER: &str = "b-secret-4714";
+const SECRETS: [&str; 5] = [SECRET_QUERY, SECRET_HEADER, SECRET_COOKIE, SECRET_BASIC, SECRET_BEARER];
+
+/// One request as the server read it.
+#[derive(Clone, Debug)]
+struct Received {
+    method: String,
+    target: String,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Received {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// A small HTTP/1.1 server: it records every request and answers by path.
+struct Server {
+    base: String,
+    received: Arc<Mutex<Vec<Received>>>,
+}
+
+fn read_request(stream: &TcpStream) -> Option<Received> {
+    let mut reader = BufReader::new(stream.try_clone().ok()?);
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let mut parts = line.split_whitespace();
+    let (method, target) = (parts.next()?.to_owned(), parts.next()?.to_owned());
+    let mut headers = Vec::new();
+    loop {
+        let mut header = String::new();
+        reader.read_line(&mut header).ok()?;
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        let (name, value) = header.split_once(':')?;
+        headers.push((name.trim().to_owned(), value.trim().to_owned()));
+    }
+    let length: usize = headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).ok()?;
+    Some(Received { method, target, headers, body: String::from_utf8_lossy(&body).into_owned() })
+}
+
+fn answer(stream: &mut TcpStream, status: &str, content_type: &str, extra: &str, body: &[u8]) {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(body);
+}
+
+impl Server {
+    fn start() -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let received: Arc<Mutex<Vec<Received>>> = Arc::default();
+        let log = Arc::clone(&received);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let log = Arc::clone(&log);
+                std::thread::spawn(move || {
+                    let Some(request) = read_request(&stream) else { return };
+                    log.lock().unwrap().push(request.clone());
+                    let path = request.target.split('?').next().unwrap_or_default().to_owned();
+                    match path.as_str() {
+                        "/redirect" => answer(&mut stream, "302 Found", "text/plain", "Location: /items/7\r\n", b""),
+                        "/loop" => answer(&mut stream, "302 Found", "text/plain", "Location: /loop\r\n", b""),
+                        "/slow" => {
+                            std::thread::sleep(Duration::from_secs(3));
+                            answer(&mut stream, "200 OK", "application/json", "", br#"{"price": 1}"#);
+                        }
+                        "/huge" => {
+                            let body = format!("[{}1]", "1,".repeat(600_000));
+                            answer(&mut stream, "200 OK", "application/json", "", body.as_bytes());
+                        }
+                        "/text" => answer(&mut stream, "200 OK", "text/html", "", b"<html>maintenance</html>"),
+                        "/denied" => {
+                            let body = format!("{{\"error\": \"key {SECRET_QUERY} is not valid\"}}");
+                            answer(&mut stream, "401 Unauthorized", "application/json", "", body.as_bytes());
+                        }
+                        "/broken" => {
+                            answer(&mut stream, "503 Service Unavailable", "text/plain", "", b"down\nfor\nrepairs")
+                        }
+                        _ => {
+                            let body =
+                                json!({"price": 61234.5, "data": {"items": [{"v": "7"}]}, "method": request.method});
+                            answer(&mut stream, "200 OK", "application/json", "", body.to_string().as_bytes());
+                        }
+                    }
+                });
+            }
+        });
+        Server { base, received }
+    }
+
+    fn take(&self) -> Vec<Received> {
+        std::mem::take(&mut *self.received.lock().unwrap())
+    }
+}
+
+fn endpoint(name: &str, method: &str, path: &str, parameters: Value, fixed: Value, path_type: &str) -> Value {
+    json!({"name": name, "operation": {"method": method, "path": path}, "fixedOperationParameters": fixed,
+        "parameters": parameters,
+        "reservedParameters": [{"name": "_type", "fixed": "int256"}, {"name": "_path", "fixed": path_type}, {"name": "_times", "fixed": "100"}]})
+}
+
+/// A config.json for the server: every scheme, every location, GET and POST, and the failure paths.
+fn config(base: &str) -> Value {
+    let get_parameters = json!([
+        {"in": "path", "name": "id"}, {"in": "query", "name": "q"}, {"in": "header", "name": "X-Trace"},
+        {"in": "cookie", "name": "session"}, {"in": "query", "name": "unit"}, {"in": "query", "name": "fixedQ"}
+    ]);
+    let mapped = json!([
+        {"name": "id", "operationParameter": {"in": "path", "name": "id"}, "example": "7"},
+        {"name": "q", "operationParameter": {"in": "query", "name": "q"}, "example": "a b&c"},
+        {"name": "trace", "operationParameter": {"in": "header", "name": "X-Trace"}, "example": "t-1"},
+        {"name": "session", "operationParameter": {"in": "cookie", "name": "session"}, "example": "s=1"},
+        {"name": "unit", "operationParameter": {"in": "query", "name": "unit"}, "default": "usd"}
+    ]);
+    let fixed = json!([{"operationParameter": {"in": "query", "name": "fixedQ"}, "value": "F"}]);
+    let simple = |name: &str, path: &str| endpoint(name, "get", path, json!([]), json!([]), "price");
+    let paths = json!({
+        "/items/{id}": {"get": {"parameters": get_parameters}, "post": {"parameters": [{"in": "path", "name": "id"}, {"in": "query", "name": "amount"}, {"in": "query", "name": "nested"}]}},
+        "/redirect": {"get": {"parameters": []}}, "/loop": {"get": {"parameters": []}}, "/slow": {"get": {"parameters": []}},
+        "/huge": {"get": {"parameters": []}}, "/text": {"get": {"parameters": []}}, "/denied": {"get": {"parameters": []}},
+        "/broken": {"get": {"parameters": []}}
+    });
+    let ois = json!({
+        "oisFormat": "2.3.2", "title": "Loopback", "version": "1.0.0",
+        "apiSpecifications": {
+            "servers": [{"url": base}],
+            "paths": paths,
+            "components": {"securitySchemes": {
+                "queryKey": {"type": "apiKey", "in": "query", "name": "api_key"},
+                "headerKey": {"type": "apiKey", "in": "header", "name": "X-Api-Key"},
+                "cookieKey": {"type": "apiKey", "in": "cookie", "name": "ck"},
+                "basic": {"type": "http", "scheme": "basic"},
+                "bearer": {"type": "http", "scheme": "bearer"},
+                "chainId": {"type": "relayChainId", "in": "query", "name": "chain"},
+                "requester": {"type": "relayRequesterAddress", "in": "header", "name": "X-Requester"}
+            }},
+            "security": {"queryKey": [], "headerKey": [], "cookieKey": [], "basic": [], "chainId": [], "requester": []}
+        },
+        "endpoints": [
+            endpoint("item", "get", "/items/{id}", mapped, fixed, "price"),
+            endpoint("create", "post", "/items/{id}", json!([
+                {"name": "id", "operationParameter": {"in": "path", "name": "id"}, "example": "7"},
+                {"name": "amount", "operationParameter": {"in": "query", "name": "amount"}, "example": "12.5"},
+                {"name": "nested", "operationParameter": {"in": "query", "name": "nested"}}
+            ]), json!([]), "data.items.0.v"),
+            simple("redirect", "/redirect"), simple("loop", "/loop"), simple("slow", "/slow"), simple("huge", "/huge"),
+            simple("text", "/text"), simple("denied", "/denied"), simple("broken", "/broken"),
+            endpoint("wrongPath", "get", "/redirect", json!([]), json!([]), "data.missing")
+        ]
+    });
+    let credential = |scheme: &str, variable: &str| json!({"oisTitle": "Loopback", "securitySchemeName": scheme, "securitySchemeValue": format!("${{{variable}}}")});
+    json!({"ois": [ois], "apiCredentials": [
+        credential("queryKey", "QUERY_KEY"), credential("headerKey", "HEADER_KEY"), credential("cookieKey", "COOKIE_KEY"),
+        credential("basic", "BASIC"), credential("bearer", "BEARER")
+    ]})
+}
+
+struct Setup {
+    _dir: tempfile::TempDir,
+    config: std::path::PathBuf,
+    secrets: std::path::PathBuf,
+}
+
+fn setup(server: &Server) -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let config_path = dir.path().join("config.json");
+    std::fs::write(&config_path, serde_json::to_string_pretty(&config(&server.base)).unwrap()).unwrap();
+    let secrets = dir.path().join("secrets.env");
+    let text = format!(
+        "QUERY_KEY={SECRET_QUERY}\nHEADER_KEY={SECRET_HEADER}\nCOOKIE_KEY={SECRET_COOKIE}\nBASIC={SECRET_BASIC}\nBEARER={SECRET_BEARER}\n"
+    );
+    std::fs::write(&secrets, text).unwrap();
+    Setup { _dir: dir, config: config_path, secrets }
+}
+
+fn ois(setup: &Setup, args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("ois")
+        .unwrap()
+        .env("NO_COLOR", "1")
+        .env_remove("HTTP_PROXY")
+        .env_remove("http_proxy")
+        .env_remove("ALL_PROXY")
+        .arg(args[0])
+        .arg(&setup.config)
+        .arg("--secrets")
+        .arg(&setup.secrets)
+        .args(&args[1..])
+        .output()
+        .unwrap()
+}
+
+fn assert_no_secret(output: &std::process::Output) {
+    let all = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    for secret in SECRETS {
+        assert!(!all.contains(secret), "{secret} leaked:\n{all}");
+    }
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// `ois call` sends what `ois request` predicts: URL (path and query), every header, the body.
+fn predicted_equals_received(server: &Server, setup: &Setup, args: &[&str]) -> (Value, Received) {
+    let mut request_args = vec!["request"];
+    request_args.extend_from_slice(args);
+    request_args.extend_from_slice(&["--format", "json", "--show-secrets"]);
+    let predicted = ois(setup, &request_args);
+    assert!(predicted.status.success(), "{}", stderr(&predicted));
+    let predicted: Value = serde_json::from_slice(&predicted.stdout).unwrap();
+    server.take();
+    let mut call_args = vec!["call"];
+    call_args.extend_from_slice(args);
+    call_args.extend_from_slice(&["--format", "json"]);
+    let called = ois(setup, &call_args);
+    assert!(called.status.success(), "{}", stderr(&called));
+    assert_no_secret(&called);
+    let received = server.take();
+    assert_eq!(received.len(), 1, "{received:?}");
+    let received = received[0].clone();
+    let url = predicted["url"].as_str().unwrap();
+    assert_eq!(format!("{}{}", server.base, received.target), url);
+    assert_eq!(received.method, predicted["method"].as_str().unwrap());
+    for (name, value) in predicted["headers"].as_object().unwrap() {
+        assert_eq!(received.header(name), Some(value.as_str().unwrap()), "header {name}: {received:?}");
+    }
+    if let Some(body) = predicted["body"].as_object() {
+        assert_eq!(serde_json::from_str::<Value>(&received.body).unwrap(), Value::Object(body.clone()));
+        assert_eq!(received.header("content-type"), Some("application/json"));
+    }
+    assert_eq!(received.header("user-agent"), Some(ois::call::AXIOS_USER_AGENT));
+    assert_eq!(received.header("accept"), Some("application/json, text/plain, */*"));
+    let output: Value = serde_json::from_slice(&called.stdout).unwrap();
+    (output, received)
+}
+
+#[test]
+fn every_scheme_and_location_reaches_the_server_as_predicted() {
+    let server = Server::start();
+    let setup = setup(&server);
+    let metadata =
+        ["--metadata", "chainId=31337", "--metadata", "requesterAddress=0x5FbDB2315678afecb367f032d93F642f64180aa3"];
+    let mut args = vec![
+        "--endpoint",
+        "item",
+        "--param",
+        "id=7",
+        "--param",
+        "q=a b&c",
+        "--param",
+        "trace=t-1",
+        "--param",
+        "session=s=1",
+    ];
+    args.extend_from_slice(&metadata);
+    let (output, received) = predicted_equals_received(&server, &setup, &args);
+    assert!(received.target.contains(&format!("api_key={SECRET_QUERY}")) && received.target.contains("fixedQ=F"));
+    assert!(received.target.contains("unit=usd"), "the default is sent in node mode: {}", received.target);
+    assert_eq!(received.header("authorization"), Some(format!("Basic {SECRET_BASIC}").as_str()));
+    assert!(received.header("cookie").unwrap().contains(&format!("ck={SECRET_COOKIE}")));
+    assert_eq!(output["call"]["status"], 200);
+    assert_eq!(output["response"]["values"], json!(["6123450"]));
+    assert!(output["url"].as_str().unwrap().contains("****"), "masked in the output");
+
+    // POST: every query parameter and credential in a JSON body.
+    let (output, received) = predicted_equals_received(
+        &server,
+        &setup,
+        &["--endpoint", "create", "--param", "id=7", "--param", "amount=12.5", "--param-json", "nested={\"a\":[1,2]}"],
+    );
+    assert_eq!(received.method, "POST");
+    assert!(received.body.contains("\"nested\":{\"a\":[1,2]}"), "{}", received.body);
+    assert_eq!(output["response"]["values"], json!(["700"]));
+}
+
+#[test]
+fn redirects_are_followed_and_a_loop_is_reported() {
+    let server = Server::start();
+    let setup = setup(&server);
+    let followed = ois(&setup, &["call", "--endpoint", "redirect", "--format", "json"]);
+    assert!(followed.status.success(), "{}", stderr(&followed));
+    assert!(server.take().iter().any(|r| r.target.starts_with("/items/7")));
+    let looped = ois(&setup, &["call", "--endpoint", "loop"]);
+    assert_eq!(looped.status.code(), Some(1));
+    assert!(stderr(&looped).contains("CAL005"), "{}", stderr(&looped));
+    assert_no_secret(&looped);
+}
+
+#[test]
+fn failures_are_diagnostics_with_their_own_codes() {
+    let server = Server::start();
+    let setup = setup(&server);
+    let run = |args: &[&str]| {
+        let output = ois(&setup, args);
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        assert_no_secret(&output);
+        stderr(&output)
+    };
+    assert!(run(&["call", "--endpoint", "slow", "--timeout", "0.5"]).contains("error[CAL004]"));
+    assert!(run(&["call", "--endpoint", "huge", "--max-response-bytes", "100000"]).contains("error[CAL008]"));
+    let text = run(&["call", "--endpoint", "text"]);
+    assert!(text.contains("error[CAL007]") && text.contains("maintenance") && text.contains("text/html"), "{text}");
+    let denied = run(&["call", "--endpoint", "denied"]);
+    assert!(
+        denied.contains("error[CAL006]") && denied.contains("401") && denied.contains("key **** is not valid"),
+        "{denied}"
+    );
+    let broken = run(&["call", "--endpoint", "broken"]);
+    assert!(broken.contains("503") && broken.contains("for\n"), "{broken}");
+    let missing = run(&["call", "--endpoint", "wrongPath"]);
+    assert!(
+        missing.contains("REQ020")
+            && missing.contains("no 'missing' ('data' has the keys items)")
+            && missing.contains("HTTP 200"),
+        "{missing}"
+    );
+
+    // Nothing listens on a port we just closed.
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let refused = config(&format!("http://127.0.0.1:{port}"));
+    std::fs::write(&setup.config, refused.to_string()).unwrap();
+    assert!(run(&["call", "--endpoint", "redirect"]).contains("error[CAL002]"));
+    // A DNS failure would ask a name server: its mapping is a unit test in src/call.
+}
+
+#[test]
+fn all_calls_every_endpoint_and_summarises() {
+    let server = Server::start();
+    let setup = setup(&server);
+    let output = ois(
+        &setup,
+        &["call", "--all", "--jobs", "4", "--timeout", "1", "--max-response-bytes", "100000", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_no_secret(&output);
+    let summary: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let verdicts: Vec<(String, String)> = summary["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["endpoint"].as_str().unwrap().to_owned(), e["verdict"].as_str().unwrap().to_owned()))
+        .collect();
+    let expected = [
+        ("item", "ok"),
+        ("create", "ok"),
+        ("redirect", "ok"),
+        ("loop", "API error"),
+        ("slow", "API error"),
+        ("huge", "API error"),
+        ("text", "API error"),
+        ("denied", "API error"),
+        ("broken", "API error"),
+        ("wrongPath", "extraction failed"),
+    ];
+    let expected: Vec<(String, String)> = expected.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect();
+    assert_eq!(verdicts, expected);
+    assert_eq!(summary["ok"], 3);
+    assert_eq!(summary["endpoints"][0]["encodedBytes"], 32);
+
+    let text = ois(&setup, &["call", "--all", "--timeout", "1", "--max-response-bytes", "100000"]);
+    let table = String::from_utf8_lossy(&text.stdout);
+    assert!(table.starts_with("endpoint") && table.contains("10 endpoint(s): 3 ok, 7 failed"), "{table}");
+    assert_no_secret(&text);
+}
