@@ -391,6 +391,9 @@ fn all_calls_every_endpoint_and_summarises() {
     let expected: Vec<(String, String)> = expected.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect();
     assert_eq!(verdicts, expected);
     assert_eq!(summary["ok"], 3);
+    // An API error after an answer keeps its status.
+    assert_eq!(summary["endpoints"][7]["status"], 401);
+    assert_eq!(summary["endpoints"][8]["status"], 503);
     assert_eq!(summary["endpoints"][0]["encodedBytes"], 32);
 
     let text = ois(&setup, &["call", "--all", "--timeout", "1", "--max-response-bytes", "100000"]);

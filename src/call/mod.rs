@@ -108,6 +108,10 @@ pub fn call(
     };
     let logs = prepared.logs.clone();
     let reply = send(&built, call_options).map_err(|diagnostic| Stopped { diagnostic, logs })?;
+    if !(200..300).contains(&reply.status) {
+        let diagnostic = status_error(&reply, &built.secrets);
+        return Err(CallFailure { stopped: Stopped { diagnostic, logs: prepared.logs }, reply: Some(reply) });
+    }
     let Some(json) = &reply.json else {
         let diagnostic = not_json(&reply, &built.secrets);
         return Err(CallFailure { stopped: Stopped { diagnostic, logs: prepared.logs }, reply: Some(reply) });
@@ -118,7 +122,8 @@ pub fn call(
     }
 }
 
-/// Sends `request` and reads the answer. A status other than 2xx is an error, as axios makes it.
+/// Sends `request` and reads the answer, whatever its status ([`call`] makes a status outside 2xx
+/// an error, as axios does).
 pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnostic> {
     let config = ureq::Agent::config_builder()
         .timeout_global(Some(options.timeout))
@@ -130,7 +135,6 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
         .accept("application/json, text/plain, */*")
         .build();
     let agent = ureq::Agent::new_with_config(config);
-    let secrets = &request.secrets;
     let started = Instant::now();
     let sent = if request.method == "POST" {
         let mut builder = agent.post(&request.url);
@@ -174,13 +178,6 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
         .with_help("raise the limit if the API really answers this much (the node reads any size)"));
     }
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    if !(200..300).contains(&status) {
-        return Err(Diagnostic::elsewhere(
-            Code::HttpStatus,
-            format!("the API answered {status}{}", quoted(&text, secrets)),
-        )
-        .with_help("the node's HTTP client fails on any status outside 2xx (airnode-node tries once more, then fails the call)"));
-    }
     let json = read_json(bytes);
     Ok(Reply { status, latency, headers, text, json })
 }
@@ -194,6 +191,16 @@ fn read_json(bytes: Vec<u8>) -> Option<Value> {
     }
     // A bare JSON scalar: a number, a string, true, false, null.
     serde_json::from_str(source.text.trim()).ok()
+}
+
+fn status_error(reply: &Reply, secrets: &[String]) -> Diagnostic {
+    Diagnostic::elsewhere(
+        Code::HttpStatus,
+        format!("the API answered {}{}", reply.status, quoted(&reply.text, secrets)),
+    )
+    .with_help(
+        "the node's HTTP client fails on any status outside 2xx (airnode-node tries once more, then fails the call)",
+    )
 }
 
 fn not_json(reply: &Reply, secrets: &[String]) -> Diagnostic {
