@@ -305,6 +305,19 @@ fn every_scheme_and_location_reaches_the_server_as_predicted() {
     assert_eq!(received.method, "POST");
     assert!(received.body.contains("\"nested\":{\"a\":[1,2]}"), "{}", received.body);
     assert_eq!(output["response"]["values"], json!(["700"]));
+
+    // Bearer (basic and bearer both write Authorization, so it gets its own OIS).
+    let mut bearer = config(&server.base);
+    bearer["ois"][0]["apiSpecifications"]["security"] = json!({"bearer": []});
+    std::fs::write(&setup.config, bearer.to_string()).unwrap();
+    let (_, received) = predicted_equals_received(&server, &setup, &["--endpoint", "item", "--param", "id=7"]);
+    assert_eq!(received.header("authorization"), Some(format!("Bearer {SECRET_BEARER}").as_str()));
+    // Kept on a redirect to the same host, as follow-redirects keeps it.
+    let redirected = ois(&setup, &["call", "--endpoint", "redirect"]);
+    assert!(redirected.status.success(), "{}", stderr(&redirected));
+    let hops = server.take();
+    assert_eq!(hops.len(), 2);
+    assert_eq!(hops[1].header("authorization"), Some(format!("Bearer {SECRET_BEARER}").as_str()));
 }
 
 #[test]

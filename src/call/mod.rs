@@ -128,6 +128,8 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
     let config = ureq::Agent::config_builder()
         .timeout_global(Some(options.timeout))
         .max_redirects(MAX_REDIRECTS)
+        // follow-redirects keeps Authorization to the same host and drops it for another.
+        .redirect_auth_headers(ureq::config::RedirectAuthHeaders::SameHost)
         .http_status_as_error(false)
         .save_redirect_history(false)
         // What the node's axios sends, so that an API treats us as it treats the node.
