@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use cli::{CallArgs, ConfigArgs, ConvertArgs, EndpointIdsArgs, RequestArgs, ValidateArgs};
+use cli::{CallArgs, ConfigArgs, ConvertArgs, EndpointIdsArgs, IdsArgs, RequestArgs, ValidateArgs};
 
 #[derive(Parser)]
 #[command(name = "ois", version, about = "OpenAPI → API3 OIS: convert, check, and preview the node's requests")]
@@ -32,6 +32,8 @@ enum Command {
     Config(ConfigArgs),
     /// List every endpoint with the ID Airnode and Airnode Feed derive from (title, name).
     EndpointIds(EndpointIdsArgs),
+    /// Endpoint, template, beacon, OEV and beacon-set IDs; `ids verify` re-derives a config's IDs.
+    Ids(IdsArgs),
     /// An endpoint's processing snippets as .js files to edit, and back into the OIS.
     #[command(subcommand)]
     Processing(cli::ProcessingCommand),
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Call(args) => cli::run_call(args),
         Command::Config(args) => cli::run_config(args),
         Command::EndpointIds(args) => cli::run_endpoint_ids(args),
+        Command::Ids(args) => cli::run_ids(args),
         Command::Processing(command) => cli::run_processing(command),
     }
 }

@@ -738,6 +738,18 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             Code::CallFailed,
             call_codes(&serve(b"NOT HTTP AT ALL\r\n\r\n".to_vec(), 0), ois::call::CallOptions::default()),
         ),
+        (Code::BadTemplateParameter, {
+            let parameter = ois::scaffold::ids::TemplateParameter { kind: "uint256".into(), name: "decimals".into(), value: json!("-8") };
+            shown(&[ois::scaffold::ids::encode_parameters(&[parameter]).unwrap_err()], None)
+        }),
+        (Code::TemplateValueSurprise, {
+            let parameter = ois::scaffold::ids::TemplateParameter { kind: "bool".into(), name: "inverse".into(), value: json!("false") };
+            shown(&ois::scaffold::ids::encode_parameters(&[parameter]).unwrap().surprises, None)
+        }),
+        (Code::IdMismatch, {
+            let feed = json!({"endpoints": {"0x3528e42b017a5fbf9d2993a2df04efc3ed474357575065a111b054ddf9de2acc": {"oisTitle": "Nodary", "endpointName": "price"}}, "templates": {}});
+            shown(&ois::verify_ids(&feed).unwrap(), None)
+        }),
         (Code::ProcessingSyntax, processing_codes("pre", "({ endpointParameters }) => {\n  return {;\n}")),
         (Code::ProcessingThrew, processing_codes("post", "({ response }) => {\n  throw new Error('no price');\n}")),
         (Code::ProcessingTimeout, processing_codes("post", "async () => { while (true) {} }")),
@@ -1000,6 +1012,9 @@ macro_rules! one_test_per_code {
 }
 
 one_test_per_code! {
+    ois073_bad_template_parameter: BadTemplateParameter,
+    ois074_template_value_surprise: TemplateValueSurprise,
+    ois075_id_mismatch: IdMismatch,
     cal001_host_not_found: HostNotFound,
     cal002_connection_failed: ConnectionFailed,
     cal003_tls_failed: TlsFailed,

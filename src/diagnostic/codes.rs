@@ -217,6 +217,9 @@ codes! {
         BadTemplateId = "OIS070", Error, "a template whose templateId is not derived from the Airnode address, endpointId and encodedParameters";
         SnippetUnrunnable = "OIS071", Error, "a processing snippet that does not parse, or a V2 `value` that is not a function expression";
         NoSnippetResult = "OIS072", Error, "a V1 `Node` snippet that never assigns `output`, or a `Node async` one that never calls `resolve` (best effort)";
+        BadTemplateParameter = "OIS073", Error, "a template parameter the Airnode ABI encoder refuses (type, name, value)";
+        TemplateValueSurprise = "OIS074", Warning, "a template value the encoder reads otherwise than it reads (`\"false\"` as a bool is true)";
+        IdMismatch = "OIS075", Error, "an ID in a node config that is not derived from what it names";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";

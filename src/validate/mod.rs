@@ -10,7 +10,7 @@ mod traps;
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::ois::{DocumentKind, FormatFamily, OisDocument, rules};
 use crate::source::Source;
 
@@ -61,6 +61,26 @@ fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostic
         found.extend(snippets::check(ois));
     }
     diagnostics.extend(found.into_iter().map(|diagnostic| diagnostic.within(prefix)));
+}
+
+/// Every ID of a node configuration that is not derived from what it names, with what it should
+/// be: an Airnode Feed config's endpoint and template keys and references
+/// ([`crate::scaffold::verify::verify_feed`]), or an Airnode config.json's trigger endpoint IDs
+/// and template IDs (OIS067, OIS070).
+pub fn verify_ids(config: &Value) -> Result<Vec<Diagnostic>, Diagnostic> {
+    use crate::scaffold::verify::{ConfigKind, config_kind, verify_feed};
+    match config_kind(config) {
+        Some(ConfigKind::Feed) => Ok(verify_feed(config)),
+        Some(ConfigKind::Airnode) => {
+            let ids = [Code::BadTrigger, Code::BadTemplateId];
+            Ok(validate_value(config, None).diagnostics.into_iter().filter(|d| ids.contains(&d.code)).collect())
+        }
+        None => Err(Diagnostic::new(
+            Code::WrongType,
+            "",
+            "neither an Airnode Feed config (templates keyed by ID) nor an Airnode config.json (chains, triggers.rrp)",
+        )),
+    }
 }
 
 /// Parses and validates `source`; every diagnostic is located in its text.

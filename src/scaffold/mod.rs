@@ -3,6 +3,9 @@
 //! endpoint IDs Airnode and Airnode Feed derive from (title, endpoint name), and what a config.json's
 //! templates are derived from (the Airnode address of its mnemonic).
 
+pub mod ids;
+pub mod verify;
+
 use alloy_dyn_abi::DynSolValue;
 use heck::ToShoutySnakeCase;
 use serde_json::{Value, json};
