@@ -28,7 +28,12 @@ enum Command {
     /// Make the real API call for an endpoint (or every endpoint) and show what the node would put
     /// on chain. The only command that touches the network.
     Call(CallArgs),
-    /// Scaffold a config.json fragment (ois + apiCredentials) and a secrets.env template.
+    /// Scaffold what a node needs next to an OIS: an Airnode Feed config, an Airnode config.json,
+    /// or the config.json fragment.
+    #[command(subcommand)]
+    Scaffold(cli::ScaffoldCommand),
+    /// Scaffold a config.json fragment (ois + apiCredentials) and a secrets.env template (the
+    /// same as `ois scaffold config`).
     Config(ConfigArgs),
     /// List every endpoint with the ID Airnode and Airnode Feed derive from (title, name).
     EndpointIds(EndpointIdsArgs),
@@ -58,6 +63,7 @@ fn main() -> ExitCode {
         Command::Request(args) => cli::run_request(args),
         Command::Call(args) => cli::run_call(args),
         Command::Config(args) => cli::run_config(args),
+        Command::Scaffold(command) => cli::run_scaffold(command),
         Command::EndpointIds(args) => cli::run_endpoint_ids(args),
         Command::Ids(args) => cli::run_ids(args),
         Command::Processing(command) => cli::run_processing(command),

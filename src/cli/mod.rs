@@ -8,6 +8,7 @@ mod endpoint_ids;
 mod ids;
 mod processing;
 mod request;
+mod scaffold;
 mod validate;
 
 pub(crate) use call::{CallArgs, run_call};
@@ -17,6 +18,7 @@ pub(crate) use endpoint_ids::{EndpointIdsArgs, run_endpoint_ids};
 pub(crate) use ids::{IdsArgs, run_ids};
 pub(crate) use processing::{ProcessingCommand, run_processing};
 pub(crate) use request::{RequestArgs, run_request};
+pub(crate) use scaffold::{ScaffoldCommand, run_scaffold};
 pub(crate) use validate::{ValidateArgs, run_validate};
 
 use std::io::{IsTerminal, Write};

@@ -4,6 +4,7 @@
 //! templates are derived from (the Airnode address of its mnemonic).
 
 pub mod ids;
+pub mod node;
 pub mod verify;
 
 use alloy_dyn_abi::DynSolValue;

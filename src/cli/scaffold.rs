@@ -1,0 +1,180 @@
+//! `ois scaffold feed|airnode|config`: what a node needs next to an OIS.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::Value;
+
+use ois::scaffold::ids::TemplateParameter;
+use ois::scaffold::node::{AirnodeOptions, Feed, FeedOptions, NodeScaffold};
+use ois::{Code, Diagnostic, Fix, OutputFormat, Source};
+
+use super::config::{ConfigArgs, read_oises, run_config};
+use super::{fail_with, write_stdout};
+
+#[derive(clap::Subcommand)]
+pub(crate) enum ScaffoldCommand {
+    /// A complete Airnode Feed configuration: ois, endpoints, templates, triggers, signedApis,
+    /// apiCredentials and nodeSettings (secrets as `${…}`), plus a secrets.env template.
+    Feed(FeedArgs),
+    /// An Airnode 0.15 config.json: a placeholder chain, nodeSettings, an RRP trigger (and
+    /// gateway triggers) per endpoint, ois and apiCredentials, plus a secrets.env template.
+    Airnode(AirnodeArgs),
+    /// The config.json fragment (ois + apiCredentials) and secrets.env template (as `ois config`).
+    Config(ConfigArgs),
+}
+
+#[derive(clap::Args)]
+pub(crate) struct Outputs {
+    /// Write the configuration here instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Write the secrets.env template here.
+    #[arg(long, value_name = "FILE")]
+    secrets_out: Option<PathBuf>,
+    /// Replace existing output files.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct FeedArgs {
+    /// OIS files (an OIS object, an array of them, or a config.json).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// A data feed: its endpoint and template parameters (repeatable), e.g.
+    /// `feed:name=string32:WTI/USD`.
+    #[arg(long = "feed", value_name = "ENDPOINT:NAME=TYPE:VALUE,...")]
+    feeds: Vec<String>,
+    /// Feeds from a JSON file: `[{"endpoint": "feed", "parameters": [{"type", "name", "value"}]}]`.
+    #[arg(long = "feeds", value_name = "FILE")]
+    feeds_file: Option<PathBuf>,
+    /// The Airnode Feed version the node runs (`nodeSettings.nodeVersion` must equal it).
+    #[arg(long, default_value = ois::scaffold::node::FEED_NODE_VERSION)]
+    node_version: String,
+    /// A signed API to push to (repeatable; default: one placeholder).
+    #[arg(long = "signed-api", value_name = "NAME=URL", value_parser = super::parse_pair)]
+    signed_apis: Vec<(String, String)>,
+    /// Seconds between the API calls of each trigger.
+    #[arg(long, default_value_t = 5)]
+    fetch_interval: u64,
+    #[command(flatten)]
+    outputs: Outputs,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct AirnodeArgs {
+    /// OIS files (an OIS object, an array of them, or a config.json).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Add an HTTP gateway trigger for every endpoint.
+    #[arg(long)]
+    http: bool,
+    /// Add an HTTP signed-data gateway trigger for every endpoint.
+    #[arg(long)]
+    signed_http: bool,
+    #[command(flatten)]
+    outputs: Outputs,
+}
+
+pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
+    let result = match command {
+        ScaffoldCommand::Config(args) => return run_config(args),
+        ScaffoldCommand::Feed(args) => feed(&args).and_then(|s| write(&s, &args.outputs)),
+        ScaffoldCommand::Airnode(args) => airnode(&args).and_then(|s| write(&s, &args.outputs)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail_with(&error),
+    }
+}
+
+fn read_all(files: &[PathBuf]) -> Result<Vec<Value>, Diagnostic> {
+    let mut oises = Vec::new();
+    for path in files {
+        oises.extend(read_oises(path)?);
+    }
+    Ok(oises)
+}
+
+fn parse_feed(text: &str) -> Result<Feed, Diagnostic> {
+    let bad = |m: String| Diagnostic::elsewhere(Code::BadArgument, m);
+    let (endpoint, rest) =
+        text.split_once(':').ok_or_else(|| bad(format!("--feed {text}: expected ENDPOINT:NAME=TYPE:VALUE,...")))?;
+    let mut parameters = Vec::new();
+    for part in rest.split(',').filter(|p| !p.is_empty()) {
+        let (name, typed) =
+            part.split_once('=').ok_or_else(|| bad(format!("--feed {text}: \"{part}\" is not NAME=TYPE:VALUE")))?;
+        let (kind, value) =
+            typed.split_once(':').ok_or_else(|| bad(format!("--feed {text}: \"{typed}\" is not TYPE:VALUE")))?;
+        parameters.push(TemplateParameter {
+            kind: kind.to_owned(),
+            name: name.to_owned(),
+            value: Value::String(value.to_owned()),
+        });
+    }
+    Ok(Feed { endpoint: endpoint.to_owned(), parameters })
+}
+
+fn feed(args: &FeedArgs) -> Result<NodeScaffold, Diagnostic> {
+    let oises = read_all(&args.files)?;
+    let mut feeds: Vec<Feed> = args.feeds.iter().map(|f| parse_feed(f)).collect::<Result<_, _>>()?;
+    if let Some(path) = &args.feeds_file {
+        for item in Source::read(path)?.parse()?.as_array().into_iter().flatten() {
+            let endpoint = item.get("endpoint").and_then(Value::as_str).unwrap_or_default().to_owned();
+            let parameters = ois::scaffold::ids::parameters_from_json(item.get("parameters").unwrap_or(&Value::Null))?;
+            feeds.push(Feed { endpoint, parameters });
+        }
+    }
+    if feeds.is_empty() {
+        return Err(Diagnostic::elsewhere(
+            Code::BadArgument,
+            "no feeds: give at least one --feed ENDPOINT:NAME=TYPE:VALUE (or --feeds FILE)",
+        ));
+    }
+    let mut options = FeedOptions::default();
+    options.node_version = args.node_version.clone();
+    options.signed_apis = args.signed_apis.clone();
+    options.fetch_interval = args.fetch_interval;
+    let scaffold = ois::scaffold::node::feed_config(&oises, &feeds, &options)?;
+    for warning in &scaffold.warnings {
+        let _ = fail_with(warning);
+    }
+    Ok(scaffold)
+}
+
+fn airnode(args: &AirnodeArgs) -> Result<NodeScaffold, Diagnostic> {
+    let oises = read_all(&args.files)?;
+    let mut options = AirnodeOptions::default();
+    options.http_gateway = args.http;
+    options.signed_http_gateway = args.signed_http;
+    let scaffold = ois::scaffold::node::airnode_config(&oises, &options);
+    for warning in &scaffold.warnings {
+        let _ = fail_with(warning);
+    }
+    Ok(scaffold)
+}
+
+fn write(scaffold: &NodeScaffold, outputs: &Outputs) -> Result<(), Diagnostic> {
+    // Every target is checked before any is written: a failure leaves nothing half-done.
+    if !outputs.force {
+        for path in [&outputs.output, &outputs.secrets_out].into_iter().flatten() {
+            if std::fs::symlink_metadata(path).is_ok() {
+                return Err(Diagnostic::elsewhere(
+                    Code::OutputExists,
+                    format!("{} already exists; nothing was written", path.display()),
+                )
+                .with_fix(Fix::Replace));
+            }
+        }
+    }
+    let text = ois::to_text(&scaffold.config, OutputFormat::Json)?;
+    match &outputs.output {
+        Some(path) => ois::write_atomically(path, &text, outputs.force)?,
+        None => write_stdout(&text)?,
+    }
+    if let Some(path) = &outputs.secrets_out {
+        ois::write_atomically(Path::new(path), &scaffold.secrets_env, outputs.force)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,296 @@
+//! Whole node configurations next to OIS objects: an Airnode Feed config (endpoints and templates
+//! keyed by their derived IDs, a signed API update per template) and an Airnode 0.15 config.json
+//! (a placeholder chain, node settings, triggers for every endpoint), each with its secrets.env
+//! template. Secrets are `${NAME}` placeholders, never values.
+
+use serde_json::{Map, Value, json};
+
+use super::ids::{TemplateParameter, encode_parameters, feed_template_id};
+use super::{config_described, endpoint_id};
+use crate::diagnostic::{Code, Diagnostic};
+
+/// The Airnode Feed version a config is written for by default (its `nodeSettings.nodeVersion`
+/// must equal the running node's).
+pub const FEED_NODE_VERSION: &str = "3.3.0";
+/// The Airnode version a config.json is written for.
+pub const AIRNODE_NODE_VERSION: &str = "0.15.0";
+/// The secret holding the node's wallet mnemonic.
+pub const MNEMONIC_SECRET: &str = "AIRNODE_WALLET_MNEMONIC";
+
+/// One data feed: an endpoint and its template parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Feed {
+    /// The endpoint's name (of one of the OIS objects).
+    pub endpoint: String,
+    /// Its template parameters.
+    pub parameters: Vec<TemplateParameter>,
+}
+
+/// How an Airnode Feed config is written.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct FeedOptions {
+    /// `nodeSettings.nodeVersion`.
+    pub node_version: String,
+    /// The signed APIs to push to: (name, URL). None: one placeholder.
+    pub signed_apis: Vec<(String, String)>,
+    /// Seconds between API calls of each trigger.
+    pub fetch_interval: u64,
+    /// Groups of template indexes that one trigger serves (templates of one endpoint whose
+    /// pre-processed parameters are equal, found by the caller); `None`: a trigger per template.
+    pub batches: Option<Vec<Vec<usize>>>,
+}
+
+impl Default for FeedOptions {
+    fn default() -> Self {
+        FeedOptions {
+            node_version: FEED_NODE_VERSION.to_owned(),
+            signed_apis: Vec::new(),
+            fetch_interval: 5,
+            batches: None,
+        }
+    }
+}
+
+/// A generated configuration and its secrets.env template.
+#[derive(Clone, Debug)]
+pub struct NodeScaffold {
+    /// The configuration.
+    pub config: Value,
+    /// One line per secret it refers to.
+    pub secrets_env: String,
+    /// Warnings (template values the encoder reads otherwise than they read).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The OIS objects as they go into a config the node interpolates: every `${` not already
+/// escaped gets its `\`, so the node runs snippets (and sends values) as the OIS wrote them; each
+/// is noted. And a note for an OIS whose `oisFormat` the node does not read (`family`: "2.3").
+fn embeddable(oises: &[Value], family: &str, node: &str) -> (Vec<Value>, Vec<Diagnostic>) {
+    let mut notes = Vec::new();
+    let mut out = Vec::new();
+    for (index, ois) in oises.iter().enumerate() {
+        let mut ois = ois.clone();
+        let mut at = format!("/ois/{index}");
+        let _ = crate::pointer::try_for_each_text_mut(&mut ois, &mut at, &mut |text: &mut String,
+                                                                               at: &str|
+         -> Result<(), ()> {
+            if crate::ois::templates::has_unescaped(text) {
+                *text = escape_unescaped(text);
+                let mut note = Diagnostic::elsewhere(
+                    Code::UnescapedTemplate,
+                    format!(
+                        "{at}: each unescaped `${{` is written `\\${{` in the config, so that the node's secrets interpolation gives back the text as the OIS has it"
+                    ),
+                );
+                note.severity = crate::diagnostic::Severity::Note;
+                notes.push(note);
+            }
+            Ok(())
+        });
+        let format = ois.get("oisFormat").and_then(Value::as_str).unwrap_or_default().to_owned();
+        if !format.starts_with(&format!("{family}.")) {
+            let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
+            let mut warning = Diagnostic::elsewhere(
+                Code::BadArgument,
+                format!(
+                    "OIS \"{title}\" has oisFormat {format}; {node} reads {family}.x: it refuses this config until the OIS is written for it"
+                ),
+            );
+            warning.severity = crate::diagnostic::Severity::Warning;
+            notes.push(warning);
+        }
+        out.push(ois);
+    }
+    (out, notes)
+}
+
+/// `\` before every `${` that has none.
+fn escape_unescaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut previous = '\0';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek() == Some(&'{') && previous != '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+        previous = c;
+    }
+    out
+}
+
+fn find_endpoint<'o>(oises: &'o [Value], name: &str) -> Result<&'o str, Diagnostic> {
+    let owners: Vec<&str> = oises
+        .iter()
+        .filter(|ois| {
+            ois.get("endpoints")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .any(|e| e.get("name").and_then(Value::as_str) == Some(name))
+        })
+        .filter_map(|ois| ois.get("title").and_then(Value::as_str))
+        .collect();
+    match owners.as_slice() {
+        [title] => Ok(title),
+        [] => Err(Diagnostic::elsewhere(Code::UnknownEndpoint, format!("no OIS has an endpoint \"{name}\""))),
+        _ => Err(Diagnostic::elsewhere(
+            Code::UnknownEndpoint,
+            format!("several OIS objects have an endpoint \"{name}\" ({})", owners.join(", ")),
+        )),
+    }
+}
+
+/// An Airnode Feed configuration for `oises` serving `feeds`.
+pub fn feed_config(oises: &[Value], feeds: &[Feed], options: &FeedOptions) -> Result<NodeScaffold, Diagnostic> {
+    let family = if options.node_version.starts_with("4.") { "3.0" } else { "2.3" };
+    let (embedded, mut warnings) = embeddable(oises, family, &format!("Airnode Feed {}", options.node_version));
+    let base = config_described(oises, |_, _| None);
+    let mut endpoints = Map::new();
+    let mut templates = Map::new();
+    let mut template_ids = Vec::new();
+    for feed in feeds {
+        let title = find_endpoint(oises, &feed.endpoint)?;
+        let endpoint = endpoint_id(title, &feed.endpoint);
+        endpoints.insert(endpoint.clone(), json!({"oisTitle": title, "endpointName": feed.endpoint}));
+        let encoded = encode_parameters(&feed.parameters)?;
+        warnings.extend(encoded.surprises);
+        let id = endpoint.parse().map(|e| feed_template_id(e, &encoded.bytes).to_string()).unwrap_or_default();
+        let parameters: Vec<Value> = feed
+            .parameters
+            .iter()
+            .map(|p| json!({"name": p.name, "type": p.kind, "value": crate::js::string(&p.value)}))
+            .collect();
+        templates.insert(id.clone(), json!({"endpointId": endpoint, "parameters": parameters}));
+        template_ids.push(id);
+    }
+    let groups: Vec<Vec<usize>> =
+        options.batches.clone().unwrap_or_else(|| (0..template_ids.len()).map(|i| vec![i]).collect());
+    let mut updates = Vec::new();
+    for group in groups {
+        let ids: Vec<&String> = group.iter().filter_map(|i| template_ids.get(*i)).collect();
+        if !ids.is_empty() {
+            updates.push(json!({"templateIds": ids, "fetchInterval": options.fetch_interval}));
+        }
+    }
+    let signed_apis: Vec<Value> = if options.signed_apis.is_empty() {
+        vec![
+            json!({"name": "signed-api", "url": "https://signed-api.example.com", "authToken": "${SIGNED_API_AUTH_TOKEN}"}),
+        ]
+    } else {
+        options
+            .signed_apis
+            .iter()
+            .map(|(name, url)| json!({"name": name, "url": url, "authToken": "${SIGNED_API_AUTH_TOKEN}"}))
+            .collect()
+    };
+    let config = json!({
+        "apiCredentials": base.config.get("apiCredentials").cloned().unwrap_or_else(|| json!([])),
+        "endpoints": endpoints,
+        "nodeSettings": {"nodeVersion": options.node_version, "airnodeWalletMnemonic": format!("${{{MNEMONIC_SECRET}}}"), "stage": "local"},
+        "ois": embedded,
+        "signedApis": signed_apis,
+        "templates": templates,
+        "triggers": {"signedApiUpdates": updates},
+    });
+    let mut secrets_env = base.secrets_env;
+    secrets_env.push_str(&format!(
+        "\n# The node's wallet: a BIP-39 mnemonic (its address is the Airnode address the IDs derive from)\n{MNEMONIC_SECRET}=\n"
+    ));
+    secrets_env
+        .push_str("\n# The token the signed API expects (Authorization: Bearer <token>)\nSIGNED_API_AUTH_TOKEN=\n");
+    Ok(NodeScaffold { config, secrets_env, warnings })
+}
+
+/// How an Airnode config.json is written.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct AirnodeOptions {
+    /// Add an HTTP gateway trigger for every endpoint.
+    pub http_gateway: bool,
+    /// Add an HTTP signed-data gateway trigger for every endpoint.
+    pub signed_http_gateway: bool,
+}
+
+/// An Airnode 0.15 config.json for `oises`: an RRP trigger per endpoint, one placeholder chain.
+pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> NodeScaffold {
+    let (embedded, warnings) = embeddable(oises, "2.3", &format!("Airnode {AIRNODE_NODE_VERSION}"));
+    let base = config_described(oises, |_, _| None);
+    let mut rrp = Vec::new();
+    for ois in oises {
+        let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
+        for name in ois
+            .get("endpoints")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.get("name").and_then(Value::as_str))
+        {
+            rrp.push(json!({"endpointId": endpoint_id(title, name), "oisTitle": title, "endpointName": name, "cacheResponses": false}));
+        }
+    }
+    let gateway = |enabled: bool| -> Vec<Value> {
+        if !enabled {
+            return Vec::new();
+        }
+        rrp.iter().map(|t| json!({"endpointId": t["endpointId"], "oisTitle": t["oisTitle"], "endpointName": t["endpointName"]})).collect()
+    };
+    let http = gateway(options.http_gateway);
+    let signed = gateway(options.signed_http_gateway);
+    let gateway_settings = |enabled: bool| {
+        if enabled {
+            json!({"enabled": true, "maxConcurrency": 20, "corsOrigins": []})
+        } else {
+            json!({"enabled": false})
+        }
+    };
+    let config = json!({
+        "chains": [{
+            "authorizers": {"requesterEndpointAuthorizers": [], "crossChainRequesterAuthorizers": [],
+                "requesterAuthorizersWithErc721": [], "crossChainRequesterAuthorizersWithErc721": []},
+            "authorizations": {"requesterEndpointAuthorizations": {}},
+            "contracts": {"AirnodeRrp": "${AIRNODE_RRP_ADDRESS}"},
+            "id": "${CHAIN_ID}",
+            "providers": {"provider": {"url": "${CHAIN_PROVIDER_URL}"}},
+            "type": "evm",
+            "options": {"fulfillmentGasLimit": 500000, "gasPriceOracle": [{"gasPriceStrategy": "constantGasPrice", "gasPrice": {"value": 10, "unit": "gwei"}}]},
+            "maxConcurrency": 100
+        }],
+        "nodeSettings": {
+            "cloudProvider": {"type": "local"},
+            "airnodeWalletMnemonic": format!("${{{MNEMONIC_SECRET}}}"),
+            "heartbeat": {"enabled": false},
+            "httpGateway": gateway_settings(options.http_gateway),
+            "httpSignedDataGateway": gateway_settings(options.signed_http_gateway),
+            "oevGateway": {"enabled": false},
+            "logFormat": "plain",
+            "logLevel": "INFO",
+            "nodeVersion": AIRNODE_NODE_VERSION,
+            "stage": "local"
+        },
+        "triggers": {"rrp": rrp, "http": http, "httpSignedData": signed},
+        "templates": [],
+        "ois": embedded,
+        "apiCredentials": base.config.get("apiCredentials").cloned().unwrap_or_else(|| json!([])),
+    });
+    let mut secrets_env = base.secrets_env;
+    secrets_env.push_str(&format!("\n# The node's wallet: a BIP-39 mnemonic\n{MNEMONIC_SECRET}=\n"));
+    secrets_env.push_str("\n# The chain: its ID, an RPC provider URL, and the AirnodeRrpV0 contract address on it\nCHAIN_ID=\nCHAIN_PROVIDER_URL=\nAIRNODE_RRP_ADDRESS=\n");
+    NodeScaffold { config, secrets_env, warnings }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_unescaped_templates_are_escaped() {
+        assert_eq!(escape_unescaped("`${a}` and \\${b} and $x {c}"), "`\\${a}` and \\${b} and $x {c}");
+        let (oises, notes) = embeddable(&[json!({"oisFormat": "2.3.2", "title": "T", "v": "${x}"})], "2.3", "Airnode");
+        assert_eq!(oises[0]["v"], "\\${x}");
+        assert_eq!(notes.len(), 1);
+        let (_, notes) = embeddable(&[json!({"oisFormat": "3.0.0", "title": "T"})], "2.3", "Airnode 0.15.0");
+        assert!(notes[0].message.contains("reads 2.3.x"));
+    }
+}
