@@ -162,3 +162,49 @@ fn verify_catches_each_broken_id() {
         assert!(found.iter().any(|d| d.code == ois::Code::IdMismatch), "{what}: {found:?}");
     }
 }
+
+#[test]
+fn batched_triggers_pass_the_feeds_same_operation_check() {
+    if !common::interop_installed("@api3/airnode-feed") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("feed.json");
+    let example = common::shared_dir().join("examples/ois/ncfx-crypto.json");
+    let status = assert_cmd::Command::cargo_bin("ois")
+        .unwrap()
+        .args(["scaffold", "feed"])
+        .arg(&example)
+        .args([
+            "--feed",
+            "feed:name=string32:BTC/USD",
+            "--feed",
+            "feed:name=string32:ETH/USD",
+            "--feed",
+            "feed:name=string32:AAVE/USD",
+            "--batch",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let config: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let updates = config["triggers"]["signedApiUpdates"].as_array().unwrap();
+    assert!(updates.iter().any(|u| u["templateIds"].as_array().unwrap().len() > 1), "nothing batched: {updates:?}");
+    let results = common::run_node(
+        "node-configs.js",
+        &json!([{"kind": "feed", "secrets": secrets_for(&config), "config": config}]),
+    );
+    assert_eq!(results[0]["valid"], true, "{}", results[0]["issues"]);
+    // Batching templates whose calls differ is what the Feed refuses: check it would.
+    let mut wrong = config.clone();
+    let all: Vec<Value> = wrong["templates"].as_object().unwrap().keys().map(|k| json!(k)).collect();
+    wrong["triggers"]["signedApiUpdates"] = json!([{"templateIds": all, "fetchInterval": 5}]);
+    let results = common::run_node(
+        "node-configs.js",
+        &json!([{"kind": "feed", "secrets": secrets_for(&wrong), "config": wrong}]),
+    );
+    let differs = config["triggers"]["signedApiUpdates"].as_array().unwrap().len() > 1;
+    assert_eq!(results[0]["valid"], !differs, "{}", results[0]["issues"]);
+}

@@ -58,6 +58,10 @@ pub(crate) struct FeedArgs {
     /// Seconds between the API calls of each trigger.
     #[arg(long, default_value_t = 5)]
     fetch_interval: u64,
+    /// One trigger (one API call) for the templates of an endpoint whose pre-processed parameters
+    /// are equal, as Airnode Feed requires of a batch; pre-processing runs in the embedded engine.
+    #[arg(long)]
+    batch: bool,
     #[command(flatten)]
     outputs: Outputs,
 }
@@ -133,6 +137,9 @@ fn feed(args: &FeedArgs) -> Result<NodeScaffold, Diagnostic> {
         ));
     }
     let mut options = FeedOptions::default();
+    if args.batch {
+        options.batches = Some(batches(&oises, &feeds)?);
+    }
     options.node_version = args.node_version.clone();
     options.signed_apis = args.signed_apis.clone();
     options.fetch_interval = args.fetch_interval;
@@ -141,6 +148,33 @@ fn feed(args: &FeedArgs) -> Result<NodeScaffold, Diagnostic> {
         let _ = fail_with(warning);
     }
     Ok(scaffold)
+}
+
+/// Groups of feeds one API call serves: the same endpoint, and pre-processed parameters that are
+/// equal (what Airnode Feed checks of a trigger's templates).
+fn batches(oises: &[Value], feeds: &[Feed]) -> Result<Vec<Vec<usize>>, Diagnostic> {
+    use ois::processing::{EndpointProcessing, Engine, pre_process};
+    let mut groups: Vec<(String, Value, Vec<usize>)> = Vec::new();
+    for (index, feed) in feeds.iter().enumerate() {
+        let endpoint = oises
+            .iter()
+            .flat_map(|ois| ois.get("endpoints").and_then(Value::as_array).into_iter().flatten())
+            .find(|e| e.get("name").and_then(Value::as_str) == Some(feed.endpoint.as_str()))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let processing = EndpointProcessing::of(&endpoint, "");
+        let given: serde_json::Map<String, Value> =
+            feed.parameters.iter().map(|p| (p.name.clone(), Value::String(ois::js::string(&p.value)))).collect();
+        let processed = pre_process(&Engine::Embedded, &processing, &given)
+            .map_err(|failure| failure.to_diagnostic("").within(&format!("(endpoint \"{}\")", feed.endpoint)))?
+            .value
+            .unwrap_or(Value::Null);
+        match groups.iter_mut().find(|(e, p, _)| *e == feed.endpoint && *p == processed) {
+            Some((_, _, members)) => members.push(index),
+            None => groups.push((feed.endpoint.clone(), processed, vec![index])),
+        }
+    }
+    Ok(groups.into_iter().map(|(_, _, members)| members).collect())
 }
 
 fn airnode(args: &AirnodeArgs) -> Result<NodeScaffold, Diagnostic> {

@@ -168,8 +168,11 @@ pub fn feed_config(oises: &[Value], feeds: &[Feed], options: &FeedOptions) -> Re
     let groups: Vec<Vec<usize>> =
         options.batches.clone().unwrap_or_else(|| (0..template_ids.len()).map(|i| vec![i]).collect());
     let mut updates = Vec::new();
+    // A feed given twice is one template, served once.
+    let mut served = std::collections::HashSet::new();
     for group in groups {
-        let ids: Vec<&String> = group.iter().filter_map(|i| template_ids.get(*i)).collect();
+        let ids: Vec<&String> =
+            group.iter().filter_map(|i| template_ids.get(*i)).filter(|id| served.insert(id.as_str())).collect();
         if !ids.is_empty() {
             updates.push(json!({"templateIds": ids, "fetchInterval": options.fetch_interval}));
         }
