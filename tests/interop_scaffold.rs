@@ -91,6 +91,8 @@ fn generated_configs_pass_the_real_validators_and_verify() {
         // Airnode 0.15 reads OIS 2.3.x too.
         let airnode = airnode_config(&oises, &AirnodeOptions::default());
         assert_eq!(ois::verify_ids(&airnode.config).unwrap(), vec![], "{file}");
+        let ours = ois::validate_value(&airnode.config, None);
+        assert!(ours.is_valid(), "{file}: {:?}", ours.diagnostics);
         items.push(json!({"kind": "airnode", "secrets": secrets_for(&airnode.config), "config": airnode.config}));
         labels.push(format!("{file} (airnode)"));
         let mut feeds = Vec::new();
@@ -110,6 +112,8 @@ fn generated_configs_pass_the_real_validators_and_verify() {
         }
         let feed = feed_config(&oises, &feeds, &FeedOptions::default()).unwrap();
         assert_eq!(ois::verify_ids(&feed.config).unwrap(), vec![], "{file}");
+        let ours = ois::validate_value(&feed.config, None);
+        assert!(ours.is_valid(), "{file}: {:?}", ours.diagnostics);
         items.push(json!({"kind": "feed", "secrets": secrets_for(&feed.config), "config": feed.config}));
         labels.push(format!("{file} (feed, {} templates)", feeds.len()));
     }

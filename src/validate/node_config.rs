@@ -164,9 +164,19 @@ pub(super) fn is_whole(config: &Value) -> bool {
     NODE_SECTIONS.iter().any(|section| config.get(section).is_some())
 }
 
-/// The shape of every section and the triggers' references, for a whole configuration.
+/// Whether `text` is one `${NAME}` and nothing else.
+fn is_placeholder(text: &str) -> bool {
+    text.strip_prefix("${").and_then(|rest| rest.strip_suffix('}')).is_some_and(crate::scaffold::is_secret_name)
+}
+
+/// The shape of every section and the triggers' references, for a whole configuration: an
+/// Airnode config.json, or — its IDs re-derived — an Airnode Feed config.
 pub(super) fn check(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diagnostic>) {
     if !is_whole(config) {
+        return;
+    }
+    if crate::scaffold::verify::config_kind(config) == Some(crate::scaffold::verify::ConfigKind::Feed) {
+        diagnostics.extend(crate::scaffold::verify::verify_feed(config));
         return;
     }
     shape(config, &CONFIG, &mut String::new(), diagnostics);
@@ -271,6 +281,8 @@ fn shape(value: &Value, expected: &Shape, at: &mut String, diagnostics: &mut Vec
         }
         Shape::Text(rule, what) => match value.as_str() {
             Some(text) if rule(text) => {}
+            // A `${SECRET}` is filled when the node loads the config: its value is not known here.
+            Some(text) if is_placeholder(text) => {}
             Some(_) => diagnostics.push(wrong(what)),
             None => diagnostics.push(wrong("a string")),
         },
