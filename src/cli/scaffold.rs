@@ -84,7 +84,11 @@ pub(crate) struct AirnodeArgs {
 pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
     let result = match command {
         ScaffoldCommand::Config(args) => return run_config(args),
-        ScaffoldCommand::Feed(args) => feed(&args).and_then(|s| write(&s, &args.outputs)),
+        ScaffoldCommand::Feed(args) => feed(&args).and_then(|s| {
+            write(&s, &args.outputs)?;
+            id_table(&s.config);
+            Ok(())
+        }),
         ScaffoldCommand::Airnode(args) => airnode(&args).and_then(|s| write(&s, &args.outputs)),
     };
     match result {
@@ -175,6 +179,31 @@ fn batches(oises: &[Value], feeds: &[Feed]) -> Result<Vec<Vec<usize>>, Diagnosti
         }
     }
     Ok(groups.into_iter().map(|(_, _, members)| members).collect())
+}
+
+/// The IDs of a generated Airnode Feed config, on standard error (the config may be on standard
+/// output).
+fn id_table(config: &Value) {
+    let mut table = String::from("endpoint IDs:\n");
+    for (id, endpoint) in config.get("endpoints").and_then(Value::as_object).into_iter().flatten() {
+        let name = |key: &str| endpoint.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+        table.push_str(&format!("  {id}  {} / {}\n", name("oisTitle"), name("endpointName")));
+    }
+    table.push_str("template IDs:\n");
+    for (id, template) in config.get("templates").and_then(Value::as_object).into_iter().flatten() {
+        let parameters: Vec<String> = template
+            .get("parameters")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                let field = |key: &str| p.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+                format!("{}={}:{}", field("name"), field("type"), field("value"))
+            })
+            .collect();
+        table.push_str(&format!("  {id}  {}\n", parameters.join(",")));
+    }
+    eprint!("{table}");
 }
 
 fn airnode(args: &AirnodeArgs) -> Result<NodeScaffold, Diagnostic> {
