@@ -12,7 +12,7 @@ use ois::request::render;
 use ois::{Code, Diagnostic, Source, Stage};
 
 use super::request::Inputs;
-use super::{FAILURE, in_flags, write_stdout};
+use super::{FAILURE, write_stdout};
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub(crate) enum CallFormat {
@@ -120,18 +120,7 @@ fn secrets_of(called: &Called) -> &[String] {
 }
 
 fn report(diagnostics: &[Diagnostic], source: Option<&Source>, style: ois::report::RenderStyle) {
-    let mut diagnostics = diagnostics.to_vec();
-    in_flags(&mut diagnostics);
-    let text: String = diagnostics
-        .iter_mut()
-        .map(|d| {
-            if let Some(source) = source {
-                source.locate_diagnostic(d);
-            }
-            ois::report::render(d, style, source) + "\n"
-        })
-        .collect();
-    let _ = std::io::stderr().write_all(text.as_bytes());
+    super::report_diagnostics(diagnostics, source, style);
 }
 
 fn report_and_fail(diagnostics: &[Diagnostic], source: Option<&Source>, style: ois::report::RenderStyle) -> ExitCode {

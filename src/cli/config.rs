@@ -5,24 +5,18 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use ois::report::{RenderStyle, Show, validation_report};
-use ois::{Code, Diagnostic, Fix, OisDocument, OutputFormat, Severity, Source, validate_value};
+use ois::{Diagnostic, OisDocument, Severity, Source, validate_value};
 
-use super::{FAILURE, fail_with, write_stdout};
+use super::scaffold::{Outputs, write_outputs};
+use super::{FAILURE, fail_with};
 
 #[derive(clap::Args)]
 pub(crate) struct ConfigArgs {
     /// OIS files (an OIS object or an array of them each).
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Write the config fragment here instead of standard output.
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
-    /// Write the secrets.env template here.
-    #[arg(long, value_name = "FILE")]
-    secrets_out: Option<PathBuf>,
-    /// Replace existing output files.
-    #[arg(long)]
-    force: bool,
+    #[command(flatten)]
+    outputs: Outputs,
 }
 
 /// The OIS objects in a file: an OIS, an array of them, or a config.json's `ois`.
@@ -53,35 +47,8 @@ pub(crate) fn run_config(args: ConfigArgs) -> ExitCode {
         let _ = std::io::stderr().write_all(report.as_bytes());
         return ExitCode::from(FAILURE);
     }
-    let text = match ois::to_text(&scaffold.config, OutputFormat::Json) {
-        Ok(text) => text,
-        Err(error) => return fail_with(&error),
-    };
-    // Every target is checked before any is written: a failure leaves nothing half-done.
-    if !args.force {
-        for path in [&args.output, &args.secrets_out].into_iter().flatten() {
-            if std::fs::symlink_metadata(path).is_ok() {
-                let error = Diagnostic::elsewhere(
-                    Code::OutputExists,
-                    format!("{} already exists; nothing was written", path.display()),
-                )
-                .in_file(path.display().to_string())
-                .with_fix(Fix::Replace);
-                return fail_with(&error);
-            }
-        }
+    match write_outputs(&scaffold.config, &scaffold.secrets_env, &args.outputs) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail_with(&error),
     }
-    let written = match &args.output {
-        Some(path) => ois::write_atomically(path, &text, args.force),
-        None => write_stdout(&text),
-    };
-    if let Err(error) = written {
-        return fail_with(&error);
-    }
-    if let Some(path) = &args.secrets_out
-        && let Err(error) = ois::write_atomically(path, &scaffold.secrets_env, args.force)
-    {
-        return fail_with(&error);
-    }
-    ExitCode::SUCCESS
 }

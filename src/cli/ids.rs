@@ -65,22 +65,8 @@ fn bad(message: String) -> Diagnostic {
 }
 
 fn parse_template(text: &str) -> Result<Template, Diagnostic> {
-    let (endpoint, rest) = text.split_once(':').ok_or_else(|| {
-        bad(format!("--template {text}: expected ENDPOINT:NAME=TYPE:VALUE,... (e.g. feed:name=string32:BTC/USD)"))
-    })?;
-    let mut parameters = Vec::new();
-    for part in rest.split(',').filter(|p| !p.is_empty()) {
-        let (name, typed) =
-            part.split_once('=').ok_or_else(|| bad(format!("--template {text}: \"{part}\" is not NAME=TYPE:VALUE")))?;
-        let (kind, value) =
-            typed.split_once(':').ok_or_else(|| bad(format!("--template {text}: \"{typed}\" is not TYPE:VALUE")))?;
-        parameters.push(TemplateParameter {
-            kind: kind.to_owned(),
-            name: name.to_owned(),
-            value: Value::String(value.to_owned()),
-        });
-    }
-    Ok(Template { endpoint: endpoint.to_owned(), parameters })
+    let (endpoint, parameters) = ids::parse_template(text).map_err(|e| bad(format!("--template {}", e.message)))?;
+    Ok(Template { endpoint, parameters })
 }
 
 fn read_templates(args: &IdsArgs) -> Result<Vec<Template>, Diagnostic> {

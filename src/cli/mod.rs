@@ -8,7 +8,7 @@ mod endpoint_ids;
 mod ids;
 mod processing;
 mod request;
-mod scaffold;
+pub(crate) mod scaffold;
 mod validate;
 
 pub(crate) use call::{CallArgs, run_call};
@@ -90,6 +90,23 @@ pub(crate) fn fail_with(diagnostic: &Diagnostic) -> ExitCode {
     let style = style_for(std::io::stderr().is_terminal());
     let _ = std::io::stderr().write_all((render(&diagnostic, style, None) + "\n").as_bytes());
     ExitCode::from(FAILURE)
+}
+
+/// Renders `diagnostics` on standard error, each fix named by its flag; those about the file are
+/// located in its text (those about the arguments, the secrets or a response are not).
+pub(crate) fn report_diagnostics(diagnostics: &[Diagnostic], source: Option<&ois::Source>, style: RenderStyle) {
+    let mut diagnostics = diagnostics.to_vec();
+    in_flags(&mut diagnostics);
+    let text: String = diagnostics
+        .iter_mut()
+        .map(|d| {
+            if let Some(source) = source {
+                source.locate_diagnostic(d);
+            }
+            render(d, style, source) + "\n"
+        })
+        .collect();
+    let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
 /// Writes to stdout. A closed pipe (`ois convert big.json | head`) ends the output quietly; any

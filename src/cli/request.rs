@@ -8,7 +8,7 @@ use clap::ValueEnum;
 
 use ois::{Code, Diagnostic, Source};
 
-use super::{FAILURE, in_flags, parse_pair, write_stdout};
+use super::{FAILURE, parse_pair, write_stdout};
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub(crate) enum RequestFormat {
@@ -189,22 +189,7 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
         Err(error) => Err((vec![error.clone()], Vec::new())),
     };
     let source = source.as_ref().ok();
-    let report = |diagnostics: &[Diagnostic]| {
-        let mut diagnostics = diagnostics.to_vec();
-        in_flags(&mut diagnostics);
-        let text: String = diagnostics
-            .iter_mut()
-            .map(|d| {
-                // Diagnostics about the OIS or the config are located in its text; those about the
-                // arguments, the secrets or the response are not.
-                if let Some(source) = source {
-                    source.locate_diagnostic(d);
-                }
-                ois::report::render(d, style, source) + "\n"
-            })
-            .collect();
-        let _ = std::io::stderr().write_all(text.as_bytes());
-    };
+    let report = |diagnostics: &[Diagnostic]| super::report_diagnostics(diagnostics, source, style);
     match outcome {
         Ok((output, warnings)) => {
             report(&warnings);

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
-use ois::scaffold::ids::TemplateParameter;
 use ois::scaffold::node::{AirnodeOptions, Feed, FeedOptions, NodeScaffold};
 use ois::{Code, Diagnostic, Fix, OutputFormat, Source};
 
@@ -106,22 +105,9 @@ fn read_all(files: &[PathBuf]) -> Result<Vec<Value>, Diagnostic> {
 }
 
 fn parse_feed(text: &str) -> Result<Feed, Diagnostic> {
-    let bad = |m: String| Diagnostic::elsewhere(Code::BadArgument, m);
-    let (endpoint, rest) =
-        text.split_once(':').ok_or_else(|| bad(format!("--feed {text}: expected ENDPOINT:NAME=TYPE:VALUE,...")))?;
-    let mut parameters = Vec::new();
-    for part in rest.split(',').filter(|p| !p.is_empty()) {
-        let (name, typed) =
-            part.split_once('=').ok_or_else(|| bad(format!("--feed {text}: \"{part}\" is not NAME=TYPE:VALUE")))?;
-        let (kind, value) =
-            typed.split_once(':').ok_or_else(|| bad(format!("--feed {text}: \"{typed}\" is not TYPE:VALUE")))?;
-        parameters.push(TemplateParameter {
-            kind: kind.to_owned(),
-            name: name.to_owned(),
-            value: Value::String(value.to_owned()),
-        });
-    }
-    Ok(Feed { endpoint: endpoint.to_owned(), parameters })
+    let (endpoint, parameters) = ois::scaffold::ids::parse_template(text)
+        .map_err(|e| Diagnostic::elsewhere(Code::BadArgument, format!("--feed {}", e.message)))?;
+    Ok(Feed { endpoint, parameters })
 }
 
 fn feed(args: &FeedArgs) -> Result<NodeScaffold, Diagnostic> {
@@ -219,6 +205,12 @@ fn airnode(args: &AirnodeArgs) -> Result<NodeScaffold, Diagnostic> {
 }
 
 fn write(scaffold: &NodeScaffold, outputs: &Outputs) -> Result<(), Diagnostic> {
+    write_outputs(&scaffold.config, &scaffold.secrets_env, outputs)
+}
+
+/// Writes a configuration (to `--output` or standard output) and its secrets.env template (to
+/// `--secrets-out`). Every target is checked before any is written.
+pub(crate) fn write_outputs(config: &Value, secrets_env: &str, outputs: &Outputs) -> Result<(), Diagnostic> {
     // Every target is checked before any is written: a failure leaves nothing half-done.
     if !outputs.force {
         for path in [&outputs.output, &outputs.secrets_out].into_iter().flatten() {
@@ -231,13 +223,13 @@ fn write(scaffold: &NodeScaffold, outputs: &Outputs) -> Result<(), Diagnostic> {
             }
         }
     }
-    let text = ois::to_text(&scaffold.config, OutputFormat::Json)?;
+    let text = ois::to_text(config, OutputFormat::Json)?;
     match &outputs.output {
         Some(path) => ois::write_atomically(path, &text, outputs.force)?,
         None => write_stdout(&text)?,
     }
     if let Some(path) = &outputs.secrets_out {
-        ois::write_atomically(Path::new(path), &scaffold.secrets_env, outputs.force)?;
+        ois::write_atomically(Path::new(path), secrets_env, outputs.force)?;
     }
     Ok(())
 }

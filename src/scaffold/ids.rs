@@ -209,6 +209,28 @@ pub fn parameters_from_json(list: &Value) -> Result<Vec<TemplateParameter>, Diag
         .collect()
 }
 
+/// A template written on one line, `ENDPOINT:NAME=TYPE:VALUE,NAME=TYPE:VALUE` (a value may hold
+/// `:` but not `,`): the endpoint's name and the parameters.
+pub fn parse_template(text: &str) -> Result<(String, Vec<TemplateParameter>), Diagnostic> {
+    let bad = |message: String| Diagnostic::elsewhere(Code::BadArgument, message);
+    let (endpoint, rest) = text.split_once(':').ok_or_else(|| {
+        bad(format!("{text}: expected ENDPOINT:NAME=TYPE:VALUE,... (e.g. feed:name=string32:BTC/USD)"))
+    })?;
+    let mut parameters = Vec::new();
+    for part in rest.split(',').filter(|p| !p.is_empty()) {
+        let (name, typed) =
+            part.split_once('=').ok_or_else(|| bad(format!("{text}: \"{part}\" is not NAME=TYPE:VALUE")))?;
+        let (kind, value) =
+            typed.split_once(':').ok_or_else(|| bad(format!("{text}: \"{typed}\" is not TYPE:VALUE")))?;
+        parameters.push(TemplateParameter {
+            kind: kind.to_owned(),
+            name: name.to_owned(),
+            value: Value::String(value.to_owned()),
+        });
+    }
+    Ok((endpoint.to_owned(), parameters))
+}
+
 /// An Airnode Feed template ID.
 pub fn feed_template_id(endpoint_id: B256, encoded_parameters: &[u8]) -> B256 {
     let mut packed = Vec::with_capacity(32 + encoded_parameters.len());
@@ -278,6 +300,17 @@ mod tests {
         let thirty: Vec<TemplateParameter> =
             (0..31).map(|i| parameter("string", &format!("p{i}"), json!("v"))).collect();
         assert!(encode_parameters(&thirty).is_err(), "31 parameters do not fit the header");
+    }
+
+    #[test]
+    fn a_template_line_is_parsed() {
+        let (endpoint, parameters) = parse_template("price:coinId=string:bitcoin,time=string:12:30").unwrap();
+        assert_eq!(endpoint, "price");
+        assert_eq!(
+            parameters,
+            [parameter("string", "coinId", json!("bitcoin")), parameter("string", "time", json!("12:30"))]
+        );
+        assert!(parse_template("price").is_err() && parse_template("price:coinId").is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::ids::{TemplateParameter, encode_parameters, feed_template_id};
 use super::{config_described, endpoint_id};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Severity};
 
 /// The Airnode Feed version a config is written for by default (its `nodeSettings.nodeVersion`
 /// must equal the running node's).
@@ -72,37 +72,37 @@ fn embeddable(oises: &[Value], family: &str, node: &str) -> (Vec<Value>, Vec<Dia
     for (index, ois) in oises.iter().enumerate() {
         let mut ois = ois.clone();
         let mut at = format!("/ois/{index}");
-        let _ = crate::pointer::try_for_each_text_mut(&mut ois, &mut at, &mut |text: &mut String,
-                                                                               at: &str|
-         -> Result<(), ()> {
+        let _ = crate::pointer::try_for_each_text_mut(&mut ois, &mut at, &mut |text, at| {
             if crate::ois::templates::has_unescaped(text) {
                 *text = escape_unescaped(text);
-                let mut note = Diagnostic::elsewhere(
+                notes.push(with_severity(
                     Code::UnescapedTemplate,
-                    format!(
-                        "{at}: each unescaped `${{` is written `\\${{` in the config, so that the node's secrets interpolation gives back the text as the OIS has it"
-                    ),
-                );
-                note.severity = crate::diagnostic::Severity::Note;
-                notes.push(note);
+                    Severity::Note,
+                    format!("{at}: each unescaped `${{` is written `\\${{` in the config, so that the node's secrets interpolation gives back the text as the OIS has it"),
+                ));
             }
-            Ok(())
+            Ok::<(), ()>(())
         });
         let format = ois.get("oisFormat").and_then(Value::as_str).unwrap_or_default().to_owned();
         if !format.starts_with(&format!("{family}.")) {
             let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
-            let mut warning = Diagnostic::elsewhere(
+            notes.push(with_severity(
                 Code::BadArgument,
-                format!(
-                    "OIS \"{title}\" has oisFormat {format}; {node} reads {family}.x: it refuses this config until the OIS is written for it"
-                ),
-            );
-            warning.severity = crate::diagnostic::Severity::Warning;
-            notes.push(warning);
+                Severity::Warning,
+                format!("OIS \"{title}\" has oisFormat {format}; {node} reads {family}.x: it refuses this config until the OIS is written for it"),
+            ));
         }
         out.push(ois);
     }
     (out, notes)
+}
+
+/// A diagnostic about the scaffold, told with less weight than its code has elsewhere: the
+/// scaffold is written all the same.
+fn with_severity(code: Code, severity: Severity, message: String) -> Diagnostic {
+    let mut diagnostic = Diagnostic::elsewhere(code, message);
+    diagnostic.severity = severity;
+    diagnostic
 }
 
 /// `\` before every `${` that has none.
