@@ -23,6 +23,23 @@ case "$target" in
     for f in ../samples/*.json ../samples/*.yaml seeds/*; do seed "$f"; done
     mapfile -t small < <(find ../../shared/corpus -type f \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -size -64k | sort)
     for f in "${small[@]:0:300}"; do seed "$f"; done ;;
+  processing)
+    # Each example snippet, as each form (the first byte picks it).
+    python3 - "$corpus" <<'PY'
+import glob, hashlib, json, os, sys
+for path in sorted(glob.glob("../../shared/examples/ois/*.json")):
+    for endpoint in json.load(open(path)).get("endpoints", []):
+        for key, spec in endpoint.items():
+            if "rocessingSpecification" not in key:
+                continue
+            for item in spec if isinstance(spec, list) else [spec]:
+                code = item.get("value", "").encode()[:4000]
+                form = {"preProcessingSpecifications": 0, "postProcessingSpecifications": 1,
+                        "preProcessingSpecificationV2": 2, "postProcessingSpecificationV2": 3}.get(key, 0)
+                data = bytes([form]) + code
+                open(os.path.join(sys.argv[1], "seed-" + hashlib.md5(data).hexdigest()[:16]), "wb").write(data)
+PY
+    ;;
   validate_bytes)
     for f in ../samples/expected/*.json ../../shared/examples/ois/*.json; do [ "$(stat -c %s "$f")" -lt 65536 ] && seed "$f"; done ;;
 esac

@@ -137,7 +137,11 @@ pub(super) fn run(job: &Job<'_>) -> Result<Processed, Failure> {
         });
         carried = Some(step.map_err(|failure| with_logs(failure.at(&snippet.pointer)))?);
     }
-    clock.set(phase_deadline);
+    // Reading the result (getters, toJSON) runs the snippet's code too: it gets the last snippet's
+    // time, within the phase's.
+    let left = phase_deadline.saturating_duration_since(Instant::now());
+    let budget = job.specification.snippets().last().map_or(left, |last| Job::budget(last, left));
+    clock.set(Instant::now() + budget);
     let context = Context::full(&runtime).map_err(|e| Failure::new(FailureKind::Engine, format!("QuickJS: {e}")))?;
     let finished = context.with(|ctx| finish(&ctx, job.phase, v2, carried, &clock));
     let (value, timestamp) = finished.map_err(with_logs)?;
