@@ -20,28 +20,106 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Convert an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML), or a folder of them, into OIS.
+    #[command(after_help = "EXAMPLES:
+  ois convert api.yaml                         OIS on standard output, the report on standard error
+  ois convert api.yaml -o api.ois.json         write it (refuses to replace without --force)
+  ois convert api.yaml --include 'GET /coins/{id}' --server https://pro-api.example.com
+  ois convert specs/ -o out/                   a folder of documents, on every core
+  ois convert api.yaml --report json -q        every diagnostic as JSON, for scripts")]
     Convert(ConvertArgs),
     /// Check OIS files (an OIS object, an array of them, or a config.json) against every OIS rule.
+    #[command(after_help = "EXAMPLES:
+  ois validate api.ois.json                    every OIS rule, snippets read with the engine
+  ois validate config.json                     a whole Airnode config.json or Airnode Feed config
+  ois validate api.ois.json --ois-format 2.3   as the OIS format Airnode 0.15 reads")]
     Validate(ValidateArgs),
     /// Show the HTTP request the node makes for an endpoint call (and, with --response, what it encodes).
+    #[command(after_help = "EXAMPLES:
+  ois request api.ois.json --endpoint price --param coinId=bitcoin
+  ois request feed.ois.json --endpoint feed --param name=BTC/USD --response sample.json
+  ois request config.json --endpoint price --secrets secrets.env --format curl
+  ois request api.ois.json --endpoint price --engine node      (snippets unsandboxed)")]
     Request(RequestArgs),
     /// Make the real API call for an endpoint (or every endpoint) and show what the node would put
     /// on chain. The only command that touches the network.
+    #[command(after_help = "EXAMPLES:
+  ois call api.ois.json --endpoint price --param coinId=bitcoin --secrets secrets.env
+  ois call config.json --all --jobs 8                every endpoint with its examples, a summary table
+  ois call config.json --all --format json           the same, for scripts (exit 1 unless all ok)")]
     Call(CallArgs),
     /// Scaffold what a node needs next to an OIS: an Airnode Feed config, an Airnode config.json,
     /// or the config.json fragment.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "EXAMPLES:
+  ois scaffold feed feed.ois.json --feed feed:name=string32:BTC/USD --feed feed:name=string32:ETH/USD --batch -o config.json --secrets-out secrets.env
+  ois scaffold airnode api.ois.json --http -o config.json --secrets-out secrets.env
+  ois scaffold config api.ois.json -o fragment.json"
+    )]
     Scaffold(cli::ScaffoldCommand),
     /// Scaffold a config.json fragment (ois + apiCredentials) and a secrets.env template (the
     /// same as `ois scaffold config`).
+    #[command(after_help = "EXAMPLES:
+  ois config api.ois.json -o fragment.json --secrets-out secrets.env")]
     Config(ConfigArgs),
     /// List every endpoint with the ID Airnode and Airnode Feed derive from (title, name).
+    #[command(after_help = "EXAMPLES:
+  ois endpoint-ids config.json --format json")]
     EndpointIds(EndpointIdsArgs),
     /// Endpoint, template, beacon, OEV and beacon-set IDs; `ids verify` re-derives a config's IDs.
+    #[command(after_help = "EXAMPLES:
+  ois ids feed.ois.json --template feed:name=string32:BTC/USD --airnode 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266
+  ois ids feed.ois.json --templates feeds.json --mnemonic-env AIRNODE_WALLET_MNEMONIC --set
+  ois ids verify config.json                   exit 1 when an ID is not derived from what it names")]
     Ids(IdsArgs),
+    /// Shell completions for ois (bash, zsh, fish, powershell, elvish) on standard output.
+    #[command(after_help = "EXAMPLES:
+  ois completions bash > ~/.local/share/bash-completion/completions/ois
+  ois completions zsh > ~/.zfunc/_ois          (with fpath+=~/.zfunc before compinit)
+  ois completions fish > ~/.config/fish/completions/ois.fish")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// The manual page (roff) on standard output, or one page per command into a folder.
+    #[command(after_help = "EXAMPLES:
+  ois man | man -l -                           read it now
+  ois man --dir ~/.local/share/man/man1        ois.1 and ois-convert.1, ois-request.1, ...")]
+    Man {
+        /// Write ois.1 and a page per command (ois-convert.1, …) into this folder.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
     /// An endpoint's processing snippets as .js files to edit, and back into the OIS.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "EXAMPLES:
+  ois processing extract feed.ois.json --endpoint feed -o snippets/
+  ois processing embed feed.ois.json --endpoint feed snippets/"
+    )]
     Processing(cli::ProcessingCommand),
+}
+
+/// The manual: `ois.1` on standard output, or it and a page per command into `dir`.
+fn man(dir: Option<&std::path::Path>) -> ExitCode {
+    let command = Cli::command();
+    let Some(dir) = dir else {
+        let mut page = Vec::new();
+        return match clap_mangen::Man::new(command).render(&mut page) {
+            Ok(()) => match cli::write_stdout(&String::from_utf8_lossy(&page)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => cli::fail_with(&error),
+            },
+            Err(error) => cli::fail_with(&ois::Diagnostic::elsewhere(ois::Code::OutputWrite, error.to_string())),
+        };
+    };
+    match clap_mangen::generate_to(command, dir) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => cli::fail_with(&ois::Diagnostic::elsewhere(
+            ois::Code::OutputWrite,
+            format!("cannot write the manual into {}: {error}", dir.display()),
+        )),
+    }
 }
 
 fn main() -> ExitCode {
@@ -66,6 +144,12 @@ fn main() -> ExitCode {
         Command::Scaffold(command) => cli::run_scaffold(command),
         Command::EndpointIds(args) => cli::run_endpoint_ids(args),
         Command::Ids(args) => cli::run_ids(args),
+        Command::Completions { shell } => {
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "ois", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+        Command::Man { dir } => man(dir.as_deref()),
         Command::Processing(command) => cli::run_processing(command),
     }
 }
