@@ -9,7 +9,7 @@ use clap::ValueEnum;
 use ois::report::{Positions, Report, Show, convert_rendered, diagnostics_text, text_report};
 use ois::{Code, ConvertOptions, Counts, Diagnostic, Failure, Filter, OutputFormat, Severity, Source};
 
-use super::{FAILURE, ReportArg, fail_with, in_flags, parse_pair, write_stdout};
+use super::{DiagnosticsArg, FAILURE, fail_with, in_flags, parse_pair, write_stdout};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum FormatArg {
@@ -60,7 +60,7 @@ pub(crate) struct ConvertArgs {
     ois_version: Option<String>,
     /// How to report on stderr.
     #[arg(long, value_enum, default_value = "text")]
-    report: ReportArg,
+    report: DiagnosticsArg,
     /// Show only errors.
     #[arg(short, long)]
     quiet: bool,
@@ -204,7 +204,12 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let output_name = args.output.as_ref().map(|p| p.display().to_string());
     let summary = summary.as_ref().filter(|_| written);
     let report = match args.report {
-        ReportArg::Json => {
+        DiagnosticsArg::Sarif => {
+            let log = ois::report::machine::sarif(&[(name.as_str(), diagnostics.as_slice())]);
+            serde_json::to_string_pretty(&log).map(|s| s + "\n").unwrap_or_default()
+        }
+        DiagnosticsArg::Github => ois::report::machine::github(&name, &diagnostics),
+        DiagnosticsArg::Json => {
             let report = Report {
                 file: &name,
                 status: if written { "ok" } else { "failed" },
@@ -215,7 +220,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
             };
             serde_json::to_string_pretty(&report).map(|s| s + "\n").unwrap_or_default()
         }
-        ReportArg::Text => text_report(&name, &diagnostics, summary, show(&args), style, source.as_ref().ok()),
+        DiagnosticsArg::Text => text_report(&name, &diagnostics, summary, show(&args), style, source.as_ref().ok()),
     };
     let _ = std::io::stderr().write_all(report.as_bytes());
     if written { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
@@ -228,7 +233,7 @@ fn show(args: &ConvertArgs) -> Show {
 
 /// Which diagnostics to locate: all for a JSON report, those shown for a text one.
 fn positions(args: &ConvertArgs) -> Positions {
-    if args.report == ReportArg::Json { Positions::All } else { Positions::Shown(show(args)) }
+    if args.report.reports_all() { Positions::All } else { Positions::Shown(show(args)) }
 }
 
 pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: OutputFormat) -> ExitCode {
@@ -245,7 +250,7 @@ pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: Ou
     };
     // A batch's text report shows the errors of the files that failed.
     let errors = Show::new(Severity::Error, args.verbose);
-    let positions = if args.report == ReportArg::Json { Positions::All } else { Positions::Shown(errors) };
+    let positions = if args.report.reports_all() { Positions::All } else { Positions::Shown(errors) };
     let settings = batch::Settings { format, force: args.force, positions };
     let mut results = batch::run(&items, out_dir, options, settings, &|| progress.inc(1));
     for result in &mut results {
@@ -254,8 +259,16 @@ pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: Ou
     progress.finish_and_clear();
     let failed = results.iter().any(|r| r.status == batch::Status::Failed);
     let report = match args.report {
-        ReportArg::Json => serde_json::to_string_pretty(&results).map(|s| s + "\n").unwrap_or_default(),
-        ReportArg::Text => {
+        DiagnosticsArg::Json => serde_json::to_string_pretty(&results).map(|s| s + "\n").unwrap_or_default(),
+        DiagnosticsArg::Sarif => {
+            let files: Vec<(&str, &[ois::Diagnostic])> =
+                results.iter().map(|r| (r.file.as_str(), r.diagnostics.as_slice())).collect();
+            serde_json::to_string_pretty(&ois::report::machine::sarif(&files)).map(|s| s + "\n").unwrap_or_default()
+        }
+        DiagnosticsArg::Github => {
+            results.iter().map(|r| ois::report::machine::github(&r.file, &r.diagnostics)).collect()
+        }
+        DiagnosticsArg::Text => {
             let style = super::style_for(std::io::stderr().is_terminal());
             let mut text = String::new();
             for result in results.iter().filter(|r| r.status == batch::Status::Failed) {

@@ -38,6 +38,26 @@ pub(crate) enum ReportArg {
     Json,
 }
 
+/// How `ois convert` and `ois validate` report their diagnostics.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum DiagnosticsArg {
+    /// For people, in the style of rustc.
+    Text,
+    /// Every diagnostic as JSON, with counts.
+    Json,
+    /// SARIF 2.1.0: code scanning, editors.
+    Sarif,
+    /// GitHub Actions workflow commands: annotations on the pull request.
+    Github,
+}
+
+impl DiagnosticsArg {
+    /// Whether every diagnostic is reported (so every one is located), not only those shown.
+    pub(crate) fn reports_all(self) -> bool {
+        self != DiagnosticsArg::Text
+    }
+}
+
 pub(crate) fn parse_pair(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use ois::report::{Show, validation_report};
 use ois::{Counts, FormatFamily, Severity, Source, Validation};
 
-use super::{FAILURE, ReportArg, in_flags, write_stdout};
+use super::{DiagnosticsArg, FAILURE, in_flags, write_stdout};
 
 #[derive(clap::Args)]
 pub(crate) struct ValidateArgs {
@@ -16,7 +16,7 @@ pub(crate) struct ValidateArgs {
     files: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    format: ReportArg,
+    format: DiagnosticsArg,
     /// Check against this OIS format family (2.3.x or 3.0.x) instead of each file's oisFormat.
     #[arg(long, value_name = "VERSION", value_parser = parse_family)]
     ois_format: Option<FormatFamily>,
@@ -38,6 +38,7 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     let show = Show::new(if args.quiet { Severity::Error } else { Severity::Note }, args.verbose);
     let mut all_valid = true;
     let mut reports = Vec::new();
+    let mut files: Vec<(String, Vec<ois::Diagnostic>)> = Vec::new();
     let mut text = String::new();
     for path in &args.files {
         let name = path.display().to_string();
@@ -48,18 +49,24 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
         in_flags(&mut validation.diagnostics);
         all_valid &= validation.is_valid();
         match args.format {
-            ReportArg::Json => reports.push(serde_json::json!({
+            DiagnosticsArg::Sarif => files.push((name.clone(), validation.diagnostics.clone())),
+            DiagnosticsArg::Github => text.push_str(&ois::report::machine::github(&name, &validation.diagnostics)),
+            DiagnosticsArg::Json => reports.push(serde_json::json!({
                 "file": name,
                 "valid": validation.is_valid(),
                 "kind": validation.kind,
                 "counts": Counts::of(&validation.diagnostics),
                 "diagnostics": validation.diagnostics,
             })),
-            ReportArg::Text => text.push_str(&validation_report(&name, &validation, show, style, source.as_ref())),
+            DiagnosticsArg::Text => text.push_str(&validation_report(&name, &validation, show, style, source.as_ref())),
         }
     }
-    if args.format == ReportArg::Json {
+    if args.format == DiagnosticsArg::Json {
         text = serde_json::to_string_pretty(&reports).map(|s| s + "\n").unwrap_or_default();
+    }
+    if args.format == DiagnosticsArg::Sarif {
+        let runs: Vec<(&str, &[ois::Diagnostic])> = files.iter().map(|(n, d)| (n.as_str(), d.as_slice())).collect();
+        text = serde_json::to_string_pretty(&ois::report::machine::sarif(&runs)).map(|s| s + "\n").unwrap_or_default();
     }
     if let Err(error) = write_stdout(&text) {
         return super::fail_with(&error);

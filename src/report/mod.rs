@@ -3,6 +3,7 @@
 //! rendering and locating side by side.
 
 mod group;
+pub mod machine;
 mod pipeline;
 mod render;
 mod summary;
