@@ -904,3 +904,27 @@ fn validating_an_openapi_document_says_to_convert_it() {
         .stdout(predicate::str::contains("OIS007").and(predicate::str::contains("ois convert")))
         .stdout(predicate::str::contains("OIS003").not());
 }
+
+#[test]
+fn targets_name_the_node_not_the_format() {
+    ois()
+        .args(["convert", "samples/coins.yaml", "--target", "airnode@0.15", "-q"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"oisFormat\": \"2.3.2\""));
+    ois()
+        .args(["convert", "samples/coins.yaml", "--target", "airnode-feed@4", "-q"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"oisFormat\": \"3.0.0\""));
+    ois().args(["convert", "samples/coins.yaml", "--target", "airnode@0.15", "--ois-format", "3.0.0"]).assert().code(2);
+    let nodary = common::shared_dir().join("examples/ois/nodary.json");
+    ois().arg("validate").arg(&nodary).args(["--target", "airnode-feed@3"]).assert().success();
+    ois()
+        .arg("validate")
+        .arg(&nodary)
+        .args(["--target", "airnode-feed@4"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("as it is, it is valid for airnode@0.15, airnode-feed@3"));
+}

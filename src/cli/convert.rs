@@ -49,9 +49,14 @@ pub(crate) struct ConvertArgs {
     /// Base URL for a relative server URL, or the server when the document has none.
     #[arg(long, value_name = "URL")]
     base_url: Option<String>,
-    /// The oisFormat to write: 3.0.0 (Airnode Feed 4.x) or 2.3.2 (Airnode 0.15).
-    #[arg(long, value_name = "VERSION", default_value = "3.0.0", value_parser = parse_ois_format)]
+    /// The oisFormat to write: 3.0.0 (Airnode Feed 4.x) or 2.3.2 (Airnode 0.15). For experts:
+    /// --target says it by the node.
+    #[arg(long, value_name = "VERSION", default_value = "3.0.0", value_parser = parse_ois_format, conflicts_with = "target")]
     ois_format: String,
+    /// The node the OIS is for: airnode@0.15 and airnode-feed@3 read OIS 2.3.x, airnode-feed@4
+    /// and airnode@next 3.0.x.
+    #[arg(long, value_enum)]
+    target: Option<super::TargetArg>,
     /// The OIS title (default: info.title made to fit the OIS rule).
     #[arg(long)]
     title: Option<String>,
@@ -104,7 +109,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     options.server = args.server.clone();
     options.server_vars = args.server_vars.clone();
     options.base_url = args.base_url.clone();
-    options.ois_format = Some(args.ois_format.clone());
+    options.ois_format = Some(args.target.map_or_else(|| args.ois_format.clone(), |t| t.ois_format().to_owned()));
     options.title = args.title.clone();
     options.ois_version = args.ois_version.clone();
     options.allow_root = args.allow_root.clone();

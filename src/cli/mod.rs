@@ -38,6 +38,51 @@ pub(crate) enum ReportArg {
     Json,
 }
 
+/// The node an OIS is for: what people know, rather than the `oisFormat` it reads.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
+pub(crate) enum TargetArg {
+    /// Airnode 0.15 (reads OIS 2.3.x).
+    #[value(name = "airnode@0.15")]
+    Airnode015,
+    /// Airnode Feed 3.x (reads OIS 2.3.x).
+    #[value(name = "airnode-feed@3")]
+    AirnodeFeed3,
+    /// Airnode Feed 4.x (reads OIS 3.0.x).
+    #[value(name = "airnode-feed@4")]
+    AirnodeFeed4,
+    /// Airnode's next release (reads OIS 3.0.x).
+    #[value(name = "airnode@next")]
+    AirnodeNext,
+}
+
+impl TargetArg {
+    /// The OIS format family the target reads.
+    pub(crate) fn family(self) -> ois::FormatFamily {
+        match self {
+            TargetArg::Airnode015 | TargetArg::AirnodeFeed3 => ois::FormatFamily::V2_3,
+            TargetArg::AirnodeFeed4 | TargetArg::AirnodeNext => ois::FormatFamily::V3_0,
+        }
+    }
+
+    /// The `oisFormat` the converter writes for the target.
+    pub(crate) fn ois_format(self) -> &'static str {
+        match self.family() {
+            ois::FormatFamily::V2_3 => "2.3.2",
+            ois::FormatFamily::V3_0 => "3.0.0",
+        }
+    }
+
+    /// The targets that read `family`, named for a message.
+    pub(crate) fn reading(family: ois::FormatFamily) -> String {
+        let names: Vec<String> = TargetArg::value_variants()
+            .iter()
+            .filter(|t| t.family() == family)
+            .filter_map(|t| t.to_possible_value().map(|v| v.get_name().to_owned()))
+            .collect();
+        names.join(", ")
+    }
+}
+
 /// How `ois convert` and `ois validate` report their diagnostics.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub(crate) enum DiagnosticsArg {

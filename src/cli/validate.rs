@@ -18,14 +18,40 @@ pub(crate) struct ValidateArgs {
     #[arg(long, value_enum, default_value = "text")]
     format: DiagnosticsArg,
     /// Check against this OIS format family (2.3.x or 3.0.x) instead of each file's oisFormat.
-    #[arg(long, value_name = "VERSION", value_parser = parse_family)]
+    #[arg(long, value_name = "VERSION", value_parser = parse_family, conflicts_with = "target")]
     ois_format: Option<FormatFamily>,
+    /// Check for the node that will read it: airnode@0.15, airnode-feed@3 (OIS 2.3.x),
+    /// airnode-feed@4, airnode@next (3.0.x).
+    #[arg(long, value_enum)]
+    target: Option<super::TargetArg>,
     /// Show only errors.
     #[arg(short, long)]
     quiet: bool,
     /// Show every diagnostic in full (by default the first 3 of each code, then a count).
     #[arg(short, long)]
     verbose: bool,
+}
+
+/// When an OIS fails only because of its `oisFormat` for the chosen family, say which targets
+/// would accept it as it is.
+fn which_targets_accept(source: &Source, validation: &mut Validation) {
+    let errors: Vec<&ois::Diagnostic> =
+        validation.diagnostics.iter().filter(|d| d.severity == ois::Severity::Error).collect();
+    if errors.is_empty() || errors.iter().any(|d| d.code != ois::Code::BadOisFormat) {
+        return;
+    }
+    let accepting: Vec<String> = [FormatFamily::V2_3, FormatFamily::V3_0]
+        .into_iter()
+        .filter(|family| ois::validate(source, Some(*family)).is_valid())
+        .map(super::TargetArg::reading)
+        .collect();
+    if accepting.is_empty() {
+        return;
+    }
+    for diagnostic in validation.diagnostics.iter_mut().filter(|d| d.code == ois::Code::BadOisFormat) {
+        let said = diagnostic.help.take().map(|h| format!("{h}; ")).unwrap_or_default();
+        diagnostic.help = Some(format!("{said}as it is, it is valid for {}", accepting.join(", ")));
+    }
 }
 
 pub(crate) fn parse_family(text: &str) -> Result<FormatFamily, String> {
@@ -43,7 +69,14 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     for path in &args.files {
         let name = path.display().to_string();
         let (mut validation, source) = match Source::read(path) {
-            Ok(source) => (ois::validate(&source, args.ois_format), Some(source)),
+            Ok(source) => {
+                let family = args.target.map(super::TargetArg::family).or(args.ois_format);
+                let mut validation = ois::validate(&source, family);
+                if family.is_some() {
+                    which_targets_accept(&source, &mut validation);
+                }
+                (validation, Some(source))
+            }
             Err(error) => (Validation::unreadable(error), None),
         };
         in_flags(&mut validation.diagnostics);
