@@ -108,15 +108,25 @@ impl Clock {
     }
 }
 
-pub(super) fn run(job: &Job<'_>) -> Result<Processed, Failure> {
-    let started = Instant::now();
-    let phase_deadline = started + PHASE_TIMEOUT;
-    let runtime = Runtime::new().map_err(|e| Failure::new(FailureKind::Engine, format!("QuickJS: {e}")))?;
+/// The engine failing us, not the snippet.
+fn quickjs(error: rquickjs::Error) -> Failure {
+    Failure::new(FailureKind::Engine, format!("QuickJS: {error}"))
+}
+
+/// A runtime with the sandbox's memory and stack limits, stopped by its clock at `deadline`.
+fn sandbox(deadline: Instant) -> Result<(Runtime, Clock), Failure> {
+    let runtime = Runtime::new().map_err(quickjs)?;
     runtime.set_memory_limit(MEMORY_LIMIT);
     runtime.set_max_stack_size(STACK_SIZE);
-    let clock = Clock { deadline: Arc::new(Mutex::new(phase_deadline)), interrupted: Arc::new(AtomicBool::new(false)) };
+    let clock = Clock { deadline: Arc::new(Mutex::new(deadline)), interrupted: Arc::new(AtomicBool::new(false)) };
     let watcher = clock.clone();
     runtime.set_interrupt_handler(Some(Box::new(move || watcher.expired())));
+    Ok((runtime, clock))
+}
+
+pub(super) fn run(job: &Job<'_>) -> Result<Processed, Failure> {
+    let phase_deadline = Instant::now() + PHASE_TIMEOUT;
+    let (runtime, clock) = sandbox(phase_deadline)?;
     let logs: Rc<RefCell<Vec<String>>> = Rc::default();
     let with_logs = |mut failure: Failure| {
         failure.logs = logs.borrow().clone();
@@ -129,8 +139,7 @@ pub(super) fn run(job: &Job<'_>) -> Result<Processed, Failure> {
         let now = Instant::now();
         let budget = Job::budget(snippet, phase_deadline.saturating_duration_since(now));
         clock.set(now + budget);
-        let context =
-            Context::full(&runtime).map_err(|e| Failure::new(FailureKind::Engine, format!("QuickJS: {e}")))?;
+        let context = Context::full(&runtime).map_err(quickjs)?;
         let step = context.with(|ctx| {
             let scope = Scope { ctx: ctx.clone(), clock: &clock, logs: &logs, snippet };
             scope.run(job, v2, carried.take())
@@ -142,7 +151,7 @@ pub(super) fn run(job: &Job<'_>) -> Result<Processed, Failure> {
     let left = phase_deadline.saturating_duration_since(Instant::now());
     let budget = job.specification.snippets().last().map_or(left, |last| Job::budget(last, left));
     clock.set(Instant::now() + budget);
-    let context = Context::full(&runtime).map_err(|e| Failure::new(FailureKind::Engine, format!("QuickJS: {e}")))?;
+    let context = Context::full(&runtime).map_err(quickjs)?;
     let finished = context.with(|ctx| finish(&ctx, job.phase, v2, carried, &clock));
     let (value, timestamp) = finished.map_err(with_logs)?;
     let logs = logs.borrow().clone();
@@ -212,7 +221,7 @@ impl<'js> Scope<'_, 'js> {
         if self.clock.was_interrupted() {
             return self.timeout();
         }
-        Failure::new(FailureKind::Engine, format!("QuickJS: {error}"))
+        quickjs(error)
     }
 
     fn timeout(&self) -> Failure {
@@ -441,7 +450,7 @@ fn finish(
         if clock.was_interrupted() {
             Failure::new(FailureKind::Timeout, "the phase ran past the node's time while its result was read")
         } else {
-            Failure::new(FailureKind::Engine, format!("QuickJS: {e}"))
+            quickjs(e)
         }
     };
     let mut options = EvalOptions::default();
@@ -490,16 +499,8 @@ const CHECK_TIME: Duration = Duration::from_millis(250);
 /// `value` as an expression in the sandbox (a function expression's body does not run) to see
 /// that it is a function.
 pub(super) fn check(snippet: &Snippet, v2: bool) -> Result<(), Failure> {
-    let runtime = Runtime::new().map_err(|e| Failure::new(FailureKind::Engine, format!("QuickJS: {e}")))?;
-    runtime.set_memory_limit(MEMORY_LIMIT);
-    runtime.set_max_stack_size(STACK_SIZE);
-    let clock = Clock {
-        deadline: Arc::new(Mutex::new(Instant::now() + CHECK_TIME)),
-        interrupted: Arc::new(AtomicBool::new(false)),
-    };
-    let watcher = clock.clone();
-    runtime.set_interrupt_handler(Some(Box::new(move || watcher.expired())));
-    let context = Context::full(&runtime).map_err(|e| Failure::new(FailureKind::Engine, format!("QuickJS: {e}")))?;
+    let (runtime, clock) = sandbox(Instant::now() + CHECK_TIME)?;
+    let context = Context::full(&runtime).map_err(quickjs)?;
     let logs: Rc<RefCell<Vec<String>>> = Rc::default();
     context.with(|ctx| {
         let scope = Scope { ctx: ctx.clone(), clock: &clock, logs: &logs, snippet };
