@@ -348,24 +348,6 @@ fn written() -> Vec<Case> {
         .collect()
 }
 
-/// The pair names a `preProcessingObject` / `postProcessingObject` table is keyed by.
-fn table_names(code: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    for line in code.lines() {
-        let line = line.trim_start();
-        if let Some(rest) = line.strip_prefix('"')
-            && let Some(end) = rest.find('"')
-            && rest[end + 1..].trim_start().starts_with(':')
-        {
-            let name = &rest[..end];
-            if name.contains('/') && !names.iter().any(|n| n == name) {
-                names.push(name.to_owned());
-            }
-        }
-    }
-    names
-}
-
 /// Every processing snippet of the example OIS files, with parameters it was written for.
 fn examples() -> Vec<Case> {
     let dir = common::shared_dir().join("examples/ois");
@@ -387,7 +369,7 @@ fn examples() -> Vec<Case> {
                 continue;
             }
             let source: Vec<&str> = processing.values().filter_map(|v| v["value"].as_str()).collect();
-            let mut names = table_names(&source.join("\n"));
+            let mut names = common::table_names(&source.join("\n"));
             // A handful of names per file keeps the run short; the first, the last and some between.
             if names.len() > 6 {
                 let step = names.len() / 5;

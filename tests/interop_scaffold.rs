@@ -14,21 +14,10 @@ use serde_json::{Map, Value, json};
 use ois::scaffold::ids::TemplateParameter;
 use ois::scaffold::node::{AirnodeOptions, Feed, FeedOptions, airnode_config, feed_config};
 
-/// The pair names a pre-processing table is keyed by (or none).
-fn names(ois: &Value, endpoint: &Value) -> Vec<String> {
-    let _ = ois;
+/// The first pair names of an endpoint's pre-processing table (none without one).
+fn names(endpoint: &Value) -> Vec<String> {
     let code = endpoint.pointer("/preProcessingSpecificationV2/value").and_then(Value::as_str).unwrap_or_default();
-    let mut found = Vec::new();
-    for line in code.lines() {
-        let line = line.trim_start();
-        if let Some(rest) = line.strip_prefix('"')
-            && let Some(end) = rest.find('"')
-            && rest[end + 1..].trim_start().starts_with(':')
-            && rest[..end].contains('/')
-        {
-            found.push(rest[..end].to_owned());
-        }
-    }
+    let mut found = common::table_names(code);
     found.truncate(3);
     found
 }
@@ -99,7 +88,7 @@ fn generated_configs_pass_the_real_validators_and_verify() {
         for o in &oises {
             for endpoint in o["endpoints"].as_array().unwrap().iter().take(3) {
                 let name = endpoint["name"].as_str().unwrap().to_owned();
-                let pairs = names(o, endpoint);
+                let pairs = names(endpoint);
                 if pairs.is_empty() {
                     feeds.push(Feed { endpoint: name.clone(), parameters: vec![] });
                 }

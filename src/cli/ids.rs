@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use alloy_primitives::{Address, B256};
 use serde_json::{Value, json};
 
-use ois::scaffold::ids::{self, TemplateParameter};
+use ois::scaffold::ids;
+use ois::scaffold::node::Feed;
 use ois::{Code, Diagnostic, Severity, Source};
 
 use super::config::read_oises;
@@ -54,32 +55,18 @@ enum IdsCommand {
     },
 }
 
-/// One `--template`, parsed.
-struct Template {
-    endpoint: String,
-    parameters: Vec<TemplateParameter>,
-}
-
 fn bad(message: String) -> Diagnostic {
     Diagnostic::elsewhere(Code::BadArgument, message)
 }
 
-fn parse_template(text: &str) -> Result<Template, Diagnostic> {
-    let (endpoint, parameters) = ids::parse_template(text).map_err(|e| bad(format!("--template {}", e.message)))?;
-    Ok(Template { endpoint, parameters })
-}
-
-fn read_templates(args: &IdsArgs) -> Result<Vec<Template>, Diagnostic> {
-    let mut templates: Vec<Template> = args.templates.iter().map(|t| parse_template(t)).collect::<Result<_, _>>()?;
+/// The `--template`s, then the templates of `--templates FILE`.
+fn read_templates(args: &IdsArgs) -> Result<Vec<Feed>, Diagnostic> {
+    let mut templates = Vec::new();
+    for text in &args.templates {
+        templates.push(Feed::parse(text).map_err(|e| bad(format!("--template {}", e.message)))?);
+    }
     if let Some(path) = &args.templates_file {
-        let list = Source::read(path)?.parse()?;
-        for item in list.as_array().into_iter().flatten() {
-            let endpoint = item.get("endpoint").and_then(Value::as_str).ok_or_else(|| {
-                bad(format!("{}: each template needs \"endpoint\" and \"parameters\"", path.display()))
-            })?;
-            let parameters = ids::parameters_from_json(item.get("parameters").unwrap_or(&Value::Null))?;
-            templates.push(Template { endpoint: endpoint.to_owned(), parameters });
-        }
+        templates.extend(Feed::list_from_json(&Source::read(path)?.parse()?, &path.display().to_string())?);
     }
     Ok(templates)
 }

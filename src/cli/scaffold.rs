@@ -104,21 +104,16 @@ fn read_all(files: &[PathBuf]) -> Result<Vec<Value>, Diagnostic> {
     Ok(oises)
 }
 
-fn parse_feed(text: &str) -> Result<Feed, Diagnostic> {
-    let (endpoint, parameters) = ois::scaffold::ids::parse_template(text)
-        .map_err(|e| Diagnostic::elsewhere(Code::BadArgument, format!("--feed {}", e.message)))?;
-    Ok(Feed { endpoint, parameters })
-}
-
 fn feed(args: &FeedArgs) -> Result<NodeScaffold, Diagnostic> {
     let oises = read_all(&args.files)?;
-    let mut feeds: Vec<Feed> = args.feeds.iter().map(|f| parse_feed(f)).collect::<Result<_, _>>()?;
+    let mut feeds = Vec::new();
+    for text in &args.feeds {
+        feeds.push(
+            Feed::parse(text).map_err(|e| Diagnostic::elsewhere(Code::BadArgument, format!("--feed {}", e.message)))?,
+        );
+    }
     if let Some(path) = &args.feeds_file {
-        for item in Source::read(path)?.parse()?.as_array().into_iter().flatten() {
-            let endpoint = item.get("endpoint").and_then(Value::as_str).unwrap_or_default().to_owned();
-            let parameters = ois::scaffold::ids::parameters_from_json(item.get("parameters").unwrap_or(&Value::Null))?;
-            feeds.push(Feed { endpoint, parameters });
-        }
+        feeds.extend(Feed::list_from_json(&Source::read(path)?.parse()?, &path.display().to_string())?);
     }
     if feeds.is_empty() {
         return Err(Diagnostic::elsewhere(

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::ids::{TemplateParameter, encode_parameters, feed_template_id};
+use super::ids::{TemplateParameter, encode_parameters, feed_template_id, parameters_from_json, parse_template};
 use super::{config_described, endpoint_id};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 
@@ -24,6 +24,33 @@ pub struct Feed {
     pub endpoint: String,
     /// Its template parameters.
     pub parameters: Vec<TemplateParameter>,
+}
+
+impl Feed {
+    /// A feed written on one line, `ENDPOINT:NAME=TYPE:VALUE,...` (see [`parse_template`]).
+    pub fn parse(text: &str) -> Result<Feed, Diagnostic> {
+        let (endpoint, parameters) = parse_template(text)?;
+        Ok(Feed { endpoint, parameters })
+    }
+
+    /// Feeds (or templates) from a file's JSON, `[{"endpoint": …, "parameters": [{type, name,
+    /// value}]}]`; `file` names it in messages.
+    pub fn list_from_json(list: &Value, file: &str) -> Result<Vec<Feed>, Diagnostic> {
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .map(|item| {
+                let endpoint = item.get("endpoint").and_then(Value::as_str).ok_or_else(|| {
+                    Diagnostic::elsewhere(
+                        Code::BadArgument,
+                        format!("{file}: each template needs \"endpoint\" and \"parameters\""),
+                    )
+                })?;
+                let parameters = parameters_from_json(item.get("parameters").unwrap_or(&Value::Null))?;
+                Ok(Feed { endpoint: endpoint.to_owned(), parameters })
+            })
+            .collect()
+    }
 }
 
 /// How an Airnode Feed config is written.

@@ -74,3 +74,22 @@ impl Rng {
         items.get(self.below(items.len())).copied().unwrap_or_default()
     }
 }
+
+/// The pair names (`"BTC/USD"`) a processing snippet's `preProcessingObject` /
+/// `postProcessingObject` table is keyed by, each once, in order.
+pub fn table_names(code: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in code.lines() {
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix('"')
+            && let Some(end) = rest.find('"')
+            && rest[end + 1..].trim_start().starts_with(':')
+        {
+            let name = &rest[..end];
+            if name.contains('/') && !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
+            }
+        }
+    }
+    names
+}
