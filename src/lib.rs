@@ -124,6 +124,7 @@ pub use emit::{OutputFormat, to_text, write_atomically};
 pub use ois::model::{FormatFamily, RESERVED_NAMES};
 pub use ois::rules::check as check_ois;
 pub use ois::rules::placeholders;
+pub use ois::schema;
 pub use ois::templates::escape as escape_templates;
 pub use ois::{DocumentKind, OisDocument};
 pub use source::{Format as SourceFormat, MAX_DEPTH, STDIN_NAME, Source};

@@ -90,6 +90,12 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<std::path::PathBuf>,
     },
+    /// The JSON Schema (draft 2020-12) of an OIS object, or of a node config, for editors.
+    #[command(after_help = "EXAMPLES:
+  ois schema -o ois.schema.json                OIS 3.0.x (Airnode Feed 4, Airnode next)
+  ois schema --target airnode-feed@3 -o ois.schema.json
+  ois schema --config --ois-format 2.3 -o config.schema.json")]
+    Schema(cli::SchemaArgs),
     /// An endpoint's processing snippets as .js files to edit, and back into the OIS.
     #[command(
         subcommand,
@@ -144,6 +150,7 @@ fn main() -> ExitCode {
         Command::Scaffold(command) => cli::run_scaffold(command),
         Command::EndpointIds(args) => cli::run_endpoint_ids(args),
         Command::Ids(args) => cli::run_ids(args),
+        Command::Schema(args) => cli::run_schema(args),
         Command::Completions { shell } => {
             let mut command = Cli::command();
             clap_complete::generate(shell, &mut command, "ois", &mut std::io::stdout());

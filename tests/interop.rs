@@ -119,6 +119,12 @@ fn mutations() -> Vec<(&'static str, Vec<Edit>)> {
         ("title empty", vec![set("/title", json!(""))]),
         ("title with tab", vec![set("/title", json!("tab\there"))]),
         ("title non-ASCII", vec![set("/title", json!("Café"))]),
+        // JavaScript's `\s` has U+FEFF and U+00A0 but not U+0085: the title rule and the
+        // schema's pattern must both read it so.
+        ("title with BOM", vec![set("/title", json!("a\u{feff}b"))]),
+        ("title with NBSP", vec![set("/title", json!("a\u{a0}b"))]),
+        ("title with NEL", vec![set("/title", json!("a\u{85}b"))]),
+        ("title with line separator", vec![set("/title", json!("a\u{2028}b"))]),
         ("version v1", vec![set("/version", json!("v1.0.0"))]),
         ("version with empty part", vec![set("/version", json!("1.0."))]),
         ("version leading zero", vec![set("/version", json!("01.2.3"))]),
@@ -134,6 +140,8 @@ fn mutations() -> Vec<(&'static str, Vec<Edit>)> {
         ("server bare host", vec![set(&api("/servers/0/url"), json!("api.example.com"))]),
         ("path without slash", vec![set(&api("/paths/items"), json!({"get": {"parameters": []}}))]),
         ("path with space", vec![set(&api("/paths/~1a b"), json!({"get": {"parameters": []}}))]),
+        ("path with NBSP", vec![set(&api("/paths/~1a\u{a0}b"), json!({"get": {"parameters": []}}))]),
+        ("path with NEL", vec![set(&api("/paths/~1a\u{85}b"), json!({"get": {"parameters": []}}))]),
         ("path with query", vec![set(&api("/paths/~1a?b=c"), json!({"get": {"parameters": []}}))]),
         ("method put", vec![set(&api("/paths/~1items/put"), json!({"parameters": []}))]),
         ("method upper case", vec![set(&api("/paths/~1items/GET"), json!({"parameters": []}))]),
@@ -213,6 +221,9 @@ fn mutations() -> Vec<(&'static str, Vec<Edit>)> {
         ("parameter example boolean", vec![set(&ep("/parameters/0/example"), json!(true))]),
         ("parameter required string", vec![set(&ep("/parameters/0/required"), json!("yes"))]),
         ("parameter name with space", vec![set(&ep("/parameters/0/name"), json!("coin id"))]),
+        ("parameter name with BOM", vec![set(&ep("/parameters/0/name"), json!("coin\u{feff}id"))]),
+        ("parameter name with NEL", vec![set(&ep("/parameters/0/name"), json!("coin\u{85}id"))]),
+        ("parameter name empty", vec![set(&ep("/parameters/0/name"), json!(""))]),
         ("parameter name with underscore", vec![set(&ep("/parameters/0/name"), json!("_id"))]),
         ("duplicate parameter names", vec![set(&ep("/parameters/1/name"), json!("id"))]),
         ("parameter without operationParameter", vec![set(&ep("/parameters/2"), json!({"name": "extra"}))]),
@@ -394,11 +405,9 @@ fn raw_placeholders(path: &str) -> IndexSet<String> {
     found
 }
 
-#[test]
-fn verdicts_match_the_real_library() {
-    if !common::interop_installed("ois-3.0.0") {
-        return;
-    }
+/// Every case the verdict tests compare, as (id, format, OIS), and how many are mutations and
+/// path shapes (the rest are converted documents).
+fn cases() -> (Vec<(String, &'static str, Value)>, usize) {
     let mut cases: Vec<(String, &str, Value)> = Vec::new();
     for format in ["2.3.2", "3.0.0"] {
         for (name, edits) in mutations() {
@@ -432,6 +441,15 @@ fn verdicts_match_the_real_library() {
         let format = if ois["oisFormat"] == "2.3.2" { "2.3.2" } else { "3.0.0" };
         cases.push((name, format, ois));
     }
+    (cases, mutation_count)
+}
+
+#[test]
+fn verdicts_match_the_real_library() {
+    if !common::interop_installed("ois-3.0.0") {
+        return;
+    }
+    let (cases, mutation_count) = cases();
     assert!(mutation_count >= 160 && cases.len() >= 200, "{mutation_count} mutations, {} cases", cases.len());
 
     let input: Vec<Value> = cases.iter().map(|(id, _, ois)| json!({"id": id, "ois": ois})).collect();
@@ -462,4 +480,94 @@ fn verdicts_match_the_real_library() {
     assert!(differences.is_empty(), "{} differences:\n{}", differences.len(), differences.join("\n"));
     assert!(real_invalid >= 120, "only {real_invalid} cases break a rule of the real library");
     assert!(stricter >= 4, "the documented stricter rules were exercised only {stricter} times");
+}
+
+/// The 20 hand-written OIS files, each as `format` (they are valid in both families).
+fn examples(format: &str) -> Vec<(String, Value)> {
+    let dir = common::shared_dir().join("examples/ois");
+    let mut examples = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("examples folder") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let mut ois: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON");
+        ois["oisFormat"] = json!(format);
+        examples.push((format!("example {} ({format})", path.display()), ois));
+    }
+    assert_eq!(examples.len(), 20);
+    examples
+}
+
+/// `ois schema` read by a real JSON Schema validator (ajv 8, draft 2020-12, strict): it accepts
+/// every hand-written example and every OIS the converter writes, never refuses what the checker
+/// accepts, and refuses every case the checker refuses for a rule the schema expresses (all but
+/// `LEFT_TO_VALIDATE`), which covers each structural mutation `@api3/ois` rejects.
+#[test]
+fn the_json_schema_agrees_with_the_checker_and_the_real_library() {
+    if !common::interop_installed("ajv-8") || !common::interop_installed("ois-3.0.0") {
+        return;
+    }
+    let left: Vec<Code> = ois::schema::LEFT_TO_VALIDATE.iter().map(|(code, _)| *code).collect();
+    let (mut cases, _) = cases();
+    let examples_from = cases.len();
+    for format in ["2.3.2", "3.0.0"] {
+        cases.extend(examples(format).into_iter().map(|(id, ois)| (id, format, ois)));
+    }
+    let mut inputs: Vec<Value> =
+        cases.iter().map(|(id, format, ois)| json!({"id": id, "schema": format, "document": ois})).collect();
+    // Each example inside a config, for the config schema.
+    for (index, (id, format, ois)) in cases.iter().enumerate().skip(examples_from) {
+        let config = json!({"ois": [ois], "apiCredentials": [], "nodeSettings": {}, "triggers": {}});
+        inputs.push(
+            json!({"id": format!("{index} config of {id}"), "schema": format!("config {format}"), "document": config}),
+        );
+    }
+    let schemas = json!({
+        "2.3.2": ois::schema::ois_schema(ois::FormatFamily::V2_3),
+        "3.0.0": ois::schema::ois_schema(ois::FormatFamily::V3_0),
+        "config 2.3.2": ois::schema::config_schema(ois::FormatFamily::V2_3),
+        "config 3.0.0": ois::schema::config_schema(ois::FormatFamily::V3_0),
+    });
+    let Value::Array(results) = run_node("schema.js", &json!({"schemas": schemas, "cases": inputs})) else {
+        panic!("no results")
+    };
+    let real_input: Vec<Value> = cases.iter().map(|(id, _, ois)| json!({"id": id, "ois": ois})).collect();
+    let Value::Array(verdicts) = run_node("verdicts.js", &Value::Array(real_input)) else { panic!("no verdicts") };
+
+    let mut problems = Vec::new();
+    let (mut refused, mut real_refused_structural) = (0, 0);
+    for (index, ((id, format, ois), result)) in cases.iter().zip(&results).enumerate() {
+        let schema_valid = result["valid"].as_bool().expect("valid");
+        let errors: Vec<_> = ois::check_ois(ois, None).into_iter().filter(|d| d.severity == Severity::Error).collect();
+        let expressed: Vec<String> =
+            errors.iter().filter(|d| !left.contains(&d.code)).map(|d| format!("{} {}", d.code, d.pointer())).collect();
+        let real_valid = verdicts[index][*format]["valid"].as_bool().expect("real verdict");
+        if !schema_valid {
+            refused += 1;
+        }
+        if !schema_valid && errors.is_empty() {
+            problems.push(format!("{id}: the schema refuses what the checker accepts: {}", result["errors"]));
+        }
+        if schema_valid && !expressed.is_empty() {
+            problems.push(format!("{id}: the schema accepts, the checker refuses with {expressed:?}"));
+        }
+        if !real_valid && !expressed.is_empty() {
+            real_refused_structural += 1;
+        }
+        if index >= examples_from && !schema_valid {
+            problems.push(format!("{id}: the schema refuses an example: {}", result["errors"]));
+        }
+    }
+    for result in &results[cases.len()..] {
+        if result["valid"] != true {
+            problems.push(format!("{}: the config schema refuses it: {}", result["id"], result["errors"]));
+        }
+    }
+    eprintln!(
+        "{} cases: the schema refuses {refused}, including all {real_refused_structural} that @api3/ois refuses for a rule it expresses",
+        cases.len()
+    );
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(real_refused_structural >= 100, "only {real_refused_structural} structural refusals were compared");
 }

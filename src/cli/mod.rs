@@ -9,6 +9,7 @@ mod ids;
 mod processing;
 mod request;
 pub(crate) mod scaffold;
+mod schema;
 mod validate;
 
 pub(crate) use call::{CallArgs, run_call};
@@ -19,6 +20,7 @@ pub(crate) use ids::{IdsArgs, run_ids};
 pub(crate) use processing::{ProcessingCommand, run_processing};
 pub(crate) use request::{RequestArgs, run_request};
 pub(crate) use scaffold::{ScaffoldCommand, run_scaffold};
+pub(crate) use schema::{SchemaArgs, run_schema};
 pub(crate) use validate::{ValidateArgs, run_validate};
 
 use std::io::{IsTerminal, Write};

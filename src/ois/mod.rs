@@ -5,6 +5,7 @@ pub mod document;
 pub mod model;
 pub(crate) mod reserved;
 pub mod rules;
+pub mod schema;
 pub mod templates;
 
 pub use document::{DocumentKind, OisDocument};

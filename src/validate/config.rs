@@ -7,8 +7,9 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::RELAY_TYPES;
+use crate::ois::rules::tables;
 
-const CREDENTIAL_KEYS: [&str; 3] = ["oisTitle", "securitySchemeName", "securitySchemeValue"];
+const CREDENTIAL_KEYS: &[&str] = tables::CREDENTIAL.allowed;
 
 /// Checks a config.json's `apiCredentials` against its `ois` list, titles and gateways.
 pub(super) fn check(config: &Value, oises: &[&Value]) -> Vec<Diagnostic> {

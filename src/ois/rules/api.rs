@@ -5,14 +5,10 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexSet;
 use serde_json::{Map, Value};
 
+use super::tables::{self, OPERATION_LOCATIONS, RELAYS, RESERVED_PARAMETER_NAMES, SCHEME_LOCATIONS};
 use super::text::{is_http_token, is_path_key, placeholders};
 use super::{At, Checker};
 use crate::diagnostic::Code;
-use crate::ois::model::{RELAY_TYPES, RESERVED_NAMES};
-
-const API_KEYS: &[&str] = &["servers", "paths", "components", "security"];
-pub(super) const OPERATION_LOCATIONS: &[&str] = &["path", "query", "header", "cookie", "processing"];
-const SCHEME_LOCATIONS: &[&str] = &["query", "header", "cookie"];
 
 /// An operation's parameters as `(in, name)`, in order, each once.
 pub(super) type Parameters = IndexSet<(String, String)>;
@@ -29,7 +25,7 @@ pub(super) struct Declared {
 
 impl Checker {
     pub(super) fn api_specifications(&mut self, api: &Value, at: At<'_>, declared: &mut Declared) {
-        let Some(api) = self.object(api, at, "`apiSpecifications`", API_KEYS, API_KEYS) else { return };
+        let Some(api) = self.object(api, at, &tables::API) else { return };
         if let Some(servers) = self.array(api.get("servers"), at.key("servers"), "`servers`") {
             self.servers(servers, at.key("servers"));
         }
@@ -37,9 +33,8 @@ impl Checker {
             self.paths(paths, at.key("paths"), declared);
         }
         let components_at = at.key("components");
-        let keys = &["securitySchemes"];
         if let Some(components) = api.get("components")
-            && let Some(components) = self.object(components, components_at, "`components`", keys, keys)
+            && let Some(components) = self.object(components, components_at, &tables::COMPONENTS)
             && let Some(schemes) = components.get("securitySchemes")
         {
             let schemes_at = components_at.key("securitySchemes");
@@ -63,7 +58,7 @@ impl Checker {
         }
         for (index, server) in servers.iter().enumerate() {
             let server_at = at.index(index);
-            let Some(server) = self.object(server, server_at, "a server", &["url"], &["url"]) else { continue };
+            let Some(server) = self.object(server, server_at, &tables::SERVER) else { continue };
             let url_at = server_at.key("url");
             let Some(url) = self.string(server.get("url"), url_at, "the server `url`") else { continue };
             match url::Url::parse(url) {
@@ -111,7 +106,7 @@ impl Checker {
             let Some(methods) = self.record(item, path_at, "a path item") else { continue };
             for (method, operation) in methods {
                 let operation_at = path_at.key(method);
-                if method != "get" && method != "post" {
+                if !tables::METHODS.contains(&method.as_str()) {
                     self.help(
                         Code::BadMethod,
                         operation_at,
@@ -120,8 +115,7 @@ impl Checker {
                     );
                     continue;
                 }
-                let keys = &["parameters"];
-                let Some(operation) = self.object(operation, operation_at, "an operation", keys, keys) else {
+                let Some(operation) = self.object(operation, operation_at, &tables::OPERATION) else {
                     continue;
                 };
                 let parameters_at = operation_at.key("parameters");
@@ -149,10 +143,9 @@ impl Checker {
 
     fn operation_parameters(&mut self, parameters: &[Value], at: At<'_>, path: &str, label: &str) -> Parameters {
         let mut pairs = Parameters::new();
-        let keys = &["in", "name"];
         for (index, parameter) in parameters.iter().enumerate() {
             let parameter_at = at.index(index);
-            let Some(parameter) = self.object(parameter, parameter_at, "an API parameter", keys, keys) else {
+            let Some(parameter) = self.object(parameter, parameter_at, &tables::API_PARAMETER) else {
                 continue;
             };
             let location = self.location(parameter.get("in"), parameter_at.key("in"), OPERATION_LOCATIONS);
@@ -161,7 +154,7 @@ impl Checker {
             if location == "header" {
                 self.header_name(name, parameter_at.key("name"));
             }
-            if RESERVED_NAMES.contains(&name) {
+            if RESERVED_PARAMETER_NAMES.contains(&name) {
                 self.help(
                     Code::ReservedOperationParameter,
                     parameter_at.key("name"),
@@ -210,10 +203,9 @@ impl Checker {
                 self.report(Code::WrongType, scheme_at, format!("security scheme \"{name}\" must be an object"));
                 continue;
             };
-            let located = &["type", "in", "name"];
             match object.get("type").and_then(Value::as_str).unwrap_or_default() {
-                "apiKey" => {
-                    self.object(scheme, scheme_at, "an apiKey scheme", located, located);
+                tables::API_KEY_TYPE => {
+                    self.object(scheme, scheme_at, &tables::API_KEY_SCHEME);
                     let location = self.location(object.get("in"), scheme_at.key("in"), SCHEME_LOCATIONS);
                     let key = self.string(object.get("name"), scheme_at.key("name"), "`name`");
                     if let (Some("header"), Some(header)) = (location, key) {
@@ -224,14 +216,13 @@ impl Checker {
                         declared.slots.insert(name.clone(), (location.to_owned(), key));
                     }
                 }
-                "http" => {
-                    let keys = &["type", "scheme"];
-                    self.object(scheme, scheme_at, "an http scheme", keys, keys);
-                    self.one_of(object.get("scheme"), scheme_at.key("scheme"), "`scheme`", &["basic", "bearer"]);
+                tables::HTTP_TYPE => {
+                    self.object(scheme, scheme_at, &tables::HTTP_SCHEME);
+                    self.one_of(object.get("scheme"), scheme_at.key("scheme"), "`scheme`", tables::HTTP_SCHEMES);
                     declared.slots.insert(name.clone(), ("header".to_owned(), "authorization".to_owned()));
                 }
-                relay if RELAY_TYPES.contains(&relay) => {
-                    self.object(scheme, scheme_at, "a relay scheme", located, located);
+                relay if RELAYS.contains(&relay) => {
+                    self.object(scheme, scheme_at, &tables::RELAY_SCHEME);
                     self.location(object.get("in"), scheme_at.key("in"), SCHEME_LOCATIONS);
                     self.string(object.get("name"), scheme_at.key("name"), "`name`");
                 }
@@ -239,7 +230,7 @@ impl Checker {
                     Code::BadSecurityScheme,
                     scheme_at,
                     format!("security scheme \"{name}\" has type \"{other}\", which OIS does not accept"),
-                    format!("use apiKey, http (basic/bearer) or a relay type ({})", RELAY_TYPES.join(", ")),
+                    format!("use apiKey, http (basic/bearer) or a relay type ({})", RELAYS.join(", ")),
                 ),
             }
         }

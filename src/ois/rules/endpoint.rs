@@ -7,35 +7,13 @@ use std::collections::HashSet;
 use rayon::prelude::*;
 use serde_json::{Map, Value};
 
-use super::api::{Declared, OPERATION_LOCATIONS, Parameters};
+use super::api::{Declared, Parameters};
+use super::tables::{self, DOCUMENTATION, OPERATION_LOCATIONS, PHASES, RESERVED_PARAMETER_NAMES};
 use super::text::{is_path_key, js_parse_int_is_non_negative};
 use super::{At, Checker};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::js::is_whitespace as is_js_whitespace;
-use crate::ois::model::{FormatFamily, RESERVED_NAMES};
-
-const ENDPOINT_REQUIRED: &[&str] = &["name", "fixedOperationParameters", "parameters", "reservedParameters"];
-const ENDPOINT_KEYS: &[&str] = &[
-    "name",
-    "operation",
-    "fixedOperationParameters",
-    "reservedParameters",
-    "parameters",
-    "summary",
-    "description",
-    "externalDocs",
-    "preProcessingSpecifications",
-    "postProcessingSpecifications",
-    "preProcessingSpecificationV2",
-    "postProcessingSpecificationV2",
-];
-const PARAMETER_KEYS: &[&str] = &["name", "operationParameter", "description", "example", "default", "required"];
-const DOCUMENTATION: [(&str, &str); 3] =
-    [("summary", "`summary`"), ("description", "`description`"), ("externalDocs", "`externalDocs`")];
-const PROCESSING: [(&str, &str, &str); 2] = [
-    ("preProcessingSpecifications", "preProcessingSpecificationV2", "`preProcessingSpecifications`"),
-    ("postProcessingSpecifications", "postProcessingSpecificationV2", "`postProcessingSpecifications`"),
-];
+use crate::ois::model::FormatFamily;
 
 /// Endpoints checked by one task: enough that splitting the work costs less than it saves.
 const ENDPOINTS_PER_TASK: usize = 256;
@@ -116,7 +94,7 @@ impl Checker {
     /// how many of its diagnostics come before a duplicate-name one would (those about its shape
     /// and its `name`).
     fn endpoint_entry(&mut self, endpoint: &Value, at: At<'_>, declared: &Declared) -> usize {
-        let Some(object) = self.object(endpoint, at, "an endpoint", ENDPOINT_KEYS, ENDPOINT_REQUIRED) else {
+        let Some(object) = self.object(endpoint, at, &tables::ENDPOINT) else {
             return self.diagnostics.len();
         };
         let name = self.string(object.get("name"), at.key("name"), "the endpoint `name`");
@@ -135,12 +113,10 @@ impl Checker {
         let mut mapped = Vec::new();
         for (index, item) in fixed.into_iter().flatten().enumerate() {
             let item_at = fixed_at.index(index);
-            let keys = &["operationParameter", "value"];
-            let required = &["operationParameter"];
-            let Some(item) = self.object(item, item_at, "a fixed operation parameter", keys, required) else {
+            let Some(item) = self.object(item, item_at, &tables::FIXED) else {
                 continue;
             };
-            if !item.contains_key("value") && self.family == FormatFamily::V3_0 {
+            if !item.contains_key(tables::FIXED_VALUE_SINCE_3_0) && self.family == FormatFamily::V3_0 {
                 self.help(
                     Code::FixedValueMissing,
                     item_at,
@@ -170,9 +146,7 @@ impl Checker {
         let mut names: HashSet<&str> = HashSet::new();
         for (index, parameter) in parameters.into_iter().flatten().enumerate() {
             let parameter_at = list_at.index(index);
-            let Some(parameter) =
-                self.object(parameter, parameter_at, "an endpoint parameter", PARAMETER_KEYS, &["name"])
-            else {
+            let Some(parameter) = self.object(parameter, parameter_at, &tables::PARAMETER) else {
                 continue;
             };
             let name_at = parameter_at.key("name");
@@ -210,9 +184,8 @@ impl Checker {
 
     fn target<'d>(&mut self, operation: &Value, at: At<'_>, declared: &'d Declared) -> Option<Target<'d>> {
         let operation_at = at.key("operation");
-        let keys = &["method", "path"];
-        let operation = self.object(operation, operation_at, "`operation`", keys, keys)?;
-        let method = self.one_of(operation.get("method"), operation_at.key("method"), "`method`", &["get", "post"]);
+        let operation = self.object(operation, operation_at, &tables::ENDPOINT_OPERATION)?;
+        let method = self.one_of(operation.get("method"), operation_at.key("method"), "`method`", tables::METHODS);
         let path = self.string(operation.get("path"), operation_at.key("path"), "`path`");
         let (method, path) = (method?, path?);
         if !is_path_key(path) {
@@ -236,8 +209,7 @@ impl Checker {
 
     fn operation_parameter<'v>(&mut self, value: &'v Value, at: At<'_>) -> Option<(&'v str, &'v str)> {
         let operation_at = at.key("operationParameter");
-        let keys = &["in", "name"];
-        let object = self.object(value, operation_at, "`operationParameter`", keys, keys)?;
+        let object = self.object(value, operation_at, &tables::OPERATION_PARAMETER)?;
         let location = self.location(object.get("in"), operation_at.key("in"), OPERATION_LOCATIONS);
         let name = self.string(object.get("name"), operation_at.key("name"), "`name`");
         Some((location?, name?))
@@ -285,18 +257,20 @@ impl Checker {
         let mut has_type = false;
         for (index, parameter) in reserved.iter().enumerate() {
             let parameter_at = at.index(index);
-            let keys = &["name", "default", "fixed"];
-            let Some(parameter) = self.object(parameter, parameter_at, "a reserved parameter", keys, &["name"]) else {
+            let Some(parameter) = self.object(parameter, parameter_at, &tables::RESERVED) else {
                 continue;
             };
             let name = self.string(parameter.get("name"), parameter_at.key("name"), "`name`");
             match name {
-                Some(name) if RESERVED_NAMES.contains(&name) => has_type |= name == "_type",
+                Some(name) if RESERVED_PARAMETER_NAMES.contains(&name) => has_type |= name == tables::TYPE_PARAMETER,
                 Some(name) => self.help(
                     Code::BadReservedName,
                     parameter_at.key("name"),
                     format!("\"{name}\" is not a reserved parameter name"),
-                    format!("use one of {}; requester parameters go in \"parameters\"", RESERVED_NAMES.join(", ")),
+                    format!(
+                        "use one of {}; requester parameters go in \"parameters\"",
+                        RESERVED_PARAMETER_NAMES.join(", ")
+                    ),
                 ),
                 None => {}
             }
@@ -311,7 +285,7 @@ impl Checker {
                     "keep `fixed` to pin the value, or `default` to let requesters override it",
                 );
             }
-            if let Some(name @ ("_minConfirmations" | "_gasPrice")) = name {
+            if let Some(name) = name.filter(|name| tables::NUMERIC_RESERVED.contains(name)) {
                 let value = match self.family {
                     // 2.3: `default ? default : fixed`; 3.0: `default ?? fixed`.
                     FormatFamily::V2_3 => parameter
@@ -340,15 +314,15 @@ impl Checker {
     }
 
     fn processing(&mut self, endpoint: &Map<String, Value>, at: At<'_>) {
-        for (v1_key, v2_key, v1_what) in PROCESSING {
+        for (v1_key, v2_key, v1_what) in PHASES {
             let v1_at = at.key(v1_key);
             if let Some(list) = self.array(endpoint.get(v1_key), v1_at, v1_what) {
                 for (index, item) in list.iter().enumerate() {
-                    self.processing_item(item, v1_at.index(index), &["Node", "Node async"]);
+                    self.processing_item(item, v1_at.index(index), tables::V1_ENVIRONMENTS);
                 }
             }
             if let Some(item) = endpoint.get(v2_key) {
-                self.processing_item(item, at.key(v2_key), &["Node"]);
+                self.processing_item(item, at.key(v2_key), tables::V2_ENVIRONMENTS);
             }
             if endpoint.contains_key(v1_key) && endpoint.contains_key(v2_key) {
                 self.help(
@@ -362,8 +336,7 @@ impl Checker {
     }
 
     fn processing_item(&mut self, item: &Value, at: At<'_>, environments: &[&str]) {
-        let keys = &["environment", "value", "timeoutMs"];
-        let Some(object) = self.object(item, at, "a processing specification", keys, keys) else { return };
+        let Some(object) = self.object(item, at, &tables::PROCESSING) else { return };
         self.one_of(object.get("environment"), at.key("environment"), "`environment`", environments);
         self.string(object.get("value"), at.key("value"), "`value`");
         if let Some(timeout) = object.get("timeoutMs")

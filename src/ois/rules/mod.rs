@@ -7,7 +7,8 @@
 
 mod api;
 mod endpoint;
-mod text;
+pub(crate) mod tables;
+pub(crate) mod text;
 
 use std::borrow::Cow;
 
@@ -15,11 +16,10 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::FormatFamily;
+use tables::Fields;
 
 pub(crate) use text::{MAX_TITLE, is_path_key, is_semver, is_title};
 pub use text::{is_http_token, placeholder_matches, placeholders};
-
-const ROOT_KEYS: &[&str] = &["oisFormat", "title", "version", "apiSpecifications", "endpoints"];
 
 /// Checks one OIS object. `family` forces a format family; by default it comes from `oisFormat`.
 pub fn check(ois: &Value, family: Option<FormatFamily>) -> Vec<Diagnostic> {
@@ -106,16 +106,10 @@ impl Checker {
         self.diagnostics.push(Diagnostic::new(code, at.pointer(), message).with_help(help));
     }
 
-    /// The object at `at`, or a type error. Unknown keys (outside `allowed`) and missing `required`
-    /// keys are reported.
-    fn object<'v>(
-        &mut self,
-        value: &'v Value,
-        at: At<'_>,
-        what: &str,
-        allowed: &[&str],
-        required: &[&str],
-    ) -> Option<&'v Map<String, Value>> {
+    /// The object at `at`, or a type error. Unknown keys and missing required keys (as `fields`
+    /// has them) are reported.
+    fn object<'v>(&mut self, value: &'v Value, at: At<'_>, fields: &Fields) -> Option<&'v Map<String, Value>> {
+        let Fields { what, allowed, required } = fields;
         let object = self.typed(value, at, what, "an object", Value::as_object)?;
         for key in object.keys() {
             if !allowed.contains(&key.as_str()) {
@@ -127,7 +121,7 @@ impl Checker {
                 );
             }
         }
-        for key in required {
+        for key in *required {
             if !object.contains_key(*key) {
                 self.report(Code::MissingField, at, format!("{what} is missing the required field \"{key}\""));
             }
@@ -211,7 +205,7 @@ impl Checker {
     /// endpoints, when `endpoints` is a list.
     fn root<'v>(&mut self, ois: &'v Value, forced: Option<FormatFamily>) -> Option<(api::Declared, &'v [Value])> {
         let at = At::ROOT;
-        let root = self.object(ois, at, "the OIS object", ROOT_KEYS, ROOT_KEYS)?;
+        let root = self.object(ois, at, &tables::ROOT)?;
         if let Some(format) = self.string(root.get("oisFormat"), at.key("oisFormat"), "`oisFormat`") {
             self.ois_format(format, forced);
         }

@@ -15,6 +15,35 @@ pub(crate) fn is_semver(text: &str, family: FormatFamily) -> bool {
     parts_ok && count == 3
 }
 
+/// [`is_semver`] as an ECMAScript pattern, for the JSON Schema.
+pub(crate) fn semver_pattern(family: FormatFamily) -> &'static str {
+    match family {
+        FormatFamily::V2_3 => r"^[0-9]*\.[0-9]*\.[0-9]*$",
+        FormatFamily::V3_0 => r"^[0-9]+\.[0-9]+\.[0-9]+$",
+    }
+}
+
+/// An `oisFormat` of the family, as an ECMAScript pattern (see [`FormatFamily::of`]).
+pub(crate) fn ois_format_pattern(family: FormatFamily) -> &'static str {
+    match family {
+        FormatFamily::V2_3 => r"^2\.3\.[0-9]*$",
+        FormatFamily::V3_0 => r"^3\.0\.[0-9]+$",
+    }
+}
+
+/// [`is_title`]: the real validator's own regex (ECMAScript `\s`, and `{1,64}` counts UTF-16
+/// units, which for these characters are characters).
+pub(crate) const TITLE_PATTERN: &str = r"^[\s\w-]{1,64}$";
+
+/// [`is_path_key`] as an ECMAScript pattern.
+pub(crate) const PATH_KEY_PATTERN: &str = r"^/\S*$";
+
+/// [`is_http_token`] as an ECMAScript pattern.
+pub(crate) const HTTP_TOKEN_PATTERN: &str = r"^[0-9A-Za-z!#$%&'*+\-.^_`|~]+$";
+
+/// An endpoint parameter name: not empty, no (ECMAScript) whitespace.
+pub(crate) const PARAMETER_NAME_PATTERN: &str = r"^\S+$";
+
 /// The longest title, in UTF-16 units.
 pub(crate) const MAX_TITLE: usize = 64;
 
