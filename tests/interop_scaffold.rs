@@ -78,7 +78,7 @@ fn generated_configs_pass_the_real_validators_and_verify() {
             continue;
         }
         // Airnode 0.15 reads OIS 2.3.x too.
-        let airnode = airnode_config(&oises, &AirnodeOptions::default());
+        let airnode = airnode_config(&oises, &AirnodeOptions::default()).unwrap();
         assert_eq!(ois::verify_ids(&airnode.config).unwrap(), vec![], "{file}");
         let ours = ois::validate_value(&airnode.config, None);
         assert!(ours.is_valid(), "{file}: {:?}", ours.diagnostics);

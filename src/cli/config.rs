@@ -15,6 +15,10 @@ pub(crate) struct ConfigArgs {
     /// OIS files (an OIS object or an array of them each).
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// The node the fragment is for (airnode@0.15, airnode-feed@3: OIS 2.3.x; airnode-feed@4,
+    /// airnode@next: 3.0.x). An OIS it does not read is refused.
+    #[arg(long, value_enum)]
+    target: Option<super::TargetArg>,
     #[command(flatten)]
     outputs: Outputs,
 }
@@ -37,6 +41,11 @@ pub(crate) fn run_config(args: ConfigArgs) -> ExitCode {
             Ok(found) => oises.extend(found),
             Err(error) => return fail_with(&error),
         }
+    }
+    if let Some(target) = args.target
+        && let Err(error) = ois::scaffold::node::require_family(&oises, target.family(), &target.to_string())
+    {
+        return fail_with(&error);
     }
     let scaffold = ois::scaffold::config(&oises);
     let validation = validate_value(&scaffold.config, None);

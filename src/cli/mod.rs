@@ -57,6 +57,15 @@ pub(crate) enum TargetArg {
     AirnodeNext,
 }
 
+impl std::fmt::Display for TargetArg {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.to_possible_value() {
+            Some(value) => formatter.write_str(value.get_name()),
+            None => Ok(()),
+        }
+    }
+}
+
 impl TargetArg {
     /// The OIS format family the target reads.
     pub(crate) fn family(self) -> ois::FormatFamily {

@@ -23,6 +23,25 @@ pub(crate) enum ScaffoldCommand {
     Config(ConfigArgs),
 }
 
+/// The nodes an Airnode Feed config can be written for.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(crate) enum FeedTarget {
+    /// Airnode Feed 3.3.0 (reads OIS 2.3.x).
+    #[value(name = "airnode-feed@3")]
+    AirnodeFeed3,
+    /// Airnode Feed 4 (reads OIS 3.0.x; not released yet).
+    #[value(name = "airnode-feed@4")]
+    AirnodeFeed4,
+}
+
+/// The nodes an Airnode config.json can be written for.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(crate) enum AirnodeTarget {
+    /// Airnode 0.15 (reads OIS 2.3.x).
+    #[value(name = "airnode@0.15")]
+    Airnode015,
+}
+
 #[derive(clap::Args)]
 pub(crate) struct Outputs {
     /// Write the configuration here instead of standard output.
@@ -48,6 +67,10 @@ pub(crate) struct FeedArgs {
     /// Feeds from a JSON file: `[{"endpoint": "feed", "parameters": [{"type", "name", "value"}]}]`.
     #[arg(long = "feeds", value_name = "FILE")]
     feeds_file: Option<PathBuf>,
+    /// The Airnode Feed the config is for: airnode-feed@3 (3.3.0, reads OIS 2.3.x) or
+    /// airnode-feed@4 (reads OIS 3.0.x; not released yet). An OIS it does not read is refused.
+    #[arg(long, value_enum, conflicts_with = "node_version")]
+    target: Option<FeedTarget>,
     /// The Airnode Feed version the node runs (`nodeSettings.nodeVersion` must equal it).
     #[arg(long, default_value = ois::scaffold::node::FEED_NODE_VERSION)]
     node_version: String,
@@ -76,6 +99,11 @@ pub(crate) struct AirnodeArgs {
     /// Add an HTTP signed-data gateway trigger for every endpoint.
     #[arg(long)]
     signed_http: bool,
+    /// The Airnode the config.json is for: airnode@0.15 (reads OIS 2.3.x), the only release
+    /// (airnode@next has no release whose config.json could be written yet). An OIS it does not
+    /// read is refused.
+    #[arg(long, value_enum)]
+    target: Option<AirnodeTarget>,
     #[command(flatten)]
     outputs: Outputs,
 }
@@ -125,7 +153,12 @@ fn feed(args: &FeedArgs) -> Result<NodeScaffold, Diagnostic> {
     if args.batch {
         options.batches = Some(batches(&oises, &feeds)?);
     }
-    options.node_version = args.node_version.clone();
+    options.node_version = match args.target {
+        Some(FeedTarget::AirnodeFeed3) => ois::scaffold::node::FEED_NODE_VERSION.to_owned(),
+        Some(FeedTarget::AirnodeFeed4) => ois::scaffold::node::FEED_4_NODE_VERSION.to_owned(),
+        None => args.node_version.clone(),
+    };
+    options.require_format = args.target.is_some();
     options.signed_apis = args.signed_apis.clone();
     options.fetch_interval = args.fetch_interval;
     let scaffold = ois::scaffold::node::feed_config(&oises, &feeds, &options)?;
@@ -192,7 +225,8 @@ fn airnode(args: &AirnodeArgs) -> Result<NodeScaffold, Diagnostic> {
     let mut options = AirnodeOptions::default();
     options.http_gateway = args.http;
     options.signed_http_gateway = args.signed_http;
-    let scaffold = ois::scaffold::node::airnode_config(&oises, &options);
+    options.require_format = args.target.is_some();
+    let scaffold = ois::scaffold::node::airnode_config(&oises, &options)?;
     for warning in &scaffold.warnings {
         let _ = fail_with(warning);
     }

@@ -219,6 +219,14 @@ impl FormatFamily {
         (parts.len() == 3 && parts.iter().all(numeric)).then_some(family)
     }
 
+    /// The family as people write it: `2.3.x`, `3.0.x`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatFamily::V2_3 => "2.3.x",
+            FormatFamily::V3_0 => "3.0.x",
+        }
+    }
+
     /// The `oisFormat` this tool writes for the family.
     pub fn default_version(self) -> &'static str {
         match self {

@@ -38,7 +38,7 @@ pub fn ois_schema(family: FormatFamily) -> Value {
     let mut schema = Definitions::new(family).ois();
     let header = json!({
         "$schema": DIALECT,
-        "title": format!("OIS {} (Oracle Integration Specifications)", family_name(family)),
+        "title": format!("OIS {} (Oracle Integration Specifications)", family.name()),
     });
     prepend(&mut schema, header);
     schema
@@ -60,7 +60,7 @@ pub fn config_schema(family: FormatFamily) -> Value {
     defs.insert("credential".to_owned(), credential);
     json!({
         "$schema": DIALECT,
-        "title": format!("Airnode or Airnode Feed config with OIS {}", family_name(family)),
+        "title": format!("Airnode or Airnode Feed config with OIS {}", family.name()),
         "type": "object",
         "required": ["ois", "apiCredentials"],
         "properties": {
@@ -84,13 +84,6 @@ pub fn config_schema(family: FormatFamily) -> Value {
         },
         "$defs": defs,
     })
-}
-
-fn family_name(family: FormatFamily) -> &'static str {
-    match family {
-        FormatFamily::V2_3 => "2.3.x",
-        FormatFamily::V3_0 => "3.0.x",
-    }
 }
 
 /// Puts `head`'s members before `schema`'s, so the file reads `$schema` first.
@@ -149,7 +142,7 @@ impl Definitions {
             "An OIS object: one API's operations (`apiSpecifications`) and the node endpoints mapped to them (`endpoints`).",
             |key| match key {
                 "oisFormat" => json!({
-                    "description": format!("The OIS format version this object follows ({}).", family_name(family)),
+                    "description": format!("The OIS format version this object follows ({}).", family.name()),
                     "type": "string",
                     "pattern": text::ois_format_pattern(family),
                 }),

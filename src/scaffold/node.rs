@@ -8,10 +8,14 @@ use serde_json::{Map, Value, json};
 use super::ids::{TemplateParameter, encode_parameters, feed_template_id, parameters_from_json, parse_template};
 use super::{config_described, endpoint_id};
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::ois::model::FormatFamily;
 
 /// The Airnode Feed version a config is written for by default (its `nodeSettings.nodeVersion`
 /// must equal the running node's).
 pub const FEED_NODE_VERSION: &str = "3.3.0";
+/// The Airnode Feed version a config is written for when asked for Airnode Feed 4, which reads
+/// OIS 3.0.x (not released yet: the config says so in a note).
+pub const FEED_4_NODE_VERSION: &str = "4.0.0";
 /// The Airnode version a config.json is written for.
 pub const AIRNODE_NODE_VERSION: &str = "0.15.0";
 /// The secret holding the node's wallet mnemonic.
@@ -66,6 +70,9 @@ pub struct FeedOptions {
     /// Groups of template indexes that one trigger serves (templates of one endpoint whose
     /// pre-processed parameters are equal, found by the caller); `None`: a trigger per template.
     pub batches: Option<Vec<Vec<usize>>>,
+    /// Refuse an OIS whose `oisFormat` the node does not read, rather than note it (a target was
+    /// asked for).
+    pub require_format: bool,
 }
 
 impl Default for FeedOptions {
@@ -75,6 +82,7 @@ impl Default for FeedOptions {
             signed_apis: Vec::new(),
             fetch_interval: 5,
             batches: None,
+            require_format: false,
         }
     }
 }
@@ -92,8 +100,8 @@ pub struct NodeScaffold {
 
 /// The OIS objects as they go into a config the node interpolates: every `${` not already
 /// escaped gets its `\`, so the node runs snippets (and sends values) as the OIS wrote them; each
-/// is noted. And a note for an OIS whose `oisFormat` the node does not read (`family`: "2.3").
-fn embeddable(oises: &[Value], family: &str, node: &str) -> (Vec<Value>, Vec<Diagnostic>) {
+/// is noted. And a warning for an OIS whose `oisFormat` the node does not read.
+fn embeddable(oises: &[Value], family: FormatFamily, node: &str) -> (Vec<Value>, Vec<Diagnostic>) {
     let mut notes = Vec::new();
     let mut out = Vec::new();
     for (index, ois) in oises.iter().enumerate() {
@@ -110,14 +118,8 @@ fn embeddable(oises: &[Value], family: &str, node: &str) -> (Vec<Value>, Vec<Dia
             }
             Ok::<(), ()>(())
         });
-        let format = ois.get("oisFormat").and_then(Value::as_str).unwrap_or_default().to_owned();
-        if !format.starts_with(&format!("{family}.")) {
-            let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
-            notes.push(with_severity(
-                Code::BadArgument,
-                Severity::Warning,
-                format!("OIS \"{title}\" has oisFormat {format}; {node} reads {family}.x: it refuses this config until the OIS is written for it"),
-            ));
+        if let Err(mismatch) = require_family(std::slice::from_ref(&ois), family, node) {
+            notes.push(Diagnostic { severity: Severity::Warning, ..mismatch });
         }
         out.push(ois);
     }
@@ -171,8 +173,19 @@ fn find_endpoint<'o>(oises: &'o [Value], name: &str) -> Result<&'o str, Diagnost
 
 /// An Airnode Feed configuration for `oises` serving `feeds`.
 pub fn feed_config(oises: &[Value], feeds: &[Feed], options: &FeedOptions) -> Result<NodeScaffold, Diagnostic> {
-    let family = if options.node_version.starts_with("4.") { "3.0" } else { "2.3" };
-    let (embedded, mut warnings) = embeddable(oises, family, &format!("Airnode Feed {}", options.node_version));
+    let family = if options.node_version.starts_with("4.") { FormatFamily::V3_0 } else { FormatFamily::V2_3 };
+    let node = format!("Airnode Feed {}", options.node_version);
+    if options.require_format {
+        require_family(oises, family, &node)?;
+    }
+    let (embedded, mut warnings) = embeddable(oises, family, &node);
+    if options.node_version == FEED_4_NODE_VERSION {
+        warnings.push(with_severity(
+            Code::BadArgument,
+            Severity::Note,
+            format!("Airnode Feed 4 is not released yet: nodeSettings.nodeVersion is {FEED_4_NODE_VERSION}; set it to the version you run (it must be equal)"),
+        ));
+    }
     let base = config_described(oises, |_, _| None);
     let mut endpoints = Map::new();
     let mut templates = Map::new();
@@ -241,11 +254,17 @@ pub struct AirnodeOptions {
     pub http_gateway: bool,
     /// Add an HTTP signed-data gateway trigger for every endpoint.
     pub signed_http_gateway: bool,
+    /// Refuse an OIS whose `oisFormat` Airnode 0.15 does not read, rather than note it.
+    pub require_format: bool,
 }
 
 /// An Airnode 0.15 config.json for `oises`: an RRP trigger per endpoint, one placeholder chain.
-pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> NodeScaffold {
-    let (embedded, warnings) = embeddable(oises, "2.3", &format!("Airnode {AIRNODE_NODE_VERSION}"));
+pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> Result<NodeScaffold, Diagnostic> {
+    let node = format!("Airnode {AIRNODE_NODE_VERSION}");
+    if options.require_format {
+        require_family(oises, FormatFamily::V2_3, &node)?;
+    }
+    let (embedded, warnings) = embeddable(oises, FormatFamily::V2_3, &node);
     let base = config_described(oises, |_, _| None);
     let mut rrp = Vec::new();
     for ois in oises {
@@ -307,7 +326,25 @@ pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> NodeScaffold
     let mut secrets_env = base.secrets_env;
     secrets_env.push_str(&format!("\n# The node's wallet: a BIP-39 mnemonic\n{MNEMONIC_SECRET}=\n"));
     secrets_env.push_str("\n# The chain: its ID, an RPC provider URL, and the AirnodeRrpV0 contract address on it\nCHAIN_ID=\nCHAIN_PROVIDER_URL=\nAIRNODE_RRP_ADDRESS=\n");
-    NodeScaffold { config, secrets_env, warnings }
+    Ok(NodeScaffold { config, secrets_env, warnings })
+}
+
+/// The first OIS whose `oisFormat` is not of `family`, which `node` (named in the message) reads:
+/// the node would refuse a config holding it.
+pub fn require_family(oises: &[Value], family: FormatFamily, node: &str) -> Result<(), Diagnostic> {
+    for ois in oises {
+        let format = ois.get("oisFormat").and_then(Value::as_str).unwrap_or_default();
+        if FormatFamily::of(format) != Some(family) {
+            let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
+            let wanted = family.default_version();
+            return Err(Diagnostic::elsewhere(
+                Code::BadOisFormat,
+                format!("OIS \"{title}\" has oisFormat \"{format}\", and {node} reads only {}: it would refuse the config", family.name()),
+            )
+            .with_help(format!("convert the API again for this node (oisFormat \"{wanted}\"), or scaffold for a node that reads {format}")));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -317,10 +354,12 @@ mod tests {
     #[test]
     fn only_unescaped_templates_are_escaped() {
         assert_eq!(escape_unescaped("`${a}` and \\${b} and $x {c}"), "`\\${a}` and \\${b} and $x {c}");
-        let (oises, notes) = embeddable(&[json!({"oisFormat": "2.3.2", "title": "T", "v": "${x}"})], "2.3", "Airnode");
+        let (oises, notes) =
+            embeddable(&[json!({"oisFormat": "2.3.2", "title": "T", "v": "${x}"})], FormatFamily::V2_3, "Airnode");
         assert_eq!(oises[0]["v"], "\\${x}");
         assert_eq!(notes.len(), 1);
-        let (_, notes) = embeddable(&[json!({"oisFormat": "3.0.0", "title": "T"})], "2.3", "Airnode 0.15.0");
-        assert!(notes[0].message.contains("reads 2.3.x"));
+        let (_, notes) =
+            embeddable(&[json!({"oisFormat": "3.0.0", "title": "T"})], FormatFamily::V2_3, "Airnode 0.15.0");
+        assert!(notes[0].message.contains("reads only 2.3.x"), "{}", notes[0].message);
     }
 }
