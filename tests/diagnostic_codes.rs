@@ -778,8 +778,14 @@ const COINS_REQUEST: &[&str] = &[
 ];
 
 /// A loopback server that answers every connection with `answer`, after `delay_ms`.
+/// The server answers once per connection and closes it, so it says so: a client that kept the
+/// connection for the next request (a redirect) would find it closed.
 fn serve(answer: Vec<u8>, delay_ms: u64) -> String {
     use std::io::{Read, Write};
+    let answer = match answer.windows(2).position(|w| w == b"\r\n") {
+        Some(end) => [&answer[..end + 2], b"Connection: close\r\n", &answer[end + 2..]].concat(),
+        None => answer,
+    };
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     std::thread::spawn(move || {
