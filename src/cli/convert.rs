@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 
 use ois::report::{Positions, Report, Show, convert_rendered, diagnostics_text, text_report};
-use ois::{Code, ConvertOptions, Counts, Diagnostic, Failure, Filter, OutputFormat, Severity, Source};
+use ois::{Code, ConvertOptions, Counts, Diagnostic, Failure, OutputFormat, Severity, Source};
 
 use super::{DiagnosticsArg, FAILURE, fail_with, in_flags, parse_pair, write_stdout};
 
@@ -22,113 +22,146 @@ pub(crate) struct ConvertArgs {
     /// The OpenAPI/Swagger document, or `-` for standard input. Several files or folders convert
     /// every document in them (a batch), into the folder given with -o.
     #[arg(required = true, num_args = 1..)]
-    inputs: Vec<PathBuf>,
+    pub(super) inputs: Vec<PathBuf>,
     /// Write the OIS here instead of standard output (atomically; see --force); for a batch, the
     /// output folder.
     #[arg(short, long, value_name = "FILE|DIR")]
-    output: Option<PathBuf>,
+    pub(super) output: Option<PathBuf>,
     /// Convert only operations matching this: 'GET /coins/*', 'tag:market' or 'id:coinsMarkets'
     /// (repeatable).
     #[arg(long, value_name = "FILTER")]
-    include: Vec<String>,
+    pub(super) include: Vec<String>,
     /// Leave out operations matching this (repeatable; same forms as --include).
     #[arg(long, value_name = "FILTER")]
-    exclude: Vec<String>,
+    pub(super) exclude: Vec<String>,
     /// Replace the output file if it exists.
     #[arg(long)]
-    force: bool,
+    pub(super) force: bool,
     /// Output format (default: from the -o extension, else json).
     #[arg(long, value_enum)]
-    format: Option<FormatArg>,
+    pub(super) format: Option<FormatArg>,
     /// Which server to use: its 0-based index or its URL (default: the first).
     #[arg(long, value_name = "INDEX|URL")]
-    server: Option<String>,
+    pub(super) server: Option<String>,
     /// A server variable's value, instead of its default (repeatable).
     #[arg(long = "server-var", value_name = "NAME=VALUE", value_parser = parse_pair)]
-    server_vars: Vec<(String, String)>,
+    pub(super) server_vars: Vec<(String, String)>,
     /// Base URL for a relative server URL, or the server when the document has none.
     #[arg(long, value_name = "URL")]
-    base_url: Option<String>,
+    pub(super) base_url: Option<String>,
     /// The oisFormat to write: 3.0.0 (Airnode Feed 4.x) or 2.3.2 (Airnode 0.15). For experts:
     /// --target says it by the node.
-    #[arg(long, value_name = "VERSION", default_value = "3.0.0", value_parser = parse_ois_format, conflicts_with = "target")]
-    ois_format: String,
+    #[arg(long, value_name = "VERSION", value_parser = parse_ois_format, conflicts_with = "target")]
+    pub(super) ois_format: Option<String>,
     /// The node the OIS is for: airnode@0.15 and airnode-feed@3 read OIS 2.3.x, airnode-feed@4
     /// and airnode@next 3.0.x.
     #[arg(long, value_enum)]
-    target: Option<super::TargetArg>,
+    pub(super) target: Option<super::TargetArg>,
     /// The OIS title (default: info.title made to fit the OIS rule).
     #[arg(long)]
-    title: Option<String>,
+    pub(super) title: Option<String>,
     /// The OIS version (default: info.version made x.y.z).
     #[arg(long, value_name = "X.Y.Z")]
-    ois_version: Option<String>,
+    pub(super) ois_version: Option<String>,
     /// How to report on stderr.
     #[arg(long, value_enum, default_value = "text")]
-    report: DiagnosticsArg,
+    pub(super) report: DiagnosticsArg,
     /// Show only errors.
     #[arg(short, long)]
-    quiet: bool,
+    pub(super) quiet: bool,
     /// Show every diagnostic in full (by default the text report shows the first 3 of each code
     /// and counts the rest; --report json always has every one).
     #[arg(short, long)]
-    verbose: bool,
+    pub(super) verbose: bool,
     /// Treat any warning as a failure: nothing is written, exit 1.
     #[arg(long)]
-    strict: bool,
+    pub(super) strict: bool,
     /// Write a config.json fragment ({"ois": [...], "apiCredentials": [...]}) instead of the bare OIS.
     #[arg(long)]
-    config: bool,
+    pub(super) config: bool,
     /// Also write the secrets.env template here, with what the document says of each security
     /// scheme (a prefix the value needs, where to get a key).
     #[arg(long, value_name = "FILE")]
-    secrets_out: Option<PathBuf>,
+    pub(super) secrets_out: Option<PathBuf>,
     /// The security schemes to use: NAME, or NAME+NAME for several together; repeat for
     /// alternatives in order of preference (the first that serves the most operations is used);
     /// `none` for a public API. Default: the smallest set that serves every operation.
     #[arg(long, value_name = "NAME[+NAME]|none")]
-    security: Vec<String>,
+    pub(super) security: Vec<String>,
     /// Write the document's defaults of optional parameters as OIS defaults (by default none are:
     /// the node would send them whenever the requester gives no value, where the API would apply
     /// its own).
     #[arg(long)]
-    defaults: bool,
+    pub(super) defaults: bool,
     /// Let `$ref`s reach files anywhere below DIR (default: only below the document's folder).
     #[arg(long, value_name = "DIR")]
-    allow_root: Option<PathBuf>,
+    pub(super) allow_root: Option<PathBuf>,
+    /// Bring this OIS file (an OIS, or a config.json with --ois) up to date with the document,
+    /// keeping its refinements: a three-way merge with what was generated last time (the
+    /// `.convert.json` record next to it, or --base). Replaces the file unless -o is given.
+    #[arg(long, value_name = "OIS_FILE")]
+    pub(super) update: Option<PathBuf>,
+    /// With --update: the OpenAPI document the OIS was generated from (instead of the record).
+    #[arg(long, value_name = "OLD_OPENAPI", requires = "update")]
+    pub(super) base: Option<PathBuf>,
+    /// With --update: write nothing; exit 0 when the OIS is in sync with the document, 1 when the
+    /// update would change it (for CI).
+    #[arg(long, requires = "update")]
+    pub(super) check: bool,
+    /// With --update: print the unified diff of the OIS file to the update; write nothing.
+    #[arg(long, requires = "update")]
+    pub(super) diff: bool,
+    /// With --update: the title of the OIS to update in a config.json that holds several.
+    #[arg(long = "ois", value_name = "TITLE", requires = "update")]
+    pub(super) ois_title: Option<String>,
+    /// Do not write the `.convert.json` record next to the output (it lets --update tell
+    /// refinements from API changes later).
+    #[arg(long)]
+    pub(super) no_record: bool,
+}
+
+impl ConvertArgs {
+    /// The convert options as given on the command line, as a record keeps them.
+    pub(super) fn given(&self) -> ois::convert::update::record::RecordedOptions {
+        let mut given = ois::convert::update::record::RecordedOptions::default();
+        given.server = self.server.clone();
+        given.server_vars = self.server_vars.clone();
+        given.base_url = self.base_url.clone();
+        given.title = self.title.clone();
+        given.ois_version = self.ois_version.clone();
+        given.ois_format = self.target.map(|t| t.ois_format().to_owned()).or_else(|| self.ois_format.clone());
+        given.include = self.include.clone();
+        given.exclude = self.exclude.clone();
+        given.security = self.security.clone();
+        given.defaults = self.defaults;
+        given
+    }
+}
+
+/// The record of a conversion that generated `ois` with `options`.
+fn recorded(
+    options: &ois::convert::update::record::RecordedOptions,
+    ois: serde_json::Value,
+) -> ois::convert::update::record::Record {
+    let title = ois.get("title").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
+    ois::convert::update::record::Record::new(&title, options.clone(), ois)
 }
 
 pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let style = super::style_for(std::io::stderr().is_terminal());
-    let filters = |list: &[String]| list.iter().map(|f| Filter::parse(f)).collect::<Result<Vec<_>, _>>();
-    let (include, exclude) = match (filters(&args.include), filters(&args.exclude)) {
-        (Ok(include), Ok(exclude)) => (include, exclude),
-        (Err(error), _) | (_, Err(error)) => return fail_with(&error),
-    };
-    let mut options = ConvertOptions::default();
-    options.server = args.server.clone();
-    options.server_vars = args.server_vars.clone();
-    options.base_url = args.base_url.clone();
-    options.ois_format = Some(args.target.map_or_else(|| args.ois_format.clone(), |t| t.ois_format().to_owned()));
-    options.title = args.title.clone();
-    options.ois_version = args.ois_version.clone();
-    options.allow_root = args.allow_root.clone();
-    options.include = include;
-    options.exclude = exclude;
-    options.defaults = args.defaults;
-    if !args.security.is_empty() {
-        if args.security.len() > 1 && args.security.iter().any(|s| s == "none") {
-            eprintln!("error: --security none cannot be combined with other --security values");
-            return ExitCode::from(2);
-        }
-        let alternatives: Vec<Vec<String>> = args
-            .security
-            .iter()
-            .filter(|s| *s != "none")
-            .map(|s| s.split('+').map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned).collect())
-            .collect();
-        options.security = Some(alternatives);
+    if args.update.is_some() {
+        return super::update::run_update(&args);
     }
+    if ois::convert::update::record::security_choice(&args.security).is_err() {
+        eprintln!("error: --security none cannot be combined with other --security values");
+        return ExitCode::from(2);
+    }
+    let given = args.given();
+    let mut options = match given.convert_options() {
+        Ok(options) => options,
+        Err(error) => return fail_with(&error),
+    };
+    options.allow_root = args.allow_root.clone();
     let batch = args.inputs.len() > 1 || args.inputs.iter().any(|i| i.is_dir());
     let format = match (args.format, &args.output) {
         (Some(FormatArg::Json), _) => OutputFormat::Json,
@@ -150,8 +183,12 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
         result
     });
     let mut secrets_env = None;
+    let mut generated = None;
     let (mut diagnostics, summary, text) = match result {
         Ok(conversion) => {
+            if args.output.is_some() && !args.no_record {
+                generated = conversion.ois().ok();
+            }
             // Problems making the config, reported after the conversion's own.
             let mut problems = Vec::new();
             let descriptions = &conversion.scheme_descriptions;
@@ -195,7 +232,8 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
                 _ => Ok(()),
             };
             let outcome = secrets.and_then(|()| match &args.output {
-                Some(path) => ois::write_atomically(path, &text, args.force),
+                Some(path) => ois::write_atomically(path, &text, args.force)
+                    .and_then(|()| generated.map_or(Ok(()), |ois| write_record(path, recorded(&given, ois)))),
                 None => write_stdout(&text),
             });
             match outcome {
@@ -229,6 +267,20 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     };
     let _ = std::io::stderr().write_all(report.as_bytes());
     if written { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
+}
+
+/// `record` next to `output`, in place of the record of its OIS (by title, or the file's only one:
+/// the OIS may have been renamed since).
+pub(super) fn write_record(
+    output: &std::path::Path,
+    record: ois::convert::update::record::Record,
+) -> Result<(), Diagnostic> {
+    use ois::convert::update::record;
+    let path = record::path_for(output);
+    let (records, _) = record::read(&path);
+    let previous = record::find(&records, &record.title).map(|r| r.title.clone());
+    let text = record::text(&records, record, previous.as_deref())?;
+    ois::write_atomically(&path, &text, true)
 }
 
 /// What the text report shows.

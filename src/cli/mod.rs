@@ -10,6 +10,7 @@ mod processing;
 mod request;
 pub(crate) mod scaffold;
 mod schema;
+mod update;
 mod validate;
 
 pub(crate) use call::{CallArgs, run_call};
@@ -149,6 +150,9 @@ fn flag_help(fix: &Fix) -> String {
             "run it with --engine node, which has the Node.js built-ins (and no sandbox: only for code you trust)"
                 .to_owned()
         }
+        Fix::GiveBase => {
+            "pass --base OLD_OPENAPI (the document the OIS was generated from) to take the API's changes too".to_owned()
+        }
         other => other.describe(),
     }
 }
@@ -226,6 +230,7 @@ mod tests {
             Fix::CopyDefaults,
             Fix::ChooseSecurity,
             Fix::UseNodeEngine,
+            Fix::GiveBase,
         ];
         for fix in fixes {
             assert!(flag_help(&fix).contains("--"), "{fix:?} has no flag in its help");

@@ -14,6 +14,7 @@ mod security;
 mod servers;
 mod shared;
 mod templates;
+pub mod update;
 
 use indexmap::IndexMap;
 use rayon::prelude::*;

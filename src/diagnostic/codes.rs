@@ -153,6 +153,15 @@ codes! {
         TitleChanged = "CNV070", Warning, "the title was changed to fit the OIS title rule";
         VersionChanged = "CNV071", Note, "the version was changed to the x.y.z form OIS requires";
         TemplateEscaped = "CNV072", Warning, "a `${` from the document is written `\\${`, so the node's secrets interpolation keeps it as text";
+        UpdateNoBase = "CNV080", Warning, "`--update` without a record of the last conversion or `--base`: a two-way merge that keeps everything in the OIS";
+        UpdateConflict = "CNV081", Warning, "`--update`: the OIS and the API changed the same thing; the OIS's version is kept";
+        EndpointRemoved = "CNV082", Warning, "`--update`: an endpoint whose operation the API no longer has is removed, and its endpoint ID with it";
+        EndpointAdded = "CNV083", Note, "`--update`: an endpoint for a new API operation is added";
+        ApiParameterRemoved = "CNV084", Warning, "`--update`: a parameter the API no longer has is removed from its operation and endpoints";
+        ApiParameterMoved = "CNV085", Note, "`--update`: a parameter whose `in` changed is moved in its operation and endpoints";
+        UpdateBreaksOis = "CNV086", Error, "`--update`: the merged OIS would break an OIS rule (a refinement and an API change collide); nothing is written";
+        RecordUnreadable = "CNV087", Warning, "`--update`: the record of the last conversion cannot be read, and is ignored";
+        UpdateChanges = "CNV088", Error, "`--update --check`: the OIS is not in sync with the API document";
         SelfCheckFailed = "CNV099", Error, "the generated OIS failed its own check (a bug: please report it)";
     }
     Ois {

@@ -37,6 +37,8 @@ pub enum Fix {
     ChooseSecurity,
     /// Run the snippet with the system `node`, which has the Node.js built-ins (`processing::Engine::Node`).
     UseNodeEngine,
+    /// Give the OpenAPI document the OIS was last generated from, for a three-way update.
+    GiveBase,
 }
 
 impl Fix {
@@ -67,6 +69,10 @@ impl Fix {
             Fix::ChooseSecurity => "choose the scheme to keep in ConvertOptions::security".to_owned(),
             Fix::UseNodeEngine => {
                 "run it with the system node (processing::Engine::Node), which has the Node.js built-ins but no sandbox"
+                    .to_owned()
+            }
+            Fix::GiveBase => {
+                "give the OpenAPI document the OIS was generated from as the base, to take the API's changes too"
                     .to_owned()
             }
         }

@@ -11,4 +11,4 @@ mod summary;
 pub use group::{PER_CODE, Show};
 pub use pipeline::{Positions, Rendered, convert_rendered};
 pub use render::{RenderStyle, render};
-pub use summary::{Report, diagnostics_text, text_report, validation_report};
+pub use summary::{Report, counts_text, diagnostics_text, text_report, validation_report};

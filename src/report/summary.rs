@@ -54,7 +54,6 @@ pub fn text_report(
     if show.min > Severity::Warning {
         return out;
     }
-    let counts = Counts::of(diagnostics);
     if let Some(summary) = summary {
         out.push_str(&format!("converted {file}: {} operation(s) kept", summary.operations_kept));
         let skipped = summary.skipped_total();
@@ -72,9 +71,20 @@ pub fn text_report(
     } else {
         out.push_str(&format!("{file}: nothing was written\n"));
     }
-    out.push_str(&format!("{} error(s), {} warning(s), {} note(s)\n", counts.errors, counts.warnings, counts.notes));
-    out.push_str(&by_code(diagnostics));
+    out.push_str(&counts_text(diagnostics));
     out
+}
+
+/// "1 error(s), 2 warning(s), 0 note(s)" and the counts by code, one line each.
+pub fn counts_text(diagnostics: &[Diagnostic]) -> String {
+    let counts = Counts::of(diagnostics);
+    format!(
+        "{} error(s), {} warning(s), {} note(s)\n{}",
+        counts.errors,
+        counts.warnings,
+        counts.notes,
+        by_code(diagnostics)
+    )
 }
 
 /// The text report of one validated file: the diagnostics `show` asks for, then a verdict line

@@ -1,0 +1,212 @@
+//! One update of an OIS file: find the OIS in it, convert the new document (and the base) with the
+//! recorded options, merge, check the result, and write the file again as it was written (JSON
+//! indent or YAML, key order, trailing newline), everything else in it untouched.
+
+use serde_json::Value;
+
+use super::record::{self, Record, RecordedOptions};
+use super::{Merged, merge};
+use crate::convert::{Failure, convert};
+use crate::diagnostic::{Code, Diagnostic, Fix, Severity};
+use crate::ois::OisDocument;
+use crate::source::{Format, Source};
+
+/// What an update needs besides the documents.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct UpdateOptions {
+    /// The convert options given now; they override the recorded ones.
+    pub given: RecordedOptions,
+    /// The OIS to update, by title, when the file holds several (a config.json).
+    pub title: Option<String>,
+    /// The records kept next to the OIS file ([`record::read`]).
+    pub records: Vec<Record>,
+}
+
+/// An update worked out, not yet written.
+#[derive(Clone, Debug)]
+pub struct Update {
+    /// The OIS file's new text.
+    pub text: String,
+    /// Whether the text is the file's text as it was.
+    pub unchanged: bool,
+    /// The merge: the OIS, each endpoint's fate, and what the merge says.
+    pub merged: Merged,
+    /// What the conversions of the new (and base) document said, then what the merge said.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The record to keep for the next update.
+    pub record: Record,
+}
+
+/// Updates the OIS in `ois_file` from the API document `new` (and `base`, the document it was
+/// generated from, when given; else the record). Fails, writing nothing, when a document does not
+/// convert, the OIS cannot be found, or the merge would break an OIS rule.
+pub fn update(
+    new: &Source,
+    base: Option<&Source>,
+    ois_file: &Source,
+    options: &UpdateOptions,
+) -> Result<Update, Failure> {
+    let mut diagnostics = Vec::new();
+    let located = |mut error: Diagnostic| {
+        ois_file.locate_diagnostic(&mut error);
+        Failure::from(error)
+    };
+    let mut document = ois_file.parse().map_err(located)?;
+    let (pointer, ours) = find_ois(&document, options.title.as_deref()).map_err(located)?;
+    let title = ours.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let recorded = record::find(&options.records, &title);
+    let effective = recorded.map_or_else(|| options.given.clone(), |r| r.options.overridden_by(&options.given));
+    let convert_options = effective.convert_options().map_err(Failure::from)?;
+
+    let theirs = converted(new, &convert_options)?;
+    diagnostics.extend(theirs.diagnostics.iter().filter(|d| d.severity == Severity::Error).cloned());
+    let base_ois = match (base, recorded) {
+        (Some(base), _) => Some(converted(base, &convert_options)?.ois),
+        (None, Some(recorded)) => Some(recorded.generated.clone()),
+        (None, None) => None,
+    };
+    let mut merged = merge(base_ois.as_ref(), &ours, &theirs.ois);
+    for diagnostic in &mut merged.diagnostics {
+        // Pointers into the OIS, which may be one of a config's.
+        diagnostic.location.pointer = format!("{pointer}{}", diagnostic.location.pointer);
+        ois_file.locate_diagnostic(diagnostic);
+    }
+    diagnostics.extend(merged.diagnostics.iter().cloned());
+
+    let errors: Vec<Diagnostic> =
+        crate::ois::rules::check(&merged.ois, None).into_iter().filter(Diagnostic::is_error).collect();
+    if !errors.is_empty() {
+        diagnostics.push(
+            Diagnostic::elsewhere(
+                Code::UpdateBreaksOis,
+                format!(
+                    "the updated OIS would break {} OIS rule(s), so nothing was written: a refinement of the OIS and a change of the API collide (each is below, located in the updated OIS)",
+                    errors.len()
+                ),
+            )
+            .with_help("change the refinement in the OIS so that it fits the API as it is now, then update again"),
+        );
+        diagnostics.extend(errors.into_iter().map(|error| {
+            let at = if error.pointer().is_empty() { "/" } else { error.pointer() };
+            let mut told = Diagnostic::elsewhere(error.code, format!("in the updated OIS at {at}: {}", error.message));
+            told.help = error.help;
+            told
+        }));
+        return Err(Failure { diagnostics });
+    }
+
+    if let Some(slot) = document.pointer_mut(&pointer) {
+        *slot = merged.ois.clone();
+    }
+    let text = render_like(&document, &ois_file.text, ois_file.format).map_err(Failure::from)?;
+    let unchanged = text == ois_file.text;
+    let record_title = merged.ois.get("title").and_then(Value::as_str).unwrap_or_default();
+    let record = Record::new(record_title, effective, theirs.ois);
+    Ok(Update { text, unchanged, merged, diagnostics, record })
+}
+
+/// [`convert`], every diagnostic located in `source`.
+fn converted(source: &Source, options: &crate::convert::ConvertOptions) -> Result<crate::convert::Conversion, Failure> {
+    let locate = |diagnostics: &mut Vec<Diagnostic>| diagnostics.iter_mut().for_each(|d| source.locate_diagnostic(d));
+    match convert(source, options) {
+        Ok(mut conversion) => {
+            locate(&mut conversion.diagnostics);
+            Ok(conversion)
+        }
+        Err(mut failure) => {
+            locate(&mut failure.diagnostics);
+            Err(failure)
+        }
+    }
+}
+
+/// The OIS to update in a file's document, and its pointer: the file's only OIS, or the one of
+/// `title`.
+fn find_ois(document: &Value, title: Option<&str>) -> Result<(String, Value), Diagnostic> {
+    let read = OisDocument::read(document).map_err(|(_, error)| error)?;
+    let titled = |ois: &&(String, &Value)| ois.1.get("title").and_then(Value::as_str) == title;
+    let found = match (title, read.oises.as_slice()) {
+        (Some(_), oises) => oises.iter().find(titled),
+        (None, [only]) => Some(only),
+        (None, _) => None,
+    };
+    match found {
+        Some((pointer, ois)) => Ok((pointer.clone(), (*ois).clone())),
+        None => {
+            let titles: Vec<&str> =
+                read.oises.iter().filter_map(|(_, ois)| ois.get("title").and_then(Value::as_str)).collect();
+            let message = match title {
+                Some(title) => format!("no OIS titled \"{title}\" in the file (its titles: {})", titles.join(", ")),
+                None => {
+                    format!("the file holds {} OIS objects ({}): which one to update?", titles.len(), titles.join(", "))
+                }
+            };
+            Err(Diagnostic::new(Code::BadArgument, "", message).with_fix(Fix::ChooseOis))
+        }
+    }
+}
+
+/// `value` written as `like` is: YAML, or JSON with its indent, and its final newline or none.
+pub fn render_like(value: &Value, like: &str, format: Format) -> Result<String, Diagnostic> {
+    let mut text = match format {
+        Format::Yaml => crate::emit::to_text(value, crate::emit::OutputFormat::Yaml)?,
+        Format::Json => {
+            let indent = json_indent(like);
+            let mut out = Vec::new();
+            let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+            let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+            serde::Serialize::serialize(value, &mut serializer).map_err(|error| {
+                Diagnostic::elsewhere(Code::OutputWrite, format!("cannot serialize the OIS: {error}"))
+            })?;
+            String::from_utf8_lossy(&out).into_owned()
+        }
+    };
+    let ends_with_newline = like.ends_with('\n');
+    while text.ends_with('\n') {
+        text.pop();
+    }
+    if ends_with_newline {
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// The indent of a JSON text: the whitespace before the first member (two spaces by default).
+fn json_indent(text: &str) -> String {
+    text.lines()
+        .skip(1)
+        .find(|line| !line.trim().is_empty())
+        .map(|line| line.chars().take_while(|c| *c == ' ' || *c == '\t').collect::<String>())
+        .filter(|indent| !indent.is_empty())
+        .unwrap_or_else(|| "  ".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn renders_as_the_file_was_written() {
+        let value = json!({"a": [1], "b": {"c": true}});
+        assert_eq!(
+            render_like(&value, "{\n    \"x\": 1\n}", Format::Json).unwrap(),
+            "{\n    \"a\": [\n        1\n    ],\n    \"b\": {\n        \"c\": true\n    }\n}"
+        );
+        assert_eq!(
+            render_like(&value, "{\n\t\"x\": 1\n}\n", Format::Json).unwrap(),
+            "{\n\t\"a\": [\n\t\t1\n\t],\n\t\"b\": {\n\t\t\"c\": true\n\t}\n}\n"
+        );
+        assert!(render_like(&value, "a: 1\n", Format::Yaml).unwrap().starts_with("a:\n"));
+    }
+
+    #[test]
+    fn several_ois_need_a_title() {
+        let config = json!({"ois": [{"title": "A"}, {"title": "B"}], "apiCredentials": []});
+        assert_eq!(find_ois(&config, Some("B")).unwrap().0, "/ois/1");
+        assert_eq!(find_ois(&config, None).unwrap_err().fix, Some(Fix::ChooseOis));
+        assert!(find_ois(&config, Some("C")).unwrap_err().message.contains("A, B"));
+        assert_eq!(find_ois(&json!({"title": "A", "endpoints": []}), None).unwrap().0, "");
+    }
+}

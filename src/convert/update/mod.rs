@@ -1,0 +1,586 @@
+//! `ois convert --update`: bring an OIS that was generated and then refined by hand up to date
+//! with a changed API, keeping the refinements.
+//!
+//! A three-way merge of OIS objects: *base* is what the converter generated last time (kept in
+//! the sidecar [`record`], or generated again from `--base`), *ours* is the OIS as the user refined
+//! it, *theirs* is what the converter generates from the new document with the same options. An
+//! API operation is known by (method, path), an endpoint by its operation and then its name, a
+//! parameter by (in, name). The title, the `oisFormat` and every endpoint's name are always the
+//! user's: endpoint IDs are derived from them, and must not change because the API did.
+
+mod file;
+mod merge;
+pub mod record;
+
+pub use file::{Update, UpdateOptions, render_like, update};
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value, json};
+
+use crate::diagnostic::{Code, Diagnostic};
+use merge::{Mode, Notes, Place};
+
+/// An endpoint's fate in an update.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fate {
+    /// It was in the OIS and still is.
+    Kept,
+    /// The API has a new operation, and this is its endpoint.
+    Added,
+    /// Its operation is gone from the API, and so is it (and its endpoint ID).
+    Removed,
+}
+
+/// One endpoint of the update, with the ID the node derives from (title, name).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct EndpointChange {
+    /// The endpoint's name.
+    pub name: String,
+    /// The ID the node derives from the OIS title and the name.
+    #[serde(rename = "endpointId")]
+    pub endpoint_id: String,
+    /// What the update did to it.
+    pub fate: Fate,
+}
+
+/// The merged OIS, what happened to each endpoint, and what the merge says (conflicts, removals,
+/// additions).
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// The updated OIS.
+    pub ois: Value,
+    /// Every endpoint: kept, added or removed.
+    pub endpoints: Vec<EndpointChange>,
+    /// Conflicts, removals, additions, moves.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// (method, path) of an endpoint's operation.
+type Operation = (String, String);
+
+fn operation_of(endpoint: &Value) -> Option<Operation> {
+    let operation = endpoint.get("operation")?;
+    let method = operation.get("method")?.as_str()?;
+    let path = operation.get("path")?.as_str()?;
+    Some((method.to_owned(), path.to_owned()))
+}
+
+fn name_of(endpoint: &Value) -> Option<&str> {
+    endpoint.get("name").and_then(Value::as_str)
+}
+
+fn endpoints(ois: &Value) -> &[Value] {
+    ois.get("endpoints").and_then(Value::as_array).map_or(&[], Vec::as_slice)
+}
+
+/// (in, name) of an API parameter or of an `operationParameter`.
+fn located(value: &Value) -> Option<(String, String)> {
+    Some((value.get("in")?.as_str()?.to_owned(), value.get("name")?.as_str()?.to_owned()))
+}
+
+fn located_key(value: &Value) -> Option<String> {
+    located(value).map(|(location, name)| format!("{location}\u{0}{name}"))
+}
+
+/// An endpoint parameter is known by the API parameter it maps, or else by its name.
+fn endpoint_parameter_key(parameter: &Value) -> Option<String> {
+    match parameter.get("operationParameter") {
+        Some(operation) => located_key(operation),
+        None => parameter.get("name").and_then(Value::as_str).map(|name| format!("name\u{0}{name}")),
+    }
+}
+
+fn fixed_key(fixed: &Value) -> Option<String> {
+    fixed.get("operationParameter").and_then(located_key)
+}
+
+fn reserved_key(reserved: &Value) -> Option<String> {
+    reserved.get("name").and_then(Value::as_str).map(str::to_owned)
+}
+
+/// The parameters of each operation of `ois`.
+fn operations(ois: &Value) -> HashMap<Operation, Vec<(String, String)>> {
+    let mut found = HashMap::new();
+    let paths = ois.pointer("/apiSpecifications/paths").and_then(Value::as_object);
+    for (path, item) in paths.into_iter().flatten() {
+        for (method, operation) in item.as_object().into_iter().flatten() {
+            let parameters = operation.get("parameters").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+            found.insert((method.clone(), path.clone()), parameters.iter().filter_map(located).collect());
+        }
+    }
+    found
+}
+
+/// Merges `ours` with what the converter makes of the API now (`theirs`), given what it made of
+/// the API last time (`base`; `None` for a two-way merge that keeps everything `ours` has).
+pub fn merge(base: Option<&Value>, ours: &Value, theirs: &Value) -> Merged {
+    let mode = if base.is_some() { Mode::ThreeWay } else { Mode::TwoWay };
+    let mut notes = Notes::default();
+    let (mut base, mut ours) = (base.cloned(), ours.clone());
+    if let Some(base) = &mut base {
+        apply_moves(base, &mut ours, theirs, &mut notes);
+    }
+    let base = base.as_ref();
+    let title = ours.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+
+    let removed_operations: HashSet<Operation> = match base {
+        Some(base) => {
+            let now = operations(theirs);
+            operations(base).into_keys().filter(|operation| !now.contains_key(operation)).collect()
+        }
+        None => HashSet::new(),
+    };
+
+    let (Some(ours_map), Some(theirs_map)) = (ours.as_object(), theirs.as_object()) else {
+        return Merged { ois: ours.clone(), endpoints: Vec::new(), diagnostics: notes.diagnostics };
+    };
+    let base_map = base.and_then(Value::as_object);
+    let (merged_endpoints, changes) = merge_endpoints(base, &ours, theirs, &removed_operations, mode, &mut notes);
+    let special =
+        |key: &str, b: Option<&Value>, o: Option<&Value>, t: Option<&Value>, at: &Place, notes: &mut Notes| {
+            match key {
+                // Endpoint IDs are derived from the title: it is the user's, whatever the API says.
+                "title" | "oisFormat" => Some(o.or(b).cloned()),
+                "endpoints" => Some(Some(Value::Array(merged_endpoints.clone()))),
+                "apiSpecifications" => Some(Some(api_specifications(b, o, t, mode, at, &removed_operations, notes))),
+                _ => None,
+            }
+        };
+    let mut merged =
+        Value::Object(merge::object(base_map, ours_map, theirs_map, mode, &Place::root(), &mut notes, &special));
+    tidy_mappings(&mut merged, base, theirs, &mut notes);
+    let endpoints = changes
+        .into_iter()
+        .map(|(name, fate)| EndpointChange { endpoint_id: crate::scaffold::endpoint_id(&title, &name), name, fate })
+        .collect::<Vec<_>>();
+    for change in &endpoints {
+        match change.fate {
+            Fate::Added => notes.diagnostics.push(Diagnostic::new(
+                Code::EndpointAdded,
+                "/endpoints",
+                format!("endpoint \"{}\" ({}) was added for a new API operation", change.name, change.endpoint_id),
+            )),
+            Fate::Removed => notes.diagnostics.push(
+                Diagnostic::new(
+                    Code::EndpointRemoved,
+                    "/endpoints",
+                    format!(
+                        "endpoint \"{}\" was removed: the API no longer has its operation. Its endpoint ID {} is gone; Airnode Feed templates and triggers that name it break",
+                        change.name, change.endpoint_id
+                    ),
+                )
+                .with_help("remove the templates, beacons and triggers that use it from the node's config"),
+            ),
+            Fate::Kept => {}
+        }
+    }
+    if mode == Mode::TwoWay {
+        notes.diagnostics.insert(
+            0,
+            Diagnostic::new(
+                Code::UpdateNoBase,
+                "",
+                "no record of what the converter generated last time: a two-way merge, which keeps everything in the OIS and adds what only the API has (nothing is removed, and no API change to what the OIS has is taken)",
+            )
+            .with_fix(crate::diagnostic::Fix::GiveBase),
+        );
+    }
+    Merged { ois: merged, endpoints, diagnostics: notes.diagnostics }
+}
+
+/// `apiSpecifications`: servers and security as values, schemes by name, operations by (path,
+/// method) with their parameters by (in, name); an operation the API removed goes.
+fn api_specifications(
+    base: Option<&Value>,
+    ours: Option<&Value>,
+    theirs: Option<&Value>,
+    mode: Mode,
+    place: &Place,
+    removed: &HashSet<Operation>,
+    notes: &mut Notes,
+) -> Value {
+    let (Some(Value::Object(o)), Some(Value::Object(t))) = (ours, theirs) else {
+        return ours.cloned().unwrap_or(Value::Null);
+    };
+    let b = base.and_then(Value::as_object);
+    let special = |key: &str,
+                   b: Option<&Value>,
+                   o: Option<&Value>,
+                   t: Option<&Value>,
+                   at: &Place,
+                   notes: &mut Notes|
+     -> Option<Option<Value>> {
+        if key != "paths" {
+            return None;
+        }
+        let (Some(Value::Object(o)), Some(Value::Object(t))) = (o, t) else { return Some(o.cloned()) };
+        let mut paths = Map::new();
+        let keys = merge::ordered_keys(o.keys().map(String::as_str), t.keys().map(String::as_str));
+        let base_paths = b.and_then(Value::as_object);
+        for path in keys {
+            let (bp, op, tp) = (base_paths.and_then(|m| m.get(path)), o.get(path), t.get(path));
+            let path_at = at.key(path);
+            let mut methods = Map::new();
+            let empty = Map::new();
+            let om = op.and_then(Value::as_object).unwrap_or(&empty);
+            let tm = tp.and_then(Value::as_object).unwrap_or(&empty);
+            for method in merge::ordered_keys(om.keys().map(String::as_str), tm.keys().map(String::as_str)) {
+                let (bo, oo, to) = (bp.and_then(|m| m.get(method)), om.get(method), tm.get(method));
+                if removed.contains(&(method.to_owned(), path.to_owned())) {
+                    continue;
+                }
+                let merged = match (oo, to) {
+                    (Some(oo), Some(to)) => Some(operation(bo, oo, to, mode, &path_at.key(method), notes)),
+                    (Some(oo), None) => Some(oo.clone()),
+                    // New in the API, unless the user deleted it.
+                    (None, Some(to)) if mode == Mode::TwoWay || bo.is_none() => Some(to.clone()),
+                    _ => None,
+                };
+                if let Some(merged) = merged {
+                    methods.insert(method.to_owned(), merged);
+                }
+            }
+            if !methods.is_empty() || (op.is_some() && tp.is_none() && bp.is_none()) {
+                paths.insert(path.to_owned(), Value::Object(methods));
+            }
+        }
+        Some(Some(Value::Object(paths)))
+    };
+    let merged = merge::object(b, o, t, mode, place, notes, &special);
+    Value::Object(merged)
+}
+
+/// An API operation: its parameters by (in, name).
+fn operation(
+    base: Option<&Value>,
+    ours: &Value,
+    theirs: &Value,
+    mode: Mode,
+    place: &Place,
+    notes: &mut Notes,
+) -> Value {
+    let special =
+        |key: &str, b: Option<&Value>, o: Option<&Value>, t: Option<&Value>, at: &Place, notes: &mut Notes| {
+            if key != "parameters" {
+                return None;
+            }
+            let (Some(Value::Array(o)), Some(Value::Array(t))) = (o, t) else { return Some(o.cloned()) };
+            Some(Some(Value::Array(merge::list(b, o, t, &located_key, mode, at, notes))))
+        };
+    match (base.and_then(Value::as_object), ours.as_object(), theirs.as_object()) {
+        (b, Some(o), Some(t)) => Value::Object(merge::object(b, o, t, mode, place, notes, &special)),
+        _ => ours.clone(),
+    }
+}
+
+/// The endpoints, matched across the three sides and merged, in ours' order with new ones where
+/// theirs has them; and each endpoint's name and fate.
+fn merge_endpoints(
+    base: Option<&Value>,
+    ours: &Value,
+    theirs: &Value,
+    removed: &HashSet<Operation>,
+    mode: Mode,
+    notes: &mut Notes,
+) -> (Vec<Value>, Vec<(String, Fate)>) {
+    let (base_list, our_list, their_list) = (base.map_or(&[][..], endpoints), endpoints(ours), endpoints(theirs));
+    // base ↔ ours: by name with the same operation, else a renamed one of the same operation.
+    let base_names: HashSet<&str> = base_list.iter().filter_map(name_of).collect();
+    let mut ours_of_base: HashMap<usize, usize> = HashMap::new();
+    let mut taken: HashSet<usize> = HashSet::new();
+    for (bi, b) in base_list.iter().enumerate() {
+        let found = our_list.iter().enumerate().position(|(oi, o)| {
+            !taken.contains(&oi)
+                && name_of(o) == name_of(b)
+                && (operation_of(o) == operation_of(b) || operation_of(o).is_none())
+        });
+        if let Some(oi) = found {
+            taken.insert(oi);
+            ours_of_base.insert(bi, oi);
+        }
+    }
+    for (bi, b) in base_list.iter().enumerate() {
+        if ours_of_base.contains_key(&bi) || operation_of(b).is_none() {
+            continue;
+        }
+        let found = our_list.iter().enumerate().position(|(oi, o)| {
+            !taken.contains(&oi)
+                && operation_of(o) == operation_of(b)
+                && name_of(o).is_none_or(|n| !base_names.contains(n))
+        });
+        if let Some(oi) = found {
+            taken.insert(oi);
+            ours_of_base.insert(bi, oi);
+        }
+    }
+    // base ↔ theirs (and, without a base, ours ↔ theirs): by operation, then by name.
+    let pair = |left: &[Value], right: &[Value]| -> HashMap<usize, usize> {
+        let mut used = HashSet::new();
+        let mut pairs = HashMap::new();
+        for (li, l) in left.iter().enumerate() {
+            let found = right.iter().enumerate().position(|(ri, r)| {
+                !used.contains(&ri)
+                    && match (operation_of(l), operation_of(r)) {
+                        (Some(a), Some(b)) => a == b,
+                        (None, None) => name_of(l) == name_of(r),
+                        _ => false,
+                    }
+            });
+            if let Some(ri) = found {
+                used.insert(ri);
+                pairs.insert(li, ri);
+            }
+        }
+        pairs
+    };
+    let theirs_of_base = pair(base_list, their_list);
+    let theirs_of_ours: HashMap<usize, usize> = match mode {
+        Mode::ThreeWay => {
+            ours_of_base.iter().filter_map(|(bi, oi)| theirs_of_base.get(bi).map(|ti| (*oi, *ti))).collect()
+        }
+        Mode::TwoWay => pair(our_list, their_list),
+    };
+    let base_of_ours: HashMap<usize, usize> = ours_of_base.iter().map(|(bi, oi)| (*oi, *bi)).collect();
+
+    let mut merged: Vec<(Option<usize>, Value)> = Vec::new();
+    let mut fates = Vec::new();
+    let mut names: HashSet<String> = our_list.iter().filter_map(name_of).map(str::to_owned).collect();
+    for (oi, o) in our_list.iter().enumerate() {
+        let name = name_of(o).unwrap_or_default().to_owned();
+        if operation_of(o).is_some_and(|op| removed.contains(&op)) {
+            fates.push((name, Fate::Removed));
+            continue;
+        }
+        let their_index = theirs_of_ours.get(&oi).copied();
+        let t = their_index.and_then(|ti| their_list.get(ti));
+        let b = base_of_ours.get(&oi).and_then(|&bi| base_list.get(bi));
+        let place = Place::root().key("endpoints").indexes(oi, their_index);
+        let value = match t {
+            Some(t) => endpoint(b, o, t, mode, &place, notes),
+            None => o.clone(),
+        };
+        merged.push((their_index, value));
+        fates.push((name, Fate::Kept));
+    }
+    // New operations' endpoints, where theirs has them.
+    let claimed: HashSet<usize> = theirs_of_base.values().chain(theirs_of_ours.values()).copied().collect();
+    let mut previous: Option<usize> = None;
+    for (ti, t) in their_list.iter().enumerate() {
+        if !claimed.contains(&ti) {
+            let mut endpoint = t.clone();
+            let name = unique_name(name_of(t).unwrap_or("endpoint"), &names);
+            names.insert(name.clone());
+            if let Some(map) = endpoint.as_object_mut() {
+                map.insert("name".to_owned(), Value::String(name.clone()));
+            }
+            let at = previous.and_then(|p| merged.iter().position(|(m, _)| *m == Some(p))).map_or(0, |i| i + 1);
+            merged.insert(at, (Some(ti), endpoint));
+            fates.push((name, Fate::Added));
+        }
+        if merged.iter().any(|(m, _)| *m == Some(ti)) {
+            previous = Some(ti);
+        }
+    }
+    (merged.into_iter().map(|(_, value)| value).collect(), fates)
+}
+
+/// `base` with a numeric suffix when another endpoint has that name (as the converter does).
+fn unique_name(base: &str, names: &HashSet<String>) -> String {
+    if !names.contains(base) {
+        return base.to_owned();
+    }
+    (2..).map(|n| format!("{base}{n}")).find(|name| !names.contains(name)).unwrap_or_else(|| base.to_owned())
+}
+
+/// One endpoint three ways: its name and operation are ours; its lists by identity.
+fn endpoint(base: Option<&Value>, ours: &Value, theirs: &Value, mode: Mode, place: &Place, notes: &mut Notes) -> Value {
+    let (Some(o), Some(t)) = (ours.as_object(), theirs.as_object()) else { return ours.clone() };
+    let b = base.and_then(Value::as_object);
+    // The API parameters this endpoint fixes: a new one is not also made a requester parameter.
+    let fixed: HashSet<String> = ours
+        .get("fixedOperationParameters")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(fixed_key)
+        .collect();
+    let special = |key: &str,
+                   b: Option<&Value>,
+                   o: Option<&Value>,
+                   t: Option<&Value>,
+                   at: &Place,
+                   notes: &mut Notes|
+     -> Option<Option<Value>> {
+        let identify: &dyn Fn(&Value) -> Option<String> = match key {
+            "name" | "operation" => return Some(o.cloned()),
+            "parameters" => &endpoint_parameter_key,
+            "fixedOperationParameters" => &fixed_key,
+            "reservedParameters" => &reserved_key,
+            _ => return None,
+        };
+        let (Some(Value::Array(o)), Some(Value::Array(t))) = (o, t) else { return Some(o.cloned()) };
+        let t: Vec<Value> = if key == "parameters" {
+            t.iter().filter(|p| endpoint_parameter_key(p).is_none_or(|k| !fixed.contains(&k))).cloned().collect()
+        } else {
+            t.clone()
+        };
+        Some(Some(Value::Array(merge::list(b, o, &t, identify, mode, at, notes))))
+    };
+    Value::Object(merge::object(b, o, t, mode, place, notes, &special))
+}
+
+/// Parameters that moved (`in` changed, same name, same operation) between base and theirs are
+/// moved in base and ours too, so the merge sees the user's refinements of them unchanged.
+fn apply_moves(base: &mut Value, ours: &mut Value, theirs: &Value, notes: &mut Notes) {
+    let (before, after) = (operations(base), operations(theirs));
+    let mut moves: Vec<(Operation, String, String, String)> = Vec::new();
+    for (operation, old) in &before {
+        let Some(new) = after.get(operation) else { continue };
+        for (location, name) in old {
+            if new.iter().any(|(l, n)| l == location && n == name) {
+                continue;
+            }
+            let moved = new.iter().find(|(l, n)| n == name && !old.iter().any(|(ol, on)| ol == l && on == name));
+            if let Some((to, _)) = moved {
+                moves.push((operation.clone(), name.clone(), location.clone(), to.clone()));
+            }
+        }
+    }
+    moves.sort();
+    for (operation, name, from, to) in moves {
+        for side in [&mut *base, &mut *ours] {
+            move_parameter(side, &operation, &name, &from, &to);
+        }
+        notes.diagnostics.push(Diagnostic::new(
+            Code::ApiParameterMoved,
+            crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str()]),
+            format!(
+                "{} {}: parameter \"{name}\" moved from {from} to {to}; the endpoints that map or fix it follow",
+                operation.0.to_uppercase(),
+                operation.1
+            ),
+        ));
+    }
+}
+
+fn move_parameter(ois: &mut Value, operation: &Operation, name: &str, from: &str, to: &str) {
+    let rewrite = |value: &mut Value| {
+        if value.get("in").and_then(Value::as_str) == Some(from)
+            && value.get("name").and_then(Value::as_str) == Some(name)
+            && let Some(map) = value.as_object_mut()
+        {
+            map.insert("in".to_owned(), json!(to));
+        }
+    };
+    let pointer =
+        crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str(), "parameters"]);
+    if let Some(Value::Array(parameters)) = ois.pointer_mut(&pointer) {
+        parameters.iter_mut().for_each(rewrite);
+    }
+    for endpoint in ois.get_mut("endpoints").and_then(Value::as_array_mut).into_iter().flatten() {
+        if operation_of(endpoint).as_ref() != Some(operation) {
+            continue;
+        }
+        for list in ["parameters", "fixedOperationParameters"] {
+            for item in endpoint.get_mut(list).and_then(Value::as_array_mut).into_iter().flatten() {
+                if let Some(target) = item.get_mut("operationParameter") {
+                    rewrite(target);
+                }
+            }
+        }
+    }
+}
+
+/// After the merge: every endpoint maps only parameters its operation still has (the rest are
+/// removed and reported), and maps each parameter the API added (as the generated endpoint does,
+/// unless it fixes it).
+fn tidy_mappings(merged: &mut Value, base: Option<&Value>, theirs: &Value, notes: &mut Notes) {
+    let declared = operations(merged);
+    let (before, now) = (base.map(operations).unwrap_or_default(), operations(theirs));
+    // Parameters only one of `from` and `to` has, by operation both have.
+    let only = |from: &HashMap<Operation, Vec<(String, String)>>, to: &HashMap<Operation, Vec<(String, String)>>| {
+        let mut found: Vec<(Operation, Vec<(String, String)>)> = to
+            .iter()
+            .filter_map(|(operation, parameters)| {
+                let other = from.get(operation)?;
+                let new: Vec<_> = parameters.iter().filter(|p| !other.contains(p)).cloned().collect();
+                (!new.is_empty()).then(|| (operation.clone(), new))
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    let added: HashMap<Operation, Vec<(String, String)>> = only(&before, &now).into_iter().collect();
+    let removed = only(&now, &before);
+    for (operation, parameters) in &removed {
+        if !declared.contains_key(operation) {
+            continue;
+        }
+        for (location, name) in parameters {
+            notes.diagnostics.push(Diagnostic::new(
+                Code::ApiParameterRemoved,
+                crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str()]),
+                format!(
+                    "{} {}: the API no longer has {location} parameter \"{name}\"; it is removed from the operation and from every endpoint that mapped or fixed it",
+                    operation.0.to_uppercase(),
+                    operation.1
+                ),
+            ));
+        }
+    }
+    let reported: HashSet<(&Operation, &(String, String))> =
+        removed.iter().flat_map(|(operation, parameters)| parameters.iter().map(move |p| (operation, p))).collect();
+    // The generated mapping of each added parameter, from theirs' endpoint of the operation.
+    let generated = |operation: &Operation, parameter: &(String, String)| -> Option<Value> {
+        endpoints(theirs)
+            .iter()
+            .filter(|e| operation_of(e).as_ref() == Some(operation))
+            .flat_map(|e| e.get("parameters").and_then(Value::as_array).into_iter().flatten())
+            .find(|p| p.get("operationParameter").and_then(located).as_ref() == Some(parameter))
+            .cloned()
+    };
+    let Some(list) = merged.get_mut("endpoints").and_then(Value::as_array_mut) else { return };
+    for (index, endpoint) in list.iter_mut().enumerate() {
+        let Some(operation) = operation_of(endpoint) else { continue };
+        let Some(parameters) = declared.get(&operation) else { continue };
+        let name = name_of(endpoint).unwrap_or_default().to_owned();
+        for key in ["parameters", "fixedOperationParameters"] {
+            let Some(items) = endpoint.get_mut(key).and_then(Value::as_array_mut) else { continue };
+            items.retain(|item| {
+                let Some(target) = item.get("operationParameter").and_then(located) else { return true };
+                let keep = parameters.contains(&target);
+                if !keep && !reported.contains(&(&operation, &target)) {
+                    notes.diagnostics.push(Diagnostic::new(
+                        Code::ApiParameterRemoved,
+                        format!("/endpoints/{index}/{key}"),
+                        format!(
+                            "endpoint \"{name}\": the API no longer has {} parameter \"{}\" of {} {}; its mapping was removed",
+                            target.0, target.1, operation.0.to_uppercase(), operation.1
+                        ),
+                    ));
+                }
+                keep
+            });
+        }
+        for parameter in added.get(&operation).into_iter().flatten() {
+            let mapped = ["parameters", "fixedOperationParameters"].iter().any(|key| {
+                endpoint
+                    .get(*key)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .any(|item| item.get("operationParameter").and_then(located).as_ref() == Some(parameter))
+            });
+            if mapped || !parameters.contains(parameter) {
+                continue;
+            }
+            if let (Some(mapping), Some(items)) =
+                (generated(&operation, parameter), endpoint.get_mut("parameters").and_then(Value::as_array_mut))
+            {
+                items.push(mapping);
+            }
+        }
+    }
+}

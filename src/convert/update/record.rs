@@ -1,0 +1,256 @@
+//! The record of a conversion, kept in a small file next to the OIS: the options it was made with
+//! and the OIS it generated, before anyone refined it. `ois convert --update` merges from it.
+//!
+//! The OIS format is strict (no extension keys), so the record cannot live inside the OIS. For
+//! `api.ois.json` it is `api.ois.convert.json` (the last extension replaced by `.convert.json`):
+//! JSON, deterministic, safe to commit (an OIS holds no secret, and neither does the record).
+//! One record file can hold the records of several OIS objects (a config.json's), by title.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::convert::{ConvertOptions, Filter};
+use crate::diagnostic::{Code, Diagnostic};
+
+/// The version of the record format; a record of another version is not read.
+pub const RECORD_VERSION: u64 = 1;
+
+/// The convert options as given (the text of filters and security choices), so that the API's
+/// new document is converted the same way.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+#[non_exhaustive]
+pub struct RecordedOptions {
+    /// The server chosen (index or URL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// Server variable values.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub server_vars: Vec<(String, String)>,
+    /// The base URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<String>,
+    /// The title asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The OIS version asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ois_version: Option<String>,
+    /// The `oisFormat` written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ois_format: Option<String>,
+    /// Operation filters to include.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub include: Vec<String>,
+    /// Operation filters to exclude.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
+    /// `NAME` or `NAME+NAME` alternatives, or `["none"]`; empty: the converter chooses.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub security: Vec<String>,
+    /// Whether the document's defaults were written.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub defaults: bool,
+}
+
+impl RecordedOptions {
+    /// `self` with every option `given` sets taken from it (the command line overrides the
+    /// record).
+    pub fn overridden_by(&self, given: &RecordedOptions) -> RecordedOptions {
+        fn pick<T: Clone>(given: &Option<T>, recorded: &Option<T>) -> Option<T> {
+            given.clone().or_else(|| recorded.clone())
+        }
+        fn pick_list<T: Clone>(given: &[T], recorded: &[T]) -> Vec<T> {
+            if given.is_empty() { recorded.to_vec() } else { given.to_vec() }
+        }
+        RecordedOptions {
+            server: pick(&given.server, &self.server),
+            server_vars: pick_list(&given.server_vars, &self.server_vars),
+            base_url: pick(&given.base_url, &self.base_url),
+            title: pick(&given.title, &self.title),
+            ois_version: pick(&given.ois_version, &self.ois_version),
+            ois_format: pick(&given.ois_format, &self.ois_format),
+            include: pick_list(&given.include, &self.include),
+            exclude: pick_list(&given.exclude, &self.exclude),
+            security: pick_list(&given.security, &self.security),
+            defaults: given.defaults || self.defaults,
+        }
+    }
+
+    /// The [`ConvertOptions`] these say (filters and security choices parsed).
+    pub fn convert_options(&self) -> Result<ConvertOptions, Diagnostic> {
+        Ok(ConvertOptions {
+            server: self.server.clone(),
+            server_vars: self.server_vars.clone(),
+            base_url: self.base_url.clone(),
+            title: self.title.clone(),
+            ois_version: self.ois_version.clone(),
+            ois_format: self.ois_format.clone(),
+            include: self.include.iter().map(|f| Filter::parse(f)).collect::<Result<_, _>>()?,
+            exclude: self.exclude.iter().map(|f| Filter::parse(f)).collect::<Result<_, _>>()?,
+            defaults: self.defaults,
+            security: security_choice(&self.security)?,
+            ..ConvertOptions::default()
+        })
+    }
+}
+
+/// `--security` values: `NAME`, `NAME+NAME` (alternatives in order), or `none` alone.
+pub fn security_choice(values: &[String]) -> Result<Option<Vec<Vec<String>>>, Diagnostic> {
+    if values.is_empty() {
+        return Ok(None);
+    }
+    if values.len() > 1 && values.iter().any(|s| s == "none") {
+        return Err(Diagnostic::elsewhere(
+            Code::BadArgument,
+            "the security choice `none` cannot be combined with other schemes",
+        ));
+    }
+    Ok(Some(
+        values
+            .iter()
+            .filter(|s| *s != "none")
+            .map(|s| s.split('+').map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned).collect())
+            .collect(),
+    ))
+}
+
+/// What one conversion left behind for the next update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    /// The title of the OIS this is the record of (as written in the OIS file).
+    pub title: String,
+    /// The tool and version that generated it.
+    pub generated_by: String,
+    /// The options it was generated with.
+    pub options: RecordedOptions,
+    /// The OIS as generated, before any refinement.
+    pub generated: Value,
+}
+
+impl Record {
+    /// A record made now, by this version of the tool.
+    pub fn new(title: &str, options: RecordedOptions, generated: Value) -> Record {
+        Record {
+            title: title.to_owned(),
+            generated_by: format!("ois {}", env!("CARGO_PKG_VERSION")),
+            options,
+            generated,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RecordFile {
+    ois_convert_record: u64,
+    about: String,
+    records: Vec<Record>,
+}
+
+const ABOUT: &str = "Written by `ois convert`: what it generated last time, before any refinement, so that `ois convert --update` can tell your refinements from the API's changes. Commit it next to the OIS; it holds no secret.";
+
+/// The record file of an OIS file: `api.ois.json` → `api.ois.convert.json`.
+pub fn path_for(ois_file: &Path) -> PathBuf {
+    let stem = ois_file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    ois_file.with_file_name(format!("{stem}.convert.json"))
+}
+
+/// The records in `path`: none when there is no file; a warning (and none) when it cannot be read.
+pub fn read(path: &Path) -> (Vec<Record>, Option<Diagnostic>) {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return (Vec::new(), None),
+        Err(error) => return (Vec::new(), Some(unreadable(path, &error.to_string()))),
+    };
+    match serde_json::from_str::<RecordFile>(&text) {
+        Ok(file) if file.ois_convert_record == RECORD_VERSION => (file.records, None),
+        Ok(file) => {
+            (Vec::new(), Some(unreadable(path, &format!("it is of record version {}", file.ois_convert_record))))
+        }
+        Err(error) => (Vec::new(), Some(unreadable(path, &error.to_string()))),
+    }
+}
+
+fn unreadable(path: &Path, why: &str) -> Diagnostic {
+    Diagnostic::elsewhere(
+        Code::RecordUnreadable,
+        format!("cannot read the conversion record {}: {why}", path.display()),
+    )
+    .with_help("delete it to start afresh: the next update is then a two-way merge")
+}
+
+/// The record for `title` among `records`; a lone record serves whatever the title (the user may
+/// have renamed the OIS).
+pub fn find<'r>(records: &'r [Record], title: &str) -> Option<&'r Record> {
+    records.iter().find(|r| r.title == title).or(match records {
+        [only] => Some(only),
+        _ => None,
+    })
+}
+
+/// `records` with `record` in place of the one of its title (or of `replacing`), as the text of
+/// a record file.
+pub fn text(records: &[Record], record: Record, replacing: Option<&str>) -> Result<String, Diagnostic> {
+    let mut all: Vec<Record> = records.to_vec();
+    match all.iter().position(|r| r.title == record.title || Some(r.title.as_str()) == replacing) {
+        Some(index) => {
+            if let Some(slot) = all.get_mut(index) {
+                *slot = record;
+            }
+        }
+        None => all.push(record),
+    }
+    let file = RecordFile { ois_convert_record: RECORD_VERSION, about: ABOUT.to_owned(), records: all };
+    serde_json::to_string_pretty(&file).map(|text| text + "\n").map_err(|error| {
+        Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write the conversion record: {error}"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_record_sits_next_to_the_ois() {
+        assert_eq!(path_for(Path::new("out/api.ois.json")), PathBuf::from("out/api.ois.convert.json"));
+        assert_eq!(path_for(Path::new("config.json")), PathBuf::from("config.convert.json"));
+        assert_eq!(path_for(Path::new("api.yaml")), PathBuf::from("api.convert.json"));
+    }
+
+    #[test]
+    fn given_options_override_recorded_ones() {
+        let recorded = RecordedOptions {
+            server: Some("1".into()),
+            include: vec!["tag:a".into()],
+            ois_format: Some("2.3.2".into()),
+            ..Default::default()
+        };
+        let given = RecordedOptions { include: vec!["tag:b".into()], ..Default::default() };
+        let merged = recorded.overridden_by(&given);
+        assert_eq!(merged.server.as_deref(), Some("1"));
+        assert_eq!(merged.include, ["tag:b"]);
+        assert_eq!(merged.ois_format.as_deref(), Some("2.3.2"));
+    }
+
+    #[test]
+    fn records_round_trip_and_replace_by_title() {
+        let first = Record::new("A", RecordedOptions::default(), serde_json::json!({"title": "A"}));
+        let text_one = text(&[], first.clone(), None).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.convert.json");
+        std::fs::write(&path, &text_one).unwrap();
+        let (records, problem) = read(&path);
+        assert!(problem.is_none());
+        assert_eq!(records, [first]);
+        let renamed = Record::new("B", RecordedOptions::default(), serde_json::json!({"title": "B"}));
+        let replaced = text(&records, renamed.clone(), Some("A")).unwrap();
+        std::fs::write(&path, replaced).unwrap();
+        assert_eq!(read(&path).0, [renamed]);
+        std::fs::write(&path, "{").unwrap();
+        assert_eq!(read(&path).1.map(|d| d.code), Some(Code::RecordUnreadable));
+    }
+}
