@@ -1,7 +1,7 @@
 //! A JSON Schema (draft 2020-12) of an OIS object, and of a node config that holds OIS objects,
 //! for editors: completion, hover text and checking while people type.
 //!
-//! It is built from the tables the checker reads ([`crate::ois::rules::tables`]) and the
+//! It is built from the tables the checker reads (`ois/rules/tables.rs`) and the
 //! patterns beside its string rules, so the two agree on every field. What JSON Schema cannot say
 //! (one part of the document naming another, uniqueness by a key, URL parsing, JavaScript) is left
 //! to `ois validate`: [`LEFT_TO_VALIDATE`] lists those rules. The schema never refuses an OIS the
