@@ -298,6 +298,58 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
                 &none,
             ),
         ),
+        (Code::UpdateNoBase, update_codes(api_doc(false, false), |_| {}, api_doc(false, false), false)),
+        (
+            Code::UpdateConflict,
+            update_codes(
+                api_doc(false, false),
+                |ois| set(ois, "/endpoints/0/summary", json!("Mine")),
+                {
+                    let mut new = api_doc(false, false);
+                    set(&mut new, "/paths/~1a/get/summary", json!("Theirs"));
+                    new
+                },
+                true,
+            ),
+        ),
+        (Code::EndpointRemoved, update_codes(api_doc(true, false), |_| {}, api_doc(false, false), true)),
+        (Code::EndpointAdded, update_codes(api_doc(false, false), |_| {}, api_doc(true, false), true)),
+        (Code::ApiParameterRemoved, update_codes(api_doc(false, true), |_| {}, api_doc(false, false), true)),
+        (
+            Code::ApiParameterMoved,
+            update_codes(
+                api_doc(false, true),
+                |_| {},
+                {
+                    let mut new = api_doc(false, true);
+                    set(&mut new, "/paths/~1a/get/parameters/0/in", json!("header"));
+                    new
+                },
+                true,
+            ),
+        ),
+        (
+            Code::UpdateBreaksOis,
+            update_codes(
+                api_doc(false, true),
+                // The user fixes `q` and maps another parameter to it; the API moves `q`.
+                |ois| push(ois, "/endpoints/0/parameters", json!({"name": "again", "operationParameter": {"in": "header", "name": "q"}})),
+                {
+                    let mut new = api_doc(false, true);
+                    set(&mut new, "/paths/~1a/get/parameters/0/in", json!("header"));
+                    new
+                },
+                true,
+            ),
+        ),
+        (Code::RecordUnreadable, {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let path = dir.path().join("api.ois.convert.json");
+            std::fs::write(&path, "{\"oisConvertRecord\": 1}").expect("write");
+            let (_, problem) = ois::convert::update::record::read(&path);
+            shown(&problem.into_iter().collect::<Vec<_>>(), None)
+        }),
+        (Code::UpdateChanges, update_check_codes()),
         (Code::SelfCheckFailed, self_check_codes()),
         (Code::OutputExists, shown(&[output_exists()], None)),
         (Code::OutputWrite, shown(&[output_unwritable()], None)),
@@ -902,6 +954,73 @@ fn escaping_ref_codes() -> Vec<Shown> {
     converted(&Source::read(&path).unwrap(), &ConvertOptions::default())
 }
 
+/// An API with `GET /a` (with a query parameter `q` when `with_q`), and `GET /b` when `with_b`.
+fn api_doc(with_b: bool, with_q: bool) -> Value {
+    let parameters =
+        if with_q { json!([{"name": "q", "in": "query", "schema": {"type": "string"}}]) } else { json!([]) };
+    let mut paths = json!({"/a": {"get": {"operationId": "a", "parameters": parameters, "responses": {"200": {"description": "ok"}}}}});
+    if with_b {
+        paths["/b"] = get_ok();
+    }
+    json!({"openapi": "3.0.0", "info": {"title": "Updates", "version": "1.0.0"}, "servers": [{"url": "https://x.example"}], "paths": paths})
+}
+
+/// Updating what `old` converts to, refined by `refine`, with `new` (the base given when
+/// `with_base`); the merge's diagnostics located in the refined OIS.
+fn update_codes(old: Value, refine: impl FnOnce(&mut Value), new: Value, with_base: bool) -> Vec<Shown> {
+    use ois::convert::update::{UpdateOptions, update};
+    let old_source = source_of("old.json", &old);
+    let mut ours = convert(&old_source, &ConvertOptions::default()).expect("old converts").ois;
+    refine(&mut ours);
+    let ours_source = source_of("api.ois.json", &ours);
+    let new_source = source_of("new.json", &new);
+    let base = with_base.then_some(&old_source);
+    match update(&new_source, base, &ours_source, &UpdateOptions::default()) {
+        Ok(update) => shown(&update.diagnostics, None),
+        Err(failure) => shown(&failure.diagnostics, None),
+    }
+}
+
+/// `ois convert --update --check` of an OIS that is behind its document.
+fn update_check_codes() -> Vec<Shown> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (old, new, ois) = (dir.path().join("old.json"), dir.path().join("new.json"), dir.path().join("api.ois.json"));
+    std::fs::write(&old, api_doc(false, false).to_string()).expect("write");
+    std::fs::write(&new, api_doc(true, false).to_string()).expect("write");
+    let output = assert_cmd::Command::cargo_bin("ois")
+        .expect("binary")
+        .args(["convert".as_ref(), old.as_os_str(), "-o".as_ref(), ois.as_os_str()])
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = assert_cmd::Command::cargo_bin("ois")
+        .expect("binary")
+        .args([
+            "convert".as_ref(),
+            new.as_os_str(),
+            "--update".as_ref(),
+            ois.as_os_str(),
+            "--check".as_ref(),
+            "--report".as_ref(),
+            "json".as_ref(),
+        ])
+        .output()
+        .expect("runs");
+    let report: Value = serde_json::from_slice(&output.stderr).expect("JSON report");
+    report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| {
+            let code = Code::ALL.iter().copied().find(|code| d["code"] == code.as_str())?;
+            let mut d = d.clone();
+            d["message"] =
+                json!(d["message"].as_str().unwrap_or_default().replace(&dir.path().display().to_string(), "<tmp>"));
+            Some((code, serde_json::to_string_pretty(&d).unwrap() + "\n"))
+        })
+        .collect()
+}
+
 fn self_check_codes() -> Vec<Shown> {
     let mut broken = base_ois();
     set(&mut broken, "/title", json!("not.valid"));
@@ -1193,6 +1312,15 @@ one_test_per_code! {
     out001_output_exists: OutputExists,
     out002_output_write: OutputWrite,
     out003_strict_warnings: StrictWarnings,
+    cnv080_update_no_base: UpdateNoBase,
+    cnv081_update_conflict: UpdateConflict,
+    cnv082_endpoint_removed: EndpointRemoved,
+    cnv083_endpoint_added: EndpointAdded,
+    cnv084_api_parameter_removed: ApiParameterRemoved,
+    cnv085_api_parameter_moved: ApiParameterMoved,
+    cnv086_update_breaks_ois: UpdateBreaksOis,
+    cnv087_record_unreadable: RecordUnreadable,
+    cnv088_update_changes: UpdateChanges,
 }
 
 /// The README's code table is generated from the code list; `UPDATE_README=1 cargo test` rewrites it.

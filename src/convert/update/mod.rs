@@ -150,7 +150,7 @@ pub fn merge(base: Option<&Value>, ours: &Value, theirs: &Value) -> Merged {
         };
     let mut merged =
         Value::Object(merge::object(base_map, ours_map, theirs_map, mode, &Place::root(), &mut notes, &special));
-    tidy_mappings(&mut merged, base, theirs, &mut notes);
+    tidy_mappings(&mut merged, base, &ours, theirs, &mut notes);
     let endpoints = changes
         .into_iter()
         .map(|(name, fate)| EndpointChange { endpoint_id: crate::scaffold::endpoint_id(&title, &name), name, fate })
@@ -496,8 +496,9 @@ fn move_parameter(ois: &mut Value, operation: &Operation, name: &str, from: &str
 /// After the merge: every endpoint maps only parameters its operation still has (the rest are
 /// removed and reported), and maps each parameter the API added (as the generated endpoint does,
 /// unless it fixes it).
-fn tidy_mappings(merged: &mut Value, base: Option<&Value>, theirs: &Value, notes: &mut Notes) {
+fn tidy_mappings(merged: &mut Value, base: Option<&Value>, ours: &Value, theirs: &Value, notes: &mut Notes) {
     let declared = operations(merged);
+    let had = operations(ours);
     let (before, now) = (base.map(operations).unwrap_or_default(), operations(theirs));
     // Parameters only one of `from` and `to` has, by operation both have.
     let only = |from: &HashMap<Operation, Vec<(String, String)>>, to: &HashMap<Operation, Vec<(String, String)>>| {
@@ -518,7 +519,8 @@ fn tidy_mappings(merged: &mut Value, base: Option<&Value>, theirs: &Value, notes
         if !declared.contains_key(operation) {
             continue;
         }
-        for (location, name) in parameters {
+        let ours_had = |parameter: &(String, String)| had.get(operation).is_some_and(|list| list.contains(parameter));
+        for (location, name) in parameters.iter().filter(|p| ours_had(p)) {
             notes.diagnostics.push(Diagnostic::new(
                 Code::ApiParameterRemoved,
                 crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str()]),

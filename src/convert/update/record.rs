@@ -147,6 +147,7 @@ impl Record {
 #[serde(rename_all = "camelCase")]
 struct RecordFile {
     ois_convert_record: u64,
+    #[serde(default)]
     about: String,
     records: Vec<Record>,
 }
