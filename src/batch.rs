@@ -12,6 +12,7 @@ use crate::diagnostic::{Code, Counts, Diagnostic};
 use crate::emit::{OutputFormat, write_atomically};
 use crate::report::{Positions, convert_rendered};
 use crate::source::Source;
+use crate::update::record::{self, Record, RecordedOptions};
 
 /// One input file and where its OIS goes, relative to the output folder.
 #[derive(Clone, Debug)]
@@ -159,13 +160,16 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<(PathBuf, Strin
 /// How a batch writes: the output format, whether to replace existing files, and which
 /// diagnostics need positions.
 #[derive(Clone, Copy, Debug)]
-pub struct Settings {
+pub struct Settings<'a> {
     /// The output format of every OIS.
     pub format: OutputFormat,
     /// Replace existing output files.
     pub force: bool,
     /// Which diagnostics get a line and column.
     pub positions: Positions,
+    /// Write each output's conversion record (`.convert.json`, for a later `--update`) with
+    /// these options as given; `None`: no records.
+    pub record: Option<&'a RecordedOptions>,
 }
 
 /// Converts every item into `out_dir`, in parallel; `done` is called after each file.
@@ -173,7 +177,7 @@ pub fn run(
     items: &[Item],
     out_dir: &Path,
     options: &ConvertOptions,
-    settings: Settings,
+    settings: Settings<'_>,
     done: &(dyn Fn() + Sync),
 ) -> Vec<FileResult> {
     items
@@ -186,7 +190,7 @@ pub fn run(
         .collect()
 }
 
-fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: Settings) -> FileResult {
+fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: Settings<'_>) -> FileResult {
     let file = item.input.display().to_string();
     let finish = |status, output: Option<String>, summary, diagnostics: Vec<Diagnostic>| FileResult {
         file: file.clone(),
@@ -229,7 +233,15 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
                 .map_err(|err| {
                     Diagnostic::elsewhere(Code::OutputWrite, format!("cannot create {}: {err}", target.display()))
                 })
-                .and_then(|()| write_atomically(&target, &conversion.text, settings.force));
+                .and_then(|()| write_atomically(&target, &conversion.text, settings.force))
+                .and_then(|()| match settings.record {
+                    Some(given) => {
+                        let ois = conversion.ois()?;
+                        let title = ois.get("title").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
+                        record::write_next_to(&target, Record::new(&title, given.clone(), ois))
+                    }
+                    None => Ok(()),
+                });
             let mut diagnostics = conversion.diagnostics;
             match written {
                 Ok(()) => {

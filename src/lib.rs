@@ -116,6 +116,7 @@ pub mod report;
 pub mod request;
 pub mod scaffold;
 mod source;
+pub mod update;
 pub mod validate;
 
 pub use convert::{Conversion, ConvertOptions, Failure, Filter, Summary, convert, convert_value};

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&str] = &[
     "batch",
     "report",
+    "update",
     "convert",
     "validate",
     "call",

@@ -181,6 +181,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
                 format: ois::OutputFormat::Json,
                 force: false,
                 positions: ois::report::Positions::All,
+                record: None,
             };
             let results = ois::batch::run(&items, &dir.path().join("out"), &ConvertOptions::default(), settings, &|| {});
             shown(&results.iter().flat_map(|r| r.diagnostics.clone()).collect::<Vec<_>>(), None)
@@ -346,7 +347,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             let dir = tempfile::tempdir().expect("temp dir");
             let path = dir.path().join("api.ois.convert.json");
             std::fs::write(&path, "{\"oisConvertRecord\": 1}").expect("write");
-            let (_, problem) = ois::convert::update::record::read(&path);
+            let (_, problem) = ois::update::record::read(&path);
             shown(&problem.into_iter().collect::<Vec<_>>(), None)
         }),
         (Code::UpdateChanges, update_check_codes()),
@@ -968,7 +969,7 @@ fn api_doc(with_b: bool, with_q: bool) -> Value {
 /// Updating what `old` converts to, refined by `refine`, with `new` (the base given when
 /// `with_base`); the merge's diagnostics located in the refined OIS.
 fn update_codes(old: Value, refine: impl FnOnce(&mut Value), new: Value, with_base: bool) -> Vec<Shown> {
-    use ois::convert::update::{UpdateOptions, update};
+    use ois::update::{UpdateOptions, update};
     let old_source = source_of("old.json", &old);
     let mut ours = convert(&old_source, &ConvertOptions::default()).expect("old converts").ois;
     refine(&mut ours);

@@ -11,7 +11,7 @@ use assert_cmd::Command;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use ois::convert::update::{Fate, Merged, merge};
+use ois::update::{Fate, Merged, merge};
 use ois::{ConvertOptions, convert_value};
 
 fn generate(document: &Value) -> Value {

@@ -122,8 +122,8 @@ pub(crate) struct ConvertArgs {
 
 impl ConvertArgs {
     /// The convert options as given on the command line, as a record keeps them.
-    pub(super) fn given(&self) -> ois::convert::update::record::RecordedOptions {
-        let mut given = ois::convert::update::record::RecordedOptions::default();
+    pub(super) fn given(&self) -> ois::update::record::RecordedOptions {
+        let mut given = ois::update::record::RecordedOptions::default();
         given.server = self.server.clone();
         given.server_vars = self.server_vars.clone();
         given.base_url = self.base_url.clone();
@@ -139,12 +139,9 @@ impl ConvertArgs {
 }
 
 /// The record of a conversion that generated `ois` with `options`.
-fn recorded(
-    options: &ois::convert::update::record::RecordedOptions,
-    ois: serde_json::Value,
-) -> ois::convert::update::record::Record {
+fn recorded(options: &ois::update::record::RecordedOptions, ois: serde_json::Value) -> ois::update::record::Record {
     let title = ois.get("title").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
-    ois::convert::update::record::Record::new(&title, options.clone(), ois)
+    ois::update::record::Record::new(&title, options.clone(), ois)
 }
 
 pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
@@ -152,7 +149,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     if args.update.is_some() {
         return super::update::run_update(&args);
     }
-    if ois::convert::update::record::security_choice(&args.security).is_err() {
+    if ois::update::record::security_choice(&args.security).is_err() {
         eprintln!("error: --security none cannot be combined with other --security values");
         return ExitCode::from(2);
     }
@@ -232,8 +229,9 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
                 _ => Ok(()),
             };
             let outcome = secrets.and_then(|()| match &args.output {
-                Some(path) => ois::write_atomically(path, &text, args.force)
-                    .and_then(|()| generated.map_or(Ok(()), |ois| write_record(path, recorded(&given, ois)))),
+                Some(path) => ois::write_atomically(path, &text, args.force).and_then(|()| {
+                    generated.map_or(Ok(()), |ois| ois::update::record::write_next_to(path, recorded(&given, ois)))
+                }),
                 None => write_stdout(&text),
             });
             match outcome {
@@ -269,20 +267,6 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     if written { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }
 
-/// `record` next to `output`, in place of the record of its OIS (by title, or the file's only one:
-/// the OIS may have been renamed since).
-pub(super) fn write_record(
-    output: &std::path::Path,
-    record: ois::convert::update::record::Record,
-) -> Result<(), Diagnostic> {
-    use ois::convert::update::record;
-    let path = record::path_for(output);
-    let (records, _) = record::read(&path);
-    let previous = record::find(&records, &record.title).map(|r| r.title.clone());
-    let text = record::text(&records, record, previous.as_deref())?;
-    ois::write_atomically(&path, &text, true)
-}
-
 /// What the text report shows.
 fn show(args: &ConvertArgs) -> Show {
     Show::new(if args.quiet { Severity::Error } else { Severity::Note }, args.verbose)
@@ -308,7 +292,9 @@ pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: Ou
     // A batch's text report shows the errors of the files that failed.
     let errors = Show::new(Severity::Error, args.verbose);
     let positions = if args.report.reports_all() { Positions::All } else { Positions::Shown(errors) };
-    let settings = batch::Settings { format, force: args.force, positions };
+    let given = args.given();
+    let record = (!args.no_record).then_some(&given);
+    let settings = batch::Settings { format, force: args.force, positions, record };
     let mut results = batch::run(&items, out_dir, options, settings, &|| progress.inc(1));
     for result in &mut results {
         in_flags(&mut result.diagnostics);

@@ -3,11 +3,11 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use ois::convert::update::{Fate, Update, UpdateOptions, record, update};
 use ois::report::{Show, counts_text, diagnostics_text};
+use ois::update::{Fate, Update, UpdateOptions, record, update};
 use ois::{Code, Counts, Diagnostic, Severity, Source};
 
-use super::convert::{ConvertArgs, write_record};
+use super::convert::ConvertArgs;
 use super::{DiagnosticsArg, FAILURE, fail_with, in_flags, write_stdout};
 
 pub(crate) fn run_update(args: &ConvertArgs) -> ExitCode {
@@ -127,7 +127,7 @@ fn write(args: &ConvertArgs, ois_path: &std::path::Path, update: &Update) -> Res
         None => (ois_path, true),
     };
     ois::write_atomically(target, &update.text, force)?;
-    if args.no_record { Ok(()) } else { write_record(target, update.record.clone()) }
+    if args.no_record { Ok(()) } else { record::write_next_to(target, update.record.clone()) }
 }
 
 /// "12 endpoints kept, 1 added, 1 removed, 2 conflicts".

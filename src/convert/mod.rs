@@ -14,7 +14,6 @@ mod security;
 mod servers;
 mod shared;
 mod templates;
-pub mod update;
 
 use indexmap::IndexMap;
 use rayon::prelude::*;

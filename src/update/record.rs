@@ -211,6 +211,16 @@ pub fn text(records: &[Record], record: Record, replacing: Option<&str>) -> Resu
     })
 }
 
+/// Writes `record` next to the OIS file `output`, in place of the record of its OIS (by title, or
+/// the file's only one: the OIS may have been renamed since).
+pub fn write_next_to(output: &Path, record: Record) -> Result<(), Diagnostic> {
+    let path = path_for(output);
+    let (records, _) = read(&path);
+    let previous = find(&records, &record.title).map(|r| r.title.clone());
+    let text = text(&records, record, previous.as_deref())?;
+    crate::emit::write_atomically(&path, &text, true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
