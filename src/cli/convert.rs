@@ -99,7 +99,7 @@ pub(crate) struct ConvertArgs {
     /// Bring this OIS file (an OIS, or a config.json with --ois) up to date with the document,
     /// keeping its refinements: a three-way merge with what was generated last time (the
     /// `.convert.json` record next to it, or --base). Replaces the file unless -o is given.
-    #[arg(long, value_name = "OIS_FILE")]
+    #[arg(long, value_name = "OIS_FILE", conflicts_with_all = ["config", "secrets_out", "format"])]
     pub(super) update: Option<PathBuf>,
     /// With --update: the OpenAPI document the OIS was generated from (instead of the record).
     #[arg(long, value_name = "OLD_OPENAPI", requires = "update")]
