@@ -1007,19 +1007,8 @@ fn update_check_codes() -> Vec<Shown> {
         ])
         .output()
         .expect("runs");
-    let report: Value = serde_json::from_slice(&output.stderr).expect("JSON report");
-    report["diagnostics"]
-        .as_array()
-        .expect("diagnostics")
-        .iter()
-        .filter_map(|d| {
-            let code = Code::ALL.iter().copied().find(|code| d["code"] == code.as_str())?;
-            let mut d = d.clone();
-            d["message"] =
-                json!(d["message"].as_str().unwrap_or_default().replace(&dir.path().display().to_string(), "<tmp>"));
-            Some((code, serde_json::to_string_pretty(&d).unwrap() + "\n"))
-        })
-        .collect()
+    let temp = dir.path().display().to_string();
+    json_report_codes(&output.stderr).into_iter().map(|(code, text)| (code, text.replace(&temp, "<tmp>"))).collect()
 }
 
 fn self_check_codes() -> Vec<Shown> {
@@ -1054,7 +1043,12 @@ fn cli_codes(args: &[&str]) -> Vec<Shown> {
         .args(args)
         .output()
         .expect("runs");
-    let report: Value = serde_json::from_slice(&output.stderr).expect("JSON report");
+    json_report_codes(&output.stderr)
+}
+
+/// Each diagnostic of a JSON report (`--report json`), by its code.
+fn json_report_codes(stderr: &[u8]) -> Vec<Shown> {
+    let report: Value = serde_json::from_slice(stderr).expect("JSON report");
     report["diagnostics"]
         .as_array()
         .expect("diagnostics")
