@@ -53,7 +53,9 @@ pub fn update(
         Failure::from(error)
     };
     let mut document = ois_file.parse().map_err(located)?;
-    let (pointer, ours) = find_ois(&document, options.title.as_deref()).map_err(located)?;
+    let pointer = find_ois(&document, options.title.as_deref()).map_err(located)?;
+    // Taken out of the document, and the update put in its place.
+    let ours = document.pointer_mut(&pointer).map(std::mem::take).unwrap_or_default();
     let title = ours.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
     let recorded = record::find(&options.records, &title);
     let effective = recorded.map_or_else(|| options.given.clone(), |r| r.options.overridden_by(&options.given));
@@ -121,9 +123,9 @@ fn converted(source: &Source, options: &crate::convert::ConvertOptions) -> Resul
     }
 }
 
-/// The OIS to update in a file's document, and its pointer: the file's only OIS, or the one of
+/// The pointer of the OIS to update in a file's document: the file's only OIS, or the one of
 /// `title`.
-fn find_ois(document: &Value, title: Option<&str>) -> Result<(String, Value), Diagnostic> {
+fn find_ois(document: &Value, title: Option<&str>) -> Result<String, Diagnostic> {
     let read = OisDocument::read(document).map_err(|(_, error)| error)?;
     let titled = |ois: &&(String, &Value)| ois.1.get("title").and_then(Value::as_str) == title;
     let found = match (title, read.oises.as_slice()) {
@@ -132,7 +134,7 @@ fn find_ois(document: &Value, title: Option<&str>) -> Result<(String, Value), Di
         (None, _) => None,
     };
     match found {
-        Some((pointer, ois)) => Ok((pointer.clone(), (*ois).clone())),
+        Some((pointer, _)) => Ok(pointer.clone()),
         None => {
             let titles: Vec<&str> =
                 read.oises.iter().filter_map(|(_, ois)| ois.get("title").and_then(Value::as_str)).collect();
@@ -204,9 +206,9 @@ mod tests {
     #[test]
     fn several_ois_need_a_title() {
         let config = json!({"ois": [{"title": "A"}, {"title": "B"}], "apiCredentials": []});
-        assert_eq!(find_ois(&config, Some("B")).unwrap().0, "/ois/1");
+        assert_eq!(find_ois(&config, Some("B")).unwrap(), "/ois/1");
         assert_eq!(find_ois(&config, None).unwrap_err().fix, Some(Fix::ChooseOis));
         assert!(find_ois(&config, Some("C")).unwrap_err().message.contains("A, B"));
-        assert_eq!(find_ois(&json!({"title": "A", "endpoints": []}), None).unwrap().0, "");
+        assert_eq!(find_ois(&json!({"title": "A", "endpoints": []}), None).unwrap(), "");
     }
 }

@@ -3,6 +3,9 @@
 //! Lists of identified items (parameters) merge item by item, new items going where the side that
 //! added them has them.
 
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
+
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
@@ -137,16 +140,58 @@ pub(super) fn ordered_keys<'k>(
     ours: impl Iterator<Item = &'k str>,
     theirs: impl Iterator<Item = &'k str>,
 ) -> Vec<&'k str> {
-    let mut keys: Vec<&str> = ours.collect();
+    let existing: Vec<(Option<&str>, &str)> = ours.map(|key| (Some(key), key)).collect();
+    let mut present: HashSet<&str> = existing.iter().map(|(_, key)| *key).collect();
+    let mut additions = Vec::new();
     let mut previous: Option<&str> = None;
     for key in theirs {
-        if !keys.contains(&key) {
-            let at = previous.and_then(|p| keys.iter().position(|k| *k == p)).map_or(0, |i| i + 1);
-            keys.insert(at, key);
+        if present.insert(key) {
+            additions.push((previous, key, key));
         }
         previous = Some(key);
     }
-    keys
+    interleave(existing, additions)
+}
+
+/// `existing` (each entry with its key, if it has one) with `additions` (anchor, key, value) put
+/// in: each right after the entry or earlier addition its anchor names, or first when it has no
+/// anchor; additions with one anchor keep their order. An addition whose anchor never comes goes
+/// last. Linear in the number of entries.
+pub(super) fn interleave<K: Hash + Eq + Clone, T>(
+    existing: Vec<(Option<K>, T)>,
+    additions: Vec<(Option<K>, K, T)>,
+) -> Vec<T> {
+    let mut followers: HashMap<K, Vec<usize>> = HashMap::new();
+    let mut first = Vec::new();
+    let mut slots: Vec<Option<(K, T)>> = Vec::with_capacity(additions.len());
+    for (index, (anchor, key, value)) in additions.into_iter().enumerate() {
+        match anchor {
+            Some(anchor) => followers.entry(anchor).or_default().push(index),
+            None => first.push(index),
+        }
+        slots.push(Some((key, value)));
+    }
+    let mut out = Vec::new();
+    // Each addition, then (depth first) what follows it.
+    let emit = |start: &[usize], out: &mut Vec<T>, slots: &mut Vec<Option<(K, T)>>| {
+        let mut stack: Vec<usize> = start.iter().rev().copied().collect();
+        while let Some(index) = stack.pop() {
+            let Some((key, value)) = slots.get_mut(index).and_then(Option::take) else { continue };
+            out.push(value);
+            if let Some(next) = followers.get(&key) {
+                stack.extend(next.iter().rev());
+            }
+        }
+    };
+    emit(&first, &mut out, &mut slots);
+    for (key, value) in existing {
+        out.push(value);
+        if let Some(next) = key.and_then(|key| followers.get(&key).cloned()) {
+            emit(&next, &mut out, &mut slots);
+        }
+    }
+    out.extend(slots.into_iter().flatten().map(|(_, value)| value));
+    out
 }
 
 /// A list of items each identified by `identify` (items without an identity are ours alone).
@@ -196,21 +241,21 @@ pub(super) fn list(
             }
         }
     }
-    let mut previous: Option<&str> = None;
+    let mut present: HashSet<String> = merged.iter().filter_map(|(id, _)| id.clone()).collect();
+    let mut additions = Vec::new();
+    let mut previous: Option<String> = None;
     for item in theirs {
         let Some(id) = identify(item) else { continue };
-        let known = merged.iter().any(|(m, _)| m.as_deref() == Some(id.as_str()));
         let removed_by_user = mode == Mode::ThreeWay && base_ids.contains_key(&id);
-        if !known && !removed_by_user {
-            let at =
-                previous.and_then(|p| merged.iter().position(|(m, _)| m.as_deref() == Some(p))).map_or(0, |i| i + 1);
-            merged.insert(at, (Some(id.clone()), item.clone()));
+        if !present.contains(&id) && !removed_by_user {
+            present.insert(id.clone());
+            additions.push((previous.clone(), id.clone(), item.clone()));
         }
-        if merged.iter().any(|(m, _)| m.as_deref() == Some(id.as_str())) {
-            previous = their_ids.get_key_value(&id).map(|(k, _)| k.as_str());
+        if present.contains(&id) {
+            previous = Some(id);
         }
     }
-    merged.into_iter().map(|(_, value)| value).collect()
+    interleave(merged, additions)
 }
 
 #[cfg(test)]
@@ -240,6 +285,19 @@ mod tests {
     fn new_keys_go_where_theirs_has_them() {
         assert_eq!(ordered_keys(["a", "c"].into_iter(), ["a", "b", "c", "d"].into_iter()), ["a", "b", "c", "d"]);
         assert_eq!(ordered_keys(["c", "a"].into_iter(), ["z", "a"].into_iter()), ["z", "c", "a"]);
+    }
+
+    #[test]
+    fn additions_follow_their_anchors_in_order() {
+        let existing = vec![(Some("a"), "a"), (None, "x"), (Some("b"), "b")];
+        let additions = vec![
+            (Some("a"), "a1", "a1"),
+            (Some("a1"), "a2", "a2"),
+            (None, "z", "z"),
+            (Some("a"), "a3", "a3"),
+            (Some("gone"), "q", "q"),
+        ];
+        assert_eq!(interleave(existing, additions), ["z", "a", "a1", "a2", "a3", "x", "b", "q"]);
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod record;
 
 pub use file::{Update, UpdateOptions, render_like, update};
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
@@ -100,8 +101,11 @@ fn reserved_key(reserved: &Value) -> Option<String> {
     reserved.get("name").and_then(Value::as_str).map(str::to_owned)
 }
 
+/// An operation's parameters as (in, name), in order.
+type Parameters = indexmap::IndexSet<(String, String)>;
+
 /// The parameters of each operation of `ois`.
-fn operations(ois: &Value) -> HashMap<Operation, Vec<(String, String)>> {
+fn operations(ois: &Value) -> HashMap<Operation, Parameters> {
     let mut found = HashMap::new();
     let paths = ois.pointer("/apiSpecifications/paths").and_then(Value::as_object);
     for (path, item) in paths.into_iter().flatten() {
@@ -118,11 +122,20 @@ fn operations(ois: &Value) -> HashMap<Operation, Vec<(String, String)>> {
 pub fn merge(base: Option<&Value>, ours: &Value, theirs: &Value) -> Merged {
     let mode = if base.is_some() { Mode::ThreeWay } else { Mode::TwoWay };
     let mut notes = Notes::default();
-    let (mut base, mut ours) = (base.cloned(), ours.clone());
-    if let Some(base) = &mut base {
-        apply_moves(base, &mut ours, theirs, &mut notes);
-    }
-    let base = base.as_ref();
+    // Moved parameters are moved in base and ours first (copies made only when one moved).
+    let moves = base.map(|base| find_moves(base, theirs, &mut notes)).unwrap_or_default();
+    let (base, ours): (Option<Cow<'_, Value>>, Cow<'_, Value>) = if moves.is_empty() {
+        (base.map(Cow::Borrowed), Cow::Borrowed(ours))
+    } else {
+        let moved = |value: &Value| {
+            let mut value = value.clone();
+            move_parameters(&mut value, &moves);
+            Cow::Owned(value)
+        };
+        (base.map(moved), moved(ours))
+    };
+    let base = base.as_deref();
+    let ours = ours.as_ref();
     let title = ours.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
 
     let removed_operations: HashSet<Operation> = match base {
@@ -137,20 +150,21 @@ pub fn merge(base: Option<&Value>, ours: &Value, theirs: &Value) -> Merged {
         return Merged { ois: ours.clone(), endpoints: Vec::new(), diagnostics: notes.diagnostics };
     };
     let base_map = base.and_then(Value::as_object);
-    let (merged_endpoints, changes) = merge_endpoints(base, &ours, theirs, &removed_operations, mode, &mut notes);
+    let (merged_endpoints, changes) = merge_endpoints(base, ours, theirs, &removed_operations, mode, &mut notes);
+    let merged_endpoints = std::cell::RefCell::new(Some(merged_endpoints));
     let special =
         |key: &str, b: Option<&Value>, o: Option<&Value>, t: Option<&Value>, at: &Place, notes: &mut Notes| {
             match key {
                 // Endpoint IDs are derived from the title: it is the user's, whatever the API says.
                 "title" | "oisFormat" => Some(o.or(b).cloned()),
-                "endpoints" => Some(Some(Value::Array(merged_endpoints.clone()))),
+                "endpoints" => Some(merged_endpoints.borrow_mut().take().map(Value::Array)),
                 "apiSpecifications" => Some(Some(api_specifications(b, o, t, mode, at, &removed_operations, notes))),
                 _ => None,
             }
         };
     let mut merged =
         Value::Object(merge::object(base_map, ours_map, theirs_map, mode, &Place::root(), &mut notes, &special));
-    tidy_mappings(&mut merged, base, &ours, theirs, &mut notes);
+    tidy_mappings(&mut merged, base, ours, theirs, &mut notes);
     let endpoints = changes
         .into_iter()
         .map(|(name, fate)| EndpointChange { endpoint_id: crate::scaffold::endpoint_id(&title, &name), name, fate })
@@ -288,13 +302,15 @@ fn merge_endpoints(
     let (base_list, our_list, their_list) = (base.map_or(&[][..], endpoints), endpoints(ours), endpoints(theirs));
     // base ↔ ours: by name with the same operation, else a renamed one of the same operation.
     let base_names: HashSet<&str> = base_list.iter().filter_map(name_of).collect();
+    let by_name = index_by(our_list, |e| name_of(e).map(str::to_owned));
+    let by_operation = index_by(our_list, operation_of);
     let mut ours_of_base: HashMap<usize, usize> = HashMap::new();
     let mut taken: HashSet<usize> = HashSet::new();
     for (bi, b) in base_list.iter().enumerate() {
-        let found = our_list.iter().enumerate().position(|(oi, o)| {
-            !taken.contains(&oi)
-                && name_of(o) == name_of(b)
-                && (operation_of(o) == operation_of(b) || operation_of(o).is_none())
+        let candidates = name_of(b).and_then(|name| by_name.get(name)).map_or(&[][..], Vec::as_slice);
+        let found = candidates.iter().copied().find(|oi| {
+            let o = our_list.get(*oi);
+            !taken.contains(oi) && o.is_some_and(|o| operation_of(o) == operation_of(b) || operation_of(o).is_none())
         });
         if let Some(oi) = found {
             taken.insert(oi);
@@ -302,13 +318,10 @@ fn merge_endpoints(
         }
     }
     for (bi, b) in base_list.iter().enumerate() {
-        if ours_of_base.contains_key(&bi) || operation_of(b).is_none() {
-            continue;
-        }
-        let found = our_list.iter().enumerate().position(|(oi, o)| {
-            !taken.contains(&oi)
-                && operation_of(o) == operation_of(b)
-                && name_of(o).is_none_or(|n| !base_names.contains(n))
+        let Some(operation) = operation_of(b).filter(|_| !ours_of_base.contains_key(&bi)) else { continue };
+        let candidates = by_operation.get(&operation).map_or(&[][..], Vec::as_slice);
+        let found = candidates.iter().copied().find(|oi| {
+            !taken.contains(oi) && our_list.get(*oi).and_then(name_of).is_none_or(|n| !base_names.contains(n))
         });
         if let Some(oi) = found {
             taken.insert(oi);
@@ -317,16 +330,18 @@ fn merge_endpoints(
     }
     // base ↔ theirs (and, without a base, ours ↔ theirs): by operation, then by name.
     let pair = |left: &[Value], right: &[Value]| -> HashMap<usize, usize> {
+        let (by_operation, by_name) =
+            (index_by(right, operation_of), index_by(right, |e| name_of(e).map(str::to_owned)));
         let mut used = HashSet::new();
         let mut pairs = HashMap::new();
         for (li, l) in left.iter().enumerate() {
-            let found = right.iter().enumerate().position(|(ri, r)| {
-                !used.contains(&ri)
-                    && match (operation_of(l), operation_of(r)) {
-                        (Some(a), Some(b)) => a == b,
-                        (None, None) => name_of(l) == name_of(r),
-                        _ => false,
-                    }
+            let candidates = match operation_of(l) {
+                Some(operation) => by_operation.get(&operation),
+                None => name_of(l).and_then(|name| by_name.get(name)),
+            };
+            let found = candidates.into_iter().flatten().copied().find(|ri| {
+                !used.contains(ri)
+                    && (operation_of(l).is_some() || right.get(*ri).is_some_and(|r| operation_of(r).is_none()))
             });
             if let Some(ri) = found {
                 used.insert(ri);
@@ -366,6 +381,8 @@ fn merge_endpoints(
     }
     // New operations' endpoints, where theirs has them.
     let claimed: HashSet<usize> = theirs_of_base.values().chain(theirs_of_ours.values()).copied().collect();
+    let mut present: HashSet<usize> = merged.iter().filter_map(|(ti, _)| *ti).collect();
+    let mut additions = Vec::new();
     let mut previous: Option<usize> = None;
     for (ti, t) in their_list.iter().enumerate() {
         if !claimed.contains(&ti) {
@@ -375,15 +392,26 @@ fn merge_endpoints(
             if let Some(map) = endpoint.as_object_mut() {
                 map.insert("name".to_owned(), Value::String(name.clone()));
             }
-            let at = previous.and_then(|p| merged.iter().position(|(m, _)| *m == Some(p))).map_or(0, |i| i + 1);
-            merged.insert(at, (Some(ti), endpoint));
+            present.insert(ti);
+            additions.push((previous, ti, endpoint));
             fates.push((name, Fate::Added));
         }
-        if merged.iter().any(|(m, _)| *m == Some(ti)) {
+        if present.contains(&ti) {
             previous = Some(ti);
         }
     }
-    (merged.into_iter().map(|(_, value)| value).collect(), fates)
+    (merge::interleave(merged, additions), fates)
+}
+
+/// The indexes of `items` by `key`, in order.
+fn index_by<K: std::hash::Hash + Eq>(items: &[Value], key: impl Fn(&Value) -> Option<K>) -> HashMap<K, Vec<usize>> {
+    let mut index: HashMap<K, Vec<usize>> = HashMap::new();
+    for (at, item) in items.iter().enumerate() {
+        if let Some(key) = key(item) {
+            index.entry(key).or_default().push(at);
+        }
+    }
+    index
 }
 
 /// `base` with a numeric suffix when another endpoint has that name (as the converter does).
@@ -431,28 +459,31 @@ fn endpoint(base: Option<&Value>, ours: &Value, theirs: &Value, mode: Mode, plac
     Value::Object(merge::object(b, o, t, mode, place, notes, &special))
 }
 
-/// Parameters that moved (`in` changed, same name, same operation) between base and theirs are
-/// moved in base and ours too, so the merge sees the user's refinements of them unchanged.
-fn apply_moves(base: &mut Value, ours: &mut Value, theirs: &Value, notes: &mut Notes) {
+/// Parameters that moved (`in` changed, same name, same operation) between base and theirs, each
+/// reported; the merge moves them in base and ours too, so that it sees the user's refinements of
+/// them unchanged.
+fn find_moves(base: &Value, theirs: &Value, notes: &mut Notes) -> Moves {
     let (before, after) = (operations(base), operations(theirs));
     let mut moves: Vec<(Operation, String, String, String)> = Vec::new();
     for (operation, old) in &before {
         let Some(new) = after.get(operation) else { continue };
+        // Names the API declares anew, each with where it now is.
+        let arrived: HashMap<&str, &str> = new
+            .iter()
+            .filter(|parameter| !old.contains(*parameter))
+            .map(|(location, name)| (name.as_str(), location.as_str()))
+            .collect();
         for (location, name) in old {
-            if new.iter().any(|(l, n)| l == location && n == name) {
+            if new.contains(&(location.clone(), name.clone())) {
                 continue;
             }
-            let moved = new.iter().find(|(l, n)| n == name && !old.iter().any(|(ol, on)| ol == l && on == name));
-            if let Some((to, _)) = moved {
-                moves.push((operation.clone(), name.clone(), location.clone(), to.clone()));
+            if let Some(to) = arrived.get(name.as_str()) {
+                moves.push((operation.clone(), name.clone(), location.clone(), (*to).to_owned()));
             }
         }
     }
     moves.sort();
-    for (operation, name, from, to) in moves {
-        for side in [&mut *base, &mut *ours] {
-            move_parameter(side, &operation, &name, &from, &to);
-        }
+    for (operation, name, from, to) in &moves {
         notes.diagnostics.push(Diagnostic::new(
             Code::ApiParameterMoved,
             crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str()]),
@@ -463,30 +494,41 @@ fn apply_moves(base: &mut Value, ours: &mut Value, theirs: &Value, notes: &mut N
             ),
         ));
     }
+    let mut by_operation = Moves::new();
+    for (operation, name, from, to) in moves {
+        by_operation.entry(operation).or_default().insert((from, name), to);
+    }
+    by_operation
 }
 
-fn move_parameter(ois: &mut Value, operation: &Operation, name: &str, from: &str, to: &str) {
-    let rewrite = |value: &mut Value| {
-        if value.get("in").and_then(Value::as_str) == Some(from)
-            && value.get("name").and_then(Value::as_str) == Some(name)
-            && let Some(map) = value.as_object_mut()
-        {
+/// By operation: (in, name) of each parameter that moved → its new `in`.
+type Moves = HashMap<Operation, HashMap<(String, String), String>>;
+
+/// Gives each moved parameter its new `in`, in the operations and in the endpoints that map or
+/// fix it.
+fn move_parameters(ois: &mut Value, moves: &Moves) {
+    let rewrite = |value: &mut Value, moved: &HashMap<(String, String), String>| {
+        let Some(target) = located(value) else { return };
+        if let (Some(to), Some(map)) = (moved.get(&target), value.as_object_mut()) {
             map.insert("in".to_owned(), json!(to));
         }
     };
-    let pointer =
-        crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str(), "parameters"]);
-    if let Some(Value::Array(parameters)) = ois.pointer_mut(&pointer) {
-        parameters.iter_mut().for_each(rewrite);
+    if let Some(paths) = ois.pointer_mut("/apiSpecifications/paths").and_then(Value::as_object_mut) {
+        for (path, item) in paths.iter_mut() {
+            for (method, operation) in item.as_object_mut().into_iter().flatten() {
+                let Some(moved) = moves.get(&(method.clone(), path.clone())) else { continue };
+                for parameter in operation.get_mut("parameters").and_then(Value::as_array_mut).into_iter().flatten() {
+                    rewrite(parameter, moved);
+                }
+            }
+        }
     }
     for endpoint in ois.get_mut("endpoints").and_then(Value::as_array_mut).into_iter().flatten() {
-        if operation_of(endpoint).as_ref() != Some(operation) {
-            continue;
-        }
+        let Some(moved) = operation_of(endpoint).and_then(|operation| moves.get(&operation)) else { continue };
         for list in ["parameters", "fixedOperationParameters"] {
             for item in endpoint.get_mut(list).and_then(Value::as_array_mut).into_iter().flatten() {
                 if let Some(target) = item.get_mut("operationParameter") {
-                    rewrite(target);
+                    rewrite(target, moved);
                 }
             }
         }
@@ -501,12 +543,12 @@ fn tidy_mappings(merged: &mut Value, base: Option<&Value>, ours: &Value, theirs:
     let had = operations(ours);
     let (before, now) = (base.map(operations).unwrap_or_default(), operations(theirs));
     // Parameters only one of `from` and `to` has, by operation both have.
-    let only = |from: &HashMap<Operation, Vec<(String, String)>>, to: &HashMap<Operation, Vec<(String, String)>>| {
+    let only = |from: &HashMap<Operation, Parameters>, to: &HashMap<Operation, Parameters>| {
         let mut found: Vec<(Operation, Vec<(String, String)>)> = to
             .iter()
             .filter_map(|(operation, parameters)| {
                 let other = from.get(operation)?;
-                let new: Vec<_> = parameters.iter().filter(|p| !other.contains(p)).cloned().collect();
+                let new: Vec<_> = parameters.iter().filter(|p| !other.contains(*p)).cloned().collect();
                 (!new.is_empty()).then(|| (operation.clone(), new))
             })
             .collect();
@@ -514,6 +556,8 @@ fn tidy_mappings(merged: &mut Value, base: Option<&Value>, ours: &Value, theirs:
         found
     };
     let added: HashMap<Operation, Vec<(String, String)>> = only(&before, &now).into_iter().collect();
+    // Each operation's generated endpoint, where an added parameter's mapping is found.
+    let generated_endpoints = index_by(endpoints(theirs), operation_of);
     let removed = only(&now, &before);
     for (operation, parameters) in &removed {
         if !declared.contains_key(operation) {
@@ -536,9 +580,11 @@ fn tidy_mappings(merged: &mut Value, base: Option<&Value>, ours: &Value, theirs:
         removed.iter().flat_map(|(operation, parameters)| parameters.iter().map(move |p| (operation, p))).collect();
     // The generated mapping of each added parameter, from theirs' endpoint of the operation.
     let generated = |operation: &Operation, parameter: &(String, String)| -> Option<Value> {
-        endpoints(theirs)
-            .iter()
-            .filter(|e| operation_of(e).as_ref() == Some(operation))
+        generated_endpoints
+            .get(operation)
+            .into_iter()
+            .flatten()
+            .filter_map(|index| endpoints(theirs).get(*index))
             .flat_map(|e| e.get("parameters").and_then(Value::as_array).into_iter().flatten())
             .find(|p| p.get("operationParameter").and_then(located).as_ref() == Some(parameter))
             .cloned()
