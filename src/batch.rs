@@ -12,7 +12,7 @@ use crate::diagnostic::{Code, Counts, Diagnostic};
 use crate::emit::{OutputFormat, write_atomically};
 use crate::report::{Positions, convert_rendered};
 use crate::source::Source;
-use crate::update::record::{self, Record, RecordedOptions};
+use crate::update::record::RecordedOptions;
 
 /// One input file and where its OIS goes, relative to the output folder.
 #[derive(Clone, Debug)]
@@ -236,9 +236,8 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
                 .and_then(|()| write_atomically(&target, &conversion.text, settings.force))
                 .and_then(|()| match settings.record {
                     Some(given) => {
-                        let ois = conversion.ois()?;
-                        let title = ois.get("title").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
-                        record::write_next_to(&target, Record::new(&title, given.clone(), ois))
+                        let (path, text) = conversion.record_file(&target, given)?;
+                        write_atomically(&path, &text, true)
                     }
                     None => Ok(()),
                 });

@@ -138,12 +138,6 @@ impl ConvertArgs {
     }
 }
 
-/// The record of a conversion that generated `ois` with `options`.
-fn recorded(options: &ois::update::record::RecordedOptions, ois: serde_json::Value) -> ois::update::record::Record {
-    let title = ois.get("title").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
-    ois::update::record::Record::new(&title, options.clone(), ois)
-}
-
 pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let style = super::style_for(std::io::stderr().is_terminal());
     if args.update.is_some() {
@@ -180,11 +174,11 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
         result
     });
     let mut secrets_env = None;
-    let mut generated = None;
+    let mut record_file = None;
     let (mut diagnostics, summary, text) = match result {
         Ok(conversion) => {
-            if args.output.is_some() && !args.no_record {
-                generated = conversion.ois().ok();
+            if let Some(output) = args.output.as_deref().filter(|_| !args.no_record) {
+                record_file = Some(conversion.record_file(output, &given));
             }
             // Problems making the config, reported after the conversion's own.
             let mut problems = Vec::new();
@@ -229,8 +223,10 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
                 _ => Ok(()),
             };
             let outcome = secrets.and_then(|()| match &args.output {
-                Some(path) => ois::write_atomically(path, &text, args.force).and_then(|()| {
-                    generated.map_or(Ok(()), |ois| ois::update::record::write_next_to(path, recorded(&given, ois)))
+                Some(path) => ois::write_atomically(path, &text, args.force).and_then(|()| match record_file {
+                    Some(Ok((record, text))) => ois::write_atomically(&record, &text, true),
+                    Some(Err(error)) => Err(error),
+                    None => Ok(()),
                 }),
                 None => write_stdout(&text),
             });

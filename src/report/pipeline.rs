@@ -43,6 +43,16 @@ impl Rendered {
     pub fn ois(&self) -> Result<Value, Diagnostic> {
         convert::to_value(&self.model)
     }
+
+    /// The path and text of the conversion record next to the OIS file `output`, with `options`
+    /// as given (`crate::update::record`); the OIS is written straight from the model.
+    pub fn record_file(
+        &self,
+        output: &std::path::Path,
+        options: &crate::update::record::RecordedOptions,
+    ) -> Result<(std::path::PathBuf, String), Diagnostic> {
+        crate::update::record::file_next_to(output, &self.model.title, options, &self.model)
+    }
 }
 
 /// Converts `root` (parsed from `source`) and renders the OIS as `format` text. The text is

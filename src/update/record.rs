@@ -196,28 +196,81 @@ pub fn find<'r>(records: &'r [Record], title: &str) -> Option<&'r Record> {
 /// `records` with `record` in place of the one of its title (or of `replacing`), as the text of
 /// a record file.
 pub fn text(records: &[Record], record: Record, replacing: Option<&str>) -> Result<String, Diagnostic> {
-    let mut all: Vec<Record> = records.to_vec();
-    match all.iter().position(|r| r.title == record.title || Some(r.title.as_str()) == replacing) {
-        Some(index) => {
-            if let Some(slot) = all.get_mut(index) {
-                *slot = record;
-            }
-        }
-        None => all.push(record),
+    text_of(records, &record.title, &record.options, &record.generated, replacing)
+}
+
+/// [`text`] for an OIS given as anything that serializes as it (the converter's typed model,
+/// written straight out rather than made a `Value` first).
+fn text_of<G: Serialize>(
+    records: &[Record],
+    title: &str,
+    options: &RecordedOptions,
+    generated: &G,
+    replacing: Option<&str>,
+) -> Result<String, Diagnostic> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Fresh<'a, G> {
+        title: &'a str,
+        generated_by: String,
+        options: &'a RecordedOptions,
+        generated: &'a G,
     }
-    let file = RecordFile { ois_convert_record: RECORD_VERSION, about: ABOUT.to_owned(), records: all };
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum Entry<'a, G> {
+        Kept(&'a Record),
+        Fresh(Fresh<'a, G>),
+    }
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct File<'a, G> {
+        ois_convert_record: u64,
+        about: &'a str,
+        records: Vec<Entry<'a, G>>,
+    }
+    let fresh = || {
+        Entry::Fresh(Fresh { title, generated_by: format!("ois {}", env!("CARGO_PKG_VERSION")), options, generated })
+    };
+    let replaced = |r: &Record| r.title == title || Some(r.title.as_str()) == replacing;
+    let mut entries: Vec<Entry<'_, G>> = Vec::with_capacity(records.len() + 1);
+    let mut placed = false;
+    for record in records {
+        if replaced(record) && !placed {
+            entries.push(fresh());
+            placed = true;
+        } else if !replaced(record) {
+            entries.push(Entry::Kept(record));
+        }
+    }
+    if !placed {
+        entries.push(fresh());
+    }
+    let file = File { ois_convert_record: RECORD_VERSION, about: ABOUT, records: entries };
     serde_json::to_string_pretty(&file).map(|text| text + "\n").map_err(|error| {
         Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write the conversion record: {error}"))
     })
 }
 
-/// Writes `record` next to the OIS file `output`, in place of the record of its OIS (by title, or
-/// the file's only one: the OIS may have been renamed since).
-pub fn write_next_to(output: &Path, record: Record) -> Result<(), Diagnostic> {
+/// The path and text of the record file next to the OIS file `output` once the record of `title`
+/// (generated from `options` as `generated`) is in it, in place of the record of its OIS (by
+/// title, or the file's only one: the OIS may have been renamed since).
+pub fn file_next_to<G: Serialize>(
+    output: &Path,
+    title: &str,
+    options: &RecordedOptions,
+    generated: &G,
+) -> Result<(PathBuf, String), Diagnostic> {
     let path = path_for(output);
     let (records, _) = read(&path);
-    let previous = find(&records, &record.title).map(|r| r.title.clone());
-    let text = text(&records, record, previous.as_deref())?;
+    let previous = find(&records, title).map(|r| r.title.clone());
+    let text = text_of(&records, title, options, generated, previous.as_deref())?;
+    Ok((path, text))
+}
+
+/// Writes `record` next to the OIS file `output` ([`file_next_to`]).
+pub fn write_next_to(output: &Path, record: Record) -> Result<(), Diagnostic> {
+    let (path, text) = file_next_to(output, &record.title, &record.options, &record.generated)?;
     crate::emit::write_atomically(&path, &text, true)
 }
 
