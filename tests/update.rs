@@ -347,129 +347,114 @@ fn scenario_api() -> Value {
     })
 }
 
-type Edit = fn(&mut Value);
+/// One side of a scenario: a refinement of the OIS or a change of the API at a path, another
+/// edit, or none.
+enum Edit {
+    None,
+    Refine(Refinement, &'static str),
+    Change(Change, &'static str),
+    Other(fn(&mut Value)),
+}
+
+impl Edit {
+    fn apply(&self, value: &mut Value) {
+        match self {
+            Edit::None => {}
+            Edit::Refine(refinement, path) => refinement.apply(value, path),
+            Edit::Change(change, path) => change.apply(value, path),
+            Edit::Other(edit) => edit(value),
+        }
+    }
+}
 
 /// (name, refinement of the generated OIS, change of the API document).
 fn scenarios() -> Vec<(&'static str, Edit, Edit)> {
-    fn none(_: &mut Value) {}
-    fn rename(ois: &mut Value) {
-        endpoint_of(ois, "/simple/price").unwrap()["name"] = json!("price");
-    }
-    fn fix_currency(ois: &mut Value) {
-        Refinement::Fix("vs_currencies".into()).apply(ois, "/simple/price");
-    }
-    fn reserved(ois: &mut Value) {
-        Refinement::ReservedType.apply(ois, "/simple/price");
-    }
-    fn processing(ois: &mut Value) {
-        Refinement::Processing.apply(ois, "/coins/{id}");
-    }
-    fn delete_ping(ois: &mut Value) {
-        Refinement::DeleteEndpoint.apply(ois, "/ping");
-    }
-    fn describe(ois: &mut Value) {
-        Refinement::Describe.apply(ois, "/coins/{id}");
-    }
-    fn default_currency(ois: &mut Value) {
-        Refinement::RequireNot("vs_currencies".into()).apply(ois, "/simple/price");
-    }
-    fn drop_precision(ois: &mut Value) {
-        Refinement::DeleteParameter("precision".into()).apply(ois, "/simple/price");
-    }
-    fn rename_parameter(ois: &mut Value) {
-        Refinement::RenameParameter("ids".into()).apply(ois, "/simple/price");
-    }
-    fn second_endpoint(ois: &mut Value) {
-        let mut copy = endpoint_of(ois, "/coins/{id}").unwrap().clone();
-        copy["name"] = json!("bitcoin");
-        let parameters = copy["parameters"].as_array_mut().unwrap();
-        parameters.retain(|p| p["operationParameter"]["name"] != "id");
-        copy["fixedOperationParameters"] =
-            json!([{"operationParameter": {"in": "path", "name": "id"}, "value": "bitcoin"}]);
-        ois["endpoints"].as_array_mut().unwrap().push(copy);
-    }
-    fn own_server(ois: &mut Value) {
-        ois["apiSpecifications"]["servers"] = json!([{"url": "https://pro-api.market.example/v1"}]);
-    }
-    fn title_and_version(ois: &mut Value) {
-        ois["title"] = json!("Market Data Pro");
-        ois["version"] = json!("7.0.0");
-    }
-    fn add_operation(api: &mut Value) {
-        Change::AddOperation("/exchanges".into()).apply(api, "");
-    }
-    fn remove_ping(api: &mut Value) {
-        Change::RemoveOperation.apply(api, "/ping");
-    }
-    fn remove_history(api: &mut Value) {
-        Change::RemoveOperation.apply(api, "/coins/{id}/history");
-    }
-    fn add_parameter(api: &mut Value) {
-        Change::AddParameter("include_24hr_vol".into()).apply(api, "/simple/price");
-    }
-    fn add_coin_parameter(api: &mut Value) {
-        Change::AddParameter("sparkline".into()).apply(api, "/coins/{id}");
-    }
-    fn remove_precision(api: &mut Value) {
-        Change::RemoveParameter("precision".into()).apply(api, "/simple/price");
-    }
-    fn remove_currency(api: &mut Value) {
-        Change::RemoveParameter("vs_currencies".into()).apply(api, "/simple/price");
-    }
-    fn move_localization(api: &mut Value) {
-        Change::MoveParameter("localization".into()).apply(api, "/coins/{id}");
-    }
-    fn move_currency(api: &mut Value) {
-        Change::MoveParameter("vs_currencies".into()).apply(api, "/simple/price");
-    }
-    fn new_server(api: &mut Value) {
-        api["servers"] = json!([{"url": "https://api.market.example/v2"}]);
-    }
-    fn new_summary(api: &mut Value) {
-        Change::Summary.apply(api, "/coins/{id}");
-    }
-    fn describe_coin(api: &mut Value) {
-        api["paths"]["/coins/{id}"]["get"]["description"] = json!("What the API says now");
-    }
-    fn new_scheme(api: &mut Value) {
-        api["components"]["securitySchemes"]["key"] = json!({"type": "apiKey", "in": "query", "name": "api_key"});
-    }
-    fn rename_operation(api: &mut Value) {
-        api["paths"]["/simple/price"]["get"]["operationId"] = json!("getSimplePrice");
-    }
-    fn new_title(api: &mut Value) {
-        api["info"]["title"] = json!("Market Data Cloud");
-        api["info"]["version"] = json!("2.0.0");
-    }
+    use Edit::{Change as C, None as Nothing, Other, Refine as R};
+    let price = "/simple/price";
+    let coin = "/coins/{id}";
+    let rename = || R(Refinement::Rename("price".into()), price);
+    let fix_currency = || R(Refinement::Fix("vs_currencies".into()), price);
+    let delete_ping = || R(Refinement::DeleteEndpoint, "/ping");
+    let describe = || R(Refinement::Describe, coin);
+    let default_currency = || R(Refinement::RequireNot("vs_currencies".into()), price);
+    let drop_precision = || R(Refinement::DeleteParameter("precision".into()), price);
+    let second_endpoint = || {
+        Other(|ois| {
+            let mut copy = endpoint_of(ois, "/coins/{id}").unwrap().clone();
+            copy["name"] = json!("bitcoin");
+            copy["parameters"].as_array_mut().unwrap().retain(|p| p["operationParameter"]["name"] != "id");
+            copy["fixedOperationParameters"] =
+                json!([{"operationParameter": {"in": "path", "name": "id"}, "value": "bitcoin"}]);
+            ois["endpoints"].as_array_mut().unwrap().push(copy);
+        })
+    };
+    let add_parameter = || C(Change::AddParameter("include_24hr_vol".into()), price);
+    let add_coin_parameter = || C(Change::AddParameter("sparkline".into()), coin);
+    let remove_currency = || C(Change::RemoveParameter("vs_currencies".into()), price);
+    let remove_precision = || C(Change::RemoveParameter("precision".into()), price);
+    let move_localization = || C(Change::MoveParameter("localization".into()), coin);
+    let move_currency = || C(Change::MoveParameter("vs_currencies".into()), price);
+    let remove_ping = || C(Change::RemoveOperation, "/ping");
+    let new_server = || Other(|api| api["servers"] = json!([{"url": "https://api.market.example/v2"}]));
+    let new_summary = || C(Change::Summary, coin);
     vec![
-        ("no-change", none, none),
-        ("rename-x-add-operation", rename, add_operation),
-        ("rename-x-remove-other-operation", rename, remove_ping),
-        ("rename-x-add-parameter", rename, add_parameter),
-        ("rename-x-rename-operation-id", rename, rename_operation),
-        ("fix-x-add-parameter", fix_currency, add_parameter),
-        ("fix-x-remove-fixed-parameter", fix_currency, remove_currency),
-        ("fix-x-move-fixed-parameter", fix_currency, move_currency),
-        ("reserved-x-remove-other-parameter", reserved, remove_precision),
-        ("reserved-x-new-server", reserved, new_server),
-        ("processing-x-add-parameter", processing, add_coin_parameter),
-        ("processing-x-move-parameter", processing, move_localization),
-        ("delete-endpoint-x-remove-its-operation", delete_ping, remove_ping),
-        ("delete-endpoint-x-change-its-summary", delete_ping, new_summary),
-        ("describe-x-api-describes-too", describe, describe_coin),
-        ("describe-x-new-summary", describe, new_summary),
-        ("default-x-add-parameter", default_currency, add_parameter),
-        ("default-x-remove-parameter", default_currency, remove_currency),
-        ("drop-parameter-x-remove-it-too", drop_precision, remove_precision),
-        ("drop-parameter-x-add-another", drop_precision, add_parameter),
-        ("rename-parameter-x-move-other", rename_parameter, move_currency),
-        ("second-endpoint-x-add-parameter", second_endpoint, add_coin_parameter),
-        ("second-endpoint-x-move-parameter", second_endpoint, move_localization),
-        ("second-endpoint-x-remove-operation", second_endpoint, remove_history),
-        ("own-server-x-new-server", own_server, new_server),
-        ("title-version-x-new-title", title_and_version, new_title),
-        ("none-x-new-scheme", none, new_scheme),
-        ("rename-x-remove-its-operation", rename, |api| Change::RemoveOperation.apply(api, "/simple/price")),
+        ("no-change", Nothing, Nothing),
+        ("rename-x-add-operation", rename(), C(Change::AddOperation("/exchanges".into()), "")),
+        ("rename-x-remove-other-operation", rename(), remove_ping()),
+        ("rename-x-add-parameter", rename(), add_parameter()),
+        (
+            "rename-x-rename-operation-id",
+            rename(),
+            Other(|api| api["paths"]["/simple/price"]["get"]["operationId"] = json!("getSimplePrice")),
+        ),
+        ("fix-x-add-parameter", fix_currency(), add_parameter()),
+        ("fix-x-remove-fixed-parameter", fix_currency(), remove_currency()),
+        ("fix-x-move-fixed-parameter", fix_currency(), move_currency()),
+        ("reserved-x-remove-other-parameter", R(Refinement::ReservedType, price), remove_precision()),
+        ("reserved-x-new-server", R(Refinement::ReservedType, price), new_server()),
+        ("processing-x-add-parameter", R(Refinement::Processing, coin), add_coin_parameter()),
+        ("processing-x-move-parameter", R(Refinement::Processing, coin), move_localization()),
+        ("delete-endpoint-x-remove-its-operation", delete_ping(), remove_ping()),
+        ("delete-endpoint-x-change-its-summary", delete_ping(), new_summary()),
+        (
+            "describe-x-api-describes-too",
+            describe(),
+            Other(|api| api["paths"]["/coins/{id}"]["get"]["description"] = json!("What the API says now")),
+        ),
+        ("describe-x-new-summary", describe(), new_summary()),
+        ("default-x-add-parameter", default_currency(), add_parameter()),
+        ("default-x-remove-parameter", default_currency(), remove_currency()),
+        ("drop-parameter-x-remove-it-too", drop_precision(), remove_precision()),
+        ("drop-parameter-x-add-another", drop_precision(), add_parameter()),
+        ("rename-parameter-x-move-other", R(Refinement::RenameParameter("ids".into()), price), move_currency()),
+        ("second-endpoint-x-add-parameter", second_endpoint(), add_coin_parameter()),
+        ("second-endpoint-x-move-parameter", second_endpoint(), move_localization()),
+        ("second-endpoint-x-remove-operation", second_endpoint(), C(Change::RemoveOperation, "/coins/{id}/history")),
+        (
+            "own-server-x-new-server",
+            Other(|ois| ois["apiSpecifications"]["servers"] = json!([{"url": "https://pro-api.market.example/v1"}])),
+            new_server(),
+        ),
+        (
+            "title-version-x-new-title",
+            Other(|ois| {
+                ois["title"] = json!("Market Data Pro");
+                ois["version"] = json!("7.0.0");
+            }),
+            Other(|api| {
+                api["info"]["title"] = json!("Market Data Cloud");
+                api["info"]["version"] = json!("2.0.0");
+            }),
+        ),
+        (
+            "none-x-new-scheme",
+            Nothing,
+            Other(|api| {
+                api["components"]["securitySchemes"]["key"] =
+                    json!({"type": "apiKey", "in": "query", "name": "api_key"})
+            }),
+        ),
+        ("rename-x-remove-its-operation", rename(), C(Change::RemoveOperation, price)),
     ]
 }
 
@@ -499,10 +484,10 @@ fn scenarios_match_their_golden_files() {
     for (name, refinement, api_change) in list {
         let old = scenario_api();
         let mut new = old.clone();
-        api_change(&mut new);
+        api_change.apply(&mut new);
         let base = generate(&old);
         let mut ours = base.clone();
-        refinement(&mut ours);
+        refinement.apply(&mut ours);
         let merged = merge(Some(&base), &ours, &generate(&new));
         let errors: Vec<_> =
             ois::check_ois(&merged.ois, None).into_iter().filter(|d| d.severity == ois::Severity::Error).collect();
