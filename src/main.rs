@@ -25,7 +25,9 @@ enum Command {
   ois convert api.yaml -o api.ois.json         write it (refuses to replace without --force)
   ois convert api.yaml --include 'GET /coins/{id}' --server https://pro-api.example.com
   ois convert specs/ -o out/                   a folder of documents, on every core
-  ois convert api.yaml --report json -q        every diagnostic as JSON, for scripts")]
+  ois convert api.yaml --report json -q        every diagnostic as JSON, for scripts
+  ois convert api-v2.yaml --update api.ois.json --diff     what the API's new version changes
+  ois convert api-v2.yaml --update api.ois.json --check    in CI: exit 1 when the OIS is behind")]
     Convert(ConvertArgs),
     /// Check OIS files (an OIS object, an array of them, or a config.json) against every OIS rule.
     #[command(after_help = "EXAMPLES:
