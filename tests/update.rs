@@ -773,3 +773,37 @@ fn a_merge_that_breaks_the_ois_writes_nothing() {
     assert!(stderr.contains("CNV086") && stderr.contains("OIS023"), "{stderr}");
     assert_eq!(files.read("api.ois.json"), before);
 }
+
+#[test]
+fn a_batch_writes_a_record_next_to_each_output_unless_told_not_to() {
+    let files = Files::new();
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let (coins, orders) = (samples.join("coins.yaml"), samples.join("orders.json"));
+    for (out, extra) in [("with", None), ("without", Some("--no-record"))] {
+        let dir = files.path(out);
+        let mut args = vec![os("convert"), coins.as_os_str(), orders.as_os_str(), os("-o"), dir.as_os_str()];
+        args.extend(extra.map(os));
+        let output = ois_cmd(&args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let mut names: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        let expected: &[&str] = if extra.is_none() {
+            &["coins.ois.convert.json", "coins.ois.json", "orders.ois.convert.json", "orders.ois.json"]
+        } else {
+            &["coins.ois.json", "orders.ois.json"]
+        };
+        assert_eq!(names, expected);
+    }
+    // The record is what the converter generated: updating with the same document changes nothing.
+    let ois_file = files.path("with").join("coins.ois.json");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(files.path("with").join("coins.ois.convert.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        record["records"][0]["generated"],
+        serde_json::from_str::<Value>(&std::fs::read_to_string(&ois_file).unwrap()).unwrap()
+    );
+    let check = ois_cmd(&[os("convert"), coins.as_os_str(), os("--update"), ois_file.as_os_str(), os("--check")]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+}
