@@ -6,7 +6,6 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
-use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{Code, Diagnostic};
@@ -206,8 +205,8 @@ pub(super) fn list(
     place: &Place,
     notes: &mut Notes,
 ) -> Vec<Value> {
-    let index = |items: &[Value]| -> IndexMap<String, usize> {
-        let mut map = IndexMap::new();
+    let index = |items: &[Value]| -> HashMap<String, usize> {
+        let mut map = HashMap::new();
         for (i, item) in items.iter().enumerate() {
             if let Some(id) = identify(item) {
                 map.entry(id).or_insert(i);
@@ -235,7 +234,8 @@ pub(super) fn list(
             // Gone from the API: removed (whoever changed it).
             (Some(_), None) => continue,
             _ => {
-                if let Some(value) = value(b, Some(item), t.or(b).or(Some(item)), mode, &at, notes) {
+                // Not in theirs (and so not in base either): only ours has it.
+                if let Some(value) = value(b, Some(item), t.or(Some(item)), mode, &at, notes) {
                     merged.push((Some(id), value));
                 }
             }

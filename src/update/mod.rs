@@ -122,29 +122,30 @@ fn operations(ois: &Value) -> HashMap<Operation, Parameters> {
 pub fn merge(base: Option<&Value>, ours: &Value, theirs: &Value) -> Merged {
     let mode = if base.is_some() { Mode::ThreeWay } else { Mode::TwoWay };
     let mut notes = Notes::default();
+    // Each side's operations, worked out once: moves, removed operations and mappings use them.
+    let now = operations(theirs);
+    let before = base.map(operations);
     // Moved parameters are moved in base and ours first (copies made only when one moved).
-    let moves = base.map(|base| find_moves(base, theirs, &mut notes)).unwrap_or_default();
-    let (base, ours): (Option<Cow<'_, Value>>, Cow<'_, Value>) = if moves.is_empty() {
-        (base.map(Cow::Borrowed), Cow::Borrowed(ours))
+    let moves = before.as_ref().map(|before| find_moves(before, &now, &mut notes)).unwrap_or_default();
+    let (base, ours, before): (Option<Cow<'_, Value>>, Cow<'_, Value>, _) = if moves.is_empty() {
+        (base.map(Cow::Borrowed), Cow::Borrowed(ours), before)
     } else {
         let moved = |value: &Value| {
             let mut value = value.clone();
             move_parameters(&mut value, &moves);
             Cow::Owned(value)
         };
-        (base.map(moved), moved(ours))
+        let base = base.map(moved);
+        let before = base.as_deref().map(operations);
+        (base, moved(ours), before)
     };
     let base = base.as_deref();
     let ours = ours.as_ref();
     let title = ours.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
 
-    let removed_operations: HashSet<Operation> = match base {
-        Some(base) => {
-            let now = operations(theirs);
-            operations(base).into_keys().filter(|operation| !now.contains_key(operation)).collect()
-        }
-        None => HashSet::new(),
-    };
+    // Moving parameters changes no operation's (method, path).
+    let removed_operations: HashSet<Operation> =
+        before.iter().flat_map(HashMap::keys).filter(|operation| !now.contains_key(*operation)).cloned().collect();
 
     let (Some(ours_map), Some(theirs_map)) = (ours.as_object(), theirs.as_object()) else {
         return Merged { ois: ours.clone(), endpoints: Vec::new(), diagnostics: notes.diagnostics };
@@ -164,7 +165,7 @@ pub fn merge(base: Option<&Value>, ours: &Value, theirs: &Value) -> Merged {
         };
     let mut merged =
         Value::Object(merge::object(base_map, ours_map, theirs_map, mode, &Place::root(), &mut notes, &special));
-    tidy_mappings(&mut merged, base, ours, theirs, &mut notes);
+    tidy_mappings(&mut merged, &before.unwrap_or_default(), &now, ours, theirs, &mut notes);
     let endpoints = changes
         .into_iter()
         .map(|(name, fate)| EndpointChange { endpoint_id: crate::scaffold::endpoint_id(&title, &name), name, fate })
@@ -449,10 +450,10 @@ fn endpoint(base: Option<&Value>, ours: &Value, theirs: &Value, mode: Mode, plac
             _ => return None,
         };
         let (Some(Value::Array(o)), Some(Value::Array(t))) = (o, t) else { return Some(o.cloned()) };
-        let t: Vec<Value> = if key == "parameters" {
+        let t: Cow<'_, [Value]> = if key == "parameters" {
             t.iter().filter(|p| endpoint_parameter_key(p).is_none_or(|k| !fixed.contains(&k))).cloned().collect()
         } else {
-            t.clone()
+            Cow::Borrowed(t)
         };
         Some(Some(Value::Array(merge::list(b, o, &t, identify, mode, at, notes))))
     };
@@ -462,10 +463,13 @@ fn endpoint(base: Option<&Value>, ours: &Value, theirs: &Value, mode: Mode, plac
 /// Parameters that moved (`in` changed, same name, same operation) between base and theirs, each
 /// reported; the merge moves them in base and ours too, so that it sees the user's refinements of
 /// them unchanged.
-fn find_moves(base: &Value, theirs: &Value, notes: &mut Notes) -> Moves {
-    let (before, after) = (operations(base), operations(theirs));
+fn find_moves(
+    before: &HashMap<Operation, Parameters>,
+    after: &HashMap<Operation, Parameters>,
+    notes: &mut Notes,
+) -> Moves {
     let mut moves: Vec<(Operation, String, String, String)> = Vec::new();
-    for (operation, old) in &before {
+    for (operation, old) in before {
         let Some(new) = after.get(operation) else { continue };
         // Names the API declares anew, each with where it now is.
         let arrived: HashMap<&str, &str> = new
@@ -537,11 +541,17 @@ fn move_parameters(ois: &mut Value, moves: &Moves) {
 
 /// After the merge: every endpoint maps only parameters its operation still has (the rest are
 /// removed and reported), and maps each parameter the API added (as the generated endpoint does,
-/// unless it fixes it).
-fn tidy_mappings(merged: &mut Value, base: Option<&Value>, ours: &Value, theirs: &Value, notes: &mut Notes) {
+/// unless it fixes it). `before` and `now` are base's and theirs' operations.
+fn tidy_mappings(
+    merged: &mut Value,
+    before: &HashMap<Operation, Parameters>,
+    now: &HashMap<Operation, Parameters>,
+    ours: &Value,
+    theirs: &Value,
+    notes: &mut Notes,
+) {
     let declared = operations(merged);
     let had = operations(ours);
-    let (before, now) = (base.map(operations).unwrap_or_default(), operations(theirs));
     // Parameters only one of `from` and `to` has, by operation both have.
     let only = |from: &HashMap<Operation, Parameters>, to: &HashMap<Operation, Parameters>| {
         let mut found: Vec<(Operation, Vec<(String, String)>)> = to
@@ -555,10 +565,10 @@ fn tidy_mappings(merged: &mut Value, base: Option<&Value>, ours: &Value, theirs:
         found.sort();
         found
     };
-    let added: HashMap<Operation, Vec<(String, String)>> = only(&before, &now).into_iter().collect();
+    let added: HashMap<Operation, Vec<(String, String)>> = only(before, now).into_iter().collect();
     // Each operation's generated endpoint, where an added parameter's mapping is found.
     let generated_endpoints = index_by(endpoints(theirs), operation_of);
-    let removed = only(&now, &before);
+    let removed = only(now, before);
     for (operation, parameters) in &removed {
         if !declared.contains_key(operation) {
             continue;
