@@ -134,13 +134,13 @@ pub struct Record {
 impl Record {
     /// A record made now, by this version of the tool.
     pub fn new(title: &str, options: RecordedOptions, generated: Value) -> Record {
-        Record {
-            title: title.to_owned(),
-            generated_by: format!("ois {}", env!("CARGO_PKG_VERSION")),
-            options,
-            generated,
-        }
+        Record { title: title.to_owned(), generated_by: generated_by(), options, generated }
     }
+}
+
+/// The tool and version a record names as its maker: this one.
+fn generated_by() -> String {
+    format!("ois {}", env!("CARGO_PKG_VERSION"))
 }
 
 #[derive(Serialize, Deserialize)]
@@ -193,14 +193,10 @@ pub fn find<'r>(records: &'r [Record], title: &str) -> Option<&'r Record> {
     })
 }
 
-/// `records` with `record` in place of the one of its title (or of `replacing`), as the text of
-/// a record file.
-pub fn text(records: &[Record], record: Record, replacing: Option<&str>) -> Result<String, Diagnostic> {
-    text_of(records, &record.title, &record.options, &record.generated, replacing)
-}
-
-/// [`text`] for an OIS given as anything that serializes as it (the converter's typed model,
-/// written straight out rather than made a `Value` first).
+/// The text of a record file: `records`, with the record of `title` (generated from `options` as
+/// `generated`) in place of the one of its title or of `replacing`. The OIS is anything that
+/// serializes as it (the converter's typed model, written straight out rather than made a `Value`
+/// first).
 fn text_of<G: Serialize>(
     records: &[Record],
     title: &str,
@@ -229,9 +225,7 @@ fn text_of<G: Serialize>(
         about: &'a str,
         records: Vec<Entry<'a, G>>,
     }
-    let fresh = || {
-        Entry::Fresh(Fresh { title, generated_by: format!("ois {}", env!("CARGO_PKG_VERSION")), options, generated })
-    };
+    let fresh = || Entry::Fresh(Fresh { title, generated_by: generated_by(), options, generated });
     let replaced = |r: &Record| r.title == title || Some(r.title.as_str()) == replacing;
     let mut entries: Vec<Entry<'_, G>> = Vec::with_capacity(records.len() + 1);
     let mut placed = false;
@@ -303,16 +297,16 @@ mod tests {
     #[test]
     fn records_round_trip_and_replace_by_title() {
         let first = Record::new("A", RecordedOptions::default(), serde_json::json!({"title": "A"}));
-        let text_one = text(&[], first.clone(), None).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.convert.json");
-        std::fs::write(&path, &text_one).unwrap();
+        let ois = dir.path().join("x.json");
+        let path = path_for(&ois);
+        write_next_to(&ois, first.clone()).unwrap();
         let (records, problem) = read(&path);
         assert!(problem.is_none());
         assert_eq!(records, [first]);
+        // The OIS was renamed: its lone record is replaced, not joined by a second.
         let renamed = Record::new("B", RecordedOptions::default(), serde_json::json!({"title": "B"}));
-        let replaced = text(&records, renamed.clone(), Some("A")).unwrap();
-        std::fs::write(&path, replaced).unwrap();
+        write_next_to(&ois, renamed.clone()).unwrap();
         assert_eq!(read(&path).0, [renamed]);
         std::fs::write(&path, "{").unwrap();
         assert_eq!(read(&path).1.map(|d| d.code), Some(Code::RecordUnreadable));
