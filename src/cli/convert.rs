@@ -140,12 +140,12 @@ impl ConvertArgs {
 
 pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let style = super::style_for(std::io::stderr().is_terminal());
-    if args.update.is_some() {
-        return super::update::run_update(&args);
-    }
     if ois::update::record::security_choice(&args.security).is_err() {
         eprintln!("error: --security none cannot be combined with other --security values");
         return ExitCode::from(2);
+    }
+    if args.update.is_some() {
+        return super::update::run_update(&args);
     }
     let given = args.given();
     let mut options = match given.convert_options() {
@@ -243,7 +243,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let report = match args.report {
         DiagnosticsArg::Sarif => {
             let log = ois::report::machine::sarif(&[(name.as_str(), diagnostics.as_slice())]);
-            serde_json::to_string_pretty(&log).map(|s| s + "\n").unwrap_or_default()
+            super::json_text(&log)
         }
         DiagnosticsArg::Github => ois::report::machine::github(&name, &diagnostics),
         DiagnosticsArg::Json => {
@@ -255,7 +255,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
                 counts: Counts::of(&diagnostics),
                 diagnostics: &diagnostics,
             };
-            serde_json::to_string_pretty(&report).map(|s| s + "\n").unwrap_or_default()
+            super::json_text(&report)
         }
         DiagnosticsArg::Text => text_report(&name, &diagnostics, summary, show(&args), style, source.as_ref().ok()),
     };
@@ -298,11 +298,11 @@ pub(crate) fn run_batch(args: &ConvertArgs, options: &ConvertOptions, format: Ou
     progress.finish_and_clear();
     let failed = results.iter().any(|r| r.status == batch::Status::Failed);
     let report = match args.report {
-        DiagnosticsArg::Json => serde_json::to_string_pretty(&results).map(|s| s + "\n").unwrap_or_default(),
+        DiagnosticsArg::Json => super::json_text(&results),
         DiagnosticsArg::Sarif => {
             let files: Vec<(&str, &[ois::Diagnostic])> =
                 results.iter().map(|r| (r.file.as_str(), r.diagnostics.as_slice())).collect();
-            serde_json::to_string_pretty(&ois::report::machine::sarif(&files)).map(|s| s + "\n").unwrap_or_default()
+            super::json_text(&ois::report::machine::sarif(&files))
         }
         DiagnosticsArg::Github => {
             results.iter().map(|r| ois::report::machine::github(&r.file, &r.diagnostics)).collect()

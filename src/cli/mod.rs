@@ -202,6 +202,12 @@ pub(crate) fn write_stdout(text: &str) -> Result<(), Diagnostic> {
     }
 }
 
+/// A report as pretty JSON with a final newline (empty if it cannot be serialized, which a report
+/// of plain data never is).
+pub(crate) fn json_text(report: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(report).map(|s| s + "\n").unwrap_or_default()
+}
+
 /// Colours only on a terminal, and never with NO_COLOR set.
 pub(crate) fn style_for(terminal: bool) -> RenderStyle {
     RenderStyle { color: terminal && std::env::var_os("NO_COLOR").is_none() }

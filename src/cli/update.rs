@@ -12,10 +12,6 @@ use super::{DiagnosticsArg, FAILURE, fail_with, in_flags, write_stdout};
 
 pub(crate) fn run_update(args: &ConvertArgs) -> ExitCode {
     let Some(ois_path) = args.update.clone() else { return ExitCode::from(2) };
-    if record::security_choice(&args.security).is_err() {
-        eprintln!("error: --security none cannot be combined with other --security values");
-        return ExitCode::from(2);
-    }
     let [input] = args.inputs.as_slice() else {
         eprintln!("error: --update takes one OpenAPI document");
         return ExitCode::from(2);
@@ -87,11 +83,11 @@ pub(crate) fn run_update(args: &ConvertArgs) -> ExitCode {
                 "counts": Counts::of(&diagnostics),
                 "diagnostics": diagnostics,
             });
-            serde_json::to_string_pretty(&report).map(|s| s + "\n").unwrap_or_default()
+            super::json_text(&report)
         }
         DiagnosticsArg::Sarif => {
             let log = ois::report::machine::sarif(&[(name.as_str(), diagnostics.as_slice())]);
-            serde_json::to_string_pretty(&log).map(|s| s + "\n").unwrap_or_default()
+            super::json_text(&log)
         }
         DiagnosticsArg::Github => ois::report::machine::github(&name, &diagnostics),
         DiagnosticsArg::Text => {

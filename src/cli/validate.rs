@@ -95,11 +95,11 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
         }
     }
     if args.format == DiagnosticsArg::Json {
-        text = serde_json::to_string_pretty(&reports).map(|s| s + "\n").unwrap_or_default();
+        text = super::json_text(&reports);
     }
     if args.format == DiagnosticsArg::Sarif {
         let runs: Vec<(&str, &[ois::Diagnostic])> = files.iter().map(|(n, d)| (n.as_str(), d.as_slice())).collect();
-        text = serde_json::to_string_pretty(&ois::report::machine::sarif(&runs)).map(|s| s + "\n").unwrap_or_default();
+        text = super::json_text(&ois::report::machine::sarif(&runs));
     }
     if let Err(error) = write_stdout(&text) {
         return super::fail_with(&error);
