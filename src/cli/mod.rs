@@ -89,7 +89,7 @@ impl TargetArg {
         let names: Vec<String> = TargetArg::value_variants()
             .iter()
             .filter(|t| t.family() == family)
-            .filter_map(|t| t.to_possible_value().map(|v| v.get_name().to_owned()))
+            .map(ToString::to_string)
             .collect();
         names.join(", ")
     }
