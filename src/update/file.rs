@@ -61,10 +61,10 @@ pub fn update(
     let effective = recorded.map_or_else(|| options.given.clone(), |r| r.options.overridden_by(&options.given));
     let convert_options = effective.convert_options().map_err(Failure::from)?;
 
-    let theirs = converted(new, &convert_options)?;
+    let theirs = convert(new, &convert_options)?;
     diagnostics.extend(theirs.diagnostics.iter().filter(|d| d.severity == Severity::Error).cloned());
     let base_ois = match (base, recorded) {
-        (Some(base), _) => Some(converted(base, &convert_options)?.ois),
+        (Some(base), _) => Some(convert(base, &convert_options)?.ois),
         (None, Some(recorded)) => Some(recorded.generated.clone()),
         (None, None) => None,
     };
@@ -106,21 +106,6 @@ pub fn update(
     let record_title = merged.ois.get("title").and_then(Value::as_str).unwrap_or_default();
     let record = Record::new(record_title, effective, theirs.ois);
     Ok(Update { text, unchanged, merged, diagnostics, record })
-}
-
-/// [`convert`], every diagnostic located in `source`.
-fn converted(source: &Source, options: &crate::convert::ConvertOptions) -> Result<crate::convert::Conversion, Failure> {
-    let locate = |diagnostics: &mut Vec<Diagnostic>| diagnostics.iter_mut().for_each(|d| source.locate_diagnostic(d));
-    match convert(source, options) {
-        Ok(mut conversion) => {
-            locate(&mut conversion.diagnostics);
-            Ok(conversion)
-        }
-        Err(mut failure) => {
-            locate(&mut failure.diagnostics);
-            Err(failure)
-        }
-    }
 }
 
 /// The pointer of the OIS to update in a file's document: the file's only OIS, or the one of
