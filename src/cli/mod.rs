@@ -86,11 +86,8 @@ impl TargetArg {
 
     /// The targets that read `family`, named for a message.
     pub(crate) fn reading(family: ois::FormatFamily) -> String {
-        let names: Vec<String> = TargetArg::value_variants()
-            .iter()
-            .filter(|t| t.family() == family)
-            .map(ToString::to_string)
-            .collect();
+        let names: Vec<String> =
+            TargetArg::value_variants().iter().filter(|t| t.family() == family).map(ToString::to_string).collect();
         names.join(", ")
     }
 }
