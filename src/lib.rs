@@ -110,6 +110,7 @@ pub mod emit;
 pub mod js;
 mod ois;
 mod openapi;
+mod parallel;
 mod pointer;
 pub mod processing;
 pub mod report;

@@ -131,10 +131,12 @@ fn man(dir: Option<&std::path::Path>) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    // Interrupted (Ctrl-C, SIGTERM): no half-written temporary file is left behind.
-    let _ = ctrlc::set_handler(|| {
-        ois::emit::remove_temporary_files();
-        std::process::exit(130);
+    // Interrupted (Ctrl-C, SIGTERM) while writing: no half-written temporary file is left behind.
+    ois::emit::before_first_write(|| {
+        let _ = ctrlc::set_handler(|| {
+            ois::emit::remove_temporary_files();
+            std::process::exit(130);
+        });
     });
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());

@@ -24,6 +24,7 @@ const LAYERS: &[&str] = &[
     "emit",
     "diagnostic",
     "pointer",
+    "parallel",
 ];
 
 /// Conversion stages and the sibling modules each may import.

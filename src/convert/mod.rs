@@ -16,7 +16,6 @@ mod shared;
 mod templates;
 
 use indexmap::IndexMap;
-use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Document as Place};
@@ -24,6 +23,7 @@ use crate::ois::model::{ApiSpecifications, Components, Ois, Operation, Server};
 use crate::ois::{FormatFamily, rules};
 use crate::openapi::Document;
 use crate::openapi::files::Files;
+use crate::parallel;
 use crate::source::Source;
 
 pub use filter::Filter;
@@ -139,15 +139,18 @@ impl Built {
 /// The OIS as a `Value`, the same as `serde_json::to_value(model)`; groups of endpoints are
 /// serialized side by side, as thousands of endpoints take a while.
 pub(crate) fn to_value(model: &Ois) -> Result<Value, Diagnostic> {
-    let (head, endpoints) = rayon::join(
+    let split = parallel::worth_splitting(model.endpoints.len(), ENDPOINTS_PER_TASK);
+    let (head, endpoints) = parallel::join(
+        split,
         || head(model),
         || {
-            let groups: Result<Vec<Vec<Value>>, _> = model
-                .endpoints
-                .par_chunks(ENDPOINTS_PER_TASK)
-                .map(|group| group.iter().map(serde_json::to_value).collect())
-                .collect();
-            groups.map(|groups| groups.into_iter().flatten().collect::<Vec<_>>())
+            let groups = parallel::map_chunks(&model.endpoints, ENDPOINTS_PER_TASK, |group| {
+                group.iter().map(serde_json::to_value).collect::<Result<Vec<Value>, _>>()
+            });
+            groups
+                .into_iter()
+                .collect::<Result<Vec<_>, _>>()
+                .map(|groups| groups.into_iter().flatten().collect::<Vec<_>>())
         },
     );
     let mut ois = head?;

@@ -4,7 +4,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::body;
@@ -16,6 +15,7 @@ use crate::diagnostic::{Code, Diagnostic, Location as Place};
 use crate::ois::model::{Location, Method, RESERVED_NAMES};
 use crate::ois::rules::{is_http_token, is_path_key, placeholders};
 use crate::openapi::{Document, METHODS, Resolver, SpecVersion};
+use crate::parallel;
 use crate::pointer;
 
 /// The parts of a Parameter object the conversion reads, borrowed from the document; everything
@@ -104,22 +104,19 @@ pub(super) fn collect<'a>(
     };
     let resolver = document.resolver();
     let items: Vec<(&'a String, &'a Value)> = paths.iter().collect();
-    let groups: Vec<Group<'a, '_>> = items
-        .par_chunks(PATHS_PER_TASK)
-        .map(|items| {
-            let mut group = Group {
-                selection: Selection::new(&options.include, &options.exclude),
-                kept: Vec::new(),
-                names: Vec::new(),
-                diagnostics: Vec::new(),
-                summary: Summary::default(),
-            };
-            for (path, item) in items {
-                path_item(&resolver, document.version, path, item, &mut group);
-            }
-            group
-        })
-        .collect();
+    let groups: Vec<Group<'a, '_>> = parallel::map_chunks(&items, PATHS_PER_TASK, |items| {
+        let mut group = Group {
+            selection: Selection::new(&options.include, &options.exclude),
+            kept: Vec::new(),
+            names: Vec::new(),
+            diagnostics: Vec::new(),
+            summary: Summary::default(),
+        };
+        for (path, item) in items {
+            path_item(&resolver, document.version, path, item, &mut group);
+        }
+        group
+    });
     for group in groups {
         let offset = collected.names.len();
         let renumbered =

@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, Once, OnceLock};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -58,6 +58,17 @@ pub fn model_text<T: Serialize>(value: &T, format: OutputFormat) -> Result<Strin
 static IN_FLIGHT: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
 /// Set once the run is being stopped: no new temporary file is started.
 static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// What runs once, just before the first temporary file is made (see [`before_first_write`]).
+static BEFORE_FIRST_WRITE: OnceLock<fn()> = OnceLock::new();
+static FIRST_WRITE: Once = Once::new();
+
+/// Sets what runs once, just before [`write_atomically`] makes its first temporary file: where a
+/// program installs the interrupt handler that calls [`remove_temporary_files`], so that a run
+/// which writes no file starts no signal-handling thread. Only the first call counts.
+pub fn before_first_write(hook: fn()) {
+    let _ = BEFORE_FIRST_WRITE.set(hook);
+}
 
 /// A temporary file listed in `IN_FLIGHT` for as long as it lives.
 struct InFlight(PathBuf);
@@ -143,6 +154,9 @@ pub fn write_atomically(path: &Path, text: &str, force: bool) -> Result<(), Diag
     };
     if STOPPING.load(Ordering::SeqCst) {
         return Err(write_error(std::io::Error::from(std::io::ErrorKind::Interrupted)));
+    }
+    if let Some(hook) = BEFORE_FIRST_WRITE.get() {
+        FIRST_WRITE.call_once(hook);
     }
     let mut builder = tempfile::Builder::new();
     builder.prefix(".ois-").suffix(".tmp");

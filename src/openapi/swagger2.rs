@@ -4,12 +4,12 @@
 //! `#/parameters` and `#/responses` keep working because those sections stay where they are, so
 //! pointers in diagnostics still point into the original document.
 
-use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
 use super::files::Files;
 use super::{METHODS, Resolver};
 use crate::diagnostic::Location;
+use crate::parallel;
 
 /// Keys of a 2.0 non-body parameter that describe its value; they move into `schema`.
 const SCHEMA_KEYS: [&str; 17] = [
@@ -64,11 +64,14 @@ pub fn normalize(root: &mut Value, files: &Files) {
         });
     // Path items are independent: worked out side by side (Kubernetes has hundreds).
     let items: Vec<(&String, &Value)> = root.get("paths").and_then(Value::as_object).into_iter().flatten().collect();
-    let changes: Vec<(String, ItemChanges)> = items
-        .par_iter()
-        .with_min_len(16)
-        .filter_map(|(path, item)| Some(((*path).clone(), path_item(&resolver, item, &consumes)?)))
-        .collect();
+    let changes: Vec<(String, ItemChanges)> = parallel::map_chunks(&items, 16, |items| {
+        let changes =
+            items.iter().filter_map(|(path, item)| Some(((*path).clone(), path_item(&resolver, item, &consumes)?)));
+        changes.collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     let Some(object) = root.as_object_mut() else { return };
     object.remove("swagger");
     object.insert("openapi".to_owned(), json!("3.0.0"));

@@ -8,9 +8,14 @@ use crate::convert::{self, Built, ConvertOptions, Failure, Summary};
 use crate::diagnostic::Diagnostic;
 use crate::emit::{OutputFormat, model_text};
 use crate::ois::model::Ois;
+use crate::parallel;
 use crate::source::Source;
 
 use super::group::Show;
+
+/// Endpoints to check or diagnostics to locate below which the three tasks of the last stage run
+/// one after the other: together they take less than starting threads would.
+const ITEMS_PER_TASK: usize = 64;
 
 /// Which diagnostics get a line and column (finding them costs time in big documents).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,8 +95,9 @@ pub fn convert_rendered(
     // Rayon's tasks, not threads of our own: in a batch every core already converts a file, and
     // the check and the serialization split their work over whichever cores are free.
     let check = || convert::self_check_model(model, *family);
+    let split = parallel::worth_splitting(model.endpoints.len().max(diagnostics.len()), ITEMS_PER_TASK);
     let ((checked, text), ()) =
-        rayon::join(|| rayon::join(check, || model_text(model, format)), || locate(diagnostics));
+        parallel::join(split, || parallel::join(split, check, || model_text(model, format)), || locate(diagnostics));
     if let Err(failures) = checked {
         let mut failure = convert::failed(built.diagnostics, failures);
         convert::place(&mut failure.diagnostics, source, &files);

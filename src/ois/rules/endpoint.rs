@@ -4,7 +4,6 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::api::{Declared, Parameters};
@@ -14,6 +13,7 @@ use super::{At, Checker};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::js::is_whitespace as is_js_whitespace;
 use crate::ois::model::FormatFamily;
+use crate::parallel;
 
 /// Endpoints checked by one task: enough that splitting the work costs less than it saves.
 const ENDPOINTS_PER_TASK: usize = 256;
@@ -57,21 +57,18 @@ impl Checker {
         declared: &Declared,
     ) {
         let family = self.family;
-        let checked: Vec<Vec<Checked>> = (0..count)
-            .into_par_iter()
-            .chunks(ENDPOINTS_PER_TASK)
-            .map(|indices| {
-                let mut checker = Checker { diagnostics: Vec::new(), family };
-                let mut checked = Vec::with_capacity(indices.len());
-                for index in indices {
-                    let value = endpoint(index);
-                    let head = checker.endpoint_entry(&value, at.index(index), declared);
-                    let name = value.get("name").and_then(Value::as_str).map(str::to_owned);
-                    checked.push(Checked { head, name, diagnostics: std::mem::take(&mut checker.diagnostics) });
-                }
-                checked
-            })
-            .collect();
+        let indices: Vec<usize> = (0..count).collect();
+        let checked: Vec<Vec<Checked>> = parallel::map_chunks(&indices, ENDPOINTS_PER_TASK, |indices| {
+            let mut checker = Checker { diagnostics: Vec::new(), family };
+            let mut checked = Vec::with_capacity(indices.len());
+            for &index in indices {
+                let value = endpoint(index);
+                let head = checker.endpoint_entry(&value, at.index(index), declared);
+                let name = value.get("name").and_then(Value::as_str).map(str::to_owned);
+                checked.push(Checked { head, name, diagnostics: std::mem::take(&mut checker.diagnostics) });
+            }
+            checked
+        });
         let mut names: HashSet<String> = HashSet::new();
         for (index, Checked { head, name, mut diagnostics }) in checked.into_iter().flatten().enumerate() {
             let rest = diagnostics.split_off(head.min(diagnostics.len()));

@@ -1,0 +1,60 @@
+//! Work is split over rayon's threads only when there is enough of it. The first parallel call
+//! starts rayon's pool (a thread per core, each with its own stack and malloc arena), which takes
+//! longer than converting or checking a whole small document: a one-chunk job runs right here.
+
+use rayon::prelude::*;
+
+/// `f` of each `size`-long chunk of `items`, in order: side by side when there are two chunks or
+/// more, on this thread when there is one.
+pub(crate) fn map_chunks<T, R, F>(items: &[T], size: usize, f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&[T]) -> R + Sync + Send,
+{
+    let size = size.max(1);
+    if worth_splitting(items.len(), size) {
+        items.par_chunks(size).map(f).collect()
+    } else {
+        items.chunks(size).map(f).collect()
+    }
+}
+
+/// Whether `count` items, `per_task` to a task, make more than one task.
+pub(crate) fn worth_splitting(count: usize, per_task: usize) -> bool {
+    count > per_task
+}
+
+/// `(a(), b())`, side by side when `split` (see [`worth_splitting`]).
+pub(crate) fn join<A, B, RA, RB>(split: bool, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    if split { rayon::join(a, b) } else { (a(), b()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_keep_their_order_split_or_not() {
+        let items: Vec<usize> = (0..1000).collect();
+        for size in [0, 1, 7, 999, 1000, 5000] {
+            let sums = map_chunks(&items, size, |chunk| chunk.to_vec());
+            assert_eq!(sums.concat(), items, "size {size}");
+        }
+        assert!(map_chunks(&[] as &[u8], 4, <[u8]>::len).is_empty());
+    }
+
+    #[test]
+    fn one_task_is_not_split() {
+        assert!(!worth_splitting(256, 256));
+        assert!(worth_splitting(257, 256));
+        assert_eq!(join(false, || 1, || 2), (1, 2));
+        assert_eq!(join(true, || 1, || 2), (1, 2));
+    }
+}
