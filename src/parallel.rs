@@ -20,6 +20,20 @@ where
     }
 }
 
+/// `f` on each `size`-long chunk of `items`: side by side when there are two chunks or more.
+pub(crate) fn for_each_chunk_mut<T, F>(items: &mut [T], size: usize, f: F)
+where
+    T: Send,
+    F: Fn(&mut [T]) + Sync + Send,
+{
+    let size = size.max(1);
+    if worth_splitting(items.len(), size) {
+        items.par_chunks_mut(size).for_each(f);
+    } else {
+        items.chunks_mut(size).for_each(f);
+    }
+}
+
 /// Whether `count` items, `per_task` to a task, make more than one task.
 pub(crate) fn worth_splitting(count: usize, per_task: usize) -> bool {
     count > per_task
@@ -48,6 +62,11 @@ mod tests {
             assert_eq!(sums.concat(), items, "size {size}");
         }
         assert!(map_chunks(&[] as &[u8], 4, <[u8]>::len).is_empty());
+        for size in [1, 7, 1000, 5000] {
+            let mut doubled = items.clone();
+            for_each_chunk_mut(&mut doubled, size, |chunk| chunk.iter_mut().for_each(|item| *item *= 2));
+            assert!(doubled.iter().zip(&items).all(|(d, i)| *d == i * 2), "size {size}");
+        }
     }
 
     #[test]

@@ -36,7 +36,8 @@ const SCHEMA_KEYS: [&str; 17] = [
 /// the rest stay where they are, uncopied: most of a big document); `files` are the files its
 /// `$ref`s pulled in.
 pub fn normalize(root: &mut Value, files: &Files) {
-    // Everything new is worked out from the document as it is, then put in.
+    // What changes is worked out from the document as it is (following `$ref`s needs all of it),
+    // then made, moving what moves: parameters (long descriptions and all) are not copied.
     let server = server(root);
     let mut components = Map::new();
     if let Some(definitions) = root.get("securityDefinitions").and_then(Value::as_object) {
@@ -47,27 +48,24 @@ pub fn normalize(root: &mut Value, files: &Files) {
     let consumes = media_types(root.get("consumes"));
     let resolver = Resolver::with_files(root, files);
     // Shared parameters are made 3.x-shaped once, where they are defined; the `$ref`s to them stay.
-    let shared_parameters: Option<Map<String, Value>> =
-        root.get("parameters").and_then(Value::as_object).map(|defined| {
-            defined
-                .iter()
-                .map(|(name, parameter)| {
-                    let target = resolved(&resolver, parameter);
-                    let shaped = if matches!(location(target), "body" | "formData") {
-                        parameter.clone()
-                    } else {
-                        with_schema(target)
-                    };
-                    (name.clone(), shaped)
-                })
-                .collect()
-        });
+    let shared_plan: Vec<Step> = root
+        .get("parameters")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(_, parameter)| {
+            let target = resolved(&resolver, parameter);
+            match parameter.get("$ref") {
+                _ if matches!(location(target), "body" | "formData") => Step::Keep,
+                Some(_) => Step::Replace(with_schema(target)),
+                None => Step::Shape,
+            }
+        })
+        .collect();
     // Path items are independent: worked out side by side (Kubernetes has hundreds).
-    let items: Vec<(&String, &Value)> = root.get("paths").and_then(Value::as_object).into_iter().flatten().collect();
-    let changes: Vec<(String, ItemChanges)> = parallel::map_chunks(&items, 16, |items| {
-        let changes =
-            items.iter().filter_map(|(path, item)| Some(((*path).clone(), path_item(&resolver, item, &consumes)?)));
-        changes.collect::<Vec<_>>()
+    let items: Vec<&Value> = root.get("paths").and_then(Value::as_object).into_iter().flat_map(Map::values).collect();
+    let plans: Vec<Option<ItemPlan>> = parallel::map_chunks(&items, ITEMS_PER_TASK, |items| {
+        items.iter().map(|item| path_item(&resolver, item, &consumes)).collect::<Vec<_>>()
     })
     .into_iter()
     .flatten()
@@ -79,17 +77,23 @@ pub fn normalize(root: &mut Value, files: &Files) {
         object.insert("servers".to_owned(), json!([{"url": server}]));
     }
     object.insert("components".to_owned(), Value::Object(components));
-    if let Some(shared_parameters) = shared_parameters {
-        object.insert("parameters".to_owned(), Value::Object(shared_parameters));
-    }
-    if let Some(paths) = object.get_mut("paths").and_then(Value::as_object_mut) {
-        for (path, item_changes) in changes {
-            if let Some(item) = paths.get_mut(&path) {
-                item_changes.apply(item);
-            }
+    if let Some(defined) = object.get_mut("parameters").and_then(Value::as_object_mut) {
+        for (parameter, step) in defined.values_mut().zip(shared_plan) {
+            step.apply(parameter);
         }
     }
+    let Some(paths) = object.get_mut("paths").and_then(Value::as_object_mut) else { return };
+    let mut work: Vec<(&mut Value, ItemPlan)> =
+        paths.values_mut().zip(plans).filter_map(|(item, plan)| Some((item, plan?))).collect();
+    parallel::for_each_chunk_mut(&mut work, ITEMS_PER_TASK, |work| {
+        for (item, plan) in work {
+            std::mem::take(plan).apply(item);
+        }
+    });
 }
+
+/// Path items per task: a few dozen parameters each.
+const ITEMS_PER_TASK: usize = 16;
 
 /// `https` when listed (else the first scheme, else `http`), `host`, `basePath`; just `basePath`
 /// (relative, so `--base-url` resolves it) without a host.
@@ -120,18 +124,48 @@ fn media_types(value: Option<&Value>) -> Vec<String> {
 }
 
 /// What 2.0 → 3 changes in one path item: its own `parameters`, and each operation's
-/// `parameters` and `requestBody`. Worked out while the document is borrowed, then put in, so
-/// nothing else of the item (responses, descriptions: most of it) is copied.
-struct ItemChanges {
-    parameters: Option<Value>,
-    operations: Vec<(&'static str, Option<Value>, Option<Value>)>,
+/// `parameters` and `requestBody`. Worked out while the document is borrowed, then made.
+#[derive(Default)]
+struct ItemPlan {
+    parameters: Option<Vec<Step>>,
+    operations: Vec<OperationPlan>,
 }
 
-fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String]) -> Option<ItemChanges> {
+/// An operation's method, its new `requestBody`, and the steps for its `parameters`.
+struct OperationPlan {
+    method: &'static str,
+    body: Option<Value>,
+    parameters: Option<Vec<Step>>,
+}
+
+/// What becomes of one entry of a parameter list, or of one shared parameter.
+enum Step {
+    /// Stays as it is: a `$ref` to a shared parameter of this document (shaped where it is
+    /// defined), or a shared body or formData parameter (a request body where it is used).
+    Keep,
+    /// Leaves the list: a body or formData parameter, now the request body.
+    Drop,
+    /// Gets its value keys moved into `schema`.
+    Shape,
+    /// Becomes this: a shaped copy of a parameter in another file (which keeps its 2.0 shape).
+    Replace(Value),
+}
+
+impl Step {
+    fn apply(self, parameter: &mut Value) {
+        match self {
+            Step::Keep | Step::Drop => {}
+            Step::Shape => shape(parameter),
+            Step::Replace(value) => *parameter = value,
+        }
+    }
+}
+
+fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String]) -> Option<ItemPlan> {
     let object = item.as_object()?;
     // Each parameter is resolved once, though the item's own are read for every operation.
     let shared = entries(resolver, object.get("parameters"));
-    let parameters = object.get("parameters").map(|list| plain_parameters(list, &shared));
+    let parameters = object.get("parameters").filter(|list| list.is_array()).map(|_| steps(&shared));
     let mut operations = Vec::new();
     for method in METHODS {
         let Some(operation) = object.get(method).and_then(Value::as_object) else { continue };
@@ -145,10 +179,10 @@ fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String]) -> Opti
         };
         let own = entries(resolver, operation.get("parameters"));
         let body = request_body(&shared, &own, consumes);
-        let parameters = operation.get("parameters").map(|list| plain_parameters(list, &own));
-        operations.push((method, body, parameters));
+        let parameters = operation.get("parameters").filter(|list| list.is_array()).map(|_| steps(&own));
+        operations.push(OperationPlan { method, body, parameters });
     }
-    Some(ItemChanges { parameters, operations })
+    Some(ItemPlan { parameters, operations })
 }
 
 /// A parameter list's entries, each with the parameter it is (following `$ref`s).
@@ -162,19 +196,19 @@ fn entries<'a>(resolver: &Resolver<'a>, list: Option<&'a Value>) -> Vec<Entry<'a
     list.iter().map(|written| Entry { written, resolved: resolved(resolver, written) }).collect()
 }
 
-impl ItemChanges {
+impl ItemPlan {
     fn apply(self, item: &mut Value) {
         let Some(object) = item.as_object_mut() else { return };
-        if let Some(parameters) = self.parameters {
-            object.insert("parameters".to_owned(), parameters);
+        if let Some(steps) = self.parameters {
+            apply_steps(object.get_mut("parameters"), steps);
         }
-        for (method, body, parameters) in self.operations {
+        for OperationPlan { method, body, parameters: steps } in self.operations {
             let Some(operation) = object.get_mut(method).and_then(Value::as_object_mut) else { continue };
             if let Some(body) = body {
                 operation.insert("requestBody".to_owned(), body);
             }
-            if let Some(parameters) = parameters {
-                operation.insert("parameters".to_owned(), parameters);
+            if let Some(steps) = steps {
+                apply_steps(operation.get_mut("parameters"), steps);
             }
         }
     }
@@ -189,43 +223,61 @@ fn location(parameter: &Value) -> &str {
     parameter.get("in").and_then(Value::as_str).unwrap_or_default()
 }
 
-/// Parameters other than body and formData, each with its value keys moved into `schema`.
-fn plain_parameters(list: &Value, entries: &[Entry<'_>]) -> Value {
-    if !list.is_array() {
-        return list.clone();
-    }
+/// Parameters other than body and formData stay, each with its value keys moved into `schema`.
+fn steps(entries: &[Entry<'_>]) -> Vec<Step> {
     entries
         .iter()
-        .filter(|entry| !matches!(location(entry.resolved), "body" | "formData"))
         .map(|entry| match entry.written.get("$ref").and_then(Value::as_str) {
+            _ if matches!(location(entry.resolved), "body" | "formData") => Step::Drop,
             // A shared parameter of this document is made 3.x-shaped where it is defined.
-            Some(reference) if reference.starts_with("#/parameters/") => entry.written.clone(),
+            Some(reference) if reference.starts_with("#/parameters/") => Step::Keep,
             // One in another file keeps its 2.0 shape there; a copy of it gets a schema here.
-            Some(_) => with_schema(entry.resolved),
-            None => with_schema(entry.written),
+            Some(_) => Step::Replace(with_schema(entry.resolved)),
+            None => Step::Shape,
         })
         .collect()
 }
 
+/// The list `steps` were worked out for, changed by them (entries that are dropped go).
+fn apply_steps(list: Option<&mut Value>, steps: Vec<Step>) {
+    let Some(list) = list.and_then(Value::as_array_mut) else { return };
+    let mut steps = steps.into_iter();
+    list.retain_mut(|parameter| match steps.next() {
+        Some(Step::Drop) => false,
+        Some(step) => {
+            step.apply(parameter);
+            true
+        }
+        None => true,
+    });
+}
+
+/// A copy of `parameter` with its value keys in `schema`.
 fn with_schema(parameter: &Value) -> Value {
-    let Some(object) = parameter.as_object() else { return parameter.clone() };
+    let mut copy = parameter.clone();
+    shape(&mut copy);
+    copy
+}
+
+/// Moves a 2.0 parameter's value keys into `schema` (and `x-example` to `example`), keeping the
+/// order of the rest; one that already has a `schema` stays as it is.
+fn shape(parameter: &mut Value) {
+    let Some(object) = parameter.as_object_mut() else { return };
     if object.contains_key("schema") {
-        return parameter.clone();
+        return;
     }
-    let mut converted = Map::new();
     let mut schema = Map::new();
-    for (key, value) in object {
+    for (key, value) in std::mem::take(object) {
         if SCHEMA_KEYS.contains(&key.as_str()) {
-            schema.insert(key.clone(), value.clone());
+            schema.insert(key, value);
         } else {
-            converted.insert(key.clone(), value.clone());
+            object.insert(key, value);
         }
     }
-    if let Some(example) = object.get("x-example") {
-        converted.insert("example".to_owned(), example.clone());
+    if let Some(example) = object.get("x-example").cloned() {
+        object.insert("example".to_owned(), example);
     }
-    converted.insert("schema".to_owned(), Value::Object(schema));
-    Value::Object(converted)
+    object.insert("schema".to_owned(), Value::Object(schema));
 }
 
 /// The 3.x request body of a 2.0 operation: its `in: body` parameter, or its `in: formData`
