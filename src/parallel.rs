@@ -20,17 +20,19 @@ where
     }
 }
 
-/// `f` on each `size`-long chunk of `items`: side by side when there are two chunks or more.
-pub(crate) fn for_each_chunk_mut<T, F>(items: &mut [T], size: usize, f: F)
+/// `f(first, chunk)` of each `size`-long chunk of `items`, where `first` is the index of the
+/// chunk's first item, in order: side by side when there are two chunks or more.
+pub(crate) fn map_chunks_mut<T, R, F>(items: &mut [T], size: usize, f: F) -> Vec<R>
 where
     T: Send,
-    F: Fn(&mut [T]) + Sync + Send,
+    R: Send,
+    F: Fn(usize, &mut [T]) -> R + Sync + Send,
 {
     let size = size.max(1);
     if worth_splitting(items.len(), size) {
-        items.par_chunks_mut(size).for_each(f);
+        items.par_chunks_mut(size).enumerate().map(|(index, chunk)| f(index * size, chunk)).collect()
     } else {
-        items.chunks_mut(size).for_each(f);
+        items.chunks_mut(size).enumerate().map(|(index, chunk)| f(index * size, chunk)).collect()
     }
 }
 
@@ -64,8 +66,12 @@ mod tests {
         assert!(map_chunks(&[] as &[u8], 4, <[u8]>::len).is_empty());
         for size in [1, 7, 1000, 5000] {
             let mut doubled = items.clone();
-            for_each_chunk_mut(&mut doubled, size, |chunk| chunk.iter_mut().for_each(|item| *item *= 2));
+            let firsts = map_chunks_mut(&mut doubled, size, |first, chunk| {
+                chunk.iter_mut().for_each(|item| *item *= 2);
+                first
+            });
             assert!(doubled.iter().zip(&items).all(|(d, i)| *d == i * 2), "size {size}");
+            assert_eq!(firsts, (0..items.len()).step_by(size).collect::<Vec<_>>(), "size {size}");
         }
     }
 

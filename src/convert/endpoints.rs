@@ -9,6 +9,7 @@ use super::shared::base_name;
 use super::shared::{ApiParameter, KeptOperation};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::model::{Endpoint, EndpointOperation, EndpointParameter, ReservedParameter};
+use crate::parallel;
 
 /// Reserved parameters every generated endpoint lists, for the requester to supply.
 const OPEN_RESERVED: [&str; 3] = ["_type", "_path", "_times"];
@@ -24,35 +25,57 @@ pub(super) fn build(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Endpoint> {
     let unique = unique_names(names);
-    operations
-        .iter()
-        .map(|operation| {
-            let base = names.get(operation.name_index).map_or("", String::as_str);
-            let name = unique.get(operation.name_index).map_or(base, String::as_str).to_owned();
-            if name != base {
-                diagnostics.push(Diagnostic::new(
-                    Code::EndpointRenamed,
-                    &operation.place,
-                    format!(
-                        "endpoint for {} {} is named \"{name}\": \"{}\" is already taken",
-                        operation.method.as_str().to_uppercase(),
-                        operation.path,
-                        base
-                    ),
-                ));
-            }
-            Endpoint {
-                name,
-                operation: EndpointOperation { method: operation.method, path: operation.path.clone() },
-                fixed_operation_parameters: Vec::new(),
-                reserved_parameters: OPEN_RESERVED.iter().map(|name| ReservedParameter::open(name)).collect(),
-                parameters: parameters(operation, copy_defaults, diagnostics),
-                summary: operation.summary.clone(),
-                description: operation.description.clone(),
-                external_docs: operation.external_docs.clone(),
-            }
-        })
-        .collect()
+    // Side by side in groups (a big API has thousands), each with its own diagnostics, in order.
+    let groups = parallel::map_chunks(operations, OPERATIONS_PER_TASK, |operations| {
+        let mut diagnostics = Vec::new();
+        let endpoints: Vec<Endpoint> = operations
+            .iter()
+            .map(|operation| endpoint(operation, names, &unique, copy_defaults, &mut diagnostics))
+            .collect();
+        (endpoints, diagnostics)
+    });
+    let mut endpoints = Vec::with_capacity(operations.len());
+    for (group, found) in groups {
+        endpoints.extend(group);
+        diagnostics.extend(found);
+    }
+    endpoints
+}
+
+/// Operations made into endpoints by one task.
+const OPERATIONS_PER_TASK: usize = 64;
+
+fn endpoint(
+    operation: &KeptOperation<'_>,
+    names: &[String],
+    unique: &[String],
+    copy_defaults: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Endpoint {
+    let base = names.get(operation.name_index).map_or("", String::as_str);
+    let name = unique.get(operation.name_index).map_or(base, String::as_str).to_owned();
+    if name != base {
+        diagnostics.push(Diagnostic::new(
+            Code::EndpointRenamed,
+            &operation.place,
+            format!(
+                "endpoint for {} {} is named \"{name}\": \"{}\" is already taken",
+                operation.method.as_str().to_uppercase(),
+                operation.path,
+                base
+            ),
+        ));
+    }
+    Endpoint {
+        name,
+        operation: EndpointOperation { method: operation.method, path: operation.path.clone() },
+        fixed_operation_parameters: Vec::new(),
+        reserved_parameters: OPEN_RESERVED.iter().map(|name| ReservedParameter::open(name)).collect(),
+        parameters: parameters(operation, copy_defaults, diagnostics),
+        summary: operation.summary.clone(),
+        description: operation.description.clone(),
+        external_docs: operation.external_docs.clone(),
+    }
 }
 
 /// Natural names stay as they are; the second and later holders of a taken name get the smallest

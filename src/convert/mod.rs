@@ -165,11 +165,38 @@ fn head(model: &Ois) -> Result<serde_json::Map<String, Value>, Diagnostic> {
     head.insert("oisFormat".to_owned(), Value::from(model.ois_format.as_str()));
     head.insert("title".to_owned(), Value::from(model.title.as_str()));
     head.insert("version".to_owned(), Value::from(model.version.as_str()));
-    let api_specifications = serde_json::to_value(&model.api_specifications).map_err(unserializable)?;
-    head.insert("apiSpecifications".to_owned(), api_specifications);
+    head.insert("apiSpecifications".to_owned(), api_specifications(&model.api_specifications)?);
     head.insert("endpoints".to_owned(), Value::Array(Vec::new()));
     Ok(head)
 }
+
+/// `apiSpecifications` as a `Value`, its paths serialized side by side (thousands of operations).
+fn api_specifications(api: &ApiSpecifications) -> Result<Value, Diagnostic> {
+    let without_paths = ApiSpecifications {
+        servers: api.servers.clone(),
+        paths: IndexMap::new(),
+        components: api.components.clone(),
+        security: api.security.clone(),
+    };
+    let mut value = serde_json::to_value(&without_paths).map_err(unserializable)?;
+    let items: Vec<_> = api.paths.iter().collect();
+    let groups = parallel::map_chunks(&items, PATHS_PER_TASK, |items| {
+        let values = items.iter().map(|(path, operations)| Ok(((*path).clone(), serde_json::to_value(operations)?)));
+        values.collect::<Result<Vec<_>, serde_json::Error>>()
+    });
+    let mut paths = serde_json::Map::new();
+    for group in groups {
+        paths.extend(group.map_err(unserializable)?);
+    }
+    // In its place among the keys: `paths` was serialized (empty) where the struct has it.
+    if let Some(slot) = value.get_mut("paths") {
+        *slot = Value::Object(paths);
+    }
+    Ok(value)
+}
+
+/// Path items serialized by one task.
+const PATHS_PER_TASK: usize = 64;
 
 fn unserializable(err: serde_json::Error) -> Diagnostic {
     Diagnostic::new(Code::SelfCheckFailed, "", format!("the OIS could not be serialized: {err}"))

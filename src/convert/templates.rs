@@ -8,7 +8,10 @@ use serde_json::Value;
 use crate::diagnostic::{Code, Diagnostic, Document as Place};
 use crate::ois::model::{Endpoint, Ois};
 use crate::ois::templates::escape;
-use crate::pointer;
+use crate::{parallel, pointer};
+
+/// Endpoints escaped by one task.
+const ENDPOINTS_PER_TASK: usize = 64;
 
 /// Escapes every `${` of `model`, reporting each string or key changed at its pointer in the OIS.
 pub(super) fn escape_all(model: &mut Ois, diagnostics: &mut Vec<Diagnostic>) {
@@ -54,9 +57,15 @@ pub(super) fn escape_all(model: &mut Ois, diagnostics: &mut Vec<Diagnostic>) {
                 .fix(key, &|| pointer::join("/apiSpecifications/components/securitySchemes", [name.as_str(), "name"]));
         }
     }
-    for (index, endpoint) in model.endpoints.iter_mut().enumerate() {
-        endpoint_strings(endpoint, &format!("/endpoints/{index}"), &mut changed);
-    }
+    // Thousands of endpoints, each escaped on its own.
+    let in_endpoints = parallel::map_chunks_mut(&mut model.endpoints, ENDPOINTS_PER_TASK, |first, endpoints| {
+        let mut changed = Changed(Vec::new());
+        for (index, endpoint) in (first..).zip(endpoints) {
+            endpoint_strings(endpoint, &format!("/endpoints/{index}"), &mut changed);
+        }
+        changed.0
+    });
+    changed.0.extend(in_endpoints.into_iter().flatten());
     diagnostics.extend(changed.0.into_iter().map(|at| {
         Diagnostic::new(
             Code::TemplateEscaped,
@@ -88,10 +97,11 @@ fn endpoint_strings(endpoint: &mut Endpoint, at: &str, changed: &mut Changed) {
         escape_value(&mut fixed.value, &mut format!("{here}/value"), changed);
     }
     for (index, parameter) in endpoint.parameters.iter_mut().enumerate() {
-        let here = format!("{at}/parameters/{index}");
-        changed.fix(&mut parameter.name, &|| format!("{here}/name"));
+        // Made only when something is escaped: most parameters have nothing to escape.
+        let here = || format!("{at}/parameters/{index}");
+        changed.fix(&mut parameter.name, &|| format!("{}/name", here()));
         if let Some(target) = &mut parameter.operation_parameter {
-            changed.fix(&mut target.name, &|| format!("{here}/operationParameter/name"));
+            changed.fix(&mut target.name, &|| format!("{}/operationParameter/name", here()));
         }
         for (key, text) in [
             ("default", &mut parameter.default),
@@ -99,7 +109,7 @@ fn endpoint_strings(endpoint: &mut Endpoint, at: &str, changed: &mut Changed) {
             ("description", &mut parameter.description),
         ] {
             if let Some(text) = text {
-                changed.fix(text, &|| format!("{here}/{key}"));
+                changed.fix(text, &|| format!("{}/{key}", here()));
             }
         }
     }

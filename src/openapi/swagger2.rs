@@ -85,7 +85,7 @@ pub fn normalize(root: &mut Value, files: &Files) {
     let Some(paths) = object.get_mut("paths").and_then(Value::as_object_mut) else { return };
     let mut work: Vec<(&mut Value, ItemPlan)> =
         paths.values_mut().zip(plans).filter_map(|(item, plan)| Some((item, plan?))).collect();
-    parallel::for_each_chunk_mut(&mut work, ITEMS_PER_TASK, |work| {
+    parallel::map_chunks_mut(&mut work, ITEMS_PER_TASK, |_, work| {
         for (item, plan) in work {
             std::mem::take(plan).apply(item);
         }

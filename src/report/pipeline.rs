@@ -15,7 +15,7 @@ use super::group::Show;
 
 /// Endpoints to check or diagnostics to locate below which the three tasks of the last stage run
 /// one after the other: together they take less than starting threads would.
-const ITEMS_PER_TASK: usize = 64;
+const ITEMS_PER_TASK: usize = 32;
 
 /// Which diagnostics get a line and column (finding them costs time in big documents).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

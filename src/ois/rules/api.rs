@@ -9,6 +9,10 @@ use super::tables::{self, OPERATION_LOCATIONS, RELAYS, RESERVED_PARAMETER_NAMES,
 use super::text::{is_http_token, is_path_key, placeholders};
 use super::{At, Checker};
 use crate::diagnostic::Code;
+use crate::parallel;
+
+/// Path items checked by one task.
+const PATHS_PER_TASK: usize = 32;
 
 /// An operation's parameters as `(in, name)`, in order, each once.
 pub(super) type Parameters = IndexSet<(String, String)>;
@@ -94,38 +98,61 @@ impl Checker {
 
     fn paths(&mut self, paths: &Value, at: At<'_>, declared: &mut Declared) {
         let Some(paths) = self.record(paths, at, "`paths`") else { return };
-        for (path, item) in paths {
-            let path_at = at.key(path);
-            if !is_path_key(path) {
-                self.report(
-                    Code::BadPathKey,
-                    path_at,
-                    format!("path \"{path}\" must start with `/` and contain no whitespace"),
+        // Path items are checked on their own, side by side (a converted API can have thousands),
+        // and their diagnostics kept in document order.
+        let items: Vec<(&String, &Value)> = paths.iter().collect();
+        let family = self.family;
+        let checked = parallel::map_chunks(&items, PATHS_PER_TASK, |items| {
+            let mut checker = Checker { diagnostics: Vec::new(), family };
+            let mut operations = Vec::new();
+            for (path, item) in items {
+                checker.path_item(path, item, at, &mut operations);
+            }
+            (checker.diagnostics, operations)
+        });
+        for (diagnostics, operations) in checked {
+            self.diagnostics.extend(diagnostics);
+            declared.operations.extend(operations);
+        }
+    }
+
+    fn path_item(
+        &mut self,
+        path: &String,
+        item: &Value,
+        at: At<'_>,
+        operations: &mut Vec<((String, String), Parameters)>,
+    ) {
+        let path_at = at.key(path);
+        if !is_path_key(path) {
+            self.report(
+                Code::BadPathKey,
+                path_at,
+                format!("path \"{path}\" must start with `/` and contain no whitespace"),
+            );
+        }
+        let Some(methods) = self.record(item, path_at, "a path item") else { return };
+        for (method, operation) in methods {
+            let operation_at = path_at.key(method);
+            if !tables::METHODS.contains(&method.as_str()) {
+                self.help(
+                    Code::BadMethod,
+                    operation_at,
+                    format!("method \"{method}\" of {path} is not supported"),
+                    "OIS operations are `get` or `post` (lower case)",
                 );
+                continue;
             }
-            let Some(methods) = self.record(item, path_at, "a path item") else { continue };
-            for (method, operation) in methods {
-                let operation_at = path_at.key(method);
-                if !tables::METHODS.contains(&method.as_str()) {
-                    self.help(
-                        Code::BadMethod,
-                        operation_at,
-                        format!("method \"{method}\" of {path} is not supported"),
-                        "OIS operations are `get` or `post` (lower case)",
-                    );
-                    continue;
-                }
-                let Some(operation) = self.object(operation, operation_at, &tables::OPERATION) else {
-                    continue;
-                };
-                let parameters_at = operation_at.key("parameters");
-                let Some(parameters) = self.array(operation.get("parameters"), parameters_at, "`parameters`") else {
-                    continue;
-                };
-                let label = format!("{} {path}", method.to_uppercase());
-                let pairs = self.operation_parameters(parameters, parameters_at, path, &label);
-                declared.operations.insert((path.clone(), method.clone()), pairs);
-            }
+            let Some(operation) = self.object(operation, operation_at, &tables::OPERATION) else {
+                continue;
+            };
+            let parameters_at = operation_at.key("parameters");
+            let Some(parameters) = self.array(operation.get("parameters"), parameters_at, "`parameters`") else {
+                continue;
+            };
+            let label = format!("{} {path}", method.to_uppercase());
+            let pairs = self.operation_parameters(parameters, parameters_at, path, &label);
+            operations.push(((path.clone(), method.clone()), pairs));
         }
     }
 

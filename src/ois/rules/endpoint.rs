@@ -16,7 +16,7 @@ use crate::ois::model::FormatFamily;
 use crate::parallel;
 
 /// Endpoints checked by one task: enough that splitting the work costs less than it saves.
-const ENDPOINTS_PER_TASK: usize = 256;
+const ENDPOINTS_PER_TASK: usize = 32;
 
 /// One endpoint's diagnostics, the first `head` of them about its shape and name.
 struct Checked {

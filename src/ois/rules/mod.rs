@@ -321,6 +321,30 @@ mod tests {
     }
 
     #[test]
+    fn paths_checked_in_parallel_report_in_document_order_and_declare_every_operation() {
+        let mut ois = many_endpoints(3);
+        let paths: serde_json::Map<String, Value> =
+            (0..100).map(|i| (format!("/p{i}"), serde_json::json!({"get": {"parameters": []}}))).collect();
+        ois["apiSpecifications"]["paths"] = Value::Object(paths);
+        ois["apiSpecifications"]["paths"]["/p2"]["get"]["parameters"] =
+            serde_json::json!([{"in": "query", "name": "_type"}]);
+        ois["apiSpecifications"]["paths"]["/p97"]["put"] = serde_json::json!({"parameters": []});
+        // Endpoints of the first and the last path item find their operation.
+        ois["endpoints"][0]["operation"]["path"] = "/p0".into();
+        ois["endpoints"][1]["operation"]["path"] = "/p99".into();
+        ois["endpoints"][2]["operation"]["path"] = "/nope".into();
+        let found: Vec<(Code, String)> = check(&ois, None).into_iter().map(|d| (d.code, d.location.pointer)).collect();
+        assert_eq!(
+            found,
+            [
+                (Code::ReservedOperationParameter, "/apiSpecifications/paths/~1p2/get/parameters/0/name".to_owned()),
+                (Code::BadMethod, "/apiSpecifications/paths/~1p97/put".to_owned()),
+                (Code::UnknownOperation, "/endpoints/2/operation".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
     fn checking_in_parts_finds_what_checking_the_whole_finds() {
         let mut ois = many_endpoints(520);
         let endpoints = ois["endpoints"].as_array_mut().unwrap();
