@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use indexmap::IndexSet;
+use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value};
 
 use super::tables::{self, OPERATION_LOCATIONS, RELAYS, RESERVED_PARAMETER_NAMES, SCHEME_LOCATIONS};
@@ -14,21 +14,21 @@ use crate::parallel;
 /// Path items checked by one task.
 const PATHS_PER_TASK: usize = 32;
 
-/// An operation's parameters as `(in, name)`, in order, each once.
-pub(super) type Parameters = IndexSet<(String, String)>;
+/// An operation's parameters as `(in, name)`, in order, each once (borrowed from the OIS).
+pub(super) type Parameters<'v> = IndexSet<(&'v str, &'v str)>;
 
 /// What `apiSpecifications` declares, for the endpoint checks.
 #[derive(Default)]
-pub(super) struct Declared {
+pub(super) struct Declared<'v> {
     /// `(path, method)` → the operation's parameters as `(in, name)`.
-    pub operations: HashMap<(String, String), Parameters>,
+    pub operations: IndexMap<(&'v str, &'v str), Parameters<'v>>,
     pub schemes: HashSet<String>,
     /// Scheme name → where its credential goes (`in`, name; header names lowercased).
     pub slots: HashMap<String, (String, String)>,
 }
 
 impl Checker {
-    pub(super) fn api_specifications(&mut self, api: &Value, at: At<'_>, declared: &mut Declared) {
+    pub(super) fn api_specifications<'v>(&mut self, api: &'v Value, at: At<'_>, declared: &mut Declared<'v>) {
         let Some(api) = self.object(api, at, &tables::API) else { return };
         if let Some(servers) = self.array(api.get("servers"), at.key("servers"), "`servers`") {
             self.servers(servers, at.key("servers"));
@@ -96,11 +96,11 @@ impl Checker {
         }
     }
 
-    fn paths(&mut self, paths: &Value, at: At<'_>, declared: &mut Declared) {
+    fn paths<'v>(&mut self, paths: &'v Value, at: At<'_>, declared: &mut Declared<'v>) {
         let Some(paths) = self.record(paths, at, "`paths`") else { return };
         // Path items are checked on their own, side by side (a converted API can have thousands),
         // and their diagnostics kept in document order.
-        let items: Vec<(&String, &Value)> = paths.iter().collect();
+        let items: Vec<(&'v String, &'v Value)> = paths.iter().collect();
         let family = self.family;
         let checked = parallel::map_chunks(&items, PATHS_PER_TASK, |items| {
             let mut checker = Checker { diagnostics: Vec::new(), family };
@@ -116,12 +116,12 @@ impl Checker {
         }
     }
 
-    fn path_item(
+    fn path_item<'v>(
         &mut self,
-        path: &String,
-        item: &Value,
+        path: &'v str,
+        item: &'v Value,
         at: At<'_>,
-        operations: &mut Vec<((String, String), Parameters)>,
+        operations: &mut Vec<((&'v str, &'v str), Parameters<'v>)>,
     ) {
         let path_at = at.key(path);
         if !is_path_key(path) {
@@ -152,7 +152,7 @@ impl Checker {
             };
             let label = format!("{} {path}", method.to_uppercase());
             let pairs = self.operation_parameters(parameters, parameters_at, path, &label);
-            operations.push(((path.clone(), method.clone()), pairs));
+            operations.push(((path, method.as_str()), pairs));
         }
     }
 
@@ -168,7 +168,13 @@ impl Checker {
         }
     }
 
-    fn operation_parameters(&mut self, parameters: &[Value], at: At<'_>, path: &str, label: &str) -> Parameters {
+    fn operation_parameters<'v>(
+        &mut self,
+        parameters: &'v [Value],
+        at: At<'_>,
+        path: &str,
+        label: &str,
+    ) -> Parameters<'v> {
         let mut pairs = Parameters::new();
         for (index, parameter) in parameters.iter().enumerate() {
             let parameter_at = at.index(index);
@@ -189,7 +195,7 @@ impl Checker {
                     "reserved names are for `reservedParameters`; rename or drop this parameter",
                 );
             }
-            if !pairs.insert((location.to_owned(), name.to_owned())) {
+            if !pairs.insert((location, name)) {
                 self.report(
                     Code::DuplicateOperationParameter,
                     parameter_at,
@@ -199,7 +205,7 @@ impl Checker {
         }
         let template = placeholders(path);
         for placeholder in &template {
-            if !pairs.contains(&("path".to_owned(), (*placeholder).to_owned())) {
+            if !pairs.contains(&("path", *placeholder)) {
                 self.help(
                     Code::PathTemplateMismatch,
                     at,
@@ -209,8 +215,8 @@ impl Checker {
             }
         }
         let template: HashSet<&str> = template.into_iter().collect();
-        for (location, name) in &pairs {
-            if location == "path" && !template.contains(name.as_str()) {
+        for &(location, name) in &pairs {
+            if location == "path" && !template.contains(name) {
                 self.help(
                     Code::PathTemplateMismatch,
                     at,
@@ -222,7 +228,7 @@ impl Checker {
         pairs
     }
 
-    fn security_schemes(&mut self, schemes: &Map<String, Value>, at: At<'_>, declared: &mut Declared) {
+    fn security_schemes(&mut self, schemes: &Map<String, Value>, at: At<'_>, declared: &mut Declared<'_>) {
         for (name, scheme) in schemes {
             declared.schemes.insert(name.clone());
             let scheme_at = at.key(name);
@@ -263,7 +269,7 @@ impl Checker {
         }
     }
 
-    fn security(&mut self, security: &Value, at: At<'_>, declared: &Declared) {
+    fn security(&mut self, security: &Value, at: At<'_>, declared: &Declared<'_>) {
         let Some(security) = self.record(security, at, "`security`") else { return };
         let mut taken: HashMap<&(String, String), &str> = HashMap::new();
         for (name, value) in security {

@@ -42,7 +42,7 @@ struct Mapped<'v> {
 /// The operation an endpoint calls, as declared.
 struct Target<'d> {
     label: String,
-    parameters: &'d Parameters,
+    parameters: &'d Parameters<'d>,
 }
 
 impl Checker {
@@ -54,7 +54,7 @@ impl Checker {
         count: usize,
         endpoint: impl Fn(usize) -> Cow<'v, Value> + Sync,
         at: At<'_>,
-        declared: &Declared,
+        declared: &Declared<'_>,
     ) {
         let family = self.family;
         let indices: Vec<usize> = (0..count).collect();
@@ -90,7 +90,7 @@ impl Checker {
     /// One entry of `endpoints`: its shape, documentation fields and everything inside it. Returns
     /// how many of its diagnostics come before a duplicate-name one would (those about its shape
     /// and its `name`).
-    fn endpoint_entry(&mut self, endpoint: &Value, at: At<'_>, declared: &Declared) -> usize {
+    fn endpoint_entry(&mut self, endpoint: &Value, at: At<'_>, declared: &Declared<'_>) -> usize {
         let Some(object) = self.object(endpoint, at, &tables::ENDPOINT) else {
             return self.diagnostics.len();
         };
@@ -103,7 +103,7 @@ impl Checker {
         head
     }
 
-    fn endpoint(&mut self, endpoint: &Map<String, Value>, at: At<'_>, name: &str, declared: &Declared) {
+    fn endpoint(&mut self, endpoint: &Map<String, Value>, at: At<'_>, name: &str, declared: &Declared<'_>) {
         let target = endpoint.get("operation").and_then(|operation| self.target(operation, at, declared));
         let fixed_at = at.key("fixedOperationParameters");
         let fixed = self.array(endpoint.get("fixedOperationParameters"), fixed_at, "`fixedOperationParameters`");
@@ -179,7 +179,7 @@ impl Checker {
         }
     }
 
-    fn target<'d>(&mut self, operation: &Value, at: At<'_>, declared: &'d Declared) -> Option<Target<'d>> {
+    fn target<'d>(&mut self, operation: &Value, at: At<'_>, declared: &'d Declared<'_>) -> Option<Target<'d>> {
         let operation_at = at.key("operation");
         let operation = self.object(operation, operation_at, &tables::ENDPOINT_OPERATION)?;
         let method = self.one_of(operation.get("method"), operation_at.key("method"), "`method`", tables::METHODS);
@@ -190,8 +190,10 @@ impl Checker {
             self.report(Code::BadPathKey, operation_at.key("path"), message);
         }
         let label = format!("{} {path}", method.to_uppercase());
-        match declared.operations.get(&(path.to_owned(), method.to_owned())) {
-            Some(parameters) => Some(Target { label, parameters }),
+        // Found by index: the key borrowed from this endpoint lives shorter than `declared`.
+        let index = declared.operations.get_index_of(&(path, method));
+        match index.and_then(|index| declared.operations.get_index(index)) {
+            Some((_, parameters)) => Some(Target { label, parameters }),
             None => {
                 self.help(
                     Code::UnknownOperation,
@@ -228,7 +230,7 @@ impl Checker {
                 let message = format!("{location} parameter \"{name}\" is mapped twice by endpoint \"{endpoint}\"");
                 self.report(Code::ParameterMappedTwice, item_at, message);
             }
-            if !target.parameters.contains(&(location.to_owned(), name.to_owned())) {
+            if !target.parameters.contains(&(location, name)) {
                 self.help(
                     Code::UnknownOperationParameter,
                     item_at.key("operationParameter"),
@@ -237,8 +239,8 @@ impl Checker {
                 );
             }
         }
-        for (location, name) in target.parameters {
-            if !seen.contains(&(location.as_str(), name.as_str())) {
+        for &(location, name) in target.parameters {
+            if !seen.contains(&(location, name)) {
                 self.help(
                     Code::UnmappedParameter,
                     at,

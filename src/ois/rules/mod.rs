@@ -203,7 +203,7 @@ impl Checker {
 
     /// The top level and `apiSpecifications`; what the endpoints are checked against, and the
     /// endpoints, when `endpoints` is a list.
-    fn root<'v>(&mut self, ois: &'v Value, forced: Option<FormatFamily>) -> Option<(api::Declared, &'v [Value])> {
+    fn root<'v>(&mut self, ois: &'v Value, forced: Option<FormatFamily>) -> Option<(api::Declared<'v>, &'v [Value])> {
         let at = At::ROOT;
         let root = self.object(ois, at, &tables::ROOT)?;
         if let Some(format) = self.string(root.get("oisFormat"), at.key("oisFormat"), "`oisFormat`") {
