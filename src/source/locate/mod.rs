@@ -125,30 +125,40 @@ fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
 }
 
 /// Offset just after the JSON value starting at `pos`; iterative, so depth costs no stack.
+///
+/// Only the value's own kind of bracket is counted: in valid JSON the other kind nests inside it
+/// in balanced pairs, so the matching close is the first one that brings the count to zero. With
+/// three bytes to look for (quote, open, close), the scan runs at `memchr` speed, not a byte at a
+/// time through indentation and numbers.
 fn skip_json_value(bytes: &[u8], mut pos: usize) -> Option<usize> {
+    let (open, close) = match bytes.get(pos)? {
+        b'"' => return Some(string_end(bytes, pos)? + 1),
+        b'{' => (b'{', b'}'),
+        b'[' => (b'[', b']'),
+        _ => {
+            // A scalar ends at the next delimiter.
+            while !matches!(bytes.get(pos), None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')) {
+                pos += 1;
+            }
+            return Some(pos);
+        }
+    };
     let mut depth = 0usize;
     loop {
+        pos += memchr::memchr3(b'"', open, close, bytes.get(pos..)?)?;
         match bytes.get(pos)? {
             b'"' => pos = string_end(bytes, pos)? + 1,
-            b'{' | b'[' => {
-                depth += 1;
+            &byte => {
                 pos += 1;
-            }
-            b'}' | b']' => {
-                depth = depth.checked_sub(1)?;
-                pos += 1;
-            }
-            _ if depth == 0 => {
-                // A scalar at the top level ends at the next delimiter.
-                while !matches!(bytes.get(pos), None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')) {
-                    pos += 1;
+                if byte == open {
+                    depth += 1;
+                } else {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(pos);
+                    }
                 }
-                return Some(pos);
             }
-            _ => pos += 1,
-        }
-        if depth == 0 {
-            return Some(pos);
         }
     }
 }
@@ -389,6 +399,7 @@ fn yaml_key(content: &str) -> Option<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn tokens(pointer: &str) -> Vec<String> {
         crate::pointer::tokens(pointer).unwrap()
@@ -466,6 +477,31 @@ mod tests {
             }
         }
 
+        /// Every member and element of any JSON value, compact or pretty, is found exactly:
+        /// the offset holds the member's key or the element itself (strings holding brackets
+        /// and quotes included, which the scan must step over).
+        #[test]
+        fn json_lookups_find_every_member_and_element(value in json_value(), pretty in proptest::bool::ANY) {
+            let text = if pretty { serde_json::to_string_pretty(&value) } else { serde_json::to_string(&value) };
+            let text = text.unwrap_or_default();
+            let mut cache = JsonCache::default();
+            for (pointer, key, element) in members(&value, String::new()) {
+                let offset = json(&text, &tokens(&pointer), &mut cache);
+                let rest = offset.and_then(|offset| text.get(offset..)).unwrap_or_default();
+                match key {
+                    Some(key) => {
+                        let quoted = serde_json::to_string(&key).unwrap_or_default();
+                        proptest::prop_assert!(rest.starts_with(&quoted), "{} in {}", pointer, text);
+                    }
+                    None => {
+                        let found = serde_json::Deserializer::from_str(rest).into_iter::<Value>().next();
+                        let found = found.and_then(Result::ok);
+                        proptest::prop_assert_eq!(found.as_ref(), Some(element), "{} in {}", pointer, text);
+                    }
+                }
+            }
+        }
+
         /// Any text and any pointer: an answer inside the text, never a hang or a panic.
         #[test]
         fn yaml_lookups_always_end(
@@ -482,6 +518,41 @@ mod tests {
                 proptest::prop_assert_eq!(found, fresh, "{}", pointer);
             }
         }
+    }
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let text = "[a-b{}\\[\\]\"\\\\ ,:]{0,4}";
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i32>().prop_map(Value::from),
+            text.prop_map(Value::from)
+        ];
+        leaf.prop_recursive(4, 40, 5, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::from),
+                proptest::collection::vec((text, inner), 0..5)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Every member below `value`: its pointer, its key (objects) and the value itself.
+    fn members(value: &Value, pointer: String) -> Vec<(String, Option<String>, &Value)> {
+        let children: Vec<(String, Option<String>, &Value)> = match value {
+            Value::Object(map) => map.iter().map(|(k, v)| (k.clone(), Some(k.clone()), v)).collect(),
+            Value::Array(items) => items.iter().enumerate().map(|(i, v)| (i.to_string(), None, v)).collect(),
+            _ => Vec::new(),
+        };
+        let mut all = Vec::new();
+        for (token, key, child) in children {
+            let mut below = pointer.clone();
+            crate::pointer::push(&mut below, &token);
+            all.push((below.clone(), key, child));
+            all.extend(members(child, below));
+        }
+        all
     }
 
     #[test]
