@@ -117,6 +117,8 @@ pub mod report;
 pub mod request;
 pub mod scaffold;
 mod source;
+#[cfg(test)]
+mod testing;
 pub mod update;
 pub mod validate;
 

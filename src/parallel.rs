@@ -12,11 +12,21 @@ where
     R: Send,
     F: Fn(&[T]) -> R + Sync + Send,
 {
+    map_indexed_chunks(items, size, |_, chunk| f(chunk))
+}
+
+/// [`map_chunks`] with `f(first, chunk)`, where `first` is the index of the chunk's first item.
+pub(crate) fn map_indexed_chunks<T, R, F>(items: &[T], size: usize, f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(usize, &[T]) -> R + Sync + Send,
+{
     let size = size.max(1);
     if worth_splitting(items.len(), size) {
-        items.par_chunks(size).map(f).collect()
+        items.par_chunks(size).enumerate().map(|(index, chunk)| f(index * size, chunk)).collect()
     } else {
-        items.chunks(size).map(f).collect()
+        items.chunks(size).enumerate().map(|(index, chunk)| f(index * size, chunk)).collect()
     }
 }
 
@@ -64,6 +74,11 @@ mod tests {
             assert_eq!(sums.concat(), items, "size {size}");
         }
         assert!(map_chunks(&[] as &[u8], 4, <[u8]>::len).is_empty());
+        for size in [1, 7, 1000, 5000] {
+            let firsts = map_indexed_chunks(&items, size, |first, chunk| (first, chunk.first().copied()));
+            assert!(firsts.iter().all(|(first, item)| Some(*first) == *item || items.len() <= *first), "size {size}");
+            assert_eq!(firsts.len(), items.len().div_ceil(size), "size {size}");
+        }
         for size in [1, 7, 1000, 5000] {
             let mut doubled = items.clone();
             let firsts = map_chunks_mut(&mut doubled, size, |first, chunk| {

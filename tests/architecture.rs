@@ -25,6 +25,7 @@ const LAYERS: &[&str] = &[
     "diagnostic",
     "pointer",
     "parallel",
+    "testing",
 ];
 
 /// Conversion stages and the sibling modules each may import.

@@ -198,7 +198,7 @@ fn api_specifications(api: &ApiSpecifications) -> Result<Value, Diagnostic> {
 /// Path items serialized by one task.
 const PATHS_PER_TASK: usize = 64;
 
-fn unserializable(err: serde_json::Error) -> Diagnostic {
+fn unserializable(err: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::new(Code::SelfCheckFailed, "", format!("the OIS could not be serialized: {err}"))
         .in_document(Place::Output)
 }
@@ -325,15 +325,10 @@ pub fn self_check(ois: &Value, family: FormatFamily) -> Result<(), Vec<Diagnosti
     failures(rules::check(ois, Some(family)))
 }
 
-/// [`self_check`] of the typed OIS, never made one `Value`: the top level is, then each endpoint
-/// on its own when the check gets to it (for a big API that halves the memory a conversion needs).
+/// [`self_check`] of the typed OIS, checked as it serializes and never made one `Value` (for a
+/// big API that would take as much memory and time as the parsed document).
 pub(crate) fn self_check_model(model: &Ois, family: FormatFamily) -> Result<(), Vec<Diagnostic>> {
-    let head = head(model).map_err(|error| vec![error])?;
-    let endpoint = |index: usize| {
-        // Serializing a model endpoint cannot fail; if it ever did, null fails the check loudly.
-        model.endpoints.get(index).and_then(|e| serde_json::to_value(e).ok()).unwrap_or_default()
-    };
-    failures(rules::check_in_parts(&Value::Object(head), model.endpoints.len(), endpoint, family))
+    failures(rules::check_model(model, family).map_err(|error| vec![unserializable(error)])?)
 }
 
 fn failures(found: Vec<Diagnostic>) -> Result<(), Vec<Diagnostic>> {
@@ -414,6 +409,37 @@ mod tests {
     }
 
     #[test]
+    fn the_model_checked_in_pieces_gets_what_its_value_gets() {
+        let paths: serde_json::Map<String, Value> = (0..100)
+            .map(|i| {
+                let operation =
+                    json!({"get": {"parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}]}});
+                (format!("/items{i}"), operation)
+            })
+            .collect();
+        let root = items_document(paths);
+        let mut model =
+            build(&root, &ConvertOptions::default(), &Files::default()).map_err(|f| f.diagnostics).unwrap().model;
+        // Broken in ways only the endpoints' check finds, in different groups of endpoints.
+        let name = model.endpoints[3].name.clone();
+        model.endpoints[70].name = name;
+        model.endpoints[40].operation.path = "/nowhere".to_owned();
+        model.endpoints[99].parameters[0].name = "_q".to_owned();
+        let pieces = rules::check_model(&model, FormatFamily::V3_0).unwrap();
+        let whole = rules::check(&serde_json::to_value(&model).unwrap(), Some(FormatFamily::V3_0));
+        assert_eq!(pieces, whole);
+        let found: Vec<(Code, &str)> = pieces.iter().map(|d| (d.code, d.location.pointer.as_str())).collect();
+        assert_eq!(
+            found,
+            [
+                (Code::UnknownOperation, "/endpoints/40/operation"),
+                (Code::DuplicateEndpointName, "/endpoints/70/name"),
+                (Code::UnderscoreParameterName, "/endpoints/99/parameters/0/name"),
+            ]
+        );
+    }
+
+    #[test]
     fn to_value_is_what_serde_gives_for_the_model() {
         // More endpoints than one serialization task takes, so groups are joined.
         let paths: serde_json::Map<String, Value> = (0..ENDPOINTS_PER_TASK * 2 + 7)
@@ -427,6 +453,8 @@ mod tests {
         let built = build(&root, &ConvertOptions::default(), &Files::default()).map_err(|f| f.diagnostics).unwrap();
         let parallel = to_value(&built.model).unwrap();
         assert_eq!(parallel, serde_json::to_value(&built.model).unwrap());
+        // What the self-check reads is what is written.
+        assert_eq!(rules::Tape::of(&built.model).unwrap().root().to_value(), parallel);
         let keys: Vec<&String> = parallel.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["oisFormat", "title", "version", "apiSpecifications", "endpoints"]);
         assert_eq!(parallel["endpoints"].as_array().unwrap().len(), ENDPOINTS_PER_TASK * 2 + 7);

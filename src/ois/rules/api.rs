@@ -2,14 +2,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use indexmap::{IndexMap, IndexSet};
-use serde_json::{Map, Value};
-
 use super::tables::{self, OPERATION_LOCATIONS, RELAYS, RESERVED_PARAMETER_NAMES, SCHEME_LOCATIONS};
+use super::tape::{Array, Node, Object};
 use super::text::{is_http_token, is_path_key, placeholders};
 use super::{At, Checker};
 use crate::diagnostic::Code;
 use crate::parallel;
+use indexmap::{IndexMap, IndexSet};
 
 /// Path items checked by one task.
 const PATHS_PER_TASK: usize = 32;
@@ -28,7 +27,7 @@ pub(super) struct Declared<'v> {
 }
 
 impl Checker {
-    pub(super) fn api_specifications<'v>(&mut self, api: &'v Value, at: At<'_>, declared: &mut Declared<'v>) {
+    pub(super) fn api_specifications<'v>(&mut self, api: Node<'v>, at: At<'_>, declared: &mut Declared<'v>) {
         let Some(api) = self.object(api, at, &tables::API) else { return };
         if let Some(servers) = self.array(api.get("servers"), at.key("servers"), "`servers`") {
             self.servers(servers, at.key("servers"));
@@ -51,12 +50,13 @@ impl Checker {
         }
     }
 
-    fn servers(&mut self, servers: &[Value], at: At<'_>) {
-        if servers.len() != 1 {
+    fn servers(&mut self, servers: Array<'_>, at: At<'_>) {
+        let count = servers.len();
+        if count != 1 {
             self.help(
                 Code::ServerCount,
                 at,
-                format!("`servers` has {} entries; OIS needs exactly one", servers.len()),
+                format!("`servers` has {count} entries; OIS needs exactly one"),
                 "keep the one server the node should call (the node uses only the first)",
             );
         }
@@ -96,16 +96,16 @@ impl Checker {
         }
     }
 
-    fn paths<'v>(&mut self, paths: &'v Value, at: At<'_>, declared: &mut Declared<'v>) {
+    fn paths<'v>(&mut self, paths: Node<'v>, at: At<'_>, declared: &mut Declared<'v>) {
         let Some(paths) = self.record(paths, at, "`paths`") else { return };
         // Path items are checked on their own, side by side (a converted API can have thousands),
         // and their diagnostics kept in document order.
-        let items: Vec<(&'v String, &'v Value)> = paths.iter().collect();
+        let items: Vec<(&'v str, Node<'v>)> = paths.iter().collect();
         let family = self.family;
         let checked = parallel::map_chunks(&items, PATHS_PER_TASK, |items| {
             let mut checker = Checker { diagnostics: Vec::new(), family };
             let mut operations = Vec::new();
-            for (path, item) in items {
+            for &(path, item) in items {
                 checker.path_item(path, item, at, &mut operations);
             }
             (checker.diagnostics, operations)
@@ -119,7 +119,7 @@ impl Checker {
     fn path_item<'v>(
         &mut self,
         path: &'v str,
-        item: &'v Value,
+        item: Node<'v>,
         at: At<'_>,
         operations: &mut Vec<((&'v str, &'v str), Parameters<'v>)>,
     ) {
@@ -134,7 +134,7 @@ impl Checker {
         let Some(methods) = self.record(item, path_at, "a path item") else { return };
         for (method, operation) in methods {
             let operation_at = path_at.key(method);
-            if !tables::METHODS.contains(&method.as_str()) {
+            if !tables::METHODS.contains(&method) {
                 self.help(
                     Code::BadMethod,
                     operation_at,
@@ -152,7 +152,7 @@ impl Checker {
             };
             let label = format!("{} {path}", method.to_uppercase());
             let pairs = self.operation_parameters(parameters, parameters_at, path, &label);
-            operations.push(((path, method.as_str()), pairs));
+            operations.push(((path, method), pairs));
         }
     }
 
@@ -170,7 +170,7 @@ impl Checker {
 
     fn operation_parameters<'v>(
         &mut self,
-        parameters: &'v [Value],
+        parameters: Array<'v>,
         at: At<'_>,
         path: &str,
         label: &str,
@@ -228,15 +228,15 @@ impl Checker {
         pairs
     }
 
-    fn security_schemes(&mut self, schemes: &Map<String, Value>, at: At<'_>, declared: &mut Declared<'_>) {
+    fn security_schemes(&mut self, schemes: Object<'_>, at: At<'_>, declared: &mut Declared<'_>) {
         for (name, scheme) in schemes {
-            declared.schemes.insert(name.clone());
+            declared.schemes.insert(name.to_owned());
             let scheme_at = at.key(name);
             let Some(object) = scheme.as_object() else {
                 self.report(Code::WrongType, scheme_at, format!("security scheme \"{name}\" must be an object"));
                 continue;
             };
-            match object.get("type").and_then(Value::as_str).unwrap_or_default() {
+            match object.get("type").and_then(Node::as_str).unwrap_or_default() {
                 tables::API_KEY_TYPE => {
                     self.object(scheme, scheme_at, &tables::API_KEY_SCHEME);
                     let location = self.location(object.get("in"), scheme_at.key("in"), SCHEME_LOCATIONS);
@@ -246,13 +246,13 @@ impl Checker {
                     }
                     if let (Some(location), Some(key)) = (location, key) {
                         let key = if location == "header" { key.to_ascii_lowercase() } else { key.to_owned() };
-                        declared.slots.insert(name.clone(), (location.to_owned(), key));
+                        declared.slots.insert(name.to_owned(), (location.to_owned(), key));
                     }
                 }
                 tables::HTTP_TYPE => {
                     self.object(scheme, scheme_at, &tables::HTTP_SCHEME);
                     self.one_of(object.get("scheme"), scheme_at.key("scheme"), "`scheme`", tables::HTTP_SCHEMES);
-                    declared.slots.insert(name.clone(), ("header".to_owned(), "authorization".to_owned()));
+                    declared.slots.insert(name.to_owned(), ("header".to_owned(), "authorization".to_owned()));
                 }
                 relay if RELAYS.contains(&relay) => {
                     self.object(scheme, scheme_at, &tables::RELAY_SCHEME);
@@ -269,7 +269,7 @@ impl Checker {
         }
     }
 
-    fn security(&mut self, security: &Value, at: At<'_>, declared: &Declared<'_>) {
+    fn security(&mut self, security: Node<'_>, at: At<'_>, declared: &Declared<'_>) {
         let Some(security) = self.record(security, at, "`security`") else { return };
         let mut taken: HashMap<&(String, String), &str> = HashMap::new();
         for (name, value) in security {

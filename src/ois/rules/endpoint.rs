@@ -1,14 +1,14 @@
 //! `endpoints`: each endpoint's shape, its parameters, reserved parameters, processing, and the
 //! mapping between its parameters and the operation's.
 
-use std::borrow::Cow;
 use std::collections::HashSet;
-
-use serde_json::{Map, Value};
 
 use super::api::{Declared, Parameters};
 use super::tables::{self, DOCUMENTATION, OPERATION_LOCATIONS, PHASES, RESERVED_PARAMETER_NAMES};
 use super::text::{is_path_key, js_parse_int_is_non_negative};
+use serde::Serialize;
+
+use super::tape::{Array, Node, Object, Tape};
 use super::{At, Checker};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::js::is_whitespace as is_js_whitespace;
@@ -45,30 +45,51 @@ struct Target<'d> {
     parameters: &'d Parameters<'d>,
 }
 
+/// The endpoints to check: the elements of a list in the tape being checked, or typed endpoints,
+/// each serialized when the check gets to it into a tape its task reuses (a big API's endpoints
+/// never all exist as JSON at once).
+pub(crate) enum Endpoints<'v, T> {
+    Listed(Array<'v>),
+    Serialized(&'v [T]),
+}
+
 impl Checker {
     /// Each endpoint is checked on its own (in parallel for long lists: a converted API can have
     /// thousands), then names are compared across all of them; diagnostics keep document order.
-    /// `endpoint(i)` gives the `i`th of `count`, borrowed or made for the check alone.
-    pub(super) fn endpoints<'v>(
+    pub(super) fn endpoints<T: Serialize + Sync>(
         &mut self,
-        count: usize,
-        endpoint: impl Fn(usize) -> Cow<'v, Value> + Sync,
+        endpoints: Endpoints<'_, T>,
         at: At<'_>,
         declared: &Declared<'_>,
     ) {
         let family = self.family;
-        let indices: Vec<usize> = (0..count).collect();
-        let checked: Vec<Vec<Checked>> = parallel::map_chunks(&indices, ENDPOINTS_PER_TASK, |indices| {
-            let mut checker = Checker { diagnostics: Vec::new(), family };
-            let mut checked = Vec::with_capacity(indices.len());
-            for &index in indices {
-                let value = endpoint(index);
-                let head = checker.endpoint_entry(&value, at.index(index), declared);
-                let name = value.get("name").and_then(Value::as_str).map(str::to_owned);
-                checked.push(Checked { head, name, diagnostics: std::mem::take(&mut checker.diagnostics) });
+        let checked: Vec<Vec<Checked>> = match endpoints {
+            Endpoints::Listed(list) => {
+                let nodes: Vec<Node<'_>> = list.iter().collect();
+                parallel::map_indexed_chunks(&nodes, ENDPOINTS_PER_TASK, |first, group| {
+                    let mut checker = Checker { diagnostics: Vec::new(), family };
+                    let indexed = (first..).zip(group);
+                    indexed.map(|(index, &node)| checker.checked(node, at.index(index), declared)).collect()
+                })
             }
-            checked
-        });
+            Endpoints::Serialized(items) => parallel::map_indexed_chunks(items, ENDPOINTS_PER_TASK, |first, group| {
+                let mut checker = Checker { diagnostics: Vec::new(), family };
+                let mut tape = Tape::default();
+                let mut checked = Vec::with_capacity(group.len());
+                for (index, item) in (first..).zip(group) {
+                    let endpoint_at = at.index(index);
+                    checked.push(match tape.rewrite(item) {
+                        Ok(node) => checker.checked(node, endpoint_at, declared),
+                        Err(error) => {
+                            let message = format!("the endpoint could not be serialized: {error}");
+                            checker.report(Code::WrongType, endpoint_at, message);
+                            Checked { head: 1, name: None, diagnostics: std::mem::take(&mut checker.diagnostics) }
+                        }
+                    });
+                }
+                checked
+            }),
+        };
         let mut names: HashSet<String> = HashSet::new();
         for (index, Checked { head, name, mut diagnostics }) in checked.into_iter().flatten().enumerate() {
             let rest = diagnostics.split_off(head.min(diagnostics.len()));
@@ -87,10 +108,17 @@ impl Checker {
         }
     }
 
+    /// One endpoint's diagnostics, taken from this checker, and its name.
+    fn checked(&mut self, endpoint: Node<'_>, at: At<'_>, declared: &Declared<'_>) -> Checked {
+        let head = self.endpoint_entry(endpoint, at, declared);
+        let name = endpoint.get("name").and_then(Node::as_str).map(str::to_owned);
+        Checked { head, name, diagnostics: std::mem::take(&mut self.diagnostics) }
+    }
+
     /// One entry of `endpoints`: its shape, documentation fields and everything inside it. Returns
     /// how many of its diagnostics come before a duplicate-name one would (those about its shape
     /// and its `name`).
-    fn endpoint_entry(&mut self, endpoint: &Value, at: At<'_>, declared: &Declared<'_>) -> usize {
+    fn endpoint_entry(&mut self, endpoint: Node<'_>, at: At<'_>, declared: &Declared<'_>) -> usize {
         let Some(object) = self.object(endpoint, at, &tables::ENDPOINT) else {
             return self.diagnostics.len();
         };
@@ -103,7 +131,7 @@ impl Checker {
         head
     }
 
-    fn endpoint(&mut self, endpoint: &Map<String, Value>, at: At<'_>, name: &str, declared: &Declared<'_>) {
+    fn endpoint(&mut self, endpoint: Object<'_>, at: At<'_>, name: &str, declared: &Declared<'_>) {
         let target = endpoint.get("operation").and_then(|operation| self.target(operation, at, declared));
         let fixed_at = at.key("fixedOperationParameters");
         let fixed = self.array(endpoint.get("fixedOperationParameters"), fixed_at, "`fixedOperationParameters`");
@@ -137,7 +165,7 @@ impl Checker {
         }
     }
 
-    fn parameters<'v>(&mut self, parameters: Option<&'v Value>, at: At<'_>, mapped: &mut Vec<Mapped<'v>>) {
+    fn parameters<'v>(&mut self, parameters: Option<Node<'v>>, at: At<'_>, mapped: &mut Vec<Mapped<'v>>) {
         let list_at = at.key("parameters");
         let parameters = self.array(parameters, list_at, "`parameters`");
         let mut names: HashSet<&str> = HashSet::new();
@@ -169,7 +197,7 @@ impl Checker {
             }
             self.string(parameter.get("description"), parameter_at.key("description"), "`description`");
             if let Some(required) = parameter.get("required") {
-                self.typed(required, parameter_at.key("required"), "`required`", "true or false", Value::as_bool);
+                self.typed(required, parameter_at.key("required"), "`required`", "true or false", Node::as_bool);
             }
             let operation_parameter = parameter.get("operationParameter");
             if let Some((location, name)) = operation_parameter.and_then(|p| self.operation_parameter(p, parameter_at))
@@ -179,7 +207,7 @@ impl Checker {
         }
     }
 
-    fn target<'d>(&mut self, operation: &Value, at: At<'_>, declared: &'d Declared<'_>) -> Option<Target<'d>> {
+    fn target<'d>(&mut self, operation: Node<'_>, at: At<'_>, declared: &'d Declared<'_>) -> Option<Target<'d>> {
         let operation_at = at.key("operation");
         let operation = self.object(operation, operation_at, &tables::ENDPOINT_OPERATION)?;
         let method = self.one_of(operation.get("method"), operation_at.key("method"), "`method`", tables::METHODS);
@@ -206,7 +234,7 @@ impl Checker {
         }
     }
 
-    fn operation_parameter<'v>(&mut self, value: &'v Value, at: At<'_>) -> Option<(&'v str, &'v str)> {
+    fn operation_parameter<'v>(&mut self, value: Node<'v>, at: At<'_>) -> Option<(&'v str, &'v str)> {
         let operation_at = at.key("operationParameter");
         let object = self.object(value, operation_at, &tables::OPERATION_PARAMETER)?;
         let location = self.location(object.get("in"), operation_at.key("in"), OPERATION_LOCATIONS);
@@ -251,7 +279,7 @@ impl Checker {
         }
     }
 
-    fn reserved_parameters(&mut self, reserved: Option<&Value>, at: At<'_>) {
+    fn reserved_parameters(&mut self, reserved: Option<Node<'_>>, at: At<'_>) {
         let Some(reserved) = self.array(reserved, at, "`reservedParameters`") else { return };
         let mut has_type = false;
         for (index, parameter) in reserved.iter().enumerate() {
@@ -293,7 +321,7 @@ impl Checker {
                         .or_else(|| parameter.get("fixed")),
                     FormatFamily::V3_0 => parameter.get("default").or_else(|| parameter.get("fixed")),
                 };
-                if let Some(text) = value.and_then(Value::as_str)
+                if let Some(text) = value.and_then(Node::as_str)
                     && !text.is_empty()
                     && !js_parse_int_is_non_negative(text, self.family)
                 {
@@ -312,7 +340,7 @@ impl Checker {
         }
     }
 
-    fn processing(&mut self, endpoint: &Map<String, Value>, at: At<'_>) {
+    fn processing(&mut self, endpoint: Object<'_>, at: At<'_>) {
         for (v1_key, v2_key, v1_what) in PHASES {
             let v1_at = at.key(v1_key);
             if let Some(list) = self.array(endpoint.get(v1_key), v1_at, v1_what) {
@@ -334,7 +362,7 @@ impl Checker {
         }
     }
 
-    fn processing_item(&mut self, item: &Value, at: At<'_>, environments: &[&str]) {
+    fn processing_item(&mut self, item: Node<'_>, at: At<'_>, environments: &[&str]) {
         let Some(object) = self.object(item, at, &tables::PROCESSING) else { return };
         self.one_of(object.get("environment"), at.key("environment"), "`environment`", environments);
         self.string(object.get("value"), at.key("value"), "`value`");
@@ -346,7 +374,7 @@ impl Checker {
         }
     }
 
-    fn no_operation(&mut self, endpoint: &Map<String, Value>, fixed: Option<&Vec<Value>>, at: At<'_>) {
+    fn no_operation(&mut self, endpoint: Object<'_>, fixed: Option<Array<'_>>, at: At<'_>) {
         if fixed.is_some_and(|items| !items.is_empty()) {
             self.help(
                 Code::NoOperationRules,
@@ -355,7 +383,7 @@ impl Checker {
                 "remove them, or add the `operation` they belong to",
             );
         }
-        let non_empty_v1 = |key: &str| endpoint.get(key).and_then(Value::as_array).is_some_and(|l| !l.is_empty());
+        let non_empty_v1 = |key: &str| endpoint.get(key).and_then(Node::as_array).is_some_and(|l| !l.is_empty());
         let has_processing = non_empty_v1("preProcessingSpecifications")
             || non_empty_v1("postProcessingSpecifications")
             || endpoint.contains_key("preProcessingSpecificationV2")

@@ -1,6 +1,7 @@
 //! Every rule `@api3/ois` (2.3.x and 3.0.x) applies to an OIS object, plus the format text's
-//! stricter rules, each with its own code. Works on `Value` so hand-edited files of any shape get
-//! a diagnostic per problem rather than one deserialization error.
+//! stricter rules, each with its own code. Works on the JSON tree (a [`Tape`]) so hand-edited files
+//! of any shape get a diagnostic per problem rather than one deserialization error, and so a
+//! generated OIS is checked as it serializes without first becoming a `Value`.
 //!
 //! `root` checks the top level, `api` the `apiSpecifications`, `endpoint` each endpoint; `text`
 //! holds the string rules (semver, whitespace, placeholders) the real validator applies.
@@ -8,43 +9,48 @@
 mod api;
 mod endpoint;
 pub(crate) mod tables;
+mod tape;
 pub(crate) mod text;
 
-use std::borrow::Cow;
-
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::ois::model::FormatFamily;
+use crate::ois::model::{FormatFamily, Ois};
+use endpoint::Endpoints;
 use tables::Fields;
+pub(crate) use tape::Tape;
+use tape::{Array, Node, Object};
 
 pub(crate) use text::{MAX_TITLE, is_path_key, is_semver, is_title};
 pub use text::{is_http_token, placeholder_matches, placeholders};
 
 /// Checks one OIS object. `family` forces a format family; by default it comes from `oisFormat`.
 pub fn check(ois: &Value, family: Option<FormatFamily>) -> Vec<Diagnostic> {
+    match Tape::of(ois) {
+        Ok(tape) => check_tape(&tape, family),
+        // A `Value`'s keys are strings, so this cannot happen; were it to, it would not pass.
+        Err(error) => vec![Diagnostic::new(Code::WrongType, "", format!("the OIS could not be read: {error}"))],
+    }
+}
+
+/// [`check`] of an OIS already serialized as a tape.
+fn check_tape(ois: &Tape, family: Option<FormatFamily>) -> Vec<Diagnostic> {
     let mut checker = Checker { diagnostics: Vec::new(), family: family.unwrap_or(FormatFamily::V3_0) };
-    if let Some((declared, endpoints)) = checker.root(ois, family) {
-        let endpoint = |index| endpoints.get(index).map_or(Cow::Owned(Value::Null), Cow::Borrowed);
-        checker.endpoints(endpoints.len(), endpoint, At::ROOT.key("endpoints"), &declared);
+    if let Some((declared, endpoints)) = checker.root(ois.root(), family) {
+        checker.endpoints(Endpoints::<Value>::Listed(endpoints), At::ROOT.key("endpoints"), &declared);
     }
     checker.diagnostics
 }
 
-/// [`check`] for an OIS whose endpoints are not part of it yet: `head` is the OIS object with
-/// an empty `endpoints` list, and `endpoint(i)` makes the `i`th of `count` when the check gets to
-/// it (a generated OIS need never be one `Value`: it is checked in pieces, side by side).
-pub(crate) fn check_in_parts(
-    head: &Value,
-    count: usize,
-    endpoint: impl Fn(usize) -> Value + Sync,
-    family: FormatFamily,
-) -> Vec<Diagnostic> {
+/// [`check`] of a typed OIS as it serializes, never made one `Value` or one tape: the top level
+/// is serialized without its endpoints, and each endpoint when the check gets to it.
+pub(crate) fn check_model(ois: &Ois, family: FormatFamily) -> Result<Vec<Diagnostic>, tape::Error> {
+    let head = Tape::without(ois, "endpoints")?;
     let mut checker = Checker { diagnostics: Vec::new(), family };
-    if let Some((declared, _)) = checker.root(head, Some(family)) {
-        checker.endpoints(count, |index| Cow::Owned(endpoint(index)), At::ROOT.key("endpoints"), &declared);
+    if let Some((declared, _)) = checker.root(head.root(), Some(family)) {
+        checker.endpoints(Endpoints::Serialized(&ois.endpoints), At::ROOT.key("endpoints"), &declared);
     }
-    checker.diagnostics
+    Ok(checker.diagnostics)
 }
 
 /// Where a value is, as a chain of borrowed tokens: building one costs nothing, and the JSON
@@ -108,11 +114,11 @@ impl Checker {
 
     /// The object at `at`, or a type error. Unknown keys and missing required keys (as `fields`
     /// has them) are reported.
-    fn object<'v>(&mut self, value: &'v Value, at: At<'_>, fields: &Fields) -> Option<&'v Map<String, Value>> {
+    fn object<'v>(&mut self, value: Node<'v>, at: At<'_>, fields: &Fields) -> Option<Object<'v>> {
         let Fields { what, allowed, required } = fields;
-        let object = self.typed(value, at, what, "an object", Value::as_object)?;
+        let object = self.typed(value, at, what, "an object", Node::as_object)?;
         for key in object.keys() {
-            if !allowed.contains(&key.as_str()) {
+            if !allowed.contains(&key) {
                 self.help(
                     Code::UnknownField,
                     at.key(key),
@@ -122,7 +128,7 @@ impl Checker {
             }
         }
         for key in *required {
-            if !object.contains_key(*key) {
+            if !object.contains_key(key) {
                 self.report(Code::MissingField, at, format!("{what} is missing the required field \"{key}\""));
             }
         }
@@ -132,46 +138,46 @@ impl Checker {
     /// `get(value)`, or a type error saying what `what` must be.
     fn typed<'v, T>(
         &mut self,
-        value: &'v Value,
+        value: Node<'v>,
         at: At<'_>,
         what: &str,
         expected: &str,
-        get: impl Fn(&'v Value) -> Option<T>,
+        get: impl Fn(Node<'v>) -> Option<T>,
     ) -> Option<T> {
         let got = get(value);
         if got.is_none() {
-            let message = format!("{what} must be {expected}, not {}", crate::openapi::kind_of(value));
+            let message = format!("{what} must be {expected}, not {}", value.kind());
             self.report(Code::WrongType, at, message);
         }
         got
     }
 
     /// A map with free keys (paths, scheme names): only its type is checked here.
-    fn record<'v>(&mut self, value: &'v Value, at: At<'_>, what: &str) -> Option<&'v Map<String, Value>> {
-        self.typed(value, at, what, "an object", Value::as_object)
+    fn record<'v>(&mut self, value: Node<'v>, at: At<'_>, what: &str) -> Option<Object<'v>> {
+        self.typed(value, at, what, "an object", Node::as_object)
     }
 
-    fn string<'v>(&mut self, value: Option<&'v Value>, at: At<'_>, what: &str) -> Option<&'v str> {
-        self.typed(value?, at, what, "a string", Value::as_str)
+    fn string<'v>(&mut self, value: Option<Node<'v>>, at: At<'_>, what: &str) -> Option<&'v str> {
+        self.typed(value?, at, what, "a string", Node::as_str)
     }
 
-    fn array<'v>(&mut self, value: Option<&'v Value>, at: At<'_>, what: &str) -> Option<&'v Vec<Value>> {
-        self.typed(value?, at, what, "an array", Value::as_array)
+    fn array<'v>(&mut self, value: Option<Node<'v>>, at: At<'_>, what: &str) -> Option<Array<'v>> {
+        self.typed(value?, at, what, "an array", Node::as_array)
     }
 
-    fn one_of<'v>(&mut self, value: Option<&'v Value>, at: At<'_>, what: &str, allowed: &[&str]) -> Option<&'v str> {
+    fn one_of<'v>(&mut self, value: Option<Node<'v>>, at: At<'_>, what: &str, allowed: &[&str]) -> Option<&'v str> {
         self.one_of_as(Code::BadEnumValue, value, at, what, allowed)
     }
 
     /// An `in` field: its own code, since a wrong location is the most common slip.
-    fn location<'v>(&mut self, value: Option<&'v Value>, at: At<'_>, allowed: &[&str]) -> Option<&'v str> {
+    fn location<'v>(&mut self, value: Option<Node<'v>>, at: At<'_>, allowed: &[&str]) -> Option<&'v str> {
         self.one_of_as(Code::BadLocation, value, at, "`in`", allowed)
     }
 
     fn one_of_as<'v>(
         &mut self,
         code: Code,
-        value: Option<&'v Value>,
+        value: Option<Node<'v>>,
         at: At<'_>,
         what: &str,
         allowed: &[&str],
@@ -187,7 +193,7 @@ impl Checker {
     }
 
     /// `default`, `example` and reserved `fixed` must be strings in every version.
-    fn string_only(&mut self, value: Option<&Value>, at: At<'_>, key: &str) {
+    fn string_only(&mut self, value: Option<Node<'_>>, at: At<'_>, key: &str) {
         if let Some(value) = value
             && !value.is_string()
         {
@@ -195,7 +201,7 @@ impl Checker {
             self.help(
                 Code::NotAString,
                 at,
-                format!("`{key}` must be a string, not {}", crate::openapi::kind_of(value)),
+                format!("`{key}` must be a string, not {}", value.kind()),
                 format!("write it as the string \"{suggestion}\""),
             );
         }
@@ -203,7 +209,7 @@ impl Checker {
 
     /// The top level and `apiSpecifications`; what the endpoints are checked against, and the
     /// endpoints, when `endpoints` is a list.
-    fn root<'v>(&mut self, ois: &'v Value, forced: Option<FormatFamily>) -> Option<(api::Declared<'v>, &'v [Value])> {
+    fn root<'v>(&mut self, ois: Node<'v>, forced: Option<FormatFamily>) -> Option<(api::Declared<'v>, Array<'v>)> {
         let at = At::ROOT;
         let root = self.object(ois, at, &tables::ROOT)?;
         if let Some(format) = self.string(root.get("oisFormat"), at.key("oisFormat"), "`oisFormat`") {
@@ -342,19 +348,6 @@ mod tests {
                 (Code::UnknownOperation, "/endpoints/2/operation".to_owned()),
             ]
         );
-    }
-
-    #[test]
-    fn checking_in_parts_finds_what_checking_the_whole_finds() {
-        let mut ois = many_endpoints(520);
-        let endpoints = ois["endpoints"].as_array_mut().unwrap();
-        endpoints[519]["name"] = "e0".into();
-        endpoints[300]["operation"]["path"] = "/y".into();
-        let whole = check(&ois, Some(FormatFamily::V3_0));
-        let parts: Vec<Value> = std::mem::take(ois["endpoints"].as_array_mut().unwrap());
-        let pieces = check_in_parts(&ois, parts.len(), |i| parts[i].clone(), FormatFamily::V3_0);
-        assert_eq!(whole.len(), 2, "{whole:#?}");
-        assert_eq!(whole, pieces);
     }
 
     #[test]

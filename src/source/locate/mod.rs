@@ -481,7 +481,7 @@ mod tests {
         /// the offset holds the member's key or the element itself (strings holding brackets
         /// and quotes included, which the scan must step over).
         #[test]
-        fn json_lookups_find_every_member_and_element(value in json_value(), pretty in proptest::bool::ANY) {
+        fn json_lookups_find_every_member_and_element(value in crate::testing::json_value(), pretty in proptest::bool::ANY) {
             let text = if pretty { serde_json::to_string_pretty(&value) } else { serde_json::to_string(&value) };
             let text = text.unwrap_or_default();
             let mut cache = JsonCache::default();
@@ -518,24 +518,6 @@ mod tests {
                 proptest::prop_assert_eq!(found, fresh, "{}", pointer);
             }
         }
-    }
-
-    fn json_value() -> impl proptest::strategy::Strategy<Value = Value> {
-        use proptest::prelude::*;
-        let text = "[a-b{}\\[\\]\"\\\\ ,:]{0,4}";
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::from),
-            any::<i32>().prop_map(Value::from),
-            text.prop_map(Value::from)
-        ];
-        leaf.prop_recursive(4, 40, 5, move |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::from),
-                proptest::collection::vec((text, inner), 0..5)
-                    .prop_map(|members| Value::Object(members.into_iter().collect())),
-            ]
-        })
     }
 
     /// Every member below `value`: its pointer, its key (objects) and the value itself.
