@@ -513,47 +513,28 @@ impl<'w, 't> ser::Serializer for &'w mut Writer<'t> {
     }
 }
 
-impl ser::SerializeSeq for &mut Writer<'_> {
-    type Ok = ();
-    type Error = Error;
+/// The lists serde has three names for: each element in turn, then the list is closed.
+macro_rules! list {
+    ($kind:ident, $element:ident) => {
+        impl ser::$kind for &mut Writer<'_> {
+            type Ok = ();
+            type Error = Error;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
+            fn $element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                value.serialize(&mut **self)
+            }
 
-    fn end(self) -> Result<(), Error> {
-        self.close();
-        Ok(())
-    }
+            fn end(self) -> Result<(), Error> {
+                self.close();
+                Ok(())
+            }
+        }
+    };
 }
 
-impl ser::SerializeTuple for &mut Writer<'_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        self.close();
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for &mut Writer<'_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        self.close();
-        Ok(())
-    }
-}
+list!(SerializeSeq, serialize_element);
+list!(SerializeTuple, serialize_element);
+list!(SerializeTupleStruct, serialize_field);
 
 impl ser::SerializeTupleVariant for &mut Writer<'_> {
     type Ok = ();
