@@ -408,16 +408,15 @@ mod tests {
         assert_eq!(skipped_methods.len(), 67 + 66);
     }
 
+    /// `count` paths `/items{i}{suffix}`, each a GET with one query parameter.
+    fn items_with_a_query(count: usize, suffix: &str) -> serde_json::Map<String, Value> {
+        let operation = json!({"get": {"parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}]}});
+        (0..count).map(|i| (format!("/items{i}{suffix}"), operation.clone())).collect()
+    }
+
     #[test]
     fn the_model_checked_in_pieces_gets_what_its_value_gets() {
-        let paths: serde_json::Map<String, Value> = (0..100)
-            .map(|i| {
-                let operation =
-                    json!({"get": {"parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}]}});
-                (format!("/items{i}"), operation)
-            })
-            .collect();
-        let root = items_document(paths);
+        let root = items_document(items_with_a_query(100, ""));
         let mut model =
             build(&root, &ConvertOptions::default(), &Files::default()).map_err(|f| f.diagnostics).unwrap().model;
         // Broken in ways only the endpoints' check finds, in different groups of endpoints.
@@ -442,14 +441,7 @@ mod tests {
     #[test]
     fn to_value_is_what_serde_gives_for_the_model() {
         // More endpoints than one serialization task takes, so groups are joined.
-        let paths: serde_json::Map<String, Value> = (0..ENDPOINTS_PER_TASK * 2 + 7)
-            .map(|i| {
-                let operation =
-                    json!({"get": {"parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}]}});
-                (format!("/items{i}/{{id}}"), operation)
-            })
-            .collect();
-        let root = items_document(paths);
+        let root = items_document(items_with_a_query(ENDPOINTS_PER_TASK * 2 + 7, "/{id}"));
         let built = build(&root, &ConvertOptions::default(), &Files::default()).map_err(|f| f.diagnostics).unwrap();
         let parallel = to_value(&built.model).unwrap();
         assert_eq!(parallel, serde_json::to_value(&built.model).unwrap());
