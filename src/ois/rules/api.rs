@@ -2,13 +2,14 @@
 
 use std::collections::{HashMap, HashSet};
 
+use indexmap::{IndexMap, IndexSet};
+
 use super::tables::{self, OPERATION_LOCATIONS, RELAYS, RESERVED_PARAMETER_NAMES, SCHEME_LOCATIONS};
 use super::tape::{Array, Node, Object};
 use super::text::{is_http_token, is_path_key, placeholders};
 use super::{At, Checker};
 use crate::diagnostic::Code;
 use crate::parallel;
-use indexmap::{IndexMap, IndexSet};
 
 /// Path items checked by one task.
 const PATHS_PER_TASK: usize = 32;

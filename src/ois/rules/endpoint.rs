@@ -3,12 +3,12 @@
 
 use std::collections::HashSet;
 
-use super::api::{Declared, Parameters};
-use super::tables::{self, DOCUMENTATION, OPERATION_LOCATIONS, PHASES, RESERVED_PARAMETER_NAMES};
-use super::text::{is_path_key, js_parse_int_is_non_negative};
 use serde::Serialize;
 
+use super::api::{Declared, Parameters};
+use super::tables::{self, DOCUMENTATION, OPERATION_LOCATIONS, PHASES, RESERVED_PARAMETER_NAMES};
 use super::tape::{Array, Node, Object, Tape};
+use super::text::{is_path_key, js_parse_int_is_non_negative};
 use super::{At, Checker};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::js::is_whitespace as is_js_whitespace;
