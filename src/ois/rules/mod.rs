@@ -306,6 +306,11 @@ mod tests {
         })
     }
 
+    /// What `check` finds in `ois`, as (code, pointer) in order.
+    fn codes_and_pointers(ois: &Value) -> Vec<(Code, String)> {
+        check(ois, None).into_iter().map(|d| (d.code, d.location.pointer)).collect()
+    }
+
     #[test]
     fn endpoints_checked_in_parallel_report_in_document_order() {
         let mut ois = many_endpoints(700);
@@ -314,7 +319,7 @@ mod tests {
         endpoints[600]["extra"] = true.into();
         endpoints[257]["parameters"] = Value::Null;
         endpoints[2] = Value::Null;
-        let found: Vec<(Code, String)> = check(&ois, None).into_iter().map(|d| (d.code, d.location.pointer)).collect();
+        let found = codes_and_pointers(&ois);
         assert_eq!(
             found,
             [
@@ -339,7 +344,7 @@ mod tests {
         ois["endpoints"][0]["operation"]["path"] = "/p0".into();
         ois["endpoints"][1]["operation"]["path"] = "/p99".into();
         ois["endpoints"][2]["operation"]["path"] = "/nope".into();
-        let found: Vec<(Code, String)> = check(&ois, None).into_iter().map(|d| (d.code, d.location.pointer)).collect();
+        let found = codes_and_pointers(&ois);
         assert_eq!(
             found,
             [
