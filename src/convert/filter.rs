@@ -96,6 +96,11 @@ impl<'f> Selection<'f> {
         Selection { include, exclude, included: vec![false; include.len()], excluded: vec![false; exclude.len()] }
     }
 
+    /// Whether any filter was given (without one, every operation is selected).
+    pub(super) fn is_active(&self) -> bool {
+        !self.include.is_empty() || !self.exclude.is_empty()
+    }
+
     /// Whether an operation passes `include` (when any) and no `exclude`; every filter that
     /// matches it is remembered.
     pub(super) fn selects(&mut self, method: &str, path: &str, operation: &Value, name: &str) -> bool {

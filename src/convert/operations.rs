@@ -202,17 +202,21 @@ fn path_item<'a>(
         if !METHODS.contains(&method.as_str()) {
             continue;
         }
-        // The name and the filters read the operation's id and tags.
-        let target = resolver.resolve(operation, &item.location).map_or(operation, |r| r.value);
         let name_index = names.len();
-        let name = base_name(target.get("operationId").and_then(Value::as_str), method, path);
-        let selected = selection.selects(method, path, target, &name);
-        if matches!(method.as_str(), "get" | "post") {
-            names.push(name);
-        }
-        if !selected {
-            summary.skip(reason::FILTERED);
-            continue;
+        let named = matches!(method.as_str(), "get" | "post");
+        // A get or post needs its name; any other method is skipped, and needs one (and its tags)
+        // only for a filter to tell "filtered" from "method skipped".
+        if named || selection.is_active() {
+            let target = resolver.resolve(operation, &item.location).map_or(operation, |r| r.value);
+            let name = base_name(target.get("operationId").and_then(Value::as_str), method, path);
+            let selected = selection.selects(method, path, target, &name);
+            if named {
+                names.push(name);
+            }
+            if !selected {
+                summary.skip(reason::FILTERED);
+                continue;
+            }
         }
         let operation_at = item.location.join([method.as_str()]);
         let method = match method.as_str() {
