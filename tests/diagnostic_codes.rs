@@ -299,6 +299,14 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
                 &none,
             ),
         ),
+        (
+            Code::TemplateNested,
+            convert_codes(
+                json!({"openapi": "3.0.0", "info": {"title": "a", "version": "1.0.0"}, "servers": [{"url": "https://x.example"}],
+                    "paths": {"/a": {"get": {"operationId": "a", "description": "`${a ${b}}` in a shell", "responses": {"200": {"description": "ok"}}}}}}),
+                &none,
+            ),
+        ),
         (Code::UpdateNoBase, update_codes(api_doc(false, false), |_| {}, api_doc(false, false), false)),
         (
             Code::UpdateConflict,
@@ -1223,6 +1231,7 @@ one_test_per_code! {
     cnv070_title_changed: TitleChanged,
     cnv071_version_changed: VersionChanged,
     cnv072_template_escaped: TemplateEscaped,
+    cnv073_template_nested: TemplateNested,
     cnv099_self_check_failed: SelfCheckFailed,
     ois001_wrong_type: WrongType,
     ois002_missing_field: MissingField,

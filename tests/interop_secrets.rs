@@ -200,3 +200,40 @@ fn converted_documents_with_templates_load_in_the_node() {
         assert!(ours == real["config"], "{document}: our interpolation differs from the node's");
     }
 }
+
+/// A `${` inside another `${…}` cannot be escaped so the node reads it back: the converted OIS
+/// still loads, CNV073 says so, and the text it quotes is the one the node reads.
+#[test]
+fn nested_templates_are_read_as_the_warning_says() {
+    if !common::interop_installed("@api3/commons") {
+        return;
+    }
+    let texts = ["`${a ${b}}` in a shell", "${${", "x ${a ${b} c} ${d}", "${a}${b} is fine"];
+    let paths: serde_json::Map<String, Value> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| (format!("/t{i}"), json!({"get": {"operationId": format!("t{i}"), "description": text}})))
+        .collect();
+    let document = json!({"openapi": "3.0.3", "info": {"title": "Nested", "version": "1.0.0"},
+        "servers": [{"url": "https://api.example.com"}], "paths": paths});
+    let source = ois::Source::from_text("nested.json", None, document.to_string());
+    let conversion = ois::convert(&source, &ois::ConvertOptions::default()).expect("converts");
+    let real = run_node("interpolate.js", &json!({"ois": [conversion.ois]}));
+    assert!(real.get("error").is_none(), "{}", real["error"]);
+    for (i, text) in texts.iter().enumerate() {
+        let read = real["config"]["ois"][0]["endpoints"][i]["description"].as_str().unwrap();
+        let at = format!("/endpoints/{i}/description");
+        let warning = conversion.diagnostics.iter().find(|d| d.location.pointer == at);
+        let nested = ois::escape_templates(text).is_some() && read != *text;
+        match warning {
+            Some(d) if d.code == ois::Code::TemplateNested => {
+                assert!(nested, "{text:?} is read back as it was");
+                assert!(d.message.ends_with(&format!(": \"{read}\"")), "{text:?}: {}", d.message);
+            }
+            Some(d) => {
+                assert!(!nested && d.code == ois::Code::TemplateEscaped, "{text:?}: {d:?}, the node reads {read:?}")
+            }
+            None => panic!("{text:?} has a `${{` and no diagnostic"),
+        }
+    }
+}

@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Document as Place};
 use crate::ois::model::{Endpoint, Ois};
-use crate::ois::templates::escape;
+use crate::ois::templates::{escape, opens_inside_another};
+use crate::request::Secrets;
 use crate::{parallel, pointer};
 
 /// Endpoints escaped by one task.
@@ -49,7 +50,7 @@ pub(super) fn escape_all(model: &mut Ois, diagnostics: &mut Vec<Diagnostic>) {
         api.components.security_schemes = schemes.into_iter().map(|(name, scheme)| (escaped(name), scheme)).collect();
         api.security =
             std::mem::take(&mut api.security).into_iter().map(|(name, none)| (escaped(name), none)).collect();
-        changed.0.push("/apiSpecifications/components/securitySchemes".to_owned());
+        changed.0.push(Escaped { at: "/apiSpecifications/components/securitySchemes".to_owned(), nested: None });
     }
     for (name, scheme) in &mut api.components.security_schemes {
         if let crate::ois::model::SecurityScheme::ApiKey { name: key, .. } = scheme {
@@ -66,24 +67,53 @@ pub(super) fn escape_all(model: &mut Ois, diagnostics: &mut Vec<Diagnostic>) {
         changed.0
     });
     changed.0.extend(in_endpoints.into_iter().flatten());
-    diagnostics.extend(changed.0.into_iter().map(|at| {
-        Diagnostic::new(
-            Code::TemplateEscaped,
-            at,
-            "`${` written as `\\${`: the node would read `${…}` as a secret when it loads its config",
-        )
-        .in_document(Place::Output)
+    diagnostics.extend(changed.0.into_iter().map(|Escaped { at, nested }| {
+        let diagnostic = match nested {
+            None => Diagnostic::new(
+                Code::TemplateEscaped,
+                at,
+                "`${` written as `\\${`: the node would read `${…}` as a secret when it loads its config",
+            ),
+            Some(reads) => {
+                let reads = reads
+                    .filter(|text| text.chars().count() <= SHOWN_READING && !text.contains(char::is_control))
+                    .map(|text| format!(": \"{text}\""))
+                    .unwrap_or_default();
+                Diagnostic::new(
+                    Code::TemplateNested,
+                    at,
+                    format!(
+                        "a `${{` opens inside another `${{…}}`, and no escape survives that: the node reads the text with a `\\` before the inner `${{`{reads}"
+                    ),
+                )
+                .with_help("edit the text (here or in the document) so each `${` is closed by `}` before the next opens")
+            }
+        };
+        diagnostic.in_document(Place::Output)
     }));
 }
 
-/// The pointers of what was escaped.
-struct Changed(Vec<String>);
+/// The longest reading a `TemplateNested` message quotes, on one line (a description can be
+/// pages long).
+const SHOWN_READING: usize = 120;
+
+/// A string or key that was escaped.
+struct Escaped {
+    /// Its pointer in the OIS.
+    at: String,
+    /// When a `${` opens inside another, the text the node reads back instead (if it loads).
+    nested: Option<Option<String>>,
+}
+
+/// What was escaped.
+struct Changed(Vec<Escaped>);
 
 impl Changed {
     fn fix(&mut self, text: &mut String, at: &dyn Fn() -> String) {
         if let Some(escaped) = escape(text) {
+            let nested = opens_inside_another(text).then(|| Secrets::default().interpolate(&escaped, "").ok());
             *text = escaped;
-            self.0.push(at());
+            self.0.push(Escaped { at: at(), nested });
         }
     }
 }

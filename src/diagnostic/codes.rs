@@ -153,6 +153,7 @@ codes! {
         TitleChanged = "CNV070", Warning, "the title was changed to fit the OIS title rule";
         VersionChanged = "CNV071", Note, "the version was changed to the x.y.z form OIS requires";
         TemplateEscaped = "CNV072", Warning, "a `${` from the document is written `\\${`, so the node's secrets interpolation keeps it as text";
+        TemplateNested = "CNV073", Warning, "a `${` opens inside another `${…}`: no escape survives the node's interpolation, which reads the text with a stray `\\`";
         UpdateNoBase = "CNV080", Warning, "`--update` without a record of the last conversion or `--base`: a two-way merge that keeps everything in the OIS";
         UpdateConflict = "CNV081", Warning, "`--update`: the OIS and the API changed the same thing; the OIS's version is kept";
         EndpointRemoved = "CNV082", Warning, "`--update`: an endpoint whose operation the API no longer has is removed, and its endpoint ID with it";

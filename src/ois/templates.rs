@@ -16,6 +16,28 @@ pub fn escape(text: &str) -> Option<String> {
     text.contains("${").then(|| text.replace("${", "\\${"))
 }
 
+/// Whether a `${` of `text` opens before the `}` that closes an earlier one. No escape survives
+/// that: the node's un-escaping takes the inner `\${` as part of the outer template, so its `\`
+/// stays in the text the node reads.
+pub fn opens_inside_another(text: &str) -> bool {
+    let mut open = false;
+    let mut rest = text;
+    while let Some(at) = rest.find(['$', '}']) {
+        let after = rest.get(at..).unwrap_or_default();
+        if after.starts_with("${") {
+            if open {
+                return true;
+            }
+            open = true;
+            rest = after.get(2..).unwrap_or_default();
+        } else {
+            open &= !after.starts_with('}');
+            rest = after.get(1..).unwrap_or_default();
+        }
+    }
+    false
+}
+
 /// The pointers (below `at`) of every string and key of `value` with an unescaped `${`, in
 /// document order; a key's pointer is the pointer of its value.
 pub fn find_unescaped(value: &Value, at: &mut String, found: &mut Vec<String>) {
@@ -37,6 +59,10 @@ mod tests {
         assert!(has_unescaped("\\${a} ${b}"));
         assert_eq!(escape("a ${x} \\${y}").as_deref(), Some("a \\${x} \\\\${y}"));
         assert_eq!(escape("no template {x} $"), None);
+        assert!(opens_inside_another("a ${b ${c} d}") && opens_inside_another("${${"));
+        assert!(
+            !opens_inside_another("${a} ${b}") && !opens_inside_another("${a}${b}") && !opens_inside_another("$}${")
+        );
         let mut found = Vec::new();
         find_unescaped(&json!({"a": ["\\${ok}", "${no}"], "k${": 1}), &mut String::new(), &mut found);
         assert_eq!(found, ["/a/1", "/k${"]);

@@ -208,6 +208,7 @@ fn unescape_templates(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ois::templates::opens_inside_another;
     use serde_json::json;
 
     #[test]
@@ -231,27 +232,6 @@ mod tests {
         }
         assert!(Secrets::parse("K=x\nnot a line\n").is_ok());
         assert!(Secrets::parse("A=1\nb=2").unwrap_err().message.starts_with("secrets file line 2: b:"));
-    }
-
-    /// Whether a `${` of `text` opens before the `}` that closes an earlier one: the node's
-    /// un-escaping takes the inner `\${` as part of the outer template and keeps its `\`.
-    fn opens_inside_another(text: &str) -> bool {
-        let mut open = false;
-        let mut rest = text;
-        while let Some(at) = rest.find(['$', '}']) {
-            let after = rest.get(at..).unwrap_or_default();
-            if after.starts_with("${") {
-                if open {
-                    return true;
-                }
-                open = true;
-                rest = after.get(2..).unwrap_or_default();
-            } else {
-                open &= !after.starts_with('}');
-                rest = after.get(1..).unwrap_or_default();
-            }
-        }
-        false
     }
 
     #[test]
