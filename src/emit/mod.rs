@@ -37,21 +37,27 @@ impl OutputFormat {
 
 /// The document as text: pretty JSON (2 spaces) or YAML, always ending in a newline.
 pub fn to_text(value: &Value, format: OutputFormat) -> Result<String, Diagnostic> {
-    model_text(value, format)
+    model_text(value, format, 0)
 }
 
 /// Anything serializable as the same text `to_text` gives for its `Value` (the typed OIS model
-/// serializes its fields in the same order, so the bytes are identical).
-pub fn model_text<T: Serialize>(value: &T, format: OutputFormat) -> Result<String, Diagnostic> {
-    let text = match format {
-        OutputFormat::Json => serde_json::to_string_pretty(value).map(|mut s| {
-            s.push('\n');
-            s
-        }),
-        // Through a `Value`, so every string is quoted as YAML 1.1 readers need (see `yaml`).
-        OutputFormat::Yaml => serde_json::to_value(value).map(|value| to_yaml(&value)),
+/// serializes its fields in the same order, so the bytes are identical). `expected` is about how
+/// long the text will be (0 when unknown): reserved up front, it spares a big OIS a chain of
+/// copies into ever larger buffers, each of fresh memory the kernel must first zero.
+pub fn model_text<T: Serialize>(value: &T, format: OutputFormat, expected: usize) -> Result<String, Diagnostic> {
+    let failed = |err: &dyn std::fmt::Display| {
+        Diagnostic::elsewhere(Code::OutputWrite, format!("cannot serialize the output: {err}"))
     };
-    text.map_err(|err| Diagnostic::elsewhere(Code::OutputWrite, format!("cannot serialize the output: {err}")))
+    match format {
+        OutputFormat::Json => {
+            let mut bytes = Vec::with_capacity(expected.saturating_add(1));
+            serde_json::to_writer_pretty(&mut bytes, value).map_err(|err| failed(&err))?;
+            bytes.push(b'\n');
+            String::from_utf8(bytes).map_err(|err| failed(&err))
+        }
+        // Through a `Value`, so every string is quoted as YAML 1.1 readers need (see `yaml`).
+        OutputFormat::Yaml => serde_json::to_value(value).map(|value| to_yaml(&value)).map_err(|err| failed(&err)),
+    }
 }
 
 /// Temporary files being written now, so that an interrupted run can remove them.

@@ -95,9 +95,11 @@ pub fn convert_rendered(
     // Rayon's tasks, not threads of our own: in a batch every core already converts a file, and
     // the check and the serialization split their work over whichever cores are free.
     let check = || convert::self_check_model(model, *family);
+    // An OIS is rarely much longer than its document (Kubernetes': 1.14×; most are a third).
+    let expected = source.text.len().saturating_add(source.text.len() / 4);
+    let text = || model_text(model, format, expected);
     let split = parallel::worth_splitting(model.endpoints.len().max(diagnostics.len()), ITEMS_PER_TASK);
-    let ((checked, text), ()) =
-        parallel::join(split, || parallel::join(split, check, || model_text(model, format)), || locate(diagnostics));
+    let ((checked, text), ()) = parallel::join(split, || parallel::join(split, check, text), || locate(diagnostics));
     if let Err(failures) = checked {
         let mut failure = convert::failed(built.diagnostics, failures);
         convert::place(&mut failure.diagnostics, source, &files);
