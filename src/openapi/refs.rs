@@ -44,7 +44,7 @@ impl<'a> Resolver<'a> {
     pub fn resolve(&self, value: &'a Value, at: &Location) -> Result<Resolved<'a>, Diagnostic> {
         let mut current = Resolved { value, location: at.clone() };
         // The places already passed through (the use site included: a ref to its own holder is a
-        // cycle too). Built only by moving locations, so a plain value costs nothing more.
+        // cycle too). Built only by moving locations, and only for chains of more than one step.
         let mut seen: Vec<Location> = Vec::new();
         while let Some(reference) = current.value.as_object().and_then(|o| o.get("$ref")) {
             let here = || current.location.join(["$ref"]);
@@ -77,7 +77,10 @@ impl<'a> Resolver<'a> {
                 .with_help("check the spelling of the reference, or add the missing definition"));
             };
             let previous = std::mem::replace(&mut current, Resolved { value, location: target });
-            seen.push(previous.location);
+            // Most chains end after one step; only a longer one needs to remember where it was.
+            if value.get("$ref").is_some() {
+                seen.push(previous.location);
+            }
         }
         Ok(current)
     }
