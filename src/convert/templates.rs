@@ -74,7 +74,7 @@ pub(super) fn escape_all(model: &mut Ois, diagnostics: &mut Vec<Diagnostic>) {
                 at,
                 "`${` written as `\\${`: the node would read `${…}` as a secret when it loads its config",
             ),
-            Some(reads) => {
+            Some(Nested { reads }) => {
                 let reads = reads
                     .filter(|text| text.chars().count() <= SHOWN_READING && !text.contains(char::is_control))
                     .map(|text| format!(": \"{text}\""))
@@ -101,8 +101,14 @@ const SHOWN_READING: usize = 120;
 struct Escaped {
     /// Its pointer in the OIS.
     at: String,
-    /// When a `${` opens inside another, the text the node reads back instead (if it loads).
-    nested: Option<Option<String>>,
+    /// Set when a `${` opens inside another, so the node reads back something else.
+    nested: Option<Nested>,
+}
+
+/// A text with a `${` inside another `${…}`, escaped as well as it can be.
+struct Nested {
+    /// What the node reads instead (`None` if that could not be worked out).
+    reads: Option<String>,
 }
 
 /// What was escaped.
@@ -111,7 +117,8 @@ struct Changed(Vec<Escaped>);
 impl Changed {
     fn fix(&mut self, text: &mut String, at: &dyn Fn() -> String) {
         if let Some(escaped) = escape(text) {
-            let nested = opens_inside_another(text).then(|| Secrets::default().interpolate(&escaped, "").ok());
+            let nested =
+                opens_inside_another(text).then(|| Nested { reads: Secrets::default().interpolate(&escaped, "").ok() });
             *text = escaped;
             self.0.push(Escaped { at: at(), nested });
         }
