@@ -117,6 +117,10 @@ pub(super) fn collect<'a>(
         }
         group
     });
+    // Reserved at their final sizes: moved once, not copied into ever larger lists.
+    collected.kept.reserve(groups.iter().map(|group| group.kept.len()).sum());
+    collected.names.reserve(groups.iter().map(|group| group.names.len()).sum());
+    diagnostics.reserve(groups.iter().map(|group| group.diagnostics.len()).sum());
     for group in groups {
         let offset = collected.names.len();
         let renumbered =
