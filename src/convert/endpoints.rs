@@ -2,7 +2,7 @@
 //! on-chain endpoint IDs from them): lowerCamelCase of the operationId, else of method and path,
 //! with numeric suffixes in document order where two would collide.
 
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 
 #[cfg(test)]
 use super::shared::base_name;

@@ -2,8 +2,7 @@
 //! API parameters of each, merged from path item and operation and checked against the path
 //! template.
 
-use std::collections::{HashMap, HashSet};
-
+use foldhash::{HashMap, HashMapExt, HashSet};
 use serde_json::{Map, Value};
 
 use super::body;

@@ -1,8 +1,7 @@
 //! `endpoints`: each endpoint's shape, its parameters, reserved parameters, processing, and the
 //! mapping between its parameters and the operation's.
 
-use std::collections::HashSet;
-
+use foldhash::{HashSet, HashSetExt};
 use serde::Serialize;
 
 use super::api::{Declared, Parameters};

@@ -1,7 +1,7 @@
 //! Pointers inside YAML flow collections (`{in: query, name: id}`, `[a, b]`): YAML's JSON-like
 //! syntax, which may span lines, carry comments, anchors and tags, and leave scalars unquoted.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::{json_string, string_end};
 

@@ -4,7 +4,7 @@
 
 mod flow;
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use flow::{FlowCache, flow, quoted};
 
