@@ -807,3 +807,24 @@ fn a_batch_writes_a_record_next_to_each_output_unless_told_not_to() {
     let check = ois_cmd(&[os("convert"), coins.as_os_str(), os("--update"), ois_file.as_os_str(), os("--check")]);
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
 }
+
+#[test]
+fn o_dash_writes_the_ois_to_stdout_and_no_record_anywhere() {
+    let files = Files::new();
+    let coins = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/coins.yaml");
+    let work = files.path("work");
+    std::fs::create_dir(&work).unwrap();
+    for dash in ["-", "/dev/stdout"] {
+        let output = Command::cargo_bin("ois")
+            .unwrap()
+            .current_dir(&work)
+            .args([os("convert"), coins.as_os_str(), os("-o"), os(dash), os("-q")])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let ois: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(ois["title"], "Coin Prices API demo");
+        let left: Vec<_> = std::fs::read_dir(&work).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(left.is_empty(), "-o {dash} left {left:?} in the working folder");
+    }
+}

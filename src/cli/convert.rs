@@ -177,7 +177,10 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let mut record_file = None;
     let (mut diagnostics, summary, text) = match result {
         Ok(conversion) => {
-            if let Some(output) = args.output.as_deref().filter(|_| !args.no_record) {
+            // A record sits next to an OIS file; standard output has no "next to".
+            let record_next_to =
+                args.output.as_deref().filter(|output| !args.no_record && !ois::emit::is_standard_output(output));
+            if let Some(output) = record_next_to {
                 record_file = Some(conversion.record_file(output, &given));
             }
             // Problems making the config, reported after the conversion's own.

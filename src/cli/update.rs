@@ -118,7 +118,7 @@ pub(crate) fn run_update(args: &ConvertArgs) -> ExitCode {
 /// Writes the updated file (itself, or -o) and the record next to it.
 fn write(args: &ConvertArgs, ois_path: &std::path::Path, update: &Update) -> Result<(), Diagnostic> {
     let (target, force) = match &args.output {
-        Some(output) if output.as_os_str() != "-" => (output.as_path(), args.force),
+        Some(output) if !ois::emit::is_standard_output(output) => (output.as_path(), args.force),
         Some(_) => return write_stdout(&update.text),
         None => (ois_path, true),
     };

@@ -189,8 +189,9 @@ pub fn write_atomically(path: &Path, text: &str, force: bool) -> Result<(), Diag
     Ok(())
 }
 
-/// `-`, `/dev/stdout` and the process's own descriptor 1.
-fn is_standard_output(path: &Path) -> bool {
+/// Whether writing to `path` writes to standard output: `-`, `/dev/stdout` and the process's own
+/// descriptor 1. Nothing is ever written next to such a path (no record, no temporary file).
+pub fn is_standard_output(path: &Path) -> bool {
     ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].iter().any(|name| path == Path::new(name))
 }
 
