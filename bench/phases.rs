@@ -1,18 +1,90 @@
 //! Where `ois convert FILE`'s time goes, phase by phase, on the path the command line takes:
 //! read, parse, convert (prepare, build, then check, render and locate side by side), and the
 //! text report. For finding what to optimise; `bench/run.sh` is the benchmark. With `--all`, every
-//! diagnostic is located, as for `--report json`.
+//! diagnostic is located, as for `--report json`. Beside each phase's time it prints the heap
+//! in use after it and the highest it reached during it: on these machines every fresh 2 MB of
+//! heap is a huge page the kernel zeroes first, so memory touched is time spent.
 
+use std::alloc::{GlobalAlloc, Layout};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use ois::report::{Positions, RenderStyle, Show, convert_rendered, text_report};
 use ois::{ConvertOptions, OutputFormat, Severity, Source};
 
-/// The same allocator as the `ois` binary, or the figures would not be its figures.
+/// The same allocator as the `ois` binary, or the figures would not be its figures, counting the
+/// bytes in use and the most there were since the last phase ended.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: Counting = Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+static TOTAL: AtomicUsize = AtomicUsize::new(0);
+static COUNT: AtomicUsize = AtomicUsize::new(0);
+
+struct Counting;
+
+impl Counting {
+    fn grew(size: usize) {
+        TOTAL.fetch_add(size, Ordering::Relaxed);
+        COUNT.fetch_add(1, Ordering::Relaxed);
+        let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
+        PEAK.fetch_max(live, Ordering::Relaxed);
+    }
+}
+
+// SAFETY: every call is passed to mimalloc unchanged; the counters only watch.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        Counting::grew(layout.size());
+        // SAFETY: as the caller promised for `layout`.
+        unsafe { mimalloc::MiMalloc.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: as the caller promised for `ptr` and `layout`.
+        unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        Counting::grew(layout.size());
+        // SAFETY: as the caller promised for `layout`.
+        unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        Counting::grew(new_size);
+        // SAFETY: as the caller promised for `ptr`, `layout` and `new_size`.
+        unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// "12.3 ms (heap 40.1 MB, peak 52.0 MB)", and the peak starts again from what is in use now.
+fn phase(ms: f64) -> String {
+    let live = LIVE.load(Ordering::Relaxed);
+    let peak = PEAK.swap(live, Ordering::Relaxed);
+    let rss = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|l| l.starts_with("VmRSS"))
+                .map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_owned())
+        })
+        .unwrap_or_default();
+    let total = TOTAL.swap(0, Ordering::Relaxed);
+    let count = COUNT.swap(0, Ordering::Relaxed);
+    format!(
+        "{ms:.1} ms (heap {:.1} MB, peak {:.1} MB, rss {rss} kB; {count} allocations, {:.1} MB)",
+        live as f64 / 1e6,
+        peak as f64 / 1e6,
+        total as f64 / 1e6
+    )
+}
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
@@ -36,21 +108,21 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let read = lap();
+    let read = phase(lap());
     let Ok(mut root) = source.parse() else { return ExitCode::FAILURE };
-    let parse = lap();
+    let parse = phase(lap());
     let options = ConvertOptions::default().with_base_url("https://api.example.com");
     let rendered = convert_rendered(&source, &mut root, &options, OutputFormat::Json, positions);
-    let convert = lap();
+    let convert = phase(lap());
     let (diagnostics, summary, bytes) = match &rendered {
         Ok(rendered) => (&rendered.diagnostics, Some(&rendered.summary), rendered.text.len()),
         Err(failure) => (&failure.diagnostics, None, 0),
     };
     let report = text_report(&source.name, diagnostics, summary, show, RenderStyle::default(), Some(&source));
-    let reported = lap();
+    let reported = phase(lap());
     println!(
-        "read {read:.1} ms, parse {parse:.1} ms, convert {convert:.1} ms ({bytes} bytes of OIS), \
-         report {reported:.1} ms ({} diagnostics, {} bytes of report)",
+        "read {read}\nparse {parse}\nconvert {convert}: {bytes} bytes of OIS\n\
+         report {reported}: {} diagnostics, {} bytes of report",
         diagnostics.len(),
         report.len()
     );
