@@ -176,7 +176,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let mut secrets_env = None;
     let mut record_file = None;
     let (mut diagnostics, summary, text) = match result {
-        Ok(conversion) => {
+        Ok(mut conversion) => {
             // A record sits next to an OIS file; standard output has no "next to".
             let record_next_to =
                 args.output.as_deref().filter(|output| !args.no_record && !ois::emit::is_standard_output(output));
@@ -198,12 +198,15 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
                 Some(scaffold) if args.config => {
                     ois::to_text(&scaffold.config, format).map_err(|error| problems.push(error)).ok()
                 }
-                _ => Some(conversion.text),
+                _ => Some(std::mem::take(&mut conversion.text)),
             };
             secrets_env = scaffold.map(|scaffold| scaffold.secrets_env);
-            let mut diagnostics = conversion.diagnostics;
+            let mut diagnostics = std::mem::take(&mut conversion.diagnostics);
             diagnostics.append(&mut problems);
-            (diagnostics, Some(conversion.summary), text)
+            let summary = std::mem::take(&mut conversion.summary);
+            // As with the parsed document: the model is as big, and the process ends soon.
+            std::mem::forget(conversion);
+            (diagnostics, Some(summary), text)
         }
         Err(failure) => (failure.diagnostics, None, None),
     };
