@@ -16,13 +16,13 @@ const MAX_DEPTH: usize = 32;
 const MAX_VISITS: usize = 10_000;
 
 /// The body's properties as parameters. `Err` only for `$ref` problems, which skip the operation.
-pub(super) fn parameters(
-    resolver: &Resolver<'_>,
-    request_body: &Value,
+pub(super) fn parameters<'a>(
+    resolver: &Resolver<'a>,
+    request_body: &'a Value,
     at: &Place,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Result<Vec<ApiParameter>, Diagnostic> {
+) -> Result<Vec<ApiParameter<'a>>, Diagnostic> {
     let body = resolver.resolve(request_body, at)?;
     let Some(content) = body.value.get("content").and_then(Value::as_object) else {
         return Ok(Vec::new());
@@ -130,7 +130,7 @@ pub(super) fn parameters(
             required: flat.required.contains(name),
             default: property.get("default").and_then(ois_string),
             example: example.and_then(ois_string),
-            description: property.get("description").and_then(Value::as_str).map(str::to_owned),
+            description: property.get("description").and_then(Value::as_str),
         });
     }
     if !nested.is_empty() {

@@ -72,9 +72,9 @@ fn endpoint(
         fixed_operation_parameters: Vec::new(),
         reserved_parameters: OPEN_RESERVED.iter().map(|name| ReservedParameter::open(name)).collect(),
         parameters: parameters(operation, copy_defaults, diagnostics),
-        summary: operation.summary.clone(),
-        description: operation.description.clone(),
-        external_docs: operation.external_docs.clone(),
+        summary: operation.summary.map(str::to_owned),
+        description: operation.description.map(str::to_owned),
+        external_docs: operation.external_docs.map(str::to_owned),
     }
 }
 
@@ -136,7 +136,7 @@ fn parameters(
                 required: Some(parameter.required),
                 default,
                 example,
-                description: parameter.description.clone(),
+                description: parameter.description.map(str::to_owned),
             }
         })
         .collect()

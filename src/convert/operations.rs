@@ -310,7 +310,7 @@ fn operation_of<'a>(
         return Err((Diagnostic::new(Code::InvalidItem, at, message), reason::INVALID));
     };
     let label = format!("{} {path}", method.as_str().to_uppercase());
-    let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_owned);
+    let text = |key: &str| object.get(key).and_then(Value::as_str);
 
     let mut parameters = parameters(resolver, path_item, path_item_at, object, at, &label, diagnostics);
     check_path_template(path, at, &label, &mut parameters, diagnostics);
@@ -338,7 +338,7 @@ fn operation_of<'a>(
         name_index: 0, // set by `collect`
         summary: text("summary"),
         description: text("description"),
-        external_docs: object.get("externalDocs").and_then(|d| d.get("url")).and_then(Value::as_str).map(str::to_owned),
+        external_docs: object.get("externalDocs").and_then(|d| d.get("url")).and_then(Value::as_str),
         parameters,
         security: object.get("security"),
         servers: object.get("servers"),
@@ -348,16 +348,16 @@ fn operation_of<'a>(
 
 /// Path-item parameters merged with the operation's (the operation wins on the same in+name),
 /// each checked for what OIS can hold.
-fn parameters(
-    resolver: &Resolver<'_>,
-    path_item: &Map<String, Value>,
+fn parameters<'a>(
+    resolver: &Resolver<'a>,
+    path_item: &'a Map<String, Value>,
     path_item_at: &Place,
-    operation: &Map<String, Value>,
+    operation: &'a Map<String, Value>,
     operation_at: &Place,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<ApiParameter> {
-    let mut merged: Vec<(ApiParameter, bool)> = Vec::new();
+) -> Vec<ApiParameter<'a>> {
+    let mut merged: Vec<(ApiParameter<'a>, bool)> = Vec::new();
     // (in, name) → its place in `merged`: an operation may declare thousands of parameters.
     let mut seen: HashMap<(Location, String), usize> = HashMap::new();
     let levels =
@@ -415,13 +415,13 @@ fn parameters(
     merged.into_iter().map(|(parameter, _)| parameter).collect()
 }
 
-fn convert_parameter(
-    resolver: &Resolver<'_>,
-    raw: RawParameter<'_>,
+fn convert_parameter<'a>(
+    resolver: &Resolver<'a>,
+    raw: RawParameter<'a>,
     at: &Place,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<ApiParameter> {
+) -> Option<ApiParameter<'a>> {
     let Some(location) = Location::parse(raw.location) else {
         diagnostics.push(
             Diagnostic::new(
@@ -495,7 +495,7 @@ fn convert_parameter(
         required: raw.required || location == Location::Path,
         default: schema.and_then(|s| s.get("default")).and_then(ois_string),
         example: example.and_then(ois_string),
-        description: raw.description.or_else(schema_description).map(str::to_owned),
+        description: raw.description.or_else(schema_description),
         location,
         name: raw.name.to_owned(),
     })
@@ -506,7 +506,7 @@ fn check_path_template(
     path: &str,
     at: &Place,
     label: &str,
-    parameters: &mut Vec<ApiParameter>,
+    parameters: &mut Vec<ApiParameter<'_>>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let template = placeholders(path);
@@ -545,9 +545,9 @@ fn check_path_template(
 
 /// Body properties become `in: query` parameters (the node sends all query parameters of a post as
 /// its JSON body); one that has a query parameter's name would be the same JSON key.
-fn add_body_parameters(
-    parameters: &mut Vec<ApiParameter>,
-    properties: Vec<ApiParameter>,
+fn add_body_parameters<'a>(
+    parameters: &mut Vec<ApiParameter<'a>>,
+    properties: Vec<ApiParameter<'a>>,
     at: &Place,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,

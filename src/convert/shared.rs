@@ -10,18 +10,20 @@ use serde_json::Value;
 use crate::diagnostic::Location as Place;
 use crate::ois::model::{Location, Method, OperationParameter};
 
-/// One API parameter of a kept operation, with what its endpoint parameter needs.
+/// One API parameter of a kept operation, with what its endpoint parameter needs. Its texts are
+/// borrowed from the document (`'a`): a shared parameter's description is copied once, into the
+/// OIS, not once more per operation on the way.
 #[derive(Clone, Debug)]
-pub(crate) struct ApiParameter {
+pub(crate) struct ApiParameter<'a> {
     pub location: Location,
     pub name: String,
     pub required: bool,
     pub default: Option<String>,
     pub example: Option<String>,
-    pub description: Option<String>,
+    pub description: Option<&'a str>,
 }
 
-impl ApiParameter {
+impl ApiParameter<'_> {
     pub fn operation_parameter(&self) -> OperationParameter {
         OperationParameter { location: self.location, name: self.name.clone() }
     }
@@ -38,10 +40,10 @@ pub(crate) struct KeptOperation<'a> {
     pub path_item_place: Place,
     /// Where its natural name is in [`Collected::names`].
     pub name_index: usize,
-    pub summary: Option<String>,
-    pub description: Option<String>,
-    pub external_docs: Option<String>,
-    pub parameters: Vec<ApiParameter>,
+    pub summary: Option<&'a str>,
+    pub description: Option<&'a str>,
+    pub external_docs: Option<&'a str>,
+    pub parameters: Vec<ApiParameter<'a>>,
     /// The operation's own `security`, if it has one.
     pub security: Option<&'a Value>,
     pub servers: Option<&'a Value>,
