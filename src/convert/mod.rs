@@ -19,7 +19,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Document as Place};
-use crate::ois::model::{ApiSpecifications, Components, Ois, Operation, Server};
+use crate::ois::model::{ApiSpecifications, Components, Method, Ois, Operation, Server};
 use crate::ois::{FormatFamily, rules};
 use crate::openapi::Document;
 use crate::openapi::files::Files;
@@ -216,8 +216,10 @@ pub(crate) fn prepare(source: &Source, root: &mut Value, options: &ConvertOption
 
 /// Swagger 2.0 becomes the OpenAPI 3 view of itself, in place; other documents stay as they are.
 fn as_openapi3(root: &mut Value, files: &Files) {
+    // Operations of other methods are skipped unread, so they keep their 2.0 shape.
+    const CONVERTED: [&str; Method::ALL.len()] = [Method::ALL[0].as_str(), Method::ALL[1].as_str()];
     if crate::openapi::is_swagger2(root) {
-        crate::openapi::swagger2::normalize(root, files);
+        crate::openapi::swagger2::normalize(root, files, &CONVERTED);
     }
 }
 

@@ -129,7 +129,10 @@ pub enum Method {
 }
 
 impl Method {
-    pub fn as_str(self) -> &'static str {
+    /// Every method an OIS operation can have.
+    pub const ALL: [Method; 2] = [Method::Get, Method::Post];
+
+    pub const fn as_str(self) -> &'static str {
         match self {
             Method::Get => "get",
             Method::Post => "post",

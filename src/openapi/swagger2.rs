@@ -6,8 +6,8 @@
 
 use serde_json::{Map, Value, json};
 
+use super::Resolver;
 use super::files::Files;
-use super::{METHODS, Resolver};
 use crate::diagnostic::Location;
 use crate::parallel;
 
@@ -34,8 +34,10 @@ const SCHEMA_KEYS: [&str; 17] = [
 
 /// Makes the document the OpenAPI 3.0 view of itself, in place (`definitions`, `parameters` and
 /// the rest stay where they are, uncopied: most of a big document); `files` are the files its
-/// `$ref`s pulled in.
-pub fn normalize(root: &mut Value, files: &Files) {
+/// `$ref`s pulled in. Only the operations of `methods` are reshaped; the others keep their 2.0
+/// parameters, for a reader that skips them unread (the converter keeps get and post; Kubernetes'
+/// 466 other operations were two fifths of this work).
+pub fn normalize(root: &mut Value, files: &Files, methods: &[&'static str]) {
     // What changes is worked out from the document as it is (following `$ref`s needs all of it),
     // then made, moving what moves: parameters (long descriptions and all) are not copied.
     let server = server(root);
@@ -65,7 +67,7 @@ pub fn normalize(root: &mut Value, files: &Files) {
     // Path items are independent: worked out side by side (Kubernetes has hundreds).
     let items: Vec<&Value> = root.get("paths").and_then(Value::as_object).into_iter().flat_map(Map::values).collect();
     let plans: Vec<Option<ItemPlan>> = parallel::map_chunks(&items, ITEMS_PER_TASK, |items| {
-        items.iter().map(|item| path_item(&resolver, item, &consumes)).collect::<Vec<_>>()
+        items.iter().map(|item| path_item(&resolver, item, &consumes, methods)).collect::<Vec<_>>()
     })
     .into_iter()
     .flatten()
@@ -161,13 +163,13 @@ impl Step {
     }
 }
 
-fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String]) -> Option<ItemPlan> {
+fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String], methods: &[&'static str]) -> Option<ItemPlan> {
     let object = item.as_object()?;
     // Each parameter is resolved once, though the item's own are read for every operation.
     let shared = entries(resolver, object.get("parameters"));
     let parameters = object.get("parameters").filter(|list| list.is_array()).map(|_| steps(&shared));
     let mut operations = Vec::new();
-    for method in METHODS {
+    for &method in methods {
         let Some(operation) = object.get(method).and_then(Value::as_object) else { continue };
         let own_consumes;
         let consumes = match operation.get("consumes") {
@@ -327,6 +329,7 @@ fn request_body(shared: &[Entry<'_>], own: &[Entry<'_>], consumes: &[String]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::openapi::METHODS;
 
     #[test]
     fn servers_schemes_and_bodies() {
@@ -343,7 +346,7 @@ mod tests {
             "definitions": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}}
         });
         let mut normalized = root.clone();
-        normalize(&mut normalized, &Files::default());
+        normalize(&mut normalized, &Files::default(), &METHODS);
         assert_eq!(normalized["openapi"], "3.0.0");
         assert_eq!(normalized["servers"], json!([{"url": "https://api.example.com/v1"}]));
         assert_eq!(normalized["components"]["securitySchemes"]["b"], json!({"type": "http", "scheme": "basic"}));
@@ -361,12 +364,20 @@ mod tests {
             put["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"]["required"],
             json!(["name"])
         );
+
+        // Operations of the methods not asked for keep their 2.0 parameters, untouched.
+        let mut only_get = root.clone();
+        normalize(&mut only_get, &Files::default(), &["get"]);
+        assert_eq!(only_get["paths"]["/pets"]["get"], get.clone());
+        assert_eq!(only_get["paths"]["/pets"]["put"], root["paths"]["/pets"]["put"]);
+        assert_eq!(only_get["paths"]["/pets"]["post"], root["paths"]["/pets"]["post"]);
+        assert_eq!(only_get["parameters"]["Limit"]["schema"]["default"], 10, "shared ones are still reshaped");
     }
 
     #[test]
     fn no_host_gives_a_relative_server() {
         let normalized = |mut document: Value| {
-            normalize(&mut document, &Files::default());
+            normalize(&mut document, &Files::default(), &METHODS);
             document
         };
         assert_eq!(normalized(json!({"swagger": "2.0", "basePath": "/api"}))["servers"], json!([{"url": "/api"}]));
