@@ -193,16 +193,15 @@ pub fn find<'r>(records: &'r [Record], title: &str) -> Option<&'r Record> {
     })
 }
 
-/// The text of a record file: `records`, with the record of `title` (generated from `options` as
-/// `generated`) in place of the one of its title or of `replacing`. The OIS is anything that
-/// serializes as it (the converter's typed model, written straight out rather than made a `Value`
-/// first).
+/// The text of a record file: the `kept` records, with the record of `title` (generated from
+/// `options` as `generated`) at index `at` among them. The OIS is anything that serializes as it
+/// (the converter's typed model, written straight out rather than made a `Value` first).
 fn text_of<G: Serialize>(
-    records: &[Record],
+    kept: &[Record],
+    at: usize,
     title: &str,
     options: &RecordedOptions,
     generated: &G,
-    replacing: Option<&str>,
 ) -> Result<String, Diagnostic> {
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
@@ -225,21 +224,10 @@ fn text_of<G: Serialize>(
         about: &'a str,
         records: Vec<Entry<'a, G>>,
     }
-    let fresh = || Entry::Fresh(Fresh { title, generated_by: generated_by(), options, generated });
-    let replaced = |r: &Record| r.title == title || Some(r.title.as_str()) == replacing;
-    let mut entries: Vec<Entry<'_, G>> = Vec::with_capacity(records.len() + 1);
-    let mut placed = false;
-    for record in records {
-        if replaced(record) && !placed {
-            entries.push(fresh());
-            placed = true;
-        } else if !replaced(record) {
-            entries.push(Entry::Kept(record));
-        }
-    }
-    if !placed {
-        entries.push(fresh());
-    }
+    let (before, after) = kept.split_at(at.min(kept.len()));
+    let fresh = Entry::Fresh(Fresh { title, generated_by: generated_by(), options, generated });
+    let entries: Vec<Entry<'_, G>> =
+        before.iter().map(Entry::Kept).chain([fresh]).chain(after.iter().map(Entry::Kept)).collect();
     let file = File { ois_convert_record: RECORD_VERSION, about: ABOUT, records: entries };
     serde_json::to_string_pretty(&file).map(|text| text + "\n").map_err(|error| {
         Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write the conversion record: {error}"))
@@ -256,10 +244,51 @@ pub fn file_next_to<G: Serialize>(
     generated: &G,
 ) -> Result<(PathBuf, String), Diagnostic> {
     let path = path_for(output);
-    let (records, _) = read(&path);
-    let previous = find(&records, title).map(|r| r.title.clone());
-    let text = text_of(&records, title, options, generated, previous.as_deref())?;
+    let existing = std::fs::read_to_string(&path).unwrap_or_default();
+    let titled = titled_records(&existing);
+    let previous = match titled.as_slice() {
+        [(only, _)] => Some(only.as_str()),
+        _ => titled.iter().map(|(t, _)| t.as_str()).find(|t| *t == title),
+    };
+    // Only the records kept are read in full: the one replaced is usually all there is, and as
+    // big as the OIS (Kubernetes': 5 MB, which took longer to read than the document converted).
+    // The new record takes the place of the first it replaces, or comes last.
+    let mut kept: Vec<Record> = Vec::new();
+    let mut at = None;
+    for (record_title, raw) in &titled {
+        if record_title == title || Some(record_title.as_str()) == previous {
+            at.get_or_insert(kept.len());
+        } else if let Ok(record) = serde_json::from_str(raw.get()) {
+            kept.push(record);
+        }
+    }
+    let at = at.unwrap_or(kept.len());
+    let text = text_of(&kept, at, title, options, generated)?;
     Ok((path, text))
+}
+
+/// The title of each record in a record file's `text`, beside its unread text; none when the
+/// file is not a record file of this version.
+fn titled_records(text: &str) -> Vec<(String, &serde_json::value::RawValue)> {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Shallow<'a> {
+        ois_convert_record: u64,
+        #[serde(borrow)]
+        records: Vec<&'a serde_json::value::RawValue>,
+    }
+    #[derive(Deserialize)]
+    struct Titled {
+        title: String,
+    }
+    match serde_json::from_str::<Shallow<'_>>(text) {
+        Ok(file) if file.ois_convert_record == RECORD_VERSION => file
+            .records
+            .into_iter()
+            .filter_map(|raw| Some((serde_json::from_str::<Titled>(raw.get()).ok()?.title, raw)))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Writes `record` next to the OIS file `output` ([`file_next_to`]).
@@ -310,5 +339,29 @@ mod tests {
         assert_eq!(read(&path).0, [renamed]);
         std::fs::write(&path, "{").unwrap();
         assert_eq!(read(&path).1.map(|d| d.code), Some(Code::RecordUnreadable));
+    }
+
+    #[test]
+    fn a_record_among_others_is_replaced_in_place_and_the_others_kept_whole() {
+        let record = |title: &str, marker: u64| {
+            Record::new(title, RecordedOptions::default(), serde_json::json!({"title": title, "marker": marker}))
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let ois = dir.path().join("config.json");
+        let path = path_for(&ois);
+        let three = serde_json::json!({
+            "oisConvertRecord": RECORD_VERSION,
+            "records": [record("A", 1), record("B", 1), record("C", 1)],
+        });
+        std::fs::write(&path, three.to_string()).unwrap();
+        write_next_to(&ois, record("B", 2)).unwrap();
+        assert_eq!(read(&path).0, [record("A", 1), record("B", 2), record("C", 1)]);
+        // A new title joins at the end.
+        write_next_to(&ois, record("D", 1)).unwrap();
+        assert_eq!(read(&path).0, [record("A", 1), record("B", 2), record("C", 1), record("D", 1)]);
+        // A record file of another version, or not one at all, is started afresh.
+        std::fs::write(&path, r#"{"oisConvertRecord": 99, "records": [{"title": "A"}]}"#).unwrap();
+        write_next_to(&ois, record("B", 3)).unwrap();
+        assert_eq!(read(&path).0, [record("B", 3)]);
     }
 }
