@@ -12,8 +12,10 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Fix};
 
+mod pretty;
 mod yaml;
 
+pub(crate) use pretty::{write_pretty_at, write_pretty_items};
 pub use yaml::to_yaml;
 
 /// The text format a document is written in.

@@ -5,9 +5,10 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::convert::{self, Built, ConvertOptions, Failure, Summary};
+use crate::diagnostic::Code;
 use crate::diagnostic::Diagnostic;
-use crate::emit::{OutputFormat, model_text};
-use crate::ois::model::Ois;
+use crate::emit::{OutputFormat, model_text, write_pretty_at, write_pretty_items};
+use crate::ois::model::{ApiSpecifications, Ois};
 use crate::parallel;
 use crate::source::Source;
 
@@ -97,7 +98,10 @@ pub fn convert_rendered(
     let check = || convert::self_check_model(model, *family);
     // An OIS is rarely much longer than its document (Kubernetes': 1.14×; most are a third).
     let expected = source.text.len().saturating_add(source.text.len() / 4);
-    let text = || model_text(model, format, expected);
+    let text = || match format {
+        OutputFormat::Json => ois_json(model, expected),
+        OutputFormat::Yaml => model_text(model, format, expected),
+    };
     let split = parallel::worth_splitting(model.endpoints.len().max(diagnostics.len()), ITEMS_PER_TASK);
     let ((checked, text), ()) = parallel::join(split, || parallel::join(split, check, text), || locate(diagnostics));
     if let Err(failures) = checked {
@@ -114,5 +118,93 @@ pub fn convert_rendered(
             model: built.model,
         }),
         Err(error) => Err(convert::failed(built.diagnostics, vec![error])),
+    }
+}
+
+/// The OIS as pretty JSON, the same text serde_json writes for it, with its endpoints written in
+/// chunks side by side with the rest (a big API's endpoints are most of its text: writing them
+/// one after the other was the longest task of the last stage).
+fn ois_json(model: &Ois, expected: usize) -> Result<String, Diagnostic> {
+    // `Ois` with an empty list of endpoints, in its field order (a test holds the two together).
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Head<'a> {
+        ois_format: &'a str,
+        title: &'a str,
+        version: &'a str,
+        api_specifications: &'a ApiSpecifications,
+        endpoints: [(); 0],
+    }
+    let head = Head {
+        ois_format: &model.ois_format,
+        title: &model.title,
+        version: &model.version,
+        api_specifications: &model.api_specifications,
+        endpoints: [],
+    };
+    let failed = |error: serde_json::Error| {
+        Diagnostic::elsewhere(Code::OutputWrite, format!("cannot serialize the output: {error}"))
+    };
+    let split = parallel::worth_splitting(model.endpoints.len(), ITEMS_PER_TASK);
+    let (head, endpoints) = parallel::join(
+        split,
+        || {
+            let mut text = Vec::with_capacity(expected.saturating_add(1));
+            write_pretty_at(&mut text, &head, 0).map(|()| text)
+        },
+        || {
+            parallel::map_indexed_chunks(&model.endpoints, ITEMS_PER_TASK, |first, chunk| {
+                let mut text = Vec::new();
+                write_pretty_items(&mut text, chunk, 1, first == 0).map(|()| text)
+            })
+        },
+    );
+    let mut text = head.map_err(failed)?;
+    if !model.endpoints.is_empty() {
+        // The head ends `"endpoints": []` and the root's `}`: the list is opened there.
+        let closing = b"[]\n}";
+        if !text.ends_with(closing) {
+            return Err(failed(serde::ser::Error::custom("the OIS did not end with its endpoints")));
+        }
+        text.truncate(text.len() - closing.len() + 1);
+        for part in endpoints {
+            text.extend_from_slice(&part.map_err(failed)?);
+        }
+        text.extend_from_slice(b"\n  ]\n}");
+    }
+    text.push(b'\n');
+    String::from_utf8(text).map_err(|error| failed(serde::ser::Error::custom(error)))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::openapi::files::Files;
+
+    fn model(operations: usize) -> Ois {
+        let paths: serde_json::Map<String, Value> = (0..operations)
+            .map(|i| {
+                let operation = json!({"get": {"operationId": format!("op{i}"), "parameters": [
+                    {"name": "q", "in": "query", "description": "a \"quoted\"\nline", "schema": {"type": "string"}}
+                ]}});
+                (format!("/items/{i}"), operation)
+            })
+            .collect();
+        let root = json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+            "servers": [{"url": "https://api.example.com"}], "paths": paths});
+        convert::build(&root, &ConvertOptions::default(), &Files::default()).unwrap().model
+    }
+
+    #[test]
+    fn the_ois_written_in_parts_is_the_text_serde_json_writes() {
+        for operations in [0, 1, ITEMS_PER_TASK, ITEMS_PER_TASK * 3 + 5] {
+            // A document with no operation is not converted; its OIS would be this one.
+            let mut model = model(operations.max(1));
+            model.endpoints.truncate(operations);
+            let whole = serde_json::to_string_pretty(&model).unwrap() + "\n";
+            assert_eq!(ois_json(&model, 0).unwrap(), whole, "{operations} operations");
+        }
     }
 }

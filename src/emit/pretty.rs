@@ -1,0 +1,168 @@
+//! serde_json's pretty JSON (two spaces), starting some levels in: a big document's parts can then
+//! be written side by side and joined into the very text written in one go would be.
+
+use std::io;
+
+use serde::Serialize;
+use serde_json::ser::Formatter;
+
+/// serde_json's `PrettyFormatter`, whose nesting starts at `level` instead of 0.
+struct Nested {
+    level: usize,
+    has_value: bool,
+}
+
+const INDENT: &[u8] = b"  ";
+
+fn indent<W: ?Sized + io::Write>(writer: &mut W, level: usize) -> io::Result<()> {
+    (0..level).try_for_each(|_| writer.write_all(INDENT))
+}
+
+impl Nested {
+    fn open<W: ?Sized + io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.level = self.level.saturating_sub(1);
+        if self.has_value {
+            writer.write_all(b"\n")?;
+            indent(writer, self.level)?;
+        }
+        writer.write_all(bracket)
+    }
+
+    fn item<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        writer.write_all(if first { b"\n" } else { b",\n" })?;
+        indent(writer, self.level)
+    }
+}
+
+impl Formatter for Nested {
+    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.open(writer, b"[")
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.close(writer, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        self.item(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.open(writer, b"{")
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.close(writer, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        self.item(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
+
+/// Appends `value` to `out` as pretty JSON that sits `level` levels deep: its inner lines are
+/// indented as they would be there, its first line is not (the caller writes what comes before).
+pub fn write_pretty_at<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T, level: usize) -> serde_json::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(out, Nested { level, has_value: false });
+    value.serialize(&mut serializer)
+}
+
+/// Pretty JSON of `items` as the members of a list `level` levels deep, without the brackets:
+/// each on its own line after a line break, separated by commas (`",\n"`), as serde_json writes
+/// them. `first` says whether the list's first item is among them.
+pub fn write_pretty_items<T: Serialize>(
+    out: &mut Vec<u8>,
+    items: &[T],
+    level: usize,
+    first: bool,
+) -> serde_json::Result<()> {
+    for (index, item) in items.iter().enumerate() {
+        out.extend_from_slice(if first && index == 0 { b"\n" } else { b",\n" });
+        // An item's lines sit one level inside the list's brackets.
+        indent(out, level + 1).map_err(serde_json::Error::io)?;
+        write_pretty_at(out, item, level + 1)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn at(value: &Value, level: usize) -> String {
+        let mut out = Vec::new();
+        write_pretty_at(&mut out, value, level).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            "[a-z\"\\\\\n ]{0,6}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 40, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec(("[a-z]{1,3}", inner), 0..5)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn level_zero_is_serde_jsons_own_pretty_text(value in value()) {
+            prop_assert_eq!(at(&value, 0), serde_json::to_string_pretty(&value).unwrap());
+        }
+
+        #[test]
+        fn a_part_written_apart_joins_into_the_whole(items in prop::collection::vec(value(), 0..6), split in 0usize..6) {
+            // The whole: {"a": {"list": [items]}}; the parts: the head with an empty list, and
+            // the items written in two runs, at the list's level (2).
+            let whole = serde_json::to_string_pretty(&json!({"a": {"list": items}})).unwrap();
+            let split = split.min(items.len());
+            let mut list = Vec::new();
+            write_pretty_items(&mut list, &items[..split], 2, true).unwrap();
+            write_pretty_items(&mut list, &items[split..], 2, split == 0).unwrap();
+            let list = String::from_utf8(list).unwrap();
+            let joined = if items.is_empty() {
+                "{\n  \"a\": {\n    \"list\": []\n  }\n}".to_owned()
+            } else {
+                format!("{{\n  \"a\": {{\n    \"list\": [{list}\n    ]\n  }}\n}}")
+            };
+            prop_assert_eq!(joined, whole);
+        }
+    }
+
+    #[test]
+    fn inner_lines_are_indented_for_their_level() {
+        assert_eq!(at(&json!({"a": [1]}), 2), "{\n      \"a\": [\n        1\n      ]\n    }");
+        assert_eq!(at(&json!([]), 3), "[]");
+        assert_eq!(at(&json!("x"), 3), "\"x\"");
+    }
+}
