@@ -5,6 +5,7 @@ mod chars;
 mod depth;
 mod locate;
 mod parse;
+mod split;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -12,6 +12,8 @@ use serde_json::{Map, Number, Value};
 pub(crate) const DUPLICATE_KEY: &str = "duplicate key";
 /// Prefix of the error message for NaN and infinities.
 pub(crate) const NOT_A_NUMBER: &str = "number out of JSON range";
+/// Only a piece of a split parse meets it, and the whole parse then runs instead.
+const TOO_DEEP_FOR_A_PIECE: &str = "nested too deep for a piece";
 
 pub(crate) struct ValueSeed;
 
@@ -40,8 +42,27 @@ fn duplicate_allowed() -> bool {
     AS_JAVASCRIPT.with(|state| state.borrow_mut().as_mut().map(|count| *count += 1).is_some())
 }
 
-/// JSON text as a `Value`, the whole text (nothing may follow the value).
+/// JSON text below which a document is parsed in one go: the pieces' outline pass and starting
+/// the other threads cost more than sharing out a parse this short saves.
+pub(super) const SPLIT_MIN_BYTES: usize = 1024 * 1024;
+
+/// JSON text as a `Value`, the whole text (nothing may follow the value). A big document is
+/// parsed in pieces side by side (`super::split`) when this thread is not already one of the
+/// pool's, sharing a batch's cores with other files, and the parse is strict.
 pub(crate) fn json(text: &str) -> Result<Value, serde_json::Error> {
+    let strict = AS_JAVASCRIPT.with(|state| state.borrow().is_none());
+    if text.len() >= SPLIT_MIN_BYTES
+        && strict
+        && rayon::current_thread_index().is_none()
+        && let Some(value) = super::split::json(text)
+    {
+        return Ok(value);
+    }
+    json_whole(text)
+}
+
+/// JSON text as a `Value`, parsed in one go.
+pub(super) fn json_whole(text: &str) -> Result<Value, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     ValueSeed.deserialize(&mut deserializer).and_then(|value| deserializer.end().map(|()| value))
 }
@@ -59,7 +80,7 @@ impl<'de> DeserializeSeed<'de> for ValueSeed {
     }
 }
 
-struct ValueVisitor;
+pub(super) struct ValueVisitor;
 
 impl<'de> Visitor<'de> for ValueVisitor {
     type Value = Value;
@@ -132,14 +153,21 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        if !super::split::open_level() {
+            return Err(de::Error::custom(TOO_DEEP_FOR_A_PIECE));
+        }
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
         while let Some(item) = seq.next_element_seed(ValueSeed)? {
             items.push(item);
         }
+        super::split::close_level();
         Ok(Value::Array(items))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        if !super::split::open_level() {
+            return Err(de::Error::custom(TOO_DEEP_FOR_A_PIECE));
+        }
         let mut object = Map::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let value = map.next_value_seed(ValueSeed)?;
@@ -157,12 +185,13 @@ impl<'de> Visitor<'de> for ValueVisitor {
                 }
             }
         }
+        super::split::close_level();
         Ok(Value::Object(object))
     }
 }
 
 /// Map keys: strings as they are; YAML scalars of other types as their text.
-struct KeySeed;
+pub(super) struct KeySeed;
 
 impl<'de> DeserializeSeed<'de> for KeySeed {
     type Value = String;

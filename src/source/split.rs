@@ -1,0 +1,430 @@
+//! A big JSON document parsed in pieces side by side. One thread reads the root object's members
+//! and, inside each, the members or elements one level down as unparsed text (serde_json checks
+//! their syntax as it skips them), handing the pieces out in batches as it goes; every other core
+//! parses them meanwhile, and then so does it. The pieces are put back in place at the end.
+//! Kubernetes' 4 MB parse, a third of its conversion on one core, is shared between two.
+//!
+//! The result is the `Value` the whole parse makes, or nothing: on any error, a duplicate key, a
+//! piece nested so deep that the whole parse might refuse it, the caller parses the whole text,
+//! which finds the same problem and reports it where it is.
+
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::sync::Mutex;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use super::parse::{KeySeed, ValueSeed, ValueVisitor};
+
+/// How many times a big piece is outlined in turn (a level each time).
+const SPLITS: usize = 3;
+
+/// A piece longer than this is outlined in turn, when it is an object or array.
+const BIG_PIECE: usize = 128 * 1024;
+
+/// The levels of nesting a piece may have. serde_json refuses the 128th level of a document;
+/// pieces start on the third level, or [`SPLITS`] further down, and a margin keeps the count
+/// simple: a deeper piece only means the whole text is parsed in one go, which decides.
+const PIECE_DEPTH: usize = 127 - 3 - SPLITS - 1;
+
+/// Text handed out to be parsed at a time: enough to be worth a task, little enough that the
+/// other cores start soon after the outline does and finish together.
+const BATCH_BYTES: usize = 32 * 1024;
+
+thread_local! {
+    /// Levels the piece being parsed on this thread may still open; `None` outside pieces.
+    static LEVELS_LEFT: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Opens one level of the piece being parsed on this thread, if one is: `false` when that is
+/// one level too many.
+pub(super) fn open_level() -> bool {
+    LEVELS_LEFT.with(|left| match left.get() {
+        None => true,
+        Some(0) => false,
+        Some(levels) => {
+            left.set(Some(levels - 1));
+            true
+        }
+    })
+}
+
+/// Closes a level [`open_level`] opened.
+pub(super) fn close_level() {
+    LEVELS_LEFT.with(|left| left.set(left.get().map(|levels| levels + 1)));
+}
+
+/// `text`, a JSON object, parsed in pieces side by side; `None` when it is not an object or
+/// anything is wrong with it (the whole parse then says what).
+pub(super) fn json(text: &str) -> Option<Value> {
+    let parsed = Mutex::new(Vec::new());
+    let outline = rayon::scope(|scope| {
+        let batches = Batches { scope, parsed: &parsed, pending: RefCell::default(), handed_out: Cell::new(0) };
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let outline = RootSeed(&batches).deserialize(&mut deserializer).ok();
+        batches.hand_out();
+        outline.filter(|_| deserializer.end().is_ok())
+    })?;
+    let mut batches = parsed.into_inner().ok()?;
+    batches.sort_unstable_by_key(|(index, _)| *index);
+    let values = batches.into_iter().map(|(_, values)| values).collect::<Option<Vec<_>>>()?;
+    let mut values = values.into_iter().flatten();
+    let root = assemble(Outline::Object(outline), &mut values)?;
+    values.next().is_none().then_some(root)
+}
+
+/// The value `outline` stands for, taking the values of its pieces from `values` in order.
+fn assemble(outline: Outline, values: &mut impl Iterator<Item = Value>) -> Option<Value> {
+    Some(match outline {
+        Outline::Scalar(value) => value,
+        Outline::Piece => values.next()?,
+        Outline::Object(members) => {
+            let mut object = Map::with_capacity(members.len());
+            for (key, member) in members {
+                let value = assemble(member, values)?;
+                // A duplicate key is an error of the whole parse's to report.
+                match object.entry(key) {
+                    serde_json::map::Entry::Vacant(slot) => slot.insert(value),
+                    serde_json::map::Entry::Occupied(_) => return None,
+                };
+            }
+            Value::Object(object)
+        }
+        Outline::Array(items) => {
+            Value::Array(items.into_iter().map(|item| assemble(item, values)).collect::<Option<_>>()?)
+        }
+    })
+}
+
+/// A batch's number and its pieces' values (`None`: one would not parse).
+type Parsed = (usize, Option<Vec<Value>>);
+
+/// Where the outline puts the pieces it finds, in order.
+trait Pieces<'text> {
+    fn push(&self, piece: &'text RawValue);
+}
+
+/// Pieces found by the outline, handed out in batches to be parsed on the pool's threads.
+struct Batches<'r, 'scope, 'text> {
+    scope: &'r rayon::Scope<'scope>,
+    /// Each batch's values as they are done.
+    parsed: &'scope Mutex<Vec<Parsed>>,
+    pending: RefCell<(Vec<&'text str>, usize)>,
+    handed_out: Cell<usize>,
+}
+
+impl<'text: 'scope, 'scope> Pieces<'text> for Batches<'_, 'scope, 'text> {
+    fn push(&self, piece: &'text RawValue) {
+        let full = {
+            let mut pending = self.pending.borrow_mut();
+            pending.0.push(piece.get());
+            pending.1 += piece.get().len();
+            pending.1 >= BATCH_BYTES
+        };
+        if full {
+            self.hand_out();
+        }
+    }
+}
+
+impl<'text: 'scope, 'scope> Batches<'_, 'scope, 'text> {
+    fn hand_out(&self) {
+        let (pieces, _) = self.pending.take();
+        if pieces.is_empty() {
+            return;
+        }
+        let number = self.handed_out.replace(self.handed_out.get() + 1);
+        let parsed = self.parsed;
+        self.scope.spawn(move |_| {
+            let values = pieces.into_iter().map(parse_piece).collect::<Option<Vec<Value>>>();
+            if let Ok(mut parsed) = parsed.lock() {
+                parsed.push((number, values));
+            }
+        });
+    }
+}
+
+/// One piece parsed as the whole parse would parse it in its place.
+fn parse_piece(text: &str) -> Option<Value> {
+    LEVELS_LEFT.with(|left| left.set(Some(PIECE_DEPTH)));
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = ValueSeed.deserialize(&mut deserializer).ok().filter(|_| deserializer.end().is_ok());
+    LEVELS_LEFT.with(|left| left.set(None));
+    value
+}
+
+/// What the outline read of a value: a scalar, a piece handed out to be parsed, or an object or
+/// array whose members are outlines in turn.
+enum Outline {
+    Scalar(Value),
+    Piece,
+    Object(Vec<(String, Outline)>),
+    Array(Vec<Outline>),
+}
+
+/// The root object: its members outlined as they are read (`paths` is most of an OpenAPI
+/// document; reading it as one piece first would mean reading it twice).
+struct RootSeed<'b, 'text>(&'b dyn Pieces<'text>);
+
+impl<'de> DeserializeSeed<'de> for RootSeed<'_, 'de> {
+    type Value = Vec<(String, Outline)>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RootSeed<'_, 'de> {
+    type Value = Vec<(String, Outline)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut members = Vec::new();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            members.push((key, map.next_value_seed(OutlineSeed { pieces: self.0, splits: SPLITS })?));
+        }
+        Ok(members)
+    }
+}
+
+/// A value outlined: its members or elements become pieces, but for one longer than
+/// [`BIG_PIECE`], which is outlined in turn (`splits` more times at most): OpenAPI 3 keeps most
+/// of a document in `components/schemas`, which as one piece would be parsed by one thread alone.
+#[derive(Clone, Copy)]
+struct OutlineSeed<'b, 'text> {
+    pieces: &'b dyn Pieces<'text>,
+    splits: usize,
+}
+
+impl<'text> OutlineSeed<'_, 'text> {
+    fn member<E: de::Error>(self, raw: &'text RawValue) -> Result<Outline, E> {
+        let text = raw.get();
+        if self.splits > 0 && text.len() >= BIG_PIECE && text.starts_with(['{', '[']) {
+            let inner = OutlineSeed { splits: self.splits - 1, ..self };
+            return inner.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom);
+        }
+        self.pieces.push(raw);
+        Ok(Outline::Piece)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for OutlineSeed<'_, 'de> {
+    type Value = Outline;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+/// Scalars are made into values as the whole parse makes them.
+impl<'de> Visitor<'de> for OutlineSeed<'_, 'de> {
+    type Value = Outline;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        ValueVisitor.visit_bool(v).map(Outline::Scalar)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        ValueVisitor.visit_i64(v).map(Outline::Scalar)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        ValueVisitor.visit_u64(v).map(Outline::Scalar)
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        ValueVisitor.visit_f64(v).map(Outline::Scalar)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        ValueVisitor.visit_str(v).map(Outline::Scalar)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        ValueVisitor.visit_unit().map(Outline::Scalar)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(raw) = seq.next_element()? {
+            items.push(self.member(raw)?);
+        }
+        Ok(Outline::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut members = Vec::new();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            let raw = map.next_value()?;
+            members.push((key, self.member(raw)?));
+        }
+        Ok(Outline::Object(members))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::*;
+
+    use super::super::parse::json_whole;
+
+    fn whole(text: &str) -> Option<Value> {
+        json_whole(text).ok()
+    }
+
+    #[test]
+    fn a_document_in_pieces_is_the_document_parsed_whole() {
+        let text = r#"{"openapi": "3.0.0", "n": -1.5e3, "big": 18446744073709551615, "t": true, "z": null,
+            "paths": {"/a": {"get": {"x": [1, {"y": "\u00e9\"\\"}]}}, "/b": {}},
+            "tags": [{"name": "a"}, "b", 3, []], "empty": {}, "none": []}"#;
+        let parsed = json(text).unwrap();
+        assert_eq!(Some(&parsed), whole(text).as_ref());
+        let keys: Vec<&String> = parsed.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["openapi", "n", "big", "t", "z", "paths", "tags", "empty", "none"]);
+    }
+
+    #[test]
+    fn anything_the_whole_parse_refuses_or_that_is_not_an_object_is_left_to_it() {
+        for text in [
+            r#"{"a": {"b": 1, "b": 2}}"#,
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"a": {"b": 1e400}}"#,
+            r#"{"a": {"b": [1,]}}"#,
+            r#"{"a": 1} {"b": 2}"#,
+            r#"{"a": {"b": "\ud800"}}"#,
+            r#"[{"a": 1}]"#,
+            r#""text""#,
+        ] {
+            assert_eq!(json(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_piece_nested_near_serde_json_limit_is_left_to_the_whole_parse() {
+        let nested = |levels: usize| format!("{{\"a\": {{\"b\": {}{}}}}}", "[".repeat(levels), "]".repeat(levels));
+        assert!(json(&nested(PIECE_DEPTH)).is_some());
+        assert_eq!(json(&nested(PIECE_DEPTH + 1)), None);
+        // The whole parse decides, as it would have without pieces.
+        assert!(whole(&nested(PIECE_DEPTH + 1)).is_some());
+        assert!(whole(&nested(200)).is_none());
+        assert!(matches!(whole(&nested(2)), Some(value) if value == json!({"a": {"b": [[]]}})));
+    }
+
+    /// The pieces the outline of `text` hands out, in order.
+    fn pieces_of(text: &str) -> Vec<&str> {
+        struct Collected<'t>(RefCell<Vec<&'t str>>);
+        impl<'t> Pieces<'t> for Collected<'t> {
+            fn push(&self, piece: &'t RawValue) {
+                self.0.borrow_mut().push(piece.get());
+            }
+        }
+        let collected = Collected(RefCell::default());
+        RootSeed(&collected).deserialize(&mut serde_json::Deserializer::from_str(text)).unwrap();
+        collected.0.into_inner()
+    }
+
+    #[test]
+    fn a_big_member_is_outlined_in_turn_and_comes_back_whole() {
+        let schema =
+            |n: usize| json!({"type": "object", "description": "x".repeat(2000), "n": n, "items": [n, {"a": n}]});
+        let schemas: Map<String, Value> = (0..200).map(|n| (format!("S{n}"), schema(n))).collect();
+        let big_array: Vec<Value> = (0..100).map(schema).collect();
+        let root =
+            json!({"openapi": "3.0.0", "components": {"schemas": schemas, "list": big_array, "small": {"a": 1}}});
+        let text = serde_json::to_string(&root).unwrap();
+        let pieces = pieces_of(&text);
+        // Each schema and each element on its own; `small` was not worth outlining again.
+        assert_eq!(pieces.len(), 200 + 100 + 1);
+        assert!(pieces.iter().all(|piece| piece.len() < BIG_PIECE));
+        assert_eq!(pieces.last(), Some(&r#"{"a":1}"#));
+        assert_eq!(json(&text), Some(root.clone()));
+        // Not past `SPLITS` levels: a big piece that deep is parsed as it is.
+        let mut deep = root;
+        for level in 0..SPLITS + 2 {
+            deep = json!({ format!("l{level}"): deep });
+        }
+        let text = serde_json::to_string(&deep).unwrap();
+        assert_eq!(pieces_of(&text).len(), 1);
+        assert_eq!(json(&text), Some(deep));
+    }
+
+    #[test]
+    fn a_problem_in_a_member_outlined_in_turn_is_left_to_the_whole_parse() {
+        let filler = "x".repeat(BIG_PIECE);
+        for inner in [r#"{"a": 1, "a": 2}"#, r#"{"a": 1e400}"#, r#"{"a": [1,]}"#, r#"{"a" 1}"#] {
+            let text = format!(r#"{{"components": {{"schemas": {{"filler": "{filler}", "bad": {inner}}}}}}}"#);
+            assert_eq!(json(&text), None, "{inner}");
+            assert!(whole(&text).is_none(), "{inner}");
+        }
+    }
+
+    #[test]
+    fn a_big_document_is_parsed_in_pieces_and_its_errors_are_the_whole_parse_s() {
+        use super::super::parse::{SPLIT_MIN_BYTES, json as entry};
+        let paths: Map<String, Value> =
+            (0..2000).map(|n| (format!("/p{n}"), json!({"get": {"description": "d".repeat(600), "n": n}}))).collect();
+        let root = json!({"openapi": "3.0.0", "paths": paths});
+        let text = serde_json::to_string_pretty(&root).unwrap();
+        assert!(text.len() > SPLIT_MIN_BYTES);
+        assert!(json(&text).is_some());
+        assert_eq!(entry(&text).unwrap(), root);
+        let duplicated = text.replacen("\"n\": 1999", "\"n\": 1999, \"n\": 0", 1);
+        let broken = text.replacen("\"n\": 1500", "\"n\": 1500,", 1);
+        for text in [duplicated, broken] {
+            assert_eq!(json(&text), None);
+            let (pieces, whole) = (entry(&text).unwrap_err(), json_whole(&text).unwrap_err());
+            assert_eq!(
+                (pieces.to_string(), pieces.line(), pieces.column()),
+                (whole.to_string(), whole.line(), whole.column())
+            );
+            assert!(pieces.line() > 1000, "{pieces}");
+        }
+    }
+
+    fn arbitrary_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            (-1e300f64..1e300).prop_map(Value::from),
+            ".{0,8}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(5, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec(("[a-c]{0,2}", inner), 0..6)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn pieces_and_whole_agree_on_any_object(members in prop::collection::vec(("[a-d]{0,2}", arbitrary_json()), 0..8), pretty in any::<bool>()) {
+            let root = Value::Object(members.into_iter().collect());
+            let text = if pretty { serde_json::to_string_pretty(&root) } else { serde_json::to_string(&root) }.unwrap();
+            prop_assert_eq!(json(&text), whole(&text));
+        }
+
+        #[test]
+        fn pieces_and_whole_agree_on_any_text(text in r#"\{("[ab]":( ?[\[\]{}0-9",:ab]){0,12}){0,3}\}"#) {
+            match whole(&text) {
+                Some(value) => prop_assert!(json(&text).is_none_or(|pieces| pieces == value)),
+                None => prop_assert_eq!(json(&text), None),
+            }
+        }
+    }
+}
