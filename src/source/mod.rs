@@ -195,7 +195,13 @@ impl Source {
     }
 
     fn parse_json(&self) -> Result<Value, Diagnostic> {
-        parse::json(&self.text).or_else(|err| {
+        let parsed = parse::json(&self.text).map(|(value, landmarks)| {
+            if !landmarks.is_empty() {
+                self.json_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).landmarks = landmarks;
+            }
+            value
+        });
+        parsed.or_else(|err| {
             let message = err.to_string();
             let code = classify(&message);
             // Text that only looks like JSON (`{a: 1}` is YAML's flow style) gets a second chance.
@@ -271,7 +277,7 @@ impl Source {
         let mut text = std::borrow::Cow::Borrowed(self.text.as_str());
         let mut infinities = 0;
         loop {
-            let (parsed, duplicate_keys) = parse::as_javascript(|| parse::json(&text));
+            let (parsed, duplicate_keys) = parse::as_javascript(|| parse::json(&text).map(|(value, _)| value));
             let error = match parsed {
                 Ok(value) => return Ok((value, duplicate_keys, infinities)),
                 Err(error) => error,

@@ -8,6 +8,8 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+use super::split::Landmark;
+
 /// Prefix of the error message for duplicate keys, recognised when the error is classified.
 pub(crate) const DUPLICATE_KEY: &str = "duplicate key";
 /// Prefix of the error message for NaN and infinities.
@@ -48,17 +50,18 @@ pub(super) const SPLIT_MIN_BYTES: usize = 1024 * 1024;
 
 /// JSON text as a `Value`, the whole text (nothing may follow the value). A big document is
 /// parsed in pieces side by side (`super::split`) when this thread is not already one of the
-/// pool's, sharing a batch's cores with other files, and the parse is strict.
-pub(crate) fn json(text: &str) -> Result<Value, serde_json::Error> {
+/// pool's, sharing a batch's cores with other files, and the parse is strict; where its pieces
+/// were comes with it.
+pub(crate) fn json(text: &str) -> Result<(Value, Vec<Landmark>), serde_json::Error> {
     let strict = AS_JAVASCRIPT.with(|state| state.borrow().is_none());
     if text.len() >= SPLIT_MIN_BYTES
         && strict
         && rayon::current_thread_index().is_none()
-        && let Some(value) = super::split::json(text)
+        && let Some(parsed) = super::split::json(text)
     {
-        return Ok(value);
+        return Ok(parsed);
     }
-    json_whole(text)
+    json_whole(text).map(|value| (value, Vec::new()))
 }
 
 /// JSON text as a `Value`, parsed in one go.

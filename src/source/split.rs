@@ -58,7 +58,7 @@ pub(super) fn close_level() {
 
 /// `text`, a JSON object, parsed in pieces side by side; `None` when it is not an object or
 /// anything is wrong with it (the whole parse then says what).
-pub(super) fn json(text: &str) -> Option<Value> {
+pub(super) fn json(text: &str) -> Option<(Value, Vec<Landmark>)> {
     let parsed = Mutex::new(Vec::new());
     let outline = rayon::scope(|scope| {
         let batches = Batches { scope, parsed: &parsed, pending: RefCell::default(), handed_out: Cell::new(0) };
@@ -70,33 +70,91 @@ pub(super) fn json(text: &str) -> Option<Value> {
     let mut batches = parsed.into_inner().ok()?;
     batches.sort_unstable_by_key(|(index, _)| *index);
     let values = batches.into_iter().map(|(_, values)| values).collect::<Option<Vec<_>>>()?;
-    let mut values = values.into_iter().flatten();
-    let root = assemble(Outline::Object(outline), &mut values)?;
-    values.next().is_none().then_some(root)
+    let values = values.into_iter().flatten();
+    let mut assembly = Assembly { text, values, pointer: String::new(), landmarks: Vec::new() };
+    let root = assembly.value(Outline::Object(outline))?;
+    assembly.values.next().is_none().then_some((root, assembly.landmarks))
 }
 
-/// The value `outline` stands for, taking the values of its pieces from `values` in order.
-fn assemble(outline: Outline, values: &mut impl Iterator<Item = Value>) -> Option<Value> {
-    Some(match outline {
-        Outline::Scalar(value) => value,
-        Outline::Piece => values.next()?,
-        Outline::Object(members) => {
-            let mut object = Map::with_capacity(members.len());
-            for (key, member) in members {
-                let value = assemble(member, values)?;
-                // A duplicate key is an error of the whole parse's to report.
-                match object.entry(key) {
-                    serde_json::map::Entry::Vacant(slot) => slot.insert(value),
-                    serde_json::map::Entry::Occupied(_) => return None,
-                };
-            }
-            Value::Object(object)
-        }
-        Outline::Array(items) => {
-            Value::Array(items.into_iter().map(|item| assemble(item, values)).collect::<Option<_>>()?)
-        }
-    })
+/// Where a piece is in the text: what finding a pointer there would find, without the walk from
+/// the start (a diagnostic deep in a big document is then found in its piece alone).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Landmark {
+    /// The piece's JSON pointer.
+    pub(super) pointer: String,
+    /// The offset of its key's opening quote (of the value, for an element).
+    pub(super) report: usize,
+    /// The offset of its value.
+    pub(super) value: usize,
 }
+
+/// The parsed pieces going back into place, and where each was.
+struct Assembly<'text, I> {
+    text: &'text str,
+    values: I,
+    pointer: String,
+    landmarks: Vec<Landmark>,
+}
+
+impl<I: Iterator<Item = Value>> Assembly<'_, I> {
+    /// The value `outline` stands for, taking the values of its pieces in order.
+    fn value(&mut self, outline: Outline<'_>) -> Option<Value> {
+        Some(match outline {
+            Outline::Scalar(value) => value,
+            Outline::Piece(_) => self.values.next()?,
+            Outline::Object(members) => {
+                let mut object = Map::with_capacity(members.len());
+                for (key, member) in members {
+                    let value = self.member(&key, member, false)?;
+                    // A duplicate key is an error of the whole parse's to report.
+                    match object.entry(key) {
+                        serde_json::map::Entry::Vacant(slot) => slot.insert(value),
+                        serde_json::map::Entry::Occupied(_) => return None,
+                    };
+                }
+                Value::Object(object)
+            }
+            Outline::Array(items) => {
+                let mut elements = Vec::with_capacity(items.len());
+                for (index, item) in items.into_iter().enumerate() {
+                    elements.push(self.member(&index.to_string(), item, true)?);
+                }
+                Value::Array(elements)
+            }
+        })
+    }
+
+    /// [`Assembly::value`] of the member `key` (an index, for an element), noting where a
+    /// piece was.
+    fn member(&mut self, key: &str, outline: Outline<'_>, element: bool) -> Option<Value> {
+        let length = self.pointer.len();
+        crate::pointer::push(&mut self.pointer, key);
+        if let Outline::Piece(piece) = outline
+            && let Some(value) = piece.as_ptr().addr().checked_sub(self.text.as_ptr().addr())
+            && let Some(report) = if element { Some(value) } else { key_start(self.text, value, key) }
+        {
+            self.landmarks.push(Landmark { pointer: self.pointer.clone(), report, value });
+        }
+        let value = self.value(outline);
+        self.pointer.truncate(length);
+        value
+    }
+}
+
+/// The offset of the opening quote of the key of the member whose value starts at `value`, when
+/// the key is written as it reads (no escapes: then it is known for certain).
+fn key_start(text: &str, value: usize, key: &str) -> Option<usize> {
+    if key.contains(['"', '\\']) || key.chars().any(char::is_control) {
+        return None;
+    }
+    let before = text.get(..value)?.trim_end_matches(JSON_SPACE).strip_suffix(':')?;
+    let before = before.trim_end_matches(JSON_SPACE).strip_suffix('"')?.strip_suffix(key)?.strip_suffix('"')?;
+    // A quote inside a string is escaped; the key's own opening quote follows `{`, `,` or space.
+    let opened = before.trim_end_matches(JSON_SPACE).ends_with(['{', ',']);
+    opened.then_some(before.len())
+}
+
+const JSON_SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 
 /// A batch's number and its pieces' values (`None`: one would not parse).
 type Parsed = (usize, Option<Vec<Value>>);
@@ -157,11 +215,11 @@ fn parse_piece(text: &str) -> Option<Value> {
 
 /// What the outline read of a value: a scalar, a piece handed out to be parsed, or an object or
 /// array whose members are outlines in turn.
-enum Outline {
+enum Outline<'text> {
     Scalar(Value),
-    Piece,
-    Object(Vec<(String, Outline)>),
-    Array(Vec<Outline>),
+    Piece(&'text str),
+    Object(Vec<(String, Outline<'text>)>),
+    Array(Vec<Outline<'text>>),
 }
 
 /// The root object: its members outlined as they are read (`paths` is most of an OpenAPI
@@ -169,7 +227,7 @@ enum Outline {
 struct RootSeed<'b, 'text>(&'b dyn Pieces<'text>);
 
 impl<'de> DeserializeSeed<'de> for RootSeed<'_, 'de> {
-    type Value = Vec<(String, Outline)>;
+    type Value = Vec<(String, Outline<'de>)>;
 
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_map(self)
@@ -177,7 +235,7 @@ impl<'de> DeserializeSeed<'de> for RootSeed<'_, 'de> {
 }
 
 impl<'de> Visitor<'de> for RootSeed<'_, 'de> {
-    type Value = Vec<(String, Outline)>;
+    type Value = Vec<(String, Outline<'de>)>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON object")
@@ -202,19 +260,19 @@ struct OutlineSeed<'b, 'text> {
 }
 
 impl<'text> OutlineSeed<'_, 'text> {
-    fn member<E: de::Error>(self, raw: &'text RawValue) -> Result<Outline, E> {
+    fn member<E: de::Error>(self, raw: &'text RawValue) -> Result<Outline<'text>, E> {
         let text = raw.get();
         if self.splits > 0 && text.len() >= BIG_PIECE && text.starts_with(['{', '[']) {
             let inner = OutlineSeed { splits: self.splits - 1, ..self };
             return inner.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom);
         }
         self.pieces.push(raw);
-        Ok(Outline::Piece)
+        Ok(Outline::Piece(text))
     }
 }
 
 impl<'de> DeserializeSeed<'de> for OutlineSeed<'_, 'de> {
-    type Value = Outline;
+    type Value = Outline<'de>;
 
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_any(self)
@@ -223,7 +281,7 @@ impl<'de> DeserializeSeed<'de> for OutlineSeed<'_, 'de> {
 
 /// Scalars are made into values as the whole parse makes them.
 impl<'de> Visitor<'de> for OutlineSeed<'_, 'de> {
-    type Value = Outline;
+    type Value = Outline<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
@@ -278,10 +336,15 @@ mod tests {
 
     use super::*;
 
+    use super::super::locate::{JsonCache, json as locate};
     use super::super::parse::json_whole;
 
     fn whole(text: &str) -> Option<Value> {
         json_whole(text).ok()
+    }
+
+    fn split(text: &str) -> Option<Value> {
+        json(text).map(|(value, _)| value)
     }
 
     #[test]
@@ -289,7 +352,7 @@ mod tests {
         let text = r#"{"openapi": "3.0.0", "n": -1.5e3, "big": 18446744073709551615, "t": true, "z": null,
             "paths": {"/a": {"get": {"x": [1, {"y": "\u00e9\"\\"}]}}, "/b": {}},
             "tags": [{"name": "a"}, "b", 3, []], "empty": {}, "none": []}"#;
-        let parsed = json(text).unwrap();
+        let parsed = split(text).unwrap();
         assert_eq!(Some(&parsed), whole(text).as_ref());
         let keys: Vec<&String> = parsed.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["openapi", "n", "big", "t", "z", "paths", "tags", "empty", "none"]);
@@ -307,15 +370,15 @@ mod tests {
             r#"[{"a": 1}]"#,
             r#""text""#,
         ] {
-            assert_eq!(json(text), None, "{text}");
+            assert_eq!(split(text), None, "{text}");
         }
     }
 
     #[test]
     fn a_piece_nested_near_serde_json_limit_is_left_to_the_whole_parse() {
         let nested = |levels: usize| format!("{{\"a\": {{\"b\": {}{}}}}}", "[".repeat(levels), "]".repeat(levels));
-        assert!(json(&nested(PIECE_DEPTH)).is_some());
-        assert_eq!(json(&nested(PIECE_DEPTH + 1)), None);
+        assert!(split(&nested(PIECE_DEPTH)).is_some());
+        assert_eq!(split(&nested(PIECE_DEPTH + 1)), None);
         // The whole parse decides, as it would have without pieces.
         assert!(whole(&nested(PIECE_DEPTH + 1)).is_some());
         assert!(whole(&nested(200)).is_none());
@@ -349,7 +412,7 @@ mod tests {
         assert_eq!(pieces.len(), 200 + 100 + 1);
         assert!(pieces.iter().all(|piece| piece.len() < BIG_PIECE));
         assert_eq!(pieces.last(), Some(&r#"{"a":1}"#));
-        assert_eq!(json(&text), Some(root.clone()));
+        assert_eq!(split(&text), Some(root.clone()));
         // Not past `SPLITS` levels: a big piece that deep is parsed as it is.
         let mut deep = root;
         for level in 0..SPLITS + 2 {
@@ -357,7 +420,7 @@ mod tests {
         }
         let text = serde_json::to_string(&deep).unwrap();
         assert_eq!(pieces_of(&text).len(), 1);
-        assert_eq!(json(&text), Some(deep));
+        assert_eq!(split(&text), Some(deep));
     }
 
     #[test]
@@ -365,7 +428,7 @@ mod tests {
         let filler = "x".repeat(BIG_PIECE);
         for inner in [r#"{"a": 1, "a": 2}"#, r#"{"a": 1e400}"#, r#"{"a": [1,]}"#, r#"{"a" 1}"#] {
             let text = format!(r#"{{"components": {{"schemas": {{"filler": "{filler}", "bad": {inner}}}}}}}"#);
-            assert_eq!(json(&text), None, "{inner}");
+            assert_eq!(split(&text), None, "{inner}");
             assert!(whole(&text).is_none(), "{inner}");
         }
     }
@@ -378,18 +441,58 @@ mod tests {
         let root = json!({"openapi": "3.0.0", "paths": paths});
         let text = serde_json::to_string_pretty(&root).unwrap();
         assert!(text.len() > SPLIT_MIN_BYTES);
-        assert!(json(&text).is_some());
-        assert_eq!(entry(&text).unwrap(), root);
+        assert!(split(&text).is_some());
+        assert_eq!(entry(&text).unwrap().0, root);
         let duplicated = text.replacen("\"n\": 1999", "\"n\": 1999, \"n\": 0", 1);
         let broken = text.replacen("\"n\": 1500", "\"n\": 1500,", 1);
         for text in [duplicated, broken] {
-            assert_eq!(json(&text), None);
+            assert_eq!(split(&text), None);
             let (pieces, whole) = (entry(&text).unwrap_err(), json_whole(&text).unwrap_err());
             assert_eq!(
                 (pieces.to_string(), pieces.line(), pieces.column()),
                 (whole.to_string(), whole.line(), whole.column())
             );
             assert!(pieces.line() > 1000, "{pieces}");
+        }
+    }
+
+    /// Every pointer in `value`, and one below each that leads nowhere.
+    fn pointers(value: &Value, pointer: String, all: &mut Vec<String>) {
+        all.push(format!("{pointer}/missing"));
+        let children: Vec<(String, &Value)> = match value {
+            Value::Object(map) => map.iter().map(|(k, v)| (k.clone(), v)).collect(),
+            Value::Array(items) => items.iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect(),
+            _ => Vec::new(),
+        };
+        all.push(pointer.clone());
+        for (key, child) in children {
+            let mut below = pointer.clone();
+            crate::pointer::push(&mut below, &key);
+            pointers(child, below, all);
+        }
+    }
+
+    #[test]
+    fn landmarks_lead_where_walking_from_the_start_leads() {
+        let filler = "f".repeat(BIG_PIECE);
+        let text = format!(
+            r#"{{ "openapi" : "3.0.0", "paths": {{ "/a/b": {{"get": {{"x": 1}}}},
+              "q\"uote": [1, 2], "x\\y": {{"z": [true]}}, "\u00e9t\u00e9": 0, "~t": {{}}, "ét": "s" }},
+              "tags" : [ {{"name": "a"}} , "b",[[]]],
+              "components": {{"schemas": {{"big": "{filler}", "S": {{"type": "object"}}, "T": [ {{"u": null}} ]}}}} }}"#
+        );
+        let (value, landmarks) = json(&text).unwrap();
+        assert!(landmarks.len() >= 8, "{landmarks:?}");
+        // Keys written with escapes are left to the walk.
+        assert!(landmarks.iter().all(|l| !l.pointer.contains("uote") && !l.pointer.contains("y")));
+        let mut all = Vec::new();
+        pointers(&value, String::new(), &mut all);
+        let mut seeded = JsonCache::default();
+        seeded.landmarks = landmarks;
+        for pointer in all {
+            let tokens = crate::pointer::tokens(&pointer).unwrap();
+            let walked = locate(&text, &tokens, &mut JsonCache::default());
+            assert_eq!(locate(&text, &tokens, &mut seeded), walked, "{pointer}");
         }
     }
 
@@ -416,14 +519,24 @@ mod tests {
         fn pieces_and_whole_agree_on_any_object(members in prop::collection::vec(("[a-d]{0,2}", arbitrary_json()), 0..8), pretty in any::<bool>()) {
             let root = Value::Object(members.into_iter().collect());
             let text = if pretty { serde_json::to_string_pretty(&root) } else { serde_json::to_string(&root) }.unwrap();
-            prop_assert_eq!(json(&text), whole(&text));
+            prop_assert_eq!(split(&text), whole(&text));
+            // And its landmarks lead where walking does.
+            let (value, landmarks) = json(&text).unwrap();
+            let mut all = Vec::new();
+            pointers(&value, String::new(), &mut all);
+            let mut seeded = JsonCache::default();
+            seeded.landmarks = landmarks;
+            for pointer in all {
+                let tokens = crate::pointer::tokens(&pointer).unwrap();
+                prop_assert_eq!(locate(&text, &tokens, &mut seeded), locate(&text, &tokens, &mut JsonCache::default()));
+            }
         }
 
         #[test]
         fn pieces_and_whole_agree_on_any_text(text in r#"\{("[ab]":( ?[\[\]{}0-9",:ab]){0,12}){0,3}\}"#) {
             match whole(&text) {
-                Some(value) => prop_assert!(json(&text).is_none_or(|pieces| pieces == value)),
-                None => prop_assert_eq!(json(&text), None),
+                Some(value) => prop_assert!(split(&text).is_none_or(|pieces| pieces == value)),
+                None => prop_assert_eq!(split(&text), None),
             }
         }
     }

@@ -18,11 +18,16 @@ pub(super) struct JsonCache {
     /// array pointer → the furthest element reached (index, offset), for the same reason: a
     /// diagnostic on each of N elements must not cost N scans from the start.
     elements: HashMap<String, (usize, usize)>,
+    /// Where a split parse found its pieces, not yet in `known` (that costs time nobody may need).
+    pub(super) landmarks: Vec<super::split::Landmark>,
 }
 
 /// Byte offset of the member key (objects) or element (arrays) that `tokens` leads to, or of the
 /// nearest ancestor that exists.
 pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Option<usize> {
+    for landmark in std::mem::take(&mut cache.landmarks) {
+        cache.known.entry(landmark.pointer).or_insert((landmark.report, landmark.value));
+    }
     let bytes = text.as_bytes();
     // Start from the deepest prefix already known.
     let mut depth = tokens.len();
