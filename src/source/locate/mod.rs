@@ -13,11 +13,17 @@ use flow::{FlowCache, flow, quoted};
 #[derive(Default)]
 pub(super) struct JsonCache {
     known: HashMap<String, (usize, usize)>,
-    /// object pointer → where its member scan stopped, so later lookups resume there.
+    /// object pointer → where its member scan stopped, so later lookups resume there (at its
+    /// closing brace once every member was passed: a member it lacks costs no second scan).
     resume: HashMap<String, usize>,
     /// array pointer → the furthest element reached (index, offset), for the same reason: a
     /// diagnostic on each of N elements must not cost N scans from the start.
     elements: HashMap<String, (usize, usize)>,
+    /// array pointer → its length, once every element was passed.
+    lengths: HashMap<String, usize>,
+    /// Values stepped over so far, for tests to count the work lookups do.
+    #[cfg(test)]
+    skipped: usize,
     /// Where a split parse found its pieces, not yet in `known` (that costs time nobody may need).
     pub(super) landmarks: Vec<super::split::Landmark>,
 }
@@ -53,6 +59,7 @@ pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Opti
                 };
                 loop {
                     if bytes.get(pos)? != &b'"' {
+                        cache.resume.insert(parent, pos);
                         return Some(found);
                     }
                     let key_start = pos;
@@ -67,6 +74,10 @@ pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Opti
                         break;
                     }
                     pos = skip_ws(bytes, skip_json_value(bytes, pos)?);
+                    #[cfg(test)]
+                    {
+                        cache.skipped += 1;
+                    }
                     if bytes.get(pos) == Some(&b',') {
                         pos = skip_ws(bytes, pos + 1);
                     }
@@ -74,6 +85,9 @@ pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Opti
             }
             b'[' => {
                 let index: usize = token.parse().ok()?;
+                if cache.lengths.get(&parent).is_some_and(|&length| index >= length) {
+                    return Some(found);
+                }
                 // Elements before the furthest one reached are known; later ones resume from it.
                 let (mut at, resumed) = match cache.elements.get(&parent) {
                     Some(&(at, element)) if at <= index => (at, element),
@@ -82,7 +96,12 @@ pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Opti
                 pos = resumed;
                 while at < index {
                     pos = skip_ws(bytes, skip_json_value(bytes, pos)?);
+                    #[cfg(test)]
+                    {
+                        cache.skipped += 1;
+                    }
                     if bytes.get(pos) != Some(&b',') {
+                        cache.lengths.insert(parent, at + 1);
                         return Some(found);
                     }
                     pos = skip_ws(bytes, pos + 1);
@@ -245,6 +264,9 @@ pub(super) struct YamlCache {
     /// sequence pointer → the furthest item found (its index, its line).
     items: HashMap<String, (usize, usize)>,
     flow: FlowCache,
+    /// Lines read by key scans so far, for tests to count the work lookups do.
+    #[cfg(test)]
+    lines_read: usize,
 }
 
 /// Byte offset of the key (mappings) or item (sequences) that `tokens` leads to in block-style
@@ -347,6 +369,10 @@ fn step(lines: &Lines<'_>, state: State, token: &str, parent_pointer: &str, cach
                 let from = cache.resume.get(parent_pointer).copied().unwrap_or(state.start).max(state.start);
                 let mut hit = None;
                 for i in from..state.end {
+                    #[cfg(test)]
+                    {
+                        cache.lines_read += 1;
+                    }
                     let (indent, _, content) = view(i)?;
                     if indent < child_indent {
                         break;
@@ -362,6 +388,10 @@ fn step(lines: &Lines<'_>, state: State, token: &str, parent_pointer: &str, cach
                             break;
                         }
                     }
+                }
+                // Every key of the block was passed: one it lacks is not looked for again.
+                if hit.is_none() {
+                    cache.resume.insert(parent_pointer.to_owned(), state.end);
                 }
                 hit
             }
@@ -427,6 +457,38 @@ mod tests {
         assert_eq!(at("/b"), (3, 3));
         // Missing members fall back to the nearest ancestor.
         assert_eq!(at("/a/nope"), (2, 3));
+    }
+
+    #[test]
+    fn what_a_document_lacks_is_looked_for_once() {
+        // A diagnostic may point where nothing is (a Swagger 2.0 document's view has sections its
+        // text does not); its parent was scanned again for each one, the whole text at the root.
+        let value = serde_json::json!({"a": [1, [2], {"b": 3}], "c": {"d": 1, "e": [4, 5]}, "f": "g"});
+        let absent = ["/nope", "/a/9", "/a/3", "/c/nope", "/c/e/2", "/a/2/nope", "/f/x"];
+        let text = serde_json::to_string_pretty(&value).unwrap();
+        let mut cache = JsonCache::default();
+        let mut work = Vec::new();
+        for _ in 0..3 {
+            for pointer in absent {
+                let found = json(&text, &tokens(pointer), &mut cache);
+                assert_eq!(found, json(&text, &tokens(pointer), &mut JsonCache::default()), "{pointer}");
+            }
+            work.push(cache.skipped);
+        }
+        assert!(work.iter().all(|&skipped| skipped == work[0] && skipped > 0), "{work:?}");
+
+        let text = "a:\n  - 1\n  - b: 3\nc:\n  d: 1\n  e:\n    - 4\n    - 5\nf: g\n";
+        let index = YamlLines::new(text);
+        let mut cache = YamlCache::default();
+        let mut work = Vec::new();
+        for _ in 0..3 {
+            for pointer in absent {
+                let found = yaml(text, &tokens(pointer), &index, &mut cache);
+                assert_eq!(found, yaml(text, &tokens(pointer), &index, &mut YamlCache::default()), "{pointer}");
+            }
+            work.push(cache.lines_read);
+        }
+        assert!(work.iter().all(|&read| read == work[0] && read > 0), "{work:?}");
     }
 
     #[test]
