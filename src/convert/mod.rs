@@ -89,10 +89,10 @@ pub(crate) fn place(diagnostics: &mut [Diagnostic], source: &Source, files: &Fil
 
 /// Converts an already parsed OpenAPI document (diagnostics carry pointers, no positions).
 pub fn convert_value(root: &Value, options: &ConvertOptions) -> Result<Conversion, Failure> {
-    let files = Files::default();
+    let mut files = Files::default();
     if crate::openapi::is_swagger2(root) {
         let mut normalized = root.clone();
-        as_openapi3(&mut normalized, &files);
+        as_openapi3(&mut normalized, &mut files);
         return convert_with_files(&normalized, options, &files);
     }
     convert_with_files(root, options, &files)
@@ -209,22 +209,33 @@ const ENDPOINTS_PER_TASK: usize = 256;
 /// Reads the files `root` (parsed from `source`) refers to, and makes `root` the OpenAPI 3 view of
 /// itself: what [`build`] takes.
 pub(crate) fn prepare(source: &Source, root: &mut Value, options: &ConvertOptions) -> Files {
-    let files = Files::read(source, root, options.allow_root.as_deref());
-    as_openapi3(root, &files);
+    let mut files = Files::read(source, root, options.allow_root.as_deref());
+    as_openapi3(root, &mut files);
     files
 }
 
 /// Swagger 2.0 becomes the OpenAPI 3 view of itself, in place; other documents stay as they are.
-fn as_openapi3(root: &mut Value, files: &Files) {
+fn as_openapi3(root: &mut Value, files: &mut Files) {
     // Operations of other methods are skipped unread, so they keep their 2.0 shape.
     const CONVERTED: [&str; Method::ALL.len()] = [Method::ALL[0].as_str(), Method::ALL[1].as_str()];
     if crate::openapi::is_swagger2(root) {
-        crate::openapi::swagger2::normalize(root, files, &CONVERTED);
+        files.origins = crate::openapi::swagger2::normalize(root, files, &CONVERTED);
     }
 }
 
-/// The conversion of a document already in its OpenAPI 3 view ([`prepare`]).
+/// The conversion of a document already in its OpenAPI 3 view ([`prepare`]), its diagnostics
+/// pointing into the document as written.
 pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Result<Built, Failure> {
+    let mut result = build_view(root, options, files);
+    let diagnostics = match &mut result {
+        Ok(built) => &mut built.diagnostics,
+        Err(failure) => &mut failure.diagnostics,
+    };
+    files.origins.restore(diagnostics);
+    result
+}
+
+fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<Built, Failure> {
     let document = Document::new(root)?.with_files(files);
     let mut diagnostics = Vec::new();
     let mut summary = Summary::default();

@@ -20,10 +20,12 @@ struct File {
 }
 
 /// The files the root document's `$ref`s pulled in (`Document::Referenced(n)` is the `n`th), and
-/// where each `$ref` to a file leads.
+/// where each `$ref` to a file leads; for a Swagger 2.0 root, where the parts of its OpenAPI 3
+/// view that moved are written.
 #[derive(Debug, Default)]
 pub struct Files {
     files: Vec<File>,
+    pub(crate) origins: super::swagger2::Origins,
     /// (the document holding a `$ref`, the file part of the `$ref` as written) → the file it names,
     /// or why it cannot be followed.
     links: HashMap<(Document, String), Result<usize, Diagnostic>>,
@@ -98,7 +100,7 @@ fn read_all(source: &Source, root: &Value, allow_root: Option<&Path>) -> Files {
         }
         next += 1;
     }
-    Files { files: reader.files, links: reader.links }
+    Files { files: reader.files, links: reader.links, origins: super::swagger2::Origins::default() }
 }
 
 struct Reader {

@@ -1,15 +1,18 @@
 //! Swagger 2.0 read into the same view as OpenAPI 3: `host` + `basePath` + `schemes` become a
 //! server, `securityDefinitions` become security schemes, `in: body` and `in: formData` parameters
 //! become request bodies, other parameters get a `schema`. `$ref`s into `#/definitions`,
-//! `#/parameters` and `#/responses` keep working because those sections stay where they are, so
-//! pointers in diagnostics still point into the original document.
+//! `#/parameters` and `#/responses` keep working because those sections stay where they are.
+//! What did move is recorded ([`Origins`]), so that diagnostics point into the document as
+//! written, not into its view.
+
+use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
 use super::Resolver;
 use super::files::Files;
-use crate::diagnostic::Location;
-use crate::parallel;
+use crate::diagnostic::{Diagnostic, Document, Location};
+use crate::{parallel, pointer};
 
 /// Keys of a 2.0 non-body parameter that describe its value; they move into `schema`.
 const SCHEMA_KEYS: [&str; 17] = [
@@ -32,20 +35,68 @@ const SCHEMA_KEYS: [&str; 17] = [
     "multipleOf",
 ];
 
+/// Where the parts of a Swagger 2.0 document's OpenAPI 3 view that moved are in the document:
+/// its security schemes, server and version, each request body (a `body` parameter, or the
+/// `formData` ones), and the parameters after a body in a list (the body left, they moved up).
+#[derive(Debug, Default)]
+pub struct Origins(HashMap<String, String>);
+
+impl Origins {
+    /// `pointer` (into the view) as a pointer into the document: its longest prefix that moved,
+    /// moved. `None` when it did not move.
+    pub fn original(&self, pointer: &str) -> Option<String> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let mut end = pointer.len();
+        loop {
+            let (prefix, rest) = pointer.split_at_checked(end)?;
+            if let Some(original) = self.0.get(prefix) {
+                return Some(format!("{original}{rest}"));
+            }
+            end = prefix.rfind('/').filter(|&slash| slash > 0)?;
+        }
+    }
+
+    /// Points `diagnostics` about the document into it as written.
+    pub fn restore(&self, diagnostics: &mut [Diagnostic]) {
+        for diagnostic in diagnostics.iter_mut().filter(|d| d.location.document == Document::Input) {
+            if let Some(original) = self.original(&diagnostic.location.pointer) {
+                diagnostic.location.pointer = original;
+            }
+        }
+    }
+
+    fn moved(&mut self, view: String, original: String) {
+        if view != original {
+            self.0.insert(view, original);
+        }
+    }
+}
+
 /// Makes the document the OpenAPI 3.0 view of itself, in place (`definitions`, `parameters` and
 /// the rest stay where they are, uncopied: most of a big document); `files` are the files its
 /// `$ref`s pulled in. Only the operations of `methods` are reshaped; the others keep their 2.0
 /// parameters, for a reader that skips them unread (the converter keeps get and post; Kubernetes'
 /// 466 other operations were two fifths of this work).
-pub fn normalize(root: &mut Value, files: &Files, methods: &[&'static str]) {
+pub fn normalize(root: &mut Value, files: &Files, methods: &[&'static str]) -> Origins {
     // What changes is worked out from the document as it is (following `$ref`s needs all of it),
     // then made, moving what moves: parameters (long descriptions and all) are not copied.
+    let mut origins = Origins::default();
+    origins.moved("/openapi".to_owned(), "/swagger".to_owned());
     let server = server(root);
+    if server.is_some() {
+        let written = if root.get("host").is_some() { "/host" } else { "/basePath" };
+        for view in ["/servers", "/servers/0", "/servers/0/url"] {
+            origins.moved(view.to_owned(), written.to_owned());
+        }
+    }
     let mut components = Map::new();
     if let Some(definitions) = root.get("securityDefinitions").and_then(Value::as_object) {
         let schemes: Map<String, Value> =
             definitions.iter().map(|(name, scheme)| (name.clone(), security_scheme(scheme))).collect();
         components.insert("securitySchemes".to_owned(), Value::Object(schemes));
+        origins.moved("/components/securitySchemes".to_owned(), "/securityDefinitions".to_owned());
     }
     let consumes = media_types(root.get("consumes"));
     let resolver = Resolver::with_files(root, files);
@@ -65,14 +116,17 @@ pub fn normalize(root: &mut Value, files: &Files, methods: &[&'static str]) {
         })
         .collect();
     // Path items are independent: worked out side by side (Kubernetes has hundreds).
-    let items: Vec<&Value> = root.get("paths").and_then(Value::as_object).into_iter().flat_map(Map::values).collect();
-    let plans: Vec<Option<ItemPlan>> = parallel::map_chunks(&items, ITEMS_PER_TASK, |items| {
-        items.iter().map(|item| path_item(&resolver, item, &consumes, methods)).collect::<Vec<_>>()
+    let items: Vec<(&String, &Value)> = root.get("paths").and_then(Value::as_object).into_iter().flatten().collect();
+    let mut plans: Vec<Option<ItemPlan>> = parallel::map_chunks(&items, ITEMS_PER_TASK, |items| {
+        items.iter().map(|(path, item)| path_item(&resolver, path, item, &consumes, methods)).collect::<Vec<_>>()
     })
     .into_iter()
     .flatten()
     .collect();
-    let Some(object) = root.as_object_mut() else { return };
+    for plan in plans.iter_mut().flatten() {
+        origins.0.extend(std::mem::take(&mut plan.origins));
+    }
+    let Some(object) = root.as_object_mut() else { return origins };
     object.remove("swagger");
     object.insert("openapi".to_owned(), json!("3.0.0"));
     if let Some(server) = server {
@@ -84,7 +138,7 @@ pub fn normalize(root: &mut Value, files: &Files, methods: &[&'static str]) {
             step.apply(parameter);
         }
     }
-    let Some(paths) = object.get_mut("paths").and_then(Value::as_object_mut) else { return };
+    let Some(paths) = object.get_mut("paths").and_then(Value::as_object_mut) else { return origins };
     let mut work: Vec<(&mut Value, ItemPlan)> =
         paths.values_mut().zip(plans).filter_map(|(item, plan)| Some((item, plan?))).collect();
     parallel::map_chunks_mut(&mut work, ITEMS_PER_TASK, |_, work| {
@@ -92,6 +146,7 @@ pub fn normalize(root: &mut Value, files: &Files, methods: &[&'static str]) {
             std::mem::take(plan).apply(item);
         }
     });
+    origins
 }
 
 /// Path items per task: a few dozen parameters each.
@@ -131,6 +186,8 @@ fn media_types(value: Option<&Value>) -> Vec<String> {
 struct ItemPlan {
     parameters: Option<Vec<Step>>,
     operations: Vec<OperationPlan>,
+    /// What moved in it: view pointer → document pointer.
+    origins: Vec<(String, String)>,
 }
 
 /// An operation's method, its new `requestBody`, and the steps for its `parameters`.
@@ -163,11 +220,22 @@ impl Step {
     }
 }
 
-fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String], methods: &[&'static str]) -> Option<ItemPlan> {
+fn path_item(
+    resolver: &Resolver<'_>,
+    path: &str,
+    item: &Value,
+    consumes: &[String],
+    methods: &[&'static str],
+) -> Option<ItemPlan> {
     let object = item.as_object()?;
+    let item_at = pointer::join("/paths", [path]);
+    let mut origins = Vec::new();
     // Each parameter is resolved once, though the item's own are read for every operation.
-    let shared = entries(resolver, object.get("parameters"));
+    let shared = entries(resolver, object.get("parameters"), &item_at);
     let parameters = object.get("parameters").filter(|list| list.is_array()).map(|_| steps(&shared));
+    if let Some(steps) = &parameters {
+        moved_up(steps, &item_at, &mut origins);
+    }
     let mut operations = Vec::new();
     for &method in methods {
         let Some(operation) = object.get(method).and_then(Value::as_object) else { continue };
@@ -179,23 +247,54 @@ fn path_item(resolver: &Resolver<'_>, item: &Value, consumes: &[String], methods
             }
             None => consumes,
         };
-        let own = entries(resolver, operation.get("parameters"));
-        let body = request_body(&shared, &own, consumes);
+        let operation_at = pointer::join(&item_at, [method]);
+        let own = entries(resolver, operation.get("parameters"), &operation_at);
+        let body = request_body(&shared, &own, consumes, &pointer::join(&operation_at, ["requestBody"]), &mut origins);
         let parameters = operation.get("parameters").filter(|list| list.is_array()).map(|_| steps(&own));
+        if let Some(steps) = &parameters {
+            moved_up(steps, &operation_at, &mut origins);
+        }
         operations.push(OperationPlan { method, body, parameters });
     }
-    Some(ItemPlan { parameters, operations })
+    Some(ItemPlan { parameters, operations, origins })
 }
 
-/// A parameter list's entries, each with the parameter it is (following `$ref`s).
+/// The entries of the `parameters` list of `owner` that a body or formData parameter before them
+/// moves up when it leaves.
+fn moved_up(steps: &[Step], owner: &str, origins: &mut Vec<(String, String)>) {
+    let list = pointer::join(owner, ["parameters"]);
+    let kept = steps.iter().enumerate().filter(|(_, step)| !matches!(step, Step::Drop));
+    for (view, (written, _)) in kept.enumerate().filter(|(view, (written, _))| view != written) {
+        origins.push((format!("{list}/{view}"), format!("{list}/{written}")));
+    }
+}
+
+/// A parameter list's entries, each with the parameter it is (following `$ref`s) and where that
+/// is written.
 struct Entry<'a> {
     written: &'a Value,
     resolved: &'a Value,
+    at: String,
 }
 
-fn entries<'a>(resolver: &Resolver<'a>, list: Option<&'a Value>) -> Vec<Entry<'a>> {
+/// The entries of the `parameters` list of the object at `owner`.
+fn entries<'a>(resolver: &Resolver<'a>, list: Option<&'a Value>, owner: &str) -> Vec<Entry<'a>> {
     let list = list.and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    list.iter().map(|written| Entry { written, resolved: resolved(resolver, written) }).collect()
+    let list_at = pointer::join(owner, ["parameters"]);
+    list.iter()
+        .enumerate()
+        .map(|(index, written)| {
+            let entry_at = Location::input(format!("{list_at}/{index}"));
+            match resolver.resolve(written, &entry_at) {
+                // A shared parameter of this document is written where it is defined.
+                Ok(found) if found.location.document == Document::Input => {
+                    Entry { written, resolved: found.value, at: found.location.pointer }
+                }
+                Ok(found) => Entry { written, resolved: found.value, at: entry_at.pointer },
+                Err(_) => Entry { written, resolved: written, at: entry_at.pointer },
+            }
+        })
+        .collect()
 }
 
 impl ItemPlan {
@@ -283,10 +382,26 @@ fn shape(parameter: &mut Value) {
 }
 
 /// The 3.x request body of a 2.0 operation: its `in: body` parameter, or its `in: formData`
-/// parameters as an object schema.
-fn request_body(shared: &[Entry<'_>], own: &[Entry<'_>], consumes: &[String]) -> Option<Value> {
-    let all: Vec<&Value> = shared.iter().chain(own).map(|entry| entry.resolved).collect();
-    if let Some(body) = all.iter().rev().find(|p| location(p) == "body") {
+/// parameters as an object schema. Where its parts come from goes into `origins`.
+fn request_body(
+    shared: &[Entry<'_>],
+    own: &[Entry<'_>],
+    consumes: &[String],
+    at: &str,
+    origins: &mut Vec<(String, String)>,
+) -> Option<Value> {
+    let all: Vec<&Entry<'_>> = shared.iter().chain(own).collect();
+    // The body, its content and its one media type are written as `whole`, its schema as `schema`.
+    let mut from = |media: &str, whole: &str, schema: String| {
+        let content = pointer::join(at, ["content"]);
+        let media = pointer::join(&content, [media]);
+        origins.push((pointer::join(&media, ["schema"]), schema));
+        for view in [at.to_owned(), content, media] {
+            origins.push((view, whole.to_owned()));
+        }
+    };
+    if let Some(entry) = all.iter().rev().find(|entry| location(entry.resolved) == "body") {
+        let body = entry.resolved;
         let media = consumes
             .iter()
             .find(|m| m.contains("json"))
@@ -298,22 +413,26 @@ fn request_body(shared: &[Entry<'_>], own: &[Entry<'_>], consumes: &[String]) ->
         if let Some(required) = body.get("required") {
             request_body.insert("required".to_owned(), required.clone());
         }
+        from(media, &entry.at, pointer::join(&entry.at, ["schema"]));
         return Some(Value::Object(request_body));
     }
-    let form: Vec<&&Value> = all.iter().filter(|p| location(p) == "formData").collect();
-    if form.is_empty() {
-        return None;
-    }
-    let has_file = form.iter().any(|p| p.get("type").and_then(Value::as_str) == Some("file"));
+    let form: Vec<&Entry<'_>> = all.into_iter().filter(|entry| location(entry.resolved) == "formData").collect();
+    let first = form.first()?;
+    let has_file = form.iter().any(|entry| entry.resolved.get("type").and_then(Value::as_str) == Some("file"));
     let media = if has_file || consumes.iter().any(|m| m.starts_with("multipart/")) {
         "multipart/form-data"
     } else {
         "application/x-www-form-urlencoded"
     };
+    // The form as a whole is where its first field is written; each property, its field.
+    from(media, &first.at, first.at.clone());
+    let properties_at = pointer::join(at, ["content", media, "schema", "properties"]);
     let mut properties = Map::new();
     let mut required = Vec::new();
-    for parameter in form {
+    for entry in form {
+        let parameter = entry.resolved;
         let Some(name) = parameter.get("name").and_then(Value::as_str) else { continue };
+        origins.push((pointer::join(&properties_at, [name]), entry.at.clone()));
         let mut schema = with_schema(parameter).get("schema").cloned().unwrap_or_else(|| json!({}));
         if let (Some(description), Some(object)) = (parameter.get("description"), schema.as_object_mut()) {
             object.insert("description".to_owned(), description.clone());
@@ -372,6 +491,53 @@ mod tests {
         assert_eq!(only_get["paths"]["/pets"]["put"], root["paths"]["/pets"]["put"]);
         assert_eq!(only_get["paths"]["/pets"]["post"], root["paths"]["/pets"]["post"]);
         assert_eq!(only_get["parameters"]["Limit"]["schema"]["default"], 10, "shared ones are still reshaped");
+    }
+
+    #[test]
+    fn what_moved_is_pointed_to_where_it_is_written() {
+        let written = json!({
+            "swagger": "2.0", "host": "api.example.com",
+            "securityDefinitions": {"k": {"type": "apiKey", "in": "header", "name": "X-Key"}},
+            "parameters": {"Body": {"name": "b", "in": "body", "schema": {"type": "object"}}},
+            "paths": {
+                "/a": {"post": {"parameters": [
+                    {"name": "b", "in": "body", "schema": {"type": "object", "properties": {"x": {"type": "string"}}}},
+                    {"name": "q", "in": "query", "type": "string"}
+                ]}},
+                "/b": {
+                    "parameters": [{"name": "f", "in": "formData", "type": "string"}, {"name": "h", "in": "header", "type": "string"}],
+                    "post": {"parameters": [{"name": "g", "in": "formData", "type": "integer", "enum": [1, 2]}]}
+                },
+                "/c": {"post": {"parameters": [{"$ref": "#/parameters/Body"}]}}
+            }
+        });
+        let mut view = written.clone();
+        let origins = normalize(&mut view, &Files::default(), &METHODS);
+        let form = "/paths/~1b/post/requestBody/content/application~1x-www-form-urlencoded/schema";
+        for (in_view, as_written) in [
+            // The query parameter moved up when the body before it left.
+            ("/paths/~1a/post/parameters/0", "/paths/~1a/post/parameters/1"),
+            ("/paths/~1a/post/requestBody", "/paths/~1a/post/parameters/0"),
+            ("/paths/~1a/post/requestBody/content/application~1json", "/paths/~1a/post/parameters/0"),
+            (
+                "/paths/~1a/post/requestBody/content/application~1json/schema/properties/x",
+                "/paths/~1a/post/parameters/0/schema/properties/x",
+            ),
+            ("/paths/~1b/parameters/0", "/paths/~1b/parameters/1"),
+            (&format!("{form}/properties/f"), "/paths/~1b/parameters/0"),
+            (&format!("{form}/properties/g/enum/1"), "/paths/~1b/post/parameters/0/enum/1"),
+            ("/paths/~1c/post/requestBody/content/application~1json/schema", "/parameters/Body/schema"),
+            ("/components/securitySchemes/k/name", "/securityDefinitions/k/name"),
+            ("/servers/0/url", "/host"),
+            ("/openapi", "/swagger"),
+        ] {
+            assert!(view.pointer(in_view).is_some(), "{in_view} is not in the view");
+            assert_eq!(origins.original(in_view).as_deref(), Some(as_written), "{in_view}");
+            assert!(written.pointer(as_written).is_some(), "{as_written} is not in the document");
+        }
+        for unmoved in ["/paths/~1a/post", "/paths/~1b/post/parameters", "/parameters/Body", "", "/info"] {
+            assert_eq!(origins.original(unmoved), None, "{unmoved}");
+        }
     }
 
     #[test]
