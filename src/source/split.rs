@@ -125,19 +125,45 @@ impl<I: Iterator<Item = Value>> Assembly<'_, I> {
     }
 
     /// [`Assembly::value`] of the member `key` (an index, for an element), noting where a
-    /// piece was.
+    /// piece was, and where an outlined object or array was when its first member is a piece
+    /// found (`paths` and `info` themselves, not only what is in them).
     fn member(&mut self, key: &str, outline: Outline<'_>, element: bool) -> Option<Value> {
         let length = self.pointer.len();
         crate::pointer::push(&mut self.pointer, key);
-        if let Outline::Piece(piece) = outline
-            && let Some(value) = piece.as_ptr().addr().checked_sub(self.text.as_ptr().addr())
+        let first = match &outline {
+            Outline::Piece(piece) => {
+                let value = piece.as_ptr().addr().checked_sub(self.text.as_ptr().addr());
+                self.landmark(value, key, element);
+                None
+            }
+            Outline::Object(members) => members.first().map(|(first, _)| (first.clone(), false)),
+            Outline::Array(items) => (!items.is_empty()).then(|| ("0".to_owned(), true)),
+            Outline::Scalar(_) => None,
+        };
+        let before = self.landmarks.len();
+        let value = self.value(outline);
+        if let Some((first, first_is_element)) = first {
+            // The first member's landmark, if it has one, follows the bracket that opens this value.
+            let inner = crate::pointer::join(&self.pointer, [first.as_str()]);
+            let opening = self.landmarks.get(before..).unwrap_or_default().iter().find(|l| l.pointer == inner);
+            let bracket = opening.and_then(|landmark| {
+                let before_first = self.text.get(..landmark.report)?.trim_end_matches(JSON_SPACE);
+                let opener = if first_is_element { '[' } else { '{' };
+                before_first.strip_suffix(opener).map(str::len)
+            });
+            self.landmark(bracket, key, element);
+        }
+        self.pointer.truncate(length);
+        value
+    }
+
+    /// Notes that the value of the member `key` at the current pointer starts at `value`.
+    fn landmark(&mut self, value: Option<usize>, key: &str, element: bool) {
+        if let Some(value) = value
             && let Some(report) = if element { Some(value) } else { key_start(self.text, value, key) }
         {
             self.landmarks.push(Landmark { pointer: self.pointer.clone(), report, value });
         }
-        let value = self.value(outline);
-        self.pointer.truncate(length);
-        value
     }
 }
 
@@ -502,6 +528,10 @@ mod tests {
         assert!(landmarks.len() >= 8, "{landmarks:?}");
         // Keys written with escapes are left to the walk.
         assert!(landmarks.iter().all(|l| !l.pointer.contains("uote") && !l.pointer.contains("y")));
+        // Outlined members are found from their first piece: `paths` itself, not only its paths.
+        for outlined in ["/paths", "/tags", "/components", "/components/schemas"] {
+            assert!(landmarks.iter().any(|l| l.pointer == outlined), "{outlined}: {landmarks:?}");
+        }
         assert_eq!(misled(&text, &value, landmarks), []);
     }
 
