@@ -228,7 +228,8 @@ fn path_item(
     methods: &[&'static str],
 ) -> Option<ItemPlan> {
     let object = item.as_object()?;
-    let item_at = pointer::join("/paths", [path]);
+    // Pointers are written only for what moved (most parameters do not).
+    let item_at = || pointer::join("/paths", [path]);
     let mut origins = Vec::new();
     // Each parameter is resolved once, though the item's own are read for every operation.
     let shared = entries(resolver, object.get("parameters"), &item_at);
@@ -247,9 +248,10 @@ fn path_item(
             }
             None => consumes,
         };
-        let operation_at = pointer::join(&item_at, [method]);
+        let operation_at = || pointer::join(&item_at(), [method]);
         let own = entries(resolver, operation.get("parameters"), &operation_at);
-        let body = request_body(&shared, &own, consumes, &pointer::join(&operation_at, ["requestBody"]), &mut origins);
+        let body_at = || pointer::join(&operation_at(), ["requestBody"]);
+        let body = request_body(&shared, &own, consumes, &body_at, &mut origins);
         let parameters = operation.get("parameters").filter(|list| list.is_array()).map(|_| steps(&own));
         if let Some(steps) = &parameters {
             moved_up(steps, &operation_at, &mut origins);
@@ -261,38 +263,41 @@ fn path_item(
 
 /// The entries of the `parameters` list of `owner` that a body or formData parameter before them
 /// moves up when it leaves.
-fn moved_up(steps: &[Step], owner: &str, origins: &mut Vec<(String, String)>) {
-    let list = pointer::join(owner, ["parameters"]);
+fn moved_up(steps: &[Step], owner: &dyn Fn() -> String, origins: &mut Vec<(String, String)>) {
+    if !steps.iter().any(|step| matches!(step, Step::Drop)) {
+        return;
+    }
+    let list = pointer::join(&owner(), ["parameters"]);
     let kept = steps.iter().enumerate().filter(|(_, step)| !matches!(step, Step::Drop));
     for (view, (written, _)) in kept.enumerate().filter(|(view, (written, _))| view != written) {
         origins.push((format!("{list}/{view}"), format!("{list}/{written}")));
     }
 }
 
-/// A parameter list's entries, each with the parameter it is (following `$ref`s) and where that
-/// is written.
+/// A parameter list's entries, each with the parameter it is (following `$ref`s) and, for a body
+/// or formData parameter (part of the request body), where that is written.
 struct Entry<'a> {
     written: &'a Value,
     resolved: &'a Value,
-    at: String,
+    at: Option<String>,
 }
 
 /// The entries of the `parameters` list of the object at `owner`.
-fn entries<'a>(resolver: &Resolver<'a>, list: Option<&'a Value>, owner: &str) -> Vec<Entry<'a>> {
+fn entries<'a>(resolver: &Resolver<'a>, list: Option<&'a Value>, owner: &dyn Fn() -> String) -> Vec<Entry<'a>> {
     let list = list.and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let list_at = pointer::join(owner, ["parameters"]);
     list.iter()
         .enumerate()
         .map(|(index, written)| {
-            let entry_at = Location::input(format!("{list_at}/{index}"));
-            match resolver.resolve(written, &entry_at) {
+            let found = resolver.resolve(written, &Location::default()).ok();
+            let resolved = found.as_ref().map_or(written, |found| found.value);
+            let at = matches!(location(resolved), "body" | "formData").then(|| match found {
                 // A shared parameter of this document is written where it is defined.
-                Ok(found) if found.location.document == Document::Input => {
-                    Entry { written, resolved: found.value, at: found.location.pointer }
+                Some(found) if written.get("$ref").is_some() && found.location.document == Document::Input => {
+                    found.location.pointer
                 }
-                Ok(found) => Entry { written, resolved: found.value, at: entry_at.pointer },
-                Err(_) => Entry { written, resolved: written, at: entry_at.pointer },
-            }
+                _ => format!("{}/parameters/{index}", owner()),
+            });
+            Entry { written, resolved, at }
         })
         .collect()
 }
@@ -360,6 +365,17 @@ fn with_schema(parameter: &Value) -> Value {
     copy
 }
 
+/// The `schema` [`shape`] gives `parameter`, made from copies of its value keys alone (a
+/// parameter's name and description are not copied to be dropped).
+fn schema_of(parameter: &Value) -> Value {
+    let Some(object) = parameter.as_object() else { return json!({}) };
+    if let Some(schema) = object.get("schema") {
+        return schema.clone();
+    }
+    let keys = object.iter().filter(|(key, _)| SCHEMA_KEYS.contains(&key.as_str()));
+    Value::Object(keys.map(|(key, value)| (key.clone(), value.clone())).collect())
+}
+
 /// Moves a 2.0 parameter's value keys into `schema` (and `x-example` to `example`), keeping the
 /// order of the rest; one that already has a `schema` stays as it is.
 fn shape(parameter: &mut Value) {
@@ -387,16 +403,18 @@ fn request_body(
     shared: &[Entry<'_>],
     own: &[Entry<'_>],
     consumes: &[String],
-    at: &str,
+    at: &dyn Fn() -> String,
     origins: &mut Vec<(String, String)>,
 ) -> Option<Value> {
     let all: Vec<&Entry<'_>> = shared.iter().chain(own).collect();
+    let written = |entry: &Entry<'_>| entry.at.clone().unwrap_or_default();
     // The body, its content and its one media type are written as `whole`, its schema as `schema`.
     let mut from = |media: &str, whole: &str, schema: String| {
-        let content = pointer::join(at, ["content"]);
+        let at = at();
+        let content = pointer::join(&at, ["content"]);
         let media = pointer::join(&content, [media]);
         origins.push((pointer::join(&media, ["schema"]), schema));
-        for view in [at.to_owned(), content, media] {
+        for view in [at, content, media] {
             origins.push((view, whole.to_owned()));
         }
     };
@@ -413,7 +431,8 @@ fn request_body(
         if let Some(required) = body.get("required") {
             request_body.insert("required".to_owned(), required.clone());
         }
-        from(media, &entry.at, pointer::join(&entry.at, ["schema"]));
+        let whole = written(entry);
+        from(media, &whole, pointer::join(&whole, ["schema"]));
         return Some(Value::Object(request_body));
     }
     let form: Vec<&Entry<'_>> = all.into_iter().filter(|entry| location(entry.resolved) == "formData").collect();
@@ -425,15 +444,16 @@ fn request_body(
         "application/x-www-form-urlencoded"
     };
     // The form as a whole is where its first field is written; each property, its field.
-    from(media, &first.at, first.at.clone());
-    let properties_at = pointer::join(at, ["content", media, "schema", "properties"]);
+    let first = written(first);
+    from(media, &first, first.clone());
+    let properties_at = pointer::join(&at(), ["content", media, "schema", "properties"]);
     let mut properties = Map::new();
     let mut required = Vec::new();
     for entry in form {
         let parameter = entry.resolved;
         let Some(name) = parameter.get("name").and_then(Value::as_str) else { continue };
-        origins.push((pointer::join(&properties_at, [name]), entry.at.clone()));
-        let mut schema = with_schema(parameter).get("schema").cloned().unwrap_or_else(|| json!({}));
+        origins.push((pointer::join(&properties_at, [name]), written(entry)));
+        let mut schema = schema_of(parameter);
         if let (Some(description), Some(object)) = (parameter.get("description"), schema.as_object_mut()) {
             object.insert("description".to_owned(), description.clone());
         }
@@ -537,6 +557,24 @@ mod tests {
         }
         for unmoved in ["/paths/~1a/post", "/paths/~1b/post/parameters", "/parameters/Body", "", "/info"] {
             assert_eq!(origins.original(unmoved), None, "{unmoved}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The schema of a form field is the one its parameter gets when it is shaped.
+        #[test]
+        fn a_form_field_schema_is_its_shaped_parameter_schema(
+            members in proptest::collection::vec(
+                (proptest::sample::select(&["type", "format", "enum", "default", "items", "name", "in", "description", "x-example", "schema"][..]), crate::testing::json_value()),
+                0..8,
+            ),
+            other in crate::testing::json_value(),
+        ) {
+            let parameter = Value::Object(members.into_iter().map(|(key, value)| (key.to_owned(), value)).collect());
+            for parameter in [parameter, other] {
+                let shaped = with_schema(&parameter).get("schema").cloned().unwrap_or_else(|| json!({}));
+                proptest::prop_assert_eq!(schema_of(&parameter), shaped);
+            }
         }
     }
 
