@@ -307,7 +307,7 @@ fn operation_of<'a>(
     let at = &resolved.location;
     let Some(object) = resolved.value.as_object() else {
         let message = format!("{} {path} is not an object; it is skipped", method.as_str().to_uppercase());
-        return Err((Diagnostic::new(Code::InvalidItem, at, message), reason::INVALID));
+        return Err((Diagnostic::new(Code::InvalidItem, &**at, message), reason::INVALID));
     };
     let label = format!("{} {path}", method.as_str().to_uppercase());
     let text = |key: &str| object.get(key).and_then(Value::as_str);
@@ -333,7 +333,7 @@ fn operation_of<'a>(
     Ok(KeptOperation {
         path: path.to_owned(),
         method,
-        place: at.clone(),
+        place: at.clone().into_owned(),
         path_item_place: path_item_at.clone(),
         name_index: 0, // set by `collect`
         summary: text("summary"),
@@ -381,7 +381,7 @@ fn parameters<'a>(
                 Err(err) => {
                     diagnostics.push(Diagnostic::new(
                         Code::InvalidItem,
-                        &resolved.location,
+                        &*resolved.location,
                         format!("a parameter of {label} is not a valid Parameter object ({err}); it is skipped"),
                     ));
                     continue;

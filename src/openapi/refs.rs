@@ -2,6 +2,8 @@
 //! escapes and percent-encoding, `$ref`s to other files followed into them, chains followed to
 //! their end, cycles and dead ends reported as diagnostics at the `$ref` that failed.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::files::Files;
@@ -10,13 +12,14 @@ use crate::diagnostic::{Code, Diagnostic, Document, Location};
 /// How many `$ref`s one chain may follow before it is called a cycle.
 const MAX_CHAIN: usize = 64;
 
-/// A value after following its `$ref` chain, and where it lives.
+/// A value after following its `$ref` chain, and where it lives: borrowed from the caller when
+/// there was no `$ref` (most values: the place is not copied for them).
 #[derive(Clone, Debug)]
-pub struct Resolved<'a> {
+pub struct Resolved<'a, 'l> {
     /// The value at the end of the chain.
     pub value: &'a Value,
     /// Its document and pointer.
-    pub location: Location,
+    pub location: Cow<'l, Location>,
 }
 
 /// Follows `$ref`s in a document and the files it refers to.
@@ -41,8 +44,8 @@ impl<'a> Resolver<'a> {
 
     /// Follows `value`'s `$ref` chain (if any). `at` is where `value` itself lives; diagnostics
     /// point at the `$ref` that failed and name it.
-    pub fn resolve(&self, value: &'a Value, at: &Location) -> Result<Resolved<'a>, Diagnostic> {
-        let mut current = Resolved { value, location: at.clone() };
+    pub fn resolve<'l>(&self, value: &'a Value, at: &'l Location) -> Result<Resolved<'a, 'l>, Diagnostic> {
+        let mut current = Resolved { value, location: Cow::Borrowed(at) };
         // The places already passed through (the use site included: a ref to its own holder is a
         // cycle too). Built only by moving locations, and only for chains of more than one step.
         let mut seen: Vec<Location> = Vec::new();
@@ -56,7 +59,7 @@ impl<'a> Resolver<'a> {
                 error.location = here();
                 error
             })?;
-            if target == current.location || seen.contains(&target) || seen.len() >= MAX_CHAIN {
+            if target == *current.location || seen.contains(&target) || seen.len() >= MAX_CHAIN {
                 return Err(Diagnostic::new(
                     Code::RefCycle,
                     here(),
@@ -76,10 +79,10 @@ impl<'a> Resolver<'a> {
                 )
                 .with_help("check the spelling of the reference, or add the missing definition"));
             };
-            let previous = std::mem::replace(&mut current, Resolved { value, location: target });
+            let previous = std::mem::replace(&mut current, Resolved { value, location: Cow::Owned(target) });
             // Most chains end after one step; only a longer one needs to remember where it was.
             if value.get("$ref").is_some() {
-                seen.push(previous.location);
+                seen.push(previous.location.into_owned());
             }
         }
         Ok(current)
@@ -157,7 +160,10 @@ mod tests {
 
     fn resolve(root: &Value, reference: &str) -> Result<String, Code> {
         let holder = json!({"$ref": reference});
-        Resolver::new(root).resolve(&holder, &"/here".into()).map(|r| r.location.pointer).map_err(|d| d.code)
+        Resolver::new(root)
+            .resolve(&holder, &"/here".into())
+            .map(|r| r.location.into_owned().pointer)
+            .map_err(|d| d.code)
     }
 
     #[test]

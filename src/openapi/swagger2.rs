@@ -288,12 +288,13 @@ fn entries<'a>(resolver: &Resolver<'a>, list: Option<&'a Value>, owner: &dyn Fn(
     list.iter()
         .enumerate()
         .map(|(index, written)| {
-            let found = resolver.resolve(written, &Location::default()).ok();
+            let nowhere = Location::default();
+            let found = resolver.resolve(written, &nowhere).ok();
             let resolved = found.as_ref().map_or(written, |found| found.value);
             let at = matches!(location(resolved), "body" | "formData").then(|| match found {
                 // A shared parameter of this document is written where it is defined.
                 Some(found) if written.get("$ref").is_some() && found.location.document == Document::Input => {
-                    found.location.pointer
+                    found.location.into_owned().pointer
                 }
                 _ => format!("{}/parameters/{index}", owner()),
             });
