@@ -220,7 +220,7 @@ fn flatten<'a>(
     let Some(object) = schema.as_object() else {
         return Ok(());
     };
-    stack.push(resolved.location.clone().into_owned());
+    stack.push(Place::clone(&resolved.location));
 
     if let Some(kind) = non_object_type(schema) {
         flat.not_object.get_or_insert(kind);

@@ -333,7 +333,7 @@ fn operation_of<'a>(
     Ok(KeptOperation {
         path: path.to_owned(),
         method,
-        place: at.clone().into_owned(),
+        place: Place::clone(at),
         path_item_place: path_item_at.clone(),
         name_index: 0, // set by `collect`
         summary: text("summary"),

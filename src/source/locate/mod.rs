@@ -28,6 +28,16 @@ pub(super) struct JsonCache {
     pub(super) landmarks: Vec<super::split::Landmark>,
 }
 
+impl JsonCache {
+    /// Counts a value a lookup stepped over, in tests.
+    fn stepped_over(&mut self) {
+        #[cfg(test)]
+        {
+            self.skipped += 1;
+        }
+    }
+}
+
 /// Byte offset of the member key (objects) or element (arrays) that `tokens` leads to, or of the
 /// nearest ancestor that exists.
 pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Option<usize> {
@@ -74,10 +84,7 @@ pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Opti
                         break;
                     }
                     pos = skip_ws(bytes, skip_json_value(bytes, pos)?);
-                    #[cfg(test)]
-                    {
-                        cache.skipped += 1;
-                    }
+                    cache.stepped_over();
                     if bytes.get(pos) == Some(&b',') {
                         pos = skip_ws(bytes, pos + 1);
                     }
@@ -96,10 +103,7 @@ pub(super) fn json(text: &str, tokens: &[String], cache: &mut JsonCache) -> Opti
                 pos = resumed;
                 while at < index {
                     pos = skip_ws(bytes, skip_json_value(bytes, pos)?);
-                    #[cfg(test)]
-                    {
-                        cache.skipped += 1;
-                    }
+                    cache.stepped_over();
                     if bytes.get(pos) != Some(&b',') {
                         cache.lengths.insert(parent, at + 1);
                         return Some(found);
