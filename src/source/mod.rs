@@ -3,6 +3,7 @@
 
 mod chars;
 mod depth;
+mod lines;
 mod locate;
 mod parse;
 mod split;
@@ -88,7 +89,7 @@ pub struct Source {
     read_as_yaml: AtomicBool,
     /// What parsing noticed without failing (tags read as plain values).
     notes: Mutex<Vec<Diagnostic>>,
-    line_starts: OnceLock<Vec<usize>>,
+    lines: OnceLock<lines::LineIndex>,
     chars: OnceLock<chars::CharIndex>,
 }
 
@@ -174,7 +175,7 @@ impl Source {
             yaml_lines: OnceLock::new(),
             yaml_cache: Mutex::default(),
             read_as_yaml: AtomicBool::new(false),
-            line_starts: OnceLock::new(),
+            lines: OnceLock::new(),
             chars: OnceLock::new(),
         }
     }
@@ -341,26 +342,22 @@ impl Source {
                 locate::yaml(&self.text, &tokens, lines, &mut cache)
             }
         }?;
-        let starts = self.line_starts();
-        let line = starts.partition_point(|&start| start <= offset);
-        let start = starts.get(line.saturating_sub(1)).copied().unwrap_or(0);
+        let (line, start) = self.lines().line_of(&self.text, offset);
         let chars = self.chars();
         let column = chars.chars_before(&self.text, offset) - chars.chars_before(&self.text, start) + 1;
-        Some((line.max(1), column))
+        Some((line, column))
     }
 
     /// The text of 1-based line `line`, without its line break.
     pub fn line_text(&self, line: usize) -> Option<&str> {
-        let starts = self.line_starts();
-        let start = *starts.get(line.checked_sub(1)?)?;
-        let end = starts.get(line).map_or(self.text.len(), |&next| next - 1);
-        self.text.get(start..end).map(|l| l.strip_suffix('\r').unwrap_or(l))
+        let range = self.lines().line(&self.text, line)?;
+        self.text.get(range).map(|l| l.strip_suffix('\r').unwrap_or(l))
     }
 
     /// The byte offset, within the text of 1-based line `line`, of its 1-based character `column`
     /// (the line's length when it is shorter).
     pub fn column_byte(&self, line: usize, column: usize) -> Option<usize> {
-        let start = *self.line_starts().get(line.checked_sub(1)?)?;
+        let start = self.lines().line(&self.text, line)?.start;
         let chars = self.chars();
         let target = chars.chars_before(&self.text, start) + column.saturating_sub(1);
         let end = self.line_text(line)?.len();
@@ -371,10 +368,8 @@ impl Source {
         self.chars.get_or_init(|| chars::CharIndex::new(&self.text))
     }
 
-    fn line_starts(&self) -> &[usize] {
-        self.line_starts.get_or_init(|| {
-            std::iter::once(0).chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1)).collect()
-        })
+    fn lines(&self) -> &lines::LineIndex {
+        self.lines.get_or_init(|| lines::LineIndex::new(&self.text))
     }
 
     /// The folder relative file references are resolved against.
