@@ -36,7 +36,9 @@ impl Files {
     /// refer to; none are read when the text has no `$ref` to a file. `allow_root` widens the
     /// sandbox beyond the root's folder.
     pub fn read(source: &Source, root: &Value, allow_root: Option<&Path>) -> Files {
-        if has_file_refs(&source.text) { read_all(source, root, allow_root) } else { Files::default() }
+        // The parse noted every `$ref` as it read it; text from elsewhere is searched.
+        let names_files = source.names_other_documents().unwrap_or_else(|| has_file_refs(&source.text));
+        if names_files { read_all(source, root, allow_root) } else { Files::default() }
     }
 
     /// The parsed value of a referenced file.

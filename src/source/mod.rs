@@ -91,6 +91,8 @@ pub struct Source {
     notes: Mutex<Vec<Diagnostic>>,
     lines: OnceLock<lines::LineIndex>,
     chars: OnceLock<chars::CharIndex>,
+    /// What [`Source::names_other_documents`] says, once the text is parsed.
+    references: OnceLock<bool>,
 }
 
 impl std::fmt::Debug for Source {
@@ -177,6 +179,7 @@ impl Source {
             read_as_yaml: AtomicBool::new(false),
             lines: OnceLock::new(),
             chars: OnceLock::new(),
+            references: OnceLock::new(),
         }
     }
 
@@ -188,11 +191,22 @@ impl Source {
                     .with_help("pass an OpenAPI document in JSON or YAML"),
             ));
         }
+        parse::take_references();
         let parsed = match self.format {
             Format::Json => self.parse_json(),
             Format::Yaml => self.parse_yaml(),
         };
+        let references = parse::take_references();
+        if parsed.is_ok() {
+            let _ = self.references.set(references);
+        }
         parsed.map_err(|diagnostic| self.named(diagnostic))
+    }
+
+    /// Whether a `$ref` in the text names another document (`common.yaml#/Pet`, or a URL), as
+    /// [`Source::parse`] found while reading it; `None` until it has parsed the text.
+    pub fn names_other_documents(&self) -> Option<bool> {
+        self.references.get().copied()
     }
 
     fn parse_json(&self) -> Result<Value, Diagnostic> {
@@ -434,6 +448,28 @@ mod tests {
 
     fn source(name: &str, text: &str) -> Source {
         Source::from_text(name, None, text.to_owned())
+    }
+
+    #[test]
+    fn the_parse_notes_a_ref_to_another_document() {
+        let names = |name: &str, text: &str| {
+            let source = source(name, text);
+            assert_eq!(source.names_other_documents(), None, "{text}");
+            source.parse().unwrap();
+            source.names_other_documents().unwrap()
+        };
+        assert!(names("a.json", r#"{"a": {"b": [{"$ref": "common.yaml#/Pet"}]}}"#));
+        assert!(names("a.json", r#"{"a": {"\u0024ref": "common.yaml"}}"#));
+        assert!(names("a.json", r#"{"$ref": "https://example.com/a.json"}"#));
+        assert!(names("a.yaml", "a:\n  $ref: ./paths/pets.yaml\n"));
+        assert!(!names("a.json", r##"{"a": {"$ref": "#/components/schemas/A"}, "b": {"$ref": ""}}"##));
+        assert!(!names("a.json", r#"{"properties": {"$ref": {"type": "string"}}, "d": "$ref: x.yaml"}"#));
+        assert!(!names("a.yaml", "a:\n  $ref: '#/a'\n"));
+        // A text that does not parse says nothing, and what an earlier parse saw is not carried over.
+        let broken = source("b.json", r#"{"$ref": "x.yaml", "#);
+        assert!(broken.parse().is_err());
+        assert_eq!(broken.names_other_documents(), None);
+        assert!(!names("c.json", r#"{"a": 1}"#));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! are errors (serde_json would silently keep the last one), YAML's non-string keys (`200:`) become
 //! strings, and numbers JSON cannot hold are errors instead of turning into `null`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
@@ -29,6 +29,36 @@ thread_local! {
     /// Whether this thread's parse reads as JavaScript's `JSON.parse` does (a later duplicate key
     /// wins, in the first one's place), and how many duplicates it met so.
     static AS_JAVASCRIPT: RefCell<Option<usize>> = const { RefCell::new(None) };
+}
+
+thread_local! {
+    /// Whether a `$ref` member read on this thread since the last [`take_references`] names
+    /// another document (`common.yaml#/Pet`: text before its `#`). Noted as members are read, so
+    /// finding out whether other files are worth looking for costs no pass of its own.
+    static NAMES_OTHER_DOCUMENTS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Notes the member `key: value` the parse just read.
+pub(super) fn note_member(key: &str, value: &Value) {
+    if key == "$ref"
+        && let Value::String(reference) = value
+        && !reference.is_empty()
+        && !reference.starts_with('#')
+    {
+        NAMES_OTHER_DOCUMENTS.set(true);
+    }
+}
+
+/// Whether a `$ref` read on this thread since the last call named another document, forgetting it.
+pub(crate) fn take_references() -> bool {
+    NAMES_OTHER_DOCUMENTS.replace(false)
+}
+
+/// Counts `found` (from other threads' parses of this text's pieces) as read on this thread.
+pub(super) fn note_references(found: bool) {
+    if found {
+        NAMES_OTHER_DOCUMENTS.set(true);
+    }
 }
 
 /// Runs `parse` reading duplicate keys as JavaScript does; how many it met comes back with it.
@@ -174,6 +204,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         let mut object = Map::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let value = map.next_value_seed(ValueSeed)?;
+            note_member(&key, &value);
             // One hash lookup per member, as serde_json's own Value does.
             match object.entry(key) {
                 serde_json::map::Entry::Vacant(slot) => {

@@ -11,12 +11,13 @@
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::parse::{KeySeed, ValueSeed, ValueVisitor};
+use super::parse::{self, KeySeed, ValueSeed, ValueVisitor};
 
 /// How many times a big piece is outlined in turn (a level each time).
 const SPLITS: usize = 3;
@@ -60,11 +61,20 @@ pub(super) fn close_level() {
 /// anything is wrong with it (the whole parse then says what).
 pub(super) fn json(text: &str) -> Option<(Value, Vec<Landmark>)> {
     let parsed = Mutex::new(Vec::new());
+    let references = AtomicBool::new(false);
     let outline = rayon::scope(|scope| {
-        let batches = Batches { scope, parsed: &parsed, pending: RefCell::default(), handed_out: Cell::new(0) };
+        let batches = Batches {
+            scope,
+            parsed: &parsed,
+            references: &references,
+            pending: RefCell::default(),
+            handed_out: Cell::new(0),
+        };
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let outline = RootSeed(&batches).deserialize(&mut deserializer).ok();
         batches.hand_out();
+        // The outline read the members it did not hand out on this thread.
+        share_references(&references);
         outline.filter(|_| deserializer.end().is_ok())
     })?;
     let mut batches = parsed.into_inner().ok()?;
@@ -73,7 +83,11 @@ pub(super) fn json(text: &str) -> Option<(Value, Vec<Landmark>)> {
     let values = values.into_iter().flatten();
     let mut assembly = Assembly { text, values, pointer: String::new(), landmarks: Vec::new() };
     let root = assembly.value(Outline::Object(outline))?;
-    assembly.values.next().is_none().then_some((root, assembly.landmarks))
+    if assembly.values.next().is_some() {
+        return None;
+    }
+    parse::note_references(references.into_inner());
+    Some((root, assembly.landmarks))
 }
 
 /// Where a piece is in the text: what finding a pointer there would find, without the walk from
@@ -195,6 +209,8 @@ struct Batches<'r, 'scope, 'text> {
     scope: &'r rayon::Scope<'scope>,
     /// Each batch's values as they are done.
     parsed: &'scope Mutex<Vec<Parsed>>,
+    /// Whether a `$ref` read on any thread named another document (`parse::take_references`).
+    references: &'scope AtomicBool,
     pending: RefCell<(Vec<&'text str>, usize)>,
     handed_out: Cell<usize>,
 }
@@ -220,13 +236,21 @@ impl<'text: 'scope, 'scope> Batches<'_, 'scope, 'text> {
             return;
         }
         let number = self.handed_out.replace(self.handed_out.get() + 1);
-        let parsed = self.parsed;
+        let (parsed, references) = (self.parsed, self.references);
         self.scope.spawn(move |_| {
             let values = pieces.into_iter().map(parse_piece).collect::<Option<Vec<Value>>>();
+            share_references(references);
             if let Ok(mut parsed) = parsed.lock() {
                 parsed.push((number, values));
             }
         });
+    }
+}
+
+/// Passes what this thread's parse noted of `$ref`s (`parse::take_references`) to `shared`.
+fn share_references(shared: &AtomicBool) {
+    if parse::take_references() {
+        shared.store(true, Ordering::Relaxed);
     }
 }
 
@@ -246,6 +270,23 @@ enum Outline<'text> {
     Piece(&'text str),
     Object(Vec<(String, Outline<'text>)>),
     Array(Vec<Outline<'text>>),
+}
+
+impl Outline<'_> {
+    /// Notes the member `key` of this outline as the whole parse would. What is in a piece is
+    /// noted where it is parsed, but a piece's own key is read here: a string piece under
+    /// `$ref` is read here too.
+    fn note(&self, key: &str) {
+        match self {
+            Outline::Scalar(value) => parse::note_member(key, value),
+            Outline::Piece(text) if key == "$ref" && text.starts_with('"') => {
+                if let Ok(reference) = serde_json::from_str::<String>(text) {
+                    parse::note_member(key, &Value::String(reference));
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The root object: its members outlined as they are read (`paths` is most of an OpenAPI
@@ -270,7 +311,9 @@ impl<'de> Visitor<'de> for RootSeed<'_, 'de> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut members = Vec::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
-            members.push((key, map.next_value_seed(OutlineSeed { pieces: self.0, splits: SPLITS })?));
+            let member = map.next_value_seed(OutlineSeed { pieces: self.0, splits: SPLITS })?;
+            member.note(&key);
+            members.push((key, member));
         }
         Ok(members)
     }
@@ -349,7 +392,9 @@ impl<'de> Visitor<'de> for OutlineSeed<'_, 'de> {
         let mut members = Vec::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let raw = map.next_value()?;
-            members.push((key, self.member(raw)?));
+            let member = self.member(raw)?;
+            member.note(&key);
+            members.push((key, member));
         }
         Ok(Outline::Object(members))
     }
@@ -482,6 +527,32 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_ref_to_another_document_is_noted_wherever_the_split_read_it() {
+        let filler = "f".repeat(BIG_PIECE);
+        let document = |inside_a_piece: &str, outlined: &str| {
+            format!(
+                r#"{{"paths": {{"filler": "{filler}", "/a": {{"get": {{"$ref": "{inside_a_piece}"}}}}, "$ref": "{outlined}"}}}}"#
+            )
+        };
+        for (inside_a_piece, outlined, expected) in
+            [("other.yaml#/A", "#/b", true), ("#/a", "other.yaml", true), ("#/a", "#/b", false)]
+        {
+            let text = document(inside_a_piece, outlined);
+            parse::take_references();
+            let (value, landmarks) = json(&text).unwrap();
+            assert!(!landmarks.is_empty(), "the document was split");
+            assert_eq!(parse::take_references(), expected, "{inside_a_piece} {outlined}");
+            // As the whole parse notes it.
+            assert_eq!(whole(&text), Some(value));
+            assert_eq!(parse::take_references(), expected);
+        }
+        // One of the root's own members.
+        let text = format!(r#"{{"$ref": "root.yaml", "paths": {{"filler": "{filler}"}}}}"#);
+        assert!(json(&text).is_some());
+        assert!(parse::take_references());
+    }
+
     /// Every pointer in `value`, and one below each that leads nowhere.
     fn pointers(value: &Value, pointer: String, all: &mut Vec<String>) {
         all.push(format!("{pointer}/missing"));
@@ -547,7 +618,7 @@ mod tests {
         leaf.prop_recursive(5, 64, 6, |inner| {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-                prop::collection::vec(("[a-c]{0,2}", inner), 0..6)
+                prop::collection::vec(("[a-c]{0,2}|\\$ref", inner), 0..6)
                     .prop_map(|members| Value::Object(members.into_iter().collect())),
             ]
         })
@@ -555,10 +626,15 @@ mod tests {
 
     proptest! {
         #[test]
-        fn pieces_and_whole_agree_on_any_object(members in prop::collection::vec(("[a-d]{0,2}", arbitrary_json()), 0..8), pretty in any::<bool>()) {
+        fn pieces_and_whole_agree_on_any_object(members in prop::collection::vec(("[a-d]{0,2}|\\$ref", arbitrary_json()), 0..8), pretty in any::<bool>()) {
             let root = Value::Object(members.into_iter().collect());
             let text = if pretty { serde_json::to_string_pretty(&root) } else { serde_json::to_string(&root) }.unwrap();
-            prop_assert_eq!(split(&text), whole(&text));
+            parse::take_references();
+            let split_value = split(&text);
+            let split_references = parse::take_references();
+            prop_assert_eq!(split_value, whole(&text));
+            // Both note the same `$ref`s to other documents.
+            prop_assert_eq!(split_references, parse::take_references());
             // And its landmarks lead where walking does.
             let (value, landmarks) = json(&text).unwrap();
             prop_assert_eq!(misled(&text, &value, landmarks), []);
