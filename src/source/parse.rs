@@ -38,10 +38,11 @@ thread_local! {
     static NAMES_OTHER_DOCUMENTS: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Notes the member `key: value` the parse just read.
-pub(super) fn note_member(key: &str, value: &Value) {
+/// Notes the member `key` the parse just read, whose value is the string `text` (`None` for any
+/// other value).
+pub(super) fn note_member(key: &str, text: Option<&str>) {
     if key == "$ref"
-        && let Value::String(reference) = value
+        && let Some(reference) = text
         && !reference.is_empty()
         && !reference.starts_with('#')
     {
@@ -204,7 +205,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         let mut object = Map::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let value = map.next_value_seed(ValueSeed)?;
-            note_member(&key, &value);
+            note_member(&key, value.as_str());
             // One hash lookup per member, as serde_json's own Value does.
             match object.entry(key) {
                 serde_json::map::Entry::Vacant(slot) => {

@@ -278,11 +278,9 @@ impl Outline<'_> {
     /// `$ref` is read here too.
     fn note(&self, key: &str) {
         match self {
-            Outline::Scalar(value) => parse::note_member(key, value),
+            Outline::Scalar(value) => parse::note_member(key, value.as_str()),
             Outline::Piece(text) if key == "$ref" && text.starts_with('"') => {
-                if let Ok(reference) = serde_json::from_str::<String>(text) {
-                    parse::note_member(key, &Value::String(reference));
-                }
+                parse::note_member(key, serde_json::from_str::<String>(text).ok().as_deref());
             }
             _ => {}
         }
