@@ -120,7 +120,7 @@ fn man(dir: Option<&std::path::Path>) -> ExitCode {
     let Some(dir) = dir else {
         let mut page = Vec::new();
         return match clap_mangen::Man::new(command).render(&mut page) {
-            Ok(()) => match cli::write_stdout(&String::from_utf8_lossy(&page)) {
+            Ok(()) => match cli::write_stdout(&*String::from_utf8_lossy(&page)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => cli::fail_with(&error),
             },

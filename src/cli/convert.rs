@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
+use ois::emit::Text;
 use ois::report::{Positions, Report, Show, convert_rendered, diagnostics_text, text_report};
 use ois::{Code, ConvertOptions, Counts, Diagnostic, Failure, OutputFormat, Severity, Source};
 
@@ -196,7 +197,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
                 });
             let text = match &scaffold {
                 Some(scaffold) if args.config => {
-                    ois::to_text(&scaffold.config, format).map_err(|error| problems.push(error)).ok()
+                    ois::to_text(&scaffold.config, format).map(Text::from).map_err(|error| problems.push(error)).ok()
                 }
                 _ => Some(std::mem::take(&mut conversion.text)),
             };

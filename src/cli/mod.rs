@@ -188,9 +188,9 @@ pub(crate) fn report_diagnostics(diagnostics: &[Diagnostic], source: Option<&ois
 
 /// Writes to stdout. A closed pipe (`ois convert big.json | head`) ends the output quietly; any
 /// other failure (`> /dev/full`, a closed stdout) is an error: the output is lost.
-pub(crate) fn write_stdout(text: &str) -> Result<(), Diagnostic> {
+pub(crate) fn write_stdout(text: &(impl ois::emit::Contents + ?Sized)) -> Result<(), Diagnostic> {
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match text.write_to(&mut stdout).and_then(|()| stdout.flush()) {
         Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => Err(Diagnostic::elsewhere(
             Code::OutputWrite,
             format!("cannot write to standard output: {err}; the output is lost"),

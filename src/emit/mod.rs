@@ -13,9 +13,11 @@ use serde_json::Value;
 use crate::diagnostic::{Code, Diagnostic, Fix};
 
 mod pretty;
+mod text;
 mod yaml;
 
 pub(crate) use pretty::{write_pretty_at, write_pretty_items};
+pub use text::{Contents, Text};
 pub use yaml::to_yaml;
 
 /// The text format a document is written in.
@@ -39,20 +41,18 @@ impl OutputFormat {
 
 /// The document as text: pretty JSON (2 spaces) or YAML, always ending in a newline.
 pub fn to_text(value: &Value, format: OutputFormat) -> Result<String, Diagnostic> {
-    model_text(value, format, 0)
+    model_text(value, format)
 }
 
 /// Anything serializable as the same text `to_text` gives for its `Value` (the typed OIS model
-/// serializes its fields in the same order, so the bytes are identical). `expected` is about how
-/// long the text will be (0 when unknown): reserved up front, it spares a big OIS a chain of
-/// copies into ever larger buffers, each of fresh memory the kernel must first zero.
-pub fn model_text<T: Serialize>(value: &T, format: OutputFormat, expected: usize) -> Result<String, Diagnostic> {
+/// serializes its fields in the same order, so the bytes are identical).
+pub fn model_text<T: Serialize>(value: &T, format: OutputFormat) -> Result<String, Diagnostic> {
     let failed = |err: &dyn std::fmt::Display| {
         Diagnostic::elsewhere(Code::OutputWrite, format!("cannot serialize the output: {err}"))
     };
     match format {
         OutputFormat::Json => {
-            let mut bytes = Vec::with_capacity(expected.saturating_add(1));
+            let mut bytes = Vec::new();
             serde_json::to_writer_pretty(&mut bytes, value).map_err(|err| failed(&err))?;
             bytes.push(b'\n');
             String::from_utf8(bytes).map_err(|err| failed(&err))
@@ -118,7 +118,7 @@ pub fn remove_temporary_files() {
 /// `force` an existing file is an error, checked atomically at the rename. The file is not
 /// fsynced: atomic is what other readers need, and a sync per file (10–20 ms each) would cost more
 /// than converting most documents; like rustfmt and prettier, durability is left to the system.
-pub fn write_atomically(path: &Path, text: &str, force: bool) -> Result<(), Diagnostic> {
+pub fn write_atomically(path: &Path, text: &(impl Contents + ?Sized), force: bool) -> Result<(), Diagnostic> {
     let name = path.display();
     let write_error = |err: std::io::Error| {
         // tempfile names its own temporary file in the error; the user asked for `path`.
@@ -130,7 +130,7 @@ pub fn write_atomically(path: &Path, text: &str, force: bool) -> Result<(), Diag
     // would be meaningless.
     if is_standard_output(path) {
         let mut stdout = std::io::stdout().lock();
-        return stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()).map_err(write_error);
+        return text.write_to(&mut stdout).and_then(|()| stdout.flush()).map_err(write_error);
     }
     let exists_error = || {
         Diagnostic::elsewhere(Code::OutputExists, format!("{name} already exists; nothing was written"))
@@ -180,7 +180,7 @@ pub fn write_atomically(path: &Path, text: &str, force: bool) -> Result<(), Diag
     if let Some(existing) = &existing {
         temp.as_file().set_permissions(existing.permissions()).map_err(write_error)?;
     }
-    temp.write_all(text.as_bytes()).map_err(write_error)?;
+    text.write_to(&mut temp).map_err(write_error)?;
     if force {
         temp.persist(&target).map_err(|e| write_error(e.error))?;
     } else {

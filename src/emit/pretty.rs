@@ -82,7 +82,7 @@ impl Formatter for Nested {
 
 /// Appends `value` to `out` as pretty JSON that sits `level` levels deep: its inner lines are
 /// indented as they would be there, its first line is not (the caller writes what comes before).
-pub fn write_pretty_at<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T, level: usize) -> serde_json::Result<()> {
+pub fn write_pretty_at<T: Serialize + ?Sized>(out: impl io::Write, value: &T, level: usize) -> serde_json::Result<()> {
     let mut serializer = serde_json::Serializer::with_formatter(out, Nested { level, has_value: false });
     value.serialize(&mut serializer)
 }
@@ -91,16 +91,16 @@ pub fn write_pretty_at<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T, leve
 /// each on its own line after a line break, separated by commas (`",\n"`), as serde_json writes
 /// them. `first` says whether the list's first item is among them.
 pub fn write_pretty_items<T: Serialize>(
-    out: &mut Vec<u8>,
+    mut out: impl io::Write,
     items: &[T],
     level: usize,
     first: bool,
 ) -> serde_json::Result<()> {
     for (index, item) in items.iter().enumerate() {
-        out.extend_from_slice(if first && index == 0 { b"\n" } else { b",\n" });
+        out.write_all(if first && index == 0 { b"\n" } else { b",\n" }).map_err(serde_json::Error::io)?;
         // An item's lines sit one level inside the list's brackets.
-        indent(out, level + 1).map_err(serde_json::Error::io)?;
-        write_pretty_at(out, item, level + 1)?;
+        indent(&mut out, level + 1).map_err(serde_json::Error::io)?;
+        write_pretty_at(&mut out, item, level + 1)?;
     }
     Ok(())
 }

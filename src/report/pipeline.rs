@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::convert::{self, Built, ConvertOptions, Failure, Summary};
 use crate::diagnostic::Code;
 use crate::diagnostic::Diagnostic;
-use crate::emit::{OutputFormat, model_text, write_pretty_at, write_pretty_items};
+use crate::emit::{OutputFormat, Text, model_text, write_pretty_at, write_pretty_items};
 use crate::ois::model::{ApiSpecifications, Ois};
 use crate::parallel;
 use crate::source::Source;
@@ -34,7 +34,7 @@ pub enum Positions {
 #[non_exhaustive]
 pub struct Rendered {
     /// The OIS object in the format asked for.
-    pub text: String,
+    pub text: Text,
     /// What was dropped, changed or decided, in document order.
     pub diagnostics: Vec<Diagnostic>,
     /// Counts for reports.
@@ -96,11 +96,9 @@ pub fn convert_rendered(
     // Rayon's tasks, not threads of our own: in a batch every core already converts a file, and
     // the check and the serialization split their work over whichever cores are free.
     let check = || convert::self_check_model(model, *family);
-    // An OIS is rarely much longer than its document (Kubernetes': 1.14×; most are a third).
-    let expected = source.text.len().saturating_add(source.text.len() / 4);
     let text = || match format {
-        OutputFormat::Json => ois_json(model, expected),
-        OutputFormat::Yaml => model_text(model, format, expected),
+        OutputFormat::Json => ois_json(model),
+        OutputFormat::Yaml => model_text(model, format).map(Text::from),
     };
     let split = parallel::worth_splitting(model.endpoints.len().max(diagnostics.len()), ITEMS_PER_TASK);
     let ((checked, text), ()) = parallel::join(split, || parallel::join(split, check, text), || locate(diagnostics));
@@ -123,8 +121,9 @@ pub fn convert_rendered(
 
 /// The OIS as pretty JSON, the same text serde_json writes for it, with its endpoints written in
 /// chunks side by side with the rest (a big API's endpoints are most of its text: writing them
-/// one after the other was the longest task of the last stage).
-fn ois_json(model: &Ois, expected: usize) -> Result<String, Diagnostic> {
+/// one after the other was the longest task of the last stage). The chunks' blocks are moved
+/// into the text, not copied.
+fn ois_json(model: &Ois) -> Result<Text, Diagnostic> {
     // `Ois` with an empty list of endpoints, in its field order (a test holds the two together).
     #[derive(serde::Serialize)]
     #[serde(rename_all = "camelCase")]
@@ -149,12 +148,12 @@ fn ois_json(model: &Ois, expected: usize) -> Result<String, Diagnostic> {
     let (head, endpoints) = parallel::join(
         split,
         || {
-            let mut text = Vec::with_capacity(expected.saturating_add(1));
+            let mut text = Text::new();
             write_pretty_at(&mut text, &head, 0).map(|()| text)
         },
         || {
             parallel::map_indexed_chunks(&model.endpoints, ITEMS_PER_TASK, |first, chunk| {
-                let mut text = Vec::new();
+                let mut text = Text::new();
                 write_pretty_items(&mut text, chunk, 1, first == 0).map(|()| text)
             })
         },
@@ -168,12 +167,12 @@ fn ois_json(model: &Ois, expected: usize) -> Result<String, Diagnostic> {
         }
         text.truncate(text.len() - closing.len() + 1);
         for part in endpoints {
-            text.extend_from_slice(&part.map_err(failed)?);
+            text.append(part.map_err(failed)?);
         }
-        text.extend_from_slice(b"\n  ]\n}");
+        text.push(b"\n  ]\n}");
     }
-    text.push(b'\n');
-    String::from_utf8(text).map_err(|error| failed(serde::ser::Error::custom(error)))
+    text.push(b"\n");
+    Ok(text)
 }
 
 #[cfg(test)]
@@ -204,7 +203,7 @@ mod tests {
             let mut model = model(operations.max(1));
             model.endpoints.truncate(operations);
             let whole = serde_json::to_string_pretty(&model).unwrap() + "\n";
-            assert_eq!(ois_json(&model, 0).unwrap(), whole, "{operations} operations");
+            assert_eq!(ois_json(&model).unwrap(), whole, "{operations} operations");
         }
     }
 }
