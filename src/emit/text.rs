@@ -44,7 +44,19 @@ impl Text {
     }
 
     /// `bytes` after these.
-    pub fn push(&mut self, mut bytes: &[u8]) {
+    #[inline]
+    pub fn push(&mut self, bytes: &[u8]) {
+        // Most writes are a few bytes (a quote, a comma, an indent): kept short enough to inline.
+        if bytes.len() <= self.current.capacity() - self.current.len() {
+            self.current.extend_from_slice(bytes);
+        } else {
+            self.push_across(bytes);
+        }
+    }
+
+    /// `bytes` that fill the block being written, then as many new ones as they need.
+    #[cold]
+    fn push_across(&mut self, mut bytes: &[u8]) {
         loop {
             let room = self.current.capacity() - self.current.len();
             if bytes.len() <= room {
@@ -121,10 +133,12 @@ impl Text {
 }
 
 impl Write for Text {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         self.write_all(bytes).map(|()| bytes.len())
     }
 
+    #[inline]
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.push(bytes);
         Ok(())
