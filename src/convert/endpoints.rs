@@ -43,7 +43,7 @@ pub(super) fn build(
 }
 
 /// Operations made into endpoints by one task.
-const OPERATIONS_PER_TASK: usize = 64;
+pub(super) const OPERATIONS_PER_TASK: usize = 64;
 
 fn endpoint(
     operation: &KeptOperation<'_>,

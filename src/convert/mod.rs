@@ -301,16 +301,21 @@ fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<B
         }
     };
     security::drop_clashes(&mut security, &mut diagnostics);
-    let endpoints = endpoints::build(&operations, &names, options.defaults, &mut diagnostics);
-
-    let mut paths: IndexMap<String, IndexMap<String, Operation>> = IndexMap::new();
-    for operation in &operations {
-        let parameters = operation.parameters.iter().map(|p| p.operation_parameter()).collect();
+    // The API's paths are made while the endpoints are: neither reads the other.
+    let paths = || {
+        let mut paths: IndexMap<String, IndexMap<String, Operation>> = IndexMap::new();
+        for operation in &operations {
+            let parameters = operation.parameters.iter().map(|p| p.operation_parameter()).collect();
+            paths
+                .entry(operation.path.clone())
+                .or_default()
+                .insert(operation.method.as_str().to_owned(), Operation { parameters });
+        }
         paths
-            .entry(operation.path.clone())
-            .or_default()
-            .insert(operation.method.as_str().to_owned(), Operation { parameters });
-    }
+    };
+    let split = parallel::worth_splitting(operations.len(), endpoints::OPERATIONS_PER_TASK);
+    let (endpoints, paths) =
+        parallel::join(split, || endpoints::build(&operations, &names, options.defaults, &mut diagnostics), paths);
     summary.operations_kept = operations.len();
     summary.parameters = endpoints.iter().map(|e| e.parameters.len()).sum();
     summary.security_schemes = security.keys().cloned().collect();

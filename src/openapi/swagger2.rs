@@ -5,8 +5,6 @@
 //! What did move is recorded ([`Origins`]), so that diagnostics point into the document as
 //! written, not into its view.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value, json};
 
 use super::Resolver;
@@ -39,7 +37,7 @@ const SCHEMA_KEYS: [&str; 17] = [
 /// its security schemes, server and version, each request body (a `body` parameter, or the
 /// `formData` ones), and the parameters after a body in a list (the body left, they moved up).
 #[derive(Debug, Default)]
-pub struct Origins(HashMap<String, String>);
+pub struct Origins(foldhash::HashMap<String, String>);
 
 impl Origins {
     /// `pointer` (into the view) as a pointer into the document: its longest prefix that moved,
