@@ -14,8 +14,17 @@ struct Nested {
 
 const INDENT: &[u8] = b"  ";
 
+/// Enough spaces for the indent of most lines in one write (an OIS nests about ten levels).
+const SPACES: &[u8; 64] = &[b' '; 64];
+
 fn indent<W: ?Sized + io::Write>(writer: &mut W, level: usize) -> io::Result<()> {
-    (0..level).try_for_each(|_| writer.write_all(INDENT))
+    let mut width = level.saturating_mul(INDENT.len());
+    while width > 0 {
+        let spaces = SPACES.get(..width).unwrap_or(SPACES);
+        writer.write_all(spaces)?;
+        width -= spaces.len();
+    }
+    Ok(())
 }
 
 impl Nested {
@@ -157,6 +166,17 @@ mod tests {
             };
             prop_assert_eq!(joined, whole);
         }
+    }
+
+    #[test]
+    fn an_indent_wider_than_one_write_is_written_whole() {
+        // 82 levels: 164 spaces before the innermost `1`, more than one write of `SPACES` holds.
+        let mut deep = json!({"x": [1]});
+        for _ in 0..40 {
+            deep = json!({"a": [deep]});
+        }
+        assert_eq!(at(&deep, 0), serde_json::to_string_pretty(&deep).unwrap());
+        assert!(at(&deep, 0).contains(&format!("\n{}1\n", " ".repeat(2 * 82))));
     }
 
     #[test]
