@@ -148,3 +148,23 @@ fn diagnostics_name_the_referenced_document() {
     assert!(skipped.location.file.as_deref().unwrap().ends_with("common.yaml"));
     assert_eq!((skipped.location.line, skipped.location.column), (Some(4), Some(3)));
 }
+
+#[test]
+fn a_swagger_2_parameter_in_another_file_is_read_in_its_2_0_shape() {
+    // Its value keys sit beside its name, in a file that is never reshaped; the root's own
+    // parameters are read the same way.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "swagger.yaml",
+        "swagger: '2.0'\ninfo: {title: Two, version: 1.0.0}\nhost: api.example.com\npaths:\n  /pets:\n    get:\n      parameters:\n        - $ref: 'common.yaml#/Limit'\n        - {name: tag, in: query, type: string, x-example: dog}\n",
+    );
+    write(dir.path(), "common.yaml", "Limit: {name: limit, in: query, type: integer, default: 10, x-example: 3}\n");
+    let (code, ois, report) = convert(&dir.path().join("swagger.yaml"), &["--defaults"]);
+    assert_eq!(code, Some(0), "{report:#}");
+    let parameters = &ois["endpoints"][0]["parameters"];
+    assert_eq!(parameters[0]["name"], "limit");
+    assert_eq!(parameters[0]["default"], "10");
+    assert_eq!(parameters[0]["example"], "3");
+    assert_eq!(parameters[1]["example"], "dog");
+}

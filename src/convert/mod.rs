@@ -220,6 +220,7 @@ fn as_openapi3(root: &mut Value, files: &mut Files) {
     const CONVERTED: [&str; Method::ALL.len()] = [Method::ALL[0].as_str(), Method::ALL[1].as_str()];
     if crate::openapi::is_swagger2(root) {
         files.origins = crate::openapi::swagger2::normalize(root, files, &CONVERTED);
+        files.from_swagger2 = true;
     }
 }
 
@@ -428,6 +429,59 @@ mod tests {
     fn items_with_a_query(count: usize, suffix: &str) -> serde_json::Map<String, Value> {
         let operation = json!({"get": {"parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}]}});
         (0..count).map(|i| (format!("/items{i}{suffix}"), operation.clone())).collect()
+    }
+
+    /// The endpoint parameters of a converted document's first endpoint: (name, default, example).
+    fn first_endpoint_values(root: &Value, options: &ConvertOptions) -> Vec<(String, Option<String>, Option<String>)> {
+        let conversion = convert_value(root, options).map_err(|f| f.diagnostics).unwrap();
+        let parameters = conversion.ois["endpoints"][0]["parameters"].as_array().unwrap().clone();
+        let text = |p: &Value, key: &str| p.get(key).and_then(Value::as_str).map(str::to_owned);
+        parameters.iter().map(|p| (text(p, "name").unwrap(), text(p, "default"), text(p, "example"))).collect()
+    }
+
+    #[test]
+    fn swagger_2_parameters_are_read_in_their_own_shape() {
+        // Value keys beside the name: inline, shared, on the path item; one written 3.x-style
+        // with a `schema` is read as 3.x writes it (its own `default` and `x-example` unread).
+        let root = json!({
+            "swagger": "2.0", "host": "api.example.com", "info": {"title": "T", "version": "1.0.0"},
+            "parameters": {"Limit": {"name": "limit", "in": "query", "type": "integer", "default": 10, "x-example": 5}},
+            "paths": {"/pets": {
+                "parameters": [{"name": "lang", "in": "query", "type": "string", "default": "en"}],
+                "get": {"parameters": [
+                    {"$ref": "#/parameters/Limit"},
+                    {"name": "tag", "in": "query", "type": "string", "x-example": "dog", "example": "cat"},
+                    {"name": "kind", "in": "query", "type": "string", "example": "cat"},
+                    {"name": "odd", "in": "query", "schema": {"type": "string", "default": "s"}, "default": "top", "x-example": "x"}
+                ]}
+            }}
+        });
+        let opt_in = ConvertOptions::default().with_defaults();
+        let some = |s: &str| Some(s.to_owned());
+        assert_eq!(
+            first_endpoint_values(&root, &opt_in),
+            [
+                ("lang".to_owned(), some("en"), None),
+                ("limit".to_owned(), some("10"), some("5")),
+                ("tag".to_owned(), None, some("dog")),
+                ("kind".to_owned(), None, some("cat")),
+                ("odd".to_owned(), some("s"), None),
+            ]
+        );
+        // Without --defaults a default becomes the example when there is none.
+        let kept = first_endpoint_values(&root, &ConvertOptions::default());
+        assert_eq!(kept[0], ("lang".to_owned(), None, some("en")));
+        assert_eq!(kept[1], ("limit".to_owned(), None, some("5")));
+
+        // OpenAPI 3 has no value keys beside the name: the same keys there are not read.
+        let openapi3 = json!({
+            "openapi": "3.0.3", "info": {"title": "T", "version": "1.0.0"},
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": {"/pets": {"get": {"parameters": [
+                {"name": "lang", "in": "query", "schema": {"type": "string"}, "default": "en", "x-example": "de"}
+            ]}}}
+        });
+        assert_eq!(first_endpoint_values(&openapi3, &opt_in), [("lang".to_owned(), None, None)]);
     }
 
     #[test]

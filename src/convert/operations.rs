@@ -25,6 +25,8 @@ struct RawParameter<'a> {
     required: bool,
     description: Option<&'a str>,
     schema: Option<&'a Value>,
+    /// A Swagger 2.0 parameter's own `default` (a 3.x one has it in its `schema`).
+    default: Option<&'a Value>,
     example: Option<&'a Value>,
     examples: Option<&'a Map<String, Value>>,
     content: Option<&'a Map<String, Value>>,
@@ -32,11 +34,14 @@ struct RawParameter<'a> {
 
 impl<'a> RawParameter<'a> {
     /// Reads a Parameter object; the error says which field is wrong. One pass over its fields
-    /// rather than a lookup per field: big APIs have tens of thousands of parameters.
-    fn read(value: &'a Value) -> Result<RawParameter<'a>, String> {
+    /// rather than a lookup per field: big APIs have tens of thousands of parameters. `in_2_0_shape`
+    /// says that one without a `schema` has its value keys beside its name, as Swagger 2.0 writes
+    /// them: its `default` is its own, and its `x-example` is its example.
+    fn read(value: &'a Value, in_2_0_shape: bool) -> Result<RawParameter<'a>, String> {
         let object = value.as_object().ok_or("it is not an object")?;
         let [mut name, mut location, mut required, mut description] = [None; 4];
         let (mut schema, mut example, mut examples, mut content) = (None, None, None, None);
+        let (mut default, mut x_example) = (None, None);
         for (key, value) in object {
             match key.as_str() {
                 "name" => name = Some(value),
@@ -47,8 +52,18 @@ impl<'a> RawParameter<'a> {
                 "example" => example = Some(value),
                 "examples" => examples = value.as_object(),
                 "content" => content = value.as_object(),
+                "default" => default = Some(value),
+                "x-example" => x_example = Some(value),
                 _ => {}
             }
+        }
+        // Swagger 2.0 has no `content`; a 2.0 parameter with a `schema` is read as 3.x writes it.
+        let in_2_0_shape = in_2_0_shape && schema.is_none();
+        if in_2_0_shape {
+            example = x_example.or(example);
+            content = None;
+        } else {
+            default = None;
         }
         let text = |key: &str, value: Option<&'a Value>| -> Result<Option<&'a str>, String> {
             match value {
@@ -67,6 +82,7 @@ impl<'a> RawParameter<'a> {
             },
             description: text("description", description)?,
             schema,
+            default,
             example,
             examples,
             content,
@@ -376,7 +392,7 @@ fn parameters<'a>(
                     continue;
                 }
             };
-            let parameter = match RawParameter::read(resolved.value) {
+            let parameter = match RawParameter::read(resolved.value, resolver.parameters_in_2_0_shape()) {
                 Ok(parameter) => parameter,
                 Err(err) => {
                     diagnostics.push(Diagnostic::new(
@@ -493,7 +509,7 @@ fn convert_parameter<'a>(
     let schema_description = || schema.and_then(|s| s.get("description")).and_then(Value::as_str);
     Some(ApiParameter {
         required: raw.required || location == Location::Path,
-        default: schema.and_then(|s| s.get("default")).and_then(ois_string),
+        default: schema.and_then(|s| s.get("default")).or(raw.default).and_then(ois_string),
         example: example.and_then(ois_string),
         description: raw.description.or_else(schema_description),
         location,

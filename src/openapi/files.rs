@@ -26,6 +26,8 @@ struct File {
 pub struct Files {
     files: Vec<File>,
     pub(crate) origins: super::swagger2::Origins,
+    /// Whether the document is Swagger 2.0 read as OpenAPI 3 (`swagger2::normalize`).
+    pub(crate) from_swagger2: bool,
     /// (the document holding a `$ref`, the file part of the `$ref` as written) → the file it names,
     /// or why it cannot be followed.
     links: HashMap<(Document, String), Result<usize, Diagnostic>>,
@@ -39,6 +41,13 @@ impl Files {
         // The parse noted every `$ref` as it read it; text from elsewhere is searched.
         let names_files = source.names_other_documents().unwrap_or_else(|| has_file_refs(&source.text));
         if names_files { read_all(source, root, allow_root) } else { Files::default() }
+    }
+
+    /// Whether the document's non-body parameters are in their Swagger 2.0 shape, their value
+    /// keys (`default`, `x-example`, …) beside their name rather than in a `schema`: a Swagger 2.0
+    /// document read as OpenAPI 3 leaves them so (see `swagger2`).
+    pub fn parameters_in_2_0_shape(&self) -> bool {
+        self.from_swagger2
     }
 
     /// The parsed value of a referenced file.
@@ -102,7 +111,7 @@ fn read_all(source: &Source, root: &Value, allow_root: Option<&Path>) -> Files {
         }
         next += 1;
     }
-    Files { files: reader.files, links: reader.links, origins: super::swagger2::Origins::default() }
+    Files { files: reader.files, links: reader.links, ..Files::default() }
 }
 
 struct Reader {

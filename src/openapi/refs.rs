@@ -42,6 +42,12 @@ impl<'a> Resolver<'a> {
         Resolver { root, files: Some(files), own: own_uri(root) }
     }
 
+    /// Whether the parameters it reaches are in their Swagger 2.0 shape
+    /// ([`Files::parameters_in_2_0_shape`]).
+    pub fn parameters_in_2_0_shape(&self) -> bool {
+        self.files.is_some_and(Files::parameters_in_2_0_shape)
+    }
+
     /// Follows `value`'s `$ref` chain (if any). `at` is where `value` itself lives; diagnostics
     /// point at the `$ref` that failed and name it.
     pub fn resolve<'l>(&self, value: &'a Value, at: &'l Location) -> Result<Resolved<'a, 'l>, Diagnostic> {

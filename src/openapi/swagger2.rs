@@ -1,7 +1,10 @@
 //! Swagger 2.0 read into the same view as OpenAPI 3: `host` + `basePath` + `schemes` become a
 //! server, `securityDefinitions` become security schemes, `in: body` and `in: formData` parameters
-//! become request bodies, other parameters get a `schema`. `$ref`s into `#/definitions`,
-//! `#/parameters` and `#/responses` keep working because those sections stay where they are.
+//! become request bodies. Other parameters keep their 2.0 shape, their value keys (`type`,
+//! `default`, …) beside their name rather than in a `schema`: the converter reads them there
+//! ([`Files::parameters_in_2_0_shape`]), so that thousands of parameters are not rebuilt only to be
+//! read once. `$ref`s into `#/definitions`, `#/parameters` and `#/responses` keep working because
+//! those sections stay where they are.
 //! What did move is recorded ([`Origins`]), so that diagnostics point into the document as
 //! written, not into its view.
 
@@ -12,7 +15,7 @@ use super::files::Files;
 use crate::diagnostic::{Diagnostic, Document, Location};
 use crate::{parallel, pointer};
 
-/// Keys of a 2.0 non-body parameter that describe its value; they move into `schema`.
+/// Keys of a 2.0 formData parameter that describe its value: its field's schema in the form.
 const SCHEMA_KEYS: [&str; 17] = [
     "type",
     "format",
@@ -98,21 +101,6 @@ pub fn normalize(root: &mut Value, files: &Files, methods: &[&'static str]) -> O
     }
     let consumes = media_types(root.get("consumes"));
     let resolver = Resolver::with_files(root, files);
-    // Shared parameters are made 3.x-shaped once, where they are defined; the `$ref`s to them stay.
-    let shared_plan: Vec<Step> = root
-        .get("parameters")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .map(|(_, parameter)| {
-            let target = resolved(&resolver, parameter);
-            match parameter.get("$ref") {
-                _ if matches!(location(target), "body" | "formData") => Step::Keep,
-                Some(_) => Step::Replace(with_schema(target)),
-                None => Step::Shape,
-            }
-        })
-        .collect();
     // Path items are independent: worked out side by side (Kubernetes has hundreds).
     let items: Vec<(&String, &Value)> = root.get("paths").and_then(Value::as_object).into_iter().flatten().collect();
     let mut plans: Vec<Option<ItemPlan>> = parallel::map_chunks(&items, ITEMS_PER_TASK, |items| {
@@ -131,11 +119,6 @@ pub fn normalize(root: &mut Value, files: &Files, methods: &[&'static str]) -> O
         object.insert("servers".to_owned(), json!([{"url": server}]));
     }
     object.insert("components".to_owned(), Value::Object(components));
-    if let Some(defined) = object.get_mut("parameters").and_then(Value::as_object_mut) {
-        for (parameter, step) in defined.values_mut().zip(shared_plan) {
-            step.apply(parameter);
-        }
-    }
     let Some(paths) = object.get_mut("paths").and_then(Value::as_object_mut) else { return origins };
     let mut work: Vec<(&mut Value, ItemPlan)> =
         paths.values_mut().zip(plans).filter_map(|(item, plan)| Some((item, plan?))).collect();
@@ -182,41 +165,22 @@ fn media_types(value: Option<&Value>) -> Vec<String> {
 /// `parameters` and `requestBody`. Worked out while the document is borrowed, then made.
 #[derive(Default)]
 struct ItemPlan {
-    parameters: Option<Vec<Step>>,
+    parameters: Option<Leaving>,
     operations: Vec<OperationPlan>,
     /// What moved in it: view pointer → document pointer.
     origins: Vec<(String, String)>,
 }
 
-/// An operation's method, its new `requestBody`, and the steps for its `parameters`.
+/// An operation's method, its new `requestBody`, and what leaves its `parameters`.
 struct OperationPlan {
     method: &'static str,
     body: Option<Value>,
-    parameters: Option<Vec<Step>>,
+    parameters: Option<Leaving>,
 }
 
-/// What becomes of one entry of a parameter list, or of one shared parameter.
-enum Step {
-    /// Stays as it is: a `$ref` to a shared parameter of this document (shaped where it is
-    /// defined), or a shared body or formData parameter (a request body where it is used).
-    Keep,
-    /// Leaves the list: a body or formData parameter, now the request body.
-    Drop,
-    /// Gets its value keys moved into `schema`.
-    Shape,
-    /// Becomes this: a shaped copy of a parameter in another file (which keeps its 2.0 shape).
-    Replace(Value),
-}
-
-impl Step {
-    fn apply(self, parameter: &mut Value) {
-        match self {
-            Step::Keep | Step::Drop => {}
-            Step::Shape => shape(parameter),
-            Step::Replace(value) => *parameter = value,
-        }
-    }
-}
+/// For each entry of a parameter list, whether it leaves the list: a body or formData parameter
+/// is the request body now. The others stay as they are.
+type Leaving = Vec<bool>;
 
 fn path_item(
     resolver: &Resolver<'_>,
@@ -231,9 +195,9 @@ fn path_item(
     let mut origins = Vec::new();
     // Each parameter is resolved once, though the item's own are read for every operation.
     let shared = entries(resolver, object.get("parameters"), &item_at);
-    let parameters = object.get("parameters").filter(|list| list.is_array()).map(|_| steps(&shared));
-    if let Some(steps) = &parameters {
-        moved_up(steps, &item_at, &mut origins);
+    let parameters = leaving(&shared);
+    if let Some(leaving) = &parameters {
+        moved_up(leaving, &item_at, &mut origins);
     }
     let mut operations = Vec::new();
     for &method in methods {
@@ -250,9 +214,9 @@ fn path_item(
         let own = entries(resolver, operation.get("parameters"), &operation_at);
         let body_at = || pointer::join(&operation_at(), ["requestBody"]);
         let body = request_body(&shared, &own, consumes, &body_at, &mut origins);
-        let parameters = operation.get("parameters").filter(|list| list.is_array()).map(|_| steps(&own));
-        if let Some(steps) = &parameters {
-            moved_up(steps, &operation_at, &mut origins);
+        let parameters = leaving(&own);
+        if let Some(leaving) = &parameters {
+            moved_up(leaving, &operation_at, &mut origins);
         }
         operations.push(OperationPlan { method, body, parameters });
     }
@@ -261,12 +225,9 @@ fn path_item(
 
 /// The entries of the `parameters` list of `owner` that a body or formData parameter before them
 /// moves up when it leaves.
-fn moved_up(steps: &[Step], owner: &dyn Fn() -> String, origins: &mut Vec<(String, String)>) {
-    if !steps.iter().any(|step| matches!(step, Step::Drop)) {
-        return;
-    }
+fn moved_up(leaving: &[bool], owner: &dyn Fn() -> String, origins: &mut Vec<(String, String)>) {
     let list = pointer::join(&owner(), ["parameters"]);
-    let kept = steps.iter().enumerate().filter(|(_, step)| !matches!(step, Step::Drop));
+    let kept = leaving.iter().enumerate().filter(|(_, leaves)| !**leaves);
     for (view, (written, _)) in kept.enumerate().filter(|(view, (written, _))| view != written) {
         origins.push((format!("{list}/{view}"), format!("{list}/{written}")));
     }
@@ -275,7 +236,6 @@ fn moved_up(steps: &[Step], owner: &dyn Fn() -> String, origins: &mut Vec<(Strin
 /// A parameter list's entries, each with the parameter it is (following `$ref`s) and, for a body
 /// or formData parameter (part of the request body), where that is written.
 struct Entry<'a> {
-    written: &'a Value,
     resolved: &'a Value,
     at: Option<String>,
 }
@@ -296,7 +256,7 @@ fn entries<'a>(resolver: &Resolver<'a>, list: Option<&'a Value>, owner: &dyn Fn(
                 }
                 _ => format!("{}/parameters/{index}", owner()),
             });
-            Entry { written, resolved, at }
+            Entry { resolved, at }
         })
         .collect()
 }
@@ -304,68 +264,43 @@ fn entries<'a>(resolver: &Resolver<'a>, list: Option<&'a Value>, owner: &dyn Fn(
 impl ItemPlan {
     fn apply(self, item: &mut Value) {
         let Some(object) = item.as_object_mut() else { return };
-        if let Some(steps) = self.parameters {
-            apply_steps(object.get_mut("parameters"), steps);
+        if let Some(leaving) = self.parameters {
+            leave(object.get_mut("parameters"), &leaving);
         }
-        for OperationPlan { method, body, parameters: steps } in self.operations {
+        for OperationPlan { method, body, parameters } in self.operations {
             let Some(operation) = object.get_mut(method).and_then(Value::as_object_mut) else { continue };
             if let Some(body) = body {
                 operation.insert("requestBody".to_owned(), body);
             }
-            if let Some(steps) = steps {
-                apply_steps(operation.get_mut("parameters"), steps);
+            if let Some(leaving) = parameters {
+                leave(operation.get_mut("parameters"), &leaving);
             }
         }
     }
-}
-
-/// The parameter a list entry is (following `#/parameters/...` references).
-fn resolved<'a>(resolver: &Resolver<'a>, parameter: &'a Value) -> &'a Value {
-    resolver.resolve(parameter, &Location::default()).map_or(parameter, |r| r.value)
 }
 
 fn location(parameter: &Value) -> &str {
     parameter.get("in").and_then(Value::as_str).unwrap_or_default()
 }
 
-/// Parameters other than body and formData stay, each with its value keys moved into `schema`.
-fn steps(entries: &[Entry<'_>]) -> Vec<Step> {
-    entries
-        .iter()
-        .map(|entry| match entry.written.get("$ref").and_then(Value::as_str) {
-            _ if matches!(location(entry.resolved), "body" | "formData") => Step::Drop,
-            // A shared parameter of this document is made 3.x-shaped where it is defined.
-            Some(reference) if reference.starts_with("#/parameters/") => Step::Keep,
-            // One in another file keeps its 2.0 shape there; a copy of it gets a schema here.
-            Some(_) => Step::Replace(with_schema(entry.resolved)),
-            None => Step::Shape,
-        })
-        .collect()
+/// What leaves a list with these entries (its body and formData parameters); `None` when nothing
+/// does, and the list stays as it is.
+fn leaving(entries: &[Entry<'_>]) -> Option<Leaving> {
+    let leaving: Leaving =
+        entries.iter().map(|entry| matches!(location(entry.resolved), "body" | "formData")).collect();
+    leaving.contains(&true).then_some(leaving)
 }
 
-/// The list `steps` were worked out for, changed by them (entries that are dropped go).
-fn apply_steps(list: Option<&mut Value>, steps: Vec<Step>) {
+/// The list `leaving` was worked out for, without the entries that leave it.
+fn leave(list: Option<&mut Value>, leaving: &[bool]) {
     let Some(list) = list.and_then(Value::as_array_mut) else { return };
-    let mut steps = steps.into_iter();
-    list.retain_mut(|parameter| match steps.next() {
-        Some(Step::Drop) => false,
-        Some(step) => {
-            step.apply(parameter);
-            true
-        }
-        None => true,
-    });
+    let mut leaving = leaving.iter();
+    list.retain(|_| !leaving.next().copied().unwrap_or(false));
 }
 
-/// A copy of `parameter` with its value keys in `schema`.
-fn with_schema(parameter: &Value) -> Value {
-    let mut copy = parameter.clone();
-    shape(&mut copy);
-    copy
-}
-
-/// The `schema` [`shape`] gives `parameter`, made from copies of its value keys alone (a
-/// parameter's name and description are not copied to be dropped).
+/// The schema of a form field: its parameter's own `schema` if it has one, else an object of
+/// copies of its value keys alone (a parameter's name and description are not copied to be
+/// dropped).
 fn schema_of(parameter: &Value) -> Value {
     let Some(object) = parameter.as_object() else { return json!({}) };
     if let Some(schema) = object.get("schema") {
@@ -373,27 +308,6 @@ fn schema_of(parameter: &Value) -> Value {
     }
     let keys = object.iter().filter(|(key, _)| SCHEMA_KEYS.contains(&key.as_str()));
     Value::Object(keys.map(|(key, value)| (key.clone(), value.clone())).collect())
-}
-
-/// Moves a 2.0 parameter's value keys into `schema` (and `x-example` to `example`), keeping the
-/// order of the rest; one that already has a `schema` stays as it is.
-fn shape(parameter: &mut Value) {
-    let Some(object) = parameter.as_object_mut() else { return };
-    if object.contains_key("schema") {
-        return;
-    }
-    let mut schema = Map::new();
-    for (key, value) in std::mem::take(object) {
-        if SCHEMA_KEYS.contains(&key.as_str()) {
-            schema.insert(key, value);
-        } else {
-            object.insert(key, value);
-        }
-    }
-    if let Some(example) = object.get("x-example").cloned() {
-        object.insert("example".to_owned(), example);
-    }
-    object.insert("schema".to_owned(), Value::Object(schema));
 }
 
 /// The 3.x request body of a 2.0 operation: its `in: body` parameter, or its `in: formData`
@@ -490,10 +404,10 @@ mod tests {
         assert_eq!(normalized["components"]["securitySchemes"]["b"], json!({"type": "http", "scheme": "basic"}));
         assert_eq!(normalized["components"]["securitySchemes"]["o"]["type"], "oauth2");
         let get = &normalized["paths"]["/pets"]["get"];
-        // A shared parameter stays a `$ref`; its definition gets the schema, once.
-        assert_eq!(get["parameters"][0], json!({"$ref": "#/parameters/Limit"}));
-        assert_eq!(normalized["parameters"]["Limit"]["schema"]["default"], 10);
-        assert_eq!(get["parameters"][1]["example"], "dog");
+        // Parameters that stay keep their 2.0 shape, shared ones and the operation's own: the
+        // converter reads their value keys where they are.
+        assert_eq!(get["parameters"], root["paths"]["/pets"]["get"]["parameters"]);
+        assert_eq!(normalized["parameters"], root["parameters"]);
         let post = &normalized["paths"]["/pets"]["post"];
         assert_eq!(post["requestBody"]["content"]["application/json"]["schema"]["$ref"], "#/definitions/Pet");
         assert_eq!(post["parameters"], json!([]));
@@ -509,7 +423,7 @@ mod tests {
         assert_eq!(only_get["paths"]["/pets"]["get"], get.clone());
         assert_eq!(only_get["paths"]["/pets"]["put"], root["paths"]["/pets"]["put"]);
         assert_eq!(only_get["paths"]["/pets"]["post"], root["paths"]["/pets"]["post"]);
-        assert_eq!(only_get["parameters"]["Limit"]["schema"]["default"], 10, "shared ones are still reshaped");
+        assert_eq!(only_get["parameters"], root["parameters"]);
     }
 
     #[test]
@@ -559,22 +473,20 @@ mod tests {
         }
     }
 
-    proptest::proptest! {
-        /// The schema of a form field is the one its parameter gets when it is shaped.
-        #[test]
-        fn a_form_field_schema_is_its_shaped_parameter_schema(
-            members in proptest::collection::vec(
-                (proptest::sample::select(&["type", "format", "enum", "default", "items", "name", "in", "description", "x-example", "schema"][..]), crate::testing::json_value()),
-                0..8,
-            ),
-            other in crate::testing::json_value(),
-        ) {
-            let parameter = Value::Object(members.into_iter().map(|(key, value)| (key.to_owned(), value)).collect());
-            for parameter in [parameter, other] {
-                let shaped = with_schema(&parameter).get("schema").cloned().unwrap_or_else(|| json!({}));
-                proptest::prop_assert_eq!(schema_of(&parameter), shaped);
-            }
-        }
+    #[test]
+    fn a_form_field_schema_is_its_value_keys_or_its_own_schema() {
+        let field = json!({"name": "n", "in": "formData", "description": "d", "x-example": 3,
+            "type": "integer", "enum": [1, 3], "default": 1, "required": true});
+        let schema = schema_of(&field);
+        // The value keys alone, in the order they are written.
+        assert_eq!(schema, json!({"type": "integer", "enum": [1, 3], "default": 1}));
+        assert_eq!(
+            schema.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>()),
+            Some(vec!["type".to_owned(), "enum".to_owned(), "default".to_owned()])
+        );
+        let own = json!({"name": "n", "in": "formData", "type": "string", "schema": {"type": "integer"}});
+        assert_eq!(schema_of(&own), json!({"type": "integer"}));
+        assert_eq!(schema_of(&json!("not an object")), json!({}));
     }
 
     #[test]
