@@ -109,9 +109,8 @@ pub fn normalize(root: &mut Value, files: &Files, methods: &[&'static str]) -> O
     .into_iter()
     .flatten()
     .collect();
-    for plan in plans.iter_mut().flatten() {
-        origins.0.extend(std::mem::take(&mut plan.origins));
-    }
+    let moved: Vec<Vec<(String, String)>> =
+        plans.iter_mut().flatten().map(|plan| std::mem::take(&mut plan.origins)).collect();
     let Some(object) = root.as_object_mut() else { return origins };
     object.remove("swagger");
     object.insert("openapi".to_owned(), json!("3.0.0"));
@@ -122,11 +121,19 @@ pub fn normalize(root: &mut Value, files: &Files, methods: &[&'static str]) -> O
     let Some(paths) = object.get_mut("paths").and_then(Value::as_object_mut) else { return origins };
     let mut work: Vec<(&mut Value, ItemPlan)> =
         paths.values_mut().zip(plans).filter_map(|(item, plan)| Some((item, plan?))).collect();
-    parallel::map_chunks_mut(&mut work, ITEMS_PER_TASK, |_, work| {
-        for (item, plan) in work {
-            std::mem::take(plan).apply(item);
-        }
-    });
+    // What moved is gathered while the plans are made; neither reads the other.
+    let split = parallel::worth_splitting(work.len(), ITEMS_PER_TASK);
+    parallel::join(
+        split,
+        || origins.0.extend(moved.into_iter().flatten()),
+        || {
+            parallel::map_chunks_mut(&mut work, ITEMS_PER_TASK, |_, work| {
+                for (item, plan) in work {
+                    std::mem::take(plan).apply(item);
+                }
+            })
+        },
+    );
     origins
 }
 
