@@ -121,7 +121,7 @@ pub fn normalize(root: &mut Value, files: &Files, methods: &[&'static str]) -> O
     let Some(paths) = object.get_mut("paths").and_then(Value::as_object_mut) else { return origins };
     let mut work: Vec<(&mut Value, ItemPlan)> =
         paths.values_mut().zip(plans).filter_map(|(item, plan)| Some((item, plan?))).collect();
-    // What moved is gathered while the plans are made; neither reads the other.
+    // What moved is gathered while the plans are applied; neither reads the other.
     let split = parallel::worth_splitting(work.len(), ITEMS_PER_TASK);
     parallel::join(
         split,
