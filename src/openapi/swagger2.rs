@@ -244,6 +244,8 @@ fn moved_up(leaving: &[bool], owner: &dyn Fn() -> String, origins: &mut Vec<(Str
 /// or formData parameter (part of the request body), where that is written.
 struct Entry<'a> {
     resolved: &'a Value,
+    /// Its `in`, read once (every step below asks it).
+    location: &'a str,
     at: Option<String>,
 }
 
@@ -256,14 +258,15 @@ fn entries<'a>(resolver: &Resolver<'a>, list: Option<&'a Value>, owner: &dyn Fn(
             let nowhere = Location::default();
             let found = resolver.resolve(written, &nowhere).ok();
             let resolved = found.as_ref().map_or(written, |found| found.value);
-            let at = matches!(location(resolved), "body" | "formData").then(|| match found {
+            let place = location(resolved);
+            let at = matches!(place, "body" | "formData").then(|| match found {
                 // A shared parameter of this document is written where it is defined.
                 Some(found) if written.get("$ref").is_some() && found.location.document == Document::Input => {
                     found.location.into_owned().pointer
                 }
                 _ => format!("{}/parameters/{index}", owner()),
             });
-            Entry { resolved, at }
+            Entry { resolved, location: place, at }
         })
         .collect()
 }
@@ -293,8 +296,7 @@ fn location(parameter: &Value) -> &str {
 /// What leaves a list with these entries (its body and formData parameters); `None` when nothing
 /// does, and the list stays as it is.
 fn leaving(entries: &[Entry<'_>]) -> Option<Leaving> {
-    let leaving: Leaving =
-        entries.iter().map(|entry| matches!(location(entry.resolved), "body" | "formData")).collect();
+    let leaving: Leaving = entries.iter().map(|entry| matches!(entry.location, "body" | "formData")).collect();
     leaving.contains(&true).then_some(leaving)
 }
 
@@ -338,7 +340,7 @@ fn request_body(
             origins.push((view, whole.to_owned()));
         }
     };
-    if let Some(entry) = all.iter().rev().find(|entry| location(entry.resolved) == "body") {
+    if let Some(entry) = all.iter().rev().find(|entry| entry.location == "body") {
         let body = entry.resolved;
         let media = consumes
             .iter()
@@ -355,7 +357,7 @@ fn request_body(
         from(media, &whole, pointer::join(&whole, ["schema"]));
         return Some(Value::Object(request_body));
     }
-    let form: Vec<&Entry<'_>> = all.into_iter().filter(|entry| location(entry.resolved) == "formData").collect();
+    let form: Vec<&Entry<'_>> = all.into_iter().filter(|entry| entry.location == "formData").collect();
     let first = form.first()?;
     let has_file = form.iter().any(|entry| entry.resolved.get("type").and_then(Value::as_str) == Some("file"));
     let media = if has_file || consumes.iter().any(|m| m.starts_with("multipart/")) {
