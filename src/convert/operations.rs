@@ -375,7 +375,8 @@ fn parameters<'a>(
 ) -> Vec<ApiParameter<'a>> {
     let mut merged: Vec<(ApiParameter<'a>, bool)> = Vec::new();
     // (in, name) → its place in `merged`: an operation may declare thousands of parameters.
-    let mut seen: HashMap<(Location, String), usize> = HashMap::new();
+    // Keyed by the name as the document writes it (the converted one is a copy of it).
+    let mut seen: HashMap<(Location, &'a str), usize> = HashMap::new();
     let levels =
         [(path_item.get("parameters"), path_item_at, false), (operation.get("parameters"), operation_at, true)];
     for (list, list_owner, operation_level) in levels {
@@ -403,10 +404,11 @@ fn parameters<'a>(
                     continue;
                 }
             };
+            let name = parameter.name;
             let Some(converted) = convert_parameter(resolver, parameter, &resolved.location, label, diagnostics) else {
                 continue;
             };
-            match seen.get(&(converted.location, converted.name.clone())).copied() {
+            match seen.get(&(converted.location, name)).copied() {
                 Some(existing) if operation_level && merged.get(existing).is_some_and(|(_, from_op)| !from_op) => {
                     if let Some(slot) = merged.get_mut(existing) {
                         *slot = (converted, true);
@@ -422,7 +424,7 @@ fn parameters<'a>(
                     ),
                 )),
                 None => {
-                    seen.insert((converted.location, converted.name.clone()), merged.len());
+                    seen.insert((converted.location, name), merged.len());
                     merged.push((converted, operation_level));
                 }
             }
