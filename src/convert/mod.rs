@@ -440,6 +440,43 @@ mod tests {
     }
 
     #[test]
+    fn a_parameter_diagnostic_points_where_the_parameter_is_written() {
+        // Places are made only for diagnostics: each must still be the entry's own, or where its
+        // `$ref` led, or (for a `$ref` that fails) the `$ref` itself.
+        let root = json!({
+            "openapi": "3.0.3", "info": {"title": "T", "version": "1.0.0"},
+            "servers": [{"url": "https://api.example.com"}],
+            "components": {"parameters": {"Reserved": {"name": "_type", "in": "query", "schema": {"type": "string"}}}},
+            "paths": {"/x": {"get": {"parameters": [
+                {"$ref": "#/components/parameters/Nope"},
+                {"$ref": "#/paths/~1x/get/parameters/1"},
+                {"name": "_path", "in": "query", "schema": {"type": "string"}},
+                {"$ref": "#/components/parameters/Reserved"},
+                {"name": "q", "in": "body"},
+                {"name": "d", "in": "query", "schema": {"$ref": "#/paths/~1x/get/parameters/5"}},
+                {"name": "d", "in": "query"},
+                "not an object"
+            ]}}}
+        });
+        let conversion = convert_value(&root, &ConvertOptions::default()).map_err(|f| f.diagnostics).unwrap();
+        let found: Vec<(Code, &str)> =
+            conversion.diagnostics.iter().map(|d| (d.code, d.location.pointer.as_str())).collect();
+        let at = "/paths/~1x/get/parameters";
+        assert_eq!(
+            found,
+            [
+                (Code::RefMissing, format!("{at}/0/$ref").as_str()),
+                (Code::RefCycle, &format!("{at}/1/$ref")),
+                (Code::ReservedName, &format!("{at}/2/name")),
+                (Code::ReservedName, "/components/parameters/Reserved/name"),
+                (Code::ParamLocation, &format!("{at}/4/in")),
+                (Code::DuplicateParameter, &format!("{at}/6")),
+                (Code::InvalidItem, &format!("{at}/7")),
+            ]
+        );
+    }
+
+    #[test]
     fn swagger_2_parameters_are_read_in_their_own_shape() {
         // Value keys beside the name: inline, shared, on the path item; one written 3.x-style
         // with a `schema` is read as 3.x writes it (its own `default` and `x-example` unread).

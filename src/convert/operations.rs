@@ -2,6 +2,8 @@
 //! API parameters of each, merged from path item and operation and checked against the path
 //! template.
 
+use std::borrow::Cow;
+
 use foldhash::{HashMap, HashMapExt, HashSet};
 use serde_json::{Map, Value};
 
@@ -384,28 +386,43 @@ fn parameters<'a>(
             continue;
         };
         for (index, raw) in list.iter().enumerate() {
-            let at = list_owner.join(["parameters", index.to_string().as_str()]);
-            // A parameter that cannot be followed is skipped on its own, not with its operation.
-            let resolved = match resolver.resolve(raw, &at) {
+            // Where the entry is written: made only for a diagnostic (most parameters get none).
+            let listed = || list_owner.join(["parameters", index.to_string().as_str()]);
+            let (unplaced, listed_place);
+            unplaced = Place::default();
+            // A parameter that cannot be followed is skipped on its own, not with its operation;
+            // it is followed again from its place, which the diagnostic then names.
+            let resolved = match resolver.resolve(raw, &unplaced) {
                 Ok(resolved) => resolved,
-                Err(error) => {
-                    diagnostics.push(error);
-                    continue;
+                Err(_) => {
+                    listed_place = listed();
+                    match resolver.resolve(raw, &listed_place) {
+                        Ok(resolved) => resolved,
+                        Err(error) => {
+                            diagnostics.push(error);
+                            continue;
+                        }
+                    }
                 }
+            };
+            // The parameter's place: where a `$ref` led, else the entry's own.
+            let place = || match &resolved.location {
+                Cow::Owned(followed) => followed.clone(),
+                Cow::Borrowed(_) => listed(),
             };
             let parameter = match RawParameter::read(resolved.value, resolver.parameters_in_2_0_shape()) {
                 Ok(parameter) => parameter,
                 Err(err) => {
                     diagnostics.push(Diagnostic::new(
                         Code::InvalidItem,
-                        &*resolved.location,
+                        place(),
                         format!("a parameter of {label} is not a valid Parameter object ({err}); it is skipped"),
                     ));
                     continue;
                 }
             };
             let name = parameter.name;
-            let Some(converted) = convert_parameter(resolver, parameter, &resolved.location, label, diagnostics) else {
+            let Some(converted) = convert_parameter(resolver, parameter, &place, label, diagnostics) else {
                 continue;
             };
             match seen.get(&(converted.location, name)).copied() {
@@ -416,7 +433,7 @@ fn parameters<'a>(
                 }
                 Some(_) => diagnostics.push(Diagnostic::new(
                     Code::DuplicateParameter,
-                    &at,
+                    listed(),
                     format!(
                         "{label} declares {} parameter \"{}\" twice; the first is kept",
                         converted.location.as_str(),
@@ -433,10 +450,11 @@ fn parameters<'a>(
     merged.into_iter().map(|(parameter, _)| parameter).collect()
 }
 
+/// `at` gives the parameter's place, for a diagnostic.
 fn convert_parameter<'a>(
     resolver: &Resolver<'a>,
     raw: RawParameter<'a>,
-    at: &Place,
+    at: &dyn Fn() -> Place,
     label: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<ApiParameter<'a>> {
@@ -444,7 +462,7 @@ fn convert_parameter<'a>(
         diagnostics.push(
             Diagnostic::new(
                 Code::ParamLocation,
-                at.join(["in"]),
+                at().join(["in"]),
                 format!(
                     "parameter \"{}\" of {label} is in \"{}\", which OIS cannot express; it is skipped",
                     raw.name, raw.location
@@ -461,7 +479,7 @@ fn convert_parameter<'a>(
         diagnostics.push(
             Diagnostic::new(
                 Code::HeaderIgnored,
-                at,
+                at(),
                 format!("header parameter \"{}\" of {label} is ignored, as OpenAPI says", raw.name),
             )
             .about(raw.name.to_ascii_lowercase()),
@@ -472,7 +490,7 @@ fn convert_parameter<'a>(
         diagnostics.push(
             Diagnostic::new(
                 Code::HeaderNameInvalid,
-                at.join(["name"]),
+                at().join(["name"]),
                 format!(
                     "header parameter {:?} of {label} is not an HTTP token, which the node's HTTP client cannot send; it is skipped",
                     raw.name
@@ -486,7 +504,7 @@ fn convert_parameter<'a>(
         diagnostics.push(
             Diagnostic::new(
                 Code::ReservedName,
-                at.join(["name"]),
+                at().join(["name"]),
                 format!(
                     "parameter \"{}\" of {label} has a reserved OIS name and cannot be an API parameter; it is skipped",
                     raw.name
@@ -500,8 +518,11 @@ fn convert_parameter<'a>(
     let schema = raw
         .schema
         .or_else(|| raw.content.and_then(|c| c.values().next()).and_then(|m| m.get("schema")))
-        .and_then(|schema| resolver.resolve(schema, at).ok())
-        .map(|resolved| resolved.value);
+        // Followed from the parameter's place (a `$ref` back to it is a cycle, and no schema).
+        .and_then(|schema| match schema.get("$ref") {
+            Some(_) => resolver.resolve(schema, &at()).ok().map(|resolved| resolved.value),
+            None => Some(schema),
+        });
     let first_example = raw.examples.and_then(|e| e.values().next()).and_then(|e| e.get("value"));
     let schema_example = || {
         let examples = schema.and_then(|s| s.get("examples")).and_then(Value::as_array);
