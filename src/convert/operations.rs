@@ -388,8 +388,8 @@ fn parameters<'a>(
         for (index, raw) in list.iter().enumerate() {
             // Where the entry is written: made only for a diagnostic (most parameters get none).
             let listed = || list_owner.join(["parameters", index.to_string().as_str()]);
-            let (unplaced, listed_place);
-            unplaced = Place::default();
+            let unplaced = Place::default();
+            let listed_place;
             // A parameter that cannot be followed is skipped on its own, not with its operation;
             // it is followed again from its place, which the diagnostic then names.
             let resolved = match resolver.resolve(raw, &unplaced) {
