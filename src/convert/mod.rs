@@ -219,8 +219,7 @@ fn as_openapi3(root: &mut Value, files: &mut Files) {
     // Operations of other methods are skipped unread, so they keep their 2.0 shape.
     const CONVERTED: [&str; Method::ALL.len()] = [Method::ALL[0].as_str(), Method::ALL[1].as_str()];
     if crate::openapi::is_swagger2(root) {
-        files.origins = crate::openapi::swagger2::normalize(root, files, &CONVERTED);
-        files.from_swagger2 = true;
+        files.origins = Some(crate::openapi::swagger2::normalize(root, files, &CONVERTED));
     }
 }
 
@@ -232,7 +231,9 @@ pub(crate) fn build(root: &Value, options: &ConvertOptions, files: &Files) -> Re
         Ok(built) => &mut built.diagnostics,
         Err(failure) => &mut failure.diagnostics,
     };
-    files.origins.restore(diagnostics);
+    if let Some(origins) = &files.origins {
+        origins.restore(diagnostics);
+    }
     result
 }
 

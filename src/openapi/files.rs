@@ -25,9 +25,9 @@ struct File {
 #[derive(Debug, Default)]
 pub struct Files {
     files: Vec<File>,
-    pub(crate) origins: super::swagger2::Origins,
-    /// Whether the document is Swagger 2.0 read as OpenAPI 3 (`swagger2::normalize`).
-    pub(crate) from_swagger2: bool,
+    /// For a Swagger 2.0 root read as OpenAPI 3 (`swagger2::normalize`), where what moved is
+    /// written; `None` for any other document.
+    pub(crate) origins: Option<super::swagger2::Origins>,
     /// (the document holding a `$ref`, the file part of the `$ref` as written) → the file it names,
     /// or why it cannot be followed.
     links: HashMap<(Document, String), Result<usize, Diagnostic>>,
@@ -47,7 +47,7 @@ impl Files {
     /// keys (`default`, `x-example`, …) beside their name rather than in a `schema`: a Swagger 2.0
     /// document read as OpenAPI 3 leaves them so (see `swagger2`).
     pub fn parameters_in_2_0_shape(&self) -> bool {
-        self.from_swagger2
+        self.origins.is_some()
     }
 
     /// The parsed value of a referenced file.
