@@ -259,7 +259,7 @@ fn entries<'a>(resolver: &Resolver<'a>, list: Option<&'a Value>, owner: &dyn Fn(
             let found = resolver.resolve(written, &nowhere).ok();
             let resolved = found.as_ref().map_or(written, |found| found.value);
             let place = location(resolved);
-            let at = matches!(place, "body" | "formData").then(|| match found {
+            let at = is_request_body(place).then(|| match found {
                 // A shared parameter of this document is written where it is defined.
                 Some(found) if written.get("$ref").is_some() && found.location.document == Document::Input => {
                     found.location.into_owned().pointer
@@ -293,10 +293,15 @@ fn location(parameter: &Value) -> &str {
     parameter.get("in").and_then(Value::as_str).unwrap_or_default()
 }
 
+/// Whether a parameter in `location` is (part of) the request body in OpenAPI 3.
+fn is_request_body(location: &str) -> bool {
+    matches!(location, "body" | "formData")
+}
+
 /// What leaves a list with these entries (its body and formData parameters); `None` when nothing
 /// does, and the list stays as it is.
 fn leaving(entries: &[Entry<'_>]) -> Option<Leaving> {
-    let leaving: Leaving = entries.iter().map(|entry| matches!(entry.location, "body" | "formData")).collect();
+    let leaving: Leaving = entries.iter().map(|entry| is_request_body(entry.location)).collect();
     leaving.contains(&true).then_some(leaving)
 }
 
