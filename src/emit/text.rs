@@ -113,11 +113,16 @@ impl Text {
 
     /// Every byte in one string; an error when they are not UTF-8.
     pub fn into_string(self) -> Result<String, std::string::FromUtf8Error> {
+        String::from_utf8(self.joined())
+    }
+
+    /// Every byte, copied into one buffer.
+    fn joined(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(self.len());
         for block in self.blocks() {
             bytes.extend_from_slice(block);
         }
-        String::from_utf8(bytes)
+        bytes
     }
 
     fn blocks_from_end(&self) -> impl Iterator<Item = &[u8]> {
@@ -197,8 +202,7 @@ impl PartialEq<Text> for &str {
 /// comparison in a test shows text.
 impl std::fmt::Debug for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let bytes: Vec<u8> = self.blocks().flatten().copied().collect();
-        std::fmt::Debug::fmt(&String::from_utf8_lossy(&bytes), f)
+        std::fmt::Debug::fmt(&String::from_utf8_lossy(&self.joined()), f)
     }
 }
 
@@ -216,7 +220,7 @@ impl Contents for str {
 
 impl Contents for String {
     fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
-        out.write_all(self.as_bytes())
+        self.as_str().write_to(out)
     }
 }
 
@@ -245,10 +249,6 @@ mod tests {
         (text, whole)
     }
 
-    fn bytes(text: &Text) -> Vec<u8> {
-        text.blocks().flatten().copied().collect()
-    }
-
     fn cuts() -> impl Strategy<Value = Vec<usize>> {
         prop::collection::vec(prop_oneof![0..64usize, 0..2 * BLOCK + 3], 0..12)
     }
@@ -258,7 +258,7 @@ mod tests {
         fn blocks_hold_what_was_written_in_order(cuts in cuts()) {
             let (text, whole) = written(&cuts);
             prop_assert_eq!(text.len(), whole.len());
-            prop_assert_eq!(bytes(&text), whole);
+            prop_assert_eq!(text.joined(), whole);
             prop_assert!(text.blocks().all(|block| block.len() <= BLOCK));
         }
 
@@ -273,7 +273,7 @@ mod tests {
             text.write_all(&tail).unwrap();
             whole.extend_from_slice(&tail);
             prop_assert_eq!(text.len(), whole.len());
-            prop_assert_eq!(bytes(&text), whole);
+            prop_assert_eq!(text.joined(), whole);
         }
 
         #[test]
@@ -288,11 +288,11 @@ mod tests {
             }
             text.truncate(keep);
             whole.truncate(keep);
-            prop_assert_eq!(bytes(&text), whole.clone());
+            prop_assert_eq!(text.joined(), whole.clone());
             let tail = vec![9u8; more];
             text.write_all(&tail).unwrap();
             whole.extend_from_slice(&tail);
-            prop_assert_eq!(bytes(&text), whole);
+            prop_assert_eq!(text.joined(), whole);
         }
 
         #[test]
