@@ -216,7 +216,7 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
     if !mentions(b"openapi") && !mentions(b"swagger") {
         return finish(Status::Skipped, None, None, vec![not_openapi(&file)]);
     }
-    let mut root = match source.parse() {
+    let mut root = match crate::convert::parse(&source) {
         Ok(root) => root,
         Err(error) => return finish(Status::Failed, None, None, vec![error]),
     };

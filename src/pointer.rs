@@ -55,7 +55,7 @@ pub fn lookup<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
     }
     let mut current = root;
     for token in pointer.strip_prefix('/')?.split('/') {
-        let token: Cow<'_, str> = if token.contains('~') { Cow::Owned(unescape(token)?) } else { Cow::Borrowed(token) };
+        let token = unescaped(token)?;
         current = match current {
             Value::Object(map) => map.get(token.as_ref())?,
             Value::Array(items) => items.get(index(&token)?)?,
@@ -130,6 +130,11 @@ fn index(token: &str) -> Option<usize> {
         return None;
     }
     token.parse().ok()
+}
+
+/// One reference token as written in a pointer, unescaped: borrowed when it has no escape.
+pub(crate) fn unescaped(token: &str) -> Option<Cow<'_, str>> {
+    if token.contains('~') { unescape(token).map(Cow::Owned) } else { Some(Cow::Borrowed(token)) }
 }
 
 fn unescape(token: &str) -> Option<String> {

@@ -39,6 +39,7 @@ const STAGES: &[(&str, &[&str])] = &[
     ("shared", &[]),
     ("templates", &[]),
     ("options", &["filter"]),
+    ("reading", &[]),
     ("filter", &["shared"]),
 ];
 

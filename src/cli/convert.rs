@@ -168,7 +168,7 @@ pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
     let name = input.display().to_string();
     let source = Source::read(input);
     let result = source.as_ref().map_err(|error| Failure::from(error.clone())).and_then(|source| {
-        let mut root = source.parse()?;
+        let mut root = ois::convert::parse(source)?;
         let result = convert_rendered(source, &mut root, &options, format, positions(&args));
         // The process ends soon; freeing the parsed document piece by piece would only cost time.
         std::mem::forget(root);

@@ -10,6 +10,7 @@ mod filter;
 mod meta;
 mod operations;
 mod options;
+mod reading;
 mod security;
 mod servers;
 mod shared;
@@ -28,6 +29,7 @@ use crate::source::Source;
 
 pub use filter::Filter;
 pub use options::ConvertOptions;
+pub use reading::{parse, reading};
 pub use shared::Summary;
 use shared::reason;
 
@@ -65,7 +67,7 @@ impl From<Diagnostic> for Failure {
 /// Converts the document in `source`, following its `$ref`s into other files. Diagnostics are
 /// placed in the file they are about and located in its text.
 pub fn convert(source: &Source, options: &ConvertOptions) -> Result<Conversion, Failure> {
-    let mut root = source.parse()?;
+    let mut root = parse(source)?;
     let files = prepare(source, &mut root, options);
     let mut result = convert_with_files(&root, options, &files);
     let notes = source.take_notes();

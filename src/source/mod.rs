@@ -6,6 +6,7 @@ mod depth;
 mod lines;
 mod locate;
 mod parse;
+mod prune;
 mod split;
 
 use std::io::Read;
@@ -17,6 +18,8 @@ use serde::de::DeserializeSeed;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
+
+pub use prune::{Interest, Reading};
 
 /// Nesting limit for both formats; serde_json and yaml_serde stop at the same depth.
 pub const MAX_DEPTH: usize = 128;
@@ -185,6 +188,19 @@ impl Source {
 
     /// Parses the text. Errors carry the parser's own line and column.
     pub fn parse(&self) -> Result<Value, Diagnostic> {
+        self.parse_reading(None)
+    }
+
+    /// Parses the text for a reader that reads only what `interest` says: a JSON value it reads
+    /// for nothing is left out of the value (unparsed, it costs a fraction of the time), but it
+    /// is checked as [`Source::parse`] checks it, and anything wrong with it is the same error.
+    /// When a `$ref` leads into what was left out, or names another document, nothing is left
+    /// out. YAML is read whole.
+    pub fn parse_for(&self, interest: Interest) -> Result<Value, Diagnostic> {
+        self.parse_reading(Some(interest))
+    }
+
+    fn parse_reading(&self, interest: Option<Interest>) -> Result<Value, Diagnostic> {
         if self.text.trim().is_empty() {
             return Err(self.named(
                 Diagnostic::new(Code::InputEmpty, "", format!("{} is empty", self.name))
@@ -193,7 +209,7 @@ impl Source {
         }
         parse::take_references();
         let parsed = match self.format {
-            Format::Json => self.parse_json(),
+            Format::Json => self.parse_json(interest),
             Format::Yaml => self.parse_yaml(),
         };
         let references = parse::take_references();
@@ -209,8 +225,12 @@ impl Source {
         self.references.get().copied()
     }
 
-    fn parse_json(&self) -> Result<Value, Diagnostic> {
-        let parsed = parse::json(&self.text).map(|(value, landmarks)| {
+    fn parse_json(&self, interest: Option<Interest>) -> Result<Value, Diagnostic> {
+        let parsed = match interest {
+            Some(interest) => parse::json_for(&self.text, interest),
+            None => parse::json(&self.text),
+        };
+        let parsed = parsed.map(|(value, landmarks)| {
             if !landmarks.is_empty() {
                 self.json_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).landmarks = landmarks;
             }

@@ -8,6 +8,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+use super::prune::{Interest, PrunedSeed, Reading};
 use super::split::Landmark;
 
 /// Prefix of the error message for duplicate keys, recognised when the error is classified.
@@ -15,7 +16,7 @@ pub(crate) const DUPLICATE_KEY: &str = "duplicate key";
 /// Prefix of the error message for NaN and infinities.
 pub(crate) const NOT_A_NUMBER: &str = "number out of JSON range";
 /// Only a piece of a split parse meets it, and the whole parse then runs instead.
-const TOO_DEEP_FOR_A_PIECE: &str = "nested too deep for a piece";
+pub(super) const TOO_DEEP_FOR_A_PIECE: &str = "nested too deep for a piece";
 
 pub(crate) struct ValueSeed;
 
@@ -44,10 +45,18 @@ pub(super) fn note_member(key: &str, text: Option<&str>) {
     if key == "$ref"
         && let Some(reference) = text
         && !reference.is_empty()
-        && !reference.starts_with('#')
     {
-        NAMES_OTHER_DOCUMENTS.set(true);
+        if reference.starts_with('#') {
+            super::prune::note_local_reference(reference);
+        } else {
+            NAMES_OTHER_DOCUMENTS.set(true);
+        }
     }
+}
+
+/// Whether a `$ref` read on this thread since the last [`take_references`] named another document.
+fn names_other_documents() -> bool {
+    NAMES_OTHER_DOCUMENTS.get()
 }
 
 /// Whether a `$ref` read on this thread since the last call named another document, forgetting it.
@@ -84,15 +93,56 @@ pub(super) const SPLIT_MIN_BYTES: usize = 1024 * 1024;
 /// pool's, sharing a batch's cores with other files, and the parse is strict; where its pieces
 /// were comes with it.
 pub(crate) fn json(text: &str) -> Result<(Value, Vec<Landmark>), serde_json::Error> {
-    let strict = AS_JAVASCRIPT.with(|state| state.borrow().is_none());
-    if text.len() >= SPLIT_MIN_BYTES
-        && strict
-        && rayon::current_thread_index().is_none()
-        && let Some(parsed) = super::split::json(text)
+    if is_strict()
+        && splits(text)
+        && let Some(parsed) = super::split::json(text, None)
     {
         return Ok(parsed);
     }
     json_whole(text).map(|value| (value, Vec::new()))
+}
+
+/// Whether this thread's parse is strict (not as JavaScript reads).
+fn is_strict() -> bool {
+    AS_JAVASCRIPT.with(|state| state.borrow().is_none())
+}
+
+/// Whether `text` is parsed in pieces side by side: a big text, on a thread that is not already
+/// one of the pool's (sharing a batch's cores with other files).
+fn splits(text: &str) -> bool {
+    text.len() >= SPLIT_MIN_BYTES && rayon::current_thread_index().is_none()
+}
+
+/// [`json`] for a reader that reads only what `interest` says ([`super::prune`]): what it leaves
+/// unread is checked but absent from the value. When anything is wrong with the text, or a `$ref`
+/// leads into what was left out, or names another document (whose `$ref`s might lead back into
+/// it), the text is parsed again as [`json`] parses it, which has the last word.
+pub(crate) fn json_for(text: &str, interest: Interest) -> Result<(Value, Vec<Landmark>), serde_json::Error> {
+    if is_strict() && interest(&[]) == Reading::Members {
+        let pruned = super::prune::with_interest(interest, || {
+            if splits(text) {
+                super::split::json(text, Some(interest))
+            } else {
+                json_pruned(text, interest).map(|value| (value, Vec::new()))
+            }
+        });
+        let unread_reached = super::prune::take_unread_reached();
+        if let Some(parsed) = pruned
+            && !unread_reached
+            && !names_other_documents()
+        {
+            return Ok(parsed);
+        }
+    }
+    json(text)
+}
+
+/// JSON text as a `Value` without what `interest` leaves unread, parsed in one go; `None` on any
+/// error (the whole parse then says what).
+fn json_pruned(text: &str, interest: Interest) -> Option<Value> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = PrunedSeed { interest, path: &[] }.deserialize(&mut deserializer).ok()?;
+    deserializer.end().ok().map(|()| value)
 }
 
 /// JSON text as a `Value`, parsed in one go.
@@ -206,23 +256,34 @@ impl<'de> Visitor<'de> for ValueVisitor {
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let value = map.next_value_seed(ValueSeed)?;
             note_member(&key, value.as_str());
-            // One hash lookup per member, as serde_json's own Value does.
-            match object.entry(key) {
-                serde_json::map::Entry::Vacant(slot) => {
-                    slot.insert(value);
-                }
-                serde_json::map::Entry::Occupied(mut existing) => {
-                    if duplicate_allowed() {
-                        existing.insert(value);
-                    } else {
-                        return Err(de::Error::custom(format!("{DUPLICATE_KEY} \"{}\"", existing.key())));
-                    }
-                }
-            }
+            insert_member(&mut object, key, value)?;
         }
         super::split::close_level();
         Ok(Value::Object(object))
     }
+}
+
+/// Adds the member `key` the parse just read to `object`: a key written twice is an error, unless
+/// the parse reads as JavaScript does.
+pub(super) fn insert_member<E: de::Error>(object: &mut Map<String, Value>, key: String, value: Value) -> Result<(), E> {
+    // One hash lookup per member, as serde_json's own Value does.
+    match object.entry(key) {
+        serde_json::map::Entry::Vacant(slot) => {
+            slot.insert(value);
+        }
+        serde_json::map::Entry::Occupied(mut existing) => {
+            if !duplicate_allowed() {
+                return Err(duplicate_key(existing.key()));
+            }
+            existing.insert(value);
+        }
+    }
+    Ok(())
+}
+
+/// The error of a key written twice in one object.
+pub(super) fn duplicate_key<E: de::Error>(key: &str) -> E {
+    E::custom(format!("{DUPLICATE_KEY} \"{key}\""))
 }
 
 /// Map keys: strings as they are; YAML scalars of other types as their text.

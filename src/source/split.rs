@@ -18,6 +18,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::parse::{self, KeySeed, ValueSeed, ValueVisitor};
+use super::prune::{self, CheckSeed, Interest, PrunedSeed, Reading};
 
 /// How many times a big piece is outlined in turn (a level each time).
 const SPLITS: usize = 3;
@@ -58,23 +59,26 @@ pub(super) fn close_level() {
 }
 
 /// `text`, a JSON object, parsed in pieces side by side; `None` when it is not an object or
-/// anything is wrong with it (the whole parse then says what).
-pub(super) fn json(text: &str) -> Option<(Value, Vec<Landmark>)> {
+/// anything is wrong with it (the whole parse then says what). With an `interest`, what it leaves
+/// unread is checked but left out ([`prune`]).
+pub(super) fn json(text: &str, interest: Option<Interest>) -> Option<(Value, Vec<Landmark>)> {
     let parsed = Mutex::new(Vec::new());
-    let references = AtomicBool::new(false);
+    let noted = Noted::default();
     let outline = rayon::scope(|scope| {
         let batches = Batches {
             scope,
             parsed: &parsed,
-            references: &references,
+            noted: &noted,
+            interest,
             pending: RefCell::default(),
             handed_out: Cell::new(0),
         };
+        let root = OutlineSeed::root(&batches, interest);
         let mut deserializer = serde_json::Deserializer::from_str(text);
-        let outline = RootSeed(&batches).deserialize(&mut deserializer).ok();
+        let outline = RootSeed(root).deserialize(&mut deserializer).ok();
         batches.hand_out();
         // The outline read the members it did not hand out on this thread.
-        share_references(&references);
+        noted.share();
         outline.filter(|_| deserializer.end().is_ok())
     })?;
     let mut batches = parsed.into_inner().ok()?;
@@ -86,8 +90,35 @@ pub(super) fn json(text: &str) -> Option<(Value, Vec<Landmark>)> {
     if assembly.values.next().is_some() {
         return None;
     }
-    parse::note_references(references.into_inner());
+    noted.on_this_thread();
     Some((root, assembly.landmarks))
+}
+
+/// What the `$ref`s read on any thread noted: whether one named another document
+/// (`parse::take_references`), and whether one led into what was left out
+/// (`prune::take_unread_reached`).
+#[derive(Default)]
+struct Noted {
+    other_documents: AtomicBool,
+    unread_reached: AtomicBool,
+}
+
+impl Noted {
+    /// Passes what this thread's parse noted to `self`.
+    fn share(&self) {
+        if parse::take_references() {
+            self.other_documents.store(true, Ordering::Relaxed);
+        }
+        if prune::take_unread_reached() {
+            self.unread_reached.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Counts everything noted as read on this thread.
+    fn on_this_thread(self) {
+        parse::note_references(self.other_documents.into_inner());
+        prune::note_unread_reached(self.unread_reached.into_inner());
+    }
 }
 
 /// Where a piece is in the text: what finding a pointer there would find, without the walk from
@@ -110,16 +141,33 @@ struct Assembly<'text, I> {
     landmarks: Vec<Landmark>,
 }
 
-impl<I: Iterator<Item = Value>> Assembly<'_, I> {
+impl<I: Iterator<Item = Option<Value>>> Assembly<'_, I> {
     /// The value `outline` stands for, taking the values of its pieces in order.
     fn value(&mut self, outline: Outline<'_>) -> Option<Value> {
         Some(match outline {
             Outline::Scalar(value) => value,
-            Outline::Piece(_) => self.values.next()?,
+            Outline::Piece(_) => self.values.next()??,
+            // Only an object's member is left out.
+            Outline::Unread(_) => return None,
             Outline::Object(members) => {
                 let mut object = Map::with_capacity(members.len());
+                // Members left out still count as written: a key written twice is an error either way.
+                let mut unread: Vec<String> = Vec::new();
                 for (key, member) in members {
+                    if let Outline::Unread(_) = member {
+                        if !matches!(self.values.next(), Some(None))
+                            || object.contains_key(&key)
+                            || unread.contains(&key)
+                        {
+                            return None;
+                        }
+                        unread.push(key);
+                        continue;
+                    }
                     let value = self.member(&key, member, false)?;
+                    if unread.contains(&key) {
+                        return None;
+                    }
                     // A duplicate key is an error of the whole parse's to report.
                     match object.entry(key) {
                         serde_json::map::Entry::Vacant(slot) => slot.insert(value),
@@ -152,7 +200,7 @@ impl<I: Iterator<Item = Value>> Assembly<'_, I> {
             }
             Outline::Object(members) => members.first().map(|(first, _)| (first.clone(), false)),
             Outline::Array(items) => (!items.is_empty()).then(|| ("0".to_owned(), true)),
-            Outline::Scalar(_) => None,
+            Outline::Scalar(_) | Outline::Unread(_) => None,
         };
         let before = self.landmarks.len();
         let value = self.value(outline);
@@ -196,12 +244,25 @@ fn key_start(text: &str, value: usize, key: &str) -> Option<usize> {
 
 const JSON_SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 
-/// A batch's number and its pieces' values (`None`: one would not parse).
-type Parsed = (usize, Option<Vec<Value>>);
+/// A batch's number and its pieces' values (`None`: one would not parse; `Some(None)`, a piece
+/// read for nothing).
+type Parsed = (usize, Option<Vec<Option<Value>>>);
+
+/// What is read of a piece.
+enum Part {
+    Whole,
+    /// The members `interest` reads of the value at `path`.
+    Members {
+        interest: Interest,
+        path: Vec<String>,
+    },
+    /// Nothing: it is only checked.
+    Unread,
+}
 
 /// Where the outline puts the pieces it finds, in order.
 trait Pieces<'text> {
-    fn push(&self, piece: &'text RawValue);
+    fn push(&self, piece: &'text RawValue, part: Part);
 }
 
 /// Pieces found by the outline, handed out in batches to be parsed on the pool's threads.
@@ -209,17 +270,17 @@ struct Batches<'r, 'scope, 'text> {
     scope: &'r rayon::Scope<'scope>,
     /// Each batch's values as they are done.
     parsed: &'scope Mutex<Vec<Parsed>>,
-    /// Whether a `$ref` read on any thread named another document (`parse::take_references`).
-    references: &'scope AtomicBool,
-    pending: RefCell<(Vec<&'text str>, usize)>,
+    noted: &'scope Noted,
+    interest: Option<Interest>,
+    pending: RefCell<(Vec<(&'text str, Part)>, usize)>,
     handed_out: Cell<usize>,
 }
 
 impl<'text: 'scope, 'scope> Pieces<'text> for Batches<'_, 'scope, 'text> {
-    fn push(&self, piece: &'text RawValue) {
+    fn push(&self, piece: &'text RawValue, part: Part) {
         let full = {
             let mut pending = self.pending.borrow_mut();
-            pending.0.push(piece.get());
+            pending.0.push((piece.get(), part));
             pending.1 += piece.get().len();
             pending.1 >= BATCH_BYTES
         };
@@ -236,10 +297,14 @@ impl<'text: 'scope, 'scope> Batches<'_, 'scope, 'text> {
             return;
         }
         let number = self.handed_out.replace(self.handed_out.get() + 1);
-        let (parsed, references) = (self.parsed, self.references);
+        let (parsed, noted, interest) = (self.parsed, self.noted, self.interest);
         self.scope.spawn(move |_| {
-            let values = pieces.into_iter().map(parse_piece).collect::<Option<Vec<Value>>>();
-            share_references(references);
+            let parse = || pieces.into_iter().map(|(text, part)| parse_piece(text, &part)).collect::<Option<Vec<_>>>();
+            let values = match interest {
+                Some(interest) => prune::with_interest(interest, parse),
+                None => parse(),
+            };
+            noted.share();
             if let Ok(mut parsed) = parsed.lock() {
                 parsed.push((number, values));
             }
@@ -247,27 +312,29 @@ impl<'text: 'scope, 'scope> Batches<'_, 'scope, 'text> {
     }
 }
 
-/// Passes what this thread's parse noted of `$ref`s (`parse::take_references`) to `shared`.
-fn share_references(shared: &AtomicBool) {
-    if parse::take_references() {
-        shared.store(true, Ordering::Relaxed);
-    }
-}
-
-/// One piece parsed as the whole parse would parse it in its place.
-fn parse_piece(text: &str) -> Option<Value> {
+/// One piece parsed as the whole parse would parse it in its place; `Some(None)` for one read
+/// for nothing, which is only checked.
+fn parse_piece(text: &str, part: &Part) -> Option<Option<Value>> {
     LEVELS_LEFT.with(|left| left.set(Some(PIECE_DEPTH)));
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = ValueSeed.deserialize(&mut deserializer).ok().filter(|_| deserializer.end().is_ok());
+    let value = match part {
+        Part::Whole => ValueSeed.deserialize(&mut deserializer).map(Some),
+        Part::Members { interest, path } => {
+            let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            PrunedSeed { interest: *interest, path: &path }.deserialize(&mut deserializer).map(Some)
+        }
+        Part::Unread => CheckSeed.deserialize(&mut deserializer).map(|()| None),
+    };
     LEVELS_LEFT.with(|left| left.set(None));
-    value
+    value.ok().filter(|_| deserializer.end().is_ok())
 }
 
-/// What the outline read of a value: a scalar, a piece handed out to be parsed, or an object or
-/// array whose members are outlines in turn.
+/// What the outline read of a value: a scalar, a piece handed out to be parsed (or only checked,
+/// when it is read for nothing), or an object or array whose members are outlines in turn.
 enum Outline<'text> {
     Scalar(Value),
     Piece(&'text str),
+    Unread(&'text str),
     Object(Vec<(String, Outline<'text>)>),
     Array(Vec<Outline<'text>>),
 }
@@ -279,7 +346,7 @@ impl Outline<'_> {
     fn note(&self, key: &str) {
         match self {
             Outline::Scalar(value) => parse::note_member(key, value.as_str()),
-            Outline::Piece(text) if key == "$ref" && text.starts_with('"') => {
+            Outline::Piece(text) | Outline::Unread(text) if key == "$ref" && text.starts_with('"') => {
                 parse::note_member(key, serde_json::from_str::<String>(text).ok().as_deref());
             }
             _ => {}
@@ -289,9 +356,9 @@ impl Outline<'_> {
 
 /// The root object: its members outlined as they are read (`paths` is most of an OpenAPI
 /// document; reading it as one piece first would mean reading it twice).
-struct RootSeed<'b, 'text>(&'b dyn Pieces<'text>);
+struct RootSeed<'b, 'p, 'text>(OutlineSeed<'b, 'p, 'text>);
 
-impl<'de> DeserializeSeed<'de> for RootSeed<'_, 'de> {
+impl<'de> DeserializeSeed<'de> for RootSeed<'_, '_, 'de> {
     type Value = Vec<(String, Outline<'de>)>;
 
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
@@ -299,7 +366,7 @@ impl<'de> DeserializeSeed<'de> for RootSeed<'_, 'de> {
     }
 }
 
-impl<'de> Visitor<'de> for RootSeed<'_, 'de> {
+impl<'de> Visitor<'de> for RootSeed<'_, '_, 'de> {
     type Value = Vec<(String, Outline<'de>)>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -307,9 +374,17 @@ impl<'de> Visitor<'de> for RootSeed<'_, 'de> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let root = self.0;
         let mut members = Vec::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
-            let member = map.next_value_seed(OutlineSeed { pieces: self.0, splits: SPLITS })?;
+            let (reading, path) = root.below(Some(&key));
+            let member = if reading == Reading::Nothing {
+                let raw: &'de RawValue = map.next_value()?;
+                root.pieces.push(raw, Part::Unread);
+                Outline::Unread(raw.get())
+            } else {
+                map.next_value_seed(OutlineSeed { path: &path, reading, ..root })?
+            };
             member.note(&key);
             members.push((key, member));
         }
@@ -320,25 +395,59 @@ impl<'de> Visitor<'de> for RootSeed<'_, 'de> {
 /// A value outlined: its members or elements become pieces, but for one longer than
 /// [`BIG_PIECE`], which is outlined in turn (`splits` more times at most): OpenAPI 3 keeps most
 /// of a document in `components/schemas`, which as one piece would be parsed by one thread alone.
+/// With an `interest`, a member it reads for nothing is only checked.
 #[derive(Clone, Copy)]
-struct OutlineSeed<'b, 'text> {
+struct OutlineSeed<'b, 'p, 'text> {
     pieces: &'b dyn Pieces<'text>,
     splits: usize,
+    interest: Option<Interest>,
+    /// The value's path from the root, when `interest` is asked about its members.
+    path: &'p [String],
+    reading: Reading,
 }
 
-impl<'text> OutlineSeed<'_, 'text> {
-    fn member<E: de::Error>(self, raw: &'text RawValue) -> Result<Outline<'text>, E> {
+impl<'b, 'text> OutlineSeed<'b, '_, 'text> {
+    /// The root's outline: read by members when there is an `interest`.
+    fn root(pieces: &'b dyn Pieces<'text>, interest: Option<Interest>) -> Self {
+        let reading = if interest.is_some() { Reading::Members } else { Reading::Whole };
+        OutlineSeed { pieces, splits: SPLITS, interest, path: &[], reading }
+    }
+
+    /// What the member `key` of this value is read for (an element, `None`, is read whole), and
+    /// its path when what is read of it is asked in turn.
+    fn below(&self, key: Option<&str>) -> (Reading, Vec<String>) {
+        match (self.reading, self.interest, key) {
+            (Reading::Members, Some(interest), Some(key)) => {
+                let mut path = self.path.to_vec();
+                path.push(key.to_owned());
+                let keys: Vec<&str> = path.iter().map(String::as_str).collect();
+                (interest(&keys), path)
+            }
+            _ => (Reading::Whole, Vec::new()),
+        }
+    }
+
+    fn member<E: de::Error>(self, raw: &'text RawValue, key: Option<&str>) -> Result<Outline<'text>, E> {
         let text = raw.get();
+        let (reading, path) = self.below(key);
+        if reading == Reading::Nothing {
+            self.pieces.push(raw, Part::Unread);
+            return Ok(Outline::Unread(text));
+        }
         if self.splits > 0 && text.len() >= BIG_PIECE && text.starts_with(['{', '[']) {
-            let inner = OutlineSeed { splits: self.splits - 1, ..self };
+            let inner = OutlineSeed { splits: self.splits - 1, path: &path, reading, ..self };
             return inner.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom);
         }
-        self.pieces.push(raw);
+        let part = match (reading, self.interest) {
+            (Reading::Members, Some(interest)) => Part::Members { interest, path },
+            _ => Part::Whole,
+        };
+        self.pieces.push(raw, part);
         Ok(Outline::Piece(text))
     }
 }
 
-impl<'de> DeserializeSeed<'de> for OutlineSeed<'_, 'de> {
+impl<'de> DeserializeSeed<'de> for OutlineSeed<'_, '_, 'de> {
     type Value = Outline<'de>;
 
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
@@ -347,7 +456,7 @@ impl<'de> DeserializeSeed<'de> for OutlineSeed<'_, 'de> {
 }
 
 /// Scalars are made into values as the whole parse makes them.
-impl<'de> Visitor<'de> for OutlineSeed<'_, 'de> {
+impl<'de> Visitor<'de> for OutlineSeed<'_, '_, 'de> {
     type Value = Outline<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -381,7 +490,7 @@ impl<'de> Visitor<'de> for OutlineSeed<'_, 'de> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut items = Vec::new();
         while let Some(raw) = seq.next_element()? {
-            items.push(self.member(raw)?);
+            items.push(self.member(raw, None)?);
         }
         Ok(Outline::Array(items))
     }
@@ -390,7 +499,7 @@ impl<'de> Visitor<'de> for OutlineSeed<'_, 'de> {
         let mut members = Vec::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let raw = map.next_value()?;
-            let member = self.member(raw)?;
+            let member = self.member(raw, Some(&key))?;
             member.note(&key);
             members.push((key, member));
         }
@@ -413,7 +522,7 @@ mod tests {
     }
 
     fn split(text: &str) -> Option<Value> {
-        json(text).map(|(value, _)| value)
+        json(text, None).map(|(value, _)| value)
     }
 
     #[test]
@@ -458,12 +567,14 @@ mod tests {
     fn pieces_of(text: &str) -> Vec<&str> {
         struct Collected<'t>(RefCell<Vec<&'t str>>);
         impl<'t> Pieces<'t> for Collected<'t> {
-            fn push(&self, piece: &'t RawValue) {
+            fn push(&self, piece: &'t RawValue, _: Part) {
                 self.0.borrow_mut().push(piece.get());
             }
         }
         let collected = Collected(RefCell::default());
-        RootSeed(&collected).deserialize(&mut serde_json::Deserializer::from_str(text)).unwrap();
+        RootSeed(OutlineSeed::root(&collected, None))
+            .deserialize(&mut serde_json::Deserializer::from_str(text))
+            .unwrap();
         collected.0.into_inner()
     }
 
@@ -538,7 +649,7 @@ mod tests {
         {
             let text = document(inside_a_piece, outlined);
             parse::take_references();
-            let (value, landmarks) = json(&text).unwrap();
+            let (value, landmarks) = json(&text, None).unwrap();
             assert!(!landmarks.is_empty(), "the document was split");
             assert_eq!(parse::take_references(), expected, "{inside_a_piece} {outlined}");
             // As the whole parse notes it.
@@ -547,8 +658,42 @@ mod tests {
         }
         // One of the root's own members.
         let text = format!(r#"{{"$ref": "root.yaml", "paths": {{"filler": "{filler}"}}}}"#);
-        assert!(json(&text).is_some());
+        assert!(json(&text, None).is_some());
         assert!(parse::take_references());
+    }
+
+    #[test]
+    fn a_big_document_read_for_an_interest_is_the_whole_parse_less_what_is_unread() {
+        fn interest(path: &[&str]) -> Reading {
+            match path {
+                [] | ["paths"] | ["paths", _] => Reading::Members,
+                ["paths", _, "responses"] => Reading::Nothing,
+                _ => Reading::Whole,
+            }
+        }
+        let read = |text: &str| prune::with_interest(interest, || json(text, Some(interest)));
+        let item = |n: usize, size: usize| json!({"get": {"n": n}, "responses": {"200": "r".repeat(size)}, "x": n});
+        let mut paths: Map<String, Value> = (0..20).map(|n| (format!("/p{n}"), item(n, 600))).collect();
+        // Outlined in turn, its responses a piece of their own.
+        paths.insert("/big".to_owned(), item(0, BIG_PIECE));
+        let root = json!({"openapi": "3.0.0", "paths": paths});
+        let text = serde_json::to_string_pretty(&root).unwrap();
+        let (value, landmarks) = read(&text).unwrap();
+        let mut expected = root;
+        for item in expected["paths"].as_object_mut().unwrap().values_mut() {
+            item.as_object_mut().unwrap().shift_remove("responses");
+        }
+        assert_eq!(value, expected);
+        assert!(!prune::take_unread_reached());
+        assert_eq!(misled(&text, &value, landmarks), []);
+        // What is wrong in what is left out is still wrong; a `$ref` into it is noted.
+        let duplicated = text.replacen(r#""200": "r"#, r#""201": 1, "201": "r"#, 1);
+        assert_eq!(read(&duplicated), None);
+        let big_duplicated = text.replacen(r#""/big": {"#, r#""/big": {"responses": 1,"#, 1);
+        assert_eq!(read(&big_duplicated), None);
+        let referring = text.replacen(r#""n": 7"#, r##""$ref": "#/paths/~1p9/responses""##, 1);
+        assert!(read(&referring).is_some());
+        assert!(prune::take_unread_reached());
     }
 
     /// Every pointer in `value`, and one below each that leads nowhere.
@@ -593,7 +738,7 @@ mod tests {
               "tags" : [ {{"name": "a"}} , "b",[[]]],
               "components": {{"schemas": {{"big": "{filler}", "S": {{"type": "object"}}, "T": [ {{"u": null}} ]}}}} }}"#
         );
-        let (value, landmarks) = json(&text).unwrap();
+        let (value, landmarks) = json(&text, None).unwrap();
         assert!(landmarks.len() >= 8, "{landmarks:?}");
         // Keys written with escapes are left to the walk.
         assert!(landmarks.iter().all(|l| !l.pointer.contains("uote") && !l.pointer.contains("y")));
@@ -634,7 +779,7 @@ mod tests {
             // Both note the same `$ref`s to other documents.
             prop_assert_eq!(split_references, parse::take_references());
             // And its landmarks lead where walking does.
-            let (value, landmarks) = json(&text).unwrap();
+            let (value, landmarks) = json(&text, None).unwrap();
             prop_assert_eq!(misled(&text, &value, landmarks), []);
         }
 

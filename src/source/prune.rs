@@ -1,0 +1,487 @@
+//! A parse for a reader that reads only part of a document: a conversion never reads an
+//! operation's `responses`, nor more than the name and tags of an operation it skips, and in a
+//! big API that is most of the text. What the reader leaves unread is checked as strictly as the
+//! rest (syntax, duplicate keys, nesting, numbers, `$ref`s), but no value is built for it: it is
+//! absent from the result. A `$ref` that leads into what was left out makes the caller parse the
+//! whole text again ([`take_unread_reached`]).
+
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+use super::parse::{self, KeySeed, ValueSeed, ValueVisitor};
+
+/// How much of the value at a path a reader reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// All of it.
+    Whole,
+    /// Some of its members: what each is read for is asked in turn. An array's elements and any
+    /// other value are read whole.
+    Members,
+    /// None of it: the member is left out.
+    Nothing,
+}
+
+/// What a reader reads of a document: how much of the value at `path` (its keys from the root,
+/// an array index as its decimal text). It is asked only about the members of a value it reads
+/// by [`Reading::Members`], and about the root (`[]`).
+pub type Interest = fn(path: &[&str]) -> Reading;
+
+thread_local! {
+    /// The interest of the parse running on this thread, if it leaves anything out.
+    static INTEREST: Cell<Option<Interest>> = const { Cell::new(None) };
+    /// Whether a `$ref` read on this thread since the last [`take_unread_reached`] leads into
+    /// something the interest leaves out (or might: one that cannot be read as a pointer).
+    static UNREAD_REACHED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `parse` with `interest` as this thread's, for the `$ref`s it reads to be checked against.
+pub(super) fn with_interest<T>(interest: Interest, parse: impl FnOnce() -> T) -> T {
+    let outer = INTEREST.replace(Some(interest));
+    let result = parse();
+    INTEREST.set(outer);
+    result
+}
+
+/// Whether a `$ref` read on this thread since the last call led into what was left out,
+/// forgetting it.
+pub(super) fn take_unread_reached() -> bool {
+    UNREAD_REACHED.replace(false)
+}
+
+/// Counts `reached` (from another thread's parse of this text) as read on this thread.
+pub(super) fn note_unread_reached(reached: bool) {
+    if reached {
+        UNREAD_REACHED.set(true);
+    }
+}
+
+/// Notes the local `$ref` `reference` (`#/…`) the parse on this thread just read.
+pub(super) fn note_local_reference(reference: &str) {
+    if let Some(interest) = INTEREST.get()
+        && reaches_unread(interest, reference)
+    {
+        UNREAD_REACHED.set(true);
+    }
+}
+
+/// Whether the target of the local `$ref` `reference` is, or is in, or holds, something
+/// `interest` leaves out; `true` when that cannot be told (the resolver will say what is wrong
+/// with the `$ref`, from the whole document).
+fn reaches_unread(interest: Interest, reference: &str) -> bool {
+    let fragment = reference.strip_prefix('#').unwrap_or(reference);
+    // Most `$ref`s are written plainly (tens of thousands in a big API): their tokens are
+    // slices of the text.
+    if !fragment.contains(['%', '~']) {
+        return fragment.strip_prefix('/').is_none_or(|tokens| leads_to_unread(interest, tokens.split('/')));
+    }
+    let Ok(decoded) = percent_encoding::percent_decode_str(fragment).decode_utf8() else { return true };
+    let Some(tokens) = crate::pointer::tokens(&decoded) else { return true };
+    leads_to_unread(interest, tokens.iter().map(String::as_str))
+}
+
+/// Levels of a `$ref`'s target followed at most: one deeper counts as leading into what was left
+/// out (an interest reads by members only a few levels down).
+const REF_LEVELS: usize = 8;
+
+/// Whether the pointer of `tokens` leads into, or to something holding, what `interest` leaves
+/// out.
+fn leads_to_unread<'t>(interest: Interest, tokens: impl Iterator<Item = &'t str>) -> bool {
+    let mut path = [""; REF_LEVELS];
+    for (depth, token) in tokens.enumerate() {
+        let Some(slot) = path.get_mut(depth) else { return true };
+        *slot = token;
+        match interest(path.get(..=depth).unwrap_or_default()) {
+            Reading::Whole => return false,
+            Reading::Nothing => return true,
+            Reading::Members => {}
+        }
+    }
+    // The target is read by members (the root, at least): some of what is in it may be missing.
+    true
+}
+
+/// A value at `path` read by [`Reading::Members`]: its members each as `interest` says, the
+/// ones it reads for nothing checked but left out. Anything else is read whole.
+pub(super) struct PrunedSeed<'p> {
+    pub(super) interest: Interest,
+    pub(super) path: &'p [&'p str],
+}
+
+impl<'de> DeserializeSeed<'de> for PrunedSeed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+/// The member or element `key` of the value at `path`, as a path of its own.
+fn below<'p>(path: &[&'p str], key: &'p str) -> Vec<&'p str> {
+    let mut below = Vec::with_capacity(path.len() + 1);
+    below.extend_from_slice(path);
+    below.push(key);
+    below
+}
+
+impl<'de> Visitor<'de> for PrunedSeed<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        ValueVisitor.visit_bool(v)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        ValueVisitor.visit_i64(v)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        ValueVisitor.visit_u64(v)
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        ValueVisitor.visit_f64(v)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        ValueVisitor.visit_str(v)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        ValueVisitor.visit_unit()
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
+        ValueVisitor.visit_seq(seq)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        if !super::split::open_level() {
+            return Err(de::Error::custom(parse::TOO_DEEP_FOR_A_PIECE));
+        }
+        let mut object = Map::new();
+        // Members left out still count as written: a key written twice is an error either way.
+        let mut unread: Vec<String> = Vec::new();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            let path = below(self.path, &key);
+            let value = match (self.interest)(&path) {
+                Reading::Whole => map.next_value_seed(ValueSeed)?,
+                Reading::Members => map.next_value_seed(PrunedSeed { interest: self.interest, path: &path })?,
+                Reading::Nothing => {
+                    map.next_value_seed(CheckSeed)?;
+                    if object.contains_key(&key) || unread.contains(&key) {
+                        return Err(parse::duplicate_key(&key));
+                    }
+                    unread.push(key);
+                    continue;
+                }
+            };
+            parse::note_member(&key, value.as_str());
+            if unread.contains(&key) {
+                return Err(parse::duplicate_key(&key));
+            }
+            parse::insert_member(&mut object, key, value)?;
+        }
+        super::split::close_level();
+        Ok(Value::Object(object))
+    }
+}
+
+/// A value read for nothing: checked as [`ValueSeed`] would check it, building nothing.
+pub(super) struct CheckSeed;
+
+impl<'de> DeserializeSeed<'de> for CheckSeed {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for CheckSeed {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        ValueVisitor.visit_f64(v).map(drop)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        if !super::split::open_level() {
+            return Err(de::Error::custom(parse::TOO_DEEP_FOR_A_PIECE));
+        }
+        while seq.next_element_seed(CheckSeed)?.is_some() {}
+        super::split::close_level();
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        if !super::split::open_level() {
+            return Err(de::Error::custom(parse::TOO_DEEP_FOR_A_PIECE));
+        }
+        let mut keys = Keys::default();
+        while let Some(key) = map.next_key_seed(BorrowedKey)? {
+            if key == "$ref" {
+                let value = map.next_value_seed(ValueSeed)?;
+                parse::note_member(&key, value.as_str());
+            } else {
+                map.next_value_seed(CheckSeed)?;
+            }
+            if let Some(again) = keys.insert(key) {
+                return Err(parse::duplicate_key(&again));
+            }
+        }
+        super::split::close_level();
+        Ok(())
+    }
+}
+
+/// The keys of one object met so far: a short list is searched, a long one hashed, so an object
+/// with thousands of members costs a lookup each.
+#[derive(Default)]
+struct Keys<'de> {
+    few: Vec<Cow<'de, str>>,
+    many: foldhash::HashSet<Cow<'de, str>>,
+}
+
+/// Keys searched one by one, up to this many.
+const FEW_KEYS: usize = 16;
+
+impl<'de> Keys<'de> {
+    /// Adds `key`; gives it back when it was already there.
+    fn insert(&mut self, key: Cow<'de, str>) -> Option<Cow<'de, str>> {
+        if self.many.is_empty() {
+            if self.few.contains(&key) {
+                return Some(key);
+            }
+            if self.few.len() < FEW_KEYS {
+                self.few.push(key);
+                return None;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        if self.many.contains(&key) {
+            return Some(key);
+        }
+        self.many.insert(key);
+        None
+    }
+}
+
+/// A JSON key as the text has it, copied only when written with escapes.
+struct BorrowedKey;
+
+impl<'de> DeserializeSeed<'de> for BorrowedKey {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BorrowedKey {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string key")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::*;
+    use crate::source::Source;
+
+    /// Reads the root and its `a` by members: `a/b` and the root's `c` are read for nothing.
+    fn interest(path: &[&str]) -> Reading {
+        match path {
+            [] | ["a"] => Reading::Members,
+            ["a", "b"] | ["c"] => Reading::Nothing,
+            _ => Reading::Whole,
+        }
+    }
+
+    fn parsed(text: &str) -> (Result<Value, crate::Diagnostic>, Result<Value, crate::Diagnostic>) {
+        let source = |text: &str| Source::from_text("a.json", None, text.to_owned());
+        (source(text).parse_for(interest), source(text).parse())
+    }
+
+    /// `value` without what [`interest`] leaves out.
+    fn pruned(mut value: Value) -> Value {
+        if let Some(root) = value.as_object_mut() {
+            root.shift_remove("c");
+            if let Some(Value::Object(a)) = root.get_mut("a") {
+                a.shift_remove("b");
+            }
+        }
+        value
+    }
+
+    #[test]
+    fn what_is_read_for_nothing_is_left_out_and_the_rest_is_as_parsed_whole() {
+        let text =
+            r##"{"a": {"x": 1, "b": {"deep": [1, {"$ref": "#/a/x"}]}, "y": [{"b": 2}]}, "c": "gone", "d": {"b": 3}}"##;
+        let (pruned_value, whole) = parsed(text);
+        assert_eq!(pruned_value.unwrap(), json!({"a": {"x": 1, "y": [{"b": 2}]}, "d": {"b": 3}}));
+        assert_eq!(pruned(whole.unwrap()), json!({"a": {"x": 1, "y": [{"b": 2}]}, "d": {"b": 3}}));
+        // An array or a scalar where members are read is read whole.
+        let (pruned_value, _) = parsed(r#"{"a": [{"b": 1}], "c": 2}"#);
+        assert_eq!(pruned_value.unwrap(), json!({"a": [{"b": 1}]}));
+    }
+
+    #[test]
+    fn what_is_wrong_in_what_is_left_out_is_the_error_the_whole_parse_reports() {
+        for unread in [r#"{"k": 1, "k": 2}"#, r#"{"k": 1e400}"#, r#""\ud800""#, r#"[1,]"#, r#"{"k" 1}"#, r#"tru"#] {
+            for text in [format!(r#"{{"a": {{"b": {unread}}}}}"#), format!(r#"{{"c": {unread}, "a": {{}}}}"#)] {
+                let (pruned_value, whole) = parsed(&text);
+                let (pruned_error, whole_error) = (pruned_value.unwrap_err(), whole.unwrap_err());
+                assert_eq!(pruned_error, whole_error, "{text}");
+            }
+        }
+        // A key left out counts as written.
+        for text in [
+            r#"{"c": 1, "c": 2}"#,
+            r#"{"c": 1, "a": {}, "c": 2}"#,
+            r#"{"a": {"b": 1, "b": 2}}"#,
+            r#"{"a": {"x": 1, "b": 1, "x": 2}}"#,
+        ] {
+            let (pruned_value, whole) = parsed(text);
+            assert_eq!(pruned_value.unwrap_err().code, crate::Code::DuplicateKey, "{text}");
+            assert_eq!(whole.unwrap_err().code, crate::Code::DuplicateKey);
+        }
+        let deep = format!(r#"{{"c": {}{}}}"#, "[".repeat(200), "]".repeat(200));
+        let (pruned_value, whole) = parsed(&deep);
+        assert_eq!(pruned_value.unwrap_err(), whole.unwrap_err());
+    }
+
+    #[test]
+    fn a_ref_into_what_would_be_left_out_keeps_everything() {
+        for reference in ["#/c", "#/a/b/deep", "#/a", "#", "#/a/%62", "#/a/b/~0", "#/%ff", "x"] {
+            let text = format!(r#"{{"a": {{"b": {{"deep": 1}}}}, "c": 2, "d": {{"$ref": "{reference}"}}}}"#);
+            let (pruned_value, whole) = parsed(&text);
+            assert_eq!(pruned_value.unwrap(), whole.unwrap(), "{reference}");
+        }
+        // Written inside what is left out, too; and a `$ref` that leads elsewhere changes nothing.
+        let text = r##"{"a": {"b": {"$ref": "#/c/x"}}, "c": {"x": 1}, "d": {"$ref": "#/d"}}"##;
+        assert_eq!(parsed(text).0.unwrap(), parsed(text).1.unwrap());
+        let text = r##"{"a": {"b": {"$ref": "#/d"}, "x": {"$ref": "#/a/x"}}, "c": {"$ref": "#/e~0f"}, "d": 1}"##;
+        assert_eq!(parsed(text).0.unwrap(), json!({"a": {"x": {"$ref": "#/a/x"}}, "d": 1}));
+    }
+
+    #[test]
+    fn only_a_plain_local_pointer_is_followed_and_only_a_few_levels() {
+        let deep = |path: &[&str]| if path.len() < 20 { Reading::Members } else { Reading::Nothing };
+        assert!(!reaches_unread(interest, "#/d/b"));
+        assert!(!reaches_unread(interest, "#/a/x/b"));
+        assert!(reaches_unread(interest, "#/a/b/x"));
+        assert!(!reaches_unread(interest, "#/a/%78"));
+        assert!(reaches_unread(interest, "#/a/%62"));
+        assert!(reaches_unread(interest, "#/%ff"));
+        assert!(reaches_unread(interest, "#/a/~2"));
+        assert!(reaches_unread(deep, &format!("#{}", "/x".repeat(REF_LEVELS))));
+        assert!(reaches_unread(deep, &format!("#{}", "/x".repeat(REF_LEVELS + 1))));
+    }
+
+    #[test]
+    fn a_ref_to_another_document_keeps_everything() {
+        let text = r#"{"a": {"b": {"$ref": "other.json#/x"}}, "c": 1}"#;
+        let source = Source::from_text("a.json", None, text.to_owned());
+        assert_eq!(source.parse_for(interest).unwrap(), source.parse().unwrap());
+        assert_eq!(source.names_other_documents(), Some(true));
+    }
+
+    #[test]
+    fn keys_are_told_apart_in_objects_of_any_size() {
+        for size in [0, 1, FEW_KEYS - 1, FEW_KEYS, FEW_KEYS + 1, 100] {
+            let mut keys = Keys::default();
+            for n in 0..size {
+                assert_eq!(keys.insert(Cow::Owned(n.to_string())), None);
+            }
+            for n in 0..size {
+                assert_eq!(keys.insert(Cow::Owned(n.to_string())), Some(Cow::Owned(n.to_string())));
+            }
+        }
+    }
+
+    fn arbitrary_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            (-1e300f64..1e300).prop_map(Value::from),
+            ".{0,6}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec(("[a-d]|\\$ref", inner), 0..5)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn a_pruned_parse_is_the_whole_parse_less_what_is_unread(
+            members in prop::collection::vec(("[a-d]", arbitrary_json()), 0..6),
+            pretty in any::<bool>(),
+        ) {
+            let root = Value::Object(members.into_iter().collect());
+            let text = if pretty { serde_json::to_string_pretty(&root) } else { serde_json::to_string(&root) }.unwrap();
+            let (pruned_value, whole) = parsed(&text);
+            let (pruned_value, whole) = (pruned_value.unwrap(), whole.unwrap());
+            if text.contains("$ref") {
+                // Unless a `$ref` led into what would be left out.
+                prop_assert!(pruned_value == pruned(whole.clone()) || pruned_value == whole);
+            } else {
+                prop_assert_eq!(pruned_value, pruned(whole));
+            }
+        }
+    }
+}
