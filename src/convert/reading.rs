@@ -9,12 +9,14 @@ use crate::openapi::METHODS;
 use crate::source::{Reading, Source};
 
 /// How much a conversion reads of the value at `path` in an OpenAPI document (2.0 or 3.x): all
-/// of it but its operations. Of an operation it converts (get or post) it reads everything but
-/// the `responses`; of one it skips for its method, only what a filter matches (`operationId`,
-/// `tags`) and a `$ref`.
+/// of it but its operations and its schemas. Of an operation it converts (get or post) it reads
+/// everything but the `responses`; of one it skips for its method, only what a filter matches
+/// (`operationId`, `tags`) and a `$ref`. Schemas (`definitions`, `components/schemas`) it reads
+/// only where a `$ref` leads: most describe responses.
 pub fn reading(path: &[&str]) -> Reading {
     match path {
-        [] | ["paths"] | ["paths", _] => Reading::Members,
+        [] | ["paths"] | ["paths", _] | ["components"] => Reading::Members,
+        ["definitions"] | ["components", "schemas"] => Reading::Referenced,
         ["paths", _, method] if METHODS.contains(method) => Reading::Members,
         ["paths", _, method, key] if METHODS.contains(method) => {
             let converted = Method::ALL.iter().any(|converted| converted.as_str() == *method);
@@ -43,7 +45,7 @@ mod tests {
 
     #[test]
     fn a_conversion_reads_all_but_responses_and_most_of_what_it_skips() {
-        let cases: [(&[&str], Reading); 16] = [
+        let cases: [(&[&str], Reading); 19] = [
             (&[], Reading::Members),
             (&["paths"], Reading::Members),
             (&["paths", "/a"], Reading::Members),
@@ -59,7 +61,10 @@ mod tests {
             (&["paths", "/a", "delete", "requestBody"], Reading::Nothing),
             (&["paths", "/a", "parameters"], Reading::Whole),
             (&["paths", "/a", "query"], Reading::Whole),
-            (&["definitions"], Reading::Whole),
+            (&["definitions"], Reading::Referenced),
+            (&["components"], Reading::Members),
+            (&["components", "schemas"], Reading::Referenced),
+            (&["components", "securitySchemes"], Reading::Whole),
         ];
         for (path, expected) in cases {
             assert_eq!(reading(path), expected, "{path:?}");
@@ -112,5 +117,50 @@ mod tests {
             let (_, diagnostics) = converted(&plain, &options);
             assert!(!diagnostics.iter().any(|(code, _)| *code == crate::Code::FilterUnmatched), "{filter}");
         }
+    }
+
+    #[test]
+    fn a_big_document_s_schemas_are_parsed_where_a_ref_first_leads() {
+        let filler = |n: usize| json!({"type": "object", "description": "f".repeat(1000), "properties": {"n": {"type": "integer", "example": n}}});
+        let mut schemas: serde_json::Map<String, Value> =
+            (0..1200).map(|n| (format!("Filler{n}"), filler(n))).collect();
+        schemas.insert(
+            "Order".to_owned(),
+            json!({"type": "object", "required": ["item"], "properties": {
+                "item": {"$ref": "#/components/schemas/Item"},
+                "note": {"$ref": "#/components/schemas/Item/properties/name"}
+            }}),
+        );
+        schemas.insert(
+            "Item".to_owned(),
+            json!({"type": "object", "properties": {"name": {"type": "string", "description": "named"}}}),
+        );
+        let document = json!({
+            "openapi": "3.0.0",
+            "info": {"title": "Shop", "version": "1.0.0"},
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": {"/orders": {"post": {
+                "operationId": "order",
+                "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Order"}}}},
+                "responses": {"200": {"description": "ok"}}
+            }}},
+            "components": {"schemas": schemas}
+        });
+        let text = serde_json::to_string_pretty(&document).unwrap();
+        assert!(text.len() > 1024 * 1024, "big enough to be parsed in pieces");
+        let source = Source::from_text("shop.json", None, text);
+        // The parse left every schema aside, unparsed.
+        let parsed = parse(&source).unwrap();
+        assert_eq!(parsed.pointer("/components/schemas"), Some(&json!({})));
+        let (ois, diagnostics) = converted(&document, &ConvertOptions::default());
+        let names: Vec<&Value> =
+            ois.pointer("/endpoints/0/parameters").unwrap().as_array().unwrap().iter().map(|p| &p["name"]).collect();
+        assert!(names.len() >= 2, "{names:?} {diagnostics:?}");
+        // A `$ref` from a schema into what the conversion leaves out: everything is read.
+        let mut into_paths = document.clone();
+        into_paths["components"]["schemas"]["Filler7"]["properties"]["n"] =
+            json!({"$ref": "#/paths/~1orders/post/responses/200"});
+        let source = Source::from_text("shop.json", None, serde_json::to_string_pretty(&into_paths).unwrap());
+        assert_eq!(parse(&source).unwrap(), into_paths);
     }
 }

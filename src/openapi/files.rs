@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -31,6 +32,16 @@ pub struct Files {
     /// (the document holding a `$ref`, the file part of the `$ref` as written) → the file it names,
     /// or why it cannot be followed.
     links: HashMap<(Document, String), Result<usize, Diagnostic>>,
+    /// The root's schemas its parse left unparsed (`Reading::Referenced`), by pointer: each is
+    /// parsed when a `$ref` first leads into it.
+    unparsed: foldhash::HashMap<String, Unparsed>,
+}
+
+/// A member of the root left unparsed, and its value once a `$ref` has led there.
+#[derive(Debug)]
+struct Unparsed {
+    text: Box<str>,
+    value: OnceLock<Option<Value>>,
 }
 
 impl Files {
@@ -40,7 +51,30 @@ impl Files {
     pub fn read(source: &Source, root: &Value, allow_root: Option<&Path>) -> Files {
         // The parse noted every `$ref` as it read it; text from elsewhere is searched.
         let names_files = source.names_other_documents().unwrap_or_else(|| has_file_refs(&source.text));
-        if names_files { read_all(source, root, allow_root) } else { Files::default() }
+        let mut files = if names_files { read_all(source, root, allow_root) } else { Files::default() };
+        files.unparsed = source
+            .take_unparsed()
+            .into_iter()
+            .map(|(pointer, text)| (pointer, Unparsed { text: text.into(), value: OnceLock::new() }))
+            .collect();
+        files
+    }
+
+    /// The value at `pointer` in a member of the root its parse left unparsed, parsed now if no
+    /// `$ref` has led there before.
+    pub(crate) fn in_unparsed(&self, pointer: &str) -> Option<&Value> {
+        if self.unparsed.is_empty() {
+            return None;
+        }
+        // The member is the pointer itself or what it names is in it.
+        let ends = pointer.match_indices('/').map(|(at, _)| at).skip(1).chain([pointer.len()]);
+        for end in ends {
+            if let Some(member) = pointer.get(..end).and_then(|prefix| self.unparsed.get(prefix)) {
+                let value = member.value.get_or_init(|| Source::parse_unparsed(&member.text)).as_ref()?;
+                return crate::pointer::lookup(value, pointer.get(end..)?);
+            }
+        }
+        None
     }
 
     /// Whether the document's non-body parameters are in their Swagger 2.0 shape, their value

@@ -147,7 +147,10 @@ impl<'a> Resolver<'a> {
     /// `01` and `+1` name nothing).
     pub fn lookup(&self, location: &Location) -> Option<&'a Value> {
         let document = match location.document {
-            Document::Input => self.root,
+            Document::Input => {
+                let found = crate::pointer::lookup(self.root, &location.pointer);
+                return found.or_else(|| self.files?.in_unparsed(&location.pointer));
+            }
             Document::Referenced(index) => self.files?.value(index)?,
             _ => return None,
         };

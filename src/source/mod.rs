@@ -96,6 +96,8 @@ pub struct Source {
     chars: OnceLock<chars::CharIndex>,
     /// What [`Source::names_other_documents`] says, once the text is parsed.
     references: OnceLock<bool>,
+    /// What [`Source::parse_for`] left unparsed ([`Reading::Referenced`]): pointers and spans.
+    unparsed: Mutex<Vec<(String, std::ops::Range<usize>)>>,
 }
 
 impl std::fmt::Debug for Source {
@@ -183,6 +185,7 @@ impl Source {
             lines: OnceLock::new(),
             chars: OnceLock::new(),
             references: OnceLock::new(),
+            unparsed: Mutex::default(),
         }
     }
 
@@ -194,8 +197,10 @@ impl Source {
     /// Parses the text for a reader that reads only what `interest` says: a JSON value it reads
     /// for nothing is left out of the value (unparsed, it costs a fraction of the time), but it
     /// is checked as [`Source::parse`] checks it, and anything wrong with it is the same error.
-    /// When a `$ref` leads into what was left out, or names another document, nothing is left
-    /// out. YAML is read whole.
+    /// In a big document, the members of a value read by reference ([`Reading::Referenced`]) are
+    /// left out too, their text kept for the resolver to parse where a `$ref` first leads. When a
+    /// `$ref` in what is read leads into what was left out, or names another document, nothing is
+    /// left out. YAML is read whole.
     pub fn parse_for(&self, interest: Interest) -> Result<Value, Diagnostic> {
         self.parse_reading(Some(interest))
     }
@@ -219,6 +224,26 @@ impl Source {
         parsed.map_err(|diagnostic| self.named(diagnostic))
     }
 
+    /// The members of values read by reference ([`Reading::Referenced`]) that the last
+    /// [`Source::parse_for`] left out of its value, taken: each one's pointer and text, to parse
+    /// with [`Source::parse_unparsed`] when a `$ref` first leads there.
+    pub(crate) fn take_unparsed(&self) -> Vec<(String, &str)> {
+        let spans = std::mem::take(&mut *self.unparsed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+        spans.into_iter().filter_map(|(pointer, span)| Some((pointer, self.text.get(span)?))).collect()
+    }
+
+    /// A member [`Source::take_unparsed`] gave, parsed as it would have been in its place.
+    pub(crate) fn parse_unparsed(text: &str) -> Option<Value> {
+        split::parse_unparsed(text)
+    }
+
+    /// Where `part`, a slice of the text, is in it.
+    fn span_of(&self, part: &str) -> Option<std::ops::Range<usize>> {
+        let start = part.as_ptr().addr().checked_sub(self.text.as_ptr().addr())?;
+        let end = start.checked_add(part.len())?;
+        (end <= self.text.len()).then_some(start..end)
+    }
+
     /// Whether a `$ref` in the text names another document (`common.yaml#/Pet`, or a URL), as
     /// [`Source::parse`] found while reading it; `None` until it has parsed the text.
     pub fn names_other_documents(&self) -> Option<bool> {
@@ -230,11 +255,14 @@ impl Source {
             Some(interest) => parse::json_for(&self.text, interest),
             None => parse::json(&self.text),
         };
-        let parsed = parsed.map(|(value, landmarks)| {
-            if !landmarks.is_empty() {
-                self.json_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).landmarks = landmarks;
+        let parsed = parsed.map(|parsed| {
+            if !parsed.landmarks.is_empty() {
+                self.json_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).landmarks = parsed.landmarks;
             }
-            value
+            let unparsed =
+                parsed.unparsed.into_iter().filter_map(|(pointer, text)| Some((pointer, self.span_of(text)?)));
+            *self.unparsed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = unparsed.collect();
+            parsed.value
         });
         parsed.or_else(|err| {
             let message = err.to_string();
@@ -312,7 +340,7 @@ impl Source {
         let mut text = std::borrow::Cow::Borrowed(self.text.as_str());
         let mut infinities = 0;
         loop {
-            let (parsed, duplicate_keys) = parse::as_javascript(|| parse::json(&text).map(|(value, _)| value));
+            let (parsed, duplicate_keys) = parse::as_javascript(|| parse::json(&text).map(|parsed| parsed.value));
             let error = match parsed {
                 Ok(value) => return Ok((value, duplicate_keys, infinities)),
                 Err(error) => error,

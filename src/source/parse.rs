@@ -92,14 +92,31 @@ pub(super) const SPLIT_MIN_BYTES: usize = 1024 * 1024;
 /// parsed in pieces side by side (`super::split`) when this thread is not already one of the
 /// pool's, sharing a batch's cores with other files, and the parse is strict; where its pieces
 /// were comes with it.
-pub(crate) fn json(text: &str) -> Result<(Value, Vec<Landmark>), serde_json::Error> {
+pub(crate) fn json(text: &str) -> Result<Parsed<'_>, serde_json::Error> {
     if is_strict()
         && splits(text)
         && let Some(parsed) = super::split::json(text, None)
     {
         return Ok(parsed);
     }
-    json_whole(text).map(|value| (value, Vec::new()))
+    json_whole(text).map(Parsed::whole)
+}
+
+/// A JSON document parsed.
+#[derive(Debug)]
+pub(crate) struct Parsed<'text> {
+    pub(crate) value: Value,
+    /// Where the pieces of a document parsed in pieces were.
+    pub(crate) landmarks: Vec<Landmark>,
+    /// The members of values read by reference ([`Reading::Referenced`]), left out of `value`:
+    /// their pointers and text.
+    pub(crate) unparsed: Vec<(String, &'text str)>,
+}
+
+impl Parsed<'_> {
+    fn whole(value: Value) -> Self {
+        Parsed { value, landmarks: Vec::new(), unparsed: Vec::new() }
+    }
 }
 
 /// Whether this thread's parse is strict (not as JavaScript reads).
@@ -117,13 +134,13 @@ fn splits(text: &str) -> bool {
 /// unread is checked but absent from the value. When anything is wrong with the text, or a `$ref`
 /// leads into what was left out, or names another document (whose `$ref`s might lead back into
 /// it), the text is parsed again as [`json`] parses it, which has the last word.
-pub(crate) fn json_for(text: &str, interest: Interest) -> Result<(Value, Vec<Landmark>), serde_json::Error> {
+pub(crate) fn json_for(text: &str, interest: Interest) -> Result<Parsed<'_>, serde_json::Error> {
     if is_strict() && interest(&[]) == Reading::Members {
         let pruned = super::prune::with_interest(interest, || {
             if splits(text) {
                 super::split::json(text, Some(interest))
             } else {
-                json_pruned(text, interest).map(|value| (value, Vec::new()))
+                json_pruned(text, interest).map(Parsed::whole)
             }
         });
         let unread_reached = super::prune::take_unread_reached();

@@ -4,6 +4,10 @@
 //! rest (syntax, duplicate keys, nesting, numbers, `$ref`s), but no value is built for it: it is
 //! absent from the result. A `$ref` that leads into what was left out makes the caller parse the
 //! whole text again ([`take_unread_reached`]).
+//!
+//! Schemas are read only where a `$ref` leads ([`Reading::Referenced`]): a big document's parse
+//! checks each one and keeps its text, for the resolver to parse when a `$ref` first leads there
+//! (`Source::take_unparsed`).
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -24,6 +28,10 @@ pub enum Reading {
     Members,
     /// None of it: the member is left out.
     Nothing,
+    /// Its members only where a `$ref` leads (`#/definitions/Pet`): the parse of a big document
+    /// checks each and keeps its text aside, unparsed (`Source::take_unparsed`); a small one
+    /// reads them all.
+    Referenced,
 }
 
 /// What a reader reads of a document: how much of the value at `path` (its keys from the root,
@@ -43,6 +51,15 @@ thread_local! {
 pub(super) fn with_interest<T>(interest: Interest, parse: impl FnOnce() -> T) -> T {
     let outer = INTEREST.replace(Some(interest));
     let result = parse();
+    INTEREST.set(outer);
+    result
+}
+
+/// Runs `check` on what is left out: its `$ref`s are never followed, so where they lead does
+/// not matter (only whether one names another document, as the whole parse notes it).
+pub(super) fn unread<T>(check: impl FnOnce() -> T) -> T {
+    let outer = INTEREST.replace(None);
+    let result = check();
     INTEREST.set(outer);
     result
 }
@@ -71,7 +88,8 @@ pub(super) fn note_local_reference(reference: &str) {
 
 /// Whether the target of the local `$ref` `reference` is, or is in, or holds, something
 /// `interest` leaves out; `true` when that cannot be told (the resolver will say what is wrong
-/// with the `$ref`, from the whole document).
+/// with the `$ref`, from the whole document). A member of a value read by reference is there, to
+/// be parsed when the resolver first reaches it.
 fn reaches_unread(interest: Interest, reference: &str) -> bool {
     let fragment = reference.strip_prefix('#').unwrap_or(reference);
     // Most `$ref`s are written plainly (tens of thousands in a big API): their tokens are
@@ -92,13 +110,16 @@ const REF_LEVELS: usize = 8;
 /// out.
 fn leads_to_unread<'t>(interest: Interest, tokens: impl Iterator<Item = &'t str>) -> bool {
     let mut path = [""; REF_LEVELS];
-    for (depth, token) in tokens.enumerate() {
+    let mut tokens = tokens.enumerate();
+    while let Some((depth, token)) = tokens.next() {
         let Some(slot) = path.get_mut(depth) else { return true };
         *slot = token;
         match interest(path.get(..=depth).unwrap_or_default()) {
             Reading::Whole => return false,
             Reading::Nothing => return true,
             Reading::Members => {}
+            // Into one of its members: there, unparsed. The whole of it: not all there.
+            Reading::Referenced => return tokens.next().is_none(),
         }
     }
     // The target is read by members (the root, at least): some of what is in it may be missing.
@@ -169,23 +190,25 @@ impl<'de> Visitor<'de> for PrunedSeed<'_> {
         }
         let mut object = Map::new();
         // Members left out still count as written: a key written twice is an error either way.
-        let mut unread: Vec<String> = Vec::new();
+        let mut left_out = Keys::default();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let path = below(self.path, &key);
             let value = match (self.interest)(&path) {
-                Reading::Whole => map.next_value_seed(ValueSeed)?,
+                Reading::Whole | Reading::Referenced => map.next_value_seed(ValueSeed)?,
                 Reading::Members => map.next_value_seed(PrunedSeed { interest: self.interest, path: &path })?,
                 Reading::Nothing => {
-                    map.next_value_seed(CheckSeed)?;
-                    if object.contains_key(&key) || unread.contains(&key) {
+                    unread(|| map.next_value_seed(CheckSeed))?;
+                    if object.contains_key(&key) {
                         return Err(parse::duplicate_key(&key));
                     }
-                    unread.push(key);
+                    if let Some(again) = left_out.insert(Cow::Owned(key)) {
+                        return Err(parse::duplicate_key(&again));
+                    }
                     continue;
                 }
             };
             parse::note_member(&key, value.as_str());
-            if unread.contains(&key) {
+            if left_out.contains(&key) {
                 return Err(parse::duplicate_key(&key));
             }
             parse::insert_member(&mut object, key, value)?;
@@ -270,7 +293,7 @@ impl<'de> Visitor<'de> for CheckSeed {
 /// The keys of one object met so far: a short list is searched, a long one hashed, so an object
 /// with thousands of members costs a lookup each.
 #[derive(Default)]
-struct Keys<'de> {
+pub(super) struct Keys<'de> {
     few: Vec<Cow<'de, str>>,
     many: foldhash::HashSet<Cow<'de, str>>,
 }
@@ -279,8 +302,13 @@ struct Keys<'de> {
 const FEW_KEYS: usize = 16;
 
 impl<'de> Keys<'de> {
+    /// Whether `key` is there.
+    pub(super) fn contains(&self, key: &str) -> bool {
+        if self.many.is_empty() { self.few.iter().any(|known| known == key) } else { self.many.contains(key) }
+    }
+
     /// Adds `key`; gives it back when it was already there.
-    fn insert(&mut self, key: Cow<'de, str>) -> Option<Cow<'de, str>> {
+    pub(super) fn insert(&mut self, key: Cow<'de, str>) -> Option<Cow<'de, str>> {
         if self.many.is_empty() {
             if self.few.contains(&key) {
                 return Some(key);
@@ -407,9 +435,10 @@ mod tests {
             let (pruned_value, whole) = parsed(&text);
             assert_eq!(pruned_value.unwrap(), whole.unwrap(), "{reference}");
         }
-        // Written inside what is left out, too; and a `$ref` that leads elsewhere changes nothing.
+        // Written inside what is left out, it is never followed; one that leads elsewhere changes
+        // nothing either.
         let text = r##"{"a": {"b": {"$ref": "#/c/x"}}, "c": {"x": 1}, "d": {"$ref": "#/d"}}"##;
-        assert_eq!(parsed(text).0.unwrap(), parsed(text).1.unwrap());
+        assert_eq!(parsed(text).0.unwrap(), json!({"a": {}, "d": {"$ref": "#/d"}}));
         let text = r##"{"a": {"b": {"$ref": "#/d"}, "x": {"$ref": "#/a/x"}}, "c": {"$ref": "#/e~0f"}, "d": 1}"##;
         assert_eq!(parsed(text).0.unwrap(), json!({"a": {"x": {"$ref": "#/a/x"}}, "d": 1}));
     }
@@ -426,6 +455,20 @@ mod tests {
         assert!(reaches_unread(interest, "#/a/~2"));
         assert!(reaches_unread(deep, &format!("#{}", "/x".repeat(REF_LEVELS))));
         assert!(reaches_unread(deep, &format!("#{}", "/x".repeat(REF_LEVELS + 1))));
+    }
+
+    #[test]
+    fn a_ref_into_a_member_of_what_is_read_by_reference_is_there_to_be_parsed() {
+        let by_reference = |path: &[&str]| match path {
+            [] | ["components"] => Reading::Members,
+            ["components", "schemas"] => Reading::Referenced,
+            _ => Reading::Whole,
+        };
+        assert!(!reaches_unread(by_reference, "#/components/schemas/Pet"));
+        assert!(!reaches_unread(by_reference, "#/components/schemas/Pet/properties/a"));
+        assert!(!reaches_unread(by_reference, "#/components/schemas/a~1b%20c"));
+        assert!(reaches_unread(by_reference, "#/components/schemas"));
+        assert!(!reaches_unread(by_reference, "#/components/parameters/P"));
     }
 
     #[test]

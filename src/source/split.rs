@@ -8,6 +8,7 @@
 //! piece nested so deep that the whole parse might refuse it, the caller parses the whole text,
 //! which finds the same problem and reports it where it is.
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::sync::Mutex;
@@ -17,8 +18,8 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::parse::{self, KeySeed, ValueSeed, ValueVisitor};
-use super::prune::{self, CheckSeed, Interest, PrunedSeed, Reading};
+use super::parse::{self, KeySeed, Parsed, ValueSeed, ValueVisitor};
+use super::prune::{self, CheckSeed, Interest, Keys, PrunedSeed, Reading};
 
 /// How many times a big piece is outlined in turn (a level each time).
 const SPLITS: usize = 3;
@@ -60,8 +61,9 @@ pub(super) fn close_level() {
 
 /// `text`, a JSON object, parsed in pieces side by side; `None` when it is not an object or
 /// anything is wrong with it (the whole parse then says what). With an `interest`, what it leaves
-/// unread is checked but left out ([`prune`]).
-pub(super) fn json(text: &str, interest: Option<Interest>) -> Option<(Value, Vec<Landmark>)> {
+/// unread is checked but left out ([`prune`]), and the members of values it reads by reference
+/// come back unparsed.
+pub(super) fn json(text: &str, interest: Option<Interest>) -> Option<Parsed<'_>> {
     let parsed = Mutex::new(Vec::new());
     let noted = Noted::default();
     let outline = rayon::scope(|scope| {
@@ -85,13 +87,18 @@ pub(super) fn json(text: &str, interest: Option<Interest>) -> Option<(Value, Vec
     batches.sort_unstable_by_key(|(index, _)| *index);
     let values = batches.into_iter().map(|(_, values)| values).collect::<Option<Vec<_>>>()?;
     let values = values.into_iter().flatten();
-    let mut assembly = Assembly { text, values, pointer: String::new(), landmarks: Vec::new() };
+    let mut assembly = Assembly { text, values, pointer: String::new(), landmarks: Vec::new(), unparsed: Vec::new() };
     let root = assembly.value(Outline::Object(outline))?;
     if assembly.values.next().is_some() {
         return None;
     }
     noted.on_this_thread();
-    Some((root, assembly.landmarks))
+    Some(Parsed { value: root, landmarks: assembly.landmarks, unparsed: assembly.unparsed })
+}
+
+/// A member of a value read by reference, parsed as it would have been in its place.
+pub(super) fn parse_unparsed(text: &str) -> Option<Value> {
+    parse_piece(text, &Part::Whole)?
 }
 
 /// What the `$ref`s read on any thread noted: whether one named another document
@@ -139,29 +146,31 @@ struct Assembly<'text, I> {
     values: I,
     pointer: String,
     landmarks: Vec<Landmark>,
+    /// The members of values read by reference: their pointers and text.
+    unparsed: Vec<(String, &'text str)>,
 }
 
-impl<I: Iterator<Item = Option<Value>>> Assembly<'_, I> {
+impl<'text, I: Iterator<Item = Option<Value>>> Assembly<'text, I> {
     /// The value `outline` stands for, taking the values of its pieces in order.
-    fn value(&mut self, outline: Outline<'_>) -> Option<Value> {
+    fn value(&mut self, outline: Outline<'text>) -> Option<Value> {
         Some(match outline {
             Outline::Scalar(value) => value,
             Outline::Piece(_) => self.values.next()??,
             // Only an object's member is left out.
-            Outline::Unread(_) => return None,
+            Outline::Unread(_) | Outline::Deferred(_) => return None,
             Outline::Object(members) => {
                 let mut object = Map::with_capacity(members.len());
                 // Members left out still count as written: a key written twice is an error either way.
-                let mut unread: Vec<String> = Vec::new();
+                let mut unread = Keys::default();
                 for (key, member) in members {
-                    if let Outline::Unread(_) = member {
-                        if !matches!(self.values.next(), Some(None))
-                            || object.contains_key(&key)
-                            || unread.contains(&key)
-                        {
+                    if let Outline::Unread(text) | Outline::Deferred(text) = member {
+                        if !matches!(self.values.next(), Some(None)) || object.contains_key(&key) {
                             return None;
                         }
-                        unread.push(key);
+                        if let Outline::Deferred(_) = member {
+                            self.unparsed.push((crate::pointer::join(&self.pointer, [key.as_str()]), text));
+                        }
+                        unread.insert(Cow::Owned(key)).is_none().then_some(())?;
                         continue;
                     }
                     let value = self.member(&key, member, false)?;
@@ -189,7 +198,7 @@ impl<I: Iterator<Item = Option<Value>>> Assembly<'_, I> {
     /// [`Assembly::value`] of the member `key` (an index, for an element), noting where a
     /// piece was, and where an outlined object or array was when its first member is a piece
     /// found (`paths` and `info` themselves, not only what is in them).
-    fn member(&mut self, key: &str, outline: Outline<'_>, element: bool) -> Option<Value> {
+    fn member(&mut self, key: &str, outline: Outline<'text>, element: bool) -> Option<Value> {
         let length = self.pointer.len();
         crate::pointer::push(&mut self.pointer, key);
         let first = match &outline {
@@ -200,7 +209,7 @@ impl<I: Iterator<Item = Option<Value>>> Assembly<'_, I> {
             }
             Outline::Object(members) => members.first().map(|(first, _)| (first.clone(), false)),
             Outline::Array(items) => (!items.is_empty()).then(|| ("0".to_owned(), true)),
-            Outline::Scalar(_) | Outline::Unread(_) => None,
+            Outline::Scalar(_) | Outline::Unread(_) | Outline::Deferred(_) => None,
         };
         let before = self.landmarks.len();
         let value = self.value(outline);
@@ -246,7 +255,7 @@ const JSON_SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 
 /// A batch's number and its pieces' values (`None`: one would not parse; `Some(None)`, a piece
 /// read for nothing).
-type Parsed = (usize, Option<Vec<Option<Value>>>);
+type Batch = (usize, Option<Vec<Option<Value>>>);
 
 /// What is read of a piece.
 enum Part {
@@ -256,8 +265,10 @@ enum Part {
         interest: Interest,
         path: Vec<String>,
     },
-    /// Nothing: it is only checked.
+    /// Nothing: it is only checked (where its `$ref`s lead does not matter).
     Unread,
+    /// A member of a value read by reference: checked, and its `$ref`s with it.
+    Deferred,
 }
 
 /// Where the outline puts the pieces it finds, in order.
@@ -269,7 +280,7 @@ trait Pieces<'text> {
 struct Batches<'r, 'scope, 'text> {
     scope: &'r rayon::Scope<'scope>,
     /// Each batch's values as they are done.
-    parsed: &'scope Mutex<Vec<Parsed>>,
+    parsed: &'scope Mutex<Vec<Batch>>,
     noted: &'scope Noted,
     interest: Option<Interest>,
     pending: RefCell<(Vec<(&'text str, Part)>, usize)>,
@@ -323,18 +334,21 @@ fn parse_piece(text: &str, part: &Part) -> Option<Option<Value>> {
             let path: Vec<&str> = path.iter().map(String::as_str).collect();
             PrunedSeed { interest: *interest, path: &path }.deserialize(&mut deserializer).map(Some)
         }
-        Part::Unread => CheckSeed.deserialize(&mut deserializer).map(|()| None),
+        Part::Unread => prune::unread(|| CheckSeed.deserialize(&mut deserializer)).map(|()| None),
+        Part::Deferred => CheckSeed.deserialize(&mut deserializer).map(|()| None),
     };
     LEVELS_LEFT.with(|left| left.set(None));
     value.ok().filter(|_| deserializer.end().is_ok())
 }
 
 /// What the outline read of a value: a scalar, a piece handed out to be parsed (or only checked,
-/// when it is read for nothing), or an object or array whose members are outlines in turn.
+/// when it is read for nothing, or read only by reference), or an object or array whose members
+/// are outlines in turn.
 enum Outline<'text> {
     Scalar(Value),
     Piece(&'text str),
     Unread(&'text str),
+    Deferred(&'text str),
     Object(Vec<(String, Outline<'text>)>),
     Array(Vec<Outline<'text>>),
 }
@@ -346,7 +360,9 @@ impl Outline<'_> {
     fn note(&self, key: &str) {
         match self {
             Outline::Scalar(value) => parse::note_member(key, value.as_str()),
-            Outline::Piece(text) | Outline::Unread(text) if key == "$ref" && text.starts_with('"') => {
+            Outline::Piece(text) | Outline::Unread(text) | Outline::Deferred(text)
+                if key == "$ref" && text.starts_with('"') =>
+            {
                 parse::note_member(key, serde_json::from_str::<String>(text).ok().as_deref());
             }
             _ => {}
@@ -429,13 +445,20 @@ impl<'b, 'text> OutlineSeed<'b, '_, 'text> {
 
     fn member<E: de::Error>(self, raw: &'text RawValue, key: Option<&str>) -> Result<Outline<'text>, E> {
         let text = raw.get();
+        if self.reading == Reading::Referenced && key.is_some() {
+            // Checked now, parsed when a `$ref` first leads into it.
+            self.pieces.push(raw, Part::Deferred);
+            return Ok(Outline::Deferred(text));
+        }
         let (reading, path) = self.below(key);
         if reading == Reading::Nothing {
             self.pieces.push(raw, Part::Unread);
             return Ok(Outline::Unread(text));
         }
-        if self.splits > 0 && text.len() >= BIG_PIECE && text.starts_with(['{', '[']) {
-            let inner = OutlineSeed { splits: self.splits - 1, path: &path, reading, ..self };
+        // A value read by reference is outlined however small: its members are each a piece.
+        let by_reference = reading == Reading::Referenced && text.starts_with('{');
+        if by_reference || (self.splits > 0 && text.len() >= BIG_PIECE && text.starts_with(['{', '['])) {
+            let inner = OutlineSeed { splits: self.splits.saturating_sub(1), path: &path, reading, ..self };
             return inner.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom);
         }
         let part = match (reading, self.interest) {
@@ -522,7 +545,7 @@ mod tests {
     }
 
     fn split(text: &str) -> Option<Value> {
-        json(text, None).map(|(value, _)| value)
+        json(text, None).map(|parsed| parsed.value)
     }
 
     #[test]
@@ -622,7 +645,7 @@ mod tests {
         let text = serde_json::to_string_pretty(&root).unwrap();
         assert!(text.len() > SPLIT_MIN_BYTES);
         assert!(split(&text).is_some());
-        assert_eq!(entry(&text).unwrap().0, root);
+        assert_eq!(entry(&text).unwrap().value, root);
         let duplicated = text.replacen("\"n\": 1999", "\"n\": 1999, \"n\": 0", 1);
         let broken = text.replacen("\"n\": 1500", "\"n\": 1500,", 1);
         for text in [duplicated, broken] {
@@ -649,7 +672,7 @@ mod tests {
         {
             let text = document(inside_a_piece, outlined);
             parse::take_references();
-            let (value, landmarks) = json(&text, None).unwrap();
+            let Parsed { value, landmarks, .. } = json(&text, None).unwrap();
             assert!(!landmarks.is_empty(), "the document was split");
             assert_eq!(parse::take_references(), expected, "{inside_a_piece} {outlined}");
             // As the whole parse notes it.
@@ -671,14 +694,17 @@ mod tests {
                 _ => Reading::Whole,
             }
         }
-        let read = |text: &str| prune::with_interest(interest, || json(text, Some(interest)));
+        fn read(text: &str) -> Option<Parsed<'_>> {
+            prune::with_interest(interest, || json(text, Some(interest)))
+        }
         let item = |n: usize, size: usize| json!({"get": {"n": n}, "responses": {"200": "r".repeat(size)}, "x": n});
         let mut paths: Map<String, Value> = (0..20).map(|n| (format!("/p{n}"), item(n, 600))).collect();
         // Outlined in turn, its responses a piece of their own.
         paths.insert("/big".to_owned(), item(0, BIG_PIECE));
         let root = json!({"openapi": "3.0.0", "paths": paths});
         let text = serde_json::to_string_pretty(&root).unwrap();
-        let (value, landmarks) = read(&text).unwrap();
+        let Parsed { value, landmarks, unparsed } = read(&text).unwrap();
+        assert!(unparsed.is_empty());
         let mut expected = root;
         for item in expected["paths"].as_object_mut().unwrap().values_mut() {
             item.as_object_mut().unwrap().shift_remove("responses");
@@ -688,11 +714,45 @@ mod tests {
         assert_eq!(misled(&text, &value, landmarks), []);
         // What is wrong in what is left out is still wrong; a `$ref` into it is noted.
         let duplicated = text.replacen(r#""200": "r"#, r#""201": 1, "201": "r"#, 1);
-        assert_eq!(read(&duplicated), None);
+        assert!(read(&duplicated).is_none());
         let big_duplicated = text.replacen(r#""/big": {"#, r#""/big": {"responses": 1,"#, 1);
-        assert_eq!(read(&big_duplicated), None);
+        assert!(read(&big_duplicated).is_none());
         let referring = text.replacen(r#""n": 7"#, r##""$ref": "#/paths/~1p9/responses""##, 1);
         assert!(read(&referring).is_some());
+        assert!(prune::take_unread_reached());
+    }
+
+    #[test]
+    fn members_read_by_reference_come_back_unparsed_and_checked() {
+        fn interest(path: &[&str]) -> Reading {
+            match path {
+                [] | ["paths"] | ["paths", _] => Reading::Members,
+                ["paths", _, "responses"] => Reading::Nothing,
+                ["defs"] => Reading::Referenced,
+                _ => Reading::Whole,
+            }
+        }
+        fn read(text: &str) -> Option<Parsed<'_>> {
+            prune::with_interest(interest, || json(text, Some(interest)))
+        }
+        let root = json!({
+            "paths": {"/a": {"get": {"$ref": "#/defs/A"}, "responses": {"200": 1}}},
+            "defs": {"A": {"x": [1, {"$ref": "#/defs/B"}]}, "B": "b", "C~/": {"c": null}}
+        });
+        let text = serde_json::to_string_pretty(&root).unwrap();
+        let Parsed { value, unparsed, .. } = read(&text).unwrap();
+        assert!(!prune::take_unread_reached());
+        assert_eq!(value, json!({"paths": {"/a": {"get": {"$ref": "#/defs/A"}}}, "defs": {}}));
+        let pointers: Vec<&str> = unparsed.iter().map(|(pointer, _)| pointer.as_str()).collect();
+        assert_eq!(pointers, ["/defs/A", "/defs/B", "/defs/C~0~1"]);
+        for (pointer, member) in &unparsed {
+            assert_eq!(parse_unparsed(member).as_ref(), root.pointer(pointer), "{pointer}");
+        }
+        // Checked as the whole parse checks it, its `$ref`s with it.
+        let duplicated = text.replacen(r#""c": null"#, r#""c": null, "c": 1"#, 1);
+        assert!(read(&duplicated).is_none());
+        let into_responses = text.replacen(r##""#/defs/B""##, r##""#/paths/~1a/responses""##, 1);
+        assert!(read(&into_responses).is_some());
         assert!(prune::take_unread_reached());
     }
 
@@ -738,7 +798,7 @@ mod tests {
               "tags" : [ {{"name": "a"}} , "b",[[]]],
               "components": {{"schemas": {{"big": "{filler}", "S": {{"type": "object"}}, "T": [ {{"u": null}} ]}}}} }}"#
         );
-        let (value, landmarks) = json(&text, None).unwrap();
+        let Parsed { value, landmarks, .. } = json(&text, None).unwrap();
         assert!(landmarks.len() >= 8, "{landmarks:?}");
         // Keys written with escapes are left to the walk.
         assert!(landmarks.iter().all(|l| !l.pointer.contains("uote") && !l.pointer.contains("y")));
@@ -779,7 +839,7 @@ mod tests {
             // Both note the same `$ref`s to other documents.
             prop_assert_eq!(split_references, parse::take_references());
             // And its landmarks lead where walking does.
-            let (value, landmarks) = json(&text, None).unwrap();
+            let Parsed { value, landmarks, .. } = json(&text, None).unwrap();
             prop_assert_eq!(misled(&text, &value, landmarks), []);
         }
 
