@@ -165,7 +165,7 @@ impl Reader {
                     if let Some(Value::String(reference)) = map.get("$ref") {
                         let location = reference.split_once('#').map_or(reference.as_str(), |(file, _)| file);
                         let key = (from.clone(), location.to_owned());
-                        if !location.is_empty() && !super::is_url(location) && !self.links.contains_key(&key) {
+                        if !location.is_empty() && !crate::source::is_url(location) && !self.links.contains_key(&key) {
                             let target = self.load(location, dir);
                             self.links.insert(key, target);
                         }

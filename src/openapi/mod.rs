@@ -102,12 +102,6 @@ fn version_text(value: &Value) -> String {
     }
 }
 
-/// Whether the file part of a `$ref` is a URL (`https://…`, `//host/…`), which is never fetched.
-pub(crate) fn is_url(location: &str) -> bool {
-    let lower = location.to_ascii_lowercase();
-    lower.contains("://") || lower.starts_with("//")
-}
-
 /// "an array", "a string", … for messages.
 pub fn kind_of(value: &Value) -> &'static str {
     match value {

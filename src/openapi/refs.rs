@@ -102,7 +102,7 @@ impl<'a> Resolver<'a> {
         let document = if location.is_empty() || self.own == Some(location) {
             from.clone()
         } else {
-            if super::is_url(location) {
+            if crate::source::is_url(location) {
                 return Err(Diagnostic::new(
                     Code::RefUrl,
                     at,

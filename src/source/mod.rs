@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
 
+pub(crate) use parse::is_url;
 pub use prune::{Interest, Reading};
 
 /// Nesting limit for both formats; serde_json and yaml_serde stop at the same depth.
@@ -217,7 +218,7 @@ impl Source {
             Format::Json => self.parse_json(interest),
             Format::Yaml => self.parse_yaml(),
         };
-        let references = parse::take_references();
+        let references = parse::take_references().other_documents;
         if parsed.is_ok() {
             let _ = self.references.set(references);
         }

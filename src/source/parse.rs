@@ -33,10 +33,25 @@ thread_local! {
 }
 
 thread_local! {
-    /// Whether a `$ref` member read on this thread since the last [`take_references`] names
-    /// another document (`common.yaml#/Pet`: text before its `#`). Noted as members are read, so
-    /// finding out whether other files are worth looking for costs no pass of its own.
-    static NAMES_OTHER_DOCUMENTS: Cell<bool> = const { Cell::new(false) };
+    /// What the `$ref` members read on this thread since the last [`take_references`] name
+    /// besides the document itself. Noted as members are read, so finding out whether other
+    /// files are worth looking for costs no pass of its own.
+    static REFERENCES: Cell<References> = const { Cell::new(References { other_documents: false, files: false }) };
+}
+
+/// What a document's `$ref`s name besides the document itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct References {
+    /// Another document: text before the `#` (`common.yaml#/Pet`, a URL).
+    pub(crate) other_documents: bool,
+    /// A file: another document named by a path, not a URL (which is never fetched).
+    pub(crate) files: bool,
+}
+
+impl References {
+    pub(super) fn with(self, other: References) -> References {
+        References { other_documents: self.other_documents || other.other_documents, files: self.files || other.files }
+    }
 }
 
 /// Notes the member `key` the parse just read, whose value is the string `text` (`None` for any
@@ -49,26 +64,31 @@ pub(super) fn note_member(key: &str, text: Option<&str>) {
         if reference.starts_with('#') {
             super::prune::note_local_reference(reference);
         } else {
-            NAMES_OTHER_DOCUMENTS.set(true);
+            let location = reference.split_once('#').map_or(reference, |(location, _)| location);
+            note_references(References { other_documents: true, files: !is_url(location) });
         }
     }
 }
 
-/// Whether a `$ref` read on this thread since the last [`take_references`] named another document.
-fn names_other_documents() -> bool {
-    NAMES_OTHER_DOCUMENTS.get()
+/// Whether the file part of a `$ref` is a URL (`https://…`, `//host/…`), which is never fetched.
+pub(crate) fn is_url(location: &str) -> bool {
+    let lower = location.to_ascii_lowercase();
+    lower.contains("://") || lower.starts_with("//")
 }
 
-/// Whether a `$ref` read on this thread since the last call named another document, forgetting it.
-pub(crate) fn take_references() -> bool {
-    NAMES_OTHER_DOCUMENTS.replace(false)
+/// What the `$ref`s read on this thread since the last [`take_references`] named.
+fn references() -> References {
+    REFERENCES.get()
+}
+
+/// What the `$ref`s read on this thread since the last call named, forgetting it.
+pub(crate) fn take_references() -> References {
+    REFERENCES.take()
 }
 
 /// Counts `found` (from other threads' parses of this text's pieces) as read on this thread.
-pub(super) fn note_references(found: bool) {
-    if found {
-        NAMES_OTHER_DOCUMENTS.set(true);
-    }
+pub(super) fn note_references(found: References) {
+    REFERENCES.set(REFERENCES.get().with(found));
 }
 
 /// Runs `parse` reading duplicate keys as JavaScript does; how many it met comes back with it.
@@ -132,8 +152,8 @@ fn splits(text: &str) -> bool {
 
 /// [`json`] for a reader that reads only what `interest` says ([`super::prune`]): what it leaves
 /// unread is checked but absent from the value. When anything is wrong with the text, or a `$ref`
-/// leads into what was left out, or names another document (whose `$ref`s might lead back into
-/// it), the text is parsed again as [`json`] parses it, which has the last word.
+/// leads into what was left out, or names another file (whose `$ref`s might lead back into it),
+/// the text is parsed again as [`json`] parses it, which has the last word.
 pub(crate) fn json_for(text: &str, interest: Interest) -> Result<Parsed<'_>, serde_json::Error> {
     if is_strict() && interest(&[]) == Reading::Members {
         let pruned = super::prune::with_interest(interest, || {
@@ -144,9 +164,13 @@ pub(crate) fn json_for(text: &str, interest: Interest) -> Result<Parsed<'_>, ser
             }
         });
         let unread_reached = super::prune::take_unread_reached();
+        // Another file's `$ref`s might lead back into what was left out; so might a URL's, when it
+        // is the document's own (`$self`).
+        let references = references();
         if let Some(parsed) = pruned
             && !unread_reached
-            && !names_other_documents()
+            && !references.files
+            && !(references.other_documents && parsed.value.get("$self").is_some())
         {
             return Ok(parsed);
         }

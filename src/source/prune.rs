@@ -1,9 +1,10 @@
 //! A parse for a reader that reads only part of a document: a conversion never reads an
 //! operation's `responses`, nor more than the name and tags of an operation it skips, and in a
 //! big API that is most of the text. What the reader leaves unread is checked as strictly as the
-//! rest (syntax, duplicate keys, nesting, numbers, `$ref`s), but no value is built for it: it is
-//! absent from the result. A `$ref` that leads into what was left out makes the caller parse the
-//! whole text again ([`take_unread_reached`]).
+//! rest (syntax, duplicate keys, nesting, numbers), but no value is built for it: it is absent
+//! from the result. Its own `$ref`s are never followed, so where they lead does not matter; a
+//! `$ref` in what is read that leads into what was left out makes the caller parse the whole text
+//! again ([`take_unread_reached`]).
 //!
 //! Schemas are read only where a `$ref` leads ([`Reading::Referenced`]): a big document's parse
 //! checks each one and keeps its text, for the resolver to parse when a `$ref` first leads there
@@ -472,11 +473,22 @@ mod tests {
     }
 
     #[test]
-    fn a_ref_to_another_document_keeps_everything() {
-        let text = r#"{"a": {"b": {"$ref": "other.json#/x"}}, "c": 1}"#;
-        let source = Source::from_text("a.json", None, text.to_owned());
-        assert_eq!(source.parse_for(interest).unwrap(), source.parse().unwrap());
-        assert_eq!(source.names_other_documents(), Some(true));
+    fn a_ref_to_another_file_keeps_everything_and_one_to_a_url_only_when_it_is_the_document_s() {
+        let read = |text: &str| {
+            let source = Source::from_text("a.json", None, text.to_owned());
+            let value = source.parse_for(interest).unwrap();
+            assert_eq!(source.names_other_documents(), Some(true));
+            (value, source.parse().unwrap())
+        };
+        let (pruned_value, whole) = read(r#"{"a": {"b": {"$ref": "other.json#/x"}}, "c": 1}"#);
+        assert_eq!(pruned_value, whole);
+        // A URL is never fetched: it cannot lead back here, unless it names this very document.
+        let (pruned_value, whole) = read(r#"{"a": {"b": 1}, "d": {"$ref": "https://example.com/a.json#/c"}, "c": 1}"#);
+        assert_eq!(pruned_value, pruned(whole));
+        let (pruned_value, whole) = read(
+            r#"{"$self": "https://example.com/a.json", "a": {"b": 1}, "d": {"$ref": "https://example.com/a.json#/c"}, "c": 1}"#,
+        );
+        assert_eq!(pruned_value, whole);
     }
 
     #[test]

@@ -4,9 +4,10 @@
 //! parses them meanwhile, and then so does it. The pieces are put back in place at the end.
 //! Kubernetes' 4 MB parse, a third of its conversion on one core, is shared between two.
 //!
-//! The result is the `Value` the whole parse makes, or nothing: on any error, a duplicate key, a
-//! piece nested so deep that the whole parse might refuse it, the caller parses the whole text,
-//! which finds the same problem and reports it where it is.
+//! The result is the `Value` the whole parse makes (less what a reader's interest leaves out,
+//! [`prune`]), or nothing: on any error, a duplicate key, a piece nested so deep that the whole
+//! parse might refuse it, the caller parses the whole text, which finds the same problem and
+//! reports it where it is.
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -106,15 +107,18 @@ pub(super) fn parse_unparsed(text: &str) -> Option<Value> {
 /// (`prune::take_unread_reached`).
 #[derive(Default)]
 struct Noted {
-    other_documents: AtomicBool,
+    references: Mutex<parse::References>,
     unread_reached: AtomicBool,
 }
 
 impl Noted {
     /// Passes what this thread's parse noted to `self`.
     fn share(&self) {
-        if parse::take_references() {
-            self.other_documents.store(true, Ordering::Relaxed);
+        let references = parse::take_references();
+        if references != parse::References::default()
+            && let Ok(mut shared) = self.references.lock()
+        {
+            *shared = shared.with(references);
         }
         if prune::take_unread_reached() {
             self.unread_reached.store(true, Ordering::Relaxed);
@@ -123,7 +127,7 @@ impl Noted {
 
     /// Counts everything noted as read on this thread.
     fn on_this_thread(self) {
-        parse::note_references(self.other_documents.into_inner());
+        parse::note_references(self.references.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()));
         prune::note_unread_reached(self.unread_reached.into_inner());
     }
 }
@@ -674,15 +678,15 @@ mod tests {
             parse::take_references();
             let Parsed { value, landmarks, .. } = json(&text, None).unwrap();
             assert!(!landmarks.is_empty(), "the document was split");
-            assert_eq!(parse::take_references(), expected, "{inside_a_piece} {outlined}");
+            assert_eq!(parse::take_references().other_documents, expected, "{inside_a_piece} {outlined}");
             // As the whole parse notes it.
             assert_eq!(whole(&text), Some(value));
-            assert_eq!(parse::take_references(), expected);
+            assert_eq!(parse::take_references().other_documents, expected);
         }
         // One of the root's own members.
         let text = format!(r#"{{"$ref": "root.yaml", "paths": {{"filler": "{filler}"}}}}"#);
         assert!(json(&text, None).is_some());
-        assert!(parse::take_references());
+        assert!(parse::take_references().other_documents);
     }
 
     #[test]
