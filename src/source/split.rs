@@ -11,15 +11,15 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
-use std::fmt;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde::de::DeserializeSeed;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::parse::{self, KeySeed, Parsed, ValueSeed, ValueVisitor};
+use super::parse::{self, Parsed, ValueSeed};
 use super::prune::{self, CheckSeed, Interest, Keys, PrunedSeed, Reading};
 
 /// How many times a big piece is outlined in turn (a level each time).
@@ -76,13 +76,11 @@ pub(super) fn json(text: &str, interest: Option<Interest>) -> Option<Parsed<'_>>
             pending: RefCell::default(),
             handed_out: Cell::new(0),
         };
-        let root = OutlineSeed::root(&batches, interest);
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let outline = RootSeed(root).deserialize(&mut deserializer).ok();
+        let outline = outline_root(text, OutlineSeed::root(&batches, interest));
         batches.hand_out();
         // The outline read the members it did not hand out on this thread.
         noted.share();
-        outline.filter(|_| deserializer.end().is_ok())
+        outline
     })?;
     let mut batches = parsed.into_inner().ok()?;
     batches.sort_unstable_by_key(|(index, _)| *index);
@@ -277,7 +275,7 @@ enum Part {
 
 /// Where the outline puts the pieces it finds, in order.
 trait Pieces<'text> {
-    fn push(&self, piece: &'text RawValue, part: Part);
+    fn push(&self, piece: &'text str, part: Part);
 }
 
 /// Pieces found by the outline, handed out in batches to be parsed on the pool's threads.
@@ -292,11 +290,11 @@ struct Batches<'r, 'scope, 'text> {
 }
 
 impl<'text: 'scope, 'scope> Pieces<'text> for Batches<'_, 'scope, 'text> {
-    fn push(&self, piece: &'text RawValue, part: Part) {
+    fn push(&self, piece: &'text str, part: Part) {
         let full = {
             let mut pending = self.pending.borrow_mut();
-            pending.0.push((piece.get(), part));
-            pending.1 += piece.get().len();
+            pending.0.push((piece, part));
+            pending.1 += piece.len();
             pending.1 >= BATCH_BYTES
         };
         if full {
@@ -374,42 +372,40 @@ impl Outline<'_> {
     }
 }
 
-/// The root object: its members outlined as they are read (`paths` is most of an OpenAPI
-/// document; reading it as one piece first would mean reading it twice).
-struct RootSeed<'b, 'p, 'text>(OutlineSeed<'b, 'p, 'text>);
-
-impl<'de> DeserializeSeed<'de> for RootSeed<'_, '_, 'de> {
-    type Value = Vec<(String, Outline<'de>)>;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_map(self)
+/// The root object's outline: its members outlined as they are read (`paths` is most of an
+/// OpenAPI document; reading it as one piece first would mean reading it twice). `None` when the
+/// text is not one object, or anything about its structure is wrong (the whole parse then says
+/// what).
+fn outline_root<'text>(text: &'text str, root: OutlineSeed<'_, '_, 'text>) -> Option<Vec<(String, Outline<'text>)>> {
+    let scan = Scan { text, by_lines: Cell::new(true) };
+    let start = scan.space(0);
+    if scan.byte(start) != Some(b'{') {
+        return None;
     }
+    let mut members = Vec::new();
+    let end = scan.members(start, |key, value| {
+        let key = key?;
+        let (reading, path) = root.below(Some(&key));
+        let member = match scan.byte(value.start)? {
+            b'{' | b'[' if reading != Reading::Nothing => {
+                OutlineSeed { path: &path, reading, ..root }.container(&scan, value.start, value.end)?
+            }
+            b'{' | b'[' => root.member(scan.slice(value)?, Some(&key))?,
+            // A scalar is made into a value as the whole parse makes it.
+            _ => Outline::Scalar(parse_scalar(scan.slice(value)?)?),
+        };
+        member.note(&key);
+        members.push((key, member));
+        Some(())
+    })?;
+    (scan.space(end) == text.len()).then_some(members)
 }
 
-impl<'de> Visitor<'de> for RootSeed<'_, '_, 'de> {
-    type Value = Vec<(String, Outline<'de>)>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let root = self.0;
-        let mut members = Vec::new();
-        while let Some(key) = map.next_key_seed(KeySeed)? {
-            let (reading, path) = root.below(Some(&key));
-            let member = if reading == Reading::Nothing {
-                let raw: &'de RawValue = map.next_value()?;
-                root.pieces.push(raw, Part::Unread);
-                Outline::Unread(raw.get())
-            } else {
-                map.next_value_seed(OutlineSeed { path: &path, reading, ..root })?
-            };
-            member.note(&key);
-            members.push((key, member));
-        }
-        Ok(members)
-    }
+/// A scalar's text parsed as the whole parse parses it.
+fn parse_scalar(text: &str) -> Option<Value> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = ValueSeed.deserialize(&mut deserializer).ok()?;
+    deserializer.end().ok().map(|()| value)
 }
 
 /// A value outlined: its members or elements become pieces, but for one longer than
@@ -447,90 +443,191 @@ impl<'b, 'text> OutlineSeed<'b, '_, 'text> {
         }
     }
 
-    fn member<E: de::Error>(self, raw: &'text RawValue, key: Option<&str>) -> Result<Outline<'text>, E> {
-        let text = raw.get();
+    /// The outline of the object or array `text[start..end]` (its members or elements each a
+    /// piece, or outlined in turn).
+    fn container(self, scan: &Scan<'text>, start: usize, end: usize) -> Option<Outline<'text>> {
+        let mut members = Vec::new();
+        let mut items = Vec::new();
+        let object = scan.byte(start) == Some(b'{');
+        let closed = scan.members(start, |key, value| {
+            let member = self.member(scan.slice(value)?, key.as_deref())?;
+            match key {
+                Some(key) => {
+                    member.note(&key);
+                    members.push((key, member));
+                }
+                None => items.push(member),
+            }
+            Some(())
+        })?;
+        // Where the scan found it to end, as its own reading of the text does.
+        (closed == end).then(|| if object { Outline::Object(members) } else { Outline::Array(items) })
+    }
+
+    fn member(self, text: &'text str, key: Option<&str>) -> Option<Outline<'text>> {
         if self.reading == Reading::Referenced && key.is_some() {
             // Checked now, parsed when a `$ref` first leads into it.
-            self.pieces.push(raw, Part::Deferred);
-            return Ok(Outline::Deferred(text));
+            self.pieces.push(text, Part::Deferred);
+            return Some(Outline::Deferred(text));
         }
         let (reading, path) = self.below(key);
         if reading == Reading::Nothing {
-            self.pieces.push(raw, Part::Unread);
-            return Ok(Outline::Unread(text));
+            self.pieces.push(text, Part::Unread);
+            return Some(Outline::Unread(text));
         }
         // A value read by reference is outlined however small: its members are each a piece.
         let by_reference = reading == Reading::Referenced && text.starts_with('{');
         if by_reference || (self.splits > 0 && text.len() >= BIG_PIECE && text.starts_with(['{', '['])) {
             let inner = OutlineSeed { splits: self.splits.saturating_sub(1), path: &path, reading, ..self };
-            return inner.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom);
+            let scan = Scan { text, by_lines: Cell::new(true) };
+            return inner.container(&scan, 0, text.len());
         }
         let part = match (reading, self.interest) {
             (Reading::Members, Some(interest)) => Part::Members { interest, path },
             _ => Part::Whole,
         };
-        self.pieces.push(raw, part);
-        Ok(Outline::Piece(text))
+        self.pieces.push(text, part);
+        Some(Outline::Piece(text))
     }
 }
 
-impl<'de> DeserializeSeed<'de> for OutlineSeed<'_, '_, 'de> {
-    type Value = Outline<'de>;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
+/// JSON text read at the outline's levels: members, keys and separators are read here, a
+/// member's value only as far as where it ends. Where a value ends is found from the lines of an
+/// indented text (as formatters write it, the bracket that closes a value starts a line indented
+/// as much as the line that opened it) when the text is so written, else by serde_json's scan of
+/// the value. A value found so is parsed later, by itself, which would fail if it did not end
+/// there: then the whole text is parsed instead.
+struct Scan<'text> {
+    text: &'text str,
+    /// Whether values are still found by their lines: once the text turns out not to be written
+    /// so, they are scanned, so no line is read twice.
+    by_lines: Cell<bool>,
 }
 
-/// Scalars are made into values as the whole parse makes them.
-impl<'de> Visitor<'de> for OutlineSeed<'_, '_, 'de> {
-    type Value = Outline<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
+impl<'text> Scan<'text> {
+    fn byte(&self, at: usize) -> Option<u8> {
+        self.text.as_bytes().get(at).copied()
     }
 
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-        ValueVisitor.visit_bool(v).map(Outline::Scalar)
+    fn slice(&self, range: std::ops::Range<usize>) -> Option<&'text str> {
+        self.text.get(range)
     }
 
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        ValueVisitor.visit_i64(v).map(Outline::Scalar)
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        ValueVisitor.visit_u64(v).map(Outline::Scalar)
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        ValueVisitor.visit_f64(v).map(Outline::Scalar)
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        ValueVisitor.visit_str(v).map(Outline::Scalar)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        ValueVisitor.visit_unit().map(Outline::Scalar)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(raw) = seq.next_element()? {
-            items.push(self.member(raw, None)?);
+    /// Past the JSON whitespace at `at`.
+    fn space(&self, mut at: usize) -> usize {
+        while matches!(self.byte(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            at += 1;
         }
-        Ok(Outline::Array(items))
+        at
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut members = Vec::new();
-        while let Some(key) = map.next_key_seed(KeySeed)? {
-            let raw = map.next_value()?;
-            let member = self.member(raw, Some(&key))?;
-            member.note(&key);
-            members.push((key, member));
+    /// Reads the members (or elements) of the object (or array) opening at `open`, giving each
+    /// one's key (`None` for an element) and its value's range to `member`; where it closes.
+    fn members(
+        &self,
+        open: usize,
+        mut member: impl FnMut(Option<String>, std::ops::Range<usize>) -> Option<()>,
+    ) -> Option<usize> {
+        let close = match self.byte(open)? {
+            b'{' => b'}',
+            b'[' => b']',
+            _ => return None,
+        };
+        let mut at = self.space(open + 1);
+        if self.byte(at) == Some(close) {
+            return Some(at + 1);
         }
-        Ok(Outline::Object(members))
+        loop {
+            let (key, value_start) = if close == b'}' {
+                let key_end = self.string_end(at)?;
+                let key: String = serde_json::from_str(self.slice(at..key_end)?).ok()?;
+                let colon = self.space(key_end);
+                (self.byte(colon) == Some(b':')).then_some(())?;
+                (Some(key), self.space(colon + 1))
+            } else {
+                (None, at)
+            };
+            // The line the member starts on, when only indentation comes before it.
+            let indent = self.indent(at);
+            let value_end = self.value_end(value_start, indent)?;
+            member(key, value_start..value_end)?;
+            at = self.space(value_end);
+            match self.byte(at)? {
+                b',' => at = self.space(at + 1),
+                byte if byte == close => return Some(at + 1),
+                _ => return None,
+            }
+        }
+    }
+
+    /// How many spaces indent the line `at` is on, when nothing else comes before `at` on it.
+    fn indent(&self, at: usize) -> Option<usize> {
+        let before = self.text.get(..at)?;
+        let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+        let indent = before.get(line_start..)?;
+        indent.bytes().all(|byte| byte == b' ').then_some(indent.len())
+    }
+
+    /// After the closing quote of the string opening at `at`.
+    fn string_end(&self, at: usize) -> Option<usize> {
+        (self.byte(at)? == b'"').then_some(())?;
+        let bytes = self.text.as_bytes();
+        let mut at = at + 1;
+        loop {
+            at += memchr::memchr2(b'"', b'\\', bytes.get(at..)?)?;
+            match self.byte(at)? {
+                b'\\' => at += 2,
+                _ => return Some(at + 1),
+            }
+        }
+    }
+
+    /// Where the value starting at `start` ends, its member's line indented by `indent` spaces.
+    fn value_end(&self, start: usize, indent: Option<usize>) -> Option<usize> {
+        match self.byte(start)? {
+            b'"' => self.string_end(start),
+            b'{' | b'[' => {
+                if let Some(indent) = indent
+                    && self.by_lines.get()
+                    && self.opens_a_block(start)
+                {
+                    let close = if self.byte(start) == Some(b'{') { b'}' } else { b']' };
+                    match self.closing_line(start, indent, close) {
+                        Some(end) => return Some(end),
+                        None => self.by_lines.set(false),
+                    }
+                }
+                let mut deserializer = serde_json::Deserializer::from_str(self.text.get(start..)?);
+                let raw = <&RawValue>::deserialize(&mut deserializer).ok()?;
+                Some(start + raw.get().len())
+            }
+            // A number, `true`, `false` or `null`: up to what may follow a value.
+            _ => {
+                let rest = self.text.as_bytes().get(start..)?;
+                let length =
+                    rest.iter().position(|byte| matches!(byte, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'));
+                Some(start + length.unwrap_or(rest.len()))
+            }
+        }
+    }
+
+    /// Whether the bracket at `at` ends its line: a value written over lines of its own.
+    fn opens_a_block(&self, at: usize) -> bool {
+        let rest = self.text.as_bytes().get(at + 1..).unwrap_or_default();
+        let after = rest.iter().position(|byte| !matches!(byte, b' ' | b'\t' | b'\r'));
+        after.is_none_or(|after| rest.get(after) == Some(&b'\n'))
+    }
+
+    /// Where the value opened at `at` ends, when the first later line indented by `indent` spaces
+    /// and starting with a bracket starts with its closing bracket `close` (found as that text,
+    /// not line by line: most lines are indented deeper). `None` when there is no such line.
+    fn closing_line(&self, at: usize, indent: usize, close: u8) -> Option<usize> {
+        let mut needle = Vec::with_capacity(indent + 2);
+        needle.push(b'\n');
+        needle.resize(indent + 1, b' ');
+        needle.push(close);
+        let found = memchr::memmem::find(self.text.as_bytes().get(at..)?, &needle)?;
+        Some(at + found + needle.len())
     }
 }
 
@@ -594,14 +691,12 @@ mod tests {
     fn pieces_of(text: &str) -> Vec<&str> {
         struct Collected<'t>(RefCell<Vec<&'t str>>);
         impl<'t> Pieces<'t> for Collected<'t> {
-            fn push(&self, piece: &'t RawValue, _: Part) {
-                self.0.borrow_mut().push(piece.get());
+            fn push(&self, piece: &'t str, _: Part) {
+                self.0.borrow_mut().push(piece);
             }
         }
         let collected = Collected(RefCell::default());
-        RootSeed(OutlineSeed::root(&collected, None))
-            .deserialize(&mut serde_json::Deserializer::from_str(text))
-            .unwrap();
+        outline_root(text, OutlineSeed::root(&collected, None)).unwrap();
         collected.0.into_inner()
     }
 
@@ -760,6 +855,45 @@ mod tests {
         assert!(prune::take_unread_reached());
     }
 
+    #[test]
+    fn an_indented_document_is_outlined_by_its_lines_and_an_odd_one_still_parses_right() {
+        let schema = |n: usize| json!({"type": "object", "description": "x".repeat(2000), "n": n, "items": [n, {"a": n}], "empty": {}, "none": []});
+        let schemas: Map<String, Value> = (0..200).map(|n| (format!("S{n}"), schema(n))).collect();
+        let root = json!({"openapi": "3.0.0", "components": {"schemas": schemas}, "tags": [{"name": "a"}, []], "n": 1});
+        let pretty = serde_json::to_string_pretty(&root).unwrap();
+        let four = pretty.lines().map(|line| {
+            let indent = line.len() - line.trim_start().len();
+            format!("{}{}", " ".repeat(indent * 2), line.trim_start())
+        });
+        let four: String = four.collect::<Vec<_>>().join("\r\n");
+        let tabs = pretty.replace("  ", "\t");
+        // A member closed on its own line, and one closed at the end of another line.
+        let inline =
+            pretty.replacen("\n      \"S1\": {", "\n      \"S1\": {\"inline\": {\n\"a\": 1}},\n      \"S1b\": {", 1);
+        let inline_root = root_with(&root, |schemas| {
+            schemas.insert("S1".to_owned(), json!({"inline": {"a": 1}}));
+        });
+        for (name, text) in [("pretty", &pretty), ("four", &four), ("tabs", &tabs)] {
+            assert!(pieces_of(text).len() > 200, "{name}");
+            assert!(split(text).is_some_and(|value| value == root), "{name}");
+        }
+        // Inconsistently written: the pieces found are checked, and the result is the whole parse's.
+        let whole_inline = whole(&inline).unwrap();
+        assert_eq!(whole_inline.pointer("/components/schemas/S1"), inline_root.pointer("/components/schemas/S1"));
+        assert!(split(&inline).is_none_or(|value| value == whole_inline));
+        let shifted = pretty.replacen("\n      }", "\n    }", 3);
+        assert_eq!(whole(&shifted).as_ref(), Some(&root));
+        assert!(split(&shifted).is_none_or(|value| value == root));
+    }
+
+    fn root_with(root: &Value, change: impl FnOnce(&mut Map<String, Value>)) -> Value {
+        let mut root = root.clone();
+        if let Some(Value::Object(schemas)) = root.pointer_mut("/components/schemas") {
+            change(schemas);
+        }
+        root
+    }
+
     /// Every pointer in `value`, and one below each that leads nowhere.
     fn pointers(value: &Value, pointer: String, all: &mut Vec<String>) {
         all.push(format!("{pointer}/missing"));
@@ -845,6 +979,29 @@ mod tests {
             // And its landmarks lead where walking does.
             let Parsed { value, landmarks, .. } = json(&text, None).unwrap();
             prop_assert_eq!(misled(&text, &value, landmarks), []);
+        }
+
+        #[test]
+        fn pieces_and_whole_agree_however_the_lines_are_indented(
+            members in prop::collection::vec(("[a-d]{0,2}", arbitrary_json()), 0..6),
+            shifts in prop::collection::vec(0usize..4, 0..64),
+        ) {
+            let root = Value::Object(members.into_iter().collect());
+            let text = serde_json::to_string_pretty(&root).unwrap();
+            // Some lines indented more or less than a formatter would.
+            let text: String = text
+                .lines()
+                .enumerate()
+                .map(|(at, line)| match shifts.get(at) {
+                    Some(0) | None => line.to_owned(),
+                    Some(1) => format!(" {line}"),
+                    Some(2) => line.trim_start().to_owned(),
+                    Some(_) => format!("  {line}"),
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            prop_assert_eq!(whole(&text), Some(root.clone()));
+            prop_assert!(split(&text).is_none_or(|value| value == root));
         }
 
         #[test]
