@@ -383,20 +383,27 @@ fn outline_root<'text>(text: &'text str, root: OutlineSeed<'_, '_, 'text>) -> Op
         return None;
     }
     let mut members = Vec::new();
-    let end = scan.members(start, |key, value| {
+    let end = scan.members(start, |key, start, indent| {
         let key = key?;
         let (reading, path) = root.below(Some(&key));
-        let member = match scan.byte(value.start)? {
+        let (member, end) = match scan.byte(start)? {
+            // Outlined as it is read: its text is not scanned first.
             b'{' | b'[' if reading != Reading::Nothing => {
-                OutlineSeed { path: &path, reading, ..root }.container(&scan, value.start, value.end)?
+                OutlineSeed { path: &path, reading, ..root }.container(&scan, start)?
             }
-            b'{' | b'[' => root.member(scan.slice(value)?, Some(&key))?,
+            b'{' | b'[' => {
+                let end = scan.value_end(start, indent)?;
+                (root.member(scan.slice(start..end)?, Some(&key))?, end)
+            }
             // A scalar is made into a value as the whole parse makes it.
-            _ => Outline::Scalar(parse_scalar(scan.slice(value)?)?),
+            _ => {
+                let end = scan.value_end(start, indent)?;
+                (Outline::Scalar(parse_scalar(scan.slice(start..end)?)?), end)
+            }
         };
         member.note(&key);
         members.push((key, member));
-        Some(())
+        Some(end)
     })?;
     (scan.space(end) == text.len()).then_some(members)
 }
@@ -443,14 +450,15 @@ impl<'b, 'text> OutlineSeed<'b, '_, 'text> {
         }
     }
 
-    /// The outline of the object or array `text[start..end]` (its members or elements each a
-    /// piece, or outlined in turn).
-    fn container(self, scan: &Scan<'text>, start: usize, end: usize) -> Option<Outline<'text>> {
+    /// The outline of the object or array opening at `start` (its members or elements each a
+    /// piece, or outlined in turn), and where it closes.
+    fn container(self, scan: &Scan<'text>, start: usize) -> Option<(Outline<'text>, usize)> {
         let mut members = Vec::new();
         let mut items = Vec::new();
         let object = scan.byte(start) == Some(b'{');
-        let closed = scan.members(start, |key, value| {
-            let member = self.member(scan.slice(value)?, key.as_deref())?;
+        let closed = scan.members(start, |key, start, indent| {
+            let end = scan.value_end(start, indent)?;
+            let member = self.member(scan.slice(start..end)?, key.as_deref())?;
             match key {
                 Some(key) => {
                     member.note(&key);
@@ -458,10 +466,9 @@ impl<'b, 'text> OutlineSeed<'b, '_, 'text> {
                 }
                 None => items.push(member),
             }
-            Some(())
+            Some(end)
         })?;
-        // Where the scan found it to end, as its own reading of the text does.
-        (closed == end).then(|| if object { Outline::Object(members) } else { Outline::Array(items) })
+        Some((if object { Outline::Object(members) } else { Outline::Array(items) }, closed))
     }
 
     fn member(self, text: &'text str, key: Option<&str>) -> Option<Outline<'text>> {
@@ -480,7 +487,8 @@ impl<'b, 'text> OutlineSeed<'b, '_, 'text> {
         if by_reference || (self.splits > 0 && text.len() >= BIG_PIECE && text.starts_with(['{', '['])) {
             let inner = OutlineSeed { splits: self.splits.saturating_sub(1), path: &path, reading, ..self };
             let scan = Scan { text, by_lines: Cell::new(true) };
-            return inner.container(&scan, 0, text.len());
+            // Where the scan found it to end, as its own reading of the text does.
+            return inner.container(&scan, 0).and_then(|(outline, end)| (end == text.len()).then_some(outline));
         }
         let part = match (reading, self.interest) {
             (Reading::Members, Some(interest)) => Part::Members { interest, path },
@@ -522,11 +530,12 @@ impl<'text> Scan<'text> {
     }
 
     /// Reads the members (or elements) of the object (or array) opening at `open`, giving each
-    /// one's key (`None` for an element) and its value's range to `member`; where it closes.
+    /// one's key (`None` for an element), where its value starts and how its line is indented
+    /// to `member`, which says where the value ends; where the object closes.
     fn members(
         &self,
         open: usize,
-        mut member: impl FnMut(Option<String>, std::ops::Range<usize>) -> Option<()>,
+        mut member: impl FnMut(Option<String>, usize, Option<usize>) -> Option<usize>,
     ) -> Option<usize> {
         let close = match self.byte(open)? {
             b'{' => b'}',
@@ -548,9 +557,7 @@ impl<'text> Scan<'text> {
                 (None, at)
             };
             // The line the member starts on, when only indentation comes before it.
-            let indent = self.indent(at);
-            let value_end = self.value_end(value_start, indent)?;
-            member(key, value_start..value_end)?;
+            let value_end = member(key, value_start, self.indent(at))?;
             at = self.space(value_end);
             match self.byte(at)? {
                 b',' => at = self.space(at + 1),
@@ -560,12 +567,13 @@ impl<'text> Scan<'text> {
         }
     }
 
-    /// How many spaces indent the line `at` is on, when nothing else comes before `at` on it.
+    /// How many spaces indent the line `at` is on, when nothing else comes before `at` on it
+    /// (looked at backwards from `at`, so a line of any length costs only its indent).
     fn indent(&self, at: usize) -> Option<usize> {
-        let before = self.text.get(..at)?;
-        let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
-        let indent = before.get(line_start..)?;
-        indent.bytes().all(|byte| byte == b' ').then_some(indent.len())
+        let before = self.text.as_bytes().get(..at)?;
+        let spaces = before.iter().rev().take_while(|&&byte| byte == b' ').count();
+        let line_start = at - spaces;
+        (line_start == 0 || before.get(line_start - 1) == Some(&b'\n')).then_some(spaces)
     }
 
     /// After the closing quote of the string opening at `at`.
