@@ -200,8 +200,8 @@ impl Source {
     /// is checked as [`Source::parse`] checks it, and anything wrong with it is the same error.
     /// In a big document, the members of a value read by reference ([`Reading::Referenced`]) are
     /// left out too, their text kept for the resolver to parse where a `$ref` first leads. When a
-    /// `$ref` in what is read leads into what was left out, or names another document, nothing is
-    /// left out. YAML is read whole.
+    /// `$ref` in what is read leads into what was left out, or names another file (or a URL that
+    /// is the document's own `$self`), nothing is left out. YAML is read whole.
     pub fn parse_for(&self, interest: Interest) -> Result<Value, Diagnostic> {
         self.parse_reading(Some(interest))
     }
