@@ -504,27 +504,10 @@ mod tests {
         }
     }
 
-    fn arbitrary_json() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(Value::from),
-            (-1e300f64..1e300).prop_map(Value::from),
-            ".{0,6}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(4, 48, 5, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-                prop::collection::vec(("[a-d]|\\$ref", inner), 0..5)
-                    .prop_map(|members| Value::Object(members.into_iter().collect())),
-            ]
-        })
-    }
-
     proptest! {
         #[test]
         fn a_pruned_parse_is_the_whole_parse_less_what_is_unread(
-            members in prop::collection::vec(("[a-d]", arbitrary_json()), 0..6),
+            members in prop::collection::vec(("[a-d]", crate::testing::json_value()), 0..6),
             pretty in any::<bool>(),
         ) {
             let root = Value::Object(members.into_iter().collect());

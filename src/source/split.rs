@@ -792,18 +792,23 @@ mod tests {
         assert!(parse::take_references().other_documents);
     }
 
+    /// Reads path items by members, their responses for nothing, and `defs` by reference.
+    fn interest(path: &[&str]) -> Reading {
+        match path {
+            [] | ["paths"] | ["paths", _] => Reading::Members,
+            ["paths", _, "responses"] => Reading::Nothing,
+            ["defs"] => Reading::Referenced,
+            _ => Reading::Whole,
+        }
+    }
+
+    /// `text` parsed in pieces for [`interest`].
+    fn read(text: &str) -> Option<Parsed<'_>> {
+        prune::with_interest(interest, || json(text, Some(interest)))
+    }
+
     #[test]
     fn a_big_document_read_for_an_interest_is_the_whole_parse_less_what_is_unread() {
-        fn interest(path: &[&str]) -> Reading {
-            match path {
-                [] | ["paths"] | ["paths", _] => Reading::Members,
-                ["paths", _, "responses"] => Reading::Nothing,
-                _ => Reading::Whole,
-            }
-        }
-        fn read(text: &str) -> Option<Parsed<'_>> {
-            prune::with_interest(interest, || json(text, Some(interest)))
-        }
         let item = |n: usize, size: usize| json!({"get": {"n": n}, "responses": {"200": "r".repeat(size)}, "x": n});
         let mut paths: Map<String, Value> = (0..20).map(|n| (format!("/p{n}"), item(n, 600))).collect();
         // Outlined in turn, its responses a piece of their own.
@@ -831,17 +836,6 @@ mod tests {
 
     #[test]
     fn members_read_by_reference_come_back_unparsed_and_checked() {
-        fn interest(path: &[&str]) -> Reading {
-            match path {
-                [] | ["paths"] | ["paths", _] => Reading::Members,
-                ["paths", _, "responses"] => Reading::Nothing,
-                ["defs"] => Reading::Referenced,
-                _ => Reading::Whole,
-            }
-        }
-        fn read(text: &str) -> Option<Parsed<'_>> {
-            prune::with_interest(interest, || json(text, Some(interest)))
-        }
         let root = json!({
             "paths": {"/a": {"get": {"$ref": "#/defs/A"}, "responses": {"200": 1}}},
             "defs": {"A": {"x": [1, {"$ref": "#/defs/B"}]}, "B": "b", "C~/": {"c": null}}
