@@ -76,7 +76,7 @@ pub(super) fn json(text: &str, interest: Option<Interest>) -> Option<Parsed<'_>>
             pending: RefCell::default(),
             handed_out: Cell::new(0),
         };
-        let outline = outline_root(text, OutlineSeed::root(&batches, interest));
+        let outline = outline_root(text, Outliner::root(&batches, interest));
         batches.hand_out();
         // The outline read the members it did not hand out on this thread.
         noted.share();
@@ -376,7 +376,7 @@ impl Outline<'_> {
 /// OpenAPI document; reading it as one piece first would mean reading it twice). `None` when the
 /// text is not one object, or anything about its structure is wrong (the whole parse then says
 /// what).
-fn outline_root<'text>(text: &'text str, root: OutlineSeed<'_, '_, 'text>) -> Option<Vec<(String, Outline<'text>)>> {
+fn outline_root<'text>(text: &'text str, root: Outliner<'_, '_, 'text>) -> Option<Vec<(String, Outline<'text>)>> {
     let scan = Scan { text, by_lines: Cell::new(true) };
     let start = scan.space(0);
     if scan.byte(start) != Some(b'{') {
@@ -389,7 +389,7 @@ fn outline_root<'text>(text: &'text str, root: OutlineSeed<'_, '_, 'text>) -> Op
         let (member, end) = match scan.byte(start)? {
             // Outlined as it is read: its text is not scanned first.
             b'{' | b'[' if reading != Reading::Nothing => {
-                OutlineSeed { path: &path, reading, ..root }.container(&scan, start)?
+                Outliner { path: &path, reading, ..root }.container(&scan, start)?
             }
             b'{' | b'[' => {
                 let end = scan.value_end(start, indent)?;
@@ -420,7 +420,7 @@ fn parse_scalar(text: &str) -> Option<Value> {
 /// of a document in `components/schemas`, which as one piece would be parsed by one thread alone.
 /// With an `interest`, a member it reads for nothing is only checked.
 #[derive(Clone, Copy)]
-struct OutlineSeed<'b, 'p, 'text> {
+struct Outliner<'b, 'p, 'text> {
     pieces: &'b dyn Pieces<'text>,
     splits: usize,
     interest: Option<Interest>,
@@ -429,11 +429,11 @@ struct OutlineSeed<'b, 'p, 'text> {
     reading: Reading,
 }
 
-impl<'b, 'text> OutlineSeed<'b, '_, 'text> {
+impl<'b, 'text> Outliner<'b, '_, 'text> {
     /// The root's outline: read by members when there is an `interest`.
     fn root(pieces: &'b dyn Pieces<'text>, interest: Option<Interest>) -> Self {
         let reading = if interest.is_some() { Reading::Members } else { Reading::Whole };
-        OutlineSeed { pieces, splits: SPLITS, interest, path: &[], reading }
+        Outliner { pieces, splits: SPLITS, interest, path: &[], reading }
     }
 
     /// What the member `key` of this value is read for (an element, `None`, is read whole), and
@@ -485,7 +485,7 @@ impl<'b, 'text> OutlineSeed<'b, '_, 'text> {
         // A value read by reference is outlined however small: its members are each a piece.
         let by_reference = reading == Reading::Referenced && text.starts_with('{');
         if by_reference || (self.splits > 0 && text.len() >= BIG_PIECE && text.starts_with(['{', '['])) {
-            let inner = OutlineSeed { splits: self.splits.saturating_sub(1), path: &path, reading, ..self };
+            let inner = Outliner { splits: self.splits.saturating_sub(1), path: &path, reading, ..self };
             let scan = Scan { text, by_lines: Cell::new(true) };
             // Where the scan found it to end, as its own reading of the text does.
             return inner.container(&scan, 0).and_then(|(outline, end)| (end == text.len()).then_some(outline));
@@ -704,7 +704,7 @@ mod tests {
             }
         }
         let collected = Collected(RefCell::default());
-        outline_root(text, OutlineSeed::root(&collected, None)).unwrap();
+        outline_root(text, Outliner::root(&collected, None)).unwrap();
         collected.0.into_inner()
     }
 
