@@ -8,17 +8,106 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use rayon::prelude::*;
+use serde::de::{DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
+use serde_json::Value;
 
 /// The allocator `ois` itself uses, so the ratio measures our code, not a change of allocator.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn read(path: &Path) -> Result<serde_json::Value, String> {
+fn read(path: &Path) -> Result<Value, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     if text.trim_start().starts_with(['{', '[']) {
         serde_json::from_str(&text).map_err(|e| e.to_string())
     } else {
-        yaml_serde::from_str(&text).map_err(|e| e.to_string())
+        Lenient.deserialize(yaml_serde::Deserializer::from_str(&text)).map_err(|e| e.to_string())
+    }
+}
+
+/// A YAML document as serde_json's `Value`, but an integer beyond 64 bits is the nearest double,
+/// as `ois` (and every JSON parser) reads it, where serde_json's own `Value` refuses the whole
+/// document (OpenAI's has `minimum: -9223372036854776000`): the floor must parse all of it.
+struct Lenient;
+
+impl<'de> DeserializeSeed<'de> for Lenient {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Lenient {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_i128<E>(self, v: i128) -> Result<Value, E> {
+        Ok(i64::try_from(v).map_or_else(|_| (v as f64).into(), Value::from))
+    }
+
+    fn visit_u128<E>(self, v: u128) -> Result<Value, E> {
+        Ok(u64::try_from(v).map_or_else(|_| (v as f64).into(), Value::from))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        Lenient.deserialize(deserializer)
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        let (_, variant): (String, _) = data.variant()?;
+        variant.newtype_variant_seed(Lenient)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(Lenient)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Lenient)?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
     }
 }
 
@@ -36,14 +125,20 @@ fn parse_with_refs(path: &Path) -> Result<usize, String> {
         if !seen.insert(canonical) {
             continue;
         }
-        let Ok(value) = read(&file) else { continue };
+        // The document itself must parse; a file it names that does not is left out, as `ois`
+        // reports it and goes on.
+        let value = match read(&file) {
+            Ok(value) => value,
+            Err(err) if file == path => return Err(err),
+            Err(_) => continue,
+        };
         keys += value.as_object().map_or(0, |o| o.len());
         let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut stack = vec![&value];
         while let Some(node) = stack.pop() {
             match node {
-                serde_json::Value::Object(map) => {
-                    if let Some(serde_json::Value::String(reference)) = map.get("$ref") {
+                Value::Object(map) => {
+                    if let Some(Value::String(reference)) = map.get("$ref") {
                         let location = reference.split('#').next().unwrap_or_default();
                         if !location.is_empty() && !location.contains("://") {
                             queue.push(dir.join(location));
@@ -51,7 +146,7 @@ fn parse_with_refs(path: &Path) -> Result<usize, String> {
                     }
                     stack.extend(map.values());
                 }
-                serde_json::Value::Array(items) => stack.extend(items),
+                Value::Array(items) => stack.extend(items),
                 _ => {}
             }
         }
