@@ -76,7 +76,13 @@ pub(super) fn json(text: &str, interest: Option<Interest>) -> Option<Parsed<'_>>
             pending: RefCell::default(),
             handed_out: Cell::new(0),
         };
-        let outline = outline_root(text, Outliner::root(&batches, interest));
+        // This runs on one of the pool's threads: the `$ref`s the outline reads are checked
+        // against the interest there too.
+        let outline = || outline_root(text, Outliner::root(&batches, interest));
+        let outline = match interest {
+            Some(interest) => prune::with_interest(interest, outline),
+            None => outline(),
+        };
         batches.hand_out();
         // The outline read the members it did not hand out on this thread.
         noted.share();
@@ -831,6 +837,10 @@ mod tests {
         assert!(read(&big_duplicated).is_none());
         let referring = text.replacen(r#""n": 7"#, r##""$ref": "#/paths/~1p9/responses""##, 1);
         assert!(read(&referring).is_some());
+        assert!(prune::take_unread_reached());
+        // Read by the outline itself: a member of the path item outlined in turn.
+        let outlined = text.replacen(r#""/big": {"#, r##""/big": {"$ref": "#/paths/~1p9/responses","##, 1);
+        assert!(read(&outlined).is_some());
         assert!(prune::take_unread_reached());
     }
 
