@@ -156,7 +156,7 @@ fn splits(text: &str) -> bool {
 /// the text is parsed again as [`json`] parses it, which has the last word.
 pub(crate) fn json_for(text: &str, interest: Interest) -> Result<Parsed<'_>, serde_json::Error> {
     if is_strict() && interest(&[]) == Reading::Members {
-        let pruned = super::prune::with_interest(interest, || {
+        let pruned = super::prune::with_interest(Some(interest), || {
             if splits(text) {
                 super::split::json(text, Some(interest))
             } else {

@@ -48,19 +48,13 @@ thread_local! {
     static UNREAD_REACHED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Runs `parse` with `interest` as this thread's, for the `$ref`s it reads to be checked against.
-pub(super) fn with_interest<T>(interest: Interest, parse: impl FnOnce() -> T) -> T {
-    let outer = INTEREST.replace(Some(interest));
+/// Runs `parse` with `interest` as this thread's, for the `$ref`s it reads to be checked against
+/// (`None`: they are not). What is left out is checked with none: its `$ref`s are never
+/// followed, so where they lead does not matter (only whether one names another document, as the
+/// whole parse notes it).
+pub(super) fn with_interest<T>(interest: Option<Interest>, parse: impl FnOnce() -> T) -> T {
+    let outer = INTEREST.replace(interest);
     let result = parse();
-    INTEREST.set(outer);
-    result
-}
-
-/// Runs `check` on what is left out: its `$ref`s are never followed, so where they lead does
-/// not matter (only whether one names another document, as the whole parse notes it).
-pub(super) fn unread<T>(check: impl FnOnce() -> T) -> T {
-    let outer = INTEREST.replace(None);
-    let result = check();
     INTEREST.set(outer);
     result
 }
@@ -198,7 +192,7 @@ impl<'de> Visitor<'de> for PrunedSeed<'_> {
                 Reading::Whole | Reading::Referenced => map.next_value_seed(ValueSeed)?,
                 Reading::Members => map.next_value_seed(PrunedSeed { interest: self.interest, path: &path })?,
                 Reading::Nothing => {
-                    unread(|| map.next_value_seed(CheckSeed))?;
+                    with_interest(None, || map.next_value_seed(CheckSeed))?;
                     if object.contains_key(&key) {
                         return Err(parse::duplicate_key(&key));
                     }

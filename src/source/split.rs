@@ -78,11 +78,7 @@ pub(super) fn json(text: &str, interest: Option<Interest>) -> Option<Parsed<'_>>
         };
         // This runs on one of the pool's threads: the `$ref`s the outline reads are checked
         // against the interest there too.
-        let outline = || outline_root(text, Outliner::root(&batches, interest));
-        let outline = match interest {
-            Some(interest) => prune::with_interest(interest, outline),
-            None => outline(),
-        };
+        let outline = prune::with_interest(interest, || outline_root(text, Outliner::root(&batches, interest)));
         batches.hand_out();
         // The outline read the members it did not hand out on this thread.
         noted.share();
@@ -318,11 +314,9 @@ impl<'text: 'scope, 'scope> Batches<'_, 'scope, 'text> {
         let number = self.handed_out.replace(self.handed_out.get() + 1);
         let (parsed, noted, interest) = (self.parsed, self.noted, self.interest);
         self.scope.spawn(move |_| {
-            let parse = || pieces.into_iter().map(|(text, part)| parse_piece(text, &part)).collect::<Option<Vec<_>>>();
-            let values = match interest {
-                Some(interest) => prune::with_interest(interest, parse),
-                None => parse(),
-            };
+            let values = prune::with_interest(interest, || {
+                pieces.into_iter().map(|(text, part)| parse_piece(text, &part)).collect::<Option<Vec<_>>>()
+            });
             noted.share();
             if let Ok(mut parsed) = parsed.lock() {
                 parsed.push((number, values));
@@ -342,7 +336,7 @@ fn parse_piece(text: &str, part: &Part) -> Option<Option<Value>> {
             let path: Vec<&str> = path.iter().map(String::as_str).collect();
             PrunedSeed { interest: *interest, path: &path }.deserialize(&mut deserializer).map(Some)
         }
-        Part::Unread => prune::unread(|| CheckSeed.deserialize(&mut deserializer)).map(|()| None),
+        Part::Unread => prune::with_interest(None, || CheckSeed.deserialize(&mut deserializer)).map(|()| None),
         Part::Deferred => CheckSeed.deserialize(&mut deserializer).map(|()| None),
     };
     LEVELS_LEFT.with(|left| left.set(None));
@@ -810,7 +804,7 @@ mod tests {
 
     /// `text` parsed in pieces for [`interest`].
     fn read(text: &str) -> Option<Parsed<'_>> {
-        prune::with_interest(interest, || json(text, Some(interest)))
+        prune::with_interest(Some(interest), || json(text, Some(interest)))
     }
 
     #[test]
