@@ -102,11 +102,11 @@
 #![allow(clippy::result_large_err)]
 #![deny(missing_docs)]
 
-pub mod batch;
 pub mod call;
 pub mod convert;
 mod diagnostic;
 pub mod emit;
+pub mod jobs;
 pub mod js;
 mod ois;
 mod openapi;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// Top-level library modules, top first. A module may import those after it, never those before.
 const LAYERS: &[&str] = &[
-    "batch",
+    "jobs",
     "report",
     "update",
     "convert",

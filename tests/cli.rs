@@ -88,13 +88,46 @@ fn yaml_extension_writes_yaml() {
 }
 
 #[test]
+fn strict_is_the_same_for_one_document_and_a_batch() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    // samples/orders.json has warnings; coins.yaml too: under --strict neither is written.
+    ois()
+        .args(["convert", "samples/orders.json", "samples/coins.yaml", "--strict", "-o"])
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("error[OUT003]: strict:"));
+    let written: Vec<_> =
+        std::fs::read_dir(&out).map(|d| d.flatten().map(|e| e.file_name()).collect()).unwrap_or_default();
+    assert!(written.is_empty(), "a strict batch wrote {written:?}");
+}
+
+#[test]
+fn a_refused_output_leaves_no_secrets_template_behind() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (output, secrets) = (dir.path().join("existing.json"), dir.path().join("s.env"));
+    std::fs::write(&output, "keep").expect("write");
+    ois()
+        .args(["convert", "samples/coins.yaml", "-o"])
+        .arg(&output)
+        .arg("--secrets-out")
+        .arg(&secrets)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("error[OUT001]"));
+    assert!(!secrets.exists(), "the secrets template was written though the OIS was not");
+    assert_eq!(std::fs::read_to_string(&output).expect("read"), "keep");
+}
+
+#[test]
 fn strict_fails_on_warnings_and_writes_nothing() {
     ois()
         .args(["convert", "samples/orders.json", "--strict"])
         .assert()
         .code(1)
         .stdout("")
-        .stderr(predicate::str::contains("error[OUT003]: --strict: 9 warning(s), so nothing was written"));
+        .stderr(predicate::str::contains("error[OUT003]: strict: 9 warning(s), so nothing was written"));
     // A document without warnings passes --strict (notes are fine).
     let clean = r#"{"openapi": "3.0.0", "info": {"title": "Clean", "version": "1.0.0"},
         "servers": [{"url": "https://api.example.com"}, {"url": "https://b.example.com"}],

@@ -176,14 +176,10 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::NotOpenApiFile, {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("fragment.yaml"), "Pet: {}\n").unwrap();
-            let items = ois::batch::discover(&[dir.path().to_path_buf()], ois::OutputFormat::Json);
-            let settings = ois::batch::Settings {
-                format: ois::OutputFormat::Json,
-                force: false,
-                positions: ois::report::Positions::All,
-                record: None,
-            };
-            let results = ois::batch::run(&items, &dir.path().join("out"), &ConvertOptions::default(), settings, &|| {});
+            let mut job = ois::jobs::ConvertJob::default();
+            job.inputs = vec![dir.path().to_path_buf()];
+            job.output = Some(dir.path().join("out"));
+            let Ok(ois::jobs::ConvertReport::Batch(results)) = ois::jobs::convert::run(&job, &|_| {}) else { panic!("a batch") };
             shown(&results.iter().flat_map(|r| r.diagnostics.clone()).collect::<Vec<_>>(), None)
         }),
         (Code::InvalidItem, convert_codes(doc(json!({"/a": {"get": {"parameters": [{"in": "query"}]}}})), &none)),

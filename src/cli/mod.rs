@@ -30,7 +30,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 
 use ois::report::{RenderStyle, render};
-use ois::{Code, Diagnostic, Fix};
+use ois::{Diagnostic, Fix};
 
 /// Exit code: input could not be converted (or --strict found warnings); nothing was written.
 pub(crate) const FAILURE: u8 = 1;
@@ -150,6 +150,8 @@ fn flag_help(fix: &Fix) -> String {
         Fix::GiveBase => {
             "pass --base OLD_OPENAPI (the document the OIS was generated from) to take the API's changes too".to_owned()
         }
+        Fix::UpdateInstead => "run the same command without --check to update it".to_owned(),
+        Fix::LeaveStrict => "fix what the warnings say, or run without --strict".to_owned(),
         other => other.describe(),
     }
 }
@@ -186,17 +188,9 @@ pub(crate) fn report_diagnostics(diagnostics: &[Diagnostic], source: Option<&ois
     let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
-/// Writes to stdout. A closed pipe (`ois convert big.json | head`) ends the output quietly; any
-/// other failure (`> /dev/full`, a closed stdout) is an error: the output is lost.
+/// Writes to standard output (a closed pipe ends it quietly).
 pub(crate) fn write_stdout(text: &(impl ois::emit::Contents + ?Sized)) -> Result<(), Diagnostic> {
-    let mut stdout = std::io::stdout().lock();
-    match text.write_to(&mut stdout).and_then(|()| stdout.flush()) {
-        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => Err(Diagnostic::elsewhere(
-            Code::OutputWrite,
-            format!("cannot write to standard output: {err}; the output is lost"),
-        )),
-        _ => Ok(()),
-    }
+    ois::emit::write_stdout(text)
 }
 
 /// A report as pretty JSON with a final newline (empty if it cannot be serialized, which a report
@@ -234,6 +228,8 @@ mod tests {
             Fix::ChooseSecurity,
             Fix::UseNodeEngine,
             Fix::GiveBase,
+            Fix::LeaveStrict,
+            Fix::UpdateInstead,
         ];
         for fix in fixes {
             assert!(flag_help(&fix).contains("--"), "{fix:?} has no flag in its help");

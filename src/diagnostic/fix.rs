@@ -39,6 +39,10 @@ pub enum Fix {
     UseNodeEngine,
     /// Give the OpenAPI document the OIS was last generated from, for a three-way update.
     GiveBase,
+    /// Fix what the warnings say, or stop treating warnings as failures (`jobs::Writes::strict`).
+    LeaveStrict,
+    /// Make the update the check found (`jobs::UpdateJob::check` unset).
+    UpdateInstead,
 }
 
 impl Fix {
@@ -75,6 +79,8 @@ impl Fix {
                 "give the OpenAPI document the OIS was generated from as the base, to take the API's changes too"
                     .to_owned()
             }
+            Fix::LeaveStrict => "fix what the warnings say, or unset Writes::strict".to_owned(),
+            Fix::UpdateInstead => "make the update (unset UpdateJob::check) to bring it in sync".to_owned(),
         }
     }
 }

@@ -12,9 +12,12 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Fix};
 
+mod plan;
 mod pretty;
 mod text;
 mod yaml;
+
+pub use plan::Plan;
 
 pub(crate) use pretty::{write_pretty_at, write_pretty_items};
 pub use text::{Contents, Text};
@@ -118,77 +121,118 @@ pub fn remove_temporary_files() {
 /// `force` an existing file is an error, checked atomically at the rename. The file is not
 /// fsynced: atomic is what other readers need, and a sync per file (10–20 ms each) would cost more
 /// than converting most documents; like rustfmt and prettier, durability is left to the system.
+/// Several files that belong together are written with a [`Plan`].
 pub fn write_atomically(path: &Path, text: &(impl Contents + ?Sized), force: bool) -> Result<(), Diagnostic> {
-    let name = path.display();
-    let write_error = |err: std::io::Error| {
-        // tempfile names its own temporary file in the error; the user asked for `path`.
-        let text = err.to_string();
-        let reason = text.split(" at path ").next().unwrap_or(&text);
-        Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write {name}: {reason}"))
-    };
-    // `-` and the names of standard output are written to it, as they are: a rename onto them
-    // would be meaningless.
     if is_standard_output(path) {
-        let mut stdout = std::io::stdout().lock();
-        return text.write_to(&mut stdout).and_then(|()| stdout.flush()).map_err(write_error);
+        return write_stdout(text);
     }
-    let exists_error = || {
-        Diagnostic::elsewhere(Code::OutputExists, format!("{name} already exists; nothing was written"))
-            .in_file(name.to_string())
-            .with_fix(Fix::Replace)
-    };
-    // A symlink is written through: its target gets the new text and the link stays a link.
-    let target = resolve_links(path);
-    let existing = std::fs::metadata(&target).ok();
-    if let Some(existing) = &existing {
-        if !force {
-            return Err(exists_error());
+    check_target(path, force)?;
+    Staged::write(path, text, force)?.persist()
+}
+
+/// Writes to standard output. A closed pipe (`ois convert big.json | head`) ends the output
+/// quietly; any other failure (`> /dev/full`, a closed stdout) is an error: the output is lost.
+pub fn write_stdout(text: &(impl Contents + ?Sized)) -> Result<(), Diagnostic> {
+    let mut stdout = std::io::stdout().lock();
+    match text.write_to(&mut stdout).and_then(|()| stdout.flush()) {
+        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => Err(Diagnostic::elsewhere(
+            Code::OutputWrite,
+            format!("cannot write to standard output: {err}; the output is lost"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn write_error(path: &Path, err: &std::io::Error) -> Diagnostic {
+    // tempfile names its own temporary file in the error; the user asked for `path`.
+    let text = err.to_string();
+    let reason = text.split(" at path ").next().unwrap_or(&text);
+    Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write {}: {reason}", path.display()))
+}
+
+fn exists_error(path: &Path) -> Diagnostic {
+    let name = path.display().to_string();
+    Diagnostic::elsewhere(Code::OutputExists, format!("{name} already exists; nothing was written"))
+        .in_file(name)
+        .with_fix(Fix::Replace)
+}
+
+/// Whether `path` can be written: without `force` nothing may be there (not even a dangling
+/// link); with it, what is there must be a regular file (as root, `-o /dev/null --force` would
+/// otherwise replace /dev/null with a file).
+fn check_target(path: &Path, force: bool) -> Result<(), Diagnostic> {
+    match std::fs::metadata(resolve_links(path)) {
+        Ok(_) if !force => Err(exists_error(path)),
+        Ok(existing) if !existing.is_file() => Err(Diagnostic::elsewhere(
+            Code::OutputWrite,
+            format!("{} is not a regular file (a device, FIFO, socket or folder); nothing was written", path.display()),
+        )
+        .with_help("write to a file path, or to - for standard output")),
+        Ok(_) => Ok(()),
+        Err(_) if !force && std::fs::symlink_metadata(path).is_ok() => Err(exists_error(path)),
+        Err(_) => Ok(()),
+    }
+}
+
+/// A file's new text written to a temporary file beside it, not yet renamed into place.
+struct Staged {
+    temp: tempfile::NamedTempFile,
+    _in_flight: InFlight,
+    path: PathBuf,
+    target: PathBuf,
+    force: bool,
+}
+
+impl Staged {
+    fn write(path: &Path, text: &(impl Contents + ?Sized), force: bool) -> Result<Staged, Diagnostic> {
+        let fail = |err: std::io::Error| write_error(path, &err);
+        // A symlink is written through: its target gets the new text and the link stays a link.
+        let target = resolve_links(path);
+        let existing = std::fs::metadata(&target).ok();
+        let dir = match target.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if STOPPING.load(Ordering::SeqCst) {
+            return Err(fail(std::io::Error::from(std::io::ErrorKind::Interrupted)));
         }
-        // Never a rename over a device, FIFO, socket or folder (as root, `-o /dev/null --force`
-        // would otherwise replace /dev/null with a file).
-        if !existing.is_file() {
-            return Err(Diagnostic::elsewhere(
-                Code::OutputWrite,
-                format!("{name} is not a regular file (a device, FIFO, socket or folder); nothing was written"),
-            )
-            .with_help("write to a file path, or to - for standard output"));
+        if let Some(hook) = BEFORE_FIRST_WRITE.get() {
+            FIRST_WRITE.call_once(hook);
         }
-    } else if !force && std::fs::symlink_metadata(path).is_ok() {
-        return Err(exists_error());
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".ois-").suffix(".tmp");
+        // A new file gets the mode any new file gets (0666 less the umask), not a temporary file's 0600.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let mut temp = builder.tempfile_in(&dir).map_err(fail)?;
+        let in_flight = InFlight::register(temp.path());
+        // A replaced file keeps its own mode.
+        if let Some(existing) = &existing {
+            temp.as_file().set_permissions(existing.permissions()).map_err(fail)?;
+        }
+        text.write_to(&mut temp).map_err(fail)?;
+        Ok(Staged { temp, _in_flight: in_flight, path: path.to_path_buf(), target, force })
     }
-    let dir = match target.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    if STOPPING.load(Ordering::SeqCst) {
-        return Err(write_error(std::io::Error::from(std::io::ErrorKind::Interrupted)));
+
+    /// Renames the file into place; without `force`, atomically refusing a file that appeared.
+    fn persist(self) -> Result<(), Diagnostic> {
+        let Staged { temp, _in_flight, path, target, force } = self;
+        if force {
+            temp.persist(&target).map_err(|e| write_error(&path, &e.error))?;
+        } else {
+            temp.persist_noclobber(&target).map_err(|e| {
+                if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                    exists_error(&path)
+                } else {
+                    write_error(&path, &e.error)
+                }
+            })?;
+        }
+        Ok(())
     }
-    if let Some(hook) = BEFORE_FIRST_WRITE.get() {
-        FIRST_WRITE.call_once(hook);
-    }
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".ois-").suffix(".tmp");
-    // A new file gets the mode any new file gets (0666 less the umask), not a temporary file's 0600.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut temp = builder.tempfile_in(&dir).map_err(write_error)?;
-    let _in_flight = InFlight::register(temp.path());
-    // A replaced file keeps its own mode.
-    if let Some(existing) = &existing {
-        temp.as_file().set_permissions(existing.permissions()).map_err(write_error)?;
-    }
-    text.write_to(&mut temp).map_err(write_error)?;
-    if force {
-        temp.persist(&target).map_err(|e| write_error(e.error))?;
-    } else {
-        temp.persist_noclobber(&target).map_err(|e| {
-            if e.error.kind() == std::io::ErrorKind::AlreadyExists { exists_error() } else { write_error(e.error) }
-        })?;
-    }
-    Ok(())
 }
 
 /// Whether writing to `path` writes to standard output: `-`, `/dev/stdout` and the process's own

@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::convert::{Outputs, Writes, write_conversion};
 use crate::convert::{ConvertOptions, Summary};
 use crate::diagnostic::{Code, Counts, Diagnostic};
-use crate::emit::{OutputFormat, write_atomically};
+use crate::emit::OutputFormat;
 use crate::report::{Positions, convert_rendered};
 use crate::source::Source;
 use crate::update::record::RecordedOptions;
@@ -157,19 +158,18 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<(PathBuf, Strin
     }
 }
 
-/// How a batch writes: the output format, whether to replace existing files, and which
-/// diagnostics need positions.
+/// How a batch writes: the output format, how each document's files are written (the same
+/// rules as one document's), and which diagnostics need positions.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings<'a> {
     /// The output format of every OIS.
     pub format: OutputFormat,
-    /// Replace existing output files.
-    pub force: bool,
+    /// Replace, strict, records: as for one document.
+    pub writes: Writes,
     /// Which diagnostics get a line and column.
     pub positions: Positions,
-    /// Write each output's conversion record (`.convert.json`, for a later `--update`) with
-    /// these options as given; `None`: no records.
-    pub record: Option<&'a RecordedOptions>,
+    /// The options as given, kept in each record.
+    pub given: &'a RecordedOptions,
 }
 
 /// Converts every item into `out_dir`, in parallel; `done` is called after each file.
@@ -225,31 +225,15 @@ fn convert_one(item: &Item, out_dir: &Path, options: &ConvertOptions, settings: 
         return finish(Status::Skipped, None, None, vec![not_openapi(&file)]);
     }
     match convert_rendered(&source, &mut root, options, settings.format, settings.positions) {
-        Ok(conversion) => {
+        Ok(mut conversion) => {
             let target = out_dir.join(&item.output);
-            let written = target
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .map_err(|err| {
-                    Diagnostic::elsewhere(Code::OutputWrite, format!("cannot create {}: {err}", target.display()))
-                })
-                .and_then(|()| write_atomically(&target, &conversion.text, settings.force))
-                .and_then(|()| match settings.record {
-                    Some(given) => {
-                        let (path, text) = conversion.record_file(&target, given)?;
-                        write_atomically(&path, &text, true)
-                    }
-                    None => Ok(()),
-                });
-            let mut diagnostics = conversion.diagnostics;
-            match written {
-                Ok(()) => {
-                    finish(Status::Converted, Some(target.display().to_string()), Some(conversion.summary), diagnostics)
-                }
-                Err(error) => {
-                    diagnostics.push(error);
-                    finish(Status::Failed, None, Some(conversion.summary), diagnostics)
-                }
+            let outputs = Outputs { ois: Some(&target), secrets: None, config: false, create_folder: true };
+            let (written, diagnostics, summary) =
+                write_conversion(&mut conversion, &outputs, settings.writes, settings.given, settings.format);
+            if written {
+                finish(Status::Converted, Some(target.display().to_string()), summary, diagnostics)
+            } else {
+                finish(Status::Failed, None, summary, diagnostics)
             }
         }
         Err(failure) => {

@@ -1,0 +1,185 @@
+//! Files that belong together (an OIS and its record, a config and its secrets template, a folder
+//! of snippets) are written all or nothing: every target is checked before any is touched, every
+//! text is written to a temporary file beside its target, and only then is each renamed into place.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::{Contents, Staged, check_target, is_standard_output, write_stdout};
+use crate::diagnostic::{Code, Diagnostic};
+
+/// What one command writes, in the order given; standard output last, once every file is in place.
+#[derive(Default)]
+pub struct Plan<'a> {
+    writes: Vec<Planned<'a>>,
+}
+
+struct Planned<'a> {
+    /// `None`: standard output.
+    path: Option<PathBuf>,
+    contents: Box<dyn Contents + 'a>,
+    replace: bool,
+    create_folder: bool,
+}
+
+impl<'a> Plan<'a> {
+    /// An empty plan.
+    pub fn new() -> Plan<'a> {
+        Plan::default()
+    }
+
+    /// Writes `contents` to `path` (`-` or `/dev/stdout`: standard output); an existing file is
+    /// an error unless `replace`.
+    pub fn file(&mut self, path: &Path, contents: impl Contents + 'a, replace: bool) -> &mut Plan<'a> {
+        let path = (!is_standard_output(path)).then(|| path.to_path_buf());
+        self.writes.push(Planned { path, contents: Box::new(contents), replace, create_folder: false });
+        self
+    }
+
+    /// As [`Plan::file`], creating the folders the file is in when they are missing.
+    pub fn file_in_new_folder(&mut self, path: &Path, contents: impl Contents + 'a, replace: bool) -> &mut Plan<'a> {
+        self.file(path, contents, replace);
+        if let Some(last) = self.writes.last_mut() {
+            last.create_folder = true;
+        }
+        self
+    }
+
+    /// Writes `contents` to standard output.
+    pub fn stdout(&mut self, contents: impl Contents + 'a) -> &mut Plan<'a> {
+        self.writes.push(Planned { path: None, contents: Box::new(contents), replace: true, create_folder: false });
+        self
+    }
+
+    /// The files it writes, in order (standard output is not one).
+    pub fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.writes.iter().filter_map(|w| w.path.as_deref())
+    }
+
+    /// Every problem that would stop a write, found without writing anything: a file that exists
+    /// (without replace), one that is not a regular file, a missing folder, two writes to one file.
+    pub fn check(&self) -> Vec<Diagnostic> {
+        let mut problems = Vec::new();
+        let mut seen = HashSet::new();
+        let folder_of = |path: &'_ PathBuf| path.parent().filter(|p| !p.as_os_str().is_empty()).map(Path::to_path_buf);
+        let created: HashSet<PathBuf> = self
+            .writes
+            .iter()
+            .filter(|w| w.create_folder)
+            .filter_map(|w| w.path.as_ref().and_then(folder_of))
+            .collect();
+        for write in &self.writes {
+            let Some(path) = &write.path else { continue };
+            if !seen.insert(path) {
+                problems.push(
+                    Diagnostic::elsewhere(
+                        Code::OutputWrite,
+                        format!("{} is named for two outputs; nothing was written", path.display()),
+                    )
+                    .with_help("give each output its own file"),
+                );
+                continue;
+            }
+            if let Err(problem) = check_target(path, write.replace) {
+                problems.push(problem);
+            }
+            if folder_of(path).is_some_and(|folder| !folder.is_dir() && !created.contains(&folder)) {
+                problems.push(Diagnostic::elsewhere(
+                    Code::OutputWrite,
+                    format!("cannot write {}: its folder does not exist; nothing was written", path.display()),
+                ));
+            }
+        }
+        problems
+    }
+
+    /// Checks every target, then writes them all: each to a temporary file first, then each
+    /// renamed into place. The first problem is returned and nothing is written when any target
+    /// fails its check or its temporary file cannot be written.
+    pub fn write(self) -> Result<(), Diagnostic> {
+        if let Some(problem) = self.check().into_iter().next() {
+            return Err(problem);
+        }
+        let mut staged = Vec::new();
+        let mut out = Vec::new();
+        for write in &self.writes {
+            match &write.path {
+                Some(path) => {
+                    if write.create_folder
+                        && let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty())
+                    {
+                        std::fs::create_dir_all(folder).map_err(|err| {
+                            Diagnostic::elsewhere(
+                                Code::OutputWrite,
+                                format!("cannot create {}: {err}", folder.display()),
+                            )
+                        })?;
+                    }
+                    staged.push(Staged::write(path, write.contents.as_ref(), write.replace)?);
+                }
+                None => out.push(write.contents.as_ref()),
+            }
+        }
+        for file in staged {
+            file.persist()?;
+        }
+        for contents in out {
+            write_stdout(contents)?;
+        }
+        Ok(())
+    }
+}
+
+impl<T: Contents + ?Sized> Contents for Box<T> {
+    fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.as_ref().write_to(out)
+    }
+}
+
+impl<T: Contents + ?Sized> Contents for &T {
+    fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        (**self).write_to(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_is_written_when_one_target_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.env"), dir.path().join("b.json"));
+        std::fs::write(&b, "old").unwrap();
+        let mut plan = Plan::new();
+        plan.file(&a, "secrets", false).file(&b, "new", false);
+        let error = plan.write().unwrap_err();
+        assert_eq!(error.code, Code::OutputExists);
+        assert!(!a.exists(), "the first target was written before the second was checked");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "old");
+    }
+
+    #[test]
+    fn every_file_is_written_with_replace() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("sub/b"));
+        std::fs::write(&a, "old").unwrap();
+        let mut plan = Plan::new();
+        plan.file(&a, String::from("new"), true).file_in_new_folder(&b, "b", false);
+        plan.write().unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "b");
+    }
+
+    #[test]
+    fn two_outputs_to_one_file_and_a_missing_folder_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        let mut plan = Plan::new();
+        plan.file(&a, "1", true).file(&a, "2", true).file(&dir.path().join("no/such"), "3", true);
+        let problems = plan.check();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(plan.write().is_err());
+        assert!(!a.exists());
+    }
+}

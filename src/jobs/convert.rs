@@ -1,0 +1,326 @@
+//! `ois convert`: one document or a batch of them, or an update of an OIS file. The policy of a
+//! conversion lives here once: which format, what `strict` refuses, which files go together
+//! (the OIS or config fragment, its record, the secrets template) and that they are written all
+//! or nothing.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::batch;
+use crate::Failure;
+use crate::convert::Summary;
+use crate::diagnostic::{Code, Counts, Diagnostic, Fix};
+use crate::emit::{OutputFormat, Plan, Text};
+use crate::report::{Positions, Rendered, Show, convert_rendered};
+use crate::source::Source;
+use crate::update::record::{RecordedOptions, security_choice};
+
+/// Everything `ois convert` is asked to do.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct ConvertJob {
+    /// The documents (`-`: standard input), or folders of them. Several, or a folder: a batch.
+    pub inputs: Vec<PathBuf>,
+    /// Where the OIS goes (`None` or `-`: standard output); a batch's output folder.
+    pub output: Option<PathBuf>,
+    /// The output format; `None`: from the output's extension, else JSON.
+    pub format: Option<OutputFormat>,
+    /// The conversion options as given, as a record keeps them.
+    pub given: RecordedOptions,
+    /// Where `$ref`s may reach (default: the document's folder).
+    pub allow_root: Option<PathBuf>,
+    /// Write the config.json fragment instead of the bare OIS.
+    pub config: bool,
+    /// Also write the secrets.env template here.
+    pub secrets_out: Option<PathBuf>,
+    /// How the outputs are written.
+    pub writes: Writes,
+    /// What a text report shows (so only those diagnostics are located); `None`: every
+    /// diagnostic is reported, so every one is located.
+    pub shown: Option<Show>,
+}
+
+/// How a command writes its files: one setting for every command that writes.
+#[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
+pub struct Writes {
+    /// Replace files that exist.
+    pub force: bool,
+    /// Any warning is a failure: nothing is written.
+    pub strict: bool,
+    /// Write the `.convert.json` record next to an OIS file.
+    pub record: bool,
+}
+
+impl Writes {
+    /// Writes as given.
+    pub fn new(force: bool, strict: bool, record: bool) -> Writes {
+        Writes { force, strict, record }
+    }
+
+    /// Under `strict`, the error that stops a write when `diagnostics` hold warnings.
+    pub fn strict_refusal(&self, diagnostics: &[Diagnostic]) -> Option<Diagnostic> {
+        let warnings = Counts::of(diagnostics).warnings;
+        (self.strict && warnings > 0).then(|| {
+            Diagnostic::elsewhere(
+                Code::StrictWarnings,
+                format!("strict: {warnings} warning(s), so nothing was written"),
+            )
+            .with_fix(Fix::LeaveStrict)
+        })
+    }
+}
+
+/// Whether a document's outputs were written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Converted and written.
+    Ok,
+    /// Not converted, or not written.
+    Failed,
+}
+
+/// What converting one document did (`--report json` prints it).
+#[derive(Debug, Serialize)]
+#[non_exhaustive]
+pub struct DocumentReport {
+    /// The input's display name.
+    pub file: String,
+    /// Whether it was converted and written.
+    pub status: Status,
+    /// Where the OIS was written, when it was written to a file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+    /// What the conversion kept and skipped (when written).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
+    /// Diagnostics by severity.
+    pub counts: Counts,
+    /// Every diagnostic.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The document read, for showing diagnostics in its text.
+    #[serde(skip)]
+    pub source: Option<Source>,
+}
+
+/// What `ois convert` did.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ConvertReport {
+    /// One document.
+    Document(Box<DocumentReport>),
+    /// A batch: one result per file found.
+    Batch(Vec<batch::FileResult>),
+}
+
+impl ConvertReport {
+    /// Whether everything asked for was done.
+    pub fn succeeded(&self) -> bool {
+        match self {
+            ConvertReport::Document(report) => report.status == Status::Ok,
+            ConvertReport::Batch(results) => results.iter().all(|r| r.status != batch::Status::Failed),
+        }
+    }
+
+    /// Every diagnostic, for naming fixes in a front end's own terms.
+    pub fn diagnostics_mut(&mut self) -> Vec<&mut Diagnostic> {
+        match self {
+            ConvertReport::Document(report) => report.diagnostics.iter_mut().collect(),
+            ConvertReport::Batch(results) => results.iter_mut().flat_map(|r| r.diagnostics.iter_mut()).collect(),
+        }
+    }
+}
+
+/// A job that could not start: the request itself is wrong (a usage error), nothing was read.
+#[derive(Clone, Debug)]
+pub struct Refused(pub Diagnostic);
+
+impl ConvertJob {
+    /// Whether the inputs make a batch: several, or a folder.
+    pub fn is_batch(&self) -> bool {
+        self.inputs.len() > 1 || self.inputs.iter().any(|i| i.is_dir())
+    }
+
+    fn output_format(&self) -> OutputFormat {
+        match (self.format, &self.output) {
+            (Some(format), _) => format,
+            (None, Some(path)) if !self.is_batch() => OutputFormat::for_path(path),
+            _ => OutputFormat::Json,
+        }
+    }
+
+    fn positions(&self, min: crate::Severity) -> Positions {
+        match self.shown {
+            None => Positions::All,
+            Some(show) => Positions::Shown(Show::new(show.min.max(min), show.per_code.is_none())),
+        }
+    }
+}
+
+/// Runs the conversion `job` asks for; `done` is called after each document of a batch.
+pub fn run(job: &ConvertJob, done: &(dyn Fn(usize) + Sync)) -> Result<ConvertReport, Refused> {
+    security_choice(&job.given.security).map_err(Refused)?;
+    let mut options = match job.given.convert_options() {
+        Ok(options) => options,
+        Err(error) => {
+            let file = job.inputs.first().map(|p| p.display().to_string()).unwrap_or_default();
+            return Ok(ConvertReport::Document(Box::new(failed(file, vec![error], None))));
+        }
+    };
+    options.allow_root = job.allow_root.clone();
+    let format = job.output_format();
+    if job.is_batch() {
+        let Some(out_dir) = &job.output else {
+            return Err(Refused(Diagnostic::elsewhere(
+                Code::BadArgument,
+                "converting several documents needs an output folder",
+            )));
+        };
+        let items = batch::discover(&job.inputs, format);
+        done(items.len());
+        let settings = batch::Settings {
+            format,
+            writes: job.writes,
+            positions: job.positions(crate::Severity::Error),
+            given: &job.given,
+        };
+        return Ok(ConvertReport::Batch(batch::run(&items, out_dir, &options, settings, &|| done(1))));
+    }
+    let Some(input) = job.inputs.first() else {
+        return Err(Refused(Diagnostic::elsewhere(Code::BadArgument, "no document to convert")));
+    };
+    Ok(ConvertReport::Document(Box::new(one(job, input, &options, format))))
+}
+
+fn failed(file: String, diagnostics: Vec<Diagnostic>, source: Option<Source>) -> DocumentReport {
+    DocumentReport {
+        file,
+        status: Status::Failed,
+        output: None,
+        summary: None,
+        counts: Counts::of(&diagnostics),
+        diagnostics,
+        source,
+    }
+}
+
+fn one(job: &ConvertJob, input: &Path, options: &crate::ConvertOptions, format: OutputFormat) -> DocumentReport {
+    let file = input.display().to_string();
+    let source = match Source::read(input) {
+        Ok(source) => source,
+        Err(error) => return failed(file, vec![error], None),
+    };
+    let converted = crate::convert::parse(&source).map_err(Failure::from).and_then(|mut root| {
+        let result = convert_rendered(&source, &mut root, options, format, job.positions(crate::Severity::Note));
+        // The process ends soon; freeing the parsed document piece by piece would only cost time.
+        std::mem::forget(root);
+        result
+    });
+    let mut conversion = match converted {
+        Ok(conversion) => conversion,
+        Err(failure) => return failed(file, failure.diagnostics, Some(source)),
+    };
+    let outputs = Outputs {
+        ois: job.output.as_deref(),
+        secrets: job.secrets_out.as_deref(),
+        config: job.config,
+        create_folder: false,
+    };
+    let (written, mut diagnostics, summary) =
+        write_conversion(&mut conversion, &outputs, job.writes, &job.given, format);
+    // As with the parsed document: the model is as big, and the process ends soon.
+    std::mem::forget(conversion);
+    let output = job.output.as_ref().filter(|p| written && !crate::emit::is_standard_output(p));
+    DocumentReport {
+        file,
+        status: if written { Status::Ok } else { Status::Failed },
+        output: output.map(|p| p.display().to_string()),
+        summary: summary.filter(|_| written),
+        counts: Counts::of(&diagnostics),
+        diagnostics: std::mem::take(&mut diagnostics),
+        source: Some(source),
+    }
+}
+
+/// Where one conversion's outputs go.
+pub(super) struct Outputs<'a> {
+    /// The OIS (or config fragment); `None`: standard output.
+    pub ois: Option<&'a Path>,
+    /// The secrets template.
+    pub secrets: Option<&'a Path>,
+    /// The config.json fragment instead of the bare OIS.
+    pub config: bool,
+    /// Create the OIS's folder when missing (a batch's output tree).
+    pub create_folder: bool,
+}
+
+/// The outputs of one conversion, written all or nothing: the OIS (or config fragment), its
+/// record next to it, the secrets template. Returns whether they were written, the diagnostics
+/// (the conversion's, then what stopped the write) and the summary.
+pub(super) fn write_conversion(
+    conversion: &mut Rendered,
+    outputs: &Outputs<'_>,
+    writes: Writes,
+    given: &RecordedOptions,
+    format: OutputFormat,
+) -> (bool, Vec<Diagnostic>, Option<Summary>) {
+    let mut diagnostics = std::mem::take(&mut conversion.diagnostics);
+    let summary = Some(std::mem::take(&mut conversion.summary));
+    let mut problems = Vec::new();
+    let scaffold = (outputs.config || outputs.secrets.is_some())
+        .then(|| conversion.ois().map_err(|error| problems.push(error)).ok())
+        .flatten()
+        .map(|ois| {
+            let descriptions = &conversion.scheme_descriptions;
+            crate::scaffold::config_described(std::slice::from_ref(&ois), |_, scheme| descriptions.get(scheme).cloned())
+        });
+    // A record sits next to an OIS file; standard output has no "next to".
+    let record_at = outputs.ois.filter(|path| writes.record && !crate::emit::is_standard_output(path));
+    let record = record_at.map(|path| conversion.record_file(path, given));
+    let text: Option<Text> = match &scaffold {
+        Some(scaffold) if outputs.config => {
+            crate::emit::to_text(&scaffold.config, format).map(Text::from).map_err(|error| problems.push(error)).ok()
+        }
+        _ => Some(std::mem::take(&mut conversion.text)),
+    };
+    // The OIS, its config and its secrets template go together: none is written without the others.
+    let complete = problems.is_empty();
+    diagnostics.append(&mut problems);
+    let Some(text) = text.filter(|_| complete) else {
+        return (false, diagnostics, summary);
+    };
+    if let Some(refusal) = writes.strict_refusal(&diagnostics) {
+        diagnostics.push(refusal);
+        return (false, diagnostics, summary);
+    }
+    let mut plan = Plan::new();
+    let secrets_env = scaffold.map(|scaffold| scaffold.secrets_env);
+    if let (Some(path), Some(secrets_env)) = (outputs.secrets, secrets_env) {
+        plan.file(path, secrets_env, writes.force);
+    }
+    match outputs.ois {
+        Some(path) if outputs.create_folder => plan.file_in_new_folder(path, text, writes.force),
+        Some(path) => plan.file(path, text, writes.force),
+        None => plan.stdout(text),
+    };
+    match record {
+        Some(Ok((path, record_text))) => {
+            // The record belongs to the OIS it sits next to: it is always replaced with it.
+            plan.file(&path, record_text, true);
+        }
+        Some(Err(error)) => {
+            diagnostics.push(error);
+            return (false, diagnostics, summary);
+        }
+        None => {}
+    }
+    match plan.write() {
+        Ok(()) => (true, diagnostics, summary),
+        Err(error) => {
+            diagnostics.push(error);
+            (false, diagnostics, summary)
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! The commands as library jobs: each takes what it is asked to do, owns every policy of doing it
+//! (strictness, which OIS, which files and in what order, what its report holds), and returns a
+//! typed report. A front end (the command line, the studio) only gathers the request and shows
+//! the report.
+
+pub mod batch;
+pub mod convert;
+
+pub use convert::{ConvertJob, ConvertReport, DocumentReport, Refused, Status, Writes};
+pub mod update;
+
+pub use update::{UpdateJob, UpdateReport};
