@@ -130,6 +130,6 @@ pub use ois::rules::check as check_ois;
 pub use ois::rules::placeholders;
 pub use ois::schema;
 pub use ois::templates::escape as escape_templates;
-pub use ois::{DocumentKind, OisDocument};
+pub use ois::{Chosen, DocumentKind, OisDocument};
 pub use source::{Format as SourceFormat, Interest, MAX_DEPTH, Reading, STDIN_NAME, Source};
 pub use validate::{Validation, validate, validate_value, verify_ids};

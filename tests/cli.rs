@@ -964,3 +964,42 @@ fn targets_name_the_node_not_the_format() {
         .code(1)
         .stdout(predicate::str::contains("as it is, it is valid for airnode@0.15, airnode-feed@3"));
 }
+
+#[test]
+fn every_command_that_chooses_an_ois_says_the_same_where() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("config.json");
+    let ois_of = |title: &str| {
+        serde_json::json!({"oisFormat": "3.0.0", "title": title, "version": "1.0.0",
+            "apiSpecifications": {"servers": [{"url": "https://a.example"}], "paths": {"/a": {"get": {"parameters": []}}},
+                "components": {"securitySchemes": {}}, "security": {}},
+            "endpoints": [{"name": "a", "operation": {"method": "get", "path": "/a"}, "fixedOperationParameters": [],
+                "reservedParameters": [], "parameters": []}]})
+    };
+    let text =
+        serde_json::to_string_pretty(&serde_json::json!({"ois": [ois_of("A"), ois_of("B")], "apiCredentials": []}))
+            .expect("json");
+    std::fs::write(&config, text).expect("write");
+    let expected = "error[REQ008]: the file holds 2 OIS objects and none was chosen";
+    let at = format!("--> {}:2:3", config.display());
+    let commands: [Vec<std::ffi::OsString>; 3] = [
+        vec!["request".into(), config.clone().into(), "--endpoint".into(), "a".into()],
+        vec![
+            "processing".into(),
+            "extract".into(),
+            config.clone().into(),
+            "--endpoint".into(),
+            "a".into(),
+            "-o".into(),
+            dir.path().join("js").into(),
+        ],
+        vec!["convert".into(), "samples/coins.yaml".into(), "--update".into(), config.clone().into()],
+    ];
+    for args in commands {
+        ois()
+            .args(&args)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(expected).and(predicate::str::contains(at.as_str())));
+    }
+}

@@ -64,33 +64,19 @@ pub(crate) fn run_processing(command: ProcessingCommand) -> ExitCode {
     }
 }
 
-/// The pointer of the OIS to use in `root`.
-fn chosen(root: &serde_json::Value, title: Option<&str>) -> Result<String, Diagnostic> {
-    let document = OisDocument::read(root).map_err(|(_, error)| error)?;
-    let titles = document.titles();
-    let found: Vec<&(String, &serde_json::Value)> = document
-        .oises
-        .iter()
-        .filter(|(_, ois)| title.is_none_or(|t| ois.get("title").and_then(serde_json::Value::as_str) == Some(t)))
-        .collect();
-    match found.as_slice() {
-        [(pointer, _)] => Ok(pointer.clone()),
-        [] if title.is_some() => Err(Diagnostic::elsewhere(
-            Code::OisChoice,
-            format!("no OIS titled \"{}\"; the file has: {}", title.unwrap_or_default(), titles.join(", ")),
-        )),
-        _ => Err(Diagnostic::elsewhere(
-            Code::OisChoice,
-            format!("the file has {} OIS objects ({})", document.oises.len(), titles.join(", ")),
-        )
-        .with_fix(Fix::ChooseOis)),
-    }
+/// The pointer of the OIS to use in `root`, or why there is none (located in `source`).
+fn chosen(root: &serde_json::Value, title: Option<&str>, source: &Source) -> Result<String, Diagnostic> {
+    let choose = || Ok(OisDocument::read(root).map_err(|(_, error)| error)?.choose(title)?.pointer);
+    choose().map_err(|mut error: Diagnostic| {
+        source.locate_diagnostic(&mut error);
+        error
+    })
 }
 
 fn extract(args: &ExtractArgs) -> Result<(), Diagnostic> {
     let source = Source::read(&args.file)?;
     let root = source.parse()?;
-    let at = chosen(&root, args.ois_title.as_deref())?;
+    let at = chosen(&root, args.ois_title.as_deref(), &source)?;
     let ois = root.pointer(&at).unwrap_or(&root);
     let files = snippet_files::extract(ois, &args.endpoint).map_err(|mut error| {
         error = error.within(&at);
@@ -147,7 +133,7 @@ fn read_folder(dir: &Path) -> Result<Vec<(String, String)>, Diagnostic> {
 fn embed(args: &EmbedArgs) -> Result<(), Diagnostic> {
     let source = Source::read(&args.file)?;
     let mut root = source.parse()?;
-    let at = chosen(&root, args.ois_title.as_deref())?;
+    let at = chosen(&root, args.ois_title.as_deref(), &source)?;
     let files = read_folder(&args.dir)?;
     let ois = root.pointer_mut(&at).ok_or_else(|| Diagnostic::elsewhere(Code::OisChoice, "the OIS is gone"))?;
     let written = snippet_files::embed(ois, &args.endpoint, &files)?;

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
 
 /// What a file of OIS objects turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -67,10 +67,47 @@ impl<'a> OisDocument<'a> {
         Ok(OisDocument { kind, root, oises })
     }
 
+    /// The OIS to use: the one titled `title`, or the only one. The error (REQ008) points at the
+    /// document's OIS objects (`/ois` in a config.json, the root otherwise) and names the titles.
+    pub fn choose(&self, title: Option<&str>) -> Result<Chosen<'a>, Diagnostic> {
+        let titled = |(_, ois): &&(String, &'a Value)| ois.get("title").and_then(Value::as_str) == title;
+        let found = match (title, self.oises.as_slice()) {
+            (Some(_), oises) => oises.iter().find(titled),
+            (None, [only]) => Some(only),
+            (None, _) => None,
+        };
+        if let Some((pointer, ois)) = found {
+            return Ok(Chosen { pointer: pointer.clone(), ois });
+        }
+        let at = if self.kind == DocumentKind::Config { "/ois" } else { "" };
+        let titles = self.titles().iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(", ");
+        let error = match title {
+            Some(title) => Diagnostic::new(Code::OisChoice, at, format!("the file has no OIS titled \"{title}\"")),
+            None if self.oises.is_empty() => Diagnostic::new(Code::OisChoice, at, "the file holds no OIS object"),
+            None => Diagnostic::new(
+                Code::OisChoice,
+                at,
+                format!("the file holds {} OIS objects and none was chosen", self.oises.len()),
+            )
+            .with_fix(Fix::ChooseOis),
+        };
+        Err(if titles.is_empty() { error } else { error.with_help(format!("its titles: {titles}")) })
+    }
+
     /// The titles of its OIS objects, for messages.
     pub fn titles(&self) -> Vec<&'a str> {
         self.oises.iter().filter_map(|(_, ois)| ois.get("title").and_then(Value::as_str)).collect()
     }
+}
+
+/// The OIS chosen from a document, and where it is.
+#[derive(Clone, Debug)]
+pub struct Chosen<'a> {
+    /// Its pointer in the document (`""`, `/2`, `/ois/0`): what is said of the OIS is moved
+    /// there with [`Diagnostic::within`].
+    pub pointer: String,
+    /// The OIS object.
+    pub ois: &'a Value,
 }
 
 fn listed<'a>(items: &'a [Value], prefix: &str) -> Vec<(String, &'a Value)> {
@@ -98,5 +135,22 @@ mod tests {
         let (kind, error) = OisDocument::read(&json!({"ois": {}})).unwrap_err();
         assert_eq!((kind, error.code), (DocumentKind::Config, Code::WrongType));
         assert_eq!(OisDocument::read(&json!(1)).unwrap_err().1.code, Code::RootNotObject);
+    }
+
+    #[test]
+    fn chooses_by_title_or_the_only_one_and_says_where_when_it_cannot() {
+        let config = json!({"ois": [{"title": "A"}, {"title": "B"}]});
+        let document = OisDocument::read(&config).unwrap();
+        assert_eq!(document.choose(Some("B")).unwrap().pointer, "/ois/1");
+        let none = document.choose(None).unwrap_err();
+        assert_eq!((none.code, none.pointer(), &none.fix), (Code::OisChoice, "/ois", &Some(Fix::ChooseOis)));
+        let missing = document.choose(Some("C")).unwrap_err();
+        assert_eq!((missing.code, missing.pointer()), (Code::OisChoice, "/ois"));
+        assert!(missing.help.unwrap().contains("\"A\", \"B\""));
+        let list = json!([{"title": "A"}, {"title": "B"}]);
+        assert_eq!(OisDocument::read(&list).unwrap().choose(None).unwrap_err().pointer(), "");
+        let one = json!({"title": "A"});
+        assert_eq!(OisDocument::read(&one).unwrap().choose(None).unwrap().pointer, "");
+        assert_eq!(OisDocument::read(&json!([])).unwrap().choose(None).unwrap_err().code, Code::OisChoice);
     }
 }

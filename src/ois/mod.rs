@@ -8,5 +8,5 @@ pub mod rules;
 pub mod schema;
 pub mod templates;
 
-pub use document::{DocumentKind, OisDocument};
+pub use document::{Chosen, DocumentKind, OisDocument};
 pub use model::FormatFamily;

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{Credential, Secrets};
-use crate::diagnostic::{Code, Diagnostic, Fix};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::{DocumentKind, OisDocument};
 
 /// The OIS chosen for a request, where it is in its file, and its credentials.
@@ -27,24 +27,7 @@ pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Resul
     // be filled, and `\${` becomes `${`.
     let document = &secrets.interpolate_document(document)?;
     let read = OisDocument::read(document).map_err(|(_, error)| error)?;
-    let chosen = match title {
-        Some(title) => read.oises.iter().find(|(_, ois)| ois.get("title").and_then(Value::as_str) == Some(title)),
-        None if read.oises.len() == 1 => read.oises.first(),
-        None => None,
-    };
-    let Some((pointer, ois)) = chosen else {
-        let at = if read.kind == DocumentKind::Config { "/ois" } else { "" };
-        let error = match title {
-            Some(title) => Diagnostic::new(Code::OisChoice, at, format!("the file has no OIS titled \"{title}\"")),
-            None => Diagnostic::new(
-                Code::OisChoice,
-                at,
-                format!("the file has {} OIS objects and none was chosen", read.oises.len()),
-            )
-            .with_fix(Fix::ChooseOis),
-        };
-        return Err(error.with_help(format!("the titles are: {}", read.titles().join(", "))));
-    };
+    let chosen = read.choose(title)?;
     let mut credentials = Vec::new();
     let listed = document.get("apiCredentials").and_then(Value::as_array).filter(|_| read.kind == DocumentKind::Config);
     for entry in listed.into_iter().flatten() {
@@ -56,7 +39,7 @@ pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Resul
             value: field("securitySchemeValue"),
         });
     }
-    Ok(Selected { ois: (*ois).clone(), pointer: pointer.clone(), credentials })
+    Ok(Selected { ois: chosen.ois.clone(), pointer: chosen.pointer, credentials })
 }
 
 /// The node would not load an OIS that breaks OIS rules; say so before building anything. The

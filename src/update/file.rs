@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::record::{self, Record, RecordedOptions};
 use super::{Merged, merge};
 use crate::convert::{Failure, convert};
-use crate::diagnostic::{Code, Diagnostic, Fix, Severity};
+use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::ois::OisDocument;
 use crate::source::{Format, Source};
 
@@ -112,26 +112,7 @@ pub fn update(
 /// `title`.
 fn find_ois(document: &Value, title: Option<&str>) -> Result<String, Diagnostic> {
     let read = OisDocument::read(document).map_err(|(_, error)| error)?;
-    let titled = |ois: &&(String, &Value)| ois.1.get("title").and_then(Value::as_str) == title;
-    let found = match (title, read.oises.as_slice()) {
-        (Some(_), oises) => oises.iter().find(titled),
-        (None, [only]) => Some(only),
-        (None, _) => None,
-    };
-    match found {
-        Some((pointer, _)) => Ok(pointer.clone()),
-        None => {
-            let titles: Vec<&str> =
-                read.oises.iter().filter_map(|(_, ois)| ois.get("title").and_then(Value::as_str)).collect();
-            let message = match title {
-                Some(title) => format!("no OIS titled \"{title}\" in the file (its titles: {})", titles.join(", ")),
-                None => {
-                    format!("the file holds {} OIS objects ({}): which one to update?", titles.len(), titles.join(", "))
-                }
-            };
-            Err(Diagnostic::new(Code::BadArgument, "", message).with_fix(Fix::ChooseOis))
-        }
-    }
+    Ok(read.choose(title)?.pointer)
 }
 
 /// `value` written as `like` is: YAML, or JSON with its indent, and its final newline or none.
@@ -192,8 +173,8 @@ mod tests {
     fn several_ois_need_a_title() {
         let config = json!({"ois": [{"title": "A"}, {"title": "B"}], "apiCredentials": []});
         assert_eq!(find_ois(&config, Some("B")).unwrap(), "/ois/1");
-        assert_eq!(find_ois(&config, None).unwrap_err().fix, Some(Fix::ChooseOis));
-        assert!(find_ois(&config, Some("C")).unwrap_err().message.contains("A, B"));
+        assert_eq!(find_ois(&config, None).unwrap_err().fix, Some(crate::diagnostic::Fix::ChooseOis));
+        assert_eq!(find_ois(&config, Some("C")).unwrap_err().code, Code::OisChoice);
         assert_eq!(find_ois(&json!({"title": "A", "endpoints": []}), None).unwrap(), "");
     }
 }
