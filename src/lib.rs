@@ -107,6 +107,7 @@ pub mod convert;
 mod diagnostic;
 pub mod emit;
 pub mod jobs;
+pub mod node;
 pub mod js;
 mod ois;
 mod openapi;

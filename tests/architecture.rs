@@ -1,10 +1,18 @@
-//! The layering the README draws holds: a library module imports only modules below it in
-//! [`LAYERS`], and the conversion stages import `shared`/`options`, not each other.
+//! The layering ARCHITECTURE.md draws holds, read from whole files (every item but `#[cfg(test)]`
+//! ones) with `syn`, every `use` tree expanded and every path in the code followed:
+//!
+//! - a library module imports only modules below it in [`LAYERS`];
+//! - no two modules depend on each other, directly or through others (a module may use its own
+//!   parent's items; that is not a dependency that can loop);
+//! - the conversion stages import `shared`/`options`, not each other;
+//! - the command line builds no JSON of its own: reports are the library's typed ones.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+use syn::visit::Visit;
 
 /// Top-level library modules, top first. A module may import those after it, never those before.
 const LAYERS: &[&str] = &[
@@ -17,6 +25,7 @@ const LAYERS: &[&str] = &[
     "request",
     "processing",
     "scaffold",
+    "node",
     "ois",
     "js",
     "openapi",
@@ -43,6 +52,22 @@ const STAGES: &[(&str, &[&str])] = &[
     ("filter", &["shared"]),
 ];
 
+type Module = Vec<String>;
+
+/// Which crate a file belongs to: the library (`src/lib.rs` and its modules) or the program
+/// (`src/main.rs` and `src/cli/`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Crate {
+    Library,
+    Program,
+}
+
+struct File {
+    krate: Crate,
+    module: Module,
+    syntax: syn::File,
+}
+
 fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -54,42 +79,179 @@ fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
-/// The code of a file before its tests (tests may reach anywhere).
-fn code_of(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap();
-    text.split("#[cfg(test)]").next().unwrap_or_default().to_owned()
+fn is_test_only(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("cfg") && attr.parse_args::<syn::Meta>().is_ok_and(|meta| meta.path().is_ident("test"))
+    })
 }
 
-/// Every `crate::NAME` a text mentions.
-fn crate_modules(text: &str) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
-    for (at, _) in text.match_indices("crate::") {
-        let name: String = text[at + 7..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        if !name.is_empty() {
-            found.insert(name);
+fn item_attrs(item: &syn::Item) -> &[syn::Attribute] {
+    match item {
+        syn::Item::Mod(m) => &m.attrs,
+        syn::Item::Fn(f) => &f.attrs,
+        syn::Item::Use(u) => &u.attrs,
+        syn::Item::Impl(i) => &i.attrs,
+        syn::Item::Struct(s) => &s.attrs,
+        syn::Item::Enum(e) => &e.attrs,
+        syn::Item::Const(c) => &c.attrs,
+        syn::Item::Static(s) => &s.attrs,
+        syn::Item::Trait(t) => &t.attrs,
+        syn::Item::Type(t) => &t.attrs,
+        syn::Item::Macro(m) => &m.attrs,
+        _ => &[],
+    }
+}
+
+/// Every file of `src/`, parsed, with what `#[cfg(test)]` keeps out removed (tests may reach
+/// anywhere).
+fn files() -> Vec<File> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut paths = Vec::new();
+    rust_files(&src, &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let relative = path.strip_prefix(&src).unwrap();
+            let mut module: Module =
+                relative.with_extension("").components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+            if module.last().is_some_and(|last| last == "mod") {
+                module.pop();
+            }
+            let krate = if module.first().is_some_and(|first| first == "main" || first == "cli") {
+                Crate::Program
+            } else {
+                Crate::Library
+            };
+            if module == ["lib"] || module == ["main"] {
+                module.clear();
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut syntax = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            syntax.items.retain(|item| !is_test_only(item_attrs(item)));
+            File { krate, module, syntax }
+        })
+        .collect()
+}
+
+/// Every path a file's code names: `use` trees expanded (`use crate::{a, b::c}` names both), and
+/// every path in its types and expressions.
+#[derive(Default)]
+struct Paths {
+    found: Vec<Vec<String>>,
+    json_macros: usize,
+}
+
+impl Paths {
+    fn use_tree(&mut self, prefix: &[String], tree: &syn::UseTree) {
+        match tree {
+            syn::UseTree::Path(path) => {
+                let mut longer = prefix.to_vec();
+                longer.push(path.ident.to_string());
+                self.use_tree(&longer, &path.tree);
+            }
+            syn::UseTree::Name(name) => self.found.push([prefix, &[name.ident.to_string()]].concat()),
+            syn::UseTree::Rename(rename) => self.found.push([prefix, &[rename.ident.to_string()]].concat()),
+            syn::UseTree::Glob(_) => self.found.push(prefix.to_vec()),
+            syn::UseTree::Group(group) => group.items.iter().for_each(|item| self.use_tree(prefix, item)),
         }
     }
-    found
+}
+
+impl<'ast> Visit<'ast> for Paths {
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        self.use_tree(&[], &item.tree);
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        self.found.push(path.segments.iter().map(|s| s.ident.to_string()).collect());
+        syn::visit::visit_path(self, path);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if mac.path.segments.last().is_some_and(|s| s.ident == "json") {
+            self.json_macros += 1;
+        }
+        syn::visit::visit_macro(self, mac);
+    }
+
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        if !is_test_only(&item.attrs) {
+            syn::visit::visit_item_mod(self, item);
+        }
+    }
+}
+
+/// The module of `krate` a path names from `module`, when it names one of its modules: the
+/// longest known prefix of its absolute form.
+fn resolve(path: &[String], module: &Module, known: &BTreeSet<Module>) -> Option<Module> {
+    let mut absolute: Module = match path.first().map(String::as_str) {
+        Some("crate") => Vec::new(),
+        Some("self") => module.clone(),
+        Some("super") => {
+            let mut base = module.clone();
+            let mut rest = path;
+            while rest.first().is_some_and(|s| s == "super") {
+                base.pop();
+                rest = &rest[1..];
+            }
+            return longest_known(&[base, rest.to_vec()].concat(), known);
+        }
+        Some(first) => {
+            // A child module named without `self::` (`use convert::run` in a folder's mod.rs).
+            let child: Module = [module.as_slice(), &[first.to_owned()]].concat();
+            if !known.contains(&child) {
+                return None;
+            }
+            module.clone()
+        }
+        None => return None,
+    };
+    let skip = usize::from(matches!(path.first().map(String::as_str), Some("crate" | "self")));
+    absolute.extend(path.iter().skip(skip).cloned());
+    longest_known(&absolute, known)
+}
+
+fn longest_known(absolute: &[String], known: &BTreeSet<Module>) -> Option<Module> {
+    (1..=absolute.len()).rev().map(|n| absolute[..n].to_vec()).find(|prefix| known.contains(prefix))
+}
+
+/// Each module's dependencies on other modules of its crate, leaving out its own ancestors
+/// (a child may use what its parent declares).
+fn graph(files: &[File]) -> BTreeMap<(Crate, Module), BTreeSet<Module>> {
+    let mut graph = BTreeMap::new();
+    for krate in [Crate::Library, Crate::Program] {
+        let known: BTreeSet<Module> = files.iter().filter(|f| f.krate == krate).map(|f| f.module.clone()).collect();
+        for file in files.iter().filter(|f| f.krate == krate) {
+            let mut paths = Paths::default();
+            paths.visit_file(&file.syntax);
+            let targets: BTreeSet<Module> = paths
+                .found
+                .iter()
+                .filter_map(|path| resolve(path, &file.module, &known))
+                .filter(|target| *target != file.module && !file.module.starts_with(target))
+                .collect();
+            graph.insert((krate, file.module.clone()), targets);
+        }
+    }
+    graph
+}
+
+fn name(module: &Module) -> String {
+    if module.is_empty() { "(root)".to_owned() } else { module.join("/") }
 }
 
 #[test]
 fn library_modules_import_only_modules_below_them() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    let files = files();
     let mut wrong = Vec::new();
-    for path in &files {
-        let relative = path.strip_prefix(&src).unwrap();
-        let top =
-            relative.components().next().unwrap().as_os_str().to_string_lossy().trim_end_matches(".rs").to_owned();
-        if matches!(top.as_str(), "lib" | "main" | "cli") {
-            continue;
-        }
-        let rank = LAYERS.iter().position(|l| *l == top).unwrap_or_else(|| panic!("{top} is not in LAYERS"));
-        for module in crate_modules(&code_of(path)) {
-            let Some(other) = LAYERS.iter().position(|l| *l == module) else { continue };
+    for ((krate, module), targets) in graph(&files) {
+        let Some(top) = module.first().filter(|_| krate == Crate::Library) else { continue };
+        let rank = LAYERS.iter().position(|l| l == top).unwrap_or_else(|| panic!("{top} is not in LAYERS"));
+        for target in targets {
+            let Some(other) = target.first().and_then(|t| LAYERS.iter().position(|l| l == t)) else { continue };
             if other < rank {
-                wrong.push(format!("{} imports {module}, which is above it", relative.display()));
+                wrong.push(format!("{} imports {}, which is above it", name(&module), name(&target)));
             }
         }
     }
@@ -97,20 +259,78 @@ fn library_modules_import_only_modules_below_them() {
 }
 
 #[test]
+fn no_modules_depend_on_each_other() {
+    let graph = graph(&files());
+    let mut cycles = BTreeSet::new();
+    for (krate, start) in graph.keys() {
+        let krate = *krate;
+        // Depth-first from each module: a path back to it is a cycle.
+        let mut stack = vec![(start.clone(), vec![start.clone()])];
+        let mut seen = BTreeSet::new();
+        while let Some((module, trail)) = stack.pop() {
+            for next in graph.get(&(krate, module.clone())).into_iter().flatten() {
+                if next == start {
+                    let mut cycle: Vec<String> = trail.iter().map(name).collect();
+                    // One spelling per cycle: from its least module.
+                    let least = (0..cycle.len()).min_by_key(|i| cycle[*i].clone()).unwrap();
+                    cycle.rotate_left(least);
+                    cycles.insert(cycle.join(" → "));
+                } else if seen.insert(next.clone()) {
+                    stack.push((next.clone(), [trail.clone(), vec![next.clone()]].concat()));
+                }
+            }
+        }
+    }
+    assert!(cycles.is_empty(), "modules that depend on each other: {cycles:#?}");
+}
+
+#[test]
+fn the_guard_sees_grouped_imports_and_code_after_the_imports() {
+    let known: BTreeSet<Module> =
+        [vec!["a".to_owned()], vec!["b".to_owned()], vec!["b".to_owned(), "c".to_owned()]].into_iter().collect();
+    let syntax: syn::File = syn::parse_str(
+        "use crate::{a::f, b::c::g};\nfn h() { super::a::x(); }\n#[cfg(test)]\nmod tests { use crate::z; }",
+    )
+    .unwrap();
+    let mut paths = Paths::default();
+    paths.visit_file(&syntax);
+    let resolved: BTreeSet<Module> = paths.found.iter().filter_map(|p| resolve(p, &vec!["b".into()], &known)).collect();
+    let names: Vec<String> = resolved.iter().map(name).collect();
+    assert_eq!(names, ["a", "b/c"]);
+}
+
+#[test]
 fn conversion_stages_import_what_they_share_not_each_other() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/convert");
+    let files = files();
+    let graph = graph(&files);
     let mut wrong = Vec::new();
     for (stage, allowed) in STAGES {
-        let code = code_of(&dir.join(format!("{stage}.rs")));
-        for (sibling, _) in STAGES {
-            let imports = code.contains(&format!("super::{sibling}")) || code.contains(&format!("convert::{sibling}"));
-            if sibling != stage && imports && !allowed.contains(sibling) {
+        let module: Module = vec!["convert".into(), (*stage).into()];
+        let targets = graph.get(&(Crate::Library, module)).unwrap_or_else(|| panic!("no stage {stage}"));
+        for target in targets {
+            if let [convert, sibling] = target.as_slice()
+                && convert == "convert"
+                && STAGES.iter().any(|(s, _)| s == sibling)
+                && !allowed.contains(&sibling.as_str())
+            {
                 wrong.push(format!("convert/{stage}.rs imports {sibling}"));
             }
         }
     }
-    let mut files = Vec::new();
-    rust_files(&dir, &mut files);
-    assert_eq!(files.len(), STAGES.len() + 1, "a new stage belongs in STAGES");
+    let stages = files.iter().filter(|f| f.module.len() == 2 && f.module[0] == "convert").count();
+    assert_eq!(stages, STAGES.len(), "a new stage belongs in STAGES");
     assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn the_command_line_builds_no_json_of_its_own() {
+    let mut wrong = Vec::new();
+    for file in files().iter().filter(|f| f.krate == Crate::Program) {
+        let mut paths = Paths::default();
+        paths.visit_file(&file.syntax);
+        if paths.json_macros > 0 {
+            wrong.push(format!("{}: {} json! literal(s)", name(&file.module), paths.json_macros));
+        }
+    }
+    assert!(wrong.is_empty(), "reports are the library's typed ones: {wrong:#?}");
 }

@@ -796,12 +796,12 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             call_codes(&serve(b"NOT HTTP AT ALL\r\n\r\n".to_vec(), 0), ois::call::CallOptions::default()),
         ),
         (Code::BadTemplateParameter, {
-            let parameter = ois::scaffold::ids::TemplateParameter { kind: "uint256".into(), name: "decimals".into(), value: json!("-8") };
-            shown(&[ois::scaffold::ids::encode_parameters(&[parameter]).unwrap_err()], None)
+            let parameter = ois::node::ids::TemplateParameter { kind: "uint256".into(), name: "decimals".into(), value: json!("-8") };
+            shown(&[ois::node::ids::encode_parameters(&[parameter]).unwrap_err()], None)
         }),
         (Code::TemplateValueSurprise, {
-            let parameter = ois::scaffold::ids::TemplateParameter { kind: "bool".into(), name: "inverse".into(), value: json!("false") };
-            shown(&ois::scaffold::ids::encode_parameters(&[parameter]).unwrap().surprises, None)
+            let parameter = ois::node::ids::TemplateParameter { kind: "bool".into(), name: "inverse".into(), value: json!("false") };
+            shown(&ois::node::ids::encode_parameters(&[parameter]).unwrap().surprises, None)
         }),
         (Code::IdMismatch, {
             let feed = json!({"endpoints": {"0x3528e42b017a5fbf9d2993a2df04efc3ed474357575065a111b054ddf9de2acc": {"oisTitle": "Nodary", "endpointName": "price"}}, "templates": {}});

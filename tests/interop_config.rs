@@ -60,10 +60,10 @@ fn base() -> Value {
 /// A template of the base mnemonic's Airnode with its derived ID.
 fn template(endpoint_id: &str, parameters: &str) -> Value {
     let airnode =
-        ois::scaffold::airnode_address("test test test test test test test test test test test junk").unwrap();
+        ois::node::airnode_address("test test test test test test test test test test test junk").unwrap();
     let endpoint = endpoint_id.parse().unwrap();
     let bytes = alloy_primitives::hex::decode(&parameters[2..]).unwrap();
-    let id = ois::scaffold::rrp_template_id(airnode, endpoint, &bytes);
+    let id = ois::node::rrp_template_id(airnode, endpoint, &bytes);
     json!({"templateId": id, "endpointId": endpoint_id, "encodedParameters": parameters})
 }
 
@@ -83,7 +83,7 @@ type Mutation = (&'static str, fn(&mut Value));
 
 fn mutations() -> Vec<Mutation> {
     fn id(title: &str, name: &str) -> String {
-        ois::scaffold::endpoint_id(title, name)
+        ois::node::endpoint_id(title, name)
     }
     vec![
         ("rrp trigger", |c| {

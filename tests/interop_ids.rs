@@ -12,7 +12,7 @@ mod common;
 use alloy_primitives::{Address, B256};
 use serde_json::{Value, json};
 
-use ois::scaffold::ids::{self, TemplateParameter};
+use ois::node::ids::{self, TemplateParameter};
 
 const TYPES: &[&str] = &["bytes", "bytes32", "string", "string32", "address", "int256", "uint256", "bool"];
 
@@ -108,7 +108,7 @@ fn encoding_and_every_id_match_airnode_abi_and_commons() {
     let mut beacons = Vec::new();
     for (case, expected) in cases.iter().zip(results) {
         let endpoint_id =
-            ois::scaffold::endpoint_id(case["title"].as_str().unwrap(), case["endpoint"].as_str().unwrap());
+            ois::node::endpoint_id(case["title"].as_str().unwrap(), case["endpoint"].as_str().unwrap());
         if endpoint_id != expected["endpointId"].as_str().unwrap() {
             differences.push(format!("endpoint ID of {case}"));
         }
@@ -127,7 +127,7 @@ fn encoding_and_every_id_match_airnode_abi_and_commons() {
                 beacons.push(beacon);
                 let ours = [
                     ("feedTemplateId", template.to_string()),
-                    ("rrpTemplateId", ois::scaffold::rrp_template_id(airnode, endpoint, &encoded.bytes)),
+                    ("rrpTemplateId", ois::node::rrp_template_id(airnode, endpoint, &encoded.bytes)),
                     ("beaconId", beacon.to_string()),
                     ("oevTemplateId", ids::oev_template_id(template).to_string()),
                 ];

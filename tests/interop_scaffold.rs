@@ -11,7 +11,7 @@ mod common;
 
 use serde_json::{Map, Value, json};
 
-use ois::scaffold::ids::TemplateParameter;
+use ois::node::ids::TemplateParameter;
 use ois::scaffold::node::{AirnodeOptions, Feed, FeedOptions, airnode_config, feed_config};
 
 /// The first pair names of an endpoint's pre-processing table (none without one).

@@ -25,8 +25,6 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 4 << 20;
 /// follow-redirects (axios's transport in Node.js) stops after this many.
 pub const MAX_REDIRECTS: u32 = 21;
-/// The `User-Agent` of the axios airnode-adapter 0.15 installs today.
-pub const AXIOS_USER_AGENT: &str = "axios/1.21.1";
 /// The lines of a body a diagnostic quotes.
 const QUOTED_LINES: usize = 5;
 
@@ -133,8 +131,8 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
         .http_status_as_error(false)
         .save_redirect_history(false)
         // What the node's axios sends, so that an API treats us as it treats the node.
-        .user_agent(ureq::config::AutoHeaderValue::Provided(std::sync::Arc::new(AXIOS_USER_AGENT.to_owned())))
-        .accept("application/json, text/plain, */*")
+        .user_agent(ureq::config::AutoHeaderValue::Provided(std::sync::Arc::new(crate::node::axios::USER_AGENT.to_owned())))
+        .accept(crate::node::axios::ACCEPT)
         .build();
     let agent = ureq::Agent::new_with_config(config);
     let started = Instant::now();
@@ -144,9 +142,8 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
             builder = builder.header(name.as_str(), crate::js::string(value));
         }
         let body = request.body.as_ref().map(crate::js::stringify).unwrap_or_else(|| "{}".to_owned());
-        // axios sets the type of a JSON body unless a header already names one.
-        if !request.headers.keys().any(|name| name.eq_ignore_ascii_case("content-type")) {
-            builder = builder.header("Content-Type", "application/json");
+        if let Some(content_type) = crate::node::axios::added_content_type(request.headers.keys()) {
+            builder = builder.header("Content-Type", content_type);
         }
         builder.send(body.as_bytes())
     } else {

@@ -131,7 +131,7 @@ impl ConvertArgs {
         given.base_url = self.base_url.clone();
         given.title = self.title.clone();
         given.ois_version = self.ois_version.clone();
-        given.ois_format = self.target.map(|t| t.ois_format().to_owned()).or_else(|| self.ois_format.clone());
+        given.ois_format = self.target.map(|t| t.target().ois_format().to_owned()).or_else(|| self.ois_format.clone());
         given.include = self.include.clone();
         given.exclude = self.exclude.clone();
         given.security = self.security.clone();

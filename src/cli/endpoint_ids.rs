@@ -22,7 +22,7 @@ pub(crate) fn run_endpoint_ids(args: EndpointIdsArgs) -> ExitCode {
     let mut rows = Vec::new();
     for ois_value in &oises {
         let title = ois_value.get("title").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
-        for (endpoint, id) in ois::scaffold::endpoint_ids(ois_value) {
+        for (endpoint, id) in ois::node::endpoint_ids(ois_value) {
             rows.push((title.clone(), endpoint, id));
         }
     }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use alloy_primitives::{Address, B256};
 use serde_json::{Value, json};
 
-use ois::scaffold::ids;
+use ois::node::ids;
 use ois::scaffold::node::Feed;
 use ois::{Code, Diagnostic, Severity, Source};
 
@@ -78,7 +78,7 @@ fn airnode_of(args: &IdsArgs) -> Result<Option<Address>, Diagnostic> {
     let Some(variable) = &args.mnemonic_env else { return Ok(None) };
     let mnemonic =
         std::env::var(variable).map_err(|_| bad(format!("--mnemonic-env {variable}: the variable is not set")))?;
-    ois::scaffold::airnode_address(&mnemonic)
+    ois::node::airnode_address(&mnemonic)
         .map(Some)
         .ok_or_else(|| bad(format!("--mnemonic-env {variable}: the variable does not hold a valid BIP-39 mnemonic")))
 }
@@ -109,7 +109,7 @@ fn ids_output(args: &IdsArgs) -> Result<(String, Vec<Diagnostic>), Diagnostic> {
     let mut endpoints = Vec::new();
     for ois_value in &oises {
         let title = ois_value.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
-        for (endpoint, id) in ois::scaffold::endpoint_ids(ois_value) {
+        for (endpoint, id) in ois::node::endpoint_ids(ois_value) {
             endpoints.push((title.clone(), endpoint, id));
         }
     }
@@ -148,7 +148,7 @@ fn ids_output(args: &IdsArgs) -> Result<(String, Vec<Diagnostic>), Diagnostic> {
             object.insert("airnode".into(), json!(airnode.to_checksum(None)));
             object.insert(
                 "rrpTemplateId".into(),
-                json!(ois::scaffold::rrp_template_id(airnode, endpoint, &encoded.bytes)),
+                json!(ois::node::rrp_template_id(airnode, endpoint, &encoded.bytes)),
             );
             object.insert("beaconId".into(), json!(beacon.to_string()));
             object.insert("oevBeaconId".into(), json!(ids::beacon_id(airnode, oev_template_id).to_string()));

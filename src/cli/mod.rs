@@ -58,37 +58,16 @@ pub(crate) enum TargetArg {
     AirnodeNext,
 }
 
-impl std::fmt::Display for TargetArg {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.to_possible_value() {
-            Some(value) => formatter.write_str(value.get_name()),
-            None => Ok(()),
-        }
-    }
-}
-
 impl TargetArg {
-    /// The OIS format family the target reads.
-    pub(crate) fn family(self) -> ois::FormatFamily {
+    /// The library's target.
+    pub(crate) fn target(self) -> ois::node::Target {
+        use ois::node::Target;
         match self {
-            TargetArg::Airnode015 | TargetArg::AirnodeFeed3 => ois::FormatFamily::V2_3,
-            TargetArg::AirnodeFeed4 | TargetArg::AirnodeNext => ois::FormatFamily::V3_0,
+            TargetArg::Airnode015 => Target::Airnode015,
+            TargetArg::AirnodeFeed3 => Target::AirnodeFeed3,
+            TargetArg::AirnodeFeed4 => Target::AirnodeFeed4,
+            TargetArg::AirnodeNext => Target::AirnodeNext,
         }
-    }
-
-    /// The `oisFormat` the converter writes for the target.
-    pub(crate) fn ois_format(self) -> &'static str {
-        match self.family() {
-            ois::FormatFamily::V2_3 => "2.3.2",
-            ois::FormatFamily::V3_0 => "3.0.0",
-        }
-    }
-
-    /// The targets that read `family`, named for a message.
-    pub(crate) fn reading(family: ois::FormatFamily) -> String {
-        let names: Vec<String> =
-            TargetArg::value_variants().iter().filter(|t| t.family() == family).map(ToString::to_string).collect();
-        names.join(", ")
     }
 }
 

@@ -72,7 +72,7 @@ pub(crate) struct FeedArgs {
     #[arg(long, value_enum, conflicts_with = "node_version")]
     target: Option<FeedTarget>,
     /// The Airnode Feed version the node runs (`nodeSettings.nodeVersion` must equal it).
-    #[arg(long, default_value = ois::scaffold::node::FEED_NODE_VERSION)]
+    #[arg(long, default_value = ois::node::Target::AirnodeFeed3.node_version())]
     node_version: String,
     /// A signed API to push to (repeatable; default: one placeholder).
     #[arg(long = "signed-api", value_name = "NAME=URL", value_parser = super::parse_pair)]
@@ -154,8 +154,8 @@ fn feed(args: &FeedArgs) -> Result<NodeScaffold, Diagnostic> {
         options.batches = Some(batches(&oises, &feeds)?);
     }
     options.node_version = match args.target {
-        Some(FeedTarget::AirnodeFeed3) => ois::scaffold::node::FEED_NODE_VERSION.to_owned(),
-        Some(FeedTarget::AirnodeFeed4) => ois::scaffold::node::FEED_4_NODE_VERSION.to_owned(),
+        Some(FeedTarget::AirnodeFeed3) => ois::node::Target::AirnodeFeed3.node_version().to_owned(),
+        Some(FeedTarget::AirnodeFeed4) => ois::node::Target::AirnodeFeed4.node_version().to_owned(),
         None => args.node_version.clone(),
     };
     options.require_format = args.target.is_some();

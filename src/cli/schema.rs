@@ -31,7 +31,7 @@ pub(crate) struct SchemaArgs {
 }
 
 pub(crate) fn run_schema(args: SchemaArgs) -> ExitCode {
-    let family = args.target.map(super::TargetArg::family).or(args.ois_format).unwrap_or(FormatFamily::V3_0);
+    let family = args.target.map(|t| t.target().family()).or(args.ois_format).unwrap_or(FormatFamily::V3_0);
     let schema = if args.config { ois::schema::config_schema(family) } else { ois::schema::ois_schema(family) };
     let text = match serde_json::to_string_pretty(&schema) {
         Ok(text) => text + "\n",

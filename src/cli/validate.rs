@@ -43,7 +43,7 @@ fn which_targets_accept(source: &Source, validation: &mut Validation) {
     let accepting: Vec<String> = [FormatFamily::V2_3, FormatFamily::V3_0]
         .into_iter()
         .filter(|family| ois::validate(source, Some(*family)).is_valid())
-        .map(super::TargetArg::reading)
+        .map(ois::node::Target::reading)
         .collect();
     if accepting.is_empty() {
         return;
@@ -70,7 +70,7 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
         let name = path.display().to_string();
         let (mut validation, source) = match Source::read(path) {
             Ok(source) => {
-                let family = args.target.map(super::TargetArg::family).or(args.ois_format);
+                let family = args.target.map(|t| t.target().family()).or(args.ois_format);
                 let mut validation = ois::validate(&source, family);
                 if family.is_some() {
                     which_targets_accept(&source, &mut validation);

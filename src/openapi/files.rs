@@ -28,7 +28,7 @@ pub struct Files {
     files: Vec<File>,
     /// For a Swagger 2.0 root read as OpenAPI 3 (`swagger2::normalize`), where what moved is
     /// written; `None` for any other document.
-    pub(crate) origins: Option<super::swagger2::Origins>,
+    pub(crate) origins: Option<Origins>,
     /// (the document holding a `$ref`, the file part of the `$ref` as written) → the file it names,
     /// or why it cannot be followed.
     links: HashMap<(Document, String), Result<usize, Diagnostic>>,
@@ -218,6 +218,45 @@ impl Reader {
         self.index.insert(canonical, n);
         self.files.push(File { source, value });
         Ok(n)
+    }
+}
+
+/// Where the parts of a Swagger 2.0 document's OpenAPI 3 view that moved are in the document:
+/// its security schemes, server and version, each request body (a `body` parameter, or the
+/// `formData` ones), and the parameters after a body in a list (the body left, they moved up).
+#[derive(Debug, Default)]
+pub struct Origins(pub(super) foldhash::HashMap<String, String>);
+
+impl Origins {
+    /// `pointer` (into the view) as a pointer into the document: its longest prefix that moved,
+    /// moved. `None` when it did not move.
+    pub fn original(&self, pointer: &str) -> Option<String> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let mut end = pointer.len();
+        loop {
+            let (prefix, rest) = pointer.split_at_checked(end)?;
+            if let Some(original) = self.0.get(prefix) {
+                return Some(format!("{original}{rest}"));
+            }
+            end = prefix.rfind('/').filter(|&slash| slash > 0)?;
+        }
+    }
+
+    /// Points `diagnostics` about the document into it as written.
+    pub fn restore(&self, diagnostics: &mut [Diagnostic]) {
+        for diagnostic in diagnostics.iter_mut().filter(|d| d.location.document == Document::Input) {
+            if let Some(original) = self.original(&diagnostic.location.pointer) {
+                diagnostic.location.pointer = original;
+            }
+        }
+    }
+
+    pub(super) fn moved(&mut self, view: String, original: String) {
+        if view != original {
+            self.0.insert(view, original);
+        }
     }
 }
 

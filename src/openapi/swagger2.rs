@@ -11,8 +11,8 @@
 use serde_json::{Map, Value, json};
 
 use super::Resolver;
-use super::files::Files;
-use crate::diagnostic::{Diagnostic, Document, Location};
+use super::files::{Files, Origins};
+use crate::diagnostic::{Document, Location};
 use crate::{parallel, pointer};
 
 /// Keys of a 2.0 formData parameter that describe its value: its field's schema in the form.
@@ -35,45 +35,6 @@ const SCHEMA_KEYS: [&str; 17] = [
     "enum",
     "multipleOf",
 ];
-
-/// Where the parts of a Swagger 2.0 document's OpenAPI 3 view that moved are in the document:
-/// its security schemes, server and version, each request body (a `body` parameter, or the
-/// `formData` ones), and the parameters after a body in a list (the body left, they moved up).
-#[derive(Debug, Default)]
-pub struct Origins(foldhash::HashMap<String, String>);
-
-impl Origins {
-    /// `pointer` (into the view) as a pointer into the document: its longest prefix that moved,
-    /// moved. `None` when it did not move.
-    pub fn original(&self, pointer: &str) -> Option<String> {
-        if self.0.is_empty() {
-            return None;
-        }
-        let mut end = pointer.len();
-        loop {
-            let (prefix, rest) = pointer.split_at_checked(end)?;
-            if let Some(original) = self.0.get(prefix) {
-                return Some(format!("{original}{rest}"));
-            }
-            end = prefix.rfind('/').filter(|&slash| slash > 0)?;
-        }
-    }
-
-    /// Points `diagnostics` about the document into it as written.
-    pub fn restore(&self, diagnostics: &mut [Diagnostic]) {
-        for diagnostic in diagnostics.iter_mut().filter(|d| d.location.document == Document::Input) {
-            if let Some(original) = self.original(&diagnostic.location.pointer) {
-                diagnostic.location.pointer = original;
-            }
-        }
-    }
-
-    fn moved(&mut self, view: String, original: String) {
-        if view != original {
-            self.0.insert(view, original);
-        }
-    }
-}
 
 /// Makes the document the OpenAPI 3.0 view of itself, in place (`definitions`, `parameters` and
 /// the rest stay where they are, uncopied: most of a big document); `files` are the files its

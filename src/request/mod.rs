@@ -3,7 +3,6 @@
 //! parameter name, defaults only in node mode, fixed parameters matched by name, credentials last,
 //! path values unencoded, a GET's query serialised as axios does, a POST's as a JSON body.
 
-mod axios;
 pub mod dotenv;
 mod exchange;
 mod query;
@@ -28,6 +27,7 @@ pub use secrets::Secrets;
 pub use setup::{Selected, check_ois, mask, select};
 
 use crate::js::{self, encode_uri_component};
+use crate::node::axios;
 
 /// Node mode applies endpoint-parameter defaults and strips reserved names (airnode-node);
 /// feed mode does neither (Airnode Feed).

@@ -1,7 +1,7 @@
 //! A GET's query string, serialised as axios 1.21 does it (`toFormData` through
 //! `AxiosURLSearchParams`, encoded by `buildURL`): flat arrays as `k[]=a&k[]=b`, nested values as
 //! `o[x][0]=1`, a top-level `k{}` as JSON, `null` dropped, brackets percent-encoded, spaces as `+`.
-//! The params have been through [`super::axios::without_unsafe_keys`] first, as axios's config
+//! The params have been through [`crate::node::axios::without_unsafe_keys`] first, as axios's config
 //! merge does it.
 
 use serde_json::{Map, Value};

@@ -190,7 +190,9 @@ pub fn curl(request: &Request, show_secrets: bool) -> String {
         ));
     }
     if let Some(body) = &request.body {
-        parts.push(format!("-H {}", shell_quote("Content-Type: application/json")));
+        if let Some(content_type) = crate::node::axios::added_content_type(request.headers.keys()) {
+            parts.push(format!("-H {}", shell_quote(&format!("Content-Type: {content_type}"))));
+        }
         let body = masked_value(secrets, show_secrets, body);
         parts.push(format!("--data-raw {}", shell_quote(&crate::js::stringify(&body))));
     }
@@ -235,6 +237,15 @@ mod tests {
             "curl \\\n  -X POST \\\n  'https://a.example/x' \\\n  -H 'Authorization: Bearer ****' \\\n  -H 'Content-Type: application/json' \\\n  --data-raw '{\"k\":\"****\",\"n\":1}'\n"
         );
         assert!(curl(&request(), true).contains("Bearer tok'\\''en"));
+    }
+
+    #[test]
+    fn curl_sends_one_content_type_as_axios_does() {
+        let mut fixed = request();
+        fixed.headers.insert("content-type".into(), json!("application/vnd.api+json"));
+        let command = curl(&fixed, false);
+        assert_eq!(command.to_ascii_lowercase().matches("content-type").count(), 1, "{command}");
+        assert!(command.contains("-H 'content-type: application/vnd.api+json'"), "{command}");
     }
 
     fn exchange(request: Request) -> Exchange {

@@ -38,7 +38,7 @@ impl Secrets {
         })?;
         let mut values = HashMap::new();
         for entry in entries {
-            let problem = if !crate::scaffold::is_secret_name(&entry.name) {
+            let problem = if !crate::node::is_secret_name(&entry.name) {
                 Some("the node accepts only names matching ^[A-Z][A-Z0-9_]*$")
             } else if entry.value.is_empty() {
                 Some("the node refuses an empty secret (\"Secret cannot be empty\")")

@@ -5,21 +5,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::ids::{TemplateParameter, encode_parameters, feed_template_id, parameters_from_json, parse_template};
-use super::{config_described, endpoint_id};
+use super::config_described;
+use crate::node::ids::{TemplateParameter, encode_parameters, feed_template_id, parameters_from_json, parse_template};
+use crate::node::{MNEMONIC_SECRET, Target, endpoint_id};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::ois::model::FormatFamily;
-
-/// The Airnode Feed version a config is written for by default (its `nodeSettings.nodeVersion`
-/// must equal the running node's).
-pub const FEED_NODE_VERSION: &str = "3.3.0";
-/// The Airnode Feed version a config is written for when asked for Airnode Feed 4, which reads
-/// OIS 3.0.x (not released yet: the config says so in a note).
-pub const FEED_4_NODE_VERSION: &str = "4.0.0";
-/// The Airnode version a config.json is written for.
-pub const AIRNODE_NODE_VERSION: &str = "0.15.0";
-/// The secret holding the node's wallet mnemonic.
-pub const MNEMONIC_SECRET: &str = "AIRNODE_WALLET_MNEMONIC";
 
 /// One data feed: an endpoint and its template parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +68,7 @@ pub struct FeedOptions {
 impl Default for FeedOptions {
     fn default() -> Self {
         FeedOptions {
-            node_version: FEED_NODE_VERSION.to_owned(),
+            node_version: Target::AirnodeFeed3.node_version().to_owned(),
             signed_apis: Vec::new(),
             fetch_interval: 5,
             batches: None,
@@ -179,11 +169,12 @@ pub fn feed_config(oises: &[Value], feeds: &[Feed], options: &FeedOptions) -> Re
         require_family(oises, family, &node)?;
     }
     let (embedded, mut warnings) = embeddable(oises, family, &node);
-    if options.node_version == FEED_4_NODE_VERSION {
+    let feed_4 = Target::AirnodeFeed4.node();
+    if options.node_version == feed_4.node_version && !feed_4.released {
         warnings.push(with_severity(
             Code::BadArgument,
             Severity::Note,
-            format!("Airnode Feed 4 is not released yet: nodeSettings.nodeVersion is {FEED_4_NODE_VERSION}; set it to the version you run (it must be equal)"),
+            format!("{} is not released yet: nodeSettings.nodeVersion is {}; set it to the version you run (it must be equal)", feed_4.title, feed_4.node_version),
         ));
     }
     let base = config_described(oises, |_, _| None);
@@ -260,7 +251,7 @@ pub struct AirnodeOptions {
 
 /// An Airnode 0.15 config.json for `oises`: an RRP trigger per endpoint, one placeholder chain.
 pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> Result<NodeScaffold, Diagnostic> {
-    let node = format!("Airnode {AIRNODE_NODE_VERSION}");
+    let node = Target::Airnode015.node().title;
     if options.require_format {
         require_family(oises, FormatFamily::V2_3, &node)?;
     }
@@ -315,7 +306,7 @@ pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> Result<NodeS
             "oevGateway": {"enabled": false},
             "logFormat": "plain",
             "logLevel": "INFO",
-            "nodeVersion": AIRNODE_NODE_VERSION,
+            "nodeVersion": Target::Airnode015.node_version(),
             "stage": "local"
         },
         "triggers": {"rrp": rrp, "http": http, "httpSignedData": signed},

@@ -5,8 +5,8 @@
 use alloy_primitives::B256;
 use serde_json::Value;
 
-use super::endpoint_id;
-use super::ids::{encode_parameters, feed_template_id, parameters_from_json};
+use crate::node::endpoint_id;
+use crate::node::ids::{encode_parameters, feed_template_id, parameters_from_json};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::pointer;
 

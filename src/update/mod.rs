@@ -168,7 +168,7 @@ pub fn merge(base: Option<&Value>, ours: &Value, theirs: &Value) -> Merged {
     tidy_mappings(&mut merged, &before.unwrap_or_default(), &now, ours, theirs, &mut notes);
     let endpoints = changes
         .into_iter()
-        .map(|(name, fate)| EndpointChange { endpoint_id: crate::scaffold::endpoint_id(&title, &name), name, fate })
+        .map(|(name, fate)| EndpointChange { endpoint_id: crate::node::endpoint_id(&title, &name), name, fate })
         .collect::<Vec<_>>();
     for change in &endpoints {
         match change.fate {

@@ -156,7 +156,7 @@ fn credentials(
 fn secret_reference(value: &str, at: &str, diagnostics: &mut Vec<Diagnostic>) {
     let name = value.strip_prefix("${").and_then(|v| v.strip_suffix('}'));
     match name {
-        Some(name) if crate::scaffold::is_secret_name(name) => {}
+        Some(name) if crate::node::is_secret_name(name) => {}
         Some(name) => diagnostics.push(
             Diagnostic::new(
                 Code::LiteralSecret,

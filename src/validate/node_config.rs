@@ -166,7 +166,7 @@ pub(super) fn is_whole(config: &Value) -> bool {
 
 /// Whether `text` is one `${NAME}` and nothing else.
 fn is_placeholder(text: &str) -> bool {
-    text.strip_prefix("${").and_then(|rest| rest.strip_suffix('}')).is_some_and(crate::scaffold::is_secret_name)
+    text.strip_prefix("${").and_then(|rest| rest.strip_suffix('}')).is_some_and(crate::node::is_secret_name)
 }
 
 /// The shape of every section and the triggers' references, for a whole configuration: an
@@ -195,7 +195,7 @@ fn mnemonic_and_templates(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
     if crate::ois::templates::has_unescaped(mnemonic) {
         return;
     }
-    let Some(airnode) = crate::scaffold::airnode_address(mnemonic) else {
+    let Some(airnode) = crate::node::airnode_address(mnemonic) else {
         diagnostics.push(
             Diagnostic::new(
                 Code::BadMnemonic,
@@ -225,7 +225,7 @@ fn mnemonic_and_templates(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
             continue;
         };
         let derived =
-            crate::scaffold::rrp_template_id(airnode, alloy_primitives::B256::from_slice(&endpoint), &parameters);
+            crate::node::rrp_template_id(airnode, alloy_primitives::B256::from_slice(&endpoint), &parameters);
         if template_id != derived {
             diagnostics.push(
                 Diagnostic::new(
@@ -418,7 +418,7 @@ fn triggers(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diagnostic>)
                 ));
                 continue;
             }
-            let derived = crate::scaffold::endpoint_id(title, name);
+            let derived = crate::node::endpoint_id(title, name);
             if id != derived {
                 diagnostics.push(
                     Diagnostic::new(

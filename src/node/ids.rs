@@ -9,7 +9,11 @@
 //! - Airnode Feed template ID: `keccak256(abi.encodePacked(bytes32 endpointId, bytes parameters))`;
 //! - beacon ID: `keccak256(abi.encodePacked(address airnode, bytes32 templateId))`;
 //! - OEV template ID: `keccak256(templateId)`;
-//! - beacon set ID: `keccak256(abi.encode(bytes32[] beaconIds))`, in the order given.
+//! - beacon set ID: `keccak256(abi.encode(bytes32[] beaconIds))`, in the order given;
+//! - endpoint ID: `keccak256(abi.encode(string oisTitle, string endpointName))`;
+//! - Airnode (RRP) template ID: `keccak256(abi.encodePacked(address airnode, bytes32 endpointId,
+//!   bytes parameters))`;
+//! - the Airnode address: the first BIP-44 account of the wallet mnemonic.
 
 use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{Address, B256, I256, U256, keccak256};
@@ -256,6 +260,56 @@ pub fn oev_template_id(template_id: B256) -> B256 {
 pub fn beacon_set_id(beacon_ids: &[B256]) -> B256 {
     let list = DynSolValue::Array(beacon_ids.iter().map(|id| DynSolValue::FixedBytes(*id, 32)).collect());
     keccak256(DynSolValue::Tuple(vec![list]).abi_encode_params())
+}
+
+/// `keccak256(abi.encode(string title, string endpointName))`, as `0x…`.
+pub fn endpoint_id(title: &str, endpoint: &str) -> String {
+    let encoded =
+        DynSolValue::Tuple(vec![DynSolValue::String(title.to_owned()), DynSolValue::String(endpoint.to_owned())])
+            .abi_encode_params();
+    format!("{}", alloy_primitives::keccak256(encoded))
+}
+
+/// The Airnode address of a wallet mnemonic, as ethers' `Wallet.fromMnemonic` derives it (BIP-39,
+/// no password, BIP-44 path m/44'/60'/0'/0/0); `None` when ethers would refuse the phrase. Its
+/// words are separated by spaces only, in any case.
+pub fn airnode_address(mnemonic: &str) -> Option<alloy_primitives::Address> {
+    use alloy_signer_local::{MnemonicBuilder, coins_bip39::English};
+    let lower = mnemonic.to_lowercase();
+    let words: Vec<&str> = lower.split(' ').filter(|word| !word.is_empty()).collect();
+    // ethers splits on runs of spaces: a leading or trailing space, or a tab, makes a word no
+    // wordlist has.
+    if lower.starts_with(' ') || lower.ends_with(' ') || words.iter().any(|w| w.chars().any(char::is_whitespace)) {
+        return None;
+    }
+    let signer = MnemonicBuilder::<English>::default().phrase(words.join(" ")).index(0).ok()?.build().ok()?;
+    Some(signer.address())
+}
+
+/// An Airnode (RRP, config.json) template ID: `keccak256(abi.encodePacked(address airnode, bytes32
+/// endpointId, bytes encodedParameters))`, as `0x…` in lowercase.
+pub fn rrp_template_id(
+    airnode: alloy_primitives::Address,
+    endpoint_id: alloy_primitives::B256,
+    encoded_parameters: &[u8],
+) -> String {
+    let mut packed = Vec::with_capacity(20 + 32 + encoded_parameters.len());
+    packed.extend_from_slice(airnode.as_slice());
+    packed.extend_from_slice(endpoint_id.as_slice());
+    packed.extend_from_slice(encoded_parameters);
+    format!("{}", alloy_primitives::keccak256(packed))
+}
+
+/// Every endpoint of an OIS with its ID.
+pub fn endpoint_ids(ois: &Value) -> Vec<(String, String)> {
+    let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
+    ois.get("endpoints")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get("name").and_then(Value::as_str))
+        .map(|name| (name.to_owned(), endpoint_id(title, name)))
+        .collect()
 }
 
 #[cfg(test)]

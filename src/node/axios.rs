@@ -5,6 +5,21 @@
 
 use serde_json::{Map, Value};
 
+/// The `User-Agent` the node's axios sends.
+pub const USER_AGENT: &str = "axios/1.21.1";
+
+/// The `Accept` axios sends unless told otherwise.
+pub const ACCEPT: &str = "application/json, text/plain, */*";
+
+/// The `Content-Type` axios gives a JSON body.
+const JSON_CONTENT_TYPE: &str = "application/json";
+
+/// The `Content-Type` axios adds to a request with a JSON body: none when the request's own
+/// headers name one already (in any case).
+pub fn added_content_type<'h>(mut header_names: impl Iterator<Item = &'h String>) -> Option<&'static str> {
+    (!header_names.any(|name| name.eq_ignore_ascii_case("content-type"))).then_some(JSON_CONTENT_TYPE)
+}
+
 /// Keys axios's merge never copies.
 fn is_unsafe_key(key: &str) -> bool {
     matches!(key, "__proto__" | "constructor" | "prototype")

@@ -1,0 +1,12 @@
+//! What the nodes are, in one place below everything that needs it (scaffolds, checks, requests,
+//! updates): the [targets](Target) and their versions, how the node [derives IDs](ids), how
+//! it [names secrets](secret_name), and what its HTTP client, axios, puts on the wire.
+
+pub(crate) mod axios;
+pub mod ids;
+mod secrets;
+mod target;
+
+pub use ids::{airnode_address, endpoint_id, endpoint_ids, rrp_template_id};
+pub use secrets::{MNEMONIC_SECRET, is_secret_name, secret_name};
+pub use target::{NODES, Node, Scaffolds, Target};
