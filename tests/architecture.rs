@@ -113,8 +113,11 @@ fn files() -> Vec<File> {
         .into_iter()
         .map(|path| {
             let relative = path.strip_prefix(&src).unwrap();
-            let mut module: Module =
-                relative.with_extension("").components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+            let mut module: Module = relative
+                .with_extension("")
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
             if module.last().is_some_and(|last| last == "mod") {
                 module.pop();
             }

@@ -59,8 +59,7 @@ fn base() -> Value {
 
 /// A template of the base mnemonic's Airnode with its derived ID.
 fn template(endpoint_id: &str, parameters: &str) -> Value {
-    let airnode =
-        ois::node::airnode_address("test test test test test test test test test test test junk").unwrap();
+    let airnode = ois::node::airnode_address("test test test test test test test test test test test junk").unwrap();
     let endpoint = endpoint_id.parse().unwrap();
     let bytes = alloy_primitives::hex::decode(&parameters[2..]).unwrap();
     let id = ois::node::rrp_template_id(airnode, endpoint, &bytes);

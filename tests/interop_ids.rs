@@ -107,8 +107,7 @@ fn encoding_and_every_id_match_airnode_abi_and_commons() {
     let (mut encoded_count, mut refused_count) = (0, 0);
     let mut beacons = Vec::new();
     for (case, expected) in cases.iter().zip(results) {
-        let endpoint_id =
-            ois::node::endpoint_id(case["title"].as_str().unwrap(), case["endpoint"].as_str().unwrap());
+        let endpoint_id = ois::node::endpoint_id(case["title"].as_str().unwrap(), case["endpoint"].as_str().unwrap());
         if endpoint_id != expected["endpointId"].as_str().unwrap() {
             differences.push(format!("endpoint ID of {case}"));
         }

@@ -131,7 +131,9 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
         .http_status_as_error(false)
         .save_redirect_history(false)
         // What the node's axios sends, so that an API treats us as it treats the node.
-        .user_agent(ureq::config::AutoHeaderValue::Provided(std::sync::Arc::new(crate::node::axios::USER_AGENT.to_owned())))
+        .user_agent(ureq::config::AutoHeaderValue::Provided(std::sync::Arc::new(
+            crate::node::axios::USER_AGENT.to_owned(),
+        )))
         .accept(crate::node::axios::ACCEPT)
         .build();
     let agent = ureq::Agent::new_with_config(config);

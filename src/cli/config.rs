@@ -43,7 +43,8 @@ pub(crate) fn run_config(args: ConfigArgs) -> ExitCode {
         }
     }
     if let Some(target) = args.target
-        && let Err(error) = ois::scaffold::node::require_family(&oises, target.target().family(), target.target().name())
+        && let Err(error) =
+            ois::scaffold::node::require_family(&oises, target.target().family(), target.target().name())
     {
         return fail_with(&error);
     }

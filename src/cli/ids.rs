@@ -146,10 +146,7 @@ fn ids_output(args: &IdsArgs) -> Result<(String, Vec<Diagnostic>), Diagnostic> {
             let beacon = ids::beacon_id(airnode, template_id);
             beacons.push(beacon);
             object.insert("airnode".into(), json!(airnode.to_checksum(None)));
-            object.insert(
-                "rrpTemplateId".into(),
-                json!(ois::node::rrp_template_id(airnode, endpoint, &encoded.bytes)),
-            );
+            object.insert("rrpTemplateId".into(), json!(ois::node::rrp_template_id(airnode, endpoint, &encoded.bytes)));
             object.insert("beaconId".into(), json!(beacon.to_string()));
             object.insert("oevBeaconId".into(), json!(ids::beacon_id(airnode, oev_template_id).to_string()));
         }

@@ -6,9 +6,9 @@
 use serde_json::{Map, Value, json};
 
 use super::config_described;
+use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::node::ids::{TemplateParameter, encode_parameters, feed_template_id, parameters_from_json, parse_template};
 use crate::node::{MNEMONIC_SECRET, Target, endpoint_id};
-use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::ois::model::FormatFamily;
 
 /// One data feed: an endpoint and its template parameters.

@@ -5,9 +5,9 @@
 use alloy_primitives::B256;
 use serde_json::Value;
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::node::endpoint_id;
 use crate::node::ids::{encode_parameters, feed_template_id, parameters_from_json};
-use crate::diagnostic::{Code, Diagnostic};
 use crate::pointer;
 
 /// Which node a configuration is for.

@@ -6,8 +6,6 @@ mod depth;
 mod lines;
 mod locate;
 mod parse;
-mod prune;
-mod split;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -20,7 +18,7 @@ use serde_json::Value;
 use crate::diagnostic::{Code, Diagnostic};
 
 pub(crate) use parse::is_url;
-pub use prune::{Interest, Reading};
+pub use parse::{Interest, Reading};
 
 /// Nesting limit for both formats; serde_json and yaml_serde stop at the same depth.
 pub const MAX_DEPTH: usize = 128;
@@ -235,7 +233,7 @@ impl Source {
 
     /// A member [`Source::take_unparsed`] gave, parsed as it would have been in its place.
     pub(crate) fn parse_unparsed(text: &str) -> Option<Value> {
-        split::parse_unparsed(text)
+        parse::parse_unparsed(text)
     }
 
     /// Where `part`, a slice of the text, is in it.

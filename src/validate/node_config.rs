@@ -224,8 +224,7 @@ fn mnemonic_and_templates(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
             ));
             continue;
         };
-        let derived =
-            crate::node::rrp_template_id(airnode, alloy_primitives::B256::from_slice(&endpoint), &parameters);
+        let derived = crate::node::rrp_template_id(airnode, alloy_primitives::B256::from_slice(&endpoint), &parameters);
         if template_id != derived {
             diagnostics.push(
                 Diagnostic::new(

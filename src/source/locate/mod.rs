@@ -25,7 +25,7 @@ pub(super) struct JsonCache {
     #[cfg(test)]
     skipped: usize,
     /// Where a split parse found its pieces, not yet in `known` (that costs time nobody may need).
-    pub(super) landmarks: Vec<super::split::Landmark>,
+    pub(super) landmarks: Vec<super::parse::Landmark>,
 }
 
 impl JsonCache {

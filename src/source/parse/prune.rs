@@ -11,115 +11,13 @@
 //! (`Source::take_unparsed`).
 
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::parse::{self, KeySeed, ValueSeed, ValueVisitor};
-
-/// How much of the value at a path a reader reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reading {
-    /// All of it.
-    Whole,
-    /// Some of its members: what each is read for is asked in turn. An array's elements and any
-    /// other value are read whole.
-    Members,
-    /// None of it: the member is left out.
-    Nothing,
-    /// Its members only where a `$ref` leads (`#/definitions/Pet`): the parse of a big document
-    /// checks each and keeps its text aside, unparsed (`Source::take_unparsed`); a small one
-    /// reads them all.
-    Referenced,
-}
-
-/// What a reader reads of a document: how much of the value at `path` (its keys from the root,
-/// an array index as its decimal text). It is asked only about the members of a value it reads
-/// by [`Reading::Members`], and about the root (`[]`).
-pub type Interest = fn(path: &[&str]) -> Reading;
-
-thread_local! {
-    /// The interest of the parse running on this thread, if it leaves anything out.
-    static INTEREST: Cell<Option<Interest>> = const { Cell::new(None) };
-    /// Whether a `$ref` read on this thread since the last [`take_unread_reached`] leads into
-    /// something the interest leaves out (or might: one that cannot be read as a pointer).
-    static UNREAD_REACHED: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Runs `parse` with `interest` as this thread's, for the `$ref`s it reads to be checked against
-/// (`None`: they are not). What is left out is checked with none: its `$ref`s are never
-/// followed, so where they lead does not matter (only whether one names another document, as the
-/// whole parse notes it).
-pub(super) fn with_interest<T>(interest: Option<Interest>, parse: impl FnOnce() -> T) -> T {
-    let outer = INTEREST.replace(interest);
-    let result = parse();
-    INTEREST.set(outer);
-    result
-}
-
-/// Whether a `$ref` read on this thread since the last call led into what was left out,
-/// forgetting it.
-pub(super) fn take_unread_reached() -> bool {
-    UNREAD_REACHED.replace(false)
-}
-
-/// Counts `reached` (from another thread's parse of this text) as read on this thread.
-pub(super) fn note_unread_reached(reached: bool) {
-    if reached {
-        UNREAD_REACHED.set(true);
-    }
-}
-
-/// Notes the local `$ref` `reference` (`#/…`) the parse on this thread just read.
-pub(super) fn note_local_reference(reference: &str) {
-    if let Some(interest) = INTEREST.get()
-        && reaches_unread(interest, reference)
-    {
-        UNREAD_REACHED.set(true);
-    }
-}
-
-/// Whether the target of the local `$ref` `reference` is, or is in, or holds, something
-/// `interest` leaves out; `true` when that cannot be told (the resolver will say what is wrong
-/// with the `$ref`, from the whole document). A member of a value read by reference is there, to
-/// be parsed when the resolver first reaches it.
-fn reaches_unread(interest: Interest, reference: &str) -> bool {
-    let fragment = reference.strip_prefix('#').unwrap_or(reference);
-    // Most `$ref`s are written plainly (tens of thousands in a big API): their tokens are
-    // slices of the text.
-    if !fragment.contains(['%', '~']) {
-        return fragment.strip_prefix('/').is_none_or(|tokens| leads_to_unread(interest, tokens.split('/')));
-    }
-    let Ok(decoded) = percent_encoding::percent_decode_str(fragment).decode_utf8() else { return true };
-    let Some(tokens) = crate::pointer::tokens(&decoded) else { return true };
-    leads_to_unread(interest, tokens.iter().map(String::as_str))
-}
-
-/// Levels of a `$ref`'s target followed at most: one deeper counts as leading into what was left
-/// out (an interest reads by members only a few levels down).
-const REF_LEVELS: usize = 8;
-
-/// Whether the pointer of `tokens` leads into, or to something holding, what `interest` leaves
-/// out.
-fn leads_to_unread<'t>(interest: Interest, tokens: impl Iterator<Item = &'t str>) -> bool {
-    let mut path = [""; REF_LEVELS];
-    let mut tokens = tokens.enumerate();
-    while let Some((depth, token)) = tokens.next() {
-        let Some(slot) = path.get_mut(depth) else { return true };
-        *slot = token;
-        match interest(path.get(..=depth).unwrap_or_default()) {
-            Reading::Whole => return false,
-            Reading::Nothing => return true,
-            Reading::Members => {}
-            // Into one of its members: there, unparsed. The whole of it: not all there.
-            Reading::Referenced => return tokens.next().is_none(),
-        }
-    }
-    // The target is read by members (the root, at least): some of what is in it may be missing.
-    true
-}
+use super::seeds::{self, KeySeed, ValueSeed, ValueVisitor};
+use super::state::{self, Interest, Reading, with_interest};
 
 /// A value at `path` read by [`Reading::Members`]: its members each as `interest` says, the
 /// ones it reads for nothing checked but left out. Anything else is read whole.
@@ -180,8 +78,8 @@ impl<'de> Visitor<'de> for PrunedSeed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        if !super::split::open_level() {
-            return Err(de::Error::custom(parse::TOO_DEEP_FOR_A_PIECE));
+        if !state::open_level() {
+            return Err(de::Error::custom(seeds::TOO_DEEP_FOR_A_PIECE));
         }
         let mut object = Map::new();
         // Members left out still count as written: a key written twice is an error either way.
@@ -194,21 +92,21 @@ impl<'de> Visitor<'de> for PrunedSeed<'_> {
                 Reading::Nothing => {
                     with_interest(None, || map.next_value_seed(CheckSeed))?;
                     if object.contains_key(&key) {
-                        return Err(parse::duplicate_key(&key));
+                        return Err(seeds::duplicate_key(&key));
                     }
                     if let Some(again) = left_out.insert(Cow::Owned(key)) {
-                        return Err(parse::duplicate_key(&again));
+                        return Err(seeds::duplicate_key(&again));
                     }
                     continue;
                 }
             };
-            parse::note_member(&key, value.as_str());
+            state::note_member(&key, value.as_str());
             if left_out.contains(&key) {
-                return Err(parse::duplicate_key(&key));
+                return Err(seeds::duplicate_key(&key));
             }
-            parse::insert_member(&mut object, key, value)?;
+            seeds::insert_member(&mut object, key, value)?;
         }
-        super::split::close_level();
+        state::close_level();
         Ok(Value::Object(object))
     }
 }
@@ -256,31 +154,31 @@ impl<'de> Visitor<'de> for CheckSeed {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        if !super::split::open_level() {
-            return Err(de::Error::custom(parse::TOO_DEEP_FOR_A_PIECE));
+        if !state::open_level() {
+            return Err(de::Error::custom(seeds::TOO_DEEP_FOR_A_PIECE));
         }
         while seq.next_element_seed(CheckSeed)?.is_some() {}
-        super::split::close_level();
+        state::close_level();
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        if !super::split::open_level() {
-            return Err(de::Error::custom(parse::TOO_DEEP_FOR_A_PIECE));
+        if !state::open_level() {
+            return Err(de::Error::custom(seeds::TOO_DEEP_FOR_A_PIECE));
         }
         let mut keys = Keys::default();
         while let Some(key) = map.next_key_seed(BorrowedKey)? {
             if key == "$ref" {
                 let value = map.next_value_seed(ValueSeed)?;
-                parse::note_member(&key, value.as_str());
+                state::note_member(&key, value.as_str());
             } else {
                 map.next_value_seed(CheckSeed)?;
             }
             if let Some(again) = keys.insert(key) {
-                return Err(parse::duplicate_key(&again));
+                return Err(seeds::duplicate_key(&again));
             }
         }
-        super::split::close_level();
+        state::close_level();
         Ok(())
     }
 }
@@ -360,6 +258,7 @@ mod tests {
 
     use super::*;
     use crate::source::Source;
+    use crate::source::parse::state::{REF_LEVELS, reaches_unread};
 
     /// Reads the root and its `a` by members: `a/b` and the root's `c` are read for nothing.
     fn interest(path: &[&str]) -> Reading {

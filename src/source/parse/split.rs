@@ -19,8 +19,10 @@ use serde::de::DeserializeSeed;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::parse::{self, Parsed, ValueSeed};
-use super::prune::{self, CheckSeed, Interest, Keys, PrunedSeed, Reading};
+use super::Parsed;
+use super::prune::{CheckSeed, Keys, PrunedSeed};
+use super::seeds::ValueSeed;
+use super::state::{self, Interest, Reading};
 
 /// How many times a big piece is outlined in turn (a level each time).
 const SPLITS: usize = 3;
@@ -36,29 +38,6 @@ const PIECE_DEPTH: usize = 127 - 3 - SPLITS - 1;
 /// Text handed out to be parsed at a time: enough to be worth a task, little enough that the
 /// other cores start soon after the outline does and finish together.
 const BATCH_BYTES: usize = 32 * 1024;
-
-thread_local! {
-    /// Levels the piece being parsed on this thread may still open; `None` outside pieces.
-    static LEVELS_LEFT: Cell<Option<usize>> = const { Cell::new(None) };
-}
-
-/// Opens one level of the piece being parsed on this thread, if one is: `false` when that is
-/// one level too many.
-pub(super) fn open_level() -> bool {
-    LEVELS_LEFT.with(|left| match left.get() {
-        None => true,
-        Some(0) => false,
-        Some(levels) => {
-            left.set(Some(levels - 1));
-            true
-        }
-    })
-}
-
-/// Closes a level [`open_level`] opened.
-pub(super) fn close_level() {
-    LEVELS_LEFT.with(|left| left.set(left.get().map(|levels| levels + 1)));
-}
 
 /// `text`, a JSON object, parsed in pieces side by side; `None` when it is not an object or
 /// anything is wrong with it (the whole parse then says what). With an `interest`, what it leaves
@@ -78,7 +57,7 @@ pub(super) fn json(text: &str, interest: Option<Interest>) -> Option<Parsed<'_>>
         };
         // This runs on one of the pool's threads: the `$ref`s the outline reads are checked
         // against the interest there too.
-        let outline = prune::with_interest(interest, || outline_root(text, Outliner::root(&batches, interest)));
+        let outline = state::with_interest(interest, || outline_root(text, Outliner::root(&batches, interest)));
         batches.hand_out();
         // The outline read the members it did not hand out on this thread.
         noted.share();
@@ -98,50 +77,50 @@ pub(super) fn json(text: &str, interest: Option<Interest>) -> Option<Parsed<'_>>
 }
 
 /// A member of a value read by reference, parsed as it would have been in its place.
-pub(super) fn parse_unparsed(text: &str) -> Option<Value> {
+pub(crate) fn parse_unparsed(text: &str) -> Option<Value> {
     parse_piece(text, &Part::Whole)?
 }
 
 /// What the `$ref`s read on any thread noted: whether one named another document
-/// (`parse::take_references`), and whether one led into what was left out
-/// (`prune::take_unread_reached`).
+/// (`state::take_references`), and whether one led into what was left out
+/// (`state::take_unread_reached`).
 #[derive(Default)]
 struct Noted {
-    references: Mutex<parse::References>,
+    references: Mutex<state::References>,
     unread_reached: AtomicBool,
 }
 
 impl Noted {
     /// Passes what this thread's parse noted to `self`.
     fn share(&self) {
-        let references = parse::take_references();
-        if references != parse::References::default()
+        let references = state::take_references();
+        if references != state::References::default()
             && let Ok(mut shared) = self.references.lock()
         {
             *shared = shared.with(references);
         }
-        if prune::take_unread_reached() {
+        if state::take_unread_reached() {
             self.unread_reached.store(true, Ordering::Relaxed);
         }
     }
 
     /// Counts everything noted as read on this thread.
     fn on_this_thread(self) {
-        parse::note_references(self.references.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()));
-        prune::note_unread_reached(self.unread_reached.into_inner());
+        state::note_references(self.references.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()));
+        state::note_unread_reached(self.unread_reached.into_inner());
     }
 }
 
 /// Where a piece is in the text: what finding a pointer there would find, without the walk from
 /// the start (a diagnostic deep in a big document is then found in its piece alone).
 #[derive(Debug, PartialEq, Eq)]
-pub(super) struct Landmark {
+pub(crate) struct Landmark {
     /// The piece's JSON pointer.
-    pub(super) pointer: String,
+    pub(crate) pointer: String,
     /// The offset of its key's opening quote (of the value, for an element).
-    pub(super) report: usize,
+    pub(crate) report: usize,
     /// The offset of its value.
-    pub(super) value: usize,
+    pub(crate) value: usize,
 }
 
 /// The parsed pieces going back into place, and where each was.
@@ -314,7 +293,7 @@ impl<'text: 'scope, 'scope> Batches<'_, 'scope, 'text> {
         let number = self.handed_out.replace(self.handed_out.get() + 1);
         let (parsed, noted, interest) = (self.parsed, self.noted, self.interest);
         self.scope.spawn(move |_| {
-            let values = prune::with_interest(interest, || {
+            let values = state::with_interest(interest, || {
                 pieces.into_iter().map(|(text, part)| parse_piece(text, &part)).collect::<Option<Vec<_>>>()
             });
             noted.share();
@@ -328,7 +307,7 @@ impl<'text: 'scope, 'scope> Batches<'_, 'scope, 'text> {
 /// One piece parsed as the whole parse would parse it in its place; `Some(None)` for one read
 /// for nothing, which is only checked.
 fn parse_piece(text: &str, part: &Part) -> Option<Option<Value>> {
-    LEVELS_LEFT.with(|left| left.set(Some(PIECE_DEPTH)));
+    state::enter_piece(PIECE_DEPTH);
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = match part {
         Part::Whole => ValueSeed.deserialize(&mut deserializer).map(Some),
@@ -336,10 +315,10 @@ fn parse_piece(text: &str, part: &Part) -> Option<Option<Value>> {
             let path: Vec<&str> = path.iter().map(String::as_str).collect();
             PrunedSeed { interest: *interest, path: &path }.deserialize(&mut deserializer).map(Some)
         }
-        Part::Unread => prune::with_interest(None, || CheckSeed.deserialize(&mut deserializer)).map(|()| None),
+        Part::Unread => state::with_interest(None, || CheckSeed.deserialize(&mut deserializer)).map(|()| None),
         Part::Deferred => CheckSeed.deserialize(&mut deserializer).map(|()| None),
     };
-    LEVELS_LEFT.with(|left| left.set(None));
+    state::leave_piece();
     value.ok().filter(|_| deserializer.end().is_ok())
 }
 
@@ -361,11 +340,11 @@ impl Outline<'_> {
     /// `$ref` is read here too.
     fn note(&self, key: &str) {
         match self {
-            Outline::Scalar(value) => parse::note_member(key, value.as_str()),
+            Outline::Scalar(value) => state::note_member(key, value.as_str()),
             Outline::Piece(text) | Outline::Unread(text) | Outline::Deferred(text)
                 if key == "$ref" && text.starts_with('"') =>
             {
-                parse::note_member(key, serde_json::from_str::<String>(text).ok().as_deref());
+                state::note_member(key, serde_json::from_str::<String>(text).ok().as_deref());
             }
             _ => {}
         }
@@ -646,8 +625,8 @@ mod tests {
 
     use super::*;
 
-    use super::super::locate::{JsonCache, json as locate};
-    use super::super::parse::json_whole;
+    use super::super::json_whole;
+    use crate::source::locate::{JsonCache, json as locate};
 
     fn whole(text: &str) -> Option<Value> {
         json_whole(text).ok()
@@ -745,7 +724,7 @@ mod tests {
 
     #[test]
     fn a_big_document_is_parsed_in_pieces_and_its_errors_are_the_whole_parse_s() {
-        use super::super::parse::{SPLIT_MIN_BYTES, json as entry};
+        use super::super::{SPLIT_MIN_BYTES, json as entry};
         let paths: Map<String, Value> =
             (0..2000).map(|n| (format!("/p{n}"), json!({"get": {"description": "d".repeat(600), "n": n}}))).collect();
         let root = json!({"openapi": "3.0.0", "paths": paths});
@@ -778,18 +757,18 @@ mod tests {
             [("other.yaml#/A", "#/b", true), ("#/a", "other.yaml", true), ("#/a", "#/b", false)]
         {
             let text = document(inside_a_piece, outlined);
-            parse::take_references();
+            state::take_references();
             let Parsed { value, landmarks, .. } = json(&text, None).unwrap();
             assert!(!landmarks.is_empty(), "the document was split");
-            assert_eq!(parse::take_references().other_documents, expected, "{inside_a_piece} {outlined}");
+            assert_eq!(state::take_references().other_documents, expected, "{inside_a_piece} {outlined}");
             // As the whole parse notes it.
             assert_eq!(whole(&text), Some(value));
-            assert_eq!(parse::take_references().other_documents, expected);
+            assert_eq!(state::take_references().other_documents, expected);
         }
         // One of the root's own members.
         let text = format!(r#"{{"$ref": "root.yaml", "paths": {{"filler": "{filler}"}}}}"#);
         assert!(json(&text, None).is_some());
-        assert!(parse::take_references().other_documents);
+        assert!(state::take_references().other_documents);
     }
 
     /// Reads path items by members, their responses for nothing, and `defs` by reference.
@@ -804,7 +783,7 @@ mod tests {
 
     /// `text` parsed in pieces for [`interest`].
     fn read(text: &str) -> Option<Parsed<'_>> {
-        prune::with_interest(Some(interest), || json(text, Some(interest)))
+        state::with_interest(Some(interest), || json(text, Some(interest)))
     }
 
     #[test]
@@ -822,7 +801,7 @@ mod tests {
             item.as_object_mut().unwrap().shift_remove("responses");
         }
         assert_eq!(value, expected);
-        assert!(!prune::take_unread_reached());
+        assert!(!state::take_unread_reached());
         assert_eq!(misled(&text, &value, landmarks), []);
         // What is wrong in what is left out is still wrong; a `$ref` into it is noted.
         let duplicated = text.replacen(r#""200": "r"#, r#""201": 1, "201": "r"#, 1);
@@ -831,11 +810,11 @@ mod tests {
         assert!(read(&big_duplicated).is_none());
         let referring = text.replacen(r#""n": 7"#, r##""$ref": "#/paths/~1p9/responses""##, 1);
         assert!(read(&referring).is_some());
-        assert!(prune::take_unread_reached());
+        assert!(state::take_unread_reached());
         // Read by the outline itself: a member of the path item outlined in turn.
         let outlined = text.replacen(r#""/big": {"#, r##""/big": {"$ref": "#/paths/~1p9/responses","##, 1);
         assert!(read(&outlined).is_some());
-        assert!(prune::take_unread_reached());
+        assert!(state::take_unread_reached());
     }
 
     #[test]
@@ -846,7 +825,7 @@ mod tests {
         });
         let text = serde_json::to_string_pretty(&root).unwrap();
         let Parsed { value, unparsed, .. } = read(&text).unwrap();
-        assert!(!prune::take_unread_reached());
+        assert!(!state::take_unread_reached());
         assert_eq!(value, json!({"paths": {"/a": {"get": {"$ref": "#/defs/A"}}}, "defs": {}}));
         let pointers: Vec<&str> = unparsed.iter().map(|(pointer, _)| pointer.as_str()).collect();
         assert_eq!(pointers, ["/defs/A", "/defs/B", "/defs/C~0~1"]);
@@ -858,7 +837,7 @@ mod tests {
         assert!(read(&duplicated).is_none());
         let into_responses = text.replacen(r##""#/defs/B""##, r##""#/paths/~1a/responses""##, 1);
         assert!(read(&into_responses).is_some());
-        assert!(prune::take_unread_reached());
+        assert!(state::take_unread_reached());
     }
 
     #[test]
@@ -976,12 +955,12 @@ mod tests {
         fn pieces_and_whole_agree_on_any_object(members in prop::collection::vec(("[a-d]{0,2}|\\$ref", arbitrary_json()), 0..8), pretty in any::<bool>()) {
             let root = Value::Object(members.into_iter().collect());
             let text = if pretty { serde_json::to_string_pretty(&root) } else { serde_json::to_string(&root) }.unwrap();
-            parse::take_references();
+            state::take_references();
             let split_value = split(&text);
-            let split_references = parse::take_references();
+            let split_references = state::take_references();
             prop_assert_eq!(split_value, whole(&text));
             // Both note the same `$ref`s to other documents.
-            prop_assert_eq!(split_references, parse::take_references());
+            prop_assert_eq!(split_references, state::take_references());
             // And its landmarks lead where walking does.
             let Parsed { value, landmarks, .. } = json(&text, None).unwrap();
             prop_assert_eq!(misled(&text, &value, landmarks), []);
