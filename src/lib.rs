@@ -131,6 +131,6 @@ pub use ois::rules::check as check_ois;
 pub use ois::rules::placeholders;
 pub use ois::schema;
 pub use ois::templates::escape as escape_templates;
-pub use ois::{Chosen, DocumentKind, OisDocument};
+pub use ois::{Chosen, DocumentKind, OisDocument, oises_in_file, oises_in_files};
 pub use source::{Format as SourceFormat, Interest, MAX_DEPTH, Reading, STDIN_NAME, Source};
 pub use validate::{Validation, validate, validate_value, verify_ids};

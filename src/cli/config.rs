@@ -1,14 +1,13 @@
-//! `ois config`: a config.json fragment and a secrets.env template for OIS files.
+//! `ois config` (and `ois scaffold config`): a config.json fragment and a secrets.env template
+//! for OIS files.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use ois::report::{RenderStyle, Show, validation_report};
-use ois::{Diagnostic, OisDocument, Severity, Source, validate_value};
+use ois::jobs::scaffold::{ScaffoldJob, ScaffoldKind};
 
-use super::scaffold::{Outputs, write_outputs};
-use super::{FAILURE, fail_with};
+use super::args::Outputs;
+use super::fail_with;
 
 #[derive(clap::Args)]
 pub(crate) struct ConfigArgs {
@@ -21,44 +20,21 @@ pub(crate) struct ConfigArgs {
     target: Option<super::TargetArg>,
     #[command(flatten)]
     outputs: Outputs,
-}
-
-/// The OIS objects in a file: an OIS, an array of them, or a config.json's `ois`.
-pub(crate) fn read_oises(path: &std::path::Path) -> Result<Vec<serde_json::Value>, Diagnostic> {
-    let source = Source::read(path)?;
-    let document = source.parse()?;
-    let read = OisDocument::read(&document).map_err(|(_, mut error)| {
-        source.locate_diagnostic(&mut error);
-        error
-    })?;
-    Ok(read.oises.into_iter().map(|(_, ois)| ois.clone()).collect())
+    /// Show only errors.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 pub(crate) fn run_config(args: ConfigArgs) -> ExitCode {
-    let mut oises = Vec::new();
-    for path in &args.files {
-        match read_oises(path) {
-            Ok(found) => oises.extend(found),
-            Err(error) => return fail_with(&error),
+    let kind = ScaffoldKind::Fragment { target: args.target.map(super::TargetArg::target) };
+    let job = ScaffoldJob::new(args.files.clone(), kind, args.outputs.outputs());
+    match ois::jobs::scaffold::run(&job) {
+        Ok(report) => {
+            if !args.quiet {
+                super::report_diagnostics(&report.diagnostics, None, super::style_for(false));
+            }
+            ExitCode::SUCCESS
         }
-    }
-    if let Some(target) = args.target
-        && let Err(error) =
-            ois::scaffold::node::require_family(&oises, target.target().family(), target.target().name())
-    {
-        return fail_with(&error);
-    }
-    let scaffold = ois::scaffold::config(&oises);
-    let validation = validate_value(&scaffold.config, None);
-    if !validation.is_valid() {
-        let style = RenderStyle { color: false };
-        let report =
-            validation_report("the scaffold", &validation, Show { min: Severity::Error, per_code: None }, style, None);
-        let _ = std::io::stderr().write_all(report.as_bytes());
-        return ExitCode::from(FAILURE);
-    }
-    match write_outputs(&scaffold.config, &scaffold.secrets_env, &args.outputs) {
-        Ok(()) => ExitCode::SUCCESS,
         Err(error) => fail_with(&error),
     }
 }

@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::config::read_oises;
 use super::{ReportArg, fail_with, write_stdout};
 
 #[derive(clap::Args)]
@@ -15,26 +14,15 @@ pub(crate) struct EndpointIdsArgs {
 }
 
 pub(crate) fn run_endpoint_ids(args: EndpointIdsArgs) -> ExitCode {
-    let oises = match read_oises(&args.file) {
-        Ok(oises) => oises,
+    let rows = match ois::jobs::ids::endpoint_ids(&args.file) {
+        Ok(rows) => rows,
         Err(error) => return fail_with(&error),
     };
-    let mut rows = Vec::new();
-    for ois_value in &oises {
-        let title = ois_value.get("title").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
-        for (endpoint, id) in ois::node::endpoint_ids(ois_value) {
-            rows.push((title.clone(), endpoint, id));
-        }
-    }
     let text = match args.format {
-        ReportArg::Json => {
-            let list: Vec<_> = rows
-                .iter()
-                .map(|(t, e, id)| serde_json::json!({"oisTitle": t, "endpointName": e, "endpointId": id}))
-                .collect();
-            serde_json::to_string_pretty(&list).unwrap_or_default() + "\n"
+        ReportArg::Json => super::json_text(&rows),
+        ReportArg::Text => {
+            rows.iter().map(|r| format!("{}  {} / {}\n", r.endpoint_id, r.ois_title, r.endpoint_name)).collect()
         }
-        ReportArg::Text => rows.iter().map(|(t, e, id)| format!("{id}  {t} / {e}\n")).collect(),
     };
     match write_stdout(&text) {
         Ok(()) => ExitCode::SUCCESS,

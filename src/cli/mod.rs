@@ -1,6 +1,7 @@
 //! What the subcommands share: exit codes, argument parsers, printing, and how the library's
 //! [`Fix`]es are named on the command line.
 
+mod args;
 mod call;
 mod config;
 mod convert;
@@ -8,7 +9,7 @@ mod endpoint_ids;
 mod ids;
 mod processing;
 mod request;
-pub(crate) mod scaffold;
+mod scaffold;
 mod schema;
 mod update;
 mod validate;

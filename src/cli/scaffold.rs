@@ -1,15 +1,14 @@
 //! `ois scaffold feed|airnode|config`: what a node needs next to an OIS.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde_json::Value;
+use ois::jobs::scaffold::{FeedRequest, ScaffoldJob, ScaffoldKind, ScaffoldReport};
+use ois::node::Target;
 
-use ois::scaffold::node::{AirnodeOptions, Feed, FeedOptions, NodeScaffold};
-use ois::{Code, Diagnostic, Fix, OutputFormat, Source};
-
-use super::config::{ConfigArgs, read_oises, run_config};
-use super::{fail_with, write_stdout};
+use super::args::Outputs;
+use super::config::{ConfigArgs, run_config};
+use super::fail_with;
 
 #[derive(clap::Subcommand)]
 pub(crate) enum ScaffoldCommand {
@@ -40,19 +39,6 @@ pub(crate) enum AirnodeTarget {
     /// Airnode 0.15 (reads OIS 2.3.x).
     #[value(name = "airnode@0.15")]
     Airnode015,
-}
-
-#[derive(clap::Args)]
-pub(crate) struct Outputs {
-    /// Write the configuration here instead of standard output.
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
-    /// Write the secrets.env template here.
-    #[arg(long, value_name = "FILE")]
-    secrets_out: Option<PathBuf>,
-    /// Replace existing output files.
-    #[arg(long)]
-    force: bool,
 }
 
 #[derive(clap::Args)]
@@ -109,156 +95,55 @@ pub(crate) struct AirnodeArgs {
 }
 
 pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
-    let result = match command {
+    let job = match command {
         ScaffoldCommand::Config(args) => return run_config(args),
-        ScaffoldCommand::Feed(args) => feed(&args).and_then(|s| {
-            write(&s, &args.outputs)?;
-            id_table(&s.config);
-            Ok(())
-        }),
-        ScaffoldCommand::Airnode(args) => airnode(&args).and_then(|s| write(&s, &args.outputs)),
+        ScaffoldCommand::Feed(args) => {
+            let mut request = FeedRequest::default();
+            request.feeds = args.feeds.clone();
+            request.feeds_file = args.feeds_file.clone();
+            request.target = args.target.map(|target| match target {
+                FeedTarget::AirnodeFeed3 => Target::AirnodeFeed3,
+                FeedTarget::AirnodeFeed4 => Target::AirnodeFeed4,
+            });
+            request.node_version = Some(args.node_version.clone());
+            request.signed_apis = args.signed_apis.clone();
+            request.fetch_interval = args.fetch_interval;
+            request.batch = args.batch;
+            ScaffoldJob::new(args.files, ScaffoldKind::Feed(request), args.outputs.outputs())
+        }
+        ScaffoldCommand::Airnode(args) => {
+            let kind = ScaffoldKind::Airnode {
+                http: args.http,
+                signed_http: args.signed_http,
+                require_format: args.target.is_some(),
+            };
+            ScaffoldJob::new(args.files, kind, args.outputs.outputs())
+        }
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
+    match ois::jobs::scaffold::run(&job) {
+        Ok(report) => {
+            for diagnostic in &report.diagnostics {
+                let _ = fail_with(diagnostic);
+            }
+            if matches!(job.kind, ScaffoldKind::Feed(_)) {
+                eprint!("{}", id_table(&report));
+            }
+            ExitCode::SUCCESS
+        }
         Err(error) => fail_with(&error),
     }
 }
 
-fn read_all(files: &[PathBuf]) -> Result<Vec<Value>, Diagnostic> {
-    let mut oises = Vec::new();
-    for path in files {
-        oises.extend(read_oises(path)?);
-    }
-    Ok(oises)
-}
-
-fn feed(args: &FeedArgs) -> Result<NodeScaffold, Diagnostic> {
-    let oises = read_all(&args.files)?;
-    let mut feeds = Vec::new();
-    for text in &args.feeds {
-        feeds.push(
-            Feed::parse(text).map_err(|e| Diagnostic::elsewhere(Code::BadArgument, format!("--feed {}", e.message)))?,
-        );
-    }
-    if let Some(path) = &args.feeds_file {
-        feeds.extend(Feed::list_from_json(&Source::read(path)?.parse()?, &path.display().to_string())?);
-    }
-    if feeds.is_empty() {
-        return Err(Diagnostic::elsewhere(
-            Code::BadArgument,
-            "no feeds: give at least one --feed ENDPOINT:NAME=TYPE:VALUE (or --feeds FILE)",
-        ));
-    }
-    let mut options = FeedOptions::default();
-    if args.batch {
-        options.batches = Some(batches(&oises, &feeds)?);
-    }
-    options.node_version = match args.target {
-        Some(FeedTarget::AirnodeFeed3) => ois::node::Target::AirnodeFeed3.node_version().to_owned(),
-        Some(FeedTarget::AirnodeFeed4) => ois::node::Target::AirnodeFeed4.node_version().to_owned(),
-        None => args.node_version.clone(),
-    };
-    options.require_format = args.target.is_some();
-    options.signed_apis = args.signed_apis.clone();
-    options.fetch_interval = args.fetch_interval;
-    let scaffold = ois::scaffold::node::feed_config(&oises, &feeds, &options)?;
-    for warning in &scaffold.warnings {
-        let _ = fail_with(warning);
-    }
-    Ok(scaffold)
-}
-
-/// Groups of feeds one API call serves: the same endpoint, and pre-processed parameters that are
-/// equal (what Airnode Feed checks of a trigger's templates).
-fn batches(oises: &[Value], feeds: &[Feed]) -> Result<Vec<Vec<usize>>, Diagnostic> {
-    use ois::processing::{EndpointProcessing, Engine, pre_process};
-    let mut groups: Vec<(String, Value, Vec<usize>)> = Vec::new();
-    for (index, feed) in feeds.iter().enumerate() {
-        let endpoint = oises
-            .iter()
-            .flat_map(|ois| ois.get("endpoints").and_then(Value::as_array).into_iter().flatten())
-            .find(|e| e.get("name").and_then(Value::as_str) == Some(feed.endpoint.as_str()))
-            .cloned()
-            .unwrap_or(Value::Null);
-        let processing = EndpointProcessing::of(&endpoint, "");
-        let given: serde_json::Map<String, Value> =
-            feed.parameters.iter().map(|p| (p.name.clone(), Value::String(ois::js::string(&p.value)))).collect();
-        let processed = pre_process(&Engine::Embedded, &processing, &given)
-            .map_err(|failure| failure.to_diagnostic("").within(&format!("(endpoint \"{}\")", feed.endpoint)))?
-            .value
-            .unwrap_or(Value::Null);
-        match groups.iter_mut().find(|(e, p, _)| *e == feed.endpoint && *p == processed) {
-            Some((_, _, members)) => members.push(index),
-            None => groups.push((feed.endpoint.clone(), processed, vec![index])),
-        }
-    }
-    Ok(groups.into_iter().map(|(_, _, members)| members).collect())
-}
-
 /// The IDs of a generated Airnode Feed config, on standard error (the config may be on standard
 /// output).
-fn id_table(config: &Value) {
+fn id_table(report: &ScaffoldReport) -> String {
     let mut table = String::from("endpoint IDs:\n");
-    for (id, endpoint) in config.get("endpoints").and_then(Value::as_object).into_iter().flatten() {
-        let name = |key: &str| endpoint.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
-        table.push_str(&format!("  {id}  {} / {}\n", name("oisTitle"), name("endpointName")));
+    for endpoint in &report.endpoints {
+        table.push_str(&format!("  {}  {} / {}\n", endpoint.endpoint_id, endpoint.ois_title, endpoint.endpoint_name));
     }
     table.push_str("template IDs:\n");
-    for (id, template) in config.get("templates").and_then(Value::as_object).into_iter().flatten() {
-        let parameters: Vec<String> = template
-            .get("parameters")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .map(|p| {
-                let field = |key: &str| p.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
-                format!("{}={}:{}", field("name"), field("type"), field("value"))
-            })
-            .collect();
-        table.push_str(&format!("  {id}  {}\n", parameters.join(",")));
+    for template in &report.templates {
+        table.push_str(&format!("  {}  {}\n", template.template_id, template.parameters.join(",")));
     }
-    eprint!("{table}");
-}
-
-fn airnode(args: &AirnodeArgs) -> Result<NodeScaffold, Diagnostic> {
-    let oises = read_all(&args.files)?;
-    let mut options = AirnodeOptions::default();
-    options.http_gateway = args.http;
-    options.signed_http_gateway = args.signed_http;
-    options.require_format = args.target.is_some();
-    let scaffold = ois::scaffold::node::airnode_config(&oises, &options)?;
-    for warning in &scaffold.warnings {
-        let _ = fail_with(warning);
-    }
-    Ok(scaffold)
-}
-
-fn write(scaffold: &NodeScaffold, outputs: &Outputs) -> Result<(), Diagnostic> {
-    write_outputs(&scaffold.config, &scaffold.secrets_env, outputs)
-}
-
-/// Writes a configuration (to `--output` or standard output) and its secrets.env template (to
-/// `--secrets-out`). Every target is checked before any is written.
-pub(crate) fn write_outputs(config: &Value, secrets_env: &str, outputs: &Outputs) -> Result<(), Diagnostic> {
-    // Every target is checked before any is written: a failure leaves nothing half-done.
-    if !outputs.force {
-        for path in [&outputs.output, &outputs.secrets_out].into_iter().flatten() {
-            if std::fs::symlink_metadata(path).is_ok() {
-                return Err(Diagnostic::elsewhere(
-                    Code::OutputExists,
-                    format!("{} already exists; nothing was written", path.display()),
-                )
-                .with_fix(Fix::Replace));
-            }
-        }
-    }
-    let text = ois::to_text(config, OutputFormat::Json)?;
-    match &outputs.output {
-        Some(path) => ois::write_atomically(path, &text, outputs.force)?,
-        None => write_stdout(&text)?,
-    }
-    if let Some(path) = &outputs.secrets_out {
-        ois::write_atomically(Path::new(path), secrets_env, outputs.force)?;
-    }
-    Ok(())
+    table
 }

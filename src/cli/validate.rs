@@ -4,8 +4,9 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use ois::jobs::validate::ValidateJob;
 use ois::report::{Show, validation_report};
-use ois::{Counts, FormatFamily, Severity, Source, Validation};
+use ois::{FormatFamily, Severity};
 
 use super::{DiagnosticsArg, FAILURE, in_flags, write_stdout};
 
@@ -32,28 +33,6 @@ pub(crate) struct ValidateArgs {
     verbose: bool,
 }
 
-/// When an OIS fails only because of its `oisFormat` for the chosen family, say which targets
-/// would accept it as it is.
-fn which_targets_accept(source: &Source, validation: &mut Validation) {
-    let errors: Vec<&ois::Diagnostic> =
-        validation.diagnostics.iter().filter(|d| d.severity == ois::Severity::Error).collect();
-    if errors.is_empty() || errors.iter().any(|d| d.code != ois::Code::BadOisFormat) {
-        return;
-    }
-    let accepting: Vec<String> = [FormatFamily::V2_3, FormatFamily::V3_0]
-        .into_iter()
-        .filter(|family| ois::validate(source, Some(*family)).is_valid())
-        .map(ois::node::Target::reading)
-        .collect();
-    if accepting.is_empty() {
-        return;
-    }
-    for diagnostic in validation.diagnostics.iter_mut().filter(|d| d.code == ois::Code::BadOisFormat) {
-        let said = diagnostic.help.take().map(|h| format!("{h}; ")).unwrap_or_default();
-        diagnostic.help = Some(format!("{said}as it is, it is valid for {}", accepting.join(", ")));
-    }
-}
-
 pub(crate) fn parse_family(text: &str) -> Result<FormatFamily, String> {
     let padded = if text.matches('.').count() == 1 { format!("{text}.0") } else { text.to_owned() };
     FormatFamily::of(&padded).ok_or_else(|| format!("\"{text}\" is not a supported OIS format: use 2.3.x or 3.0.x"))
@@ -62,47 +41,30 @@ pub(crate) fn parse_family(text: &str) -> Result<FormatFamily, String> {
 pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     let style = super::style_for(std::io::stdout().is_terminal());
     let show = Show::new(if args.quiet { Severity::Error } else { Severity::Note }, args.verbose);
-    let mut all_valid = true;
-    let mut reports = Vec::new();
-    let mut files: Vec<(String, Vec<ois::Diagnostic>)> = Vec::new();
-    let mut text = String::new();
-    for path in &args.files {
-        let name = path.display().to_string();
-        let (mut validation, source) = match Source::read(path) {
-            Ok(source) => {
-                let family = args.target.map(|t| t.target().family()).or(args.ois_format);
-                let mut validation = ois::validate(&source, family);
-                if family.is_some() {
-                    which_targets_accept(&source, &mut validation);
-                }
-                (validation, Some(source))
-            }
-            Err(error) => (Validation::unreadable(error), None),
-        };
-        in_flags(&mut validation.diagnostics);
-        all_valid &= validation.is_valid();
-        match args.format {
-            DiagnosticsArg::Sarif => files.push((name.clone(), validation.diagnostics.clone())),
-            DiagnosticsArg::Github => text.push_str(&ois::report::machine::github(&name, &validation.diagnostics)),
-            DiagnosticsArg::Json => reports.push(serde_json::json!({
-                "file": name,
-                "valid": validation.is_valid(),
-                "kind": validation.kind,
-                "counts": Counts::of(&validation.diagnostics),
-                "diagnostics": validation.diagnostics,
-            })),
-            DiagnosticsArg::Text => text.push_str(&validation_report(&name, &validation, show, style, source.as_ref())),
+    let mut job = ValidateJob::default();
+    job.files = args.files.clone();
+    job.family = args.target.map(|t| t.target().family()).or(args.ois_format);
+    let mut verdicts = ois::jobs::validate::run(&job);
+    for verdict in &mut verdicts {
+        in_flags(&mut verdict.diagnostics);
+    }
+    let text = match args.format {
+        DiagnosticsArg::Json => super::json_text(&verdicts),
+        DiagnosticsArg::Sarif => {
+            let runs: Vec<(&str, &[ois::Diagnostic])> =
+                verdicts.iter().map(|v| (v.file.as_str(), v.diagnostics.as_slice())).collect();
+            super::json_text(&ois::report::machine::sarif(&runs))
         }
-    }
-    if args.format == DiagnosticsArg::Json {
-        text = super::json_text(&reports);
-    }
-    if args.format == DiagnosticsArg::Sarif {
-        let runs: Vec<(&str, &[ois::Diagnostic])> = files.iter().map(|(n, d)| (n.as_str(), d.as_slice())).collect();
-        text = super::json_text(&ois::report::machine::sarif(&runs));
-    }
+        DiagnosticsArg::Github => {
+            verdicts.iter().map(|v| ois::report::machine::github(&v.file, &v.diagnostics)).collect()
+        }
+        DiagnosticsArg::Text => verdicts
+            .iter()
+            .map(|v| validation_report(&v.file, &v.validation(), show, style, v.source.as_ref()))
+            .collect(),
+    };
     if let Err(error) = write_stdout(&text) {
         return super::fail_with(&error);
     }
-    if all_valid { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
+    if verdicts.iter().all(|v| v.valid) { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }

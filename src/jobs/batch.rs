@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::convert::{Outputs, Writes, write_conversion};
+use super::outputs::{Outputs, Writes, write_conversion};
 use crate::convert::{ConvertOptions, Summary};
 use crate::diagnostic::{Code, Counts, Diagnostic};
 use crate::emit::OutputFormat;

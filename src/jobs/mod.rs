@@ -5,8 +5,12 @@
 
 pub mod batch;
 pub mod convert;
+mod outputs;
 
 pub use convert::{ConvertJob, ConvertReport, DocumentReport, Refused, Status, Writes};
 pub mod update;
 
 pub use update::{UpdateJob, UpdateReport};
+pub mod ids;
+pub mod scaffold;
+pub mod validate;

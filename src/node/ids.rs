@@ -34,9 +34,10 @@ pub const PARAMETER_TYPES: &[(&str, char)] = &[
 ];
 
 /// One template parameter: `{type, name, value}`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct TemplateParameter {
     /// One of [`PARAMETER_TYPES`].
+    #[serde(rename = "type")]
     pub kind: String,
     /// The parameter's name (at most 31 bytes).
     pub name: String,

@@ -100,6 +100,27 @@ impl<'a> OisDocument<'a> {
     }
 }
 
+/// The OIS objects of the file at `path` (an OIS, a list of them, or a config.json), in order;
+/// what stops reading it is located in its text.
+pub fn oises_in_file(path: &std::path::Path) -> Result<Vec<Value>, Diagnostic> {
+    let source = crate::source::Source::read(path)?;
+    let document = source.parse()?;
+    let read = OisDocument::read(&document).map_err(|(_, mut error)| {
+        source.locate_diagnostic(&mut error);
+        error
+    })?;
+    Ok(read.oises.into_iter().map(|(_, ois)| ois.clone()).collect())
+}
+
+/// The OIS objects of every file of `paths`, in order.
+pub fn oises_in_files(paths: &[std::path::PathBuf]) -> Result<Vec<Value>, Diagnostic> {
+    let mut oises = Vec::new();
+    for path in paths {
+        oises.extend(oises_in_file(path)?);
+    }
+    Ok(oises)
+}
+
 /// The OIS chosen from a document, and where it is.
 #[derive(Clone, Debug)]
 pub struct Chosen<'a> {

@@ -1,0 +1,227 @@
+//! `ois ids`, `ois endpoint-ids` and `ois ids verify`: the IDs a node derives, from an OIS file
+//! and templates, or re-derived from a whole config.
+
+use std::path::PathBuf;
+
+use alloy_primitives::{Address, B256};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::node::ids::{self, TemplateParameter};
+use crate::scaffold::node::Feed;
+use crate::source::Source;
+
+/// Where the Airnode address comes from.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub enum Airnode {
+    /// None given: no beacon or RRP template IDs.
+    #[default]
+    None,
+    /// The address itself.
+    Address(String),
+    /// The environment variable holding the Airnode's wallet mnemonic (never shown).
+    MnemonicIn(String),
+}
+
+/// What `ois ids` is asked for.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct IdsJob {
+    /// An OIS, a list of them or a config.
+    pub file: PathBuf,
+    /// Templates written `ENDPOINT:NAME=TYPE:VALUE,...`.
+    pub templates: Vec<String>,
+    /// A JSON file of templates.
+    pub templates_file: Option<PathBuf>,
+    /// The Airnode, for beacon and RRP template IDs.
+    pub airnode: Airnode,
+    /// Also the beacon set of the templates' beacons, in the order given.
+    pub set: bool,
+}
+
+/// An endpoint and the ID the node derives from (title, name).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct EndpointId {
+    /// The OIS's title.
+    pub ois_title: String,
+    /// The endpoint's name.
+    pub endpoint_name: String,
+    /// `keccak256(abi.encode(title, name))`.
+    pub endpoint_id: String,
+}
+
+/// A template and every ID derived from it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct TemplateIds {
+    /// The OIS the endpoint is in.
+    pub ois_title: String,
+    /// The endpoint.
+    pub endpoint_name: String,
+    /// Its ID.
+    pub endpoint_id: String,
+    /// The template's parameters.
+    pub parameters: Vec<TemplateParameter>,
+    /// In Airnode ABI, `0x…`.
+    pub encoded_parameters: String,
+    /// The Airnode Feed template ID.
+    pub template_id: String,
+    /// Its OEV template ID.
+    pub oev_template_id: String,
+    /// The Airnode, checksummed (when given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub airnode: Option<String>,
+    /// The Airnode (RRP) template ID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rrp_template_id: Option<String>,
+    /// The beacon ID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beacon_id: Option<String>,
+    /// The OEV beacon ID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub oev_beacon_id: Option<String>,
+}
+
+/// What `ois ids` derived.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct IdsReport {
+    /// Every endpoint of the file.
+    pub endpoints: Vec<EndpointId>,
+    /// Every template asked for.
+    pub templates: Vec<TemplateIds>,
+    /// The beacon set of the templates' beacons, when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beacon_set_id: Option<String>,
+    /// What about the templates' values surprises people (how the encoder reads them).
+    #[serde(skip)]
+    pub warnings: Vec<Diagnostic>,
+}
+
+fn bad(message: String) -> Diagnostic {
+    Diagnostic::elsewhere(Code::BadArgument, message)
+}
+
+/// Every endpoint of the OIS objects of the file at `file` with its ID.
+pub fn endpoint_ids(file: &std::path::Path) -> Result<Vec<EndpointId>, Diagnostic> {
+    let mut rows = Vec::new();
+    for ois in crate::ois::oises_in_file(file)? {
+        let title = ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+        for (endpoint_name, endpoint_id) in crate::node::endpoint_ids(&ois) {
+            rows.push(EndpointId { ois_title: title.clone(), endpoint_name, endpoint_id });
+        }
+    }
+    Ok(rows)
+}
+
+fn templates_of(job: &IdsJob) -> Result<Vec<Feed>, Diagnostic> {
+    let mut templates = Vec::new();
+    for text in &job.templates {
+        templates.push(Feed::parse(text).map_err(|e| bad(format!("template {}", e.message)))?);
+    }
+    if let Some(path) = &job.templates_file {
+        templates.extend(Feed::list_from_json(&Source::read(path)?.parse()?, &path.display().to_string())?);
+    }
+    Ok(templates)
+}
+
+fn airnode_of(airnode: &Airnode) -> Result<Option<Address>, Diagnostic> {
+    match airnode {
+        Airnode::None => Ok(None),
+        Airnode::Address(text) => text.parse().map(Some).map_err(|_| bad(format!("\"{text}\" is not an address"))),
+        Airnode::MnemonicIn(variable) => {
+            let mnemonic = std::env::var(variable)
+                .map_err(|_| bad(format!("the environment variable {variable} (the mnemonic) is not set")))?;
+            crate::node::airnode_address(&mnemonic).map(Some).ok_or_else(|| {
+                bad(format!("the environment variable {variable} does not hold a valid BIP-39 mnemonic"))
+            })
+        }
+    }
+}
+
+/// Derives what `job` asks for.
+pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
+    let endpoints = endpoint_ids(&job.file)?;
+    let airnode = airnode_of(&job.airnode)?;
+    if job.set && airnode.is_none() {
+        return Err(bad("a beacon set needs the Airnode (its address or mnemonic) to derive the beacons".to_owned()));
+    }
+    let mut warnings = Vec::new();
+    let mut templates = Vec::new();
+    let mut beacons = Vec::new();
+    for template in templates_of(job)? {
+        let matching: Vec<&EndpointId> = endpoints.iter().filter(|e| e.endpoint_name == template.endpoint).collect();
+        let [endpoint] = matching.as_slice() else {
+            let names: Vec<&str> = endpoints.iter().map(|e| e.endpoint_name.as_str()).collect();
+            return Err(bad(format!(
+                "template for \"{}\": {} endpoint(s) of that name (the endpoints are: {})",
+                template.endpoint,
+                matching.len(),
+                names.join(", ")
+            )));
+        };
+        let encoded = ids::encode_parameters(&template.parameters)?;
+        warnings.extend(encoded.surprises.clone());
+        let endpoint_id: B256 =
+            endpoint.endpoint_id.parse().map_err(|_| bad("an endpoint ID that is not 32 bytes".to_owned()))?;
+        let template_id = ids::feed_template_id(endpoint_id, &encoded.bytes);
+        let oev_template_id = ids::oev_template_id(template_id);
+        let mut row = TemplateIds {
+            ois_title: endpoint.ois_title.clone(),
+            endpoint_name: template.endpoint.clone(),
+            endpoint_id: endpoint.endpoint_id.clone(),
+            parameters: template.parameters.clone(),
+            encoded_parameters: format!("0x{}", alloy_primitives::hex::encode(&encoded.bytes)),
+            template_id: template_id.to_string(),
+            oev_template_id: oev_template_id.to_string(),
+            airnode: None,
+            rrp_template_id: None,
+            beacon_id: None,
+            oev_beacon_id: None,
+        };
+        if let Some(airnode) = airnode {
+            let beacon = ids::beacon_id(airnode, template_id);
+            beacons.push(beacon);
+            row.airnode = Some(airnode.to_checksum(None));
+            row.rrp_template_id = Some(crate::node::rrp_template_id(airnode, endpoint_id, &encoded.bytes));
+            row.beacon_id = Some(beacon.to_string());
+            row.oev_beacon_id = Some(ids::beacon_id(airnode, oev_template_id).to_string());
+        }
+        templates.push(row);
+    }
+    let beacon_set_id = job.set.then(|| ids::beacon_set_id(&beacons).to_string());
+    Ok(IdsReport { endpoints, templates, beacon_set_id, warnings })
+}
+
+/// What `ois ids verify` found.
+#[derive(Debug, Serialize)]
+#[non_exhaustive]
+pub struct VerifyReport {
+    /// The config's display name.
+    pub file: String,
+    /// IDs not derived from what they name.
+    pub mismatches: usize,
+    /// One per mismatch, located in the config.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The config read, for showing diagnostics in its text.
+    #[serde(skip)]
+    pub source: Option<Source>,
+}
+
+/// Re-derives every ID of the config at `path`.
+pub fn verify(path: &std::path::Path) -> Result<VerifyReport, Diagnostic> {
+    let source = Source::read(path)?;
+    let config = source.parse()?;
+    let mut diagnostics = crate::validate::verify_ids(&config)?;
+    for diagnostic in &mut diagnostics {
+        source.locate_diagnostic(diagnostic);
+    }
+    let mismatches = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    Ok(VerifyReport { file: path.display().to_string(), mismatches, diagnostics, source: Some(source) })
+}

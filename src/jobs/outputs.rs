@@ -1,0 +1,122 @@
+//! What one conversion writes, and how: the OIS (or config fragment), its record, its secrets
+//! template, all or nothing, under the same rules for one document and for each of a batch.
+
+use std::path::Path;
+
+use crate::convert::Summary;
+use crate::diagnostic::{Code, Counts, Diagnostic, Fix};
+use crate::emit::{OutputFormat, Plan, Text};
+use crate::report::Rendered;
+use crate::update::record::RecordedOptions;
+
+/// How a command writes its files: one setting for every command that writes.
+#[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
+pub struct Writes {
+    /// Replace files that exist.
+    pub force: bool,
+    /// Any warning is a failure: nothing is written.
+    pub strict: bool,
+    /// Write the `.convert.json` record next to an OIS file.
+    pub record: bool,
+}
+
+impl Writes {
+    /// Writes as given.
+    pub fn new(force: bool, strict: bool, record: bool) -> Writes {
+        Writes { force, strict, record }
+    }
+
+    /// Under `strict`, the error that stops a write when `diagnostics` hold warnings.
+    pub fn strict_refusal(&self, diagnostics: &[Diagnostic]) -> Option<Diagnostic> {
+        let warnings = Counts::of(diagnostics).warnings;
+        (self.strict && warnings > 0).then(|| {
+            Diagnostic::elsewhere(
+                Code::StrictWarnings,
+                format!("strict: {warnings} warning(s), so nothing was written"),
+            )
+            .with_fix(Fix::LeaveStrict)
+        })
+    }
+}
+
+/// Where one conversion's outputs go.
+pub(super) struct Outputs<'a> {
+    /// The OIS (or config fragment); `None`: standard output.
+    pub ois: Option<&'a Path>,
+    /// The secrets template.
+    pub secrets: Option<&'a Path>,
+    /// The config.json fragment instead of the bare OIS.
+    pub config: bool,
+    /// Create the OIS's folder when missing (a batch's output tree).
+    pub create_folder: bool,
+}
+
+/// The outputs of one conversion, written all or nothing: the OIS (or config fragment), its
+/// record next to it, the secrets template. Returns whether they were written, the diagnostics
+/// (the conversion's, then what stopped the write) and the summary.
+pub(super) fn write_conversion(
+    conversion: &mut Rendered,
+    outputs: &Outputs<'_>,
+    writes: Writes,
+    given: &RecordedOptions,
+    format: OutputFormat,
+) -> (bool, Vec<Diagnostic>, Option<Summary>) {
+    let mut diagnostics = std::mem::take(&mut conversion.diagnostics);
+    let summary = Some(std::mem::take(&mut conversion.summary));
+    let mut problems = Vec::new();
+    let scaffold = (outputs.config || outputs.secrets.is_some())
+        .then(|| conversion.ois().map_err(|error| problems.push(error)).ok())
+        .flatten()
+        .map(|ois| {
+            let descriptions = &conversion.scheme_descriptions;
+            crate::scaffold::config_described(std::slice::from_ref(&ois), |_, scheme| descriptions.get(scheme).cloned())
+        });
+    // A record sits next to an OIS file; standard output has no "next to".
+    let record_at = outputs.ois.filter(|path| writes.record && !crate::emit::is_standard_output(path));
+    let record = record_at.map(|path| conversion.record_file(path, given));
+    let text: Option<Text> = match &scaffold {
+        Some(scaffold) if outputs.config => {
+            crate::emit::to_text(&scaffold.config, format).map(Text::from).map_err(|error| problems.push(error)).ok()
+        }
+        _ => Some(std::mem::take(&mut conversion.text)),
+    };
+    // The OIS, its config and its secrets template go together: none is written without the others.
+    let complete = problems.is_empty();
+    diagnostics.append(&mut problems);
+    let Some(text) = text.filter(|_| complete) else {
+        return (false, diagnostics, summary);
+    };
+    if let Some(refusal) = writes.strict_refusal(&diagnostics) {
+        diagnostics.push(refusal);
+        return (false, diagnostics, summary);
+    }
+    let mut plan = Plan::new();
+    let secrets_env = scaffold.map(|scaffold| scaffold.secrets_env);
+    if let (Some(path), Some(secrets_env)) = (outputs.secrets, secrets_env) {
+        plan.file(path, secrets_env, writes.force);
+    }
+    match outputs.ois {
+        Some(path) if outputs.create_folder => plan.file_in_new_folder(path, text, writes.force),
+        Some(path) => plan.file(path, text, writes.force),
+        None => plan.stdout(text),
+    };
+    match record {
+        Some(Ok((path, record_text))) => {
+            // The record belongs to the OIS it sits next to: it is always replaced with it.
+            plan.file(&path, record_text, true);
+        }
+        Some(Err(error)) => {
+            diagnostics.push(error);
+            return (false, diagnostics, summary);
+        }
+        None => {}
+    }
+    match plan.write() {
+        Ok(()) => (true, diagnostics, summary),
+        Err(error) => {
+            diagnostics.push(error);
+            (false, diagnostics, summary)
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! `ois scaffold feed|airnode|config` (and `ois config`): a node's configuration next to OIS
+//! files, checked before it is written, written with its secrets template all or nothing.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::ids::EndpointId;
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::emit::{OutputFormat, Plan};
+use crate::node::Target;
+use crate::processing::{EndpointProcessing, Engine, pre_process};
+use crate::scaffold::node::{
+    AirnodeOptions, Feed, FeedOptions, NodeScaffold, airnode_config, feed_config, require_family,
+};
+use crate::source::Source;
+
+/// Where a scaffold goes.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct ScaffoldOutputs {
+    /// The configuration (`None`: standard output).
+    pub output: Option<PathBuf>,
+    /// The secrets.env template.
+    pub secrets_out: Option<PathBuf>,
+    /// Replace files that exist.
+    pub force: bool,
+}
+
+/// An Airnode Feed config's feeds and settings.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct FeedRequest {
+    /// Feeds written `ENDPOINT:NAME=TYPE:VALUE,...`.
+    pub feeds: Vec<String>,
+    /// A JSON file of feeds.
+    pub feeds_file: Option<PathBuf>,
+    /// The node (`None`: the `node_version` given, and any OIS format with a warning).
+    pub target: Option<Target>,
+    /// `nodeSettings.nodeVersion` when no target is given.
+    pub node_version: Option<String>,
+    /// Signed APIs: (name, URL).
+    pub signed_apis: Vec<(String, String)>,
+    /// Seconds between a trigger's calls.
+    pub fetch_interval: u64,
+    /// One trigger for the feeds of an endpoint whose pre-processed parameters are equal.
+    pub batch: bool,
+}
+
+/// What to scaffold.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum ScaffoldKind {
+    /// The config.json fragment (`ois` and `apiCredentials`), for `target` when given.
+    Fragment {
+        /// Refuse an OIS this node does not read.
+        target: Option<Target>,
+    },
+    /// A whole Airnode Feed config.
+    Feed(FeedRequest),
+    /// A whole Airnode config.json.
+    Airnode {
+        /// An HTTP gateway trigger per endpoint.
+        http: bool,
+        /// An HTTP signed-data gateway trigger per endpoint.
+        signed_http: bool,
+        /// Refuse an OIS Airnode 0.15 does not read (a target was asked for).
+        require_format: bool,
+    },
+}
+
+/// What `ois scaffold` is asked to do.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ScaffoldJob {
+    /// The OIS files.
+    pub files: Vec<PathBuf>,
+    /// What to write.
+    pub kind: ScaffoldKind,
+    /// Where.
+    pub outputs: ScaffoldOutputs,
+}
+
+impl ScaffoldJob {
+    /// A job for `files`.
+    pub fn new(files: Vec<PathBuf>, kind: ScaffoldKind, outputs: ScaffoldOutputs) -> ScaffoldJob {
+        ScaffoldJob { files, kind, outputs }
+    }
+}
+
+/// A template of a scaffolded config and its ID.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ScaffoldedTemplate {
+    /// The template ID.
+    pub template_id: String,
+    /// Its parameters, `NAME=TYPE:VALUE` each.
+    pub parameters: Vec<String>,
+}
+
+/// What a scaffold wrote (`None` paths: standard output) and the IDs in it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ScaffoldReport {
+    /// Where the configuration went.
+    pub output: Option<String>,
+    /// Where the secrets template went.
+    pub secrets_out: Option<String>,
+    /// The config's endpoints (an Airnode Feed config's).
+    pub endpoints: Vec<EndpointId>,
+    /// The config's templates (an Airnode Feed config's).
+    pub templates: Vec<ScaffoldedTemplate>,
+    /// Warnings and notes about the config.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Scaffolds, checks and writes what `job` asks for. An error stops it with nothing written.
+pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
+    let oises = crate::ois::oises_in_files(&job.files)?;
+    let scaffold = match &job.kind {
+        ScaffoldKind::Fragment { target } => fragment(&oises, *target)?,
+        ScaffoldKind::Feed(request) => feed(&oises, request)?,
+        ScaffoldKind::Airnode { http, signed_http, require_format } => {
+            let mut options = AirnodeOptions::default();
+            options.http_gateway = *http;
+            options.signed_http_gateway = *signed_http;
+            options.require_format = *require_format;
+            airnode_config(&oises, &options)?
+        }
+    };
+    let text = crate::emit::to_text(&scaffold.config, OutputFormat::Json)?;
+    let outputs = &job.outputs;
+    let mut plan = Plan::new();
+    match &outputs.output {
+        Some(path) => plan.file(path, text, outputs.force),
+        None => plan.stdout(text),
+    };
+    if let Some(path) = &outputs.secrets_out {
+        plan.file(path, scaffold.secrets_env.as_str(), outputs.force);
+    }
+    plan.write()?;
+    let (endpoints, templates) = ids_of(&scaffold.config);
+    let shown = |path: &Option<PathBuf>| {
+        path.as_ref().filter(|p| !crate::emit::is_standard_output(p)).map(|p| p.display().to_string())
+    };
+    Ok(ScaffoldReport {
+        output: shown(&outputs.output),
+        secrets_out: shown(&outputs.secrets_out),
+        endpoints,
+        templates,
+        diagnostics: scaffold.warnings,
+    })
+}
+
+/// The config.json fragment, refused when it would not pass the OIS rules.
+fn fragment(oises: &[Value], target: Option<Target>) -> Result<NodeScaffold, Diagnostic> {
+    if let Some(target) = target {
+        require_family(oises, target.family(), target.name())?;
+    }
+    let scaffold = crate::scaffold::config(oises);
+    let validation = crate::validate::validate_value(&scaffold.config, None);
+    let errors: Vec<&Diagnostic> = validation.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    if let Some(first) = errors.first() {
+        return Err(Diagnostic::elsewhere(
+            Code::InvalidOis,
+            format!(
+                "the config would break {} OIS rule(s), so nothing was written; the first, at {}: {}",
+                errors.len(),
+                first.pointer(),
+                first.message
+            ),
+        )
+        .with_help("validate the OIS files for every problem"));
+    }
+    Ok(NodeScaffold { config: scaffold.config, secrets_env: scaffold.secrets_env, warnings: Vec::new() })
+}
+
+fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnostic> {
+    let mut feeds = Vec::new();
+    for text in &request.feeds {
+        feeds.push(
+            Feed::parse(text).map_err(|e| Diagnostic::elsewhere(Code::BadArgument, format!("feed {}", e.message)))?,
+        );
+    }
+    if let Some(path) = &request.feeds_file {
+        feeds.extend(Feed::list_from_json(&Source::read(path)?.parse()?, &path.display().to_string())?);
+    }
+    if feeds.is_empty() {
+        return Err(Diagnostic::elsewhere(
+            Code::BadArgument,
+            "no feeds: give at least one, ENDPOINT:NAME=TYPE:VALUE (or a JSON file of them)",
+        ));
+    }
+    let mut options = FeedOptions::default();
+    if request.batch {
+        options.batches = Some(batches(oises, &feeds)?);
+    }
+    if let Some(version) = request.target.map(|t| t.node_version()).or(request.node_version.as_deref()) {
+        version.clone_into(&mut options.node_version);
+    }
+    options.require_format = request.target.is_some();
+    options.signed_apis = request.signed_apis.clone();
+    options.fetch_interval = request.fetch_interval;
+    feed_config(oises, &feeds, &options)
+}
+
+/// Groups of feeds one API call serves: the same endpoint, and pre-processed parameters that are
+/// equal (what Airnode Feed checks of a trigger's templates).
+fn batches(oises: &[Value], feeds: &[Feed]) -> Result<Vec<Vec<usize>>, Diagnostic> {
+    let mut groups: Vec<(String, Value, Vec<usize>)> = Vec::new();
+    for (index, feed) in feeds.iter().enumerate() {
+        let endpoint = oises
+            .iter()
+            .flat_map(|ois| ois.get("endpoints").and_then(Value::as_array).into_iter().flatten())
+            .find(|e| e.get("name").and_then(Value::as_str) == Some(feed.endpoint.as_str()))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let processing = EndpointProcessing::of(&endpoint, "");
+        let given: serde_json::Map<String, Value> =
+            feed.parameters.iter().map(|p| (p.name.clone(), Value::String(crate::js::string(&p.value)))).collect();
+        let processed = pre_process(&Engine::Embedded, &processing, &given)
+            .map_err(|failure| failure.to_diagnostic("").within(&format!("(endpoint \"{}\")", feed.endpoint)))?
+            .value
+            .unwrap_or(Value::Null);
+        match groups.iter_mut().find(|(e, p, _)| *e == feed.endpoint && *p == processed) {
+            Some((_, _, members)) => members.push(index),
+            None => groups.push((feed.endpoint.clone(), processed, vec![index])),
+        }
+    }
+    Ok(groups.into_iter().map(|(_, _, members)| members).collect())
+}
+
+/// The endpoints and templates of an Airnode Feed config, with their IDs.
+fn ids_of(config: &Value) -> (Vec<EndpointId>, Vec<ScaffoldedTemplate>) {
+    let text = |value: &Value, key: &str| value.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let endpoints = config
+        .get("endpoints")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(id, endpoint)| EndpointId {
+            ois_title: text(endpoint, "oisTitle"),
+            endpoint_name: text(endpoint, "endpointName"),
+            endpoint_id: id.clone(),
+        })
+        .collect();
+    let templates = config
+        .get("templates")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(id, template)| ScaffoldedTemplate {
+            template_id: id.clone(),
+            parameters: template
+                .get("parameters")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|p| format!("{}={}:{}", text(p, "name"), text(p, "type"), text(p, "value")))
+                .collect(),
+        })
+        .collect();
+    (endpoints, templates)
+}

@@ -1,0 +1,94 @@
+//! `ois validate`: OIS files and node configs against every rule, and, when a file fails only for
+//! the format it was checked as, which nodes read it as it is.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::diagnostic::{Code, Counts, Severity};
+use crate::node::Target;
+use crate::ois::DocumentKind;
+use crate::ois::model::FormatFamily;
+use crate::source::Source;
+use crate::validate::{Validation, validate};
+
+/// What `ois validate` is asked to check.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct ValidateJob {
+    /// The files (`-`: standard input).
+    pub files: Vec<PathBuf>,
+    /// Check as this OIS format family, not each file's own `oisFormat`.
+    pub family: Option<FormatFamily>,
+}
+
+/// One file's verdict (`--format json` prints a list of them).
+#[derive(Debug, Serialize)]
+#[non_exhaustive]
+pub struct FileVerdict {
+    /// The file's display name.
+    pub file: String,
+    /// Whether it has no error.
+    pub valid: bool,
+    /// What the file turned out to be.
+    pub kind: Option<DocumentKind>,
+    /// Diagnostics by severity.
+    pub counts: Counts,
+    /// Every diagnostic.
+    pub diagnostics: Vec<crate::Diagnostic>,
+    /// The file read, for showing diagnostics in its text.
+    #[serde(skip)]
+    pub source: Option<Source>,
+}
+
+impl FileVerdict {
+    /// The verdict as a [`Validation`], for the text report.
+    pub fn validation(&self) -> Validation {
+        Validation { kind: self.kind, diagnostics: self.diagnostics.clone() }
+    }
+}
+
+/// Checks every file of `job`.
+pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
+    job.files
+        .iter()
+        .map(|path| {
+            let (mut validation, source) = match Source::read(path) {
+                Ok(source) => (validate(&source, job.family), Some(source)),
+                Err(error) => (Validation::unreadable(error), None),
+            };
+            if let (Some(source), Some(_)) = (&source, job.family) {
+                which_targets_accept(source, &mut validation);
+            }
+            FileVerdict {
+                file: path.display().to_string(),
+                valid: validation.is_valid(),
+                kind: validation.kind,
+                counts: Counts::of(&validation.diagnostics),
+                diagnostics: validation.diagnostics,
+                source,
+            }
+        })
+        .collect()
+}
+
+/// When an OIS fails only because of its `oisFormat` for the chosen family, say which targets
+/// would accept it as it is.
+fn which_targets_accept(source: &Source, validation: &mut Validation) {
+    let mut errors = validation.diagnostics.iter().filter(|d| d.severity == Severity::Error).peekable();
+    if errors.peek().is_none() || errors.any(|d| d.code != Code::BadOisFormat) {
+        return;
+    }
+    let accepting: Vec<String> = [FormatFamily::V2_3, FormatFamily::V3_0]
+        .into_iter()
+        .filter(|family| validate(source, Some(*family)).is_valid())
+        .map(Target::reading)
+        .collect();
+    if accepting.is_empty() {
+        return;
+    }
+    for diagnostic in validation.diagnostics.iter_mut().filter(|d| d.code == Code::BadOisFormat) {
+        let said = diagnostic.help.take().map(|h| format!("{h}; ")).unwrap_or_default();
+        diagnostic.help = Some(format!("{said}as it is, it is valid for {}", accepting.join(", ")));
+    }
+}
