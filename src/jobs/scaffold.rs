@@ -124,10 +124,11 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
         ScaffoldKind::Fragment { target } => fragment(&oises, *target)?,
         ScaffoldKind::Feed(request) => feed(&oises, request)?,
         ScaffoldKind::Airnode { http, signed_http, require_format } => {
-            let mut options = AirnodeOptions::default();
-            options.http_gateway = *http;
-            options.signed_http_gateway = *signed_http;
-            options.require_format = *require_format;
+            let options = AirnodeOptions {
+                http_gateway: *http,
+                signed_http_gateway: *signed_http,
+                require_format: *require_format,
+            };
             airnode_config(&oises, &options)?
         }
     };

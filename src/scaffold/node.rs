@@ -253,9 +253,9 @@ pub struct AirnodeOptions {
 pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> Result<NodeScaffold, Diagnostic> {
     let node = Target::Airnode015.node().title;
     if options.require_format {
-        require_family(oises, FormatFamily::V2_3, &node)?;
+        require_family(oises, FormatFamily::V2_3, node)?;
     }
-    let (embedded, warnings) = embeddable(oises, FormatFamily::V2_3, &node);
+    let (embedded, warnings) = embeddable(oises, FormatFamily::V2_3, node);
     let base = config_described(oises, |_, _| None);
     let mut rrp = Vec::new();
     for ois in oises {
