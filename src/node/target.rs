@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn the_default_is_the_newest_released_node() {
-        let newest = NODES.iter().filter(|node| node.released).last().map(|node| node.target);
+        let newest = NODES.iter().rfind(|node| node.released).map(|node| node.target);
         assert_eq!(newest, Some(Target::NEWEST_RELEASED));
         assert_eq!(Target::reading(FormatFamily::V2_3), "airnode@0.15, airnode-feed@3");
     }
