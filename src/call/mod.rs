@@ -120,6 +120,40 @@ pub fn call(
     }
 }
 
+impl Called {
+    /// The secrets the request carried, for masking what is shown.
+    pub fn secrets(&self) -> &[String] {
+        self.exchange.request.as_ref().map_or(&[], |r| r.secrets.as_slice())
+    }
+
+    /// `ois request`'s JSON plus `"call": {"status", "latencyMs", "headers", "body"}`, secrets
+    /// masked unless `show_secrets`.
+    pub fn json(&self, show_secrets: bool) -> Value {
+        let mut out = request::render::json(&self.exchange, show_secrets);
+        if let (Some(reply), Some(object)) = (&self.reply, out.as_object_mut()) {
+            object.insert("call".to_owned(), reply.json(self.secrets(), show_secrets));
+        }
+        out
+    }
+}
+
+impl Reply {
+    /// `{"status", "latencyMs", "headers", "body"}`, `secrets` masked unless `show_secrets`.
+    pub fn json(&self, secrets: &[String], show_secrets: bool) -> Value {
+        use request::render::{masked_json, masked_text};
+        let headers: serde_json::Map<String, Value> = self
+            .headers
+            .iter()
+            .map(|(name, value)| (name.clone(), Value::String(masked_text(secrets, show_secrets, value))))
+            .collect();
+        let body = match &self.json {
+            Some(json) => masked_json(secrets, show_secrets, json),
+            None => Value::String(masked_text(secrets, show_secrets, &self.text)),
+        };
+        serde_json::json!({"status": self.status, "latencyMs": self.latency.as_millis() as u64, "headers": headers, "body": body})
+    }
+}
+
 /// Sends `request` and reads the answer, whatever its status ([`call`] makes a status outside 2xx
 /// an error, as axios does).
 pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnostic> {

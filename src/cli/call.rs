@@ -5,13 +5,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::ValueEnum;
-use serde_json::{Map, Value, json};
 
-use ois::call::{CallFailure, CallOptions, Called, DEFAULT_MAX_RESPONSE_BYTES, Reply};
+use ois::call::{CallOptions, DEFAULT_MAX_RESPONSE_BYTES, Reply};
+use ois::jobs::call::{AllReport, CallJob, CallStop, EndpointCall};
 use ois::request::render;
-use ois::{Code, Diagnostic, Source, Stage};
+use ois::{Code, Diagnostic};
 
-use super::request::Inputs;
+use super::request::{Inputs, show_stop};
 use super::{FAILURE, write_stdout};
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -47,85 +47,54 @@ pub(crate) struct CallArgs {
 /// Lines of a body shown on a terminal before it is cut.
 const BODY_LINES_ON_TERMINAL: usize = 40;
 
-fn now() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
-}
-
 pub(crate) fn run_call(args: CallArgs) -> ExitCode {
-    let terminal = std::io::stderr().is_terminal();
-    let style = super::style_for(terminal);
-    let source = match Source::read(&args.inputs.file) {
-        Ok(source) => source,
-        Err(error) => return report_and_fail(&[error], None, style),
-    };
+    let style = super::style_for(std::io::stderr().is_terminal());
     if args.timeout.is_nan() || args.timeout <= 0.0 {
         let error = Diagnostic::elsewhere(Code::BadArgument, "--timeout must be a positive number of seconds");
-        return report_and_fail(&[error], None, style);
+        super::report_diagnostics(&[error], None, style);
+        return ExitCode::from(FAILURE);
     }
     let mut options = CallOptions::default();
     options.timeout = Duration::from_secs_f64(args.timeout.min(86_400.0));
     options.max_response_bytes = args.max_response_bytes;
-    let warnings: Vec<Diagnostic> = args.inputs.engine.warning().into_iter().collect();
+    let job = CallJob::new(args.inputs.call_inputs(), options);
     if args.all {
-        return run_all(&args, &source, &options, warnings, style);
+        return run_all(&args, &job, style);
     }
-    let endpoint = args.endpoint.clone().unwrap_or_default();
-    let (selected, request_options) = match args.inputs.setup(&source, &endpoint) {
-        Ok(setup) => setup,
-        Err(error) => return report_and_fail(&[warnings, vec![error]].concat(), Some(&source), style),
-    };
-    report(&warnings, Some(&source), style);
-    let engine = args.inputs.engine.engine();
     let show = args.inputs.show_secrets;
-    match ois::call::call(&selected.ois, &request_options, &engine, &options, now()) {
-        Ok(called) => {
-            let diagnostics: Vec<Diagnostic> =
-                called.exchange.diagnostics().into_iter().map(|d| d.within(&selected.pointer)).collect();
-            report(&diagnostics, Some(&source), style);
+    match ois::jobs::call::one(&job, args.endpoint.as_deref().unwrap_or_default(), super::now()) {
+        Ok(report) => {
+            super::report_diagnostics(&report.diagnostics, report.source.as_ref(), style);
+            let called = &report.called;
             let output = match args.format {
-                CallFormat::Json => ois::js::stringify_pretty(&call_json(&called, show)) + "\n",
+                CallFormat::Json => ois::js::stringify_pretty(&called.json(show)) + "\n",
                 CallFormat::Text => {
                     let body_lines = std::io::stdout().is_terminal().then_some(BODY_LINES_ON_TERMINAL);
                     render::text_before_answer(&called.exchange, show)
                         + &called
                             .reply
                             .as_ref()
-                            .map(|r| reply_text(r, secrets_of(&called), show, body_lines))
+                            .map(|r| reply_text(r, called.secrets(), show, body_lines))
                             .unwrap_or_default()
                         + &render::answer_text(&called.exchange)
                 }
             };
             match write_stdout(&output) {
                 Ok(()) => ExitCode::SUCCESS,
-                Err(error) => report_and_fail(&[error], None, style),
+                Err(error) => {
+                    super::report_diagnostics(&[error], None, style);
+                    ExitCode::from(FAILURE)
+                }
             }
         }
-        Err(CallFailure { stopped, reply }) => {
-            let logs: String =
-                stopped.logs.iter().map(|log| format!("console ({}-processing): {}\n", log.phase, log.line)).collect();
-            let _ = std::io::stderr().write_all(logs.as_bytes());
+        Err(CallStop { stop, reply, secrets, .. }) => {
             if let Some(reply) = &reply {
-                let secrets: Vec<String> = request_options.credentials.iter().map(|c| c.value.clone()).collect();
                 let shown = reply_text(reply, &secrets, show, Some(BODY_LINES_ON_TERMINAL));
                 let _ = std::io::stderr().write_all(shown.as_bytes());
             }
-            let diagnostic = stopped.diagnostic.within(&selected.pointer);
-            report_and_fail(&[diagnostic], Some(&source), style)
+            show_stop(&stop, style)
         }
     }
-}
-
-fn secrets_of(called: &Called) -> &[String] {
-    called.exchange.request.as_ref().map_or(&[], |r| r.secrets.as_slice())
-}
-
-fn report(diagnostics: &[Diagnostic], source: Option<&Source>, style: ois::report::RenderStyle) {
-    super::report_diagnostics(diagnostics, source, style);
-}
-
-fn report_and_fail(diagnostics: &[Diagnostic], source: Option<&Source>, style: ois::report::RenderStyle) -> ExitCode {
-    report(diagnostics, source, style);
-    ExitCode::from(FAILURE)
 }
 
 /// The answer for a person: status, latency, headers, the body (pretty when JSON), secrets masked.
@@ -153,155 +122,43 @@ fn reply_text(reply: &Reply, secrets: &[String], show: bool, body_lines: Option<
     out
 }
 
-/// `ois request`'s JSON plus `"call": {"status", "latencyMs", "headers", "body"}`.
-fn call_json(called: &Called, show: bool) -> Value {
-    let mut out = render::json(&called.exchange, show);
-    if let (Some(reply), Some(object)) = (&called.reply, out.as_object_mut()) {
-        object.insert("call".to_owned(), reply_json(reply, secrets_of(called), show));
-    }
-    out
-}
-
-fn reply_json(reply: &Reply, secrets: &[String], show: bool) -> Value {
-    let headers: Map<String, Value> = reply
-        .headers
-        .iter()
-        .map(|(name, value)| (name.clone(), Value::String(render::masked_text(secrets, show, value))))
-        .collect();
-    let body = match &reply.json {
-        Some(json) => render::masked_json(secrets, show, json),
-        None => Value::String(render::masked_text(secrets, show, &reply.text)),
-    };
-    json!({"status": reply.status, "latencyMs": reply.latency.as_millis() as u64, "headers": headers, "body": body})
-}
-
-/// One endpoint's line of the `--all` summary.
-struct Outcome {
-    endpoint: String,
-    status: Option<u16>,
-    latency_ms: Option<u64>,
-    values: Option<Vec<Value>>,
-    encoded_bytes: Option<usize>,
-    verdict: &'static str,
-    problem: Option<Diagnostic>,
-}
-
-fn verdict(code: Code) -> &'static str {
-    match code {
-        Code::ValueNotFound | Code::CastFailed => "extraction failed",
-        Code::InvalidType | Code::ReservedMismatch | Code::EncodedTooLarge | Code::EncodingFailed => "encoding failed",
-        Code::ProcessingSyntax
-        | Code::ProcessingThrew
-        | Code::ProcessingTimeout
-        | Code::ProcessingShape
-        | Code::ProcessingValue
-        | Code::NodeBuiltin
-        | Code::ProcessingEngine => "processing failed",
-        code if code.stage() == Stage::Call => "API error",
-        _ => "request failed",
-    }
-}
-
-/// The parameters an `--all` call gives an endpoint: each parameter's `example`, then `--param`s.
-fn examples(endpoint: &Value) -> Vec<(String, Value)> {
-    endpoint
-        .get("parameters")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|p| Some((p.get("name")?.as_str()?.to_owned(), p.get("example")?.clone())))
-        .collect()
-}
-
-fn run_all(
-    args: &CallArgs,
-    source: &Source,
-    options: &CallOptions,
-    warnings: Vec<Diagnostic>,
-    style: ois::report::RenderStyle,
-) -> ExitCode {
-    use rayon::prelude::*;
-    let (selected, base) = match args.inputs.setup(source, "") {
-        Ok(setup) => setup,
-        Err(error) => return report_and_fail(&[warnings, vec![error]].concat(), Some(source), style),
-    };
-    report(&warnings, Some(source), style);
-    let endpoints: Vec<Value> = selected.ois.get("endpoints").and_then(Value::as_array).cloned().unwrap_or_default();
-    let engine = args.inputs.engine.engine();
-    let progress = if std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(endpoints.len() as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(usize::from(args.jobs)).build();
-    let call_one = |endpoint: &Value| -> Outcome {
-        let name = endpoint.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let mut request_options = base.clone();
-        request_options.endpoint = name.clone();
-        let given = std::mem::take(&mut request_options.parameters);
-        request_options.parameters = examples(endpoint).into_iter().collect();
-        request_options.parameters.extend(given);
-        let result = ois::call::call(&selected.ois, &request_options, &engine, options, now());
-        progress.inc(1);
-        match result {
-            Ok(called) => Outcome {
-                endpoint: name,
-                status: called.reply.as_ref().map(|r| r.status),
-                latency_ms: called.reply.as_ref().map(|r| r.latency.as_millis() as u64),
-                values: called.exchange.answer.as_ref().map(|a| a.preview.values.clone()),
-                encoded_bytes: called.exchange.answer.as_ref().map(|a| a.preview.encoded.len().saturating_sub(2) / 2),
-                verdict: "ok",
-                problem: None,
-            },
-            Err(CallFailure { stopped, reply }) => Outcome {
-                verdict: verdict(stopped.diagnostic.code),
-                problem: Some({
-                    let mut diagnostic = stopped.diagnostic.within(&selected.pointer);
-                    diagnostic.message = format!("endpoint \"{name}\": {}", diagnostic.message);
-                    diagnostic
-                }),
-                endpoint: name,
-                status: reply.as_ref().map(|r| r.status),
-                latency_ms: reply.as_ref().map(|r| r.latency.as_millis() as u64),
-                values: None,
-                encoded_bytes: None,
-            },
+fn run_all(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> ExitCode {
+    let progress =
+        if std::io::stderr().is_terminal() { indicatif::ProgressBar::new(0) } else { indicatif::ProgressBar::hidden() };
+    let started = std::sync::atomic::AtomicBool::new(false);
+    let report = ois::jobs::call::all(job, usize::from(args.jobs), super::now(), &|step| {
+        if started.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            progress.inc(step as u64);
+        } else {
+            progress.set_length(step as u64);
         }
-    };
-    let outcomes: Vec<Outcome> = match pool {
-        Ok(pool) => pool.install(|| endpoints.par_iter().map(call_one).collect()),
-        Err(_) => endpoints.iter().map(call_one).collect(),
-    };
+    });
     progress.finish_and_clear();
-    let failed = outcomes.iter().filter(|o| o.verdict != "ok").count();
+    let report = match report {
+        Ok(report) => report,
+        Err(stop) => return show_stop(&stop, style),
+    };
+    super::report_diagnostics(&report.diagnostics, report.source.as_ref(), style);
     let output = match args.format {
         CallFormat::Json => {
-            let rows: Vec<Value> = outcomes
-                .iter()
-                .map(|o| {
-                    json!({"endpoint": o.endpoint, "status": o.status, "latencyMs": o.latency_ms, "values": o.values,
-                        "encodedBytes": o.encoded_bytes, "verdict": o.verdict,
-                        "code": o.problem.as_ref().map(|d| d.code.as_str()),
-                        "message": o.problem.as_ref().map(|d| d.message.clone())})
-                })
-                .collect();
-            ois::js::stringify_pretty(&json!({"endpoints": rows, "ok": outcomes.len() - failed, "failed": failed}))
-                + "\n"
+            serde_json::to_value(&report).map(|v| ois::js::stringify_pretty(&v) + "\n").unwrap_or_default()
         }
-        CallFormat::Text => summary_table(&outcomes),
+        CallFormat::Text => summary_table(&report),
     };
     // The problems in full, after the table, so the table stays readable.
-    let problems: Vec<Diagnostic> = outcomes.iter().filter_map(|o| o.problem.clone()).collect();
     if args.format == CallFormat::Text {
-        report(&problems, Some(source), style);
+        let problems: Vec<Diagnostic> = report.endpoints.iter().filter_map(|c| c.problem.clone()).collect();
+        super::report_diagnostics(&problems, report.source.as_ref(), style);
     }
     if let Err(error) = write_stdout(&output) {
-        return report_and_fail(&[error], None, style);
+        super::report_diagnostics(&[error], None, style);
+        return ExitCode::from(FAILURE);
     }
-    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
+    if report.failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }
 
-fn summary_table(outcomes: &[Outcome]) -> String {
+fn summary_table(report: &AllReport) -> String {
+    let outcomes: &[EndpointCall] = &report.endpoints;
     let rows: Vec<[String; 6]> = outcomes
         .iter()
         .map(|o| {

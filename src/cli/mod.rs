@@ -130,6 +130,7 @@ fn flag_help(fix: &Fix) -> String {
         Fix::GiveBase => {
             "pass --base OLD_OPENAPI (the document the OIS was generated from) to take the API's changes too".to_owned()
         }
+        Fix::QuoteJsonString => "quote strings: --param-json name='\"text\"', or use --param".to_owned(),
         Fix::UpdateInstead => "run the same command without --check to update it".to_owned(),
         Fix::LeaveStrict => "fix what the warnings say, or run without --strict".to_owned(),
         other => other.describe(),
@@ -179,6 +180,11 @@ pub(crate) fn json_text(report: &impl serde::Serialize) -> String {
     serde_json::to_string_pretty(report).map(|s| s + "\n").unwrap_or_default()
 }
 
+/// Seconds since the Unix epoch (for `_times` of time-stamped values and processing's clock).
+pub(crate) fn now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
 /// Colours only on a terminal, and never with NO_COLOR set.
 pub(crate) fn style_for(terminal: bool) -> RenderStyle {
     RenderStyle { color: terminal && std::env::var_os("NO_COLOR").is_none() }
@@ -210,6 +216,7 @@ mod tests {
             Fix::GiveBase,
             Fix::LeaveStrict,
             Fix::UpdateInstead,
+            Fix::QuoteJsonString,
         ];
         for fix in fixes {
             assert!(flag_help(&fix).contains("--"), "{fix:?} has no flag in its help");

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use ois::{Code, Diagnostic, Source};
+use ois::Diagnostic;
+use ois::jobs::request::{CallInputs, RequestJob, Stop};
+use ois::request::{Mode, render};
 
 use super::{FAILURE, parse_pair, write_stdout};
 
@@ -42,16 +44,6 @@ impl EngineArg {
             EngineArg::Node => ois::processing::Engine::Node { program: None },
         }
     }
-
-    /// The one-line warning `--engine node` earns.
-    pub(crate) fn warning(self) -> Option<Diagnostic> {
-        (self == EngineArg::Node).then(|| {
-            Diagnostic::elsewhere(
-                Code::Unsandboxed,
-                "--engine node runs the OIS's processing snippets with your system node, unsandboxed: they can read files, use the network and run programs as you",
-            )
-        })
-    }
 }
 
 /// What `ois request` and `ois call` share: the file, the requester's parameters, the secrets,
@@ -59,7 +51,7 @@ impl EngineArg {
 #[derive(clap::Args)]
 pub(crate) struct Inputs {
     /// An OIS (JSON or YAML) or a config.json; `-` for standard input.
-    pub(crate) file: PathBuf,
+    file: PathBuf,
     /// A requester parameter, as a string (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_pair)]
     params: Vec<(String, String)>,
@@ -117,161 +109,51 @@ impl Inputs {
         self.requester = all.into_iter().map(|(_, (n, v, json))| (n.clone(), v.clone(), json)).collect();
     }
 
-    /// The chosen OIS (interpolated as the node interpolates it, checked) and the call's options
-    /// for `endpoint`, from the file and the arguments.
-    pub(crate) fn setup(
-        &self,
-        source: &Source,
-        endpoint: &str,
-    ) -> Result<(ois::request::Selected, ois::request::RequestOptions), Diagnostic> {
-        use ois::request::{self, Metadata, Mode, RequestOptions};
-        let document = source.parse()?;
-        let secrets = match &self.secrets {
-            Some(path) => {
-                // A regular file only: a FIFO nobody writes to would block forever.
-                let text = Source::read_regular(path)?.text;
-                request::Secrets::parse(&text)?
-            }
-            None => request::Secrets::from_environment(),
-        };
-        let selected = request::select(&document, self.ois_title.as_deref(), &secrets)?;
-        // What is said about the chosen OIS points into the file it came from (a config.json's /ois/N).
-        request::check_ois(&selected.ois).map_err(|error| error.within(&selected.pointer))?;
-        // As the node's parameter object: in the order given, a later value of a name replacing an
-        // earlier one in its first place.
-        let mut parameters = indexmap::IndexMap::new();
-        for (name, text, json) in &self.requester {
-            let value = if *json {
-                serde_json::from_str(text).map_err(|err| {
-                    Diagnostic::elsewhere(Code::BadArgument, format!("--param-json {name}: not JSON ({err})"))
-                        .with_help("quote strings: --param-json name='\"text\"', or use --param")
-                })?
-            } else {
-                serde_json::Value::String(text.clone())
-            };
-            parameters.insert(name.clone(), value);
-        }
-        let metadata = if self.metadata.is_empty() {
-            None
-        } else {
-            let mut metadata = Metadata::default();
-            for (key, value) in &self.metadata {
-                let slot = match key.as_str() {
-                    "chainId" => &mut metadata.chain_id,
-                    "chainType" => &mut metadata.chain_type,
-                    "requesterAddress" => &mut metadata.requester_address,
-                    "sponsorAddress" => &mut metadata.sponsor_address,
-                    "sponsorWalletAddress" => &mut metadata.sponsor_wallet_address,
-                    "requestId" => &mut metadata.request_id,
-                    other => {
-                        return Err(Diagnostic::elsewhere(Code::BadArgument, format!("--metadata {other}: unknown key"))
-                            .with_help("keys: chainId, chainType, requesterAddress, sponsorAddress, sponsorWalletAddress, requestId"));
-                    }
-                };
-                *slot = Some(value.clone());
-            }
-            Some(metadata)
-        };
-        let mut options = RequestOptions::new(endpoint);
-        options.parameters = parameters;
-        options.credentials = selected.credentials.clone();
-        options.metadata = metadata;
-        options.mode = if self.mode == ModeArg::Feed { Mode::Feed } else { Mode::Node };
-        Ok((selected, options))
+    /// As the library takes them.
+    pub(crate) fn call_inputs(&self) -> CallInputs {
+        let mut inputs = CallInputs::new(self.file.clone());
+        inputs.parameters = self.requester.clone();
+        inputs.ois_title = self.ois_title.clone();
+        inputs.secrets = self.secrets.clone();
+        inputs.metadata = self.metadata.clone();
+        inputs.mode = if self.mode == ModeArg::Feed { Mode::Feed } else { Mode::Node };
+        inputs.engine = self.engine.engine();
+        inputs
     }
 }
 
 pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
     let style = super::style_for(std::io::stderr().is_terminal());
-    let source = Source::read(&args.inputs.file);
-    let outcome = match &source {
-        Ok(source) => request_for(&args, source),
-        Err(error) => Err((vec![error.clone()], Vec::new())),
-    };
-    let source = source.as_ref().ok();
-    let report = |diagnostics: &[Diagnostic]| super::report_diagnostics(diagnostics, source, style);
-    match outcome {
-        Ok((output, warnings)) => {
-            report(&warnings);
-            match write_stdout(&output) {
+    let mut job = RequestJob::new(args.inputs.call_inputs(), args.endpoint.clone());
+    job.response = args.response.clone();
+    let show = args.inputs.show_secrets;
+    match ois::jobs::request::run(&job, super::now()) {
+        Ok(report) => {
+            let report_them = |d: &[Diagnostic]| super::report_diagnostics(d, report.source.as_ref(), style);
+            report_them(&report.diagnostics);
+            let output = match args.format {
+                RequestFormat::Json => Ok(render::json_text(&report.exchange, show)),
+                RequestFormat::Text => Ok(render::text(&report.exchange, show)),
+                RequestFormat::Curl => report.curl(show),
+            };
+            match output.and_then(|output| write_stdout(&output)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
-                    report(std::slice::from_ref(&error));
+                    report_them(std::slice::from_ref(&error));
                     ExitCode::from(FAILURE)
                 }
             }
         }
-        Err((error, logs)) => {
-            let logs: String =
-                logs.iter().map(|log| format!("console ({}-processing): {}\n", log.phase, log.line)).collect();
-            let _ = std::io::stderr().write_all(logs.as_bytes());
-            report(&error);
-            ExitCode::from(FAILURE)
-        }
+        Err(stop) => show_stop(&stop, style),
     }
 }
 
-/// What the command printed before it stopped: its diagnostics (the one that stopped it last)
-/// and what the snippets logged.
-pub(crate) type Stop = (Vec<Diagnostic>, Vec<ois::request::Log>);
-
-/// The rendered call plus warnings, or what stops it.
-pub(crate) fn request_for(args: &RequestArgs, source: &Source) -> Result<(String, Vec<Diagnostic>), Stop> {
-    let mut warnings: Vec<Diagnostic> = args.inputs.engine.warning().into_iter().collect();
-    match call(args, source, &mut warnings) {
-        Ok(output) => Ok((output, warnings)),
-        Err(stopped) => {
-            warnings.push(stopped.diagnostic);
-            Err((warnings, stopped.logs))
-        }
-    }
-}
-
-fn call(args: &RequestArgs, source: &Source, warnings: &mut Vec<Diagnostic>) -> Result<String, ois::request::Stopped> {
-    use ois::request::{self, render};
-    let (selected, options) = args.inputs.setup(source, &args.endpoint)?;
-    let within = |error: Diagnostic| error.within(&selected.pointer);
-    let response = match &args.response {
-        Some(path) => {
-            // Read as the node reads an API's response: JSON.parse, duplicates and 1e400 included.
-            let (response, duplicate_keys, infinities) = Source::read(path)?.parse_as_javascript()?;
-            let file = path.display();
-            if duplicate_keys > 0 {
-                warnings.push(Diagnostic::elsewhere(
-                    Code::ResponseLenient,
-                    format!("{file} repeats {duplicate_keys} key(s); the later value is used, as JSON.parse does"),
-                ));
-            }
-            if infinities > 0 {
-                warnings.push(Diagnostic::elsewhere(
-                    Code::ResponseLenient,
-                    format!(
-                        "{file} has {infinities} number(s) beyond a double; they are Infinity, as JSON.parse reads them"
-                    ),
-                ));
-            }
-            Some(response)
-        }
-        None => None,
-    };
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let exchange = request::exchange(&selected.ois, &options, &args.inputs.engine.engine(), response.as_ref(), now)
-        .map_err(|stopped| request::Stopped { diagnostic: within(stopped.diagnostic), logs: stopped.logs })?;
-    warnings.extend(exchange.diagnostics().into_iter().map(within));
-    let output = match (args.format, &exchange.request) {
-        (RequestFormat::Json, _) => render::json_text(&exchange, args.inputs.show_secrets),
-        (RequestFormat::Text, _) => render::text(&exchange, args.inputs.show_secrets),
-        (RequestFormat::Curl, Some(request)) => render::curl(request, args.inputs.show_secrets),
-        (RequestFormat::Curl, None) => {
-            return Err(Diagnostic::elsewhere(
-                Code::BadArgument,
-                format!(
-                    "endpoint \"{}\" makes no API call (it has no operation): there is no curl command",
-                    args.endpoint
-                ),
-            )
-            .into());
-        }
-    };
-    Ok(output)
+/// What a request or call printed before it stopped: what the snippets logged, then its
+/// diagnostics (the one that stopped it last); exit 1.
+pub(crate) fn show_stop(stop: &Stop, style: ois::report::RenderStyle) -> ExitCode {
+    let logs: String =
+        stop.logs.iter().map(|log| format!("console ({}-processing): {}\n", log.phase, log.line)).collect();
+    let _ = std::io::stderr().write_all(logs.as_bytes());
+    super::report_diagnostics(&stop.diagnostics, stop.source.as_ref(), style);
+    ExitCode::from(FAILURE)
 }

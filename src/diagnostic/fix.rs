@@ -43,6 +43,8 @@ pub enum Fix {
     LeaveStrict,
     /// Make the update the check found (`jobs::UpdateJob::check` unset).
     UpdateInstead,
+    /// Write a requester parameter given as JSON as JSON (a string quoted), or give it as text.
+    QuoteJsonString,
 }
 
 impl Fix {
@@ -80,6 +82,7 @@ impl Fix {
                     .to_owned()
             }
             Fix::LeaveStrict => "fix what the warnings say, or unset Writes::strict".to_owned(),
+            Fix::QuoteJsonString => "quote a JSON string (\"text\"), or give the value as text".to_owned(),
             Fix::UpdateInstead => "make the update (unset UpdateJob::check) to bring it in sync".to_owned(),
         }
     }

@@ -11,6 +11,8 @@ pub use convert::{ConvertJob, ConvertReport, DocumentReport, Refused, Status, Wr
 pub mod update;
 
 pub use update::{UpdateJob, UpdateReport};
+pub mod call;
 pub mod ids;
+pub mod request;
 pub mod scaffold;
 pub mod validate;

@@ -1,0 +1,218 @@
+//! `ois call`: the real API call of one endpoint, or of every endpoint with its examples.
+
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::request::{CallInputs, Stop};
+use crate::call::{CallFailure, CallOptions, Called, Reply};
+use crate::diagnostic::{Code, Diagnostic, Stage};
+use crate::source::Source;
+
+/// What `ois call` is asked for.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct CallJob {
+    /// The file and the requester's inputs.
+    pub inputs: CallInputs,
+    /// How the calls are made.
+    pub options: CallOptions,
+}
+
+impl CallJob {
+    /// Calls with `inputs`, made as `options` say.
+    pub fn new(inputs: CallInputs, options: CallOptions) -> CallJob {
+        CallJob { inputs, options }
+    }
+}
+
+/// One endpoint called.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct CallReport {
+    /// The exchange and the API's answer.
+    pub called: Called,
+    /// Warnings, located in the file.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The file read, for showing diagnostics in its text.
+    pub source: Option<Source>,
+}
+
+/// A call that stopped, with the API's answer when there was one.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct CallStop {
+    /// Why, with the warnings before it.
+    pub stop: Stop,
+    /// The answer, when the API gave one.
+    pub reply: Option<Reply>,
+    /// The secrets the request carried, for masking the answer.
+    pub secrets: Vec<String>,
+}
+
+/// Calls `endpoint`.
+pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallStop> {
+    let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
+    let stopped = |diagnostics: Vec<Diagnostic>, source: Option<Source>| CallStop {
+        stop: Stop { diagnostics, logs: Vec::new(), source },
+        reply: None,
+        secrets: Vec::new(),
+    };
+    let source = match Source::read(&job.inputs.file) {
+        Ok(source) => source,
+        Err(error) => return Err(stopped([warnings, vec![error]].concat(), None)),
+    };
+    let (selected, options) = match job.inputs.setup(&source, endpoint) {
+        Ok(setup) => setup,
+        Err(error) => return Err(stopped([warnings, vec![error]].concat(), Some(source))),
+    };
+    match crate::call::call(&selected.ois, &options, &job.inputs.engine, &job.options, now) {
+        Ok(called) => {
+            warnings.extend(called.exchange.diagnostics().into_iter().map(|d| d.within(&selected.pointer)));
+            Ok(CallReport { called, diagnostics: warnings, source: Some(source) })
+        }
+        Err(CallFailure { mut stopped, reply }) => {
+            stopped.diagnostic = stopped.diagnostic.within(&selected.pointer);
+            let secrets = options.credentials.iter().map(|c| c.value.clone()).collect();
+            Err(CallStop { stop: Stop::new(warnings, stopped, Some(source)), reply, secrets })
+        }
+    }
+}
+
+/// What became of one endpoint's call in a call of every endpoint.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct EndpointCall {
+    /// The endpoint.
+    pub endpoint: String,
+    /// The API's HTTP status, when it answered.
+    pub status: Option<u16>,
+    /// How long the answer took.
+    pub latency_ms: Option<u64>,
+    /// The values the node would encode.
+    pub values: Option<Vec<Value>>,
+    /// The encoded value's size in bytes.
+    pub encoded_bytes: Option<usize>,
+    /// `ok`, or what failed.
+    pub verdict: &'static str,
+    /// The code of what stopped it.
+    pub code: Option<&'static str>,
+    /// What stopped it.
+    pub message: Option<String>,
+    /// What stopped it, in full.
+    #[serde(skip)]
+    pub problem: Option<Diagnostic>,
+}
+
+/// A call of every endpoint.
+#[derive(Debug, Serialize)]
+#[non_exhaustive]
+pub struct AllReport {
+    /// Each endpoint's call, in the OIS's order.
+    pub endpoints: Vec<EndpointCall>,
+    /// How many were ok.
+    pub ok: usize,
+    /// How many failed.
+    pub failed: usize,
+    /// Warnings about the whole (the engine), located in the file.
+    #[serde(skip)]
+    pub diagnostics: Vec<Diagnostic>,
+    /// The file read, for showing diagnostics in its text.
+    #[serde(skip)]
+    pub source: Option<Source>,
+}
+
+/// What failed, in a word, for a call's code.
+fn verdict(code: Code) -> &'static str {
+    match code {
+        Code::ValueNotFound | Code::CastFailed => "extraction failed",
+        Code::InvalidType | Code::ReservedMismatch | Code::EncodedTooLarge | Code::EncodingFailed => "encoding failed",
+        Code::ProcessingSyntax
+        | Code::ProcessingThrew
+        | Code::ProcessingTimeout
+        | Code::ProcessingShape
+        | Code::ProcessingValue
+        | Code::NodeBuiltin
+        | Code::ProcessingEngine => "processing failed",
+        code if code.stage() == Stage::Call => "API error",
+        _ => "request failed",
+    }
+}
+
+/// The parameters a call of every endpoint gives one: each parameter's `example`, then the
+/// requester's parameters.
+fn examples(endpoint: &Value) -> Vec<(String, Value)> {
+    endpoint
+        .get("parameters")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|p| Some((p.get("name")?.as_str()?.to_owned(), p.get("example")?.clone())))
+        .collect()
+}
+
+/// Calls every endpoint, `jobs` at a time; `done` is called after each (with how many there are
+/// first, once).
+pub fn all(job: &CallJob, jobs: usize, now: u64, done: &(dyn Fn(usize) + Sync)) -> Result<AllReport, Stop> {
+    let warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
+    let source = Source::read(&job.inputs.file).map_err(|error| Stop {
+        diagnostics: [warnings.clone(), vec![error]].concat(),
+        logs: Vec::new(),
+        source: None,
+    })?;
+    let (selected, base) = match job.inputs.setup(&source, "") {
+        Ok(setup) => setup,
+        Err(error) => {
+            return Err(Stop { diagnostics: [warnings, vec![error]].concat(), logs: Vec::new(), source: Some(source) });
+        }
+    };
+    let endpoints: Vec<Value> = selected.ois.get("endpoints").and_then(Value::as_array).cloned().unwrap_or_default();
+    done(endpoints.len());
+    let call_one = |endpoint: &Value| -> EndpointCall {
+        let name = endpoint.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let mut options = base.clone();
+        options.endpoint = name.clone();
+        let given = std::mem::take(&mut options.parameters);
+        options.parameters = examples(endpoint).into_iter().collect();
+        options.parameters.extend(given);
+        let result = crate::call::call(&selected.ois, &options, &job.inputs.engine, &job.options, now);
+        done(1);
+        let latency = |reply: &Option<Reply>| reply.as_ref().map(|r| r.latency.as_millis() as u64);
+        match result {
+            Ok(called) => EndpointCall {
+                endpoint: name,
+                status: called.reply.as_ref().map(|r| r.status),
+                latency_ms: latency(&called.reply),
+                values: called.exchange.answer.as_ref().map(|a| a.preview.values.clone()),
+                encoded_bytes: called.exchange.answer.as_ref().map(|a| a.preview.encoded.len().saturating_sub(2) / 2),
+                verdict: "ok",
+                code: None,
+                message: None,
+                problem: None,
+            },
+            Err(CallFailure { stopped, reply }) => {
+                let mut problem = stopped.diagnostic.within(&selected.pointer);
+                problem.message = format!("endpoint \"{name}\": {}", problem.message);
+                EndpointCall {
+                    status: reply.as_ref().map(|r| r.status),
+                    latency_ms: latency(&reply),
+                    values: None,
+                    encoded_bytes: None,
+                    verdict: verdict(problem.code),
+                    code: Some(problem.code.as_str()),
+                    message: Some(problem.message.clone()),
+                    problem: Some(problem),
+                    endpoint: name,
+                }
+            }
+        }
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build();
+    let calls: Vec<EndpointCall> = match pool {
+        Ok(pool) => pool.install(|| endpoints.par_iter().map(call_one).collect()),
+        Err(_) => endpoints.iter().map(call_one).collect(),
+    };
+    let failed = calls.iter().filter(|c| c.verdict != "ok").count();
+    Ok(AllReport { ok: calls.len() - failed, failed, endpoints: calls, diagnostics: warnings, source: Some(source) })
+}

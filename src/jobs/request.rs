@@ -1,0 +1,228 @@
+//! `ois request`: the node's request for an endpoint call, and what it would encode from a
+//! response; and what `ois request` and `ois call` share: from a file and the requester's
+//! inputs to the chosen OIS and the call's options.
+
+use std::path::PathBuf;
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic, Fix};
+use crate::processing::Engine;
+use crate::request::{self, Exchange, Log, Metadata, Mode, RequestOptions, Secrets, Selected, Stopped};
+use crate::source::Source;
+
+/// What `ois request` and `ois call` are given.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct CallInputs {
+    /// An OIS or a config (`-`: standard input).
+    pub file: PathBuf,
+    /// The requester's parameters in the order given: name, text, and whether the text is JSON
+    /// (a later value of a name replaces an earlier one in its first place, as in the node).
+    pub parameters: Vec<(String, String, bool)>,
+    /// The OIS of a file that holds several.
+    pub ois_title: Option<String>,
+    /// A secrets.env file (`None`: the environment).
+    pub secrets: Option<PathBuf>,
+    /// Request metadata for relay schemes, by key.
+    pub metadata: Vec<(String, String)>,
+    /// Airnode's request or Airnode Feed's.
+    pub mode: Mode,
+    /// What runs the snippets.
+    pub engine: Engine,
+}
+
+impl CallInputs {
+    /// Inputs for `file`, with nothing else given.
+    pub fn new(file: PathBuf) -> CallInputs {
+        CallInputs {
+            file,
+            parameters: Vec::new(),
+            ois_title: None,
+            secrets: None,
+            metadata: Vec::new(),
+            mode: Mode::Node,
+            engine: Engine::Embedded,
+        }
+    }
+
+    /// The warning running snippets unsandboxed earns.
+    pub fn engine_warning(&self) -> Option<Diagnostic> {
+        matches!(self.engine, Engine::Node { .. }).then(|| {
+            Diagnostic::elsewhere(
+                Code::Unsandboxed,
+                "the OIS's processing snippets run with your system node, unsandboxed: they can read files, use the network and run programs as you",
+            )
+        })
+    }
+
+    /// The chosen OIS (interpolated as the node interpolates it, checked) and the options of a
+    /// call of `endpoint`.
+    pub fn setup(&self, source: &Source, endpoint: &str) -> Result<(Selected, RequestOptions), Diagnostic> {
+        let document = source.parse()?;
+        let secrets = match &self.secrets {
+            // A regular file only: a FIFO nobody writes to would block forever.
+            Some(path) => Secrets::parse(&Source::read_regular(path)?.text)?,
+            None => Secrets::from_environment(),
+        };
+        let selected = request::select(&document, self.ois_title.as_deref(), &secrets)?;
+        // What is said about the chosen OIS points into the file it came from (a config.json's /ois/N).
+        request::check_ois(&selected.ois).map_err(|error| error.within(&selected.pointer))?;
+        let mut options = RequestOptions::new(endpoint);
+        options.parameters = self.parameters()?;
+        options.credentials = selected.credentials.clone();
+        options.metadata = self.metadata()?;
+        options.mode = self.mode;
+        Ok((selected, options))
+    }
+
+    fn parameters(&self) -> Result<IndexMap<String, Value>, Diagnostic> {
+        let mut parameters = IndexMap::new();
+        for (name, text, json) in &self.parameters {
+            let value = if *json {
+                serde_json::from_str(text).map_err(|err| {
+                    Diagnostic::elsewhere(Code::BadArgument, format!("parameter {name}: not JSON ({err})"))
+                        .with_fix(Fix::QuoteJsonString)
+                })?
+            } else {
+                Value::String(text.clone())
+            };
+            parameters.insert(name.clone(), value);
+        }
+        Ok(parameters)
+    }
+
+    fn metadata(&self) -> Result<Option<Metadata>, Diagnostic> {
+        if self.metadata.is_empty() {
+            return Ok(None);
+        }
+        let mut metadata = Metadata::default();
+        for (key, value) in &self.metadata {
+            let slot = match key.as_str() {
+                "chainId" => &mut metadata.chain_id,
+                "chainType" => &mut metadata.chain_type,
+                "requesterAddress" => &mut metadata.requester_address,
+                "sponsorAddress" => &mut metadata.sponsor_address,
+                "sponsorWalletAddress" => &mut metadata.sponsor_wallet_address,
+                "requestId" => &mut metadata.request_id,
+                other => {
+                    return Err(Diagnostic::elsewhere(Code::BadArgument, format!("metadata {other}: unknown key"))
+                        .with_help("keys: chainId, chainType, requesterAddress, sponsorAddress, sponsorWalletAddress, requestId"));
+                }
+            };
+            *slot = Some(value.clone());
+        }
+        Ok(Some(metadata))
+    }
+}
+
+/// What `ois request` is asked for.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct RequestJob {
+    /// The file and the requester's inputs.
+    pub inputs: CallInputs,
+    /// The endpoint to call.
+    pub endpoint: String,
+    /// A sample API response (JSON), for the value the node would encode.
+    pub response: Option<PathBuf>,
+}
+
+impl RequestJob {
+    /// A request of `endpoint` with `inputs`.
+    pub fn new(inputs: CallInputs, endpoint: String) -> RequestJob {
+        RequestJob { inputs, endpoint, response: None }
+    }
+}
+
+/// What `ois request` found: the exchange and the warnings about it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct RequestReport {
+    /// Processing, the request and the value.
+    pub exchange: Exchange,
+    /// Warnings, located in the file.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The file read, for showing diagnostics in its text.
+    pub source: Option<Source>,
+}
+
+impl RequestReport {
+    /// The request as a curl command; an error for an endpoint that makes no API call.
+    pub fn curl(&self, show_secrets: bool) -> Result<String, Diagnostic> {
+        match &self.exchange.request {
+            Some(built) => Ok(request::render::curl(built, show_secrets)),
+            None => Err(Diagnostic::elsewhere(
+                Code::BadArgument,
+                "the endpoint makes no API call (it has no operation): there is no curl command",
+            )),
+        }
+    }
+}
+
+/// Why a request or call stopped: every diagnostic (warnings first, the one that stopped it last),
+/// what the snippets logged, and the file for locating them.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Stop {
+    /// The diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the snippets logged.
+    pub logs: Vec<Log>,
+    /// The file read, when it was.
+    pub source: Option<Source>,
+}
+
+impl Stop {
+    pub(super) fn new(mut warnings: Vec<Diagnostic>, stopped: Stopped, source: Option<Source>) -> Stop {
+        warnings.push(stopped.diagnostic);
+        Stop { diagnostics: warnings, logs: stopped.logs, source }
+    }
+}
+
+/// Builds the request `job` asks for.
+pub fn run(job: &RequestJob, now: u64) -> Result<RequestReport, Stop> {
+    let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
+    let source = match Source::read(&job.inputs.file) {
+        Ok(source) => source,
+        Err(error) => return Err(Stop { diagnostics: vec![error], logs: Vec::new(), source: None }),
+    };
+    match exchange(job, &source, &mut warnings, now) {
+        Ok(exchange) => Ok(RequestReport { exchange, diagnostics: warnings, source: Some(source) }),
+        Err(stopped) => Err(Stop::new(warnings, stopped, Some(source))),
+    }
+}
+
+fn exchange(job: &RequestJob, source: &Source, warnings: &mut Vec<Diagnostic>, now: u64) -> Result<Exchange, Stopped> {
+    let (selected, options) = job.inputs.setup(source, &job.endpoint)?;
+    let within = |error: Diagnostic| error.within(&selected.pointer);
+    let response = match &job.response {
+        Some(path) => Some(read_response(path, warnings)?),
+        None => None,
+    };
+    let exchange = request::exchange(&selected.ois, &options, &job.inputs.engine, response.as_ref(), now)
+        .map_err(|stopped| Stopped { diagnostic: within(stopped.diagnostic), logs: stopped.logs })?;
+    warnings.extend(exchange.diagnostics().into_iter().map(within));
+    Ok(exchange)
+}
+
+/// A sample response, read as the node reads an API's answer: JSON.parse, duplicates and 1e400
+/// included, each leniency a warning.
+fn read_response(path: &std::path::Path, warnings: &mut Vec<Diagnostic>) -> Result<Value, Diagnostic> {
+    let (response, duplicate_keys, infinities) = Source::read(path)?.parse_as_javascript()?;
+    let file = path.display();
+    if duplicate_keys > 0 {
+        warnings.push(Diagnostic::elsewhere(
+            Code::ResponseLenient,
+            format!("{file} repeats {duplicate_keys} key(s); the later value is used, as JSON.parse does"),
+        ));
+    }
+    if infinities > 0 {
+        warnings.push(Diagnostic::elsewhere(
+            Code::ResponseLenient,
+            format!("{file} has {infinities} number(s) beyond a double; they are Infinity, as JSON.parse reads them"),
+        ));
+    }
+    Ok(response)
+}
