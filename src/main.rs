@@ -114,26 +114,42 @@ enum Command {
     Processing(cli::ProcessingCommand),
 }
 
-/// The manual: `ois.1` on standard output, or it and a page per command into `dir`.
+/// The manual: `ois.1` on standard output, or it and a page per command into `dir` (existing
+/// pages are replaced; written all or nothing).
 fn man(dir: Option<&std::path::Path>) -> ExitCode {
-    let command = Cli::command();
-    let Some(dir) = dir else {
-        let mut page = Vec::new();
-        return match clap_mangen::Man::new(command).render(&mut page) {
-            Ok(()) => match cli::write_stdout(&*String::from_utf8_lossy(&page)) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(error) => cli::fail_with(&error),
-            },
-            Err(error) => cli::fail_with(&ois::Diagnostic::elsewhere(ois::Code::OutputWrite, error.to_string())),
-        };
-    };
-    match clap_mangen::generate_to(command, dir) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => cli::fail_with(&ois::Diagnostic::elsewhere(
-            ois::Code::OutputWrite,
-            format!("cannot write the manual into {}: {error}", dir.display()),
-        )),
+    let mut command = Cli::command().disable_help_subcommand(true);
+    command.build();
+    let mut pages = Vec::new();
+    if let Err(error) = man_pages(command, &mut pages) {
+        return cli::fail_with(&ois::Diagnostic::elsewhere(ois::Code::OutputWrite, error.to_string()));
     }
+    let written = match dir {
+        // The root page is rendered last (after its subcommands'), as clap_mangen does.
+        None => pages.pop().map_or(Ok(()), |(_, page)| cli::write_stdout(&page)),
+        Some(dir) => {
+            let mut plan = ois::emit::Plan::new();
+            for (name, page) in pages {
+                plan.file(&dir.join(name), page, true);
+            }
+            plan.write()
+        }
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => cli::fail_with(&error),
+    }
+}
+
+/// Every page of `command` and its subcommands (theirs first), each with its file name.
+fn man_pages(command: clap::Command, pages: &mut Vec<(String, String)>) -> std::io::Result<()> {
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()).cloned() {
+        man_pages(sub, pages)?;
+    }
+    let man = clap_mangen::Man::new(command);
+    let mut page = Vec::new();
+    man.render(&mut page)?;
+    pages.push((man.get_filename(), String::from_utf8_lossy(&page).into_owned()));
+    Ok(())
 }
 
 fn main() -> ExitCode {

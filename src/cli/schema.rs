@@ -37,10 +37,12 @@ pub(crate) fn run_schema(args: SchemaArgs) -> ExitCode {
         Ok(text) => text + "\n",
         Err(error) => return super::fail_with(&ois::Diagnostic::elsewhere(ois::Code::OutputWrite, error.to_string())),
     };
-    let written = match &args.output {
-        Some(path) => ois::write_atomically(path, &text, args.force),
-        None => super::write_stdout(&text),
+    let mut plan = ois::emit::Plan::new();
+    match &args.output {
+        Some(path) => plan.file(path, text, args.force),
+        None => plan.stdout(text),
     };
+    let written = plan.write();
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => super::fail_with(&error),

@@ -13,6 +13,7 @@ pub mod update;
 pub use update::{UpdateJob, UpdateReport};
 pub mod call;
 pub mod ids;
+pub mod processing;
 pub mod request;
 pub mod scaffold;
 pub mod validate;
