@@ -3,9 +3,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
+mod common;
+
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 /// A hang guard, not a performance target: every case finishes in milliseconds.
@@ -171,8 +172,7 @@ fn each_bad_input_fails_with_its_code_and_writes_nothing() {
         std::fs::write(&input, &case.bytes).unwrap();
         let output = dir.path().join(format!("{}.ois.json", case.file));
         let started = Instant::now();
-        let result = Command::cargo_bin("ois")
-            .unwrap()
+        let result = common::ois()
             .arg("convert")
             .arg(&input)
             .arg("-o")
@@ -210,12 +210,7 @@ fn one_broken_operation_does_not_spoil_the_rest() {
              "/odd": {"get": {"operationId": "odd", "parameters": [{"in": "query"}, {"name": "ok", "in": "query"}]}}}"##,
         "{}",
     );
-    let output = Command::cargo_bin("ois")
-        .unwrap()
-        .args(["convert", "-", "--report", "json"])
-        .write_stdin(document)
-        .output()
-        .unwrap();
+    let output = common::ois().args(["convert", "-", "--report", "json"]).write_stdin(document).output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let ois: Value = serde_json::from_slice(&output.stdout).unwrap();
     let names: Vec<&str> = ois["endpoints"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();

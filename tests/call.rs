@@ -5,12 +5,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 
 const SECRET_QUERY: &str = "q-secret-4711";
@@ -208,8 +209,7 @@ fn setup(server: &Server) -> Setup {
 }
 
 fn ois(setup: &Setup, args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("ois")
-        .unwrap()
+    common::ois()
         .env("NO_COLOR", "1")
         .env_remove("HTTP_PROXY")
         .env_remove("http_proxy")

@@ -6,14 +6,9 @@ mod common;
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn ois() -> Command {
-    let mut command = Command::cargo_bin("ois").expect("binary");
-    command.current_dir(env!("CARGO_MANIFEST_DIR")).env("NO_COLOR", "1");
-    command
-}
+use common::ois;
 
 #[test]
 fn usage_errors_exit_2() {

@@ -4,6 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
+mod common;
+
+use common::base_ois;
 use std::sync::OnceLock;
 
 use serde_json::{Value, json};
@@ -86,26 +89,6 @@ fn doc(paths: Value) -> Value {
 
 fn get_ok() -> Value {
     json!({"get": {"operationId": "ok"}})
-}
-
-/// A valid OIS for the rule cases to break.
-fn base_ois() -> Value {
-    json!({
-        "oisFormat": "3.0.0", "title": "Base", "version": "1.0.0",
-        "apiSpecifications": {
-            "servers": [{"url": "https://api.example.com"}],
-            "paths": {"/items/{id}": {"get": {"parameters": [{"in": "path", "name": "id"}, {"in": "query", "name": "q"}]}}},
-            "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "query", "name": "k"}}},
-            "security": {"key": []}
-        },
-        "endpoints": [{
-            "name": "item",
-            "operation": {"method": "get", "path": "/items/{id}"},
-            "fixedOperationParameters": [{"operationParameter": {"in": "query", "name": "q"}, "value": "x"}],
-            "reservedParameters": [{"name": "_type", "fixed": "int256"}],
-            "parameters": [{"name": "id", "operationParameter": {"in": "path", "name": "id"}}]
-        }]
-    })
 }
 
 /// Checking the base OIS after `mutate` against the OIS rules.
@@ -992,14 +975,12 @@ fn update_check_codes() -> Vec<Shown> {
     let (old, new, ois) = (dir.path().join("old.json"), dir.path().join("new.json"), dir.path().join("api.ois.json"));
     std::fs::write(&old, api_doc(false, false).to_string()).expect("write");
     std::fs::write(&new, api_doc(true, false).to_string()).expect("write");
-    let output = assert_cmd::Command::cargo_bin("ois")
-        .expect("binary")
+    let output = common::ois()
         .args(["convert".as_ref(), old.as_os_str(), "-o".as_ref(), ois.as_os_str()])
         .output()
         .expect("runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let output = assert_cmd::Command::cargo_bin("ois")
-        .expect("binary")
+    let output = common::ois()
         .args([
             "convert".as_ref(),
             new.as_os_str(),
@@ -1041,12 +1022,7 @@ fn deep_all_of(depth: usize) -> Value {
 
 /// The diagnostics of the JSON report of an `ois` command, each as its JSON object.
 fn cli_codes(args: &[&str]) -> Vec<Shown> {
-    let output = assert_cmd::Command::cargo_bin("ois")
-        .expect("binary")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .output()
-        .expect("runs");
+    let output = common::ois().current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().expect("runs");
     json_report_codes(&output.stderr)
 }
 
@@ -1066,13 +1042,8 @@ fn json_report_codes(stderr: &[u8]) -> Vec<Shown> {
 
 /// Running the CLI with a text report: each diagnostic's block of stderr, by its code.
 fn cli_text_codes(args: &[&str]) -> Vec<Shown> {
-    let output = assert_cmd::Command::cargo_bin("ois")
-        .expect("binary")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .args(args)
-        .output()
-        .expect("runs");
+    let output =
+        common::ois().current_dir(env!("CARGO_MANIFEST_DIR")).env("NO_COLOR", "1").args(args).output().expect("runs");
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     let blocks: Vec<&str> = stderr.split("\n\n").collect();
     Code::ALL

@@ -164,8 +164,7 @@ fn batched_triggers_pass_the_feeds_same_operation_check() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("feed.json");
     let example = common::shared_dir().join("examples/ois/ncfx-crypto.json");
-    let status = assert_cmd::Command::cargo_bin("ois")
-        .unwrap()
+    let status = common::ois()
         .args(["scaffold", "feed"])
         .arg(&example)
         .args([

@@ -239,7 +239,7 @@ fn command_line_parameters_keep_the_nodes_order() {
             }
         }
         args.extend(["--format".into(), "json".into()]);
-        let output = assert_cmd::Command::cargo_bin("ois").unwrap().args(&args).output().unwrap();
+        let output = common::ois().args(&args).output().unwrap();
         assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
         let request: Value = serde_json::from_slice(&output.stdout).unwrap();
         ours.push((args, json!({"url": request["url"], "body": request["body"]})));

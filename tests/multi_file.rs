@@ -4,9 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
+mod common;
+
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 fn write(dir: &Path, name: &str, text: &str) {
@@ -16,14 +17,7 @@ fn write(dir: &Path, name: &str, text: &str) {
 }
 
 fn convert(file: &Path, extra: &[&str]) -> (Option<i32>, Value, Value) {
-    let output = Command::cargo_bin("ois")
-        .unwrap()
-        .arg("convert")
-        .arg(file)
-        .args(["--report", "json"])
-        .args(extra)
-        .output()
-        .unwrap();
+    let output = common::ois().arg("convert").arg(file).args(["--report", "json"]).args(extra).output().unwrap();
     let report: Value = serde_json::from_slice(&output.stderr).unwrap();
     let ois = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
     (output.status.code(), ois, report)

@@ -6,14 +6,9 @@
 
 mod common;
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 
-fn ois() -> Command {
-    let mut command = Command::cargo_bin("ois").expect("binary");
-    command.current_dir(env!("CARGO_MANIFEST_DIR")).env("NO_COLOR", "1");
-    command
-}
+use common::ois;
 
 fn example(name: &str) -> String {
     common::shared_dir().join("examples/ois").join(name).display().to_string()

@@ -206,7 +206,7 @@ impl std::fmt::Debug for Text {
     }
 }
 
-/// What [`super::write_atomically`] and standard output take: text whole or in blocks.
+/// What [`super::write_atomically`], a [`super::Plan`] and standard output take: text whole or in blocks.
 pub trait Contents {
     /// Writes every byte to `out`.
     fn write_to(&self, out: &mut dyn Write) -> io::Result<()>;

@@ -642,3 +642,130 @@ fn tidy_mappings(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the converter would generate: one GET endpoint per (path, parameters).
+    fn generated(title: &str, operations: &[(&str, &[(&str, &str)])]) -> Value {
+        let mut paths = Map::new();
+        let mut endpoints = Vec::new();
+        for (path, parameters) in operations {
+            let listed: Vec<Value> =
+                parameters.iter().map(|(place, name)| json!({"in": place, "name": name})).collect();
+            paths.insert((*path).to_owned(), json!({"get": {"parameters": listed}}));
+            let name = path.trim_start_matches('/').replace('/', "_");
+            let mapped: Vec<Value> = parameters
+                .iter()
+                .map(|(place, name)| json!({"name": name, "operationParameter": {"in": place, "name": name}}))
+                .collect();
+            endpoints.push(json!({
+                "name": name, "operation": {"method": "get", "path": path},
+                "fixedOperationParameters": [], "reservedParameters": [{"name": "_type"}, {"name": "_path"}],
+                "parameters": mapped
+            }));
+        }
+        json!({"oisFormat": "3.0.0", "title": title, "version": "1.0.0",
+            "apiSpecifications": {"servers": [{"url": "https://a.example"}], "paths": paths,
+                "components": {"securitySchemes": {}}, "security": {}},
+            "endpoints": endpoints})
+    }
+
+    fn fates(merged: &Merged) -> Vec<(&str, Fate)> {
+        merged.endpoints.iter().map(|e| (e.name.as_str(), e.fate)).collect()
+    }
+
+    fn codes(merged: &Merged) -> Vec<Code> {
+        merged.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn nothing_changed_on_any_side_is_the_same_ois_and_says_nothing() {
+        let ois = generated("A", &[("/rates", &[("query", "base")])]);
+        let merged = merge(Some(&ois), &ois, &ois);
+        assert_eq!(merged.ois, ois);
+        assert!(merged.diagnostics.is_empty(), "{:?}", merged.diagnostics);
+        assert_eq!(fates(&merged), [("rates", Fate::Kept)]);
+        assert_eq!(merged.endpoints[0].endpoint_id, crate::node::endpoint_id("A", "rates"));
+    }
+
+    #[test]
+    fn a_refinement_survives_an_api_change_beside_it() {
+        let base = generated("A", &[("/rates", &[("query", "base")])]);
+        let mut ours = base.clone();
+        ours["endpoints"][0]["name"] = json!("feed");
+        ours["endpoints"][0]["reservedParameters"][0]["fixed"] = json!("int256");
+        let theirs = generated("A", &[("/rates", &[("query", "base"), ("query", "target")])]);
+        let merged = merge(Some(&base), &ours, &theirs);
+        let endpoint = &merged.ois["endpoints"][0];
+        assert_eq!(
+            (endpoint["name"].as_str(), &endpoint["reservedParameters"][0]["fixed"]),
+            (Some("feed"), &json!("int256"))
+        );
+        let names: Vec<&str> =
+            endpoint["parameters"].as_array().unwrap().iter().filter_map(|p| p["name"].as_str()).collect();
+        assert_eq!(names, ["base", "target"]);
+        assert_eq!(merged.ois["apiSpecifications"]["paths"]["/rates"], theirs["apiSpecifications"]["paths"]["/rates"]);
+    }
+
+    #[test]
+    fn an_operation_the_api_removed_takes_its_endpoint_and_one_it_added_brings_one() {
+        let base = generated("A", &[("/old", &[]), ("/kept", &[])]);
+        let theirs = generated("A", &[("/kept", &[]), ("/new", &[])]);
+        let merged = merge(Some(&base), &base, &theirs);
+        assert_eq!(fates(&merged), [("old", Fate::Removed), ("kept", Fate::Kept), ("new", Fate::Added)]);
+        assert!(codes(&merged).contains(&Code::EndpointRemoved) && codes(&merged).contains(&Code::EndpointAdded));
+        assert!(merged.ois["apiSpecifications"]["paths"].get("/old").is_none());
+    }
+
+    #[test]
+    fn without_a_base_nothing_is_removed_and_the_merge_says_so_first() {
+        let ours = generated("A", &[("/old", &[])]);
+        let theirs = generated("A", &[("/new", &[])]);
+        let merged = merge(None, &ours, &theirs);
+        assert_eq!(codes(&merged).first(), Some(&Code::UpdateNoBase));
+        assert_eq!(fates(&merged), [("old", Fate::Kept), ("new", Fate::Added)]);
+    }
+
+    #[test]
+    fn the_title_and_format_are_the_user_s_whatever_the_api_says() {
+        let base = generated("A", &[("/rates", &[])]);
+        let mut ours = base.clone();
+        ours["title"] = json!("Mine");
+        let mut theirs = generated("Renamed upstream", &[("/rates", &[])]);
+        theirs["oisFormat"] = json!("2.3.2");
+        let merged = merge(Some(&base), &ours, &theirs);
+        assert_eq!((merged.ois["title"].as_str(), merged.ois["oisFormat"].as_str()), (Some("Mine"), Some("3.0.0")));
+        assert_eq!(merged.endpoints[0].endpoint_id, crate::node::endpoint_id("Mine", "rates"));
+    }
+
+    #[test]
+    fn a_parameter_the_api_moved_keeps_what_the_user_fixed_of_it() {
+        let base = generated("A", &[("/rates", &[("query", "key")])]);
+        let mut ours = base.clone();
+        let endpoint = &mut ours["endpoints"][0];
+        endpoint["parameters"] = json!([]);
+        endpoint["fixedOperationParameters"] =
+            json!([{"operationParameter": {"in": "query", "name": "key"}, "value": "v"}]);
+        let theirs = generated("A", &[("/rates", &[("header", "key")])]);
+        let merged = merge(Some(&base), &ours, &theirs);
+        let fixed = &merged.ois["endpoints"][0]["fixedOperationParameters"][0];
+        assert_eq!((&fixed["operationParameter"]["in"], &fixed["value"]), (&json!("header"), &json!("v")));
+        assert!(merged.ois["endpoints"][0]["parameters"].as_array().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_name_taken_gets_the_converter_s_suffix() {
+        let names: HashSet<String> = ["rates", "rates2"].map(str::to_owned).into_iter().collect();
+        assert_eq!(unique_name("rates", &names), "rates3");
+        assert_eq!(unique_name("other", &names), "other");
+    }
+
+    #[test]
+    fn what_is_not_an_object_is_kept_as_the_user_has_it() {
+        let merged = merge(None, &json!([1]), &generated("A", &[]));
+        assert_eq!(merged.ois, json!([1]));
+        assert!(merged.endpoints.is_empty());
+    }
+}

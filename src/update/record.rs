@@ -291,15 +291,15 @@ fn titled_records(text: &str) -> Vec<(String, &serde_json::value::RawValue)> {
     }
 }
 
-/// Writes `record` next to the OIS file `output` ([`file_next_to`]).
-pub fn write_next_to(output: &Path, record: Record) -> Result<(), Diagnostic> {
-    let (path, text) = file_next_to(output, &record.title, &record.options, &record.generated)?;
-    crate::emit::write_atomically(&path, &text, true)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Writes `record` next to the OIS file `output` ([`file_next_to`]).
+    fn write_next_to(output: &Path, record: Record) -> Result<(), Diagnostic> {
+        let (path, text) = file_next_to(output, &record.title, &record.options, &record.generated)?;
+        crate::emit::write_atomically(&path, &text, true)
+    }
 
     #[test]
     fn the_record_sits_next_to_the_ois() {

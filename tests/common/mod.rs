@@ -8,6 +8,34 @@ use std::process::Command;
 
 use serde_json::Value;
 
+/// The `ois` program, run from the project folder without colours.
+pub fn ois() -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::cargo_bin("ois").expect("binary");
+    command.current_dir(env!("CARGO_MANIFEST_DIR")).env("NO_COLOR", "1");
+    command
+}
+
+/// A valid OIS (3.0.0) with one endpoint, `item`, on GET /items/{id}, an API key in the query and
+/// a fixed parameter: the base the tests change one thing of.
+pub fn base_ois() -> Value {
+    serde_json::json!({
+        "oisFormat": "3.0.0", "title": "Base", "version": "1.0.0",
+        "apiSpecifications": {
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": {"/items/{id}": {"get": {"parameters": [{"in": "path", "name": "id"}, {"in": "query", "name": "q"}]}}},
+            "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "query", "name": "k"}}},
+            "security": {"key": []}
+        },
+        "endpoints": [{
+            "name": "item",
+            "operation": {"method": "get", "path": "/items/{id}"},
+            "fixedOperationParameters": [{"operationParameter": {"in": "query", "name": "q"}, "value": "x"}],
+            "reservedParameters": [{"name": "_type", "fixed": "int256"}],
+            "parameters": [{"name": "id", "operationParameter": {"in": "path", "name": "id"}}]
+        }]
+    })
+}
+
 /// `tests/interop`, where `npm ci` installs the real packages.
 pub fn interop_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
