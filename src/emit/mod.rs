@@ -126,8 +126,8 @@ pub fn write_atomically(path: &Path, text: &(impl Contents + ?Sized), force: boo
     if is_standard_output(path) {
         return write_stdout(text);
     }
-    check_target(path, force)?;
-    Staged::write(path, text, force)?.persist()
+    let checked = check_target(path, force)?;
+    Staged::write(path, checked, text, force)?.persist()
 }
 
 /// Writes to standard output. A closed pipe (`ois convert big.json | head`) ends the output
@@ -160,18 +160,26 @@ fn exists_error(path: &Path) -> Diagnostic {
 /// Whether `path` can be written: without `force` nothing may be there (not even a dangling
 /// link); with it, what is there must be a regular file (as root, `-o /dev/null --force` would
 /// otherwise replace /dev/null with a file).
-fn check_target(path: &Path, force: bool) -> Result<(), Diagnostic> {
-    match std::fs::metadata(resolve_links(path)) {
+fn check_target(path: &Path, force: bool) -> Result<Checked, Diagnostic> {
+    // A symlink is written through: its target gets the new text and the link stays a link.
+    let target = resolve_links(path);
+    match std::fs::metadata(&target) {
         Ok(_) if !force => Err(exists_error(path)),
         Ok(existing) if !existing.is_file() => Err(Diagnostic::elsewhere(
             Code::OutputWrite,
             format!("{} is not a regular file (a device, FIFO, socket or folder); nothing was written", path.display()),
         )
         .with_help("write to a file path, or to - for standard output")),
-        Ok(_) => Ok(()),
-        Err(_) if !force && std::fs::symlink_metadata(path).is_ok() => Err(exists_error(path)),
-        Err(_) => Ok(()),
+        Ok(existing) => Ok(Checked { target, existing: Some(existing) }),
+        Err(_) if !force && target != path && std::fs::symlink_metadata(path).is_ok() => Err(exists_error(path)),
+        Err(_) => Ok(Checked { target, existing: None }),
     }
+}
+
+/// Where a checked output goes (the end of its links), and what is there now.
+struct Checked {
+    target: PathBuf,
+    existing: Option<std::fs::Metadata>,
 }
 
 /// A file's new text written to a temporary file beside it, not yet renamed into place.
@@ -184,11 +192,14 @@ struct Staged {
 }
 
 impl Staged {
-    fn write(path: &Path, text: &(impl Contents + ?Sized), force: bool) -> Result<Staged, Diagnostic> {
+    fn write(
+        path: &Path,
+        checked: Checked,
+        text: &(impl Contents + ?Sized),
+        force: bool,
+    ) -> Result<Staged, Diagnostic> {
         let fail = |err: std::io::Error| write_error(path, &err);
-        // A symlink is written through: its target gets the new text and the link stays a link.
-        let target = resolve_links(path);
-        let existing = std::fs::metadata(&target).ok();
+        let Checked { target, existing } = checked;
         let dir = match target.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
             _ => PathBuf::from("."),

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{Contents, Staged, check_target, is_standard_output, write_stdout};
+use super::{Checked, Contents, Staged, check_target, is_standard_output, write_stdout};
 use crate::diagnostic::{Code, Diagnostic};
 
 /// What one command writes, in the order given; standard output last, once every file is in place.
@@ -59,7 +59,13 @@ impl<'a> Plan<'a> {
     /// Every problem that would stop a write, found without writing anything: a file that exists
     /// (without replace), one that is not a regular file, a missing folder, two writes to one file.
     pub fn check(&self) -> Vec<Diagnostic> {
+        self.checked().err().unwrap_or_default()
+    }
+
+    /// Each file's target as checked, in order, or every problem found.
+    fn checked(&self) -> Result<Vec<Option<Checked>>, Vec<Diagnostic>> {
         let mut problems = Vec::new();
+        let mut checked = Vec::new();
         let mut seen = HashSet::new();
         let folder_of = |path: &'_ PathBuf| path.parent().filter(|p| !p.as_os_str().is_empty()).map(Path::to_path_buf);
         let created: HashSet<PathBuf> = self
@@ -69,7 +75,10 @@ impl<'a> Plan<'a> {
             .filter_map(|w| w.path.as_ref().and_then(folder_of))
             .collect();
         for write in &self.writes {
-            let Some(path) = &write.path else { continue };
+            let Some(path) = &write.path else {
+                checked.push(None);
+                continue;
+            };
             if !seen.insert(path) {
                 problems.push(
                     Diagnostic::elsewhere(
@@ -80,8 +89,9 @@ impl<'a> Plan<'a> {
                 );
                 continue;
             }
-            if let Err(problem) = check_target(path, write.replace) {
-                problems.push(problem);
+            match check_target(path, write.replace) {
+                Ok(target) => checked.push(Some(target)),
+                Err(problem) => problems.push(problem),
             }
             if folder_of(path).is_some_and(|folder| !folder.is_dir() && !created.contains(&folder)) {
                 problems.push(Diagnostic::elsewhere(
@@ -90,21 +100,27 @@ impl<'a> Plan<'a> {
                 ));
             }
         }
-        problems
+        if problems.is_empty() { Ok(checked) } else { Err(problems) }
     }
 
     /// Checks every target, then writes them all: each to a temporary file first, then each
     /// renamed into place. The first problem is returned and nothing is written when any target
     /// fails its check or its temporary file cannot be written.
     pub fn write(self) -> Result<(), Diagnostic> {
-        if let Some(problem) = self.check().into_iter().next() {
-            return Err(problem);
-        }
+        let checked = match self.checked() {
+            Ok(checked) => checked,
+            Err(problems) => {
+                return Err(problems
+                    .into_iter()
+                    .next()
+                    .unwrap_or_else(|| Diagnostic::elsewhere(Code::OutputWrite, "nothing was written")));
+            }
+        };
         let mut staged = Vec::new();
         let mut out = Vec::new();
-        for write in &self.writes {
-            match &write.path {
-                Some(path) => {
+        for (write, checked) in self.writes.iter().zip(checked) {
+            match (&write.path, checked) {
+                (Some(path), Some(checked)) => {
                     if write.create_folder
                         && let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty())
                     {
@@ -115,9 +131,9 @@ impl<'a> Plan<'a> {
                             )
                         })?;
                     }
-                    staged.push(Staged::write(path, write.contents.as_ref(), write.replace)?);
+                    staged.push(Staged::write(path, checked, write.contents.as_ref(), write.replace)?);
                 }
-                None => out.push(write.contents.as_ref()),
+                _ => out.push(write.contents.as_ref()),
             }
         }
         for file in staged {
