@@ -102,12 +102,9 @@ pub(crate) fn yaml_for(text: &str, interest: Interest) -> Option<Value> {
     });
     let unread_reached = state::take_unread_reached();
     let references = references();
-    // Another file's `$ref`s might lead back into what was left out; so might a URL's, when it is
-    // the document's own (`$self`).
-    let whole_needed = |value: &Value| {
-        unread_reached || references.files || (references.other_documents && value.get("$self").is_some())
-    };
-    pruned.filter(|value| !whole_needed(value))
+    pruned.filter(|value| {
+        !unread_reached && !references.files && !(references.other_documents && value.get("$self").is_some())
+    })
 }
 
 /// JSON text as a `Value` without what `interest` leaves unread, parsed in one go; `None` on any
