@@ -214,7 +214,7 @@ impl Source {
         parse::take_references();
         let parsed = match self.format {
             Format::Json => self.parse_json(interest),
-            Format::Yaml => self.parse_yaml(interest),
+            Format::Yaml => self.parse_yaml(),
         };
         let references = parse::take_references().other_documents;
         if parsed.is_ok() {
@@ -270,7 +270,7 @@ impl Source {
             if code.is_none()
                 && err.is_syntax()
                 && !self.name.ends_with(".json")
-                && let Ok(value) = self.parse_yaml(interest)
+                && let Ok(value) = self.parse_yaml()
             {
                 self.read_as_yaml.store(true, Ordering::Relaxed);
                 return Ok(value);
@@ -281,7 +281,7 @@ impl Source {
         })
     }
 
-    fn parse_yaml(&self, interest: Option<Interest>) -> Result<Value, Diagnostic> {
+    fn parse_yaml(&self) -> Result<Value, Diagnostic> {
         // libyaml's scanner is quadratic in flow nesting, so depth is checked before it runs.
         if let Some(offset) = depth::yaml_exceeds(&self.text, MAX_DEPTH) {
             let (line, column) = line_column(&self.text, offset);
@@ -292,17 +292,9 @@ impl Source {
             )
             .at(line, column));
         }
+        let deserializer = yaml_serde::Deserializer::from_str(&self.text);
         parse::take_tags();
-        let pruned = interest.and_then(|interest| parse::yaml_for(&self.text, interest));
-        let parsed = match pruned {
-            Some(value) => Ok(value),
-            None => {
-                // What the pruned parse noted (tags, `$ref`s) is noted again by the whole one.
-                parse::take_tags();
-                parse::take_references();
-                parse::ValueSeed.deserialize(yaml_serde::Deserializer::from_str(&self.text))
-            }
-        };
+        let parsed = parse::ValueSeed.deserialize(deserializer);
         if let (count @ 1.., Some(tag)) = parse::take_tags()
             && let Ok(mut notes) = self.notes.lock()
         {

@@ -88,25 +88,6 @@ pub(crate) fn json_for(text: &str, interest: Interest) -> Result<Parsed<'_>, ser
     json(text)
 }
 
-/// YAML text as a `Value` without what `interest` leaves unread, when that can be told: `None`
-/// when the text has anything wrong with it, or a `$ref` leads into what was left out or names
-/// another file; the caller then parses the whole text, which has the last word (as for
-/// [`json_for`]). A conversion reads a tenth of a typical API's YAML (its responses and examples
-/// are most of it), so most of the document is only checked, not built.
-pub(crate) fn yaml_for(text: &str, interest: Interest) -> Option<Value> {
-    if !is_strict() || interest(&[]) != Reading::Members {
-        return None;
-    }
-    let pruned = state::with_interest(Some(interest), || {
-        PrunedSeed { interest, path: &[] }.deserialize(yaml_serde::Deserializer::from_str(text)).ok()
-    });
-    let unread_reached = state::take_unread_reached();
-    let references = references();
-    pruned.filter(|value| {
-        !unread_reached && !references.files && !(references.other_documents && value.get("$self").is_some())
-    })
-}
-
 /// JSON text as a `Value` without what `interest` leaves unread, parsed in one go; `None` on any
 /// error (the whole parse then says what).
 fn json_pruned(text: &str, interest: Interest) -> Option<Value> {

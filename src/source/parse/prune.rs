@@ -73,31 +73,6 @@ impl<'de> Visitor<'de> for PrunedSeed<'_> {
         ValueVisitor.visit_unit()
     }
 
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
-        ValueVisitor.visit_i128(v)
-    }
-
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
-        ValueVisitor.visit_u128(v)
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
-        ValueVisitor.visit_string(v)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
-        ValueVisitor.visit_none()
-    }
-
-    fn visit_some<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        ValueVisitor.visit_some(deserializer)
-    }
-
-    // A YAML tag: the value it tags, as the whole parse reads it.
-    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
-        ValueVisitor.visit_enum(data)
-    }
-
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
         ValueVisitor.visit_seq(seq)
     }
@@ -176,27 +151,6 @@ impl<'de> Visitor<'de> for CheckSeed {
 
     fn visit_unit<E>(self) -> Result<(), E> {
         Ok(())
-    }
-
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<(), E> {
-        ValueVisitor.visit_i128(v).map(drop)
-    }
-
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<(), E> {
-        ValueVisitor.visit_u128(v).map(drop)
-    }
-
-    fn visit_none<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_some<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        CheckSeed.deserialize(deserializer)
-    }
-
-    // A YAML tag: the value it tags is checked, and the tag noted, as the whole parse does.
-    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
-        ValueVisitor.visit_enum(data).map(drop)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
@@ -295,39 +249,6 @@ impl<'de> Visitor<'de> for BorrowedKey {
     fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
         Ok(Cow::Owned(v))
     }
-
-    // YAML's keys of other types (`200:`), as their text, as the whole parse's keys are.
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_string()))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_string()))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_string()))
-    }
-
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_string()))
-    }
-
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_string()))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_string()))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Cow::Borrowed("null"))
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Cow::Borrowed("null"))
-    }
 }
 
 #[cfg(test)]
@@ -374,22 +295,6 @@ mod tests {
         // An array or a scalar where members are read is read whole.
         let (pruned_value, _) = parsed(r#"{"a": [{"b": 1}], "c": 2}"#);
         assert_eq!(pruned_value.unwrap(), json!({"a": [{"b": 1}]}));
-    }
-
-    #[test]
-    fn yaml_is_pruned_as_json_is_and_reads_the_same() {
-        let yaml = |text: &str| Source::from_text("a.yaml", None, text.to_owned());
-        // Keys of other types, tags, nulls and big integers, read and left out.
-        let text = "a:\n  x: !Sub 'v'\n  200: {ok: true}\n  n: ~\n  b:\n    201: [1, 2]\n    t: !Ref r\n    big: 18446744073709551616\nc:\n  yes: 1\n  1.5: x\n";
-        let (pruned_value, whole) = (yaml(text).parse_for(interest).unwrap(), yaml(text).parse().unwrap());
-        assert_eq!(pruned_value, pruned(whole), "{text}");
-        // What is wrong in what is left out is what the whole parse reports.
-        for unread in ["{k: 1, k: 2}", "[.inf]", "{200: 1, \"200\": 2}", "[1, 2"] {
-            for text in [format!("a:\n  b: {unread}\n"), format!("c: {unread}\na: {{}}\n")] {
-                let (pruned_value, whole) = (yaml(&text).parse_for(interest), yaml(&text).parse());
-                assert_eq!(pruned_value.unwrap_err(), whole.unwrap_err(), "{text}");
-            }
-        }
     }
 
     #[test]
