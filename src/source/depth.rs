@@ -72,13 +72,13 @@ pub(super) fn yaml_exceeds(text: &str, limit: usize) -> Option<usize> {
 }
 
 fn memchr_newline(bytes: &[u8], from: usize) -> usize {
-    bytes.get(from..).and_then(|rest| rest.iter().position(|&b| b == b'\n')).map_or(bytes.len(), |i| from + i)
+    bytes.get(from..).and_then(|rest| memchr::memchr(b'\n', rest)).map_or(bytes.len(), |i| from + i)
 }
 
 /// Where a flow collection starts after `key: ` on this line, if one does.
 fn find_value_after_key(bytes: &[u8], from: usize, line_end: usize) -> Option<usize> {
     let line = bytes.get(from..line_end)?;
-    let colon = line.windows(2).position(|w| matches!(w, [b':', b' ' | b'\t']))?;
+    let colon = memchr::memchr_iter(b':', line).find(|&at| matches!(line.get(at + 1), Some(b' ' | b'\t')))?;
     let mut i = from + colon + 2;
     while matches!(bytes.get(i), Some(b' ' | b'\t')) {
         i += 1;
