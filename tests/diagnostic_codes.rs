@@ -1,6 +1,10 @@
 //! One test per diagnostic code, as ruff has a snapshot per rule: an input that triggers the code,
 //! and the diagnostic rendered as a person sees it (code, message, file:line:column, pointer, help)
 //! in `tests/codes/<CODE>.txt`. Adding a code without a test fails `every_code_has_a_test`.
+//!
+//! Where the input is a document, it is a file beside the snapshot ([`file_cases`]):
+//! `<CODE>.ois.json`, `<CODE>.openapi.json` (+ `<CODE>.options.json`) or `<CODE>.input.<ext>`.
+//! The cases that need a server, a folder, a command line or a generated input are [`cases`].
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
@@ -117,20 +121,54 @@ fn set(ois: &mut Value, pointer: &str, value: Value) {
     }
 }
 
+/// The cases whose input is a file beside the code's snapshot, as ruff keeps a fixture per rule:
+/// `<CODE>.ois.json` is checked against the OIS rules; `<CODE>.openapi.json` is converted, with
+/// the options of `<CODE>.options.json` when there is one (as a `.convert.json` record keeps
+/// them); `<CODE>.input.<ext>` is read as a document named `a.<ext>` and converted.
+fn file_cases() -> Vec<(Code, Vec<Shown>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/codes");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    let mut cases = Vec::new();
+    for name in &names {
+        let Some((code, kind)) = name.split_once('.') else { continue };
+        let Some(code) = Code::ALL.iter().copied().find(|c| c.as_str() == code) else { continue };
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        let shown = match kind {
+            "ois.json" => {
+                let text = read(name);
+                let ois: Value = serde_json::from_str(&text).unwrap();
+                shown(&ois::check_ois(&ois, None), Some(&Source::from_text("ois.json", None, text)))
+            }
+            "openapi.json" => {
+                let options_file = dir.join(format!("{code}.options.json"));
+                let options = match std::fs::read_to_string(&options_file) {
+                    Ok(text) => serde_json::from_str::<ois::update::record::RecordedOptions>(&text)
+                        .unwrap()
+                        .convert_options()
+                        .unwrap(),
+                    Err(_) => ConvertOptions::default(),
+                };
+                converted(&Source::from_text("openapi.json", None, read(name)), &options)
+            }
+            kind if kind.starts_with("input.") => {
+                let extension = kind.trim_start_matches("input.");
+                text_codes(&format!("a.{extension}"), &std::fs::read(dir.join(name)).unwrap())
+            }
+            _ => continue,
+        };
+        cases.push((code, shown));
+    }
+    cases
+}
+
 /// Every case: the code it must produce, and what it did produce.
 fn cases() -> Vec<(Code, Vec<Shown>)> {
+    let mut cases = file_cases();
     let none = ConvertOptions::default();
     let base = ConvertOptions::default().with_base_url("https://base.example");
-    let mut cases = vec![
-        (Code::InputNotUtf8, text_codes("a.json", b"{\"a\": \"\xff\"}")),
-        (Code::InputEmpty, text_codes("a.json", b"  \n")),
-        (Code::JsonSyntax, text_codes("a.json", b"{\"openapi\": ")),
-        (Code::YamlSyntax, text_codes("a.yaml", b"a: [1\nb: 2")),
-        (Code::TooDeep, text_codes("a.json", "[".repeat(1000).as_bytes())),
-        (Code::DuplicateKey, text_codes("a.json", b"{\"a\": 1, \"a\": 2}")),
-        (Code::AliasLimit, text_codes("a.yaml", alias_bomb().as_bytes())),
-        (Code::RootNotObject, text_codes("a.json", b"[1, 2]")),
-        (Code::NotANumber, text_codes("a.yaml", b"openapi: .inf")),
+    cases.extend([
         (
             Code::TagIgnored,
             text_codes(
@@ -138,35 +176,21 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
                 b"openapi: 3.0.3\ninfo: {title: T, version: 1.0.0}\nservers: [{url: 'https://a.example'}]\nx-aws: !Sub 'arn:${AWS::Region}'\npaths:\n  /a: {get: {operationId: a}}\n",
             ),
         ),
-        (Code::NotOpenApi, convert_codes(json!({"info": {}}), &none)),
-        (Code::UnsupportedVersion, convert_codes(json!({"openapi": "4.0.0"}), &none)),
-    ];
-    let with_ref = |reference: &str| {
-        let mut document = doc(json!({"/a": {"get": {"parameters": [{"$ref": reference}]}}, "/ok": get_ok()}));
-        document["components"] = json!({"parameters": {"Loop": {"$ref": "#/components/parameters/Loop"}}});
-        convert_codes(document, &none)
-    };
+    ]);
     cases.extend([
-        (Code::RefMissing, with_ref("#/components/parameters/Gone")),
-        (Code::RefCycle, with_ref("#/components/parameters/Loop")),
-        (Code::RefExternal, with_ref("common.yaml#/P")),
-        (Code::RefUrl, with_ref("https://example.com/p.json")),
-        (Code::RefMalformed, with_ref("#no-slash")),
         (Code::RefEscapes, escaping_ref_codes()),
         (Code::BadFilter, shown(&[ois::Filter::parse("GET /a/[").unwrap_err()], None)),
-        (Code::OperationsFiltered, convert_codes(doc(json!({"/a": get_ok(), "/b": {"get": {"operationId": "b"}}})), &ConvertOptions::default().excluding(ois::Filter::parse("id:b").unwrap()))),
-        (Code::FilterUnmatched, convert_codes(doc(json!({"/a": get_ok()})), &ConvertOptions::default().including(ois::Filter::parse("GET /a").unwrap()).including(ois::Filter::parse("GET /missing").unwrap()))),
         (Code::NotOpenApiFile, {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("fragment.yaml"), "Pet: {}\n").unwrap();
             let mut job = ois::jobs::ConvertJob::default();
             job.inputs = vec![dir.path().to_path_buf()];
             job.output = Some(dir.path().join("out"));
-            let Ok(ois::jobs::ConvertReport::Batch(results)) = ois::jobs::convert::run(&job, &|_| {}) else { panic!("a batch") };
+            let Ok(ois::jobs::ConvertReport::Batch(results)) = ois::jobs::convert::run(&job, &|_| {}) else {
+                panic!("a batch")
+            };
             shown(&results.iter().flat_map(|r| r.diagnostics.clone()).collect::<Vec<_>>(), None)
         }),
-        (Code::InvalidItem, convert_codes(doc(json!({"/a": {"get": {"parameters": [{"in": "query"}]}}})), &none)),
-        (Code::SchemaTooDeep, convert_codes(doc(json!({"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": deep_all_of(40)}}}}}, "/ok": get_ok()})), &none)),
     ]);
     let paths = json!({"/a": get_ok()});
     let with_servers = |servers: Value, options: &ConvertOptions| {
@@ -175,16 +199,11 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         convert_codes(document, options)
     };
     cases.extend([
-        (Code::NoServer, with_servers(json!([]), &none)),
         (Code::RelativeServer, with_servers(json!([{"url": "/v1"}]), &none)),
-        (Code::BadServerUrl, with_servers(json!([{"url": "ftp://files.example"}]), &none)),
         (
             Code::ServerChoice,
             with_servers(json!([{"url": "https://a.example"}]), &ConvertOptions::default().with_server("3")),
         ),
-        (Code::ServerVariable, with_servers(json!([{"url": "https://{x}.example"}]), &none)),
-        (Code::ServerChosen, with_servers(json!([{"url": "https://a.example"}, {"url": "https://b.example"}]), &none)),
-        (Code::BaseUrlUnused, with_servers(json!([{"url": "https://a.example"}]), &base)),
         (
             Code::ServerVariableTemplate,
             with_servers(json!([{"url": "https://{x}.example", "variables": {"x": {"default": "{eu}"}}}]), &none),
@@ -210,66 +229,16 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         document["components"] = json!({"securitySchemes": schemes});
         convert_codes(document, &none)
     };
-    let oauth = json!({"type": "oauth2", "flows": {}});
-    cases.extend([
-        (Code::SchemeAsBearer, secured(json!({"o": oauth}), json!([{"o": []}]))),
-        (Code::SchemeDropped, secured(json!({"m": {"type": "mutualTLS"}}), json!([]))),
-        (Code::SecurityUnmet, secured(json!({"d": {"type": "http", "scheme": "digest"}}), json!([{"d": []}]))),
-        (
-            Code::SecurityChoice,
-            secured(json!({"k": {"type": "apiKey", "in": "query", "name": "k"}}), json!([{"k": []}])),
-        ),
-        (Code::SchemeUndefined, secured(json!({}), json!([{"nope": []}]))),
-        (Code::SecurityClash, {
-            let mut document = doc(json!({
-                "/a": {"get": {"operationId": "a", "security": [{"basic": []}]}},
-                "/b": {"get": {"operationId": "b", "security": [{"bearer": []}]}}
-            }));
-            document["components"] = json!({"securitySchemes": {
-                "basic": {"type": "http", "scheme": "basic"}, "bearer": {"type": "http", "scheme": "bearer"}
-            }});
-            convert_codes(document, &none)
-        }),
-        (Code::SecurityNotAvailable, {
-            let mut document = doc(json!({"/a": get_ok()}));
-            document["components"] = json!({"securitySchemes": {"k": {"type": "apiKey", "in": "query", "name": "k"}}});
-            convert_codes(document, &ConvertOptions::default().with_security(&["nope"]))
-        }),
-    ]);
+    cases.extend([(
+        Code::SecurityChoice,
+        secured(json!({"k": {"type": "apiKey", "in": "query", "name": "k"}}), json!([{"k": []}])),
+    )]);
     let op = |path: &str, method: &str, operation: Value| {
         convert_codes(doc(json!({path: {method: operation}, "/ok": get_ok()})), &none)
     };
-    let param = |p: Value| op("/a", "get", json!({"parameters": [p]}));
-    let body = |content: Value| op("/a", "post", json!({"requestBody": {"content": content}}));
-    let json_body = |schema: Value| body(json!({"application/json": {"schema": schema}}));
     cases.extend([
-        (Code::MethodSkipped, op("/a", "put", json!({}))),
         (Code::PathUnusable, op("/a b", "get", json!({}))),
         (Code::PathUnusable, op("/a/{{id}}", "get", json!({}))),
-        (Code::PathReservedPlaceholder, op("/a/{_type}", "get", json!({}))),
-        (Code::NoOperations, convert_codes(doc(json!({"/a": {"delete": {}}})), &none)),
-        (Code::HeaderIgnored, param(json!({"name": "Authorization", "in": "header"}))),
-        (Code::ReservedName, param(json!({"name": "_path", "in": "query"}))),
-        (Code::HeaderNameInvalid, param(json!({"name": "X Käse", "in": "header"}))),
-        (Code::PathParamAdded, op("/a/{id}", "get", json!({}))),
-        (Code::PathParamDropped, param(json!({"name": "id", "in": "path", "required": true}))),
-        (Code::DuplicateParameter, op("/a", "get", json!({"parameters": [{"name": "q", "in": "query"}, {"name": "q", "in": "query"}]}))),
-        (Code::ParamLocation, param(json!({"name": "q", "in": "body"}))),
-        (Code::ParamRenamed, param(json!({"name": "_q", "in": "query"}))),
-        (Code::DefaultNotWritten, param(json!({"name": "q", "in": "query", "schema": {"default": 10}}))),
-        (Code::BodyOnGet, op("/a", "get", json!({"requestBody": {"content": {}}}))),
-        (Code::BodyUnsupported, body(json!({"text/plain": {"schema": {"type": "string"}}}))),
-        (Code::BodyFormEncoded, body(json!({"application/x-www-form-urlencoded": {"schema": {"properties": {"a": {}}}}}))),
-        (Code::BodyNested, json_body(json!({"properties": {"a": {"type": "object"}}}))),
-        (Code::BodyUnion, json_body(json!({"anyOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}]}))),
-        (Code::BodyNotObject, json_body(json!({"type": "string"}))),
-        (Code::BodyCollision, op("/a", "post", json!({"parameters": [{"name": "a", "in": "query"}],
-            "requestBody": {"content": {"application/json": {"schema": {"properties": {"a": {}}}}}}}))),
-        (Code::BodyReadOnly, json_body(json!({"properties": {"a": {"readOnly": true}, "b": {}}}))),
-        (Code::BodyFreeForm, json_body(json!({"type": "object"}))),
-        (Code::EndpointRenamed, convert_codes(doc(json!({"/a": {"get": {"operationId": "x"}}, "/b": {"get": {"operationId": "x"}}})), &none)),
-        (Code::TitleChanged, convert_codes(json!({"openapi": "3.0.0", "info": {"title": "a.b", "version": "1.0.0"}, "servers": [{"url": "https://x.example"}], "paths": {"/a": get_ok()}}), &none)),
-        (Code::VersionChanged, convert_codes(json!({"openapi": "3.0.0", "info": {"title": "a", "version": "v1"}, "servers": [{"url": "https://x.example"}], "paths": {"/a": get_ok()}}), &none)),
         (
             Code::TemplateEscaped,
             convert_codes(
@@ -356,14 +325,12 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
     cases.push((Code::RelativeServer, with_servers(json!([{"url": "/v1"}]), &none)));
     assert!(!with_servers(json!([{"url": "/v1"}]), &base).iter().any(|(code, _)| *code == Code::RelativeServer));
     cases.extend([
-        (Code::WrongType, rule_codes(|o| set(o, "/endpoints", json!({})))),
         (
             Code::MissingField,
             rule_codes(|o| {
                 o.as_object_mut().map(|m| m.remove("version"));
             }),
         ),
-        (Code::UnknownField, rule_codes(|o| set(o, "/description", json!("x")))),
         (Code::OpenApiNotOis, validate_codes(|o| *o = doc(json!({"/a": get_ok()})))),
         (
             Code::SchemesClash,
@@ -388,11 +355,6 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
                 set(o, "/apiSpecifications/components/securitySchemes/key", header);
             }),
         ),
-        (Code::BadOisFormat, rule_codes(|o| set(o, "/oisFormat", json!("1.0.0")))),
-        (Code::BadTitle, rule_codes(|o| set(o, "/title", json!("a.b")))),
-        (Code::BadVersion, rule_codes(|o| set(o, "/version", json!("v1")))),
-        (Code::ServerCount, rule_codes(|o| set(o, "/apiSpecifications/servers", json!([])))),
-        (Code::InvalidServerUrl, rule_codes(|o| set(o, "/apiSpecifications/servers/0/url", json!("/relative")))),
         (
             Code::ServerNotAbsoluteHttp,
             rule_codes(|o| set(o, "/apiSpecifications/servers/0/url", json!("ftp://x.example"))),
@@ -401,7 +363,6 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             Code::ServerTrailingSlash,
             rule_codes(|o| set(o, "/apiSpecifications/servers/0/url", json!("https://x.example/"))),
         ),
-        (Code::BadPathKey, rule_codes(|o| set(o, "/endpoints/0/operation/path", json!("no-slash")))),
         (
             Code::BadMethod,
             rule_codes(|o| set(o, "/apiSpecifications/paths/~1items~1{id}/put", json!({"parameters": []}))),
@@ -428,7 +389,6 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             Code::BadSecurityScheme,
             rule_codes(|o| set(o, "/apiSpecifications/components/securitySchemes/key", json!({"type": "oauth2"}))),
         ),
-        (Code::UnmappedParameter, rule_codes(|o| set(o, "/endpoints/0/fixedOperationParameters", json!([])))),
         (
             Code::UnknownOperationParameter,
             rule_codes(|o| set(o, "/endpoints/0/parameters/0/operationParameter/name", json!("nope"))),
@@ -437,10 +397,6 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             Code::ParameterMappedTwice,
             rule_codes(|o| set(o, "/endpoints/0/parameters/0/operationParameter", json!({"in": "query", "name": "q"}))),
         ),
-        (Code::UnknownOperation, rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("post")))),
-        (Code::UndefinedSecurity, rule_codes(|o| set(o, "/apiSpecifications/security", json!({"nope": []})))),
-        (Code::SecurityNotEmpty, rule_codes(|o| set(o, "/apiSpecifications/security/key", json!(["scope"])))),
-        (Code::BadParameterName, rule_codes(|o| set(o, "/endpoints/0/parameters/0/name", json!("a b")))),
         (
             Code::DuplicateParameterName,
             rule_codes(|o| {
@@ -448,10 +404,6 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
                 push(o, "/endpoints/0/parameters", extra);
             }),
         ),
-        (Code::UnderscoreParameterName, rule_codes(|o| set(o, "/endpoints/0/parameters/0/name", json!("_id")))),
-        (Code::NotAString, rule_codes(|o| set(o, "/endpoints/0/parameters/0/default", json!(5)))),
-        (Code::BadReservedName, rule_codes(|o| set(o, "/endpoints/0/reservedParameters/0/name", json!("_nope")))),
-        (Code::FixedAndDefault, rule_codes(|o| set(o, "/endpoints/0/reservedParameters/0/default", json!("int256")))),
         (
             Code::BadReservedNumber,
             rule_codes(|o| {
@@ -459,7 +411,6 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
                 push(o, "/endpoints/0/reservedParameters", gas);
             }),
         ),
-        (Code::MissingType, rule_codes(|o| set(o, "/endpoints/0/reservedParameters", json!([])))),
         (
             Code::BadProcessing,
             rule_codes(|o| {
@@ -703,7 +654,6 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::ReservedMismatch, response_codes(json!(1), json!({"_type": "int256,int256", "_path": "a"}))),
         (Code::EncodedTooLarge, response_codes(json!("x".repeat(20_000)), json!({"_type": "string"}))),
         (Code::EncodingFailed, response_codes(json!(-1), json!({"_type": "uint256"}))),
-        (Code::BadEnumValue, rule_codes(|o| set(o, "/endpoints/0/operation/method", json!("GET")))),
         (
             Code::SnippetUnrunnable,
             config_codes(|c| {
@@ -1003,21 +953,6 @@ fn self_check_codes() -> Vec<Shown> {
     assert!(ois::convert::self_check(&base_ois(), ois::FormatFamily::V3_0).is_ok());
     // The generated OIS has no text: these are reported without a line.
     shown(&failures, Some(&source_of("ois.json", &broken)))
-}
-
-fn alias_bomb() -> String {
-    let mut text = String::from("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
-    let names = ["b", "c", "d", "e", "f", "g", "h", "i"];
-    let mut previous = "a";
-    for name in names {
-        text.push_str(&format!("{name}: &{name} [*{previous},*{previous},*{previous},*{previous},*{previous},*{previous},*{previous},*{previous},*{previous}]\n"));
-        previous = name;
-    }
-    text
-}
-
-fn deep_all_of(depth: usize) -> Value {
-    (0..depth).fold(json!({"properties": {"a": {}}}), |inner, _| json!({"allOf": [inner]}))
 }
 
 /// The diagnostics of the JSON report of an `ois` command, each as its JSON object.
