@@ -231,29 +231,20 @@ fn usage_error(message: &str) -> ExitCode {
 fn document_text(report: &DocumentReport, args: &ConvertArgs) -> String {
     let name = report.file.as_str();
     match args.report {
-        DiagnosticsArg::Sarif => {
-            super::json_text(&ois::report::machine::sarif(&[(name, report.diagnostics.as_slice())]))
-        }
-        DiagnosticsArg::Github => ois::report::machine::github(name, &report.diagnostics),
         DiagnosticsArg::Json => super::json_text(report),
         DiagnosticsArg::Text => {
             let style = super::style_for(std::io::stderr().is_terminal());
             text_report(name, &report.diagnostics, report.summary.as_ref(), args.show(), style, report.source.as_ref())
         }
+        machine => super::machine_report(machine, &[(name, &report.diagnostics)]).unwrap_or_default(),
     }
 }
 
 fn batch_text(results: &[batch::FileResult], args: &ConvertArgs) -> String {
+    let files: Vec<(&str, &[ois::Diagnostic])> =
+        results.iter().map(|r| (r.file.as_str(), r.diagnostics.as_slice())).collect();
     match args.report {
         DiagnosticsArg::Json => super::json_text(&results),
-        DiagnosticsArg::Sarif => {
-            let files: Vec<(&str, &[ois::Diagnostic])> =
-                results.iter().map(|r| (r.file.as_str(), r.diagnostics.as_slice())).collect();
-            super::json_text(&ois::report::machine::sarif(&files))
-        }
-        DiagnosticsArg::Github => {
-            results.iter().map(|r| ois::report::machine::github(&r.file, &r.diagnostics)).collect()
-        }
         DiagnosticsArg::Text => {
             // A batch's text report shows the errors of the files that failed.
             let errors = Show::new(Severity::Error, args.verbose);
@@ -267,6 +258,7 @@ fn batch_text(results: &[batch::FileResult], args: &ConvertArgs) -> String {
             }
             text
         }
+        machine => super::machine_report(machine, &files).unwrap_or_default(),
     }
 }
 

@@ -174,6 +174,16 @@ pub(crate) fn write_stdout(text: &(impl ois::emit::Contents + ?Sized)) -> Result
     ois::emit::write_stdout(text)
 }
 
+/// The SARIF log or the GitHub workflow commands of each file's diagnostics; `None` for the
+/// formats each command renders its own way (text, JSON).
+pub(crate) fn machine_report(format: DiagnosticsArg, files: &[(&str, &[Diagnostic])]) -> Option<String> {
+    match format {
+        DiagnosticsArg::Sarif => Some(json_text(&ois::report::machine::sarif(files))),
+        DiagnosticsArg::Github => Some(files.iter().map(|(file, d)| ois::report::machine::github(file, d)).collect()),
+        DiagnosticsArg::Text | DiagnosticsArg::Json => None,
+    }
+}
+
 /// A report as pretty JSON with a final newline (empty if it cannot be serialized, which a report
 /// of plain data never is).
 pub(crate) fn json_text(report: &impl serde::Serialize) -> String {

@@ -48,20 +48,15 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     for verdict in &mut verdicts {
         in_flags(&mut verdict.diagnostics);
     }
+    let files: Vec<(&str, &[ois::Diagnostic])> =
+        verdicts.iter().map(|v| (v.file.as_str(), v.diagnostics.as_slice())).collect();
     let text = match args.format {
         DiagnosticsArg::Json => super::json_text(&verdicts),
-        DiagnosticsArg::Sarif => {
-            let runs: Vec<(&str, &[ois::Diagnostic])> =
-                verdicts.iter().map(|v| (v.file.as_str(), v.diagnostics.as_slice())).collect();
-            super::json_text(&ois::report::machine::sarif(&runs))
-        }
-        DiagnosticsArg::Github => {
-            verdicts.iter().map(|v| ois::report::machine::github(&v.file, &v.diagnostics)).collect()
-        }
         DiagnosticsArg::Text => verdicts
             .iter()
             .map(|v| validation_report(&v.file, &v.validation(), show, style, v.source.as_ref()))
             .collect(),
+        machine => super::machine_report(machine, &files).unwrap_or_default(),
     };
     if let Err(error) = write_stdout(&text) {
         return super::fail_with(&error);
