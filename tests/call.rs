@@ -414,3 +414,52 @@ fn all_calls_every_endpoint_and_summarises() {
     assert!(table.starts_with("endpoint") && table.contains("10 endpoint(s): 3 ok, 7 failed"), "{table}");
     assert_no_secret(&text);
 }
+
+/// An OIS from someone else that puts `${NAME}` in a fixed parameter, a header value, or a
+/// processing snippet: never filled from the secrets file or the environment, never sent.
+#[test]
+fn an_untrusted_ois_cannot_send_the_environment_or_the_secrets_file() {
+    let server = Server::start();
+    let setup = setup(&server);
+    let mut config = config(&server.base);
+    let places = [
+        ("/ois/0/endpoints/0/fixedOperationParameters/0/value", "${EXFILTRATED_TOKEN}"),
+        ("/ois/0/endpoints/0/parameters/4/default", "${QUERY_KEY}"),
+        ("/ois/0/apiSpecifications/servers/0/url", "http://127.0.0.1:1/${EXFILTRATED_TOKEN}"),
+    ];
+    for (at, template) in places {
+        let mut broken = config.clone();
+        *broken.pointer_mut(at).unwrap() = json!(template);
+        std::fs::write(&setup.config, serde_json::to_string_pretty(&broken).unwrap()).unwrap();
+        for command in ["call", "request"] {
+            let output = common::ois()
+                .env("EXFILTRATED_TOKEN", "ghp_secret_from_the_environment")
+                .args([command, "--endpoint", "item", "--show-secrets", "--secrets"])
+                .arg(&setup.secrets)
+                .arg(&setup.config)
+                .output()
+                .unwrap();
+            let everything = [output.stdout, output.stderr].concat();
+            let text = String::from_utf8_lossy(&everything);
+            assert_eq!(output.status.code(), Some(1), "{command} {at}: {text}");
+            assert!(text.contains("OIS060") && text.contains(at), "{command} {at}: {text}");
+            assert!(!text.contains("ghp_secret") && !text.contains(SECRET_QUERY), "{command} {at}: {text}");
+        }
+    }
+    assert!(server.take().is_empty(), "a request was sent");
+    // An escaped one is a literal `${`, sent as such; the credentials are filled as before.
+    *config.pointer_mut("/ois/0/endpoints/0/fixedOperationParameters/0/value").unwrap() =
+        json!("\\${EXFILTRATED_TOKEN}");
+    std::fs::write(&setup.config, serde_json::to_string_pretty(&config).unwrap()).unwrap();
+    let output = common::ois()
+        .env("EXFILTRATED_TOKEN", "ghp_secret_from_the_environment")
+        .args(["call", "--endpoint", "item", "--param", "id=7", "--secrets"])
+        .arg(&setup.secrets)
+        .arg(&setup.config)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let sent = server.take();
+    let target = &sent.first().expect("one request").target;
+    assert!(target.contains("fixedQ=$%7BEXFILTRATED_TOKEN%7D") && target.contains(SECRET_QUERY), "{target}");
+}

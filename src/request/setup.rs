@@ -23,9 +23,7 @@ pub struct Selected {
 /// The OIS to use and its credentials. A config.json (root `ois` array) or a list of OIS objects
 /// needs `title` when it holds several.
 pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Result<Selected, Diagnostic> {
-    // The node interpolates its whole config before it reads anything: a `${NAME}` anywhere must
-    // be filled, and `\${` becomes `${`.
-    let document = &secrets.interpolate_document(document)?;
+    let document = &interpolated(document, secrets)?;
     let read = OisDocument::read(document).map_err(|(_, error)| error)?;
     let chosen = read.choose(title)?;
     let mut credentials = Vec::new();
@@ -40,6 +38,45 @@ pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Resul
         });
     }
     Ok(Selected { ois: chosen.ois.clone(), pointer: chosen.pointer, credentials })
+}
+
+/// Where a node's config keeps secrets, each a `${NAME}` the node fills when it loads the config:
+/// the credentials, the node's own settings, its chains' providers, the signed APIs' tokens.
+const SECRET_PLACES: &[&str] = &["/apiCredentials/", "/nodeSettings/", "/chains/", "/signedApis/"];
+
+/// The document as the node reads it once it has filled its secrets, for a request: `\${` is
+/// `${`, and only the credentials' `${NAME}`s are filled (the only secrets a request uses, and the
+/// only names taken from the secrets file or the environment). An unescaped `${` anywhere else is
+/// refused before anything is sent: an OIS or config from someone else could otherwise put
+/// `${GITHUB_TOKEN}` in a parameter and have it sent to its own server.
+fn interpolated(document: &Value, secrets: &Secrets) -> Result<Value, Diagnostic> {
+    let is_config = document.get("ois").is_some();
+    let in_secret_place = |at: &str| is_config && SECRET_PLACES.iter().any(|place| at.starts_with(place));
+    let mut found = Vec::new();
+    crate::ois::templates::find_unescaped(document, &mut String::new(), &mut found);
+    if let Some(at) = found.into_iter().find(|at| !in_secret_place(at)) {
+        return Err(Diagnostic::new(
+            Code::UnescapedTemplate,
+            at,
+            "an unescaped `${` outside the config's secrets: the node would fill it with the secret of that name, and an OIS from someone else could so send your secrets to its API; nothing was sent",
+        )
+        .with_help("write `\\${` for a literal `${` (`\\\\${` inside a JSON string); keep secrets in apiCredentials"));
+    }
+    let no_secrets = Secrets::from_values([]);
+    let mut document = document.clone();
+    crate::pointer::try_for_each_text_mut(&mut document, &mut String::new(), &mut |text, at| {
+        if !text.contains("${") {
+            return Ok(());
+        }
+        if at.starts_with("/apiCredentials/") {
+            *text = secrets.interpolate(text, at)?;
+        } else if !in_secret_place(at) {
+            // Only `\${` is left here: it becomes `${`, as the node reads it.
+            *text = no_secrets.interpolate(text, at)?;
+        }
+        Ok(())
+    })?;
+    Ok(document)
 }
 
 /// The node would not load an OIS that breaks OIS rules; say so before building anything. The
