@@ -47,6 +47,9 @@ pub(crate) struct EmbedArgs {
     /// Write the result here instead of replacing FILE.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Replace the --output file when it exists (and write through FILE when it is a link).
+    #[arg(long)]
+    force: bool,
     /// With a config.json of several OIS objects: the title of the one to use.
     #[arg(long = "ois", value_name = "TITLE")]
     ois_title: Option<String>,
@@ -73,8 +76,14 @@ pub(crate) fn run_processing(command: ProcessingCommand) -> ExitCode {
         }
         ProcessingCommand::Embed(args) => {
             let output = args.output.as_deref();
-            match ois::jobs::processing::embed(&args.file, args.ois_title.as_deref(), &args.endpoint, &args.dir, output)
-            {
+            match ois::jobs::processing::embed(
+                &args.file,
+                args.ois_title.as_deref(),
+                &args.endpoint,
+                &args.dir,
+                output,
+                args.force,
+            ) {
                 Ok(moved) => {
                     for Moved { file, pointer, .. } in moved {
                         eprintln!("{}#{pointer} <- {}", file.display(), args.dir.display());

@@ -18,6 +18,7 @@ mod text;
 mod yaml;
 
 pub use plan::Plan;
+use plan::Replace;
 
 pub(crate) use pretty::{write_pretty_at, write_pretty_items};
 pub use text::{Contents, Text};
@@ -126,8 +127,8 @@ pub fn write_atomically(path: &Path, text: &(impl Contents + ?Sized), force: boo
     if is_standard_output(path) {
         return write_stdout(text);
     }
-    let checked = check_target(path, force)?;
-    Staged::write(path, checked, text, force)?.persist()
+    let checked = check_target(path, if force { Replace::Anything } else { Replace::Nothing })?;
+    Staged::write(path, checked, text, force, false)?.persist()
 }
 
 /// Writes to standard output. A closed pipe (`ois convert big.json | head`) ends the output
@@ -160,9 +161,22 @@ fn exists_error(path: &Path) -> Diagnostic {
 /// Whether `path` can be written: without `force` nothing may be there (not even a dangling
 /// link); with it, what is there must be a regular file (as root, `-o /dev/null --force` would
 /// otherwise replace /dev/null with a file).
-fn check_target(path: &Path, force: bool) -> Result<Checked, Diagnostic> {
+fn check_target(path: &Path, replace: Replace) -> Result<Checked, Diagnostic> {
     // A symlink is written through: its target gets the new text and the link stays a link.
     let target = resolve_links(path);
+    if target != path && replace == Replace::RegularFile {
+        return Err(Diagnostic::elsewhere(
+            Code::OutputExists,
+            format!(
+                "{} is a symbolic link (to {}); it is not written through unless forced; nothing was written",
+                path.display(),
+                target.display()
+            ),
+        )
+        .in_file(path.display().to_string())
+        .with_fix(Fix::Replace));
+    }
+    let force = replace != Replace::Nothing;
     match std::fs::metadata(&target) {
         Ok(_) if !force => Err(exists_error(path)),
         Ok(existing) if !existing.is_file() => Err(Diagnostic::elsewhere(
@@ -197,6 +211,7 @@ impl Staged {
         checked: Checked,
         text: &(impl Contents + ?Sized),
         force: bool,
+        private: bool,
     ) -> Result<Staged, Diagnostic> {
         let fail = |err: std::io::Error| write_error(path, &err);
         let Checked { target, existing } = checked;
@@ -212,11 +227,12 @@ impl Staged {
         }
         let mut builder = tempfile::Builder::new();
         builder.prefix(".ois-").suffix(".tmp");
-        // A new file gets the mode any new file gets (0666 less the umask), not a temporary file's 0600.
+        // A new file gets the mode any new file gets (0666 less the umask), not a temporary file's
+        // 0600; one of secrets is its owner's alone.
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            builder.permissions(std::fs::Permissions::from_mode(0o666));
+            builder.permissions(std::fs::Permissions::from_mode(if private { 0o600 } else { 0o666 }));
         }
         let mut temp = builder.tempfile_in(&dir).map_err(fail)?;
         let in_flight = InFlight::register(temp.path());

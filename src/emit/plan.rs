@@ -18,8 +18,22 @@ struct Planned<'a> {
     /// `None`: standard output.
     path: Option<PathBuf>,
     contents: Box<dyn Contents + 'a>,
-    replace: bool,
+    replace: Replace,
     create_folder: bool,
+    /// Readable by its owner only (a secrets file).
+    private: bool,
+}
+
+/// What may be where a planned file goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Replace {
+    /// Nothing: a file (or a link, even a dangling one) there is an error.
+    Nothing,
+    /// A regular file; a link is followed and its target replaced (the user named it and forced).
+    Anything,
+    /// A regular file, not a link (a file that goes with another, such as its record): a link is
+    /// replaced only when forced.
+    RegularFile,
 }
 
 impl<'a> Plan<'a> {
@@ -31,8 +45,27 @@ impl<'a> Plan<'a> {
     /// Writes `contents` to `path` (`-` or `/dev/stdout`: standard output); an existing file is
     /// an error unless `replace`.
     pub fn file(&mut self, path: &Path, contents: impl Contents + 'a, replace: bool) -> &mut Plan<'a> {
+        let replace = if replace { Replace::Anything } else { Replace::Nothing };
+        self.push(path, contents, replace, false)
+    }
+
+    /// Writes `contents` to `path`, a file that goes with another (its record, the file being
+    /// updated in place): a regular file there is replaced; a link (which could lead anywhere)
+    /// only when `force`.
+    pub fn companion(&mut self, path: &Path, contents: impl Contents + 'a, force: bool) -> &mut Plan<'a> {
+        let replace = if force { Replace::Anything } else { Replace::RegularFile };
+        self.push(path, contents, replace, false)
+    }
+
+    /// As [`Plan::file`], for a file of secrets: a new one is readable by its owner only (0600).
+    pub fn secret_file(&mut self, path: &Path, contents: impl Contents + 'a, replace: bool) -> &mut Plan<'a> {
+        let replace = if replace { Replace::Anything } else { Replace::Nothing };
+        self.push(path, contents, replace, true)
+    }
+
+    fn push(&mut self, path: &Path, contents: impl Contents + 'a, replace: Replace, private: bool) -> &mut Plan<'a> {
         let path = (!is_standard_output(path)).then(|| path.to_path_buf());
-        self.writes.push(Planned { path, contents: Box::new(contents), replace, create_folder: false });
+        self.writes.push(Planned { path, contents: Box::new(contents), replace, create_folder: false, private });
         self
     }
 
@@ -47,7 +80,13 @@ impl<'a> Plan<'a> {
 
     /// Writes `contents` to standard output.
     pub fn stdout(&mut self, contents: impl Contents + 'a) -> &mut Plan<'a> {
-        self.writes.push(Planned { path: None, contents: Box::new(contents), replace: true, create_folder: false });
+        self.writes.push(Planned {
+            path: None,
+            contents: Box::new(contents),
+            replace: Replace::Anything,
+            create_folder: false,
+            private: false,
+        });
         self
     }
 
@@ -131,7 +170,8 @@ impl<'a> Plan<'a> {
                             )
                         })?;
                     }
-                    staged.push(Staged::write(path, checked, write.contents.as_ref(), write.replace)?);
+                    let force = write.replace != Replace::Nothing;
+                    staged.push(Staged::write(path, checked, write.contents.as_ref(), force, write.private)?);
                 }
                 _ => out.push(write.contents.as_ref()),
             }

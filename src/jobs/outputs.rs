@@ -94,7 +94,7 @@ pub(super) fn write_conversion(
     let mut plan = Plan::new();
     let secrets_env = scaffold.map(|scaffold| scaffold.secrets_env);
     if let (Some(path), Some(secrets_env)) = (outputs.secrets, secrets_env) {
-        plan.file(path, secrets_env, writes.force);
+        plan.secret_file(path, secrets_env, writes.force);
     }
     match outputs.ois {
         Some(path) if outputs.create_folder => plan.file_in_new_folder(path, text, writes.force),
@@ -103,8 +103,9 @@ pub(super) fn write_conversion(
     };
     match record {
         Some(Ok((path, record_text))) => {
-            // The record belongs to the OIS it sits next to: it is always replaced with it.
-            plan.file(&path, record_text, true);
+            // The record belongs to the OIS it sits next to: it is replaced with it (a link only
+            // when forced).
+            plan.companion(&path, record_text, writes.force);
         }
         Some(Err(error)) => {
             diagnostics.push(error);

@@ -89,14 +89,16 @@ fn read_folder(dir: &Path) -> Result<Vec<(String, String)>, Diagnostic> {
 }
 
 /// Puts the `.js` files of `dir` into `endpoint` of the OIS in `file`, and writes the result to
-/// `output` (default: `file` itself, in its format). Code the node cannot run is refused: the
-/// first problem is the error, and every one is in the list.
+/// `output` (default: `file` itself, in its format; a file already at `output`, or a link at
+/// `file`, is replaced only when `force`). Code the node cannot run is refused: the first problem
+/// is the error, and every one is in the list.
 pub fn embed(
     file: &Path,
     title: Option<&str>,
     endpoint: &str,
     dir: &Path,
     output: Option<&Path>,
+    force: bool,
 ) -> Result<Vec<Moved>, Vec<Diagnostic>> {
     let source = Source::read(file).map_err(|e| vec![e])?;
     let mut root = source.parse().map_err(|e| vec![e])?;
@@ -124,9 +126,12 @@ pub fn embed(
         (None, _) => OutputFormat::Json,
     };
     let text = crate::emit::to_text(&root, format).map_err(|e| vec![e])?;
-    // The file embedded into is replaced: that is what was asked.
     let mut plan = Plan::new();
-    plan.file(target, text, true);
+    match output {
+        Some(output) => plan.file(output, text, force),
+        // The file embedded into is replaced: that is what was asked (a link only when forced).
+        None => plan.companion(file, text, force),
+    };
     plan.write().map_err(|e| vec![e])?;
     Ok(written
         .into_iter()

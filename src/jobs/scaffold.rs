@@ -140,7 +140,7 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
         None => plan.stdout(text),
     };
     if let Some(path) = &outputs.secrets_out {
-        plan.file(path, scaffold.secrets_env.as_str(), outputs.force);
+        plan.secret_file(path, scaffold.secrets_env.as_str(), outputs.force);
     }
     plan.write()?;
     let (endpoints, templates) = ids_of(&scaffold.config);

@@ -137,13 +137,18 @@ pub fn run(job: &UpdateJob) -> Result<UpdateReport, Refused> {
 /// Writes the updated file (itself, or the output) and the record next to it, all or nothing;
 /// returns where the OIS went (`None`: standard output).
 fn write(job: &UpdateJob, update: &Update) -> Result<Option<String>, Diagnostic> {
-    let (target, force) = match &job.output {
-        Some(output) => (output.as_path(), job.writes.force),
-        // The file being updated is replaced: that is what was asked.
-        None => (job.ois_file.as_path(), true),
-    };
     let mut plan = Plan::new();
-    plan.file(target, update.text.as_str(), force);
+    let target = match &job.output {
+        Some(output) => {
+            plan.file(output, update.text.as_str(), job.writes.force);
+            output.as_path()
+        }
+        // The file being updated is replaced: that is what was asked (a link only when forced).
+        None => {
+            plan.companion(&job.ois_file, update.text.as_str(), job.writes.force);
+            job.ois_file.as_path()
+        }
+    };
     if crate::emit::is_standard_output(target) {
         plan.write()?;
         return Ok(None);
@@ -151,7 +156,7 @@ fn write(job: &UpdateJob, update: &Update) -> Result<Option<String>, Diagnostic>
     if job.writes.record {
         let record = &update.record;
         let (path, text) = record::file_next_to(target, &record.title, &record.options, &record.generated)?;
-        plan.file(&path, text, true);
+        plan.companion(&path, text, job.writes.force);
     }
     plan.write()?;
     Ok(Some(target.display().to_string()))

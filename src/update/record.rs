@@ -162,10 +162,10 @@ pub fn path_for(ois_file: &Path) -> PathBuf {
 
 /// The records in `path`: none when there is no file; a warning (and none) when it cannot be read.
 pub fn read(path: &Path) -> (Vec<Record>, Option<Diagnostic>) {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return (Vec::new(), None),
-        Err(error) => return (Vec::new(), Some(unreadable(path, &error.to_string()))),
+    let text = match existing_text(path) {
+        Ok(Some(text)) => text,
+        Ok(None) => return (Vec::new(), None),
+        Err(why) => return (Vec::new(), Some(unreadable(path, &why))),
     };
     match serde_json::from_str::<RecordFile>(&text) {
         Ok(file) if file.ois_convert_record == RECORD_VERSION => (file.records, None),
@@ -173,6 +173,17 @@ pub fn read(path: &Path) -> (Vec<Record>, Option<Diagnostic>) {
             (Vec::new(), Some(unreadable(path, &format!("it is of record version {}", file.ois_convert_record))))
         }
         Err(error) => (Vec::new(), Some(unreadable(path, &error.to_string()))),
+    }
+}
+
+/// The text of the record file at `path`; `None` when there is none. Only a regular file within
+/// the input size limit is read: a record that is a FIFO, a device (`/dev/zero`) or a folder
+/// would otherwise hang the run or exhaust its memory.
+fn existing_text(path: &Path) -> Result<Option<String>, String> {
+    match std::fs::metadata(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error.to_string()),
+        Ok(_) => crate::source::Source::read_regular(path).map(|source| Some(source.text)).map_err(|d| d.message),
     }
 }
 
@@ -244,7 +255,8 @@ pub fn file_next_to<G: Serialize>(
     generated: &G,
 ) -> Result<(PathBuf, String), Diagnostic> {
     let path = path_for(output);
-    let existing = std::fs::read_to_string(&path).unwrap_or_default();
+    // A record that cannot be read is replaced whole (the write refuses what is not a file).
+    let existing = existing_text(&path).ok().flatten().unwrap_or_default();
     let titled = titled_records(&existing);
     let previous = match titled.as_slice() {
         [(only, _)] => Some(only.as_str()),
