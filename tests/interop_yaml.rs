@@ -78,6 +78,9 @@ fn strings() -> Vec<String> {
     ]
     .map(str::to_owned)
     .to_vec();
+    // Longer than YAML's 1,024-character implicit keys: written `? key` then `: value`.
+    strings.push(format!("/{}", "p".repeat(1100)));
+    strings.push(format!("/{}: 'q'", "ü".repeat(1030)));
     let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]));
     let special = "[-a-zA-Z0-9 :#'\"{}\\[\\],.&*!|>%@`?<=~_/+\\\\\n\t]{0,10}";
     for strategy in [special.boxed(), proptest::arbitrary::any::<String>().boxed()] {

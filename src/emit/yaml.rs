@@ -29,11 +29,32 @@ fn mapping(out: &mut String, map: &Map<String, Value>, indent: usize) {
         if index > 0 || !out.ends_with("- ") {
             pad(out, indent);
         }
-        out.push_str(&string(key));
+        let key = string(key);
+        if key.chars().count() > MAX_IMPLICIT_KEY {
+            // Too long for `key:`: the explicit form, `? key` then `: value`.
+            out.push_str("? ");
+            out.push_str(&key);
+            out.push('\n');
+            pad(out, indent);
+            out.push(':');
+            match value {
+                // Below `:`, a sequence is indented like a mapping (it cannot stand level with it).
+                Value::Array(items) if !items.is_empty() => {
+                    out.push('\n');
+                    sequence(out, items, indent + 2);
+                }
+                value => member(out, value, indent),
+            }
+            continue;
+        }
+        out.push_str(&key);
         out.push(':');
         member(out, value, indent);
     }
 }
+
+/// The longest key YAML allows in `key: value` form (an implicit key), in characters as written.
+const MAX_IMPLICIT_KEY: usize = 1024;
 
 fn sequence(out: &mut String, items: &[Value], indent: usize) {
     for (index, item) in items.iter().enumerate() {
@@ -148,6 +169,17 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
+
+    #[test]
+    fn a_key_too_long_for_key_colon_is_written_explicitly_and_read_back_the_same() {
+        let long = format!("/{}", "a".repeat(1100));
+        let quoted = format!("/{}: x", "é".repeat(1100));
+        let value = json!({"paths": {long.clone(): {"get": {"parameters": [1, 2]}}, quoted: [3, {"a": 4}], "short": "x"}});
+        let text = to_yaml(&value);
+        assert!(text.contains(&format!("  ? {long}\n  :\n")), "{text}");
+        let back: Value = yaml_serde::from_str(&text).unwrap();
+        assert_eq!(back, value, "{text}");
+    }
 
     #[test]
     fn ambiguous_scalars_are_quoted() {
