@@ -104,6 +104,13 @@ impl Server {
                             answer(&mut stream, "200 OK", "application/json", "", body.as_bytes());
                         }
                         "/text" => answer(&mut stream, "200 OK", "text/html", "", b"<html>maintenance</html>"),
+                        "/escape" => answer(
+                            &mut stream,
+                            "500 Internal Server Error",
+                            "text/plain",
+                            "",
+                            b"\x1b]0;pwned\x07\x1b[2J\x1b]52;c;Y3VybCBldmlsCg==\x07 \xc2\x9b31m",
+                        ),
                         "/denied" => {
                             let body = format!("{{\"error\": \"key {SECRET_QUERY} is not valid\"}}");
                             answer(&mut stream, "401 Unauthorized", "application/json", "", body.as_bytes());
@@ -153,7 +160,7 @@ fn config(base: &str) -> Value {
         "/items/{id}": {"get": {"parameters": get_parameters}, "post": {"parameters": [{"in": "path", "name": "id"}, {"in": "query", "name": "amount"}, {"in": "query", "name": "nested"}]}},
         "/redirect": {"get": {"parameters": []}}, "/loop": {"get": {"parameters": []}}, "/slow": {"get": {"parameters": []}},
         "/huge": {"get": {"parameters": []}}, "/text": {"get": {"parameters": []}}, "/denied": {"get": {"parameters": []}},
-        "/broken": {"get": {"parameters": []}}
+        "/broken": {"get": {"parameters": []}}, "/escape": {"get": {"parameters": []}}
     });
     let ois = json!({
         "oisFormat": "2.3.2", "title": "Loopback", "version": "1.0.0",
@@ -179,7 +186,7 @@ fn config(base: &str) -> Value {
                 {"name": "nested", "operationParameter": {"in": "query", "name": "nested"}}
             ]), json!([]), "data.items.0.v"),
             simple("redirect", "/redirect"), simple("loop", "/loop"), simple("slow", "/slow"), simple("huge", "/huge"),
-            simple("text", "/text"), simple("denied", "/denied"), simple("broken", "/broken"),
+            simple("text", "/text"), simple("denied", "/denied"), simple("broken", "/broken"), simple("escape", "/escape"),
             endpoint("wrongPath", "get", "/redirect", json!([]), json!([]), "data.missing")
         ]
     });
@@ -399,6 +406,7 @@ fn all_calls_every_endpoint_and_summarises() {
         ("text", "API error"),
         ("denied", "API error"),
         ("broken", "API error"),
+        ("escape", "API error"),
         ("wrongPath", "extraction failed"),
     ];
     let expected: Vec<(String, String)> = expected.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect();
@@ -411,7 +419,7 @@ fn all_calls_every_endpoint_and_summarises() {
 
     let text = ois(&setup, &["call", "--all", "--timeout", "1", "--max-response-bytes", "100000"]);
     let table = String::from_utf8_lossy(&text.stdout);
-    assert!(table.starts_with("endpoint") && table.contains("10 endpoint(s): 3 ok, 7 failed"), "{table}");
+    assert!(table.starts_with("endpoint") && table.contains("11 endpoint(s): 3 ok, 8 failed"), "{table}");
     assert_no_secret(&text);
 }
 
@@ -462,4 +470,23 @@ fn an_untrusted_ois_cannot_send_the_environment_or_the_secrets_file() {
     let sent = server.take();
     let target = &sent.first().expect("one request").target;
     assert!(target.contains("fixedQ=$%7BEXFILTRATED_TOKEN%7D") && target.contains(SECRET_QUERY), "{target}");
+}
+
+/// What an API answers reaches the terminal without a control character it could act on: no
+/// window title, no cleared screen, no clipboard write (OSC 52), no C1 CSI.
+#[test]
+fn an_api_answer_cannot_act_on_the_terminal() {
+    let server = Server::start();
+    let setup = setup(&server);
+    for format in ["text", "json"] {
+        let output = ois(&setup, &["call", "--endpoint", "escape", "--format", format]);
+        assert_eq!(output.status.code(), Some(1));
+        let everything = [output.stdout, output.stderr].concat();
+        let text = String::from_utf8_lossy(&everything);
+        assert!(!text.contains('\u{1b}') && !text.contains('\u{7}') && !text.contains('\u{9b}'), "{format}: {text:?}");
+        assert!(text.contains("pwned"), "{format}: the answer is still shown: {text}");
+    }
+    let all = ois(&setup, &["call", "--all", "--format", "text"]);
+    let everything = [all.stdout, all.stderr].concat();
+    assert!(!String::from_utf8_lossy(&everything).contains('\u{1b}'));
 }

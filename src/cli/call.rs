@@ -79,7 +79,12 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
                         + &render::answer_text(&called.exchange)
                 }
             };
-            match write_stdout(&output) {
+            // What the API answered may not act on the terminal.
+            let output = match args.format {
+                CallFormat::Json => ois::emit::printable_json(&output),
+                CallFormat::Text => ois::emit::printable(&output),
+            };
+            match write_stdout(&*output) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     super::report_diagnostics(&[error], None, style);
@@ -90,7 +95,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
         Err(CallStop { stop, reply, secrets, .. }) => {
             if let Some(reply) = &reply {
                 let shown = reply_text(reply, &secrets, show, Some(BODY_LINES_ON_TERMINAL));
-                let _ = std::io::stderr().write_all(shown.as_bytes());
+                let _ = std::io::stderr().write_all(ois::emit::printable(&shown).as_bytes());
             }
             show_stop(&stop, style)
         }
@@ -150,7 +155,11 @@ fn run_all(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> E
         let problems: Vec<Diagnostic> = report.endpoints.iter().filter_map(|c| c.problem.clone()).collect();
         super::report_diagnostics(&problems, report.source.as_ref(), style);
     }
-    if let Err(error) = write_stdout(&output) {
+    let output = match args.format {
+        CallFormat::Json => ois::emit::printable_json(&output),
+        CallFormat::Text => ois::emit::printable(&output),
+    };
+    if let Err(error) = write_stdout(&*output) {
         super::report_diagnostics(&[error], None, style);
         return ExitCode::from(FAILURE);
     }

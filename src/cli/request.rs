@@ -136,7 +136,12 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
                 RequestFormat::Text => Ok(render::text(&report.exchange, show)),
                 RequestFormat::Curl => report.curl(show),
             };
-            match output.and_then(|output| write_stdout(&output)) {
+            // What a document or a snippet put in the text may not act on the terminal.
+            let printable = |output: String| match args.format {
+                RequestFormat::Json => ois::emit::printable_json(&output).into_owned(),
+                _ => ois::emit::printable(&output).into_owned(),
+            };
+            match output.map(printable).and_then(|output| write_stdout(&output)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     report_them(std::slice::from_ref(&error));
@@ -153,7 +158,7 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
 pub(crate) fn show_stop(stop: &Stop, style: ois::report::RenderStyle) -> ExitCode {
     let logs: String =
         stop.logs.iter().map(|log| format!("console ({}-processing): {}\n", log.phase, log.line)).collect();
-    let _ = std::io::stderr().write_all(logs.as_bytes());
+    let _ = std::io::stderr().write_all(ois::emit::printable(&logs).as_bytes());
     super::report_diagnostics(&stop.diagnostics, stop.source.as_ref(), style);
     ExitCode::from(FAILURE)
 }

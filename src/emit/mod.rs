@@ -2,6 +2,7 @@
 //! by accident. The bottom of the pipeline: it knows nothing of what it writes.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -260,6 +261,62 @@ impl Staged {
         }
         Ok(())
     }
+}
+
+/// `text` safe to show on a terminal: every control character but line breaks and tabs (ESC,
+/// BEL, the C1 controls, DEL) written as a visible escape (`\x1b`), so that text taken from an API
+/// or a document cannot clear the screen, retitle the window or write to the clipboard.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let is_unsafe = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(is_unsafe) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe(c) {
+            let _ = write!(out, "\\x{:02x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// JSON text safe to show on a terminal: the control characters JSON leaves raw in strings (DEL,
+/// the C1 controls) written as `\u` escapes, which read back as the same string.
+pub fn printable_json(text: &str) -> std::borrow::Cow<'_, str> {
+    let is_unsafe = |c: char| c.is_control() && c != '\n' && c != '\t' && c != '\r';
+    if !text.chars().any(is_unsafe) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe(c) {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// `text` with each control character a terminal acts on replaced by one of the same length in
+/// bytes (`?`, or `¿` for a two-byte one), for text whose byte offsets must not move (a source
+/// line with a span marked in it).
+pub fn printable_in_place(text: &str) -> std::borrow::Cow<'_, str> {
+    let is_unsafe = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(is_unsafe) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| match c {
+                c if is_unsafe(c) && c.len_utf8() == 1 => '?',
+                c if is_unsafe(c) => '\u{bf}',
+                c => c,
+            })
+            .collect(),
+    )
 }
 
 /// Whether writing to `path` writes to standard output: `-`, `/dev/stdout` and the process's own

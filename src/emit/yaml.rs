@@ -174,7 +174,8 @@ mod tests {
     fn a_key_too_long_for_key_colon_is_written_explicitly_and_read_back_the_same() {
         let long = format!("/{}", "a".repeat(1100));
         let quoted = format!("/{}: x", "é".repeat(1100));
-        let value = json!({"paths": {long.clone(): {"get": {"parameters": [1, 2]}}, quoted: [3, {"a": 4}], "short": "x"}});
+        let value =
+            json!({"paths": {long.clone(): {"get": {"parameters": [1, 2]}}, quoted: [3, {"a": 4}], "short": "x"}});
         let text = to_yaml(&value);
         assert!(text.contains(&format!("  ? {long}\n  :\n")), "{text}");
         let back: Value = yaml_serde::from_str(&text).unwrap();

@@ -30,7 +30,9 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
         Severity::Warning => Level::WARNING,
         Severity::Note => Level::NOTE,
     };
-    let mut group = Group::with_title(level.primary_title(diagnostic.message.as_str()).id(diagnostic.code.as_str()));
+    // Messages and lines quote documents and APIs: nothing in them may act on a terminal.
+    let message = crate::emit::printable(&diagnostic.message);
+    let mut group = Group::with_title(level.primary_title(message.as_ref()).id(diagnostic.code.as_str()));
     let location = &diagnostic.location;
     let source = source.filter(|s| location.file.as_deref() == Some(s.name.as_str()));
     let mut header_fix = None;
@@ -44,7 +46,7 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
                 let part: std::borrow::Cow<'_, str> = if is_secret(&location.pointer) {
                     format!("{} ***", part.get(..span.end).unwrap_or_default()).into()
                 } else {
-                    part.into()
+                    crate::emit::printable_in_place(part)
                 };
                 if part.len() < text.len() {
                     // annotate-snippets names the column within the part it is given.
@@ -63,10 +65,10 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
         _ => {}
     }
     if !location.pointer.is_empty() {
-        group = group.element(Level::NOTE.message(format!("at {}", location.pointer)));
+        group = group.element(Level::NOTE.message(format!("at {}", crate::emit::printable(&location.pointer))));
     }
     if let Some(help) = diagnostic.full_help() {
-        group = group.element(Level::HELP.message(help));
+        group = group.element(Level::HELP.message(crate::emit::printable(&help).into_owned()));
     }
     let renderer = if style.color { Renderer::styled() } else { Renderer::plain() };
     let mut text = renderer.render(&[group]);
