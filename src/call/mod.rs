@@ -257,12 +257,13 @@ fn quoted(text: &str, secrets: &[String]) -> String {
     if text.trim().is_empty() {
         return " with an empty body".to_owned();
     }
-    let lines: Vec<&str> = text.lines().take(QUOTED_LINES).collect();
-    let mut shown: String = lines.join("\n").chars().take(600).collect();
-    if text.lines().count() > QUOTED_LINES || shown.len() < lines.join("\n").len() {
+    // Masked before it is cut: a cut secret would no longer be found, and its start would show.
+    let lines = request::mask(&text.lines().take(QUOTED_LINES).collect::<Vec<_>>().join("\n"), secrets);
+    let mut shown: String = lines.chars().take(600).collect();
+    if text.lines().count() > QUOTED_LINES || shown.len() < lines.len() {
         shown.push_str("\n…");
     }
-    format!(":\n{}", request::mask(&shown, secrets))
+    format!(":\n{shown}")
 }
 
 fn transport_error(error: ureq::Error, request: &Request, options: &CallOptions) -> Diagnostic {

@@ -95,19 +95,45 @@ pub fn check_ois(ois: &Value) -> Result<(), Diagnostic> {
     }
 }
 
-/// `text` with every secret (and its URL-encoded form) replaced by `****`.
+/// `text` with every secret replaced by `****`, in every form an API might echo it in: as it is,
+/// URL-encoded (as a path, as a query), JSON-escaped (with and without `\/`), base64-encoded, and,
+/// for a secret that is base64 (HTTP basic credentials), decoded.
 pub fn mask(text: &str, secrets: &[String]) -> String {
-    let mut masked = text.to_owned();
-    let mut secrets: Vec<&String> = secrets.iter().filter(|s| !s.is_empty()).collect();
+    let mut forms: Vec<String> = secrets.iter().filter(|s| !s.is_empty()).flat_map(|s| forms_of(s)).collect();
     // Longer first, so a secret containing another is masked whole.
-    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    for secret in secrets {
-        masked = masked.replace(secret.as_str(), "****");
-        for encoded in [crate::js::encode_uri_component(secret), super::query::encode_for_query(secret)] {
-            masked = masked.replace(&encoded, "****");
+    forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
+    forms.dedup();
+    let mut masked = text.to_owned();
+    for form in forms.iter().filter(|form| form.len() >= MIN_MASKED_LEN) {
+        if masked.contains(form.as_str()) {
+            masked = masked.replace(form.as_str(), "****");
         }
     }
     masked
+}
+
+/// Forms shorter than this are not masked on their own (a decoded `a:b` would mask every `a:b`).
+const MIN_MASKED_LEN: usize = 4;
+
+/// The forms of `secret` an answer may carry.
+fn forms_of(secret: &str) -> Vec<String> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
+    let json = Value::String(secret.to_owned()).to_string();
+    let json = json.get(1..json.len().saturating_sub(1)).unwrap_or_default().to_owned();
+    let mut forms = vec![
+        secret.to_owned(),
+        crate::js::encode_uri_component(secret),
+        super::query::encode_for_query(secret),
+        json.replace('/', "\\/"),
+        json,
+        STANDARD.encode(secret),
+        STANDARD_NO_PAD.encode(secret),
+    ];
+    if let Some(decoded) = STANDARD.decode(secret).ok().and_then(|bytes| String::from_utf8(bytes).ok()) {
+        forms.push(decoded);
+    }
+    forms
 }
 
 #[cfg(test)]
@@ -133,6 +159,15 @@ mod tests {
         let only_k = Secrets::parse("K=v").unwrap();
         let missing = select(&config, Some("A"), &only_k).unwrap_err();
         assert_eq!((missing.code, missing.pointer()), (Code::MissingSecret, "/apiCredentials/1/securitySchemeValue"));
+    }
+
+    #[test]
+    fn masks_every_form_an_api_may_echo() {
+        let key = "AbCd/EfGh+ij\"kl".to_owned();
+        let basic = "dXNlcjpwYXNzd29yZA==".to_owned(); // user:password
+        let echoed = r#"{"error": "key AbCd\/EfGh+ij\"kl or AbCd/EfGh+ij\"kl, QWJDZC9FZkdoK2lqImts, user:password"}"#;
+        let masked = mask(echoed, &[key, basic]);
+        assert!(!masked.contains("EfGh") && !masked.contains("QWJDZC9") && !masked.contains("password"), "{masked}");
     }
 
     #[test]
