@@ -99,7 +99,18 @@ pub fn call(
     call_options: &CallOptions,
     now: u64,
 ) -> Result<Called, CallFailure> {
-    let prepared = request::prepare(ois, options, engine)?;
+    call_held(&request::HeldOis::of(ois), options, engine, call_options, now)
+}
+
+/// [`call`] of an OIS already as the node holds it (made once for many calls).
+pub fn call_held(
+    ois: &request::HeldOis,
+    options: &RequestOptions,
+    engine: &Engine,
+    call_options: &CallOptions,
+    now: u64,
+) -> Result<Called, CallFailure> {
+    let prepared = request::prepare_held(ois, options, engine)?;
     let Some(built) = prepared.request.clone() else {
         let exchange = prepared.answer(engine, None, now)?;
         return Ok(Called { exchange, reply: None });

@@ -167,7 +167,9 @@ pub fn all(job: &CallJob, jobs: usize, now: u64, done: &(dyn Fn(usize) + Sync)) 
             return Err(Stop { diagnostics: [warnings, vec![error]].concat(), logs: Vec::new(), source: Some(source) });
         }
     };
-    let endpoints: Vec<Value> = selected.ois.get("endpoints").and_then(Value::as_array).cloned().unwrap_or_default();
+    // As the node holds it, once for every call (and its endpoints read from it, not copied).
+    let held = crate::request::HeldOis::of(&selected.ois);
+    let endpoints: &[Value] = held.value().get("endpoints").and_then(Value::as_array).map_or(&[], Vec::as_slice);
     done(endpoints.len());
     let call_one = |endpoint: &Value| -> EndpointCall {
         let name = endpoint.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
@@ -176,7 +178,7 @@ pub fn all(job: &CallJob, jobs: usize, now: u64, done: &(dyn Fn(usize) + Sync)) 
         let given = std::mem::take(&mut options.parameters);
         options.parameters = examples(endpoint).into_iter().collect();
         options.parameters.extend(given);
-        let result = crate::call::call(&selected.ois, &options, &job.inputs.engine, &job.options, now);
+        let result = crate::call::call_held(&held, &options, &job.inputs.engine, &job.options, now);
         done(1);
         let latency = |reply: &Option<Reply>| reply.as_ref().map(|r| r.latency.as_millis() as u64);
         match result {

@@ -88,11 +88,34 @@ pub struct Prepared {
     standing_in: Option<Value>,
 }
 
+/// An OIS as the node holds it, as `JSON.parse` made it (numbers doubles, keys in JavaScript's
+/// order): made once, it serves every call of a run (`ois call --all` made it again per call, so
+/// its time and memory grew with endpoints × OIS size).
+#[derive(Clone, Debug)]
+pub struct HeldOis(Value);
+
+impl HeldOis {
+    /// `ois` as the node holds it.
+    pub fn of(ois: &Value) -> HeldOis {
+        HeldOis(crate::js::as_parsed(ois))
+    }
+
+    /// The OIS.
+    pub fn value(&self) -> &Value {
+        &self.0
+    }
+}
+
 /// Runs `options.endpoint`'s pre-processing with `engine` and builds the request from what it
 /// returned, as the node does before calling the API.
 pub fn prepare(ois: &Value, options: &RequestOptions, engine: &Engine) -> Result<Prepared, Stopped> {
-    let parsed = crate::js::as_parsed(ois);
-    let (index, endpoint) = find_endpoint(&parsed, &options.endpoint)?;
+    prepare_held(&HeldOis::of(ois), options, engine)
+}
+
+/// [`prepare`] for an OIS already as the node holds it.
+pub fn prepare_held(held: &HeldOis, options: &RequestOptions, engine: &Engine) -> Result<Prepared, Stopped> {
+    let parsed = held.value();
+    let (index, endpoint) = find_endpoint(parsed, &options.endpoint)?;
     let at = format!("/endpoints/{index}");
     let processing = EndpointProcessing::of(endpoint, &at);
     let given = requested(options);
@@ -124,7 +147,7 @@ pub fn prepare(ois: &Value, options: &RequestOptions, engine: &Engine) -> Result
         });
     }
     let request =
-        build_from(ois, options, processed.as_ref()).map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
+        build_from(parsed, options, processed.as_ref()).map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
     let reserved = request.reserved.clone();
     Ok(Prepared { given, processed, request: Some(request), reserved, logs, processing, standing_in: None })
 }

@@ -20,7 +20,7 @@ use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::model::RESERVED_NAMES;
 use crate::ois::rules::{placeholder_matches, placeholders};
 
-pub use exchange::{Answer, Exchange, Log, Prepared, Stopped, exchange, prepare};
+pub use exchange::{Answer, Exchange, HeldOis, Log, Prepared, Stopped, exchange, prepare, prepare_held};
 pub use query::serialize_query;
 pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode};
 pub use secrets::Secrets;
@@ -208,19 +208,18 @@ fn requested(options: &RequestOptions) -> Map<String, Value> {
 /// Builds the request for `options.endpoint` of `ois` (which should pass `ois::rules::check`),
 /// from the requester parameters as given (no processing: see [`exchange()`] for that).
 pub fn build(ois: &Value, options: &RequestOptions) -> Result<Request, Diagnostic> {
-    build_from(ois, options, None)
+    // The node holds the OIS and the parameters as `JSON.parse` made them.
+    build_from(&js::as_parsed(ois), options, None)
 }
 
 /// Builds the request from `processed` endpoint parameters (what pre-processing returned) when
 /// given, else from the requester's; the reserved parameters are always the requester's, as the
-/// node reads them.
+/// node reads them. `ois` is as the node holds it ([`js::as_parsed`]).
 fn build_from(
     ois: &Value,
     options: &RequestOptions,
     processed: Option<&Map<String, Value>>,
 ) -> Result<Request, Diagnostic> {
-    // The node holds the OIS and the parameters as `JSON.parse` made them.
-    let ois = &js::as_parsed(ois);
     let (endpoint_index, endpoint) = find_endpoint(ois, &options.endpoint)?;
     let endpoint_at = format!("/endpoints/{endpoint_index}");
     let (Some(method), Some(path)) = (text(endpoint, "/operation/method"), text(endpoint, "/operation/path")) else {
