@@ -87,19 +87,28 @@ pub fn before_first_write(hook: fn()) {
 struct InFlight(PathBuf);
 
 impl InFlight {
-    fn register(path: &Path) -> InFlight {
-        if let Ok(mut files) = IN_FLIGHT.lock() {
-            files.insert(path.to_path_buf());
+    /// Makes a temporary file with `create` and lists it, under the list's lock and only while
+    /// the run is not stopping: an interrupt's sweep, which takes the same lock after it has said
+    /// the run is stopping, either removes the file or keeps it from being made (a worker that
+    /// made its file between the check and the listing once left it behind).
+    fn create(
+        create: impl FnOnce() -> std::io::Result<tempfile::NamedTempFile>,
+    ) -> std::io::Result<(tempfile::NamedTempFile, InFlight)> {
+        let stopped = || std::io::Error::from(std::io::ErrorKind::Interrupted);
+        let mut files = IN_FLIGHT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if STOPPING.load(Ordering::SeqCst) {
+            return Err(stopped());
         }
-        InFlight(path.to_path_buf())
+        let temp = create()?;
+        files.insert(temp.path().to_path_buf());
+        let listed = InFlight(temp.path().to_path_buf());
+        Ok((temp, listed))
     }
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        if let Ok(mut files) = IN_FLIGHT.lock() {
-            files.remove(&self.0);
-        }
+        IN_FLIGHT.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&self.0);
     }
 }
 
@@ -108,10 +117,9 @@ impl Drop for InFlight {
 /// no hidden `.ois-*.tmp` files behind. Files already renamed into place stay.
 pub fn remove_temporary_files() {
     STOPPING.store(true, Ordering::SeqCst);
-    if let Ok(files) = IN_FLIGHT.lock() {
-        for file in files.iter() {
-            let _ = std::fs::remove_file(file);
-        }
+    let files = IN_FLIGHT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for file in files.iter() {
+        let _ = std::fs::remove_file(file);
     }
 }
 
@@ -220,9 +228,6 @@ impl Staged {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        if STOPPING.load(Ordering::SeqCst) {
-            return Err(fail(std::io::Error::from(std::io::ErrorKind::Interrupted)));
-        }
         if let Some(hook) = BEFORE_FIRST_WRITE.get() {
             FIRST_WRITE.call_once(hook);
         }
@@ -235,8 +240,7 @@ impl Staged {
             use std::os::unix::fs::PermissionsExt;
             builder.permissions(std::fs::Permissions::from_mode(if private { 0o600 } else { 0o666 }));
         }
-        let mut temp = builder.tempfile_in(&dir).map_err(fail)?;
-        let in_flight = InFlight::register(temp.path());
+        let (mut temp, in_flight) = InFlight::create(|| builder.tempfile_in(&dir)).map_err(fail)?;
         // A replaced file keeps its own mode.
         if let Some(existing) = &existing {
             temp.as_file().set_permissions(existing.permissions()).map_err(fail)?;
