@@ -22,12 +22,17 @@ use super::outcome::{Failure, FailureKind, MAX_LOG_LINES, Processed, locate_in_s
 use super::{Environment, Job, MEMORY_LIMIT, NODE_BUILTINS, PHASE_TIMEOUT, Phase, Snippet, Specification};
 
 const SNIPPET_FILE: &str = "snippet.js";
+/// The longest console line kept, in characters; longer ones are cut.
+const MAX_LOG_LINE_CHARS: usize = 4_096;
+/// Console output kept of one snippet, in characters; the rest is not shown.
+const MAX_LOG_CHARS: usize = 64 * 1024;
+
 /// Timers one snippet may have pending.
 const MAX_TIMERS: usize = 10_000;
 const STACK_SIZE: usize = 1 << 20;
 
 /// Console capture and the Node.js module names that fail with a clear message when used.
-const SANDBOX_SETUP: &str = r#"(function (log, builtins) {
+const SANDBOX_SETUP: &str = r#"(function (log, builtins, lineChars, totalChars) {
   const show = (value) => {
     if (typeof value === 'string') return value;
     try {
@@ -37,7 +42,17 @@ const SANDBOX_SETUP: &str = r#"(function (log, builtins) {
       return String(value);
     }
   };
-  const write = (...values) => log(values.map(show).join(' '));
+  // Cut in the sandbox, before it leaves it: a line copied out is time the deadline cannot stop
+  // and memory the limit does not count.
+  let left = totalChars;
+  const write = (...values) => {
+    if (left <= 0) return;
+    let text = values.map(show).join(' ');
+    const room = Math.min(lineChars, left);
+    if (text.length > room) text = text.slice(0, room) + ` … (${text.length - room} more characters not shown)`;
+    left -= text.length;
+    log(text);
+  };
   globalThis.console = { log: write, info: write, warn: write, error: write, debug: write, trace: write };
   for (const name of builtins) {
     Object.defineProperty(globalThis, name, {
@@ -251,7 +266,7 @@ impl<'js> Scope<'_, 'js> {
         })
         .map_err(|e| self.engine(e))?;
         let builtins: Vec<&str> = NODE_BUILTINS.to_vec();
-        setup.call::<_, ()>((log, builtins)).map_err(|e| self.engine(e))
+        setup.call::<_, ()>((log, builtins, MAX_LOG_LINE_CHARS, MAX_LOG_CHARS)).map_err(|e| self.engine(e))
     }
 
     /// `setTimeout` and `setInterval` as commons gives them to async snippets: they queue the

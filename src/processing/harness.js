@@ -10,9 +10,17 @@ for (const name of BUILTIN_NAMES) builtins[name] = require(`node:${name}`);
 
 const logs = [];
 const MAX_LOG_LINES = 200;
+// As the embedded engine keeps them: a line cut at 4,096 characters, 64 Ki characters in all.
+const MAX_LINE_CHARS = 4096;
+let charsLeft = 64 * 1024;
 const util = require('node:util');
 const write = (...values) => {
-  if (logs.length < MAX_LOG_LINES) logs.push(util.format(...values));
+  if (logs.length >= MAX_LOG_LINES || charsLeft <= 0) return;
+  let text = util.format(...values);
+  const room = Math.min(MAX_LINE_CHARS, charsLeft);
+  if (text.length > room) text = text.slice(0, room) + ` … (${text.length - room} more characters not shown)`;
+  charsLeft -= text.length;
+  logs.push(text);
 };
 // Snippets get the node:console module; ours records what they write instead of printing it.
 builtins.console = { log: write, info: write, warn: write, error: write, debug: write, trace: write };

@@ -383,6 +383,21 @@ mod tests {
         assert_eq!(processed.logs, vec!["got {\"a\":21}".to_owned()]);
     }
 
+    #[test]
+    fn console_output_is_cut_in_the_sandbox_and_keeps_the_deadline() {
+        // 20 lines of 16 MiB each: copied out whole, they took seconds past the deadline and
+        // gigabytes of memory the limit never saw.
+        let processing = endpoint(v2(
+            "post",
+            "({ response }) => { const big = 'x'.repeat(16 * 1024 * 1024); for (let i = 0; i < 20; i++) console.log(big); return { response: 1 }; }",
+            2000,
+        ));
+        let processed = post_process(&Engine::Embedded, &processing, &json!({}), &Map::new()).unwrap();
+        let kept: usize = processed.logs.iter().map(String::len).sum();
+        assert!(kept < 128 * 1024, "{kept} bytes of console output kept");
+        assert!(processed.logs.first().is_some_and(|line| line.contains("more characters not shown")));
+    }
+
     fn failure(engine: &Engine, processing: Value, phase: Phase) -> Failure {
         let processing = endpoint(processing);
         match phase {
