@@ -490,3 +490,55 @@ fn an_api_answer_cannot_act_on_the_terminal() {
     let everything = [all.stdout, all.stderr].concat();
     assert!(!String::from_utf8_lossy(&everything).contains('\u{1b}'));
 }
+
+/// A server that answers every request with a redirect to `location`.
+fn redirector(location: String) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let _ = read_request(&stream);
+            answer(&mut stream, "302 Found", "text/plain", &format!("Location: {location}\r\n"), b"");
+        }
+    });
+    base
+}
+
+/// The node's client (follow-redirects) drops Authorization and Cookie when a redirect leads to
+/// another port of the same host, and follows no redirect to anything but http(s).
+#[test]
+fn redirects_are_followed_as_the_node_follows_them() {
+    use ois::request::{Credential, RequestOptions};
+    let server = Server::start();
+    let other_port = redirector(format!("{}/items/7", server.base));
+    let file = redirector("file:///etc/passwd".to_owned());
+    let ois_for = |base: &str| {
+        json!({"oisFormat": "2.3.2", "title": "R", "version": "1.0.0",
+            "apiSpecifications": {"servers": [{"url": base}], "paths": {"/items/{id}": {"get": {"parameters": [{"in": "path", "name": "id"}]}}},
+                "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}, "key": {"type": "apiKey", "in": "header", "name": "X-Api-Key"}}},
+                "security": {"bearer": [], "key": []}},
+            "endpoints": [endpoint("item", "get", "/items/{id}", json!([{"name": "id", "operationParameter": {"in": "path", "name": "id"}}]), json!([]), "price")]})
+    };
+    let mut request = RequestOptions::new("item");
+    request.parameters.insert("id".into(), json!("7"));
+    request.credentials = vec![
+        Credential { ois_title: "R".into(), scheme: "bearer".into(), value: SECRET_BEARER.into() },
+        Credential { ois_title: "R".into(), scheme: "key".into(), value: SECRET_HEADER.into() },
+    ];
+    let options = ois::call::CallOptions::default();
+    let engine = ois::processing::Engine::Embedded;
+    let called = ois::call::call(&ois_for(&other_port), &request, &engine, &options, 0).expect("followed");
+    let received = server.take();
+    let at_target = received.first().expect("the redirect was followed");
+    assert_eq!(at_target.header("authorization"), None, "Authorization went to another port");
+    // A custom key header goes along, as in the node; the call says so.
+    assert_eq!(at_target.header("x-api-key"), Some(SECRET_HEADER));
+    let notes = called.reply.expect("an answer").notes;
+    assert_eq!(notes.first().map(|n| n.code), Some(ois::Code::CredentialRedirected), "{notes:?}");
+
+    let refused = ois::call::call(&ois_for(&file), &request, &engine, &options, 0).expect_err("not followed");
+    assert_eq!(refused.stopped.diagnostic.code, ois::Code::RedirectLoop);
+    assert!(refused.stopped.diagnostic.message.contains("not http or https"));
+    assert!(server.take().is_empty(), "the file: redirect was requested somewhere");
+}

@@ -695,6 +695,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
                 ois::call::CallOptions::default(),
             ),
         ),
+        (Code::CredentialRedirected, credential_redirected_codes()),
         (
             Code::HttpStatus,
             call_codes(
@@ -794,6 +795,31 @@ fn serve(answer: Vec<u8>, delay_ms: u64) -> String {
 }
 
 /// `ois call` of the base OIS's endpoint against `base` (its server replaced).
+/// A call whose API redirects to another port: the key in a custom header goes along (as the
+/// node's client sends it), and the call says so.
+fn credential_redirected_codes() -> Vec<Shown> {
+    let target = serve(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1\r\n\r\n1".to_vec(), 0);
+    let first =
+        serve(format!("HTTP/1.1 302 Found\r\nLocation: {target}/items/1\r\nContent-Length: 0\r\n\r\n").into_bytes(), 0);
+    let mut ois = base_ois();
+    set(&mut ois, "/apiSpecifications/servers", json!([{"url": first}]));
+    set(
+        &mut ois,
+        "/apiSpecifications/components/securitySchemes/key",
+        json!({"type": "apiKey", "in": "header", "name": "X-Key"}),
+    );
+    let mut request = ois::request::RequestOptions::new("item");
+    request.parameters.insert("id".into(), json!("1"));
+    request.credentials =
+        vec![ois::request::Credential { ois_title: "Base".into(), scheme: "key".into(), value: "s3cret-key".into() }];
+    let called =
+        ois::call::call(&ois, &request, &ois::processing::Engine::Embedded, &ois::call::CallOptions::default(), 0)
+            .unwrap_or_else(|failure| panic!("{:?}", failure.stopped.diagnostic));
+    let notes = called.reply.map(|reply| reply.notes).unwrap_or_default();
+    let target_port = target.rsplit(':').next().unwrap_or_default().to_owned();
+    shown(&notes, None).into_iter().map(|(code, text)| (code, text.replace(&target_port, "PORT"))).collect()
+}
+
 fn call_codes(base: &str, options: ois::call::CallOptions) -> Vec<Shown> {
     use ois::request::RequestOptions;
     let mut ois = base_ois();
@@ -1054,6 +1080,7 @@ one_test_per_code! {
     cal007_not_json: NotJson,
     cal008_response_too_large: ResponseTooLarge,
     cal009_call_failed: CallFailed,
+    cal010_credential_redirected: CredentialRedirected,
     ois071_snippet_unrunnable: SnippetUnrunnable,
     ois072_no_snippet_result: NoSnippetResult,
     req030_processing_syntax: ProcessingSyntax,

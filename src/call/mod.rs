@@ -59,6 +59,10 @@ pub struct Reply {
     /// The body as `JSON.parse` reads it; `None` when it is not JSON.
     #[serde(skip)]
     pub json: Option<Value>,
+    /// What the redirects on the way did that the user should know (a credential carried to
+    /// another origin).
+    #[serde(skip)]
+    pub notes: Vec<Diagnostic>,
 }
 
 fn as_millis<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
@@ -166,13 +170,14 @@ impl Reply {
 }
 
 /// Sends `request` and reads the answer, whatever its status ([`call`] makes a status outside 2xx
-/// an error, as axios does).
+/// an error, as axios does). Redirects are followed as follow-redirects (axios's transport in
+/// Node.js) follows them: at most [`MAX_REDIRECTS`]; `Authorization`, `Proxy-Authorization` and
+/// `Cookie` dropped when the next URL is on another host or port (not a subdomain) or moves from
+/// https to http; POST turned into GET for 301/302/303; only http and https followed.
 pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnostic> {
     let config = ureq::Agent::config_builder()
-        .timeout_global(Some(options.timeout))
-        .max_redirects(MAX_REDIRECTS)
-        // follow-redirects keeps Authorization to the same host and drops it for another.
-        .redirect_auth_headers(ureq::config::RedirectAuthHeaders::SameHost)
+        // Redirects are followed below, as the node's client follows them.
+        .max_redirects(0)
         .http_status_as_error(false)
         .save_redirect_history(false)
         // What the node's axios sends, so that an API treats us as it treats the node.
@@ -183,24 +188,49 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
         .build();
     let agent = ureq::Agent::new_with_config(config);
     let started = Instant::now();
-    let sent = if request.method == "POST" {
-        let mut builder = agent.post(&request.url);
-        for (name, value) in &request.headers {
-            builder = builder.header(name.as_str(), crate::js::string(value));
-        }
-        let body = request.body.as_ref().map(crate::js::stringify).unwrap_or_else(|| "{}".to_owned());
-        if let Some(content_type) = crate::node::axios::added_content_type(request.headers.keys()) {
-            builder = builder.header("Content-Type", content_type);
-        }
-        builder.send(body.as_bytes())
-    } else {
-        let mut builder = agent.get(&request.url);
-        for (name, value) in &request.headers {
-            builder = builder.header(name.as_str(), crate::js::string(value));
-        }
-        builder.call()
+    let mut hop = Hop {
+        url: request.url.clone(),
+        post: request.method == "POST",
+        headers: request.headers.iter().map(|(name, value)| (name.clone(), crate::js::string(value))).collect(),
     };
-    let mut response = sent.map_err(|error| transport_error(error, request, options))?;
+    let body = request.body.as_ref().map(crate::js::stringify).unwrap_or_else(|| "{}".to_owned());
+    if hop.post
+        && let Some(content_type) = crate::node::axios::added_content_type(request.headers.keys())
+    {
+        hop.headers.push(("Content-Type".to_owned(), content_type.to_owned()));
+    }
+    let mut notes = Vec::new();
+    let mut redirects = 0;
+    let mut response = loop {
+        let remaining = options.timeout.saturating_sub(started.elapsed());
+        let sent = if hop.post {
+            let mut builder = agent.post(&hop.url).config().timeout_global(Some(remaining)).build();
+            for (name, value) in &hop.headers {
+                builder = builder.header(name.as_str(), value.as_str());
+            }
+            builder.send(body.as_bytes())
+        } else {
+            let mut builder = agent.get(&hop.url).config().timeout_global(Some(remaining)).build();
+            for (name, value) in &hop.headers {
+                builder = builder.header(name.as_str(), value.as_str());
+            }
+            builder.call()
+        };
+        let response = sent.map_err(|error| transport_error(error, request, options))?;
+        let status = response.status().as_u16();
+        let location = response.headers().get("location").and_then(|value| value.to_str().ok());
+        let (true, Some(location)) = (matches!(status, 301 | 302 | 303 | 307 | 308), location) else {
+            break response;
+        };
+        redirects += 1;
+        if redirects > MAX_REDIRECTS {
+            return Err(Diagnostic::elsewhere(
+                Code::RedirectLoop,
+                format!("{}: more than {MAX_REDIRECTS} redirects", host_of(&request.url)),
+            ));
+        }
+        hop = hop.redirected(status, location, &request.secrets, &mut notes)?;
+    };
     let status = response.status().as_u16();
     let headers: Vec<(String, String)> = response
         .headers()
@@ -225,7 +255,93 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
     }
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let json = read_json(bytes);
-    Ok(Reply { status, latency, headers, text, json })
+    Ok(Reply { status, latency, headers, text, json, notes })
+}
+
+/// One request of a chain of redirects.
+struct Hop {
+    url: String,
+    post: bool,
+    headers: Vec<(String, String)>,
+}
+
+impl Hop {
+    /// The next request, after a `status` redirect to `location`, as follow-redirects makes it.
+    fn redirected(
+        self,
+        status: u16,
+        location: &str,
+        secrets: &[String],
+        notes: &mut Vec<Diagnostic>,
+    ) -> Result<Hop, Diagnostic> {
+        let unfollowed = |why: String| {
+            Diagnostic::elsewhere(
+                Code::RedirectLoop,
+                format!("{}: a redirect the node's client does not follow: {why}", host_of(&self.url)),
+            )
+        };
+        let current = url::Url::parse(&self.url).map_err(|e| unfollowed(e.to_string()))?;
+        let next = current.join(location).map_err(|e| unfollowed(format!("Location {location:?}: {e}")))?;
+        if !matches!(next.scheme(), "http" | "https") {
+            // follow-redirects refuses any other protocol (file:, data:, ftp:): nothing is read.
+            return Err(unfollowed(format!("Location {location:?} is not http or https")));
+        }
+        let current_host = host_and_port(&current);
+        let downgraded = next.scheme() != current.scheme() && next.scheme() != "https";
+        let elsewhere =
+            host_and_port(&next) != current_host && !is_subdomain(next.host_str().unwrap_or_default(), &current_host);
+        let mut headers = self.headers;
+        if downgraded || elsewhere {
+            headers.retain(|(name, _)| {
+                !matches!(name.to_ascii_lowercase().as_str(), "authorization" | "proxy-authorization" | "cookie")
+            });
+            let carried: Vec<&str> = headers
+                .iter()
+                .filter(|(_, value)| secrets.iter().any(|secret| !secret.is_empty() && value.contains(secret.as_str())))
+                .map(|(name, _)| name.as_str())
+                .collect();
+            if !carried.is_empty() {
+                notes.push(
+                    Diagnostic::elsewhere(
+                        Code::CredentialRedirected,
+                        format!(
+                            "a redirect to {} carries the credential header {} there, as the node's client does (it drops only Authorization and Cookie)",
+                            host_and_port(&next),
+                            carried.join(", ")
+                        ),
+                    )
+                    .with_help("check that the API really redirects to that host; the node would send the key there too"),
+                );
+            }
+        }
+        // 301/302 after a POST, and 303, are followed with a GET and no body.
+        let post = self.post && !matches!(status, 301..=303);
+        if self.post && !post {
+            headers.retain(|(name, _)| {
+                !name.eq_ignore_ascii_case("content-type") && !name.eq_ignore_ascii_case("content-length")
+            });
+        }
+        Ok(Hop { url: next.to_string(), post, headers })
+    }
+}
+
+/// `host:port` as a `Host` header names it (the port only when it is not the scheme's own).
+fn host_and_port(url: &url::Url) -> String {
+    match url.port() {
+        Some(port) => format!("{}:{port}", url.host_str().unwrap_or_default()),
+        None => url.host_str().unwrap_or_default().to_owned(),
+    }
+}
+
+/// follow-redirects' `isSubdomain(subdomain, domain)`: `subdomain` ends with `.domain`.
+fn is_subdomain(subdomain: &str, domain: &str) -> bool {
+    subdomain.len() > domain.len() + 1
+        && subdomain.ends_with(domain)
+        && subdomain.as_bytes().get(subdomain.len() - domain.len() - 1) == Some(&b'.')
+}
+
+fn host_of(url: &str) -> String {
+    url::Url::parse(url).map(|u| host_and_port(&u)).unwrap_or_else(|_| url.to_owned())
 }
 
 /// The body as `JSON.parse` reads it (a later duplicate key wins, `1e400` is Infinity); `None`

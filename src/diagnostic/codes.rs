@@ -272,6 +272,7 @@ codes! {
         NotJson = "CAL007", Error, "the API's answer is not JSON";
         ResponseTooLarge = "CAL008", Error, "the API's answer is larger than the response size limit";
         CallFailed = "CAL009", Error, "the call failed in another way (the message says how)";
+        CredentialRedirected = "CAL010", Warning, "a redirect carried a credential header to another origin, as the node's client would";
     }
     Output {
         OutputExists = "OUT001", Error, "the output file exists and replacing it was not allowed";

@@ -68,10 +68,12 @@ pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallSt
     };
     match crate::call::call(&selected.ois, &options, &job.inputs.engine, &job.options, now) {
         Ok(called) => {
+            warnings.extend(called.reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
             warnings.extend(called.exchange.diagnostics().into_iter().map(|d| d.within(&selected.pointer)));
             Ok(CallReport { called, diagnostics: warnings, source: Some(source) })
         }
         Err(CallFailure { mut stopped, reply }) => {
+            warnings.extend(reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
             stopped.diagnostic = stopped.diagnostic.within(&selected.pointer);
             let secrets = options.credentials.iter().map(|c| c.value.clone()).collect();
             Err(CallStop { stop: Stop::new(warnings, stopped, Some(source)), reply, secrets })
