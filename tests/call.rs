@@ -104,6 +104,23 @@ impl Server {
                             answer(&mut stream, "200 OK", "application/json", "", body.as_bytes());
                         }
                         "/text" => answer(&mut stream, "200 OK", "text/html", "", b"<html>maintenance</html>"),
+                        "/latin1" => answer(
+                            &mut stream,
+                            "200 OK",
+                            "application/json",
+                            "",
+                            b"{\"price\": 42, \"name\": \"caf\xe9\"}",
+                        ),
+                        "/drip" => {
+                            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 64\r\nConnection: close\r\n\r\n";
+                            let _ = stream.write_all(head.as_bytes());
+                            for _ in 0..64 {
+                                std::thread::sleep(Duration::from_millis(100));
+                                if stream.write_all(b" ").is_err() {
+                                    break;
+                                }
+                            }
+                        }
                         "/escape" => answer(
                             &mut stream,
                             "500 Internal Server Error",
@@ -160,7 +177,8 @@ fn config(base: &str) -> Value {
         "/items/{id}": {"get": {"parameters": get_parameters}, "post": {"parameters": [{"in": "path", "name": "id"}, {"in": "query", "name": "amount"}, {"in": "query", "name": "nested"}]}},
         "/redirect": {"get": {"parameters": []}}, "/loop": {"get": {"parameters": []}}, "/slow": {"get": {"parameters": []}},
         "/huge": {"get": {"parameters": []}}, "/text": {"get": {"parameters": []}}, "/denied": {"get": {"parameters": []}},
-        "/broken": {"get": {"parameters": []}}, "/escape": {"get": {"parameters": []}}
+        "/broken": {"get": {"parameters": []}}, "/escape": {"get": {"parameters": []}},
+        "/latin1": {"get": {"parameters": []}}, "/drip": {"get": {"parameters": []}}
     });
     let ois = json!({
         "oisFormat": "2.3.2", "title": "Loopback", "version": "1.0.0",
@@ -186,7 +204,7 @@ fn config(base: &str) -> Value {
                 {"name": "nested", "operationParameter": {"in": "query", "name": "nested"}}
             ]), json!([]), "data.items.0.v"),
             simple("redirect", "/redirect"), simple("loop", "/loop"), simple("slow", "/slow"), simple("huge", "/huge"),
-            simple("text", "/text"), simple("denied", "/denied"), simple("broken", "/broken"), simple("escape", "/escape"),
+            simple("text", "/text"), simple("denied", "/denied"), simple("broken", "/broken"), simple("escape", "/escape"), simple("latin1", "/latin1"), simple("drip", "/drip"),
             endpoint("wrongPath", "get", "/redirect", json!([]), json!([]), "data.missing")
         ]
     });
@@ -407,11 +425,13 @@ fn all_calls_every_endpoint_and_summarises() {
         ("denied", "API error"),
         ("broken", "API error"),
         ("escape", "API error"),
+        ("latin1", "ok"),
+        ("drip", "API error"),
         ("wrongPath", "extraction failed"),
     ];
     let expected: Vec<(String, String)> = expected.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect();
     assert_eq!(verdicts, expected);
-    assert_eq!(summary["ok"], 3);
+    assert_eq!(summary["ok"], 4);
     // An API error after an answer keeps its status.
     assert_eq!(summary["endpoints"][7]["status"], 401);
     assert_eq!(summary["endpoints"][8]["status"], 503);
@@ -419,7 +439,7 @@ fn all_calls_every_endpoint_and_summarises() {
 
     let text = ois(&setup, &["call", "--all", "--timeout", "1", "--max-response-bytes", "100000"]);
     let table = String::from_utf8_lossy(&text.stdout);
-    assert!(table.starts_with("endpoint") && table.contains("11 endpoint(s): 3 ok, 8 failed"), "{table}");
+    assert!(table.starts_with("endpoint") && table.contains("13 endpoint(s): 4 ok, 9 failed"), "{table}");
     assert_no_secret(&text);
 }
 
@@ -541,4 +561,19 @@ fn redirects_are_followed_as_the_node_follows_them() {
     assert_eq!(refused.stopped.diagnostic.code, ois::Code::RedirectLoop);
     assert!(refused.stopped.diagnostic.message.contains("not http or https"));
     assert!(server.take().is_empty(), "the file: redirect was requested somewhere");
+}
+
+/// What the node's HTTP client makes of what a server sends: a body whose bytes keep coming past
+/// the deadline is a timeout (CAL004), and a JSON body with a byte that is not UTF-8 is read with
+/// U+FFFD in its place, as axios decodes it, not refused.
+#[test]
+fn slow_bodies_time_out_and_bad_utf8_is_decoded_as_axios_decodes_it() {
+    let server = Server::start();
+    let setup = setup(&server);
+    let drip = ois(&setup, &["call", "--endpoint", "drip", "--timeout", "1"]);
+    assert!(String::from_utf8_lossy(&drip.stderr).contains("CAL004"), "{}", String::from_utf8_lossy(&drip.stderr));
+    let latin1 = ois(&setup, &["call", "--endpoint", "latin1", "--format", "json"]);
+    assert!(latin1.status.success(), "{}", String::from_utf8_lossy(&latin1.stderr));
+    let value: Value = serde_json::from_slice(&latin1.stdout).unwrap();
+    assert_eq!(value["call"]["body"]["name"], "caf\u{fffd}");
 }

@@ -239,12 +239,18 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
         .collect();
     let mut bytes = Vec::new();
     let limit = options.max_response_bytes;
-    response
-        .body_mut()
-        .as_reader()
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|error| transport_error(ureq::Error::Io(error), request, options))?;
+    response.body_mut().as_reader().take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(|error| {
+        // ureq reports its deadline passing mid-body as an I/O error wrapping its own Timeout.
+        let timed_out = error
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<ureq::Error>())
+            .is_some_and(|inner| matches!(inner, ureq::Error::Timeout(_)));
+        if timed_out {
+            timeout(&host_of(&request.url), options)
+        } else {
+            transport_error(ureq::Error::Io(error), request, options)
+        }
+    })?;
     let latency = started.elapsed();
     if bytes.len() as u64 > limit {
         return Err(Diagnostic::elsewhere(
@@ -347,7 +353,12 @@ fn host_of(url: &str) -> String {
 /// The body as `JSON.parse` reads it (a later duplicate key wins, `1e400` is Infinity); `None`
 /// when it is not JSON (YAML, HTML, text).
 fn read_json(bytes: Vec<u8>) -> Option<Value> {
-    let source = Source::from_bytes("the response", None, bytes).ok()?;
+    // axios decodes the body as UTF-8, a bad sequence becoming U+FFFD, before JSON.parse reads it.
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+    };
+    let source = Source::from_text("the response", None, text);
     if source.format == crate::source::Format::Json {
         return source.parse_as_javascript().ok().map(|(value, _, _)| value);
     }
