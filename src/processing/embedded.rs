@@ -513,7 +513,20 @@ const CHECK_TIME: Duration = Duration::from_millis(250);
 /// Parses `snippet` without running it (V1: as a function body), or, for V2, evaluates its
 /// `value` as an expression in the sandbox (a function expression's body does not run) to see
 /// that it is a function.
-pub(super) fn check(snippet: &Snippet, v2: bool) -> Result<(), Failure> {
+/// Parses `snippet` without running it; a V2 `value` is also evaluated, to see that it is a
+/// function, for as much of `budget` as it needs (at most [`CHECK_TIME`]): what it uses is taken
+/// from `budget`, shared by the checks of one validation, so that a file of many endpoints whose
+/// `value`s run code (`(() => { for (;;); })() || (p => p)`, 250 ms each) costs at most the
+/// budget. With nothing left, a `value` is only parsed.
+pub(super) fn check(snippet: &Snippet, v2: bool, budget: &mut Duration) -> Result<(), Failure> {
+    let evaluation = if v2 { CHECK_TIME.min(*budget) } else { Duration::ZERO };
+    let started = Instant::now();
+    let checked = check_within(snippet, v2, evaluation);
+    *budget = budget.saturating_sub(started.elapsed().min(evaluation));
+    checked
+}
+
+fn check_within(snippet: &Snippet, v2: bool, evaluation: Duration) -> Result<(), Failure> {
     let (runtime, clock) = sandbox(Instant::now() + CHECK_TIME)?;
     let context = Context::full(&runtime).map_err(quickjs)?;
     let logs: Rc<RefCell<Vec<String>>> = Rc::default();
@@ -544,6 +557,23 @@ pub(super) fn check(snippet: &Snippet, v2: bool) -> Result<(), Failure> {
                 Err(other) => Err(scope.engine(other)),
             };
         }
+        if evaluation.is_zero() {
+            // Out of budget: parsed as the expression it is, not run.
+            ctx.globals().set("__code", format!("return (\n{}\n)", snippet.code)).map_err(|e| scope.engine(e))?;
+            return match ctx.eval::<Value<'_>, _>("new Function(__code);") {
+                Ok(_) => Ok(()),
+                Err(rquickjs::Error::Exception) => {
+                    let thrown = ctx.catch();
+                    let message: String = thrown.as_object().and_then(|o| o.get("message").ok()).unwrap_or_default();
+                    Err(Failure::new(
+                        FailureKind::Syntax,
+                        format!("the snippet does not parse: SyntaxError: {message}"),
+                    ))
+                }
+                Err(other) => Err(scope.engine(other)),
+            };
+        }
+        clock.set(Instant::now() + evaluation);
         let value: Value<'_> = scope.eval(&format!("(\n{})", snippet.code), 1)?;
         if value.is_function() {
             return Ok(());

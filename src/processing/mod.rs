@@ -208,7 +208,17 @@ pub enum Engine {
 /// Checks a snippet without running its code: that it parses, and that a V2 `value` is a
 /// function expression (evaluated in the sandbox, which runs nothing but the expression).
 pub fn check_snippet(snippet: &Snippet, v2: bool) -> Result<(), Failure> {
-    embedded::check(snippet, v2).map_err(|failure| failure.at(&snippet.pointer))
+    check_snippet_within(snippet, v2, &mut { CHECK_BUDGET })
+}
+
+/// The time the checks of one validation may spend evaluating V2 `value` expressions together.
+pub const CHECK_BUDGET: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// [`check_snippet`], evaluating a V2 `value` only for what is left of `budget` (shared by the
+/// checks of one validation, and reduced by what this one uses); with nothing left, it is only
+/// parsed.
+pub fn check_snippet_within(snippet: &Snippet, v2: bool, budget: &mut std::time::Duration) -> Result<(), Failure> {
+    embedded::check(snippet, v2, budget).map_err(|failure| failure.at(&snippet.pointer))
 }
 
 /// Whether a V1 snippet can produce its value, by a look at its text (best effort): `Node` code

@@ -102,6 +102,29 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    #[test]
+    fn evaluating_v2_values_shares_one_budget_per_ois() {
+        // Each `value` runs an endless loop when evaluated: four of them once took 250 ms each,
+        // and 400 took 100 s. The budget lets the first two be evaluated (and time out); the
+        // rest are only parsed.
+        let mut value = ois("Loops");
+        let endpoint = value["endpoints"][0].clone();
+        let looping = json!({"environment": "Node", "timeoutMs": 1000, "value": "(() => { for (;;); })() || (p => p)"});
+        value["endpoints"] = json!(
+            (0..4)
+                .map(|i| {
+                    let mut endpoint = endpoint.clone();
+                    endpoint["name"] = json!(format!("e{i}"));
+                    endpoint["postProcessingSpecificationV2"] = looping.clone();
+                    endpoint
+                })
+                .collect::<Vec<_>>()
+        );
+        let evaluated =
+            validate_value(&value, None).diagnostics.iter().filter(|d| d.code == Code::SnippetUnrunnable).count();
+        assert!((1..=2).contains(&evaluated), "{evaluated} of 4 values were run to their deadline");
+    }
+
     fn ois(title: &str) -> Value {
         json!({
             "oisFormat": "3.0.0", "title": title, "version": "1.0.0",

@@ -12,13 +12,15 @@ use crate::processing::{self, EndpointProcessing, Environment, FailureKind, Spec
 pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let Some(endpoints) = ois.get("endpoints").and_then(Value::as_array) else { return diagnostics };
+    // Evaluating V2 `value`s (to see each is a function) may take this long for the whole OIS.
+    let mut budget = processing::CHECK_BUDGET;
     for (index, endpoint) in endpoints.iter().enumerate() {
         let at = pointer::join("/endpoints", [index.to_string().as_str()]);
         let processing = EndpointProcessing::of(endpoint, &at);
         for specification in [&processing.pre, &processing.post].into_iter().flatten() {
             let v2 = matches!(specification, Specification::V2(_));
             for snippet in specification.snippets() {
-                if let Err(failure) = processing::check_snippet(snippet, v2) {
+                if let Err(failure) = processing::check_snippet_within(snippet, v2, &mut budget) {
                     diagnostics.push(not_runnable(failure, v2, &snippet.pointer));
                 } else if !v2 && !processing::mentions_its_result(snippet) {
                     let (name, what) = match snippet.environment {
