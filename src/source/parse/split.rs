@@ -67,7 +67,14 @@ pub(super) fn json(text: &str, interest: Option<Interest>) -> Option<Parsed<'_>>
     batches.sort_unstable_by_key(|(index, _)| *index);
     let values = batches.into_iter().map(|(_, values)| values).collect::<Option<Vec<_>>>()?;
     let values = values.into_iter().flatten();
-    let mut assembly = Assembly { text, values, pointer: String::new(), landmarks: Vec::new(), unparsed: Vec::new() };
+    let mut assembly = Assembly {
+        text,
+        values,
+        pointer: String::new(),
+        landmarks: Vec::new(),
+        landmark_bytes: 0,
+        unparsed: Vec::new(),
+    };
     let root = assembly.value(Outline::Object(outline))?;
     if assembly.values.next().is_some() {
         return None;
@@ -129,6 +136,9 @@ struct Assembly<'text, I> {
     values: I,
     pointer: String,
     landmarks: Vec<Landmark>,
+    /// The bytes of the landmarks' pointers, kept below the text's length: each holds its whole
+    /// pointer, and 16,000 parameters under a 100,000-character path took 2 GB of them.
+    landmark_bytes: usize,
     /// The members of values read by reference: their pointers and text.
     unparsed: Vec<(String, &'text str)>,
 }
@@ -213,9 +223,14 @@ impl<'text, I: Iterator<Item = Option<Value>>> Assembly<'text, I> {
 
     /// Notes that the value of the member `key` at the current pointer starts at `value`.
     fn landmark(&mut self, value: Option<usize>, key: &str, element: bool) {
+        // Landmarks only spare locating a walk: past the budget, none is kept.
+        if self.landmark_bytes + self.pointer.len() > self.text.len() {
+            return;
+        }
         if let Some(value) = value
             && let Some(report) = if element { Some(value) } else { key_start(self.text, value, key) }
         {
+            self.landmark_bytes += self.pointer.len();
             self.landmarks.push(Landmark { pointer: self.pointer.clone(), report, value });
         }
     }
@@ -634,6 +649,22 @@ mod tests {
 
     fn split(text: &str) -> Option<Value> {
         json(text, None).map(|parsed| parsed.value)
+    }
+
+    #[test]
+    fn landmarks_never_hold_more_pointer_bytes_than_the_text_has() {
+        // 16,000 parameters under one 100,000-character path: a landmark per parameter, each with
+        // the path in its pointer, once took 2 GB.
+        let path = format!("/{}", "a".repeat(100_000));
+        let parameters: Vec<String> = (0..16_000).map(|i| format!(r#"{{"name": "p{i}", "in": "query"}}"#)).collect();
+        let text = format!(
+            r#"{{"openapi": "3.0.3", "paths": {{"{path}": {{"get": {{"parameters": [{}]}}}}}}}}"#,
+            parameters.join(", ")
+        );
+        let parsed = json(&text, None).expect("splits");
+        let bytes: usize = parsed.landmarks.iter().map(|l| l.pointer.len()).sum();
+        assert!(bytes <= text.len(), "{bytes} bytes of landmark pointers for {} of text", text.len());
+        assert_eq!(parsed.value, json_whole(&text).unwrap());
     }
 
     #[test]
