@@ -999,3 +999,20 @@ fn every_command_that_chooses_an_ois_says_the_same_where() {
             .stderr(predicate::str::contains(expected).and(predicate::str::contains(at.as_str())));
     }
 }
+
+#[test]
+fn a_record_s_own_options_pass_the_check_when_they_change_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let output = dir.path().join("api.ois.json");
+    let converted = ois()
+        .args(["convert", "samples/coins.yaml", "--server", "https://pro.coins.example/api/v3", "-q", "-o"])
+        .arg(&output)
+        .output()
+        .expect("runs");
+    assert!(converted.status.success(), "{}", String::from_utf8_lossy(&converted.stderr));
+    // The record gives the server again; the calls do not change: in sync, nothing to warn of.
+    let check =
+        ois().args(["convert", "samples/coins.yaml", "--update"]).arg(&output).arg("--check").output().expect("runs");
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert!(check.status.success() && !stderr.contains("CNV089"), "{stderr}");
+}

@@ -307,6 +307,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             shown(&problem.into_iter().collect::<Vec<_>>(), None)
         }),
         (Code::UpdateChanges, update_check_codes()),
+        (Code::RecordChangesCalls, tampered_record_codes()),
         (Code::SelfCheckFailed, self_check_codes()),
         (Code::OutputExists, shown(&[output_exists()], None)),
         (Code::OutputWrite, shown(&[output_unwritable()], None)),
@@ -972,6 +973,27 @@ fn update_check_codes() -> Vec<Shown> {
     json_report_codes(&output.stderr).into_iter().map(|(code, text)| (code, text.replace(&temp, "<tmp>"))).collect()
 }
 
+/// A record whose options were edited to send the OIS's calls elsewhere, found by `--check`.
+fn tampered_record_codes() -> Vec<Shown> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ois = dir.path().join("api.ois.json");
+    let output = common::ois().args(["convert", "samples/coins.yaml", "-o"]).arg(&ois).output().expect("runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let record = dir.path().join("api.ois.convert.json");
+    let mut value: Value = serde_json::from_slice(&std::fs::read(&record).expect("record")).expect("JSON");
+    value["records"][0]["options"]["server"] = json!("https://attacker.example");
+    std::fs::write(&record, serde_json::to_string_pretty(&value).expect("JSON")).expect("write");
+    let output = common::ois()
+        .args(["convert", "samples/coins.yaml", "--update"])
+        .arg(&ois)
+        .args(["--check", "--report", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "--check passes a tampered record");
+    let temp = dir.path().display().to_string();
+    json_report_codes(&output.stderr).into_iter().map(|(code, text)| (code, text.replace(&temp, "<tmp>"))).collect()
+}
+
 fn self_check_codes() -> Vec<Shown> {
     let mut broken = base_ois();
     set(&mut broken, "/title", json!("not.valid"));
@@ -1254,6 +1276,7 @@ one_test_per_code! {
     cnv086_update_breaks_ois: UpdateBreaksOis,
     cnv087_record_unreadable: RecordUnreadable,
     cnv088_update_changes: UpdateChanges,
+    cnv089_record_changes_calls: RecordChangesCalls,
 }
 
 /// The README's code table is generated from the code list; `UPDATE_README=1 cargo test` rewrites it.

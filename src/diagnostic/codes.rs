@@ -163,6 +163,7 @@ codes! {
         UpdateBreaksOis = "CNV086", Error, "`--update`: the merged OIS would break an OIS rule (a refinement and an API change collide); nothing is written";
         RecordUnreadable = "CNV087", Warning, "`--update`: the record of the last conversion cannot be read, and is ignored";
         UpdateChanges = "CNV088", Error, "`--update --check`: the OIS is not in sync with the API document";
+        RecordChangesCalls = "CNV089", Warning, "`--update`: an option taken from the record (server, base URL, security) changes what the OIS calls";
         SelfCheckFailed = "CNV099", Error, "the generated OIS failed its own check (a bug: please report it)";
     }
     Ois {

@@ -129,6 +129,10 @@ pub fn run(job: &UpdateJob) -> Result<UpdateReport, Refused> {
             }
         }
     }
+    // In CI, an option a record slipped in that moves the OIS's calls is a failure.
+    if job.check && diagnostics.iter().any(|d| d.code == Code::RecordChangesCalls) {
+        report.status = Status::Failed;
+    }
     report.counts = Counts::of(&diagnostics);
     report.diagnostics = diagnostics;
     Ok(report)

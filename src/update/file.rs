@@ -69,6 +69,13 @@ pub fn update(
         (None, None) => None,
     };
     let mut merged = merge(base_ois.as_ref(), &ours, &theirs.ois);
+    if let Some(recorded) = recorded {
+        if let Some(mut warning) = record_changes_calls(&recorded.options, &options.given, &ours, &merged.ois, &pointer)
+        {
+            ois_file.locate_diagnostic(&mut warning);
+            diagnostics.push(warning);
+        }
+    }
     for diagnostic in &mut merged.diagnostics {
         // Pointers into the OIS, which may be one of a config's.
         diagnostic.location.pointer = format!("{pointer}{}", diagnostic.location.pointer);
@@ -106,6 +113,55 @@ pub fn update(
     let record_title = merged.ois.get("title").and_then(Value::as_str).unwrap_or_default();
     let record = Record::new(record_title, effective, theirs.ois);
     Ok(Update { text, unchanged, merged, diagnostics, record })
+}
+
+/// A warning when an option taken from the record, not given now, changes what the OIS calls (its
+/// server, its security): a record is a file anyone with the repository can edit, and a tampered
+/// one would otherwise move an OIS's calls to another host in silence.
+fn record_changes_calls(
+    recorded: &record::RecordedOptions,
+    given: &record::RecordedOptions,
+    ours: &Value,
+    merged: &Value,
+    at: &str,
+) -> Option<Diagnostic> {
+    let mut taken = Vec::new();
+    if given.server.is_none() && recorded.server.is_some() {
+        taken.push(format!("server {}", recorded.server.as_deref().unwrap_or_default()));
+    }
+    if given.server_vars.is_empty() && !recorded.server_vars.is_empty() {
+        taken.push("server variables".to_owned());
+    }
+    if given.base_url.is_none() && recorded.base_url.is_some() {
+        taken.push(format!("base URL {}", recorded.base_url.as_deref().unwrap_or_default()));
+    }
+    if given.security.is_empty() && !recorded.security.is_empty() {
+        taken.push(format!("security {}", recorded.security.join(", ")));
+    }
+    let calls = |ois: &Value| {
+        let specification = ois.get("apiSpecifications");
+        let field = |key: &str| specification.and_then(|s| s.get(key)).cloned();
+        (
+            field("servers"),
+            field("security"),
+            specification.and_then(|s| s.pointer("/components/securitySchemes")).cloned(),
+        )
+    };
+    if taken.is_empty() || calls(ours) == calls(merged) {
+        return None;
+    }
+    let pointer = format!("{at}/apiSpecifications");
+    Some(
+        Diagnostic::new(
+            Code::RecordChangesCalls,
+            pointer,
+            format!(
+                "the update changes what the OIS calls with options taken from its .convert.json record, not from this command: {}",
+                taken.join("; ")
+            ),
+        )
+        .with_help("check the record; give the options you mean on the command line (they override the record)"),
+    )
 }
 
 /// The pointer of the OIS to update in a file's document: the file's only OIS, or the one of
