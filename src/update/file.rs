@@ -69,12 +69,11 @@ pub fn update(
         (None, None) => None,
     };
     let mut merged = merge(base_ois.as_ref(), &ours, &theirs.ois);
-    if let Some(recorded) = recorded {
-        if let Some(mut warning) = record_changes_calls(&recorded.options, &options.given, &ours, &merged.ois, &pointer)
-        {
-            ois_file.locate_diagnostic(&mut warning);
-            diagnostics.push(warning);
-        }
+    if let Some(recorded) = recorded
+        && let Some(mut warning) = record_changes_calls(&recorded.options, &options.given, &ours, &merged.ois, &pointer)
+    {
+        ois_file.locate_diagnostic(&mut warning);
+        diagnostics.push(warning);
     }
     for diagnostic in &mut merged.diagnostics {
         // Pointers into the OIS, which may be one of a config's.
