@@ -1016,3 +1016,28 @@ fn a_record_s_own_options_pass_the_check_when_they_change_nothing() {
     let stderr = String::from_utf8_lossy(&check.stderr);
     assert!(check.status.success() && !stderr.contains("CNV089"), "{stderr}");
 }
+
+#[test]
+fn a_foreign_record_is_ignored_with_a_warning_and_adds_no_endpoint() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let output = dir.path().join("api.ois.json");
+    assert!(
+        ois().args(["convert", "samples/coins.yaml", "-q", "-o"]).arg(&output).output().expect("runs").status.success()
+    );
+    let record = dir.path().join("api.ois.convert.json");
+    let mut value: serde_json::Value = serde_json::from_slice(&std::fs::read(&record).expect("record")).expect("JSON");
+    value["records"][0]["generated"] = serde_json::json!("oops");
+    std::fs::write(&record, value.to_string()).expect("write");
+    let update = ois()
+        .args(["convert", "samples/coins.yaml", "--update"])
+        .arg(&output)
+        .args(["--check", "--report", "json"])
+        .output()
+        .expect("runs");
+    let report: serde_json::Value = serde_json::from_slice(&update.stderr).expect("a JSON report");
+    let codes: Vec<&str> =
+        report["diagnostics"].as_array().unwrap().iter().filter_map(|d| d["code"].as_str()).collect();
+    assert!(codes.contains(&"CNV087") && codes.contains(&"CNV080"), "{codes:?}");
+    assert!(report["endpoints"].as_array().unwrap().iter().all(|e| e["fate"] == "kept"), "{report}");
+    assert!(update.status.success(), "in sync: nothing added");
+}

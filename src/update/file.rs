@@ -57,7 +57,23 @@ pub fn update(
     // Taken out of the document, and the update put in its place.
     let ours = document.pointer_mut(&pointer).map(std::mem::take).unwrap_or_default();
     let title = ours.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
-    let recorded = record::find(&options.records, &title);
+    let recorded = match record::find(&options.records, &title) {
+        Some(record) if !belongs_to(record, &ours) => {
+            let mut warning = Diagnostic::new(
+                Code::RecordUnreadable,
+                "",
+                format!(
+                    "the conversion record of \"{}\" is not the record of this OIS (what it says was generated is not an OIS of the same oisFormat family); it is ignored: a two-way merge",
+                    record.title
+                ),
+            )
+            .with_help("delete the record, or update with the OpenAPI document the OIS was generated from as the base");
+            ois_file.locate_diagnostic(&mut warning);
+            diagnostics.push(warning);
+            None
+        }
+        found => found,
+    };
     let effective = recorded.map_or_else(|| options.given.clone(), |r| r.options.overridden_by(&options.given));
     let convert_options = effective.convert_options().map_err(Failure::from)?;
 
@@ -112,6 +128,19 @@ pub fn update(
     let record_title = merged.ois.get("title").and_then(Value::as_str).unwrap_or_default();
     let record = Record::new(record_title, effective, theirs.ois);
     Ok(Update { text, unchanged, merged, diagnostics, record })
+}
+
+/// Whether `record` can be the record of `ours`: what it says was generated is an OIS object (a
+/// title, endpoints, API specifications) of the oisFormat family `ours` has. A record from an older
+/// document passes (the merge pairs what both sides have); `generated: "oops"` does not.
+fn belongs_to(record: &record::Record, ours: &Value) -> bool {
+    let generated = &record.generated;
+    let family =
+        |ois: &Value| ois.get("oisFormat").and_then(Value::as_str).and_then(crate::ois::model::FormatFamily::of);
+    generated.get("title").is_some_and(Value::is_string)
+        && generated.get("endpoints").is_some_and(Value::is_array)
+        && generated.get("apiSpecifications").is_some_and(Value::is_object)
+        && (family(ours).is_none() || family(generated) == family(ours))
 }
 
 /// A warning when an option taken from the record, not given now, changes what the OIS calls (its

@@ -352,13 +352,35 @@ fn merge_endpoints(
         pairs
     };
     let theirs_of_base = pair(base_list, their_list);
-    let theirs_of_ours: HashMap<usize, usize> = match mode {
+    let mut theirs_of_ours: HashMap<usize, usize> = match mode {
         Mode::ThreeWay => {
             ours_of_base.iter().filter_map(|(bi, oi)| theirs_of_base.get(bi).map(|ti| (*oi, *ti))).collect()
         }
         Mode::TwoWay => pair(our_list, their_list),
     };
     let base_of_ours: HashMap<usize, usize> = ours_of_base.iter().map(|(bi, oi)| (*oi, *bi)).collect();
+    if mode == Mode::ThreeWay {
+        // An endpoint the base does not know, on an operation the API has an endpoint for that the
+        // base does not know either: added on both sides (a record older than the OIS, or from
+        // another document), so one endpoint, not a second one beside it.
+        let claimed: HashSet<usize> = theirs_of_base.values().copied().collect();
+        let unknown_ours: Vec<Value> = our_list
+            .iter()
+            .enumerate()
+            .map(|(oi, o)| if base_of_ours.contains_key(&oi) { Value::Null } else { o.clone() })
+            .collect();
+        let unknown_theirs: Vec<Value> = their_list
+            .iter()
+            .enumerate()
+            .map(|(ti, t)| if claimed.contains(&ti) { Value::Null } else { t.clone() })
+            .collect();
+        for (oi, ti) in pair(&unknown_ours, &unknown_theirs) {
+            if !unknown_ours.get(oi).is_some_and(Value::is_null) && !unknown_theirs.get(ti).is_some_and(Value::is_null)
+            {
+                theirs_of_ours.insert(oi, ti);
+            }
+        }
+    }
 
     let mut merged: Vec<(Option<usize>, Value)> = Vec::new();
     let mut fates = Vec::new();
@@ -753,6 +775,24 @@ mod tests {
         let fixed = &merged.ois["endpoints"][0]["fixedOperationParameters"][0];
         assert_eq!((&fixed["operationParameter"]["in"], &fixed["value"]), (&json!("header"), &json!("v")));
         assert!(merged.ois["endpoints"][0]["parameters"].as_array().unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_operation_a_stale_base_lacks_but_both_sides_have_is_one_endpoint() {
+        // A record from an older document (or another one) knows nothing of /rates.
+        let stale = generated("A", &[("/other", &[])]);
+        let mut ours = generated("A", &[("/rates", &[("query", "base")])]);
+        ours["endpoints"][0]["name"] = json!("feed");
+        let theirs = generated("A", &[("/rates", &[("query", "base"), ("query", "symbols")])]);
+        let merged = merge(Some(&stale), &ours, &theirs);
+        assert_eq!(fates(&merged), [("feed", Fate::Kept)], "{:?}", merged.diagnostics);
+        let names: Vec<&str> = merged.ois["endpoints"][0]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p["name"].as_str())
+            .collect();
+        assert_eq!(names, ["base", "symbols"]);
     }
 
     #[test]
