@@ -39,7 +39,11 @@ for path in sorted(glob.glob("../../shared/examples/ois/*.json")):
                 data = bytes([form]) + code
                 open(os.path.join(sys.argv[1], "seed-" + hashlib.md5(data).hexdigest()[:16]), "wb").write(data)
 PY
-    ;;
+    # Hostile snippets: console floods, loops in a V2 value's own expression, Node.js built-ins.
+    for f in seeds/processing/*; do cp -n "$f" "$corpus/seed-$(basename "$f")"; done ;;
+  secrets)
+    # Hostile configs: a `${NAME}` outside the credentials, escaped and nested ones.
+    for f in seeds/secrets/*; do cp -n "$f" "$corpus/seed-$(basename "$f")"; done ;;
   validate_bytes)
     for f in ../samples/expected/*.json ../../shared/examples/ois/*.json; do [ "$(stat -c %s "$f")" -lt 65536 ] && seed "$f"; done ;;
 esac

@@ -21,4 +21,15 @@ fuzz_target!(|data: &[u8]| {
     if config_text.matches("${").count() <= 1 {
         assert_eq!(loaded.ok().as_deref(), Some(config_text));
     }
+    // An untrusted config: the text in an OIS (a fixed parameter), a `${…}` only in the
+    // credentials. A request is never built from an OIS whose text has an unescaped `${` (it could
+    // carry a secret or the environment to the API).
+    let config = serde_json::json!({
+        "ois": [{"title": "T", "endpoints": [{"fixedOperationParameters": [{"value": config_text}]}]}],
+        "apiCredentials": [{"oisTitle": "T", "securitySchemeName": "k", "securitySchemeValue": "${API_KEY}"}]
+    });
+    let unescaped = config_text.match_indices("${").any(|(at, _)| !config_text[..at].ends_with('\\'));
+    if unescaped {
+        assert!(ois::request::select(&config, None, &secrets).is_err(), "{config_text:?} was filled in");
+    }
 });
