@@ -1041,3 +1041,33 @@ fn a_foreign_record_is_ignored_with_a_warning_and_adds_no_endpoint() {
     assert!(report["endpoints"].as_array().unwrap().iter().all(|e| e["fate"] == "kept"), "{report}");
     assert!(update.status.success(), "in sync: nothing added");
 }
+
+/// An interrupt between the two renames of a conversion (the OIS first, its record second) leaves
+/// the new OIS beside the old record: the next update reads that as the API and the OIS having
+/// changed alike, and finds them in sync, with no endpoint added twice.
+#[test]
+fn an_ois_renamed_before_its_record_is_recognised_by_the_next_update() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (old, new) = (dir.path().join("old.yaml"), dir.path().join("new.yaml"));
+    let text = std::fs::read_to_string("samples/coins.yaml").expect("sample");
+    std::fs::write(&old, &text).expect("write");
+    let extra = "  /ping:\n    get:\n      operationId: ping\n      responses: {'200': {description: ok}}\n";
+    std::fs::write(&new, text.replacen("paths:\n", &format!("paths:\n{extra}"), 1)).expect("write");
+    let output = dir.path().join("api.ois.json");
+    assert!(ois().arg("convert").arg(&old).args(["-q", "-o"]).arg(&output).output().expect("runs").status.success());
+    // The new document's OIS, renamed into place; the record was not (the run was interrupted).
+    let converted = ois().arg("convert").arg(&new).args(["-q", "--no-record"]).output().expect("runs");
+    std::fs::write(&output, &converted.stdout).expect("write");
+    let check = ois()
+        .arg("convert")
+        .arg(&new)
+        .arg("--update")
+        .arg(&output)
+        .args(["--check", "--report", "json"])
+        .output()
+        .expect("runs");
+    let report: serde_json::Value = serde_json::from_slice(&check.stderr).expect("a JSON report");
+    assert!(check.status.success(), "{report}");
+    assert_eq!(report["changed"], false);
+    assert!(report["endpoints"].as_array().unwrap().iter().all(|e| e["fate"] == "kept"), "{report}");
+}
