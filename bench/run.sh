@@ -2,7 +2,10 @@
 # Times `ois convert` against the parse-only floor on the largest corpus documents, alternating the
 # two in one run (the machines are shared and noisy: compare ratios, not seconds).
 # Usage: bench/run.sh [RUNS] [FILE...]   (default: 15 runs; GitHub and Stripe)
-#        bench/run.sh batch [RUNS]         the whole shared corpus as one batch, both cores
+#        bench/run.sh batch [RUNS] [DIR]   the whole shared corpus (or DIR) as one batch, both cores
+#        bench/run.sh many [RUNS]          1,500 small public documents (the corpus's single-file
+#                                          roots under 600 KB, repeated) as one batch: the costs a
+#                                          batch pays per document
 #        bench/run.sh minified [RUNS]      GitHub minified to one line: hundreds of diagnostics
 #                                          located and rendered in one 2.8 MB line
 #        bench/run.sh corpus [RUNS]        every OpenAPI document of the corpus, one-line copies of the
@@ -19,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=single
 case "${1:-}" in
-  batch|minified|corpus|scaling) mode=$1; shift ;;
+  batch|minified|corpus|scaling|many) mode=$1; shift ;;
   processing)
     shift
     cargo build --release --quiet --example processing
@@ -67,8 +70,29 @@ if [ ${#files[@]} -eq 0 ]; then
   files=("$corpus/github/api.github.com.json" "$corpus/stripe/spec3.yaml")
 fi
 cargo build --release --quiet --bin ois --example floor
+if [ "$mode" = many ]; then
+  many=$(mktemp -d)
+  python3 - "$corpus" "$many" <<'PY'
+import os, re, shutil, sys
+corpus, out = sys.argv[1], sys.argv[2]
+roots = []
+for line in open(os.path.join(corpus, "SOURCES.md"), encoding="utf-8"):
+    match = re.match(r"\| *\d+ *\| `([^`]+)`", line)
+    if match:
+        roots.append(os.path.join(corpus, match.group(1)))
+def single_file(path):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    return not re.search(r"\$ref['\"]?\s*:\s*['\"]?(\./|\.\./|[A-Za-z0-9_-]+\.(ya?ml|json))", text)
+small = [p for p in roots if os.path.getsize(p) < 600_000 and single_file(p)]
+for i in range(1500):
+    source = small[i % len(small)]
+    shutil.copy(source, os.path.join(out, f"d{i:05d}{os.path.splitext(source)[1]}"))
+PY
+  mode=batch
+  set -- "$many"
+fi
 if [ "$mode" = batch ]; then
-  files=("$corpus")
+  files=("${1:-$corpus}")
 fi
 python3 - "$mode" "$runs" "${files[@]}" <<'PY'
 import os, shutil, statistics, subprocess, sys, tempfile, time
@@ -87,7 +111,7 @@ def measure(cmd):
     return elapsed, rss
 
 if mode == "batch":
-    corpus = sys.argv[3]
+    corpus = sys.argv[3]  # the folder: the shared corpus, or another
     size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(corpus) for f in fs)
     out = tempfile.mkdtemp()
     ratios, floors, oises, peaks = [], [], [], []
