@@ -20,7 +20,7 @@ seed() { # FILE: the target's first byte picks JSON (0) or YAML (1)
 }
 case "$target" in
   convert_bytes)
-    for f in ../samples/*.json ../samples/*.yaml seeds/*; do seed "$f"; done
+    for f in ../samples/*.json ../samples/*.yaml seeds/*; do if [ -f "$f" ]; then seed "$f"; fi; done
     mapfile -t small < <(find ../../shared/corpus -type f \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -size -64k | sort)
     for f in "${small[@]:0:300}"; do seed "$f"; done ;;
   processing)
