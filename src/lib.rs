@@ -15,6 +15,12 @@
 //!   it: processed parameters, request, processed response, value;
 //! - [scaffolds](scaffold) a config.json fragment and derives endpoint IDs.
 //!
+//! Each command of the `ois` program is a [job](jobs): it takes what the command is asked
+//! ([`jobs::ConvertJob`], [`jobs::UpdateJob`], …), owns every policy of doing it (strictness,
+//! which OIS of a file, which files are written, all or nothing) and returns a typed, serialisable
+//! report; the command line only fills the job from its flags and shows the report. What the
+//! nodes are — targets, ID derivation, secret names, what axios puts on the wire — is [`node`].
+//!
 //! Every problem is a [`Diagnostic`] with a stable [`Code`], a [`Location`] (which document, a
 //! JSON pointer, and a line and column when the text is at hand) and a message a person can act
 //! on. Functions return them as values; nothing here prints, exits or touches the network.
