@@ -3,8 +3,9 @@
 //! in `tests/codes/<CODE>.txt`. Adding a code without a test fails `every_code_has_a_test`.
 //!
 //! Where the input is a document, it is a file beside the snapshot ([`file_cases`]):
-//! `<CODE>.ois.json`, `.validate.json`, `.config.json`, `.openapi.json` (+ `.options.json`) or
-//! `.input.<ext>`.
+//! `<CODE>.ois.json`, `.validate.json`, `.config.json`, `.openapi.json` (+ `.options.json`),
+//! `.input.<ext>`, `.pre.js`/`.post.js` (a snippet), `.response.json` (an answer and the reserved
+//! parameters) or `.request.json` + `.request.ois.json` (a call and the OIS it is of).
 //! The cases that need a server, a folder, a command line or a generated input are [`cases`].
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
@@ -135,6 +136,24 @@ fn file_cases() -> Vec<(Code, Vec<Shown>)> {
                 let text = read(name);
                 let ois: Value = serde_json::from_str(&text).unwrap();
                 shown(&ois::check_ois(&ois, None), Some(&Source::from_text("ois.json", None, text)))
+            }
+            "pre.js" | "post.js" => processing_codes(kind.trim_end_matches(".js"), &read(name)),
+            "response.json" => {
+                let input: Value = serde_json::from_str(&read(name)).unwrap();
+                response_codes(input["response"].clone(), input["reserved"].clone())
+            }
+            "request.json" => {
+                let call: Value = serde_json::from_str(&read(name)).unwrap();
+                let ois: Value = serde_json::from_str(&read(&format!("{code}.request.ois.json"))).unwrap();
+                let credentials: Vec<(String, String)> = serde_json::from_value(call["credentials"].clone()).unwrap();
+                let credentials: Vec<(&str, &str)> =
+                    credentials.iter().map(|(s, v)| (s.as_str(), v.as_str())).collect();
+                request_codes(
+                    |base| *base = ois,
+                    call["endpoint"].as_str().unwrap(),
+                    call["parameters"].clone(),
+                    &credentials,
+                )
             }
             "config.json" | "validate.json" => {
                 let file = if kind == "config.json" { "config.json" } else { "ois.json" };
@@ -291,14 +310,11 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
     cases.push((Code::RelativeServer, with_servers(json!([{"url": "/v1"}]), &none)));
     assert!(!with_servers(json!([{"url": "/v1"}]), &base).iter().any(|(code, _)| *code == Code::RelativeServer));
     cases.extend([
-        (Code::UnknownEndpoint, request_codes(|_| {}, "nope", json!({}), &[])),
-        (Code::MissingPathValue, request_codes(|_| {}, "item", json!({}), &[])),
         (Code::MissingSecret, shown(
                 &[ois::request::Secrets::parse("").unwrap().interpolate("${OIS_TEST_UNSET_SECRET_1}", "").unwrap_err()],
                 None,
             ),
         ),
-        (Code::PathValueChangesUrl, request_codes(|_| {}, "item", json!({"id": "a/b"}), &[])),
         (Code::ResponseLenient, {
             let dir = tempfile::tempdir().expect("temp dir");
             let response = dir.path().join("response.json");
@@ -311,44 +327,6 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             }
             shown
         }),
-        (Code::InvalidHeaderValue, request_codes(
-                |o| {
-                    let header = json!({"type": "apiKey", "in": "header", "name": "X-Key"});
-                    set(o, "/apiSpecifications/components/securitySchemes/key", header);
-                },
-                "item",
-                json!({"id": "1"}),
-                &[("key", "secret\r\nX-Injected: 1")],
-            ),
-        ),
-        (Code::ClientRefused, request_codes(
-                |o| {
-                    let mut deep = json!(1);
-                    for _ in 0..101 {
-                        deep = json!({"d": deep});
-                    }
-                    set(o, "/endpoints/0/fixedOperationParameters/0/value", deep);
-                },
-                "item",
-                json!({"id": "1"}),
-                &[("key", "k")],
-            ),
-        ),
-        (Code::BasicNotBase64, request_codes(
-                |o| {
-                    set(
-                        o,
-                        "/apiSpecifications/components/securitySchemes/key",
-                        json!({"type": "http", "scheme": "basic"}),
-                    );
-                },
-                "item",
-                json!({"id": "1"}),
-                &[("key", "user:pass")],
-            ),
-        ),
-        (Code::InvalidRequestUrl, request_codes(|o| set(o, "/apiSpecifications/servers", json!([])), "item", json!({"id": "1"}), &[]),
-        ),
         (Code::InvalidOis, {
             let mut broken = base_ois();
             set(&mut broken, "/title", json!("a.b"));
@@ -371,13 +349,6 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::BadSecretsEntry, shown(&[ois::request::Secrets::parse("API_KEY=x\napi_secret=y").unwrap_err()], None)),
         (Code::SecretExpression, shown(&[ois::request::Secrets::parse("").unwrap().interpolate("key=${A + B}", "/x").unwrap_err()], None),
         ),
-        (Code::ParameterIgnored, request_codes(|_| {}, "item", json!({"id": "1", "unknown": 2}), &[])),
-        (Code::ValueNotFound, response_codes(json!({}), json!({"_type": "int256", "_path": "a"}))),
-        (Code::CastFailed, response_codes(json!("abc"), json!({"_type": "int256"}))),
-        (Code::InvalidType, response_codes(json!(1), json!({"_type": "int8"}))),
-        (Code::ReservedMismatch, response_codes(json!(1), json!({"_type": "int256,int256", "_path": "a"}))),
-        (Code::EncodedTooLarge, response_codes(json!("x".repeat(20_000)), json!({"_type": "string"}))),
-        (Code::EncodingFailed, response_codes(json!(-1), json!({"_type": "uint256"}))),
         (Code::HostNotFound, shown(&[ois::call::host_not_found("api.example.invalid", "Name or service not known")], None),
         ),
         (Code::ConnectionFailed, {
@@ -440,14 +411,6 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             let feed = json!({"endpoints": {"0x3528e42b017a5fbf9d2993a2df04efc3ed474357575065a111b054ddf9de2acc": {"oisTitle": "Nodary", "endpointName": "price"}}, "templates": {}});
             shown(&ois::verify_ids(&feed).unwrap(), None)
         }),
-        (Code::ProcessingSyntax, processing_codes("pre", "({ endpointParameters }) => {\n  return {;\n}")),
-        (Code::ProcessingThrew, processing_codes("post", "({ response }) => {\n  throw new Error('no price');\n}")),
-        (Code::ProcessingTimeout, processing_codes("post", "async () => { while (true) {} }")),
-        (Code::ProcessingShape, processing_codes("pre", "({ endpointParameters }) => endpointParameters")),
-        (Code::ProcessingValue, processing_codes("post", "({ response }) => ({ response: BigInt(response.price) })")),
-        (Code::NodeBuiltin, processing_codes("post", "() => ({ response: fs.readFileSync('/etc/hostname', 'utf8') })")),
-        (Code::ProcessingEngine, processing_codes("post", "() => { const a = []; while (true) a.push(new Array(1e6).fill(1)); }"),
-        ),
         (Code::Unsandboxed, cli_text_codes(&[COINS_REQUEST, &["--engine", "node"]].concat())),
     ]);
     cases

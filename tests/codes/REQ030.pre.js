@@ -1,0 +1,3 @@
+({ endpointParameters }) => {
+  return {;
+}

@@ -1,0 +1,3 @@
+({ response }) => {
+  throw new Error('no price');
+}

@@ -1,0 +1,1 @@
+({ endpointParameters }) => endpointParameters

@@ -1,0 +1,1 @@
+() => ({ response: fs.readFileSync('/etc/hostname', 'utf8') })

@@ -1,0 +1,1 @@
+() => { const a = []; while (true) a.push(new Array(1e6).fill(1)); }
