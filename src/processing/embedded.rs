@@ -32,7 +32,18 @@ const MAX_TIMERS: usize = 10_000;
 const STACK_SIZE: usize = 1 << 20;
 
 /// Console capture and the Node.js module names that fail with a clear message when used.
-const SANDBOX_SETUP: &str = r#"(function (log, builtins, lineChars, totalChars) {
+const SANDBOX_SETUP: &str = r#"(function (log, builtins, lineChars, totalChars, late) {
+  // QuickJS asks whether to stop only every 10,000 steps: a loop whose every step is one native
+  // call making megabytes (`for (;;) s = 'x'.repeat(1 << 24)`) would run for minutes past its
+  // deadline. These calls ask first.
+  for (const [object, name] of [[String.prototype, 'repeat'], [String.prototype, 'padStart'],
+      [String.prototype, 'padEnd'], [Array.prototype, 'fill'], [Array.prototype, 'join']]) {
+    const original = object[name];
+    Object.defineProperty(object, name, {
+      value: { [name](...args) { if (late()) throw new Error('the deadline has passed'); return original.apply(this, args); } }[name],
+      writable: true, configurable: true, enumerable: false,
+    });
+  }
   const show = (value) => {
     if (typeof value === 'string') return value;
     try {
@@ -266,7 +277,16 @@ impl<'js> Scope<'_, 'js> {
         })
         .map_err(|e| self.engine(e))?;
         let builtins: Vec<&str> = NODE_BUILTINS.to_vec();
-        setup.call::<_, ()>((log, builtins, MAX_LOG_LINE_CHARS, MAX_LOG_CHARS)).map_err(|e| self.engine(e))
+        let (deadline, interrupted) = (Arc::clone(&self.clock.deadline), Arc::clone(&self.clock.interrupted));
+        let late = Function::new(ctx.clone(), move || {
+            let late = deadline.lock().map_or(true, |deadline| Instant::now() >= *deadline);
+            if late {
+                interrupted.store(true, Ordering::SeqCst);
+            }
+            late
+        })
+        .map_err(|e| self.engine(e))?;
+        setup.call::<_, ()>((log, builtins, MAX_LOG_LINE_CHARS, MAX_LOG_CHARS, late)).map_err(|e| self.engine(e))
     }
 
     /// `setTimeout` and `setInterval` as commons gives them to async snippets: they queue the

@@ -408,6 +408,17 @@ mod tests {
         assert!(processed.logs.first().is_some_and(|line| line.contains("more characters not shown")));
     }
 
+    #[test]
+    fn a_loop_of_native_calls_that_make_megabytes_keeps_the_deadline() {
+        // QuickJS polls for its interrupt every 10,000 steps; each step here is 16 MiB of work.
+        let processing = endpoint(v2("post", "() => { for (;;) globalThis.g = 'x'.repeat(1 << 24); }", 50));
+        let started = std::time::Instant::now();
+        let failure = post_process(&Engine::Embedded, &processing, &json!({}), &Map::new()).unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Timeout, "{failure:?}");
+        // Not a benchmark: without the check it ran for minutes.
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    }
+
     fn failure(engine: &Engine, processing: Value, phase: Phase) -> Failure {
         let processing = endpoint(processing);
         match phase {
