@@ -271,32 +271,29 @@ impl Staged {
 /// BEL, the C1 controls, DEL) written as a visible escape (`\x1b`), so that text taken from an API
 /// or a document cannot clear the screen, retitle the window or write to the clipboard.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    let is_unsafe = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !text.chars().any(is_unsafe) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if is_unsafe(c) {
-            let _ = write!(out, "\\x{:02x}", u32::from(c));
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
+    escaped(text, |c| c != '\n' && c != '\t', |out, c| write!(out, "\\x{:02x}", u32::from(c)))
 }
 
 /// JSON text safe to show on a terminal: the control characters JSON leaves raw in strings (DEL,
 /// the C1 controls) written as `\u` escapes, which read back as the same string.
 pub fn printable_json(text: &str) -> std::borrow::Cow<'_, str> {
-    let is_unsafe = |c: char| c.is_control() && c != '\n' && c != '\t' && c != '\r';
+    escaped(text, |c| !matches!(c, '\n' | '\t' | '\r'), |out, c| write!(out, "\\u{:04x}", u32::from(c)))
+}
+
+/// `text` with each control character `unsafe_control` picks written by `escape`.
+fn escaped(
+    text: &str,
+    unsafe_control: impl Fn(char) -> bool,
+    escape: impl Fn(&mut String, char) -> std::fmt::Result,
+) -> std::borrow::Cow<'_, str> {
+    let is_unsafe = |c: char| c.is_control() && unsafe_control(c);
     if !text.chars().any(is_unsafe) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         if is_unsafe(c) {
-            let _ = write!(out, "\\u{:04x}", u32::from(c));
+            let _ = escape(&mut out, c);
         } else {
             out.push(c);
         }
