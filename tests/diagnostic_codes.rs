@@ -292,6 +292,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         }),
         (Code::UpdateChanges, update_check_codes()),
         (Code::RecordChangesCalls, tampered_record_codes()),
+        (Code::FormatMoved, format_moved_codes()),
         (Code::SelfCheckFailed, self_check_codes()),
         (Code::OutputExists, shown(&[output_exists()], None)),
         (Code::OutputWrite, shown(&[output_unwritable()], None)),
@@ -613,6 +614,26 @@ fn update_check_codes() -> Vec<Shown> {
     json_report_codes(&output.stderr).into_iter().map(|(code, text)| (code, text.replace(&temp, "<tmp>"))).collect()
 }
 
+/// An OIS written as 3.0.0, moved by `--update --target airnode-feed@3` to the format it reads.
+fn format_moved_codes() -> Vec<Shown> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ois = dir.path().join("api.ois.json");
+    let output = common::ois()
+        .args(["convert", "samples/coins.yaml", "--ois-format", "3.0.0", "-o"])
+        .arg(&ois)
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = common::ois()
+        .args(["convert", "samples/coins.yaml", "--target", "airnode-feed@3", "--report", "json", "--update"])
+        .arg(&ois)
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let temp = dir.path().display().to_string();
+    json_report_codes(&output.stderr).into_iter().map(|(code, text)| (code, text.replace(&temp, "<tmp>"))).collect()
+}
+
 /// A record whose options were edited to send the OIS's calls elsewhere, found by `--check`.
 fn tampered_record_codes() -> Vec<Shown> {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -917,6 +938,7 @@ one_test_per_code! {
     cnv087_record_unreadable: RecordUnreadable,
     cnv088_update_changes: UpdateChanges,
     cnv089_record_changes_calls: RecordChangesCalls,
+    cnv090_format_moved: FormatMoved,
 }
 
 /// The README's code table is generated from the code list; `UPDATE_README=1 cargo test` rewrites it.

@@ -61,7 +61,7 @@ fn a_scaffold_report_names_what_it_wrote_and_the_ids_in_it() {
     let dir = tempfile::tempdir().unwrap();
     let mut request = FeedRequest::default();
     request.feeds = vec!["simplePrice:ids=string:bitcoin".to_owned()];
-    request.target = Some(ois::node::Target::AirnodeFeed4);
+    // No target: the Feed that reads the OIS's format (2.3.2: Airnode Feed 3.3).
     let mut outputs = ScaffoldOutputs::default();
     outputs.output = Some(dir.path().join("config.json"));
     outputs.secrets_out = Some(dir.path().join("secrets.env"));

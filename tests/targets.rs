@@ -1,6 +1,6 @@
 //! `--target` on the scaffolds: the node a config is written for decides its version and which
-//! `oisFormat` it accepts; an OIS the node would not read is refused (and, without a target,
-//! warned about).
+//! `oisFormat` it accepts; an OIS the node would not read is refused. Without a target, a Feed
+//! config is for the Feed that reads the OIS's format.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
@@ -50,12 +50,46 @@ fn feed_targets_set_the_node_version_and_the_format_it_reads() {
 }
 
 #[test]
-fn without_a_target_a_format_the_node_does_not_read_is_a_warning() {
+fn without_a_target_the_feed_follows_the_ois_format() {
+    // 3.0.0 → the Feed that reads it (not released: said), 2.3.x → Airnode Feed 3.3.
     let (output, config) =
         ois(&["scaffold", "feed", "--feed", "coinMarketData:coinId=string32:bitcoin"], "coingecko-public.json");
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(config.is_some());
-    assert!(stderr(&output).contains("warning[OIS004]"), "{}", stderr(&output));
+    assert_eq!(config.unwrap()["nodeSettings"]["nodeVersion"], "4.0.0");
+    assert!(!stderr(&output).contains("OIS004"), "{}", stderr(&output));
+    let (output, config) = ois(&["scaffold", "feed", "--feed", "feed:name=string32:BTC/USD"], "nodary.json");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(config.unwrap()["nodeSettings"]["nodeVersion"], "3.3.0");
+    // A version named by hand that does not read the format is refused, as a target is.
+    let (output, config) = ois(
+        &["scaffold", "feed", "--feed", "coinMarketData:coinId=string32:bitcoin", "--node-version", "3.3.0"],
+        "coingecko-public.json",
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(config.is_none());
+    assert!(stderr(&output).contains("error[OIS004]"), "{}", stderr(&output));
+    // Without a target the Airnode config.json is Airnode 0.15's, which reads 2.3.x only.
+    let (output, config) = ois(&["scaffold", "airnode"], "coingecko-public.json");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(config.is_none());
+}
+
+#[test]
+fn files_of_two_formats_have_no_feed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("config.json");
+    let output = Command::cargo_bin("ois")
+        .unwrap()
+        .args(["scaffold", "feed", "--feed", "feed:name=string32:BTC/USD"])
+        .arg(example("nodary.json"))
+        .arg(example("coingecko-public.json"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stderr(&output).contains("no Airnode Feed reads both"), "{}", stderr(&output));
+    assert!(!out.exists());
 }
 
 #[test]

@@ -56,7 +56,8 @@ pub(crate) struct ConvertArgs {
     #[arg(long, value_name = "VERSION", value_parser = parse_ois_format, conflicts_with = "target")]
     ois_format: Option<String>,
     /// The node the OIS is for: airnode@0.15 and airnode-feed@3 read OIS 2.3.x, airnode-feed@4
-    /// and airnode@next 3.0.x.
+    /// and airnode@next 3.0.x. Default: the newest released node, airnode-feed@3 (OIS 2.3.2).
+    /// With --update, moves the OIS to the node's format, keeping its refinements.
     #[arg(long, value_enum)]
     target: Option<super::TargetArg>,
     /// The OIS title (default: info.title made to fit the OIS rule).
@@ -131,7 +132,10 @@ impl ConvertArgs {
         given.base_url = self.base_url.clone();
         given.title = self.title.clone();
         given.ois_version = self.ois_version.clone();
-        given.ois_format = self.target.map(|t| t.target().ois_format().to_owned()).or_else(|| self.ois_format.clone());
+        given.ois_format = self.ois_format.clone();
+        if let Some(target) = self.target {
+            given = given.with_target(target.target());
+        }
         given.include = self.include.clone();
         given.exclude = self.exclude.clone();
         given.security = self.security.clone();

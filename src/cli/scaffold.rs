@@ -57,9 +57,10 @@ pub(crate) struct FeedArgs {
     /// airnode-feed@4 (reads OIS 3.0.x; not released yet). An OIS it does not read is refused.
     #[arg(long, value_enum, conflicts_with = "node_version")]
     target: Option<FeedTarget>,
-    /// The Airnode Feed version the node runs (`nodeSettings.nodeVersion` must equal it).
-    #[arg(long, default_value = ois::node::Target::AirnodeFeed3.node_version())]
-    node_version: String,
+    /// The Airnode Feed version the node runs (`nodeSettings.nodeVersion` must equal it). Default:
+    /// the Feed that reads the OIS's format (2.3.x: airnode-feed@3, 3.3.0; 3.0.x: airnode-feed@4).
+    #[arg(long)]
+    node_version: Option<String>,
     /// A signed API to push to (repeatable; default: one placeholder).
     #[arg(long = "signed-api", value_name = "NAME=URL", value_parser = super::parse_pair)]
     signed_apis: Vec<(String, String)>,
@@ -85,9 +86,9 @@ pub(crate) struct AirnodeArgs {
     /// Add an HTTP signed-data gateway trigger for every endpoint.
     #[arg(long)]
     signed_http: bool,
-    /// The Airnode the config.json is for: airnode@0.15 (reads OIS 2.3.x), the only release
-    /// (airnode@next has no release whose config.json could be written yet). An OIS it does not
-    /// read is refused.
+    /// The Airnode the config.json is for: airnode@0.15 (reads OIS 2.3.x), the only release and
+    /// so the default (airnode@next has no release whose config.json could be written yet). An
+    /// OIS it does not read is refused.
     #[arg(long, value_enum)]
     target: Option<AirnodeTarget>,
     #[command(flatten)]
@@ -105,18 +106,16 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
                 FeedTarget::AirnodeFeed3 => Target::AirnodeFeed3,
                 FeedTarget::AirnodeFeed4 => Target::AirnodeFeed4,
             });
-            request.node_version = Some(args.node_version.clone());
+            request.node_version = args.node_version.clone();
             request.signed_apis = args.signed_apis.clone();
             request.fetch_interval = args.fetch_interval;
             request.batch = args.batch;
             ScaffoldJob::new(args.files, ScaffoldKind::Feed(request), args.outputs.outputs())
         }
         ScaffoldCommand::Airnode(args) => {
-            let kind = ScaffoldKind::Airnode {
-                http: args.http,
-                signed_http: args.signed_http,
-                require_format: args.target.is_some(),
-            };
+            // airnode@0.15 is the only choice (the argument says so in scripts).
+            let _ = args.target;
+            let kind = ScaffoldKind::Airnode { http: args.http, signed_http: args.signed_http };
             ScaffoldJob::new(args.files, kind, args.outputs.outputs())
         }
     };

@@ -11,7 +11,8 @@ use super::validate::parse_family;
 
 #[derive(Args)]
 pub(crate) struct SchemaArgs {
-    /// The OIS format family (2.3.x or 3.0.x); 3.0.x by default.
+    /// The OIS format family (2.3.x or 3.0.x); by default the one the newest released node reads
+    /// (airnode-feed@3: 2.3.x).
     #[arg(long, value_name = "VERSION", value_parser = parse_family, conflicts_with = "target")]
     ois_format: Option<FormatFamily>,
     /// The node that reads the OIS: airnode@0.15, airnode-feed@3 (OIS 2.3.x), airnode-feed@4,
@@ -31,19 +32,12 @@ pub(crate) struct SchemaArgs {
 }
 
 pub(crate) fn run_schema(args: SchemaArgs) -> ExitCode {
-    let family = args.target.map(|t| t.target().family()).or(args.ois_format).unwrap_or(FormatFamily::V3_0);
-    let schema = if args.config { ois::schema::config_schema(family) } else { ois::schema::ois_schema(family) };
-    let text = match serde_json::to_string_pretty(&schema) {
-        Ok(text) => text + "\n",
-        Err(error) => return super::fail_with(&ois::Diagnostic::elsewhere(ois::Code::OutputWrite, error.to_string())),
-    };
-    let mut plan = ois::emit::Plan::new();
-    match &args.output {
-        Some(path) => plan.file(path, text, args.force),
-        None => plan.stdout(text),
-    };
-    let written = plan.write();
-    match written {
+    let mut job = ois::jobs::schema::SchemaJob::default();
+    job.family = args.target.map(|t| t.target().family()).or(args.ois_format);
+    job.config = args.config;
+    job.output = args.output;
+    job.force = args.force;
+    match ois::jobs::schema::run(&job) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => super::fail_with(&error),
     }

@@ -45,11 +45,15 @@ fn text(report: &UpdateReport, show: Show) -> String {
                 };
                 text.push_str(&format!("  {fate} {}  {}\n", endpoint.endpoint_id, endpoint.name));
             }
-            let (name, verb) = match (changed, &report.output) {
-                (false, _) => (report.file.as_str(), "in sync, nothing to change"),
-                (true, Some(output)) if report.written => (output.as_str(), "updated"),
-                (true, None) if report.written => (report.file.as_str(), "updated (on standard output)"),
-                (true, _) => (report.file.as_str(), "would change, nothing was written"),
+            let file = report.file.as_str();
+            let elsewhere = report.output.as_deref().filter(|output| report.written && *output != file);
+            let (name, verb) = match (changed, elsewhere) {
+                (false, Some(output)) => (output, format!("written from {file}, which is in sync")),
+                (false, None) => (file, "in sync, nothing to change".to_owned()),
+                (true, Some(output)) => (output, format!("{file} updated into it")),
+                (true, None) if report.written && report.output.is_some() => (file, "updated".to_owned()),
+                (true, None) if report.written => (file, "updated (on standard output)".to_owned()),
+                (true, None) => (file, "would change, nothing was written".to_owned()),
             };
             text.push_str(&format!("{name}: {verb} ({tally})\n"));
         }

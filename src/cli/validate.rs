@@ -54,7 +54,13 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
         DiagnosticsArg::Json => super::json_text(&verdicts),
         DiagnosticsArg::Text => verdicts
             .iter()
-            .map(|v| validation_report(&v.file, &v.validation(), show, style, v.source.as_ref()))
+            .map(|v| {
+                let report = validation_report(&v.file, &v.validation(), show, style, v.source.as_ref());
+                match &v.unreleased {
+                    Some(advice) if show.min <= Severity::Note => format!("{report}note: {}: {advice}\n", v.file),
+                    _ => report,
+                }
+            })
             .collect(),
         machine => super::machine_report(machine, &files).unwrap_or_default(),
     };

@@ -244,7 +244,8 @@ fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<B
     let mut diagnostics = Vec::new();
     let mut summary = Summary::default();
 
-    let family_text = options.ois_format.as_deref().unwrap_or(FormatFamily::V3_0.default_version());
+    // The newest released node reads it: what every command targets unless told otherwise.
+    let family_text = options.ois_format.as_deref().unwrap_or(crate::node::Target::NEWEST_RELEASED.ois_format());
     let family = FormatFamily::of_version(family_text).ok_or_else(|| {
         Diagnostic::elsewhere(Code::BadOisFormat, format!("OIS format \"{family_text}\" is not supported"))
             .with_help("use 2.3.2 (Airnode 0.15, Airnode Feed ≤ 3.3) or 3.0.0 (Airnode Feed 4.x)")
@@ -534,8 +535,9 @@ mod tests {
         model.endpoints[70].name = name;
         model.endpoints[40].operation.path = "/nowhere".to_owned();
         model.endpoints[99].parameters[0].name = "_q".to_owned();
-        let pieces = rules::check_model(&model, FormatFamily::V3_0).unwrap();
-        let whole = rules::check(&serde_json::to_value(&model).unwrap(), Some(FormatFamily::V3_0));
+        let family = crate::node::Target::NEWEST_RELEASED.family();
+        let pieces = rules::check_model(&model, family).unwrap();
+        let whole = rules::check(&serde_json::to_value(&model).unwrap(), Some(family));
         assert_eq!(pieces, whole);
         let found: Vec<(Code, &str)> = pieces.iter().map(|d| (d.code, d.location.pointer.as_str())).collect();
         assert_eq!(

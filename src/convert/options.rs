@@ -13,7 +13,7 @@ pub struct ConvertOptions {
     pub server_vars: Vec<(String, String)>,
     /// Resolves a relative server URL, or is the server when the document has none.
     pub base_url: Option<String>,
-    /// The `oisFormat` written (default 3.0.0).
+    /// The `oisFormat` written (default: the newest released node's, [`Target::NEWEST_RELEASED`](crate::node::Target::NEWEST_RELEASED)).
     pub ois_format: Option<String>,
     /// The title, instead of `info.title` made to fit.
     pub title: Option<String>,

@@ -164,6 +164,7 @@ codes! {
         RecordUnreadable = "CNV087", Warning, "`--update`: the record of the last conversion cannot be read, and is ignored";
         UpdateChanges = "CNV088", Error, "`--update --check`: the OIS is not in sync with the API document";
         RecordChangesCalls = "CNV089", Warning, "`--update`: an option taken from the record (server, base URL, security) changes what the OIS calls";
+        FormatMoved = "CNV090", Note, "`--update --target`: the OIS moves to the format of the node asked for, its refinements kept";
         SelfCheckFailed = "CNV099", Error, "the generated OIS failed its own check (a bug: please report it)";
     }
     Ois {

@@ -133,7 +133,8 @@ impl ConvertJob {
 /// Runs the conversion `job` asks for; `done` is called after each document of a batch.
 pub fn run(job: &ConvertJob, done: &(dyn Fn(usize) + Sync)) -> Result<ConvertReport, Refused> {
     security_choice(&job.given.security).map_err(Refused)?;
-    let mut options = match job.given.convert_options() {
+    let given = job.given.clone().with_default_target();
+    let mut options = match given.convert_options() {
         Ok(options) => options,
         Err(error) => {
             let file = job.inputs.first().map(|p| p.display().to_string()).unwrap_or_default();
@@ -155,14 +156,14 @@ pub fn run(job: &ConvertJob, done: &(dyn Fn(usize) + Sync)) -> Result<ConvertRep
             format,
             writes: job.writes,
             positions: job.positions(crate::Severity::Error),
-            given: &job.given,
+            given: &given,
         };
         return Ok(ConvertReport::Batch(batch::run(&items, out_dir, &options, settings, &|| done(1))));
     }
     let Some(input) = job.inputs.first() else {
         return Err(Refused(Diagnostic::elsewhere(Code::BadArgument, "no document to convert")));
     };
-    Ok(ConvertReport::Document(Box::new(one(job, input, &options, format))))
+    Ok(ConvertReport::Document(Box::new(one(job, input, &options, &given, format))))
 }
 
 fn failed(file: String, diagnostics: Vec<Diagnostic>, source: Option<Source>) -> DocumentReport {
@@ -177,7 +178,13 @@ fn failed(file: String, diagnostics: Vec<Diagnostic>, source: Option<Source>) ->
     }
 }
 
-fn one(job: &ConvertJob, input: &Path, options: &crate::ConvertOptions, format: OutputFormat) -> DocumentReport {
+fn one(
+    job: &ConvertJob,
+    input: &Path,
+    options: &crate::ConvertOptions,
+    given: &RecordedOptions,
+    format: OutputFormat,
+) -> DocumentReport {
     let file = input.display().to_string();
     let source = match Source::read(input) {
         Ok(source) => source,
@@ -199,8 +206,7 @@ fn one(job: &ConvertJob, input: &Path, options: &crate::ConvertOptions, format: 
         config: job.config,
         create_folder: false,
     };
-    let (written, mut diagnostics, summary) =
-        write_conversion(&mut conversion, &outputs, job.writes, &job.given, format);
+    let (written, mut diagnostics, summary) = write_conversion(&mut conversion, &outputs, job.writes, given, format);
     // As with the parsed document: the model is as big, and the process ends soon.
     std::mem::forget(conversion);
     let output = job.output.as_ref().filter(|p| written && !crate::emit::is_standard_output(p));

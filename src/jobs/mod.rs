@@ -16,4 +16,5 @@ pub mod ids;
 pub mod processing;
 pub mod request;
 pub mod scaffold;
+pub mod schema;
 pub mod validate;

@@ -10,6 +10,7 @@ use super::ids::EndpointId;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::emit::{OutputFormat, Plan};
 use crate::node::Target;
+use crate::ois::model::FormatFamily;
 use crate::processing::{EndpointProcessing, Engine, pre_process};
 use crate::scaffold::node::{
     AirnodeOptions, Feed, FeedOptions, NodeScaffold, airnode_config, feed_config, require_family,
@@ -36,7 +37,7 @@ pub struct FeedRequest {
     pub feeds: Vec<String>,
     /// A JSON file of feeds.
     pub feeds_file: Option<PathBuf>,
-    /// The node (`None`: the `node_version` given, and any OIS format with a warning).
+    /// The node (`None`: the `node_version` given, else the Feed that reads the OIS's format).
     pub target: Option<Target>,
     /// `nodeSettings.nodeVersion` when no target is given.
     pub node_version: Option<String>,
@@ -65,8 +66,6 @@ pub enum ScaffoldKind {
         http: bool,
         /// An HTTP signed-data gateway trigger per endpoint.
         signed_http: bool,
-        /// Refuse an OIS Airnode 0.15 does not read (a target was asked for).
-        require_format: bool,
     },
 }
 
@@ -123,12 +122,10 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
     let scaffold = match &job.kind {
         ScaffoldKind::Fragment { target } => fragment(&oises, *target)?,
         ScaffoldKind::Feed(request) => feed(&oises, request)?,
-        ScaffoldKind::Airnode { http, signed_http, require_format } => {
-            let options = AirnodeOptions {
-                http_gateway: *http,
-                signed_http_gateway: *signed_http,
-                require_format: *require_format,
-            };
+        ScaffoldKind::Airnode { http, signed_http } => {
+            // Airnode 0.15 is the only Airnode with a config.json to write: it reads OIS 2.3.x.
+            let options =
+                AirnodeOptions { http_gateway: *http, signed_http_gateway: *signed_http, require_format: true };
             airnode_config(&oises, &options)?
         }
     };
@@ -199,13 +196,43 @@ fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnost
     if request.batch {
         options.batches = Some(batches(oises, &feeds)?);
     }
-    if let Some(version) = request.target.map(|t| t.node_version()).or(request.node_version.as_deref()) {
-        version.clone_into(&mut options.node_version);
-    }
-    options.require_format = request.target.is_some();
+    options.node_version = match (request.target, &request.node_version) {
+        (Some(target), _) => target.node_version().to_owned(),
+        (None, Some(version)) => version.clone(),
+        (None, None) => feed_reading(oises)?.node_version().to_owned(),
+    };
+    // A config the node would refuse is never written.
+    options.require_format = true;
     options.signed_apis = request.signed_apis.clone();
     options.fetch_interval = request.fetch_interval;
     feed_config(oises, &feeds, &options)
+}
+
+/// The Airnode Feed that reads the OIS files as they are: Feed 3 for OIS 2.3.x, Feed 4 for 3.0.x
+/// (the newest released node when no file says its format). Files of both formats no Feed reads.
+fn feed_reading(oises: &[Value]) -> Result<Target, Diagnostic> {
+    let formats: Vec<(&str, Option<FormatFamily>)> = oises
+        .iter()
+        .filter_map(|ois| ois.get("oisFormat").and_then(Value::as_str))
+        .map(|format| (format, FormatFamily::of(format)))
+        .collect();
+    let mut families = formats.iter().filter_map(|(_, family)| *family);
+    let Some(first) = families.next() else { return Ok(Target::NEWEST_RELEASED) };
+    if let Some(other) = families.find(|family| *family != first) {
+        return Err(Diagnostic::elsewhere(
+            Code::BadOisFormat,
+            format!(
+                "the OIS files are of two formats, {} and {}: no Airnode Feed reads both",
+                first.name(),
+                other.name()
+            ),
+        )
+        .with_help(format!(
+            "convert them again for one node (`ois convert --update OIS --target {}`), or scaffold them apart",
+            Target::NEWEST_RELEASED
+        )));
+    }
+    Ok(Target::feed_for(first))
 }
 
 /// Groups of feeds one API call serves: the same endpoint, and pre-processed parameters that are

@@ -24,6 +24,7 @@ pub struct ValidateJob {
 
 /// One file's verdict (`--format json` prints a list of them).
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct FileVerdict {
     /// The file's display name.
@@ -36,6 +37,14 @@ pub struct FileVerdict {
     pub counts: Counts,
     /// Every diagnostic.
     pub diagnostics: Vec<crate::Diagnostic>,
+    /// The OIS format families of its OIS objects.
+    #[serde(skip)]
+    pub families: Vec<FormatFamily>,
+    /// The nodes that read it as it is (by its `oisFormat`), oldest first.
+    pub read_by: Vec<&'static str>,
+    /// When it is valid and no released node reads it: what to do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreleased: Option<String>,
     /// The file read, for showing diagnostics in its text.
     #[serde(skip)]
     pub source: Option<Source>,
@@ -44,7 +53,7 @@ pub struct FileVerdict {
 impl FileVerdict {
     /// The verdict as a [`Validation`], for the text report.
     pub fn validation(&self) -> Validation {
-        Validation { kind: self.kind, diagnostics: self.diagnostics.clone() }
+        Validation { kind: self.kind, diagnostics: self.diagnostics.clone(), families: self.families.clone() }
     }
 }
 
@@ -60,8 +69,14 @@ pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
             if let (Some(source), Some(_)) = (&source, job.family) {
                 which_targets_accept(source, &mut validation);
             }
+            let readers = Target::reading_all(&validation.families);
+            let unreleased = (validation.is_valid() && !readers.is_empty() && !readers.iter().any(|t| t.released()))
+                .then(|| unreleased_advice(path, &readers));
             FileVerdict {
                 file: path.display().to_string(),
+                read_by: readers.iter().map(|t| t.name()).collect(),
+                unreleased,
+                families: validation.families.clone(),
                 valid: validation.is_valid(),
                 kind: validation.kind,
                 counts: Counts::of(&validation.diagnostics),
@@ -70,6 +85,18 @@ pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
             }
         })
         .collect()
+}
+
+/// What a file no released node reads is for, and how to move it to the default target.
+fn unreleased_advice(path: &std::path::Path, readers: &[Target]) -> String {
+    let names: Vec<&str> = readers.iter().map(|t| t.name()).collect();
+    let newest = Target::NEWEST_RELEASED;
+    format!(
+        "no released node reads it yet ({} will); the default target, {newest}, reads OIS {}: `ois convert OPENAPI --update {} --target {newest}` moves it, keeping its refinements",
+        names.join(", "),
+        newest.family().name(),
+        path.display()
+    )
 }
 
 /// When an OIS fails only because of its `oisFormat` for the chosen family, say which targets

@@ -145,6 +145,20 @@ impl Target {
         NODES.iter().filter(|node| node.family == family).map(|node| node.name).collect::<Vec<_>>().join(", ")
     }
 
+    /// The targets that read every one of `families`, oldest first: none for no family, or for
+    /// two (no node reads both).
+    pub fn reading_all(families: &[FormatFamily]) -> Vec<Target> {
+        match families {
+            [family] => NODES.iter().filter(|node| node.family == *family).map(|node| node.target).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether a release of it exists.
+    pub const fn released(self) -> bool {
+        self.node().released
+    }
+
     /// The released Airnode Feed that reads `family` (or the unreleased one when none does).
     pub fn feed_for(family: FormatFamily) -> Target {
         match family {

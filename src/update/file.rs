@@ -9,6 +9,7 @@ use super::{Merged, merge};
 use crate::convert::{Failure, convert};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::ois::OisDocument;
+use crate::ois::model::FormatFamily;
 use crate::source::{Format, Source};
 
 /// What an update needs besides the documents.
@@ -75,6 +76,7 @@ pub fn update(
         found => found,
     };
     let effective = recorded.map_or_else(|| options.given.clone(), |r| r.options.overridden_by(&options.given));
+    let effective = keep_format(effective, &ours);
     let convert_options = effective.convert_options().map_err(Failure::from)?;
 
     let theirs = convert(new, &convert_options)?;
@@ -85,6 +87,9 @@ pub fn update(
         (None, None) => None,
     };
     let mut merged = merge(base_ois.as_ref(), &ours, &theirs.ois);
+    if options.given.says_format() {
+        move_format(&mut merged, &theirs.ois, &effective);
+    }
     if let Some(recorded) = recorded
         && let Some(mut warning) = record_changes_calls(&recorded.options, &options.given, &ours, &merged.ois, &pointer)
     {
@@ -128,6 +133,37 @@ pub fn update(
     let record_title = merged.ois.get("title").and_then(Value::as_str).unwrap_or_default();
     let record = Record::new(record_title, effective, theirs.ois);
     Ok(Update { text, unchanged, merged, diagnostics, record })
+}
+
+/// `options`, naming the format `ours` is written in when neither the command line nor the record
+/// names one: an update keeps an OIS in its format unless asked to move it (a record from before
+/// records kept the target names none, and the default target may have changed since).
+fn keep_format(options: record::RecordedOptions, ours: &Value) -> record::RecordedOptions {
+    if options.says_format() {
+        return options;
+    }
+    match ours.get("oisFormat").and_then(Value::as_str).filter(|f| FormatFamily::of_version(f).is_some()) {
+        Some(format) => record::RecordedOptions { ois_format: Some(format.to_owned()), ..options },
+        None => options.with_default_target(),
+    }
+}
+
+/// The merged OIS in the format the converter wrote now: a target or format asked for is the
+/// converter's to change, like everything it generates (the merge keeps `oisFormat` the user's).
+fn move_format(merged: &mut Merged, theirs: &Value, options: &record::RecordedOptions) {
+    let (Some(now), Some(ois)) = (theirs.get("oisFormat"), merged.ois.as_object_mut()) else { return };
+    let before = ois.insert("oisFormat".to_owned(), now.clone());
+    if before.as_ref() == Some(now) {
+        return;
+    }
+    let was = before.as_ref().and_then(Value::as_str).unwrap_or("none");
+    let to = now.as_str().unwrap_or_default();
+    let node = options.target.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
+    merged.diagnostics.push(Diagnostic::new(
+        Code::FormatMoved,
+        "/oisFormat",
+        format!("the OIS moves from oisFormat {was} to {to}{node}, as asked; its refinements are kept"),
+    ));
 }
 
 /// Whether `record` can be the record of `ours`: what it says was generated is an OIS object (a

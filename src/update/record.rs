@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::convert::{ConvertOptions, Filter};
 use crate::diagnostic::{Code, Diagnostic};
+use crate::node::Target;
 
 /// The version of the record format; a record of another version is not read.
 pub const RECORD_VERSION: u64 = 1;
@@ -38,6 +39,9 @@ pub struct RecordedOptions {
     /// The OIS version asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ois_version: Option<String>,
+    /// The node written for (`airnode-feed@3`); its format is [`ois_format`](Self::ois_format).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
     /// The `oisFormat` written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ois_format: Option<String>,
@@ -71,12 +75,32 @@ impl RecordedOptions {
             base_url: pick(&given.base_url, &self.base_url),
             title: pick(&given.title, &self.title),
             ois_version: pick(&given.ois_version, &self.ois_version),
-            ois_format: pick(&given.ois_format, &self.ois_format),
+            // A format given now replaces the recorded target with it (and a target its format).
+            target: if given.says_format() { given.target.clone() } else { self.target.clone() },
+            ois_format: if given.says_format() { given.ois_format.clone() } else { self.ois_format.clone() },
             include: pick_list(&given.include, &self.include),
             exclude: pick_list(&given.exclude, &self.exclude),
             security: pick_list(&given.security, &self.security),
             defaults: given.defaults || self.defaults,
         }
+    }
+
+    /// Whether these name the format to write (a target, or an `oisFormat`).
+    pub fn says_format(&self) -> bool {
+        self.target.is_some() || self.ois_format.is_some()
+    }
+
+    /// These with the target and format of `target` (the others kept).
+    pub fn with_target(mut self, target: Target) -> RecordedOptions {
+        self.target = Some(target.name().to_owned());
+        self.ois_format = Some(target.ois_format().to_owned());
+        self
+    }
+
+    /// These, naming the newest released node when they name no format: what a conversion writes
+    /// by default, kept in its record so that a later update (or a later default) does not move it.
+    pub fn with_default_target(self) -> RecordedOptions {
+        if self.says_format() { self } else { self.with_target(Target::NEWEST_RELEASED) }
     }
 
     /// The [`ConvertOptions`] these say (filters and security choices parsed).
@@ -87,7 +111,10 @@ impl RecordedOptions {
             base_url: self.base_url.clone(),
             title: self.title.clone(),
             ois_version: self.ois_version.clone(),
-            ois_format: self.ois_format.clone(),
+            ois_format: self
+                .ois_format
+                .clone()
+                .or_else(|| self.target.as_deref().and_then(Target::named).map(|t| t.ois_format().to_owned())),
             include: self.include.iter().map(|f| Filter::parse(f)).collect::<Result<_, _>>()?,
             exclude: self.exclude.iter().map(|f| Filter::parse(f)).collect::<Result<_, _>>()?,
             defaults: self.defaults,

@@ -22,12 +22,14 @@ pub struct Validation {
     pub kind: Option<DocumentKind>,
     /// Every problem found, errors, warnings and notes.
     pub diagnostics: Vec<Diagnostic>,
+    /// The OIS format families of the file's OIS objects (each once, in order).
+    pub families: Vec<FormatFamily>,
 }
 
 impl Validation {
     /// A verdict of a file that could not be read: only `error`.
     pub fn unreadable(error: Diagnostic) -> Self {
-        Validation { kind: None, diagnostics: vec![error] }
+        Validation { kind: None, diagnostics: vec![error], families: Vec::new() }
     }
 
     /// No errors (warnings and notes allowed).
@@ -40,18 +42,23 @@ impl Validation {
 pub fn validate_value(root: &Value, family: Option<FormatFamily>) -> Validation {
     let document = match OisDocument::read(root) {
         Ok(document) => document,
-        Err((kind, error)) => return Validation { kind: Some(kind), diagnostics: vec![error] },
+        Err((kind, error)) => return Validation { kind: Some(kind), diagnostics: vec![error], families: Vec::new() },
     };
     let mut diagnostics = Vec::new();
+    let mut families = Vec::new();
     for (pointer, ois) in &document.oises {
         check_ois(ois, family, pointer, &mut diagnostics);
+        let said = ois.get("oisFormat").and_then(Value::as_str).and_then(FormatFamily::of);
+        if let Some(found) = family.or(said).filter(|found| !families.contains(found)) {
+            families.push(found);
+        }
     }
     if document.kind == DocumentKind::Config {
         let oises: Vec<&Value> = document.oises.iter().map(|(_, ois)| *ois).collect();
         diagnostics.extend(config::check(root, &oises));
         node_config::check(root, &oises, &mut diagnostics);
     }
-    Validation { kind: Some(document.kind), diagnostics }
+    Validation { kind: Some(document.kind), diagnostics, families }
 }
 
 fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostics: &mut Vec<Diagnostic>) {
