@@ -577,3 +577,89 @@ fn slow_bodies_time_out_and_bad_utf8_is_decoded_as_axios_decodes_it() {
     let value: Value = serde_json::from_slice(&latin1.stdout).unwrap();
     assert_eq!(value["call"]["body"]["name"], "caf\u{fffd}");
 }
+
+/// The loop's first joint: the secrets template `ois convert --secrets-out` writes, once filled,
+/// gives a bare OIS its key in `ois request` and `ois call`; `--server` points both at a mock.
+/// Without the key nothing is sent, and the error names the variable and the fix.
+#[test]
+fn a_converted_oiss_secrets_template_carries_its_key_to_the_call() {
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let (ois_file, secrets) = (dir.path().join("api.ois.json"), dir.path().join("secrets.env"));
+    let output = common::ois()
+        .args(["convert", "samples/coins.yaml", "-q", "-o"])
+        .arg(&ois_file)
+        .arg("--secrets-out")
+        .arg(&secrets)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let template = std::fs::read_to_string(&secrets).unwrap();
+    assert!(template.starts_with("# Secrets for api.ois.json:"), "{template}");
+    let variable = "COIN_PRICES_API_DEMO_API_KEY_HEADER";
+    let call = |secrets_file: Option<&std::path::Path>, command: &str| {
+        let mut run = common::ois();
+        run.env(variable, "from-the-environment").env("NO_COLOR", "1").args([
+            command,
+            "--endpoint",
+            "simplePrice",
+            "--param",
+            "ids=bitcoin",
+            "--param",
+            "_type=int256",
+            "--param",
+            "_path=price",
+            "--param",
+            "_times=100",
+            "--server",
+            &server.base,
+        ]);
+        if let Some(file) = secrets_file {
+            run.arg("--secrets").arg(file);
+        }
+        run.arg(&ois_file).output().unwrap()
+    };
+
+    // No secrets file: the preview warns, the call refuses; the environment is never read for it.
+    let preview = call(None, "request");
+    assert!(preview.status.success(), "{}", stderr(&preview));
+    assert!(
+        stderr(&preview).contains("warning[REQ016]") && stderr(&preview).contains(variable),
+        "{}",
+        stderr(&preview)
+    );
+    let refused = call(None, "call");
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("error[REQ016]") && stderr(&refused).contains("--secrets FILE"),
+        "{}",
+        stderr(&refused)
+    );
+    // A secrets file without the name: the error names the file and the line to add.
+    let other = dir.path().join("other.env");
+    std::fs::write(&other, "SOMETHING_ELSE=x\n").unwrap();
+    let refused = call(Some(&other), "call");
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("error[REQ003]") && stderr(&refused).contains(&format!("add a line {variable}=")),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(server.take().is_empty(), "an unauthenticated request was sent");
+
+    // Filled: the key reaches the server, as the request predicted, and is masked in the output.
+    std::fs::write(&secrets, template.replace(&format!("{variable}=\n"), &format!("{variable}=k-3141\n"))).unwrap();
+    let preview = call(Some(&secrets), "request");
+    assert!(preview.status.success(), "{}", stderr(&preview));
+    let shown = String::from_utf8_lossy(&preview.stdout);
+    assert!(shown.contains("x-cg-demo-api-key: ****") && shown.contains(&server.base), "{shown}");
+    assert!(stderr(&preview).contains("note[REQ017]"), "{}", stderr(&preview));
+    let called = call(Some(&secrets), "call");
+    assert!(called.status.success(), "{}", stderr(&called));
+    let sent = server.take();
+    let request = sent.first().expect("one request");
+    assert_eq!(request.header("x-cg-demo-api-key"), Some("k-3141"));
+    assert!(request.target.starts_with("/simple/price?ids=bitcoin"), "{}", request.target);
+    let everything = format!("{}{}", String::from_utf8_lossy(&called.stdout), stderr(&called));
+    assert!(!everything.contains("k-3141") && !everything.contains("from-the-environment"), "{everything}");
+}

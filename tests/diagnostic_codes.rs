@@ -293,6 +293,12 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::UpdateChanges, update_check_codes()),
         (Code::RecordChangesCalls, tampered_record_codes()),
         (Code::FormatMoved, format_moved_codes()),
+        (Code::CredentialNotGiven, request_job_codes(None, None)),
+        (
+            Code::ServerReplaced,
+            request_job_codes(Some("COIN_PRICES_API_DEMO_API_KEY_HEADER=k\n"), Some("http://127.0.0.1:9")),
+        ),
+        (Code::SecretsKept, secrets_kept_codes()),
         (Code::SelfCheckFailed, self_check_codes()),
         (Code::OutputExists, shown(&[output_exists()], None)),
         (Code::OutputWrite, shown(&[output_unwritable()], None)),
@@ -634,6 +640,43 @@ fn format_moved_codes() -> Vec<Shown> {
     json_report_codes(&output.stderr).into_iter().map(|(code, text)| (code, text.replace(&temp, "<tmp>"))).collect()
 }
 
+/// `ois request` of coins.ois.json (one API-key scheme) as the library job runs it: with a
+/// secrets file of `secrets` (none: no file), calling `server` instead of the OIS's.
+fn request_job_codes(secrets: Option<&str>, server: Option<&str>) -> Vec<Shown> {
+    use ois::jobs::request::{CallInputs, RequestJob, run};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut inputs = CallInputs::new("samples/expected/coins.ois.json".into());
+    inputs.parameters = vec![("ids".into(), "bitcoin".into(), false)];
+    if let Some(text) = secrets {
+        let path = dir.path().join("secrets.env");
+        std::fs::write(&path, text).expect("write");
+        inputs.secrets = Some(path);
+    }
+    inputs.server = server.map(str::to_owned);
+    let report = run(&RequestJob::new(inputs, "simplePrice".into()), 0).expect("a request");
+    shown(&report.diagnostics, report.source.as_ref())
+}
+
+/// A scaffold's secrets template replacing a filled secrets file: its values kept.
+fn secrets_kept_codes() -> Vec<Shown> {
+    use ois::jobs::scaffold::{ScaffoldJob, ScaffoldKind, ScaffoldOutputs, run};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let secrets = dir.path().join("secrets.env");
+    std::fs::write(&secrets, "COIN_PRICES_API_DEMO_API_KEY_HEADER=k\nOLD_NAME=v\n").expect("write");
+    let mut outputs = ScaffoldOutputs::default();
+    outputs.output = Some(dir.path().join("config.json"));
+    outputs.secrets_out = Some(secrets);
+    outputs.force = true;
+    let job = ScaffoldJob::new(
+        vec!["samples/expected/coins.ois.json".into()],
+        ScaffoldKind::Fragment { target: None },
+        outputs,
+    );
+    let report = run(&job).expect("written");
+    let temp = dir.path().display().to_string();
+    shown(&report.diagnostics, None).into_iter().map(|(code, text)| (code, text.replace(&temp, "<tmp>"))).collect()
+}
+
 /// A record whose options were edited to send the OIS's calls elsewhere, found by `--check`.
 fn tampered_record_codes() -> Vec<Shown> {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -939,6 +982,10 @@ one_test_per_code! {
     cnv088_update_changes: UpdateChanges,
     cnv089_record_changes_calls: RecordChangesCalls,
     cnv090_format_moved: FormatMoved,
+    cnv049_credential_parameter: CredentialParameter,
+    req016_credential_not_given: CredentialNotGiven,
+    req017_server_replaced: ServerReplaced,
+    out004_secrets_kept: SecretsKept,
 }
 
 /// The README's code table is generated from the code list; `UPDATE_README=1 cargo test` rewrites it.

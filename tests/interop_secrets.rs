@@ -80,7 +80,7 @@ fn generated(pieces: &[&str], count: usize, longest: u64) -> Vec<String> {
 }
 
 fn ours(text: &str) -> BTreeMap<String, String> {
-    ois::request::dotenv::parse(text).expect("readable").into_iter().map(|e| (e.name, e.value)).collect()
+    ois::node::dotenv::parse(text).expect("readable").into_iter().map(|e| (e.name, e.value)).collect()
 }
 
 #[test]

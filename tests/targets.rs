@@ -133,3 +133,33 @@ fn a_node_that_cannot_take_the_config_is_a_usage_error() {
         assert!(config.is_none());
     }
 }
+
+/// Each signed API pushes with its own token; replacing a filled secrets file keeps its values.
+#[test]
+fn each_signed_api_has_its_token_and_a_filled_secrets_file_keeps_its_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, secrets) = (dir.path().join("config.json"), dir.path().join("secrets.env"));
+    std::fs::write(&secrets, "AIRNODE_WALLET_MNEMONIC='test test junk'\nFOREIGN=1\n").unwrap();
+    let output = Command::cargo_bin("ois")
+        .unwrap()
+        .args(["scaffold", "feed", "--feed", "feed:name=string32:BTC/USD", "--force"])
+        .args(["--signed-api", "eu=https://eu.example", "--signed-api", "us=https://us.example"])
+        .arg(example("nodary.json"))
+        .arg("-o")
+        .arg(&out)
+        .arg("--secrets-out")
+        .arg(&secrets)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let config: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let tokens: Vec<&str> =
+        config["signedApis"].as_array().unwrap().iter().map(|api| api["authToken"].as_str().unwrap()).collect();
+    assert_eq!(tokens, ["${SIGNED_API_EU_AUTH_TOKEN}", "${SIGNED_API_US_AUTH_TOKEN}"]);
+    let text = std::fs::read_to_string(&secrets).unwrap();
+    assert!(text.starts_with("# Secrets for config.json:"), "{text}");
+    assert!(text.contains("SIGNED_API_EU_AUTH_TOKEN=\n") && text.contains("SIGNED_API_US_AUTH_TOKEN=\n"), "{text}");
+    assert!(text.contains("AIRNODE_WALLET_MNEMONIC=") && !text.contains("AIRNODE_WALLET_MNEMONIC=\n"), "{text}");
+    assert!(text.contains("FOREIGN=1\n"), "{text}");
+    assert!(stderr(&output).contains("OUT004") && stderr(&output).contains("FOREIGN"), "{}", stderr(&output));
+}

@@ -133,6 +133,14 @@ fn flag_help(fix: &Fix) -> String {
         Fix::QuoteJsonString => "quote strings: --param-json name='\"text\"', or use --param".to_owned(),
         Fix::UpdateInstead => "run the same command without --check to update it".to_owned(),
         Fix::LeaveStrict => "fix what the warnings say, or run without --strict".to_owned(),
+        Fix::FillSecret { name, file: Some(file) } => {
+            format!("add a line {name}=... to {file} (`ois convert --secrets-out` and `ois config` write the template)")
+        }
+        Fix::FillSecret { name, file: None } => {
+            format!(
+                "pass --secrets FILE with a line {name}=... (`ois convert … --secrets-out FILE` writes the template)"
+            )
+        }
         other => other.describe(),
     }
 }
@@ -227,6 +235,7 @@ mod tests {
             Fix::LeaveStrict,
             Fix::UpdateInstead,
             Fix::QuoteJsonString,
+            Fix::FillSecret { name: "K".into(), file: None },
         ];
         for fix in fixes {
             assert!(flag_help(&fix).contains("--"), "{fix:?} has no flag in its help");

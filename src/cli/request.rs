@@ -61,9 +61,14 @@ pub(crate) struct Inputs {
     /// With a config.json of several OIS objects: the title of the one to use.
     #[arg(long = "ois", value_name = "TITLE")]
     ois_title: Option<String>,
-    /// A secrets.env file for the `${VAR}`s of apiCredentials (the environment is used too).
+    /// A secrets.env file: the `${VAR}`s of a config's apiCredentials (the environment is used
+    /// too), or for a bare OIS its schemes' credentials under the names `ois config` gives them
+    /// (`ois convert --secrets-out` writes the template; only this file is read for them).
     #[arg(long, value_name = "FILE")]
     secrets: Option<PathBuf>,
+    /// Call this server instead of the OIS's (a mock, a staging host); a note says so.
+    #[arg(long, value_name = "URL")]
+    server: Option<String>,
     /// Request metadata for relay schemes: chainId, chainType, requesterAddress, sponsorAddress,
     /// sponsorWalletAddress, requestId (repeatable; none: no relay values, as with a gateway).
     #[arg(long, value_name = "KEY=VALUE", value_parser = parse_pair)]
@@ -115,6 +120,7 @@ impl Inputs {
         inputs.parameters = self.requester.clone();
         inputs.ois_title = self.ois_title.clone();
         inputs.secrets = self.secrets.clone();
+        inputs.server = self.server.clone();
         inputs.metadata = self.metadata.clone();
         inputs.mode = if self.mode == ModeArg::Feed { Mode::Feed } else { Mode::Node };
         inputs.engine = self.engine.engine();

@@ -254,7 +254,7 @@ fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<B
     let version = meta::version(root, options.ois_version.as_deref(), family, &mut diagnostics)?;
     let server = servers::choose(root, options, &mut diagnostics);
 
-    let operations::Collected { kept: operations, names, unmatched } =
+    let operations::Collected { kept: mut operations, names, unmatched } =
         operations::collect(&document, options, &mut diagnostics, &mut summary);
     for filter in &unmatched {
         diagnostics.push(
@@ -306,6 +306,7 @@ fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<B
         }
     };
     security::drop_clashes(&mut security, &mut diagnostics);
+    security::drop_credential_parameters(&security, &mut operations, &mut diagnostics);
     // The API's paths are made while the endpoints are: neither reads the other.
     let paths = || {
         let mut paths: IndexMap<String, IndexMap<String, Operation>> = IndexMap::new();

@@ -62,6 +62,44 @@ pub(super) fn drop_clashes(schemes: &mut IndexMap<String, SecurityScheme>, diagn
     });
 }
 
+/// Drops every operation parameter a kept scheme sends (an API key the document also lists as a
+/// query or header parameter): the scheme sends it from the node's secrets, while a requester
+/// parameter would invite putting the key into on-chain templates, and two values would clash.
+/// One note per scheme, with how many operations listed it.
+pub(super) fn drop_credential_parameters(
+    schemes: &IndexMap<String, SecurityScheme>,
+    operations: &mut [KeptOperation<'_>],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let slots: Vec<((Location, String), &String)> = schemes.iter().map(|(name, scheme)| (slot(scheme), name)).collect();
+    let mut dropped: IndexMap<&String, (String, Location, usize)> = IndexMap::new();
+    for operation in operations.iter_mut() {
+        operation.parameters.retain(|parameter| {
+            let key = match parameter.location {
+                Location::Header => parameter.name.to_ascii_lowercase(),
+                _ => parameter.name.clone(),
+            };
+            let Some((_, scheme)) =
+                slots.iter().find(|((location, name), _)| *location == parameter.location && *name == key)
+            else {
+                return true;
+            };
+            dropped.entry(scheme).or_insert_with(|| (parameter.name.clone(), parameter.location, 0)).2 += 1;
+            false
+        });
+    }
+    for (scheme, (parameter, location, count)) in dropped {
+        diagnostics.push(Diagnostic::new(
+            Code::CredentialParameter,
+            pointer::join("/components/securitySchemes", [scheme.as_str()]),
+            format!(
+                "{} parameter \"{parameter}\" of {count} operation(s) is the credential of security scheme \"{scheme}\": it is left to the scheme, which sends it from the node's secrets, so that no requester parameter (or on-chain template) ever carries the key",
+                location.as_str()
+            ),
+        ));
+    }
+}
+
 /// The schemes to emit, in the order the document defines them. `choice`: the alternatives the
 /// caller allows, in order of preference (`Some(&[])`: none, a public API); `None` chooses the
 /// smallest set that serves every operation.

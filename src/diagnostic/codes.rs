@@ -139,6 +139,7 @@ codes! {
         ParamLocation = "CNV045", Warning, "a parameter in a location OIS cannot express is skipped";
         ParamRenamed = "CNV046", Note, "an endpoint parameter name was sanitised or made unique";
         DefaultNotWritten = "CNV047", Note, "a parameter's default from the document is not written (the API applies its own)";
+        CredentialParameter = "CNV049", Note, "a parameter that a kept security scheme sends (the API key) is left to the scheme, not made a requester parameter";
         HeaderNameInvalid = "CNV048", Warning, "a header parameter whose name is not an HTTP token is skipped (the node cannot send it)";
         BodyOnGet = "CNV050", Warning, "a request body on a get operation is ignored";
         BodyUnsupported = "CNV051", Warning, "a request body that is not JSON is left out";
@@ -248,6 +249,8 @@ codes! {
         ResponseLenient = "REQ012", Warning, "a response with duplicate keys or numbers beyond a double, read as JSON.parse reads them";
         BadSecretsEntry = "REQ013", Error, "a secrets file entry the node refuses: a name not matching `^[A-Z][A-Z0-9_]*$` or an empty value";
         SecretExpression = "REQ014", Error, "a `${…}` that is not a secret's name, or is not closed: the node fails to interpolate its config";
+        CredentialNotGiven = "REQ016", Warning, "a credential a bare OIS's security scheme needs, with no secrets file given: `request` shows the request without it, `call` (as an error) sends nothing";
+        ServerReplaced = "REQ017", Note, "`--server`: the request goes to another server than the OIS's";
         ClientRefused = "REQ015", Error, "a request the node's HTTP client (axios) refuses to send: a query value nested more than 100 levels deep";
         ValueNotFound = "REQ020", Error, "no value at `_path` in the response (the node fails)";
         CastFailed = "REQ021", Error, "the value cannot be cast to `_type` (the node fails)";
@@ -280,6 +283,7 @@ codes! {
         OutputExists = "OUT001", Error, "the output file exists and replacing it was not allowed";
         OutputWrite = "OUT002", Error, "the output could not be written";
         StrictWarnings = "OUT003", Error, "strict mode and there are warnings, so nothing was written";
+        SecretsKept = "OUT004", Note, "a secrets template replacing a filled secrets file keeps its values, and the names it does not use";
     }
 }
 

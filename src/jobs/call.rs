@@ -4,7 +4,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::request::{CallInputs, Stop};
+use super::request::{CallInputs, Setup, Stop};
 use crate::call::{CallFailure, CallOptions, Called, Reply};
 use crate::diagnostic::{Code, Diagnostic, Stage};
 use crate::source::Source;
@@ -62,10 +62,11 @@ pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallSt
         Ok(source) => source,
         Err(error) => return Err(stopped([warnings, vec![error]].concat(), None)),
     };
-    let (selected, options) = match job.inputs.setup(&source, endpoint) {
+    let Setup { selected, options, notes } = match job.inputs.setup(&source, endpoint, true) {
         Ok(setup) => setup,
         Err(error) => return Err(stopped([warnings, vec![error]].concat(), Some(source))),
     };
+    warnings.extend(notes);
     match crate::call::call(&selected.ois, &options, &job.inputs.engine, &job.options, now) {
         Ok(called) => {
             warnings.extend(called.reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
@@ -157,18 +158,19 @@ fn examples(endpoint: &Value) -> Vec<(String, Value)> {
 /// Calls every endpoint, `jobs` at a time; `done` is called after each (with how many there are
 /// first, once).
 pub fn all(job: &CallJob, jobs: usize, now: u64, done: &(dyn Fn(usize) + Sync)) -> Result<AllReport, Stop> {
-    let warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
+    let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
     let source = Source::read(&job.inputs.file).map_err(|error| Stop {
         diagnostics: [warnings.clone(), vec![error]].concat(),
         logs: Vec::new(),
         source: None,
     })?;
-    let (selected, base) = match job.inputs.setup(&source, "") {
+    let Setup { selected, options: base, notes } = match job.inputs.setup(&source, "", true) {
         Ok(setup) => setup,
         Err(error) => {
             return Err(Stop { diagnostics: [warnings, vec![error]].concat(), logs: Vec::new(), source: Some(source) });
         }
     };
+    warnings.extend(notes);
     // As the node holds it, once for every call (and its endpoints read from it, not copied).
     let held = crate::request::HeldOis::of(&selected.ois);
     let endpoints: &[Value] = held.value().get("endpoints").and_then(Value::as_array).map_or(&[], Vec::as_slice);

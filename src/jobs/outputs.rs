@@ -93,8 +93,13 @@ pub(super) fn write_conversion(
     }
     let mut plan = Plan::new();
     let secrets_env = scaffold.map(|scaffold| scaffold.secrets_env);
+    let mut kept = None;
     if let (Some(path), Some(secrets_env)) = (outputs.secrets, secrets_env) {
-        plan.secret_file(path, secrets_env, writes.force);
+        let for_what = outputs
+            .ois
+            .filter(|p| !crate::emit::is_standard_output(p))
+            .map_or_else(|| if outputs.config { "the config".to_owned() } else { "the OIS".to_owned() }, file_name);
+        kept = plan_secrets(&mut plan, path, &secrets_env, &for_what, writes.force);
     }
     match outputs.ois {
         Some(path) if outputs.create_folder => plan.file_in_new_folder(path, text, writes.force),
@@ -114,10 +119,46 @@ pub(super) fn write_conversion(
         None => {}
     }
     match plan.write() {
-        Ok(()) => (true, diagnostics, summary),
+        Ok(()) => {
+            diagnostics.extend(kept);
+            (true, diagnostics, summary)
+        }
         Err(error) => {
             diagnostics.push(error);
             (false, diagnostics, summary)
         }
     }
+}
+
+/// A file's name, as a secrets template's header names the file it is for.
+pub(super) fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |name| name.to_string_lossy().into_owned())
+}
+
+/// Plans the secrets template `body` (headed as the secrets of `for_what`) at `path`. Replacing a
+/// regular file (forced) keeps every value it holds; the note returned says which.
+pub(super) fn plan_secrets(
+    plan: &mut Plan,
+    path: &Path,
+    body: &str,
+    for_what: &str,
+    force: bool,
+) -> Option<Diagnostic> {
+    let existing = (force && !crate::emit::is_standard_output(path))
+        .then(|| crate::source::Source::read_regular(path).ok())
+        .flatten();
+    let filled = crate::scaffold::secrets::template(body, for_what, existing.as_ref().map(|s| s.text.as_str()));
+    plan.secret_file(path, filled.text, force);
+    if filled.kept.is_empty() && filled.unknown.is_empty() {
+        return None;
+    }
+    let mut message = format!("{}: the value of {} name(s) it held kept", path.display(), filled.kept.len());
+    if !filled.unknown.is_empty() {
+        message.push_str(&format!(
+            "; {} name(s) this configuration does not refer to kept at its end: {}",
+            filled.unknown.len(),
+            filled.unknown.join(", ")
+        ));
+    }
+    Some(Diagnostic::elsewhere(Code::SecretsKept, message))
 }

@@ -8,6 +8,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Fix};
+use crate::node::CredentialSlot;
 use crate::processing::Engine;
 use crate::request::{self, Exchange, Log, Metadata, Mode, RequestOptions, Secrets, Selected, Stopped};
 use crate::source::Source;
@@ -31,6 +32,20 @@ pub struct CallInputs {
     pub mode: Mode,
     /// What runs the snippets.
     pub engine: Engine,
+    /// A server to call instead of the OIS's (a mock, a staging host).
+    pub server: Option<String>,
+}
+
+/// The chosen OIS and a call's options, with what was noted on the way.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Setup {
+    /// The OIS (with the server given instead of its own) and its credentials.
+    pub selected: Selected,
+    /// The call's options.
+    pub options: RequestOptions,
+    /// Notes and warnings: another server, a credential not given.
+    pub notes: Vec<Diagnostic>,
 }
 
 impl CallInputs {
@@ -44,6 +59,7 @@ impl CallInputs {
             metadata: Vec::new(),
             mode: Mode::Node,
             engine: Engine::Embedded,
+            server: None,
         }
     }
 
@@ -58,23 +74,64 @@ impl CallInputs {
     }
 
     /// The chosen OIS (interpolated as the node interpolates it, checked) and the options of a
-    /// call of `endpoint`.
-    pub fn setup(&self, source: &Source, endpoint: &str) -> Result<(Selected, RequestOptions), Diagnostic> {
+    /// call of `endpoint`. `sending`: the request is to be sent, so a credential a bare OIS needs
+    /// and was not given is an error (never an unauthenticated call in silence); a preview shows
+    /// the request without it, with a warning.
+    pub fn setup(&self, source: &Source, endpoint: &str, sending: bool) -> Result<Setup, Diagnostic> {
         let document = source.parse()?;
         let secrets = match &self.secrets {
             // A regular file only: a FIFO nobody writes to would block forever.
             Some(path) => Secrets::parse(&Source::read_regular(path)?.text)?,
             None => Secrets::from_environment(),
         };
-        let selected = request::select(&document, self.ois_title.as_deref(), &secrets)?;
+        let mut selected = request::select(&document, self.ois_title.as_deref(), &secrets)?;
         // What is said about the chosen OIS points into the file it came from (a config.json's /ois/N).
         request::check_ois(&selected.ois).map_err(|error| error.within(&selected.pointer))?;
+        let mut notes = Vec::new();
+        if let Some(slot) = selected.missing.first() {
+            let problem = self.missing_credential(slot, selected.missing.len(), sending).within(&selected.pointer);
+            if problem.is_error() {
+                return Err(problem);
+            }
+            notes.push(problem);
+        }
+        if let Some(server) = &self.server {
+            notes.push(replace_server(&mut selected.ois, server)?.within(&selected.pointer));
+        }
         let mut options = RequestOptions::new(endpoint);
         options.parameters = self.parameters()?;
         options.credentials = selected.credentials.clone();
         options.metadata = self.metadata()?;
         options.mode = self.mode;
-        Ok((selected, options))
+        Ok(Setup { selected, options, notes })
+    }
+
+    /// What is said of a credential a bare OIS needs and was not given (`count` of them).
+    fn missing_credential(&self, slot: &CredentialSlot, count: usize, sending: bool) -> Diagnostic {
+        let at = crate::pointer::join("/apiSpecifications/components/securitySchemes", [slot.scheme.as_str()]);
+        let others = if count > 1 { format!(" (and {} more)", count - 1) } else { String::new() };
+        let outcome = if sending {
+            "the call would go unauthenticated; nothing was sent"
+        } else {
+            "the request is shown without it"
+        };
+        let needs =
+            format!("security scheme \"{}\" needs {} ({}){others}", slot.scheme, slot.variable, slot.explanation);
+        let file = self.secrets.as_ref().map(|file| file.display().to_string());
+        let mut told = match &file {
+            Some(file) => {
+                Diagnostic::new(Code::MissingSecret, at, format!("{needs}, which {file} does not hold: {outcome}"))
+            }
+            None => Diagnostic::new(
+                Code::CredentialNotGiven,
+                at,
+                format!("{needs}, and no secrets file was given: {outcome}"),
+            ),
+        };
+        if sending {
+            told.severity = crate::Severity::Error;
+        }
+        told.with_fix(Fix::FillSecret { name: slot.variable.clone(), file })
     }
 
     fn parameters(&self) -> Result<IndexMap<String, Value>, Diagnostic> {
@@ -115,6 +172,30 @@ impl CallInputs {
         }
         Ok(Some(metadata))
     }
+}
+
+/// `ois`, calling `server` instead of its own server; the note that says so.
+fn replace_server(ois: &mut Value, server: &str) -> Result<Diagnostic, Diagnostic> {
+    let parsed = url::Url::parse(server).ok().filter(|url| matches!(url.scheme(), "http" | "https") && url.has_host());
+    if parsed.is_none() {
+        return Err(Diagnostic::elsewhere(
+            Code::BadArgument,
+            format!("--server {}: not an absolute http(s) URL", crate::emit::printable(server)),
+        ));
+    }
+    let own = ois.pointer("/apiSpecifications/servers/0/url").and_then(Value::as_str).unwrap_or("none").to_owned();
+    if let Some(servers) = ois.pointer_mut("/apiSpecifications/servers") {
+        *servers = serde_json::json!([{ "url": server }]);
+    }
+    Ok(Diagnostic::new(
+        Code::ServerReplaced,
+        "/apiSpecifications/servers/0/url",
+        format!(
+            "calling {} instead of the OIS's server {}: the node calls the OIS's",
+            crate::emit::printable(server),
+            crate::emit::printable(&own)
+        ),
+    ))
 }
 
 /// What `ois request` is asked for.
@@ -195,7 +276,8 @@ pub fn run(job: &RequestJob, now: u64) -> Result<RequestReport, Stop> {
 }
 
 fn exchange(job: &RequestJob, source: &Source, warnings: &mut Vec<Diagnostic>, now: u64) -> Result<Exchange, Stopped> {
-    let (selected, options) = job.inputs.setup(source, &job.endpoint)?;
+    let Setup { selected, options, notes } = job.inputs.setup(source, &job.endpoint, false)?;
+    warnings.extend(notes);
     let within = |error: Diagnostic| error.within(&selected.pointer);
     let response = match &job.response {
         Some(path) => Some(read_response(path, warnings)?),

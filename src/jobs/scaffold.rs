@@ -136,10 +136,19 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
         Some(path) => plan.file(path, text, outputs.force),
         None => plan.stdout(text),
     };
+    let mut diagnostics = scaffold.warnings;
     if let Some(path) = &outputs.secrets_out {
-        plan.secret_file(path, scaffold.secrets_env.as_str(), outputs.force);
+        let for_what = outputs
+            .output
+            .as_deref()
+            .filter(|p| !crate::emit::is_standard_output(p))
+            .map_or_else(|| "the config".to_owned(), super::outputs::file_name);
+        let kept = super::outputs::plan_secrets(&mut plan, path, &scaffold.secrets_env, &for_what, outputs.force);
+        plan.write()?;
+        diagnostics.extend(kept);
+    } else {
+        plan.write()?;
     }
-    plan.write()?;
     let (endpoints, templates) = ids_of(&scaffold.config);
     let shown = |path: &Option<PathBuf>| {
         path.as_ref().filter(|p| !crate::emit::is_standard_output(p)).map(|p| p.display().to_string())
@@ -149,7 +158,7 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
         secrets_out: shown(&outputs.secrets_out),
         endpoints,
         templates,
-        diagnostics: scaffold.warnings,
+        diagnostics,
     })
 }
 

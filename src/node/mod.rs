@@ -3,10 +3,13 @@
 //! it [names secrets](secret_name), and what its HTTP client, axios, puts on the wire.
 
 pub(crate) mod axios;
+pub mod dotenv;
 pub mod ids;
 mod secrets;
 mod target;
 
 pub use ids::{airnode_address, endpoint_id, endpoint_ids, rrp_template_id};
-pub use secrets::{MNEMONIC_SECRET, is_secret_name, secret_name};
+pub use secrets::{
+    CredentialSlot, MNEMONIC_SECRET, credential_slots, is_secret_name, secret_name, signed_api_token_secret,
+};
 pub use target::{NODES, Node, Scaffolds, Target};

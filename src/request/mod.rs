@@ -3,7 +3,6 @@
 //! parameter name, defaults only in node mode, fixed parameters matched by name, credentials last,
 //! path values unencoded, a GET's query serialised as axios does, a POST's as a JSON body.
 
-pub mod dotenv;
 mod exchange;
 mod query;
 pub mod render;

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::dotenv;
 use crate::diagnostic::{Code, Diagnostic, Fix};
+use crate::node::dotenv;
 use crate::pointer;
 
 /// Values for `${NAME}` references: a secrets.env file first, then the environment.
@@ -59,6 +59,11 @@ impl Secrets {
     /// Only these values, not the environment.
     pub fn from_values(values: impl IntoIterator<Item = (String, String)>) -> Self {
         Secrets { values: values.into_iter().collect(), use_environment: false }
+    }
+
+    /// The value the secrets file gives `name` (never the environment's).
+    pub fn file_value(&self, name: &str) -> Option<&str> {
+        self.values.get(name).map(String::as_str)
     }
 
     fn get(&self, name: &str) -> Option<String> {

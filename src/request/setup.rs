@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::{Credential, Secrets};
 use crate::diagnostic::{Code, Diagnostic};
+use crate::node::{CredentialSlot, credential_slots};
 use crate::ois::{DocumentKind, OisDocument};
 
 /// The OIS chosen for a request, where it is in its file, and its credentials.
@@ -16,8 +17,11 @@ pub struct Selected {
     /// Its pointer in the file (`""` for a bare OIS, `/ois/1` in a config.json): diagnostics about
     /// the OIS are moved there with [`Diagnostic::within`].
     pub pointer: String,
-    /// The config's credentials with their `${VAR}`s filled (none for a bare OIS or a list).
+    /// The config's credentials with their `${VAR}`s filled; for a bare OIS (or a list), those
+    /// of its schemes the secrets file holds under the names the scaffolds give them.
     pub credentials: Vec<Credential>,
+    /// A bare OIS's credentials the secrets file does not hold (a config names its own).
+    pub missing: Vec<CredentialSlot>,
 }
 
 /// The OIS to use and its credentials. A config.json (root `ois` array) or a list of OIS objects
@@ -37,7 +41,23 @@ pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Resul
             value: field("securitySchemeValue"),
         });
     }
-    Ok(Selected { ois: chosen.ois.clone(), pointer: chosen.pointer, credentials })
+    let mut missing = Vec::new();
+    if read.kind != DocumentKind::Config {
+        // A bare OIS's credentials are named as `ois config` names them, and read from the
+        // secrets file only: an OIS from someone else names them, and must not pick a variable
+        // of the environment to have it sent.
+        for slot in credential_slots(chosen.ois) {
+            match secrets.file_value(&slot.variable) {
+                Some(value) => credentials.push(Credential {
+                    ois_title: slot.title.clone(),
+                    scheme: slot.scheme.clone(),
+                    value: value.to_owned(),
+                }),
+                None => missing.push(slot),
+            }
+        }
+    }
+    Ok(Selected { ois: chosen.ois.clone(), pointer: chosen.pointer, credentials, missing })
 }
 
 /// Where a node's config keeps secrets, each a `${NAME}` the node fills when it loads the config:
@@ -104,7 +124,8 @@ pub fn mask(text: &str, secrets: &[String]) -> String {
     forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
     forms.dedup();
     let mut masked = text.to_owned();
-    for form in forms.iter().filter(|form| form.len() >= MIN_MASKED_LEN) {
+    // A secret as it is is masked however short; only its other forms need a length to be told apart.
+    for form in forms.iter().filter(|form| form.len() >= MIN_MASKED_LEN || secrets.contains(form)) {
         if masked.contains(form.as_str()) {
             masked = masked.replace(form.as_str(), "****");
         }
@@ -174,5 +195,11 @@ mod tests {
     fn masks_plain_and_encoded_secrets() {
         let secrets = vec!["s3 cr;t".to_owned()];
         assert_eq!(mask("a=s3 cr;t b=s3%20cr%3Bt c=s3+cr%3Bt", &secrets), "a=**** b=**** c=****");
+    }
+
+    #[test]
+    fn a_short_secret_is_masked_as_it_is() {
+        // Its base64 (`YWI=`) is long enough, its decoded forms would not be told apart.
+        assert_eq!(mask("key: abc, YWJj", &["abc".to_owned()]), "key: ****, ****");
     }
 }

@@ -4,18 +4,20 @@
 //! templates are derived from (the Airnode address of its mnemonic).
 
 pub mod node;
+pub mod secrets;
 pub mod verify;
 
 use serde_json::{Value, json};
 
-use crate::node::secret_name;
+use crate::node::{CredentialSlot, credential_slots};
 
 /// A config.json fragment `{"ois": [...], "apiCredentials": [...]}` and the matching secrets.env.
 #[derive(Clone, Debug)]
 pub struct Scaffold {
     /// `{"ois": [...], "apiCredentials": [...]}`.
     pub config: Value,
-    /// A secrets.env template with one empty line per credential.
+    /// A secrets.env template with one empty line per credential (without the header naming the
+    /// file it is for: [`secrets::header`]).
     pub secrets_env: String,
 }
 
@@ -28,35 +30,18 @@ pub fn config(oises: &[Value]) -> Scaffold {
 /// say) in the secrets.env comment, where whoever fills in the value reads it.
 pub fn config_described(oises: &[Value], describe: impl Fn(&str, &str) -> Option<String>) -> Scaffold {
     let mut credentials = Vec::new();
-    let mut secrets_env =
-        String::from("# Secrets for config.json: fill in each value; keep this file out of version control.\n");
-    for ois in oises {
-        let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
-        let schemes = ois.pointer("/apiSpecifications/components/securitySchemes");
-        for name in
-            ois.pointer("/apiSpecifications/security").and_then(Value::as_object).into_iter().flat_map(|s| s.keys())
-        {
-            let Some(scheme) = schemes.and_then(|s| s.get(name)) else { continue };
-            let explanation = match (scheme.get("type").and_then(Value::as_str), scheme.get("scheme").and_then(Value::as_str)) {
-                (Some("apiKey"), _) => format!(
-                    "the API key, sent as {} \"{}\"",
-                    scheme.get("in").and_then(Value::as_str).unwrap_or("?"),
-                    scheme.get("name").and_then(Value::as_str).unwrap_or("?")
-                ),
-                (Some("http"), Some("basic")) => {
-                    "base64 of user:password (e.g. `printf 'user:pass' | base64`); the node sends it as given after \"Basic \"".to_owned()
-                }
-                (Some("http"), _) => "the bearer token, sent as \"Authorization: Bearer <token>\"".to_owned(),
-                _ => continue,
-            };
-            let variable = secret_name(title, name);
-            credentials.push(json!({"oisTitle": title, "securitySchemeName": name, "securitySchemeValue": format!("${{{variable}}}")}));
-            secrets_env.push_str(&format!("\n# {title} / {name}: {explanation}\n"));
-            if let Some(description) = describe(title, name) {
-                secrets_env.push_str(&format!("# The API documentation says: {description}\n"));
-            }
-            secrets_env.push_str(&format!("{variable}=\n"));
+    // Its header, naming the file it is for, is the writer's (`secrets::header`).
+    let mut secrets_env = String::new();
+    for slot in oises.iter().flat_map(credential_slots) {
+        let CredentialSlot { title, scheme, variable, explanation } = &slot;
+        credentials.push(
+            json!({"oisTitle": title, "securitySchemeName": scheme, "securitySchemeValue": format!("${{{variable}}}")}),
+        );
+        secrets_env.push_str(&format!("\n# {title} / {scheme}: {explanation}\n"));
+        if let Some(description) = describe(title, scheme) {
+            secrets_env.push_str(&format!("# The API documentation says: {description}\n"));
         }
+        secrets_env.push_str(&format!("{variable}=\n"));
     }
     Scaffold { config: json!({"ois": oises, "apiCredentials": credentials}), secrets_env }
 }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use super::config_described;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::node::ids::{TemplateParameter, encode_parameters, feed_template_id, parameters_from_json, parse_template};
-use crate::node::{MNEMONIC_SECRET, Target, endpoint_id};
+use crate::node::{MNEMONIC_SECRET, Target, endpoint_id, signed_api_token_secret};
 use crate::ois::model::FormatFamily;
 
 /// One data feed: an endpoint and its template parameters.
@@ -208,17 +208,15 @@ pub fn feed_config(oises: &[Value], feeds: &[Feed], options: &FeedOptions) -> Re
             updates.push(json!({"templateIds": ids, "fetchInterval": options.fetch_interval}));
         }
     }
-    let signed_apis: Vec<Value> = if options.signed_apis.is_empty() {
-        vec![
-            json!({"name": "signed-api", "url": "https://signed-api.example.com", "authToken": "${SIGNED_API_AUTH_TOKEN}"}),
-        ]
-    } else {
-        options
-            .signed_apis
-            .iter()
-            .map(|(name, url)| json!({"name": name, "url": url, "authToken": "${SIGNED_API_AUTH_TOKEN}"}))
-            .collect()
-    };
+    let placeholder = [("signed-api".to_owned(), "https://signed-api.example.com".to_owned())];
+    let pushed_to = if options.signed_apis.is_empty() { &placeholder[..] } else { &options.signed_apis[..] };
+    // Each signed API has its own token: one leaked or rotated does not touch the others.
+    let tokens: Vec<String> = pushed_to.iter().map(|(name, _)| signed_api_token_secret(name)).collect();
+    let signed_apis: Vec<Value> = pushed_to
+        .iter()
+        .zip(&tokens)
+        .map(|((name, url), token)| json!({"name": name, "url": url, "authToken": format!("${{{token}}}")}))
+        .collect();
     let config = json!({
         "apiCredentials": base.config.get("apiCredentials").cloned().unwrap_or_else(|| json!([])),
         "endpoints": endpoints,
@@ -232,8 +230,12 @@ pub fn feed_config(oises: &[Value], feeds: &[Feed], options: &FeedOptions) -> Re
     secrets_env.push_str(&format!(
         "\n# The node's wallet: a BIP-39 mnemonic (its address is the Airnode address the IDs derive from)\n{MNEMONIC_SECRET}=\n"
     ));
-    secrets_env
-        .push_str("\n# The token the signed API expects (Authorization: Bearer <token>)\nSIGNED_API_AUTH_TOKEN=\n");
+    let mut written = std::collections::HashSet::new();
+    for ((name, _), token) in pushed_to.iter().zip(&tokens).filter(|(_, token)| written.insert(token.as_str())) {
+        secrets_env.push_str(&format!(
+            "\n# The token signed API \"{name}\" expects (Authorization: Bearer <token>)\n{token}=\n"
+        ));
+    }
     Ok(NodeScaffold { config, secrets_env, warnings })
 }
 
