@@ -299,6 +299,24 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             request_job_codes(Some("COIN_PRICES_API_DEMO_API_KEY_HEADER=k\n"), Some("http://127.0.0.1:9")),
         ),
         (Code::SecretsKept, secrets_kept_codes()),
+        (Code::TemplateParameterUnknown, feed_template_codes(|_| {}, &["item:id=string32:7,nope=string32:x"], false)),
+        (
+            Code::TemplateParameterMissing,
+            feed_template_codes(
+                |ois| push(ois, "/endpoints/0/parameters", json!({"name": "extra", "required": true})),
+                &["item:id=string32:7"],
+                false,
+            ),
+        ),
+        (
+            Code::TemplateUnservable,
+            feed_template_codes(
+                |ois| set(ois, "/endpoints/0/reservedParameters", json!([])),
+                &["item:id=string32:7"],
+                false,
+            ),
+        ),
+        (Code::BatchNotOneCall, feed_template_codes(|_| {}, &["item:id=string32:7", "item:id=string32:8"], true)),
         (Code::SelfCheckFailed, self_check_codes()),
         (Code::OutputExists, shown(&[output_exists()], None)),
         (Code::OutputWrite, shown(&[output_unwritable()], None)),
@@ -657,6 +675,20 @@ fn request_job_codes(secrets: Option<&str>, server: Option<&str>) -> Vec<Shown> 
     shown(&report.diagnostics, report.source.as_ref())
 }
 
+/// An Airnode Feed config for the base OIS (changed by `mutate`) serving `feeds` (in one trigger
+/// when `batched`), written without the scaffold's checks, then validated.
+fn feed_template_codes(mutate: impl FnOnce(&mut Value), feeds: &[&str], batched: bool) -> Vec<Shown> {
+    use ois::scaffold::node::{Feed, FeedOptions, feed_config};
+    let mut ois = base_ois();
+    mutate(&mut ois);
+    let feeds: Vec<Feed> = feeds.iter().map(|text| Feed::parse(text).expect("a feed")).collect();
+    let mut options = FeedOptions::default();
+    options.batches = batched.then(|| vec![(0..feeds.len()).collect()]);
+    let config = feed_config(&[ois], &feeds, &options).expect("a config").config;
+    let source = source_of("config.json", &config);
+    shown(&ois::validate(&source, None).diagnostics, Some(&source))
+}
+
 /// A scaffold's secrets template replacing a filled secrets file: its values kept.
 fn secrets_kept_codes() -> Vec<Shown> {
     use ois::jobs::scaffold::{ScaffoldJob, ScaffoldKind, ScaffoldOutputs, run};
@@ -986,6 +1018,10 @@ one_test_per_code! {
     req016_credential_not_given: CredentialNotGiven,
     req017_server_replaced: ServerReplaced,
     out004_secrets_kept: SecretsKept,
+    ois076_template_parameter_unknown: TemplateParameterUnknown,
+    ois077_template_parameter_missing: TemplateParameterMissing,
+    ois078_template_unservable: TemplateUnservable,
+    ois079_batch_not_one_call: BatchNotOneCall,
 }
 
 /// The README's code table is generated from the code list; `UPDATE_README=1 cargo test` rewrites it.

@@ -39,7 +39,8 @@ fn every_command_s_json_report_is_its_typed_report() {
 
     // A Feed config scaffolded from it, one ID then broken: verify reports the mismatch whole.
     let config = tmp.join("config.json");
-    let feed = "simplePrice:ids=string:bitcoin";
+    // Served as the Feed serves it: every required parameter, and a `_type` (the OIS has none).
+    let feed = "simplePrice:ids=string:bitcoin,vs_currencies=string:usd,_type=string:int256,_path=string:bitcoin.usd";
     let scaffolded =
         common::ois().args(["scaffold", "feed", ois_path, "--feed", feed, "-o"]).arg(&config).output().unwrap();
     assert!(scaffolded.status.success(), "{}", String::from_utf8_lossy(&scaffolded.stderr));
@@ -60,7 +61,10 @@ fn a_scaffold_report_names_what_it_wrote_and_the_ids_in_it() {
     use ois::jobs::scaffold::{FeedRequest, ScaffoldJob, ScaffoldKind, ScaffoldOutputs};
     let dir = tempfile::tempdir().unwrap();
     let mut request = FeedRequest::default();
-    request.feeds = vec!["simplePrice:ids=string:bitcoin".to_owned()];
+    request.feeds = vec![
+        "simplePrice:ids=string:bitcoin,vs_currencies=string:usd,_type=string:int256,_path=string:bitcoin.usd"
+            .to_owned(),
+    ];
     // No target: the Feed that reads the OIS's format (2.3.2: Airnode Feed 3.3).
     let mut outputs = ScaffoldOutputs::default();
     outputs.output = Some(dir.path().join("config.json"));

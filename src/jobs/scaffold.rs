@@ -121,7 +121,11 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
     let oises = crate::ois::oises_in_files(&job.files)?;
     let scaffold = match &job.kind {
         ScaffoldKind::Fragment { target } => fragment(&oises, *target)?,
-        ScaffoldKind::Feed(request) => feed(&oises, request)?,
+        ScaffoldKind::Feed(request) => {
+            let mut scaffold = feed(&oises, request)?;
+            scaffold.warnings.extend(servable(&scaffold.config)?);
+            scaffold
+        }
         ScaffoldKind::Airnode { http, signed_http } => {
             // Airnode 0.15 is the only Airnode with a config.json to write: it reads OIS 2.3.x.
             let options =
@@ -160,6 +164,25 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
         templates,
         diagnostics,
     })
+}
+
+/// What the Feed would say of serving `config`'s templates: an error stops the scaffold (a config
+/// the node cannot serve is never written), each problem named with its template and endpoint.
+fn servable(config: &Value) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let mut found = Vec::new();
+    crate::validate::templates::check_feed(config, &mut found);
+    let (errors, rest): (Vec<Diagnostic>, Vec<Diagnostic>) = found.into_iter().partition(Diagnostic::is_error);
+    let Some(first) = errors.first() else { return Ok(rest) };
+    let listed: String = errors.iter().map(|e| format!("\n  - {} ({})", e.message, e.code)).collect();
+    let mut refusal = Diagnostic::elsewhere(
+        first.code,
+        format!(
+            "Airnode Feed could not serve these templates ({} problem(s)), so nothing was written:{listed}",
+            errors.len()
+        ),
+    );
+    refusal.help = first.help.clone();
+    Err(refusal)
 }
 
 /// The config.json fragment, refused when it would not pass the OIS rules.

@@ -6,6 +6,7 @@
 mod config;
 mod node_config;
 mod snippets;
+pub mod templates;
 mod traps;
 
 use serde_json::Value;
@@ -77,7 +78,11 @@ fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostic
 pub fn verify_ids(config: &Value) -> Result<Vec<Diagnostic>, Diagnostic> {
     use crate::scaffold::verify::{ConfigKind, config_kind, verify_feed};
     match config_kind(config) {
-        Some(ConfigKind::Feed) => Ok(verify_feed(config)),
+        Some(ConfigKind::Feed) => {
+            let mut found = verify_feed(config);
+            templates::check_feed(config, &mut found);
+            Ok(found)
+        }
         Some(ConfigKind::Airnode) => {
             let ids = [Code::BadTrigger, Code::BadTemplateId];
             Ok(validate_value(config, None).diagnostics.into_iter().filter(|d| ids.contains(&d.code)).collect())

@@ -177,6 +177,7 @@ pub(super) fn check(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diag
     }
     if crate::scaffold::verify::config_kind(config) == Some(crate::scaffold::verify::ConfigKind::Feed) {
         diagnostics.extend(crate::scaffold::verify::verify_feed(config));
+        super::templates::check_feed(config, diagnostics);
         return;
     }
     shape(config, &CONFIG, &mut String::new(), diagnostics);

@@ -1,0 +1,232 @@
+//! Whether Airnode Feed can serve each template of its config, as it will on every cycle: the
+//! config schema accepts a template whose parameters the endpoint does not have, that leaves a
+//! required one out, or whose `_type` is nowhere — and the Feed then fails (or sends half a
+//! request) at run time. Each template is run up to its request, as the Feed runs it: pre-processing
+//! in the embedded engine, the request built in Feed mode. A batch's templates must make one call.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::node::ids::parameters_from_json;
+use crate::ois::model::RESERVED_NAMES;
+use crate::pointer;
+use crate::processing::Engine;
+use crate::request::{Mode, RequestOptions, Secrets};
+
+/// The time one validation may spend pre-processing templates together: a config from someone
+/// else may hold thousands, each with a snippet that runs to its timeout.
+const PROCESSING_BUDGET: Duration = Duration::from_secs(2);
+
+/// A template the node can serve, and the parameters its API call is made with.
+struct Served {
+    endpoint_id: String,
+    /// The parameters after pre-processing (`None`: the endpoint makes no API call).
+    processed: Option<Value>,
+}
+
+/// Every template of an Airnode Feed config the Feed cannot serve, and every batch whose
+/// templates do not make one API call. A template whose endpoint or OIS is missing is left to the
+/// ID checks, which say so.
+pub fn check_feed(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
+    let empty = Map::new();
+    let templates = config.get("templates").and_then(Value::as_object).unwrap_or(&empty);
+    let mut budget = Budget { left: PROCESSING_BUDGET, skipped: 0 };
+    let mut served: Vec<(&String, Served)> = Vec::new();
+    // Each OIS as the Feed holds it, made once for all its templates.
+    let mut held = HashMap::new();
+    for (id, template) in templates {
+        if let Some(result) = check_template(config, id, template, &mut budget, &mut held, diagnostics) {
+            served.push((id, result));
+        }
+    }
+    if budget.skipped > 0 {
+        let mut note = Diagnostic::new(
+            Code::TemplateUnservable,
+            "/templates",
+            format!(
+                "{} template(s) were not run up to their request: the check's {} s for pre-processing are spent",
+                budget.skipped,
+                PROCESSING_BUDGET.as_secs()
+            ),
+        );
+        note.severity = Severity::Note;
+        diagnostics.push(note);
+    }
+    batches(config, &served, diagnostics);
+}
+
+struct Budget {
+    left: Duration,
+    skipped: usize,
+}
+
+fn check_template(
+    config: &Value,
+    id: &str,
+    template: &Value,
+    budget: &mut Budget,
+    held: &mut HashMap<String, Option<Value>>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Served> {
+    let at = pointer::join("/templates", [id]);
+    let endpoint_id = template.get("endpointId").and_then(Value::as_str)?;
+    let named = config.get("endpoints").and_then(|e| e.get(endpoint_id))?;
+    let (title, name) = (named.get("oisTitle")?.as_str()?, named.get("endpointName")?.as_str()?);
+    let ois = held.entry(title.to_owned()).or_insert_with(|| {
+        let written = config
+            .get("ois")
+            .and_then(Value::as_array)?
+            .iter()
+            .find(|ois| ois.get("title").and_then(Value::as_str) == Some(title))?;
+        // As the Feed holds it once it has interpolated its config: `\${` is `${` (an unescaped
+        // one, OIS060, stops the Feed loading the config at all).
+        Secrets::from_values([]).interpolate_document(written).ok()
+    });
+    let ois = ois.as_ref()?;
+    let endpoint = ois
+        .get("endpoints")
+        .and_then(Value::as_array)?
+        .iter()
+        .find(|endpoint| endpoint.get("name").and_then(Value::as_str) == Some(name))?;
+    let parameters = parameters_from_json(template.get("parameters").unwrap_or(&Value::Null)).ok()?;
+    let whose = format!("template {id} (endpoint \"{name}\" of \"{title}\")");
+    let declared: Vec<&Value> = endpoint.get("parameters").and_then(Value::as_array).into_iter().flatten().collect();
+    let declared_name = |p: &&Value| p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let known: Vec<String> = declared.iter().map(declared_name).collect();
+
+    let mut fine = true;
+    for (index, parameter) in parameters.iter().enumerate() {
+        if !known.contains(&parameter.name) && !RESERVED_NAMES.contains(&parameter.name.as_str()) {
+            fine = false;
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::TemplateParameterUnknown,
+                    format!("{at}/parameters/{index}/name"),
+                    format!(
+                        "{whose}: \"{}\" is not a parameter of the endpoint, so the Feed does not send it",
+                        parameter.name
+                    ),
+                )
+                .with_help(if known.is_empty() {
+                    "the endpoint takes no parameters: remove it (or give it to the endpoint)".to_owned()
+                } else {
+                    format!("its parameters: {} (and the reserved _type, _path, _times)", known.join(", "))
+                }),
+            );
+        }
+    }
+    if !fine {
+        return None;
+    }
+
+    let runs_snippet = ["preProcessingSpecificationV2", "preProcessingSpecifications"]
+        .iter()
+        .any(|key| endpoint.get(*key).is_some_and(|v| !v.is_null()));
+    if runs_snippet && budget.left.is_zero() {
+        budget.skipped += 1;
+        return None;
+    }
+    let mut options = RequestOptions::new(name);
+    options.mode = Mode::Feed;
+    options.parameters = parameters.iter().map(|p| (p.name.clone(), p.value.clone())).collect();
+    let started = Instant::now();
+    let prepared = crate::request::prepare(ois, &options, &Engine::Embedded);
+    if runs_snippet {
+        budget.left = budget.left.saturating_sub(started.elapsed());
+    }
+    let unservable = |message: String| Diagnostic::new(Code::TemplateUnservable, at.clone(), message);
+    let prepared = match prepared {
+        Ok(prepared) => prepared,
+        Err(stopped) => {
+            let cause = stopped.diagnostic;
+            let mut told =
+                unservable(format!("{whose}: the Feed fails to make its request: {} ({})", cause.message, cause.code));
+            told.help = cause.help;
+            diagnostics.push(told);
+            return None;
+        }
+    };
+    // A required parameter the template leaves out is what the Feed never sends. With
+    // pre-processing, the snippet decides what the call needs (a `feed` endpoint fills `path` and
+    // `symbol` from `name`, and production OIS mark parameters required that only some names
+    // use), so only what it makes counts besides the template, and only without one is it an error.
+    let made = prepared.processed.as_ref();
+    let mut fine = true;
+    for parameter in &declared {
+        let required = parameter.get("required").and_then(Value::as_bool).unwrap_or(false);
+        let name = declared_name(parameter);
+        if required && !runs_snippet && !prepared.given.contains_key(&name) && made.is_none() {
+            fine = false;
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::TemplateParameterMissing,
+                    format!("{at}/parameters"),
+                    format!("{whose}: the required parameter \"{name}\" is not given (Airnode Feed applies no defaults)"),
+                )
+                .with_help(format!("add {{\"type\": \"string32\", \"name\": \"{name}\", \"value\": …}} to the template (its ID changes with it)")),
+            );
+        }
+    }
+    if !fine {
+        return None;
+    }
+    match prepared.reserved.get("_type").and_then(Value::as_str) {
+        None => {
+            diagnostics.push(
+                unservable(format!("{whose}: no `_type` — neither the endpoint (fixed or default) nor the template gives one, so the Feed cannot encode any value"))
+                    .with_help("fix it on the endpoint's reservedParameters ({\"name\": \"_type\", \"fixed\": \"int256\"}), or give `_type` in the template"),
+            );
+            return None;
+        }
+        Some(kind) if crate::ois::reserved::parse_type(kind).is_none() => {
+            diagnostics.push(unservable(format!("{whose}: `_type` \"{kind}\" is not a type the Feed can encode")));
+            return None;
+        }
+        Some(_) => {}
+    }
+    let processed = prepared
+        .request
+        .is_some()
+        .then(|| Value::Object(prepared.processed.clone().unwrap_or_else(|| prepared.given.clone())));
+    Some(Served { endpoint_id: endpoint_id.to_owned(), processed })
+}
+
+/// A trigger's templates make one API call: the same endpoint, and pre-processed parameters that
+/// are equal (what Airnode Feed checks of a batch; an endpoint without an API call is exempt).
+fn batches(config: &Value, served: &[(&String, Served)], diagnostics: &mut Vec<Diagnostic>) {
+    let updates = config.pointer("/triggers/signedApiUpdates").and_then(Value::as_array);
+    for (index, update) in updates.into_iter().flatten().enumerate() {
+        let ids: Vec<&str> = update
+            .get("templateIds")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let members: Vec<&Served> = ids
+            .iter()
+            .filter_map(|id| served.iter().find(|(known, _)| known.as_str() == *id))
+            .map(|(_, s)| s)
+            .collect();
+        let Some((first, rest)) = members.split_first() else { continue };
+        let at = format!("/triggers/signedApiUpdates/{index}/templateIds");
+        if rest.iter().any(|m| m.endpoint_id != first.endpoint_id) {
+            diagnostics.push(Diagnostic::new(
+                Code::BatchNotOneCall,
+                at,
+                "the templates of this trigger use different endpoints: the Feed makes one API call per trigger, and refuses the config",
+            ).with_help("give each endpoint's templates a trigger of their own"));
+            continue;
+        }
+        if first.processed.is_some() && rest.iter().any(|m| m.processed != first.processed) {
+            diagnostics.push(Diagnostic::new(
+                Code::BatchNotOneCall,
+                at,
+                "the templates of this trigger make different API calls (their pre-processed parameters differ): the Feed calls the API once, with the first template's, and refuses the config",
+            ).with_help("give each template whose call differs a trigger of its own (`ois scaffold feed --batch` groups them)"));
+        }
+    }
+}
