@@ -1071,3 +1071,23 @@ fn an_ois_renamed_before_its_record_is_recognised_by_the_next_update() {
     assert_eq!(report["changed"], false);
     assert!(report["endpoints"].as_array().unwrap().iter().all(|e| e["fate"] == "kept"), "{report}");
 }
+
+/// A beacon set is of two beacons at least (the contract refuses fewer): one is refused, two
+/// give the set's ID.
+#[test]
+fn a_beacon_set_needs_two_beacons() {
+    let airnode = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+    let base = ["ids", "samples/expected/coins.ois.json", "--airnode", airnode, "--set"];
+    ois()
+        .args(base)
+        .args(["--template", "simplePrice:ids=string32:bitcoin"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("at least two beacons (1 given)"));
+    ois()
+        .args(base)
+        .args(["--template", "simplePrice:ids=string32:bitcoin", "--template", "simplePrice:ids=string32:ethereum"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("beacon set"));
+}

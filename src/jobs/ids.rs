@@ -195,6 +195,12 @@ pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
         }
         templates.push(row);
     }
+    if job.set && beacons.len() < 2 {
+        return Err(bad(format!(
+            "a beacon set needs at least two beacons ({} given): Api3ServerV1 (DataFeedServer) refuses to update one of fewer",
+            beacons.len()
+        )));
+    }
     let beacon_set_id = job.set.then(|| ids::beacon_set_id(&beacons).to_string());
     Ok(IdsReport { endpoints, templates, beacon_set_id, warnings })
 }
