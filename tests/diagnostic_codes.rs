@@ -299,6 +299,21 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             request_job_codes(Some("COIN_PRICES_API_DEMO_API_KEY_HEADER=k\n"), Some("http://127.0.0.1:9")),
         ),
         (Code::SecretsKept, secrets_kept_codes()),
+        (Code::RelayValueMissing, {
+            use ois::request::{Metadata, RequestOptions, build};
+            let mut ois = base_ois();
+            set(
+                &mut ois,
+                "/apiSpecifications/components/securitySchemes/sponsor",
+                json!({"type": "relaySponsorAddress", "in": "cookie", "name": "sponsor"}),
+            );
+            set(&mut ois, "/apiSpecifications/security", json!({"sponsor": []}));
+            let mut options = RequestOptions::new("item");
+            options.parameters.insert("id".into(), json!("7"));
+            options.metadata = Some(Metadata { chain_id: Some("1".into()), ..Metadata::default() });
+            let source = source_of("ois.json", &ois);
+            shown(&build(&ois, &options).expect("a request").diagnostics(), Some(&source))
+        }),
         (Code::TemplateParameterUnknown, feed_template_codes(|_| {}, &["item:id=string32:7,nope=string32:x"], false)),
         (
             Code::TemplateParameterMissing,
@@ -1022,6 +1037,7 @@ one_test_per_code! {
     ois077_template_parameter_missing: TemplateParameterMissing,
     ois078_template_unservable: TemplateUnservable,
     ois079_batch_not_one_call: BatchNotOneCall,
+    req018_relay_value_missing: RelayValueMissing,
 }
 
 /// The README's code table is generated from the code list; `UPDATE_README=1 cargo test` rewrites it.

@@ -207,6 +207,12 @@ fn request_cases() -> Vec<RequestCase> {
             Some(all_metadata()),
         ),
         secured(
+            "relay schemes with partial metadata",
+            &["chainId", "chainType", "requester", "sponsor", "wallet", "requestId"],
+            json!({"itemId": "1"}),
+            Some(Metadata { chain_id: Some("31337".into()), ..Metadata::default() }),
+        ),
+        secured(
             "relay schemes without metadata",
             &["chainId", "chainType", "requester", "sponsor", "wallet"],
             json!({"itemId": "1"}),
@@ -357,11 +363,13 @@ fn requests_and_responses_match_the_adapter() {
     let requests = request_cases();
     let responses = response_cases();
     assert!(requests.len() >= 30 && responses.len() >= 15);
+    // A field not given is absent (undefined to the adapter), not null.
     let metadata_json = |m: &Option<Metadata>| {
         m.as_ref().map(|m| {
-            json!({"chainId": m.chain_id, "chainType": m.chain_type.clone().unwrap_or_else(|| "evm".into()),
+            let fields = json!({"chainId": m.chain_id, "chainType": m.chain_type.clone().unwrap_or_else(|| "evm".into()),
                 "requesterAddress": m.requester_address, "sponsorAddress": m.sponsor_address,
-                "sponsorWalletAddress": m.sponsor_wallet_address, "requestId": m.request_id})
+                "sponsorWalletAddress": m.sponsor_wallet_address, "requestId": m.request_id});
+            Value::Object(fields.as_object().unwrap().iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect())
         })
     };
     let input = json!({

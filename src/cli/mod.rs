@@ -133,6 +133,10 @@ fn flag_help(fix: &Fix) -> String {
         Fix::QuoteJsonString => "quote strings: --param-json name='\"text\"', or use --param".to_owned(),
         Fix::UpdateInstead => "run the same command without --check to update it".to_owned(),
         Fix::LeaveStrict => "fix what the warnings say, or run without --strict".to_owned(),
+        Fix::GiveMetadata => {
+            "give it with --metadata KEY=VALUE (chainId, chainType, requesterAddress, sponsorAddress, sponsorWalletAddress, requestId)"
+                .to_owned()
+        }
         Fix::FillSecret { name, file: Some(file) } => {
             format!("add a line {name}=... to {file} (`ois convert --secrets-out` and `ois config` write the template)")
         }
@@ -236,6 +240,7 @@ mod tests {
             Fix::UpdateInstead,
             Fix::QuoteJsonString,
             Fix::FillSecret { name: "K".into(), file: None },
+            Fix::GiveMetadata,
         ];
         for fix in fixes {
             assert!(flag_help(&fix).contains("--"), "{fix:?} has no flag in its help");

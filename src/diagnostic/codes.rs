@@ -255,6 +255,7 @@ codes! {
         SecretExpression = "REQ014", Error, "a `${…}` that is not a secret's name, or is not closed: the node fails to interpolate its config";
         CredentialNotGiven = "REQ016", Warning, "a credential a bare OIS's security scheme needs, with no secrets file given: `request` shows the request without it, `call` (as an error) sends nothing";
         ServerReplaced = "REQ017", Note, "`--server`: the request goes to another server than the OIS's";
+        RelayValueMissing = "REQ018", Warning, "request metadata without the field a relay scheme sends: the node sends nothing for it (a cookie: the text `undefined`)";
         ClientRefused = "REQ015", Error, "a request the node's HTTP client (axios) refuses to send: a query value nested more than 100 levels deep";
         ValueNotFound = "REQ020", Error, "no value at `_path` in the response (the node fails)";
         CastFailed = "REQ021", Error, "the value cannot be cast to `_type` (the node fails)";

@@ -45,6 +45,8 @@ pub enum Fix {
     UpdateInstead,
     /// Write a requester parameter given as JSON as JSON (a string quoted), or give it as text.
     QuoteJsonString,
+    /// Give every field of the request metadata the relay schemes send.
+    GiveMetadata,
     /// Put the named secret of a bare OIS's scheme in a secrets file: the one given, if any.
     FillSecret {
         /// The secret's name.
@@ -91,6 +93,7 @@ impl Fix {
             Fix::LeaveStrict => "fix what the warnings say, or unset Writes::strict".to_owned(),
             Fix::QuoteJsonString => "quote a JSON string (\"text\"), or give the value as text".to_owned(),
             Fix::UpdateInstead => "make the update (unset UpdateJob::check) to bring it in sync".to_owned(),
+            Fix::GiveMetadata => "give the field in RequestOptions::metadata".to_owned(),
             Fix::FillSecret { name, file: Some(file) } => format!("add a line {name}=... to {file}"),
             Fix::FillSecret { name, file: None } => {
                 format!("give a secrets file (CallInputs::secrets) with a line {name}=...")

@@ -418,6 +418,16 @@ fn fixed_parameters(endpoint: &Value, operation_parameters: &[(&str, &str)]) -> 
     buckets
 }
 
+/// The relay scheme types, each filled from a field of the request's metadata.
+const RELAYS: [&str; 6] = [
+    "relayChainId",
+    "relayChainType",
+    "relayRequesterAddress",
+    "relaySponsorAddress",
+    "relaySponsorWalletAddress",
+    "relayRequestId",
+];
+
 /// Credentials and relay values for every scheme listed in `security`, in its key order.
 fn auth_parameters(ois: &Value, options: &RequestOptions) -> (Buckets, Vec<String>, Vec<Diagnostic>) {
     let mut buckets = Buckets::default();
@@ -471,8 +481,28 @@ fn auth_parameters(ois: &Value, options: &RequestOptions) -> (Buckets, Vec<Strin
                 buckets.put("header", "Authorization", Value::String(format!("{prefix} {}", credential.value)));
             }
             relay => {
-                if let Some(value) = options.metadata.as_ref().and_then(|m| m.get(relay)) {
-                    buckets.put(location, key, Value::String(value.to_owned()));
+                let Some(metadata) = &options.metadata else { continue };
+                match metadata.get(relay) {
+                    Some(value) => buckets.put(location, key, Value::String(value.to_owned())),
+                    // The adapter writes a cookie as `${name}=${value};`, so a missing field is the
+                    // text of JavaScript's undefined; axios leaves an undefined query or header out.
+                    None if RELAYS.contains(&relay) => {
+                        let sent = if location == "cookie" {
+                            buckets.put(location, key, Value::String("undefined".to_owned()));
+                            "the node sends the text \"undefined\" in its cookie"
+                        } else {
+                            "the node sends nothing for it"
+                        };
+                        warnings.push(
+                            Diagnostic::new(
+                                Code::RelayValueMissing,
+                                format!("/apiSpecifications/components/securitySchemes/{name}"),
+                                format!("the request metadata has no value for \"{name}\" ({relay}): {sent}"),
+                            )
+                            .with_fix(Fix::GiveMetadata),
+                        );
+                    }
+                    None => {}
                 }
             }
         }
