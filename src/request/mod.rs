@@ -418,16 +418,6 @@ fn fixed_parameters(endpoint: &Value, operation_parameters: &[(&str, &str)]) -> 
     buckets
 }
 
-/// The relay scheme types, each filled from a field of the request's metadata.
-const RELAYS: [&str; 6] = [
-    "relayChainId",
-    "relayChainType",
-    "relayRequesterAddress",
-    "relaySponsorAddress",
-    "relaySponsorWalletAddress",
-    "relayRequestId",
-];
-
 /// Credentials and relay values for every scheme listed in `security`, in its key order.
 fn auth_parameters(ois: &Value, options: &RequestOptions) -> (Buckets, Vec<String>, Vec<Diagnostic>) {
     let mut buckets = Buckets::default();
@@ -486,7 +476,7 @@ fn auth_parameters(ois: &Value, options: &RequestOptions) -> (Buckets, Vec<Strin
                     Some(value) => buckets.put(location, key, Value::String(value.to_owned())),
                     // The adapter writes a cookie as `${name}=${value};`, so a missing field is the
                     // text of JavaScript's undefined; axios leaves an undefined query or header out.
-                    None if RELAYS.contains(&relay) => {
+                    None if crate::ois::model::RELAY_TYPES.contains(&relay) => {
                         let sent = if location == "cookie" {
                             buckets.put(location, key, Value::String("undefined".to_owned()));
                             "the node sends the text \"undefined\" in its cookie"
