@@ -152,13 +152,12 @@ fn check_template(
     // A required parameter the template leaves out is what the Feed never sends. With
     // pre-processing, the snippet decides what the call needs (a `feed` endpoint fills `path` and
     // `symbol` from `name`, and production OIS mark parameters required that only some names
-    // use), so only what it makes counts besides the template, and only without one is it an error.
-    let made = prepared.processed.as_ref();
+    // use), so it is an error only for an endpoint without one.
     let mut fine = true;
     for parameter in &declared {
         let required = parameter.get("required").and_then(Value::as_bool).unwrap_or(false);
         let name = declared_name(parameter);
-        if required && !runs_snippet && !prepared.given.contains_key(&name) && made.is_none() {
+        if required && !runs_snippet && !prepared.given.contains_key(&name) {
             fine = false;
             diagnostics.push(
                 Diagnostic::new(
