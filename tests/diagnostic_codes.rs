@@ -1040,11 +1040,11 @@ one_test_per_code! {
     req018_relay_value_missing: RelayValueMissing,
 }
 
-/// The README's code table is generated from the code list; `UPDATE_README=1 cargo test` rewrites it.
+/// docs/diagnostics.md's code table is generated from the code list; `UPDATE_README=1 cargo test` rewrites it.
 #[test]
 fn readme_code_table_is_current() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    let readme = std::fs::read_to_string(path).expect("README");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/diagnostics.md");
+    let readme = std::fs::read_to_string(path).expect("docs/diagnostics.md");
     let start_marker = "<!-- codes:start (generated from src/diagnostic/codes.rs) -->\n";
     let end_marker = "<!-- codes:end -->";
     let start = readme.find(start_marker).expect("start marker") + start_marker.len();
@@ -1059,9 +1059,9 @@ fn readme_code_table_is_current() {
     }
     if readme[start..end] != table {
         if std::env::var_os("UPDATE_README").is_some() {
-            std::fs::write(path, format!("{}{table}{}", &readme[..start], &readme[end..])).expect("write README");
+            std::fs::write(path, format!("{}{table}{}", &readme[..start], &readme[end..])).expect("write docs/diagnostics.md");
         } else {
-            panic!("the README's code table is out of date: run UPDATE_README=1 cargo test --test diagnostic_codes");
+            panic!("the code table of docs/diagnostics.md is out of date: run UPDATE_README=1 cargo test --test diagnostic_codes");
         }
     }
 }

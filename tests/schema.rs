@@ -1,4 +1,4 @@
-//! `ois schema`: what it prints, its options, and the README's list of the rules it leaves to
+//! `ois schema`: what it prints, its options, and docs/validate.md's list of the rules it leaves to
 //! `ois validate`. (Its agreement with the checker and `@api3/ois` is in tests/interop.rs.)
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
@@ -50,12 +50,12 @@ fn target_and_ois_format_do_not_mix() {
         .code(2);
 }
 
-/// The README lists the rules the schema leaves to `ois validate`; `UPDATE_README=1 cargo test`
+/// docs/validate.md lists the rules the schema leaves to `ois validate`; `UPDATE_README=1 cargo test`
 /// rewrites the list.
 #[test]
 fn readme_lists_the_rules_left_to_validate() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    let readme = std::fs::read_to_string(path).expect("README");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/validate.md");
+    let readme = std::fs::read_to_string(path).expect("docs/validate.md");
     let start_marker = "<!-- schema-left:start (generated from src/ois/schema.rs) -->\n";
     let end_marker = "<!-- schema-left:end -->";
     let start = readme.find(start_marker).expect("start marker") + start_marker.len();
@@ -66,10 +66,10 @@ fn readme_lists_the_rules_left_to_validate() {
     }
     if readme[start..end] != list {
         if std::env::var_os("UPDATE_README").is_some() {
-            std::fs::write(path, format!("{}{list}{}", &readme[..start], &readme[end..])).expect("write README");
+            std::fs::write(path, format!("{}{list}{}", &readme[..start], &readme[end..])).expect("write docs/validate.md");
         } else {
             panic!(
-                "the README's list of rules left to validate is out of date: run UPDATE_README=1 cargo test --test schema"
+                "the list of rules left to validate in docs/validate.md is out of date: run UPDATE_README=1 cargo test --test schema"
             );
         }
     }
