@@ -1059,9 +1059,12 @@ fn readme_code_table_is_current() {
     }
     if readme[start..end] != table {
         if std::env::var_os("UPDATE_README").is_some() {
-            std::fs::write(path, format!("{}{table}{}", &readme[..start], &readme[end..])).expect("write docs/diagnostics.md");
+            std::fs::write(path, format!("{}{table}{}", &readme[..start], &readme[end..]))
+                .expect("write docs/diagnostics.md");
         } else {
-            panic!("the code table of docs/diagnostics.md is out of date: run UPDATE_README=1 cargo test --test diagnostic_codes");
+            panic!(
+                "the code table of docs/diagnostics.md is out of date: run UPDATE_README=1 cargo test --test diagnostic_codes"
+            );
         }
     }
 }

@@ -66,7 +66,8 @@ fn readme_lists_the_rules_left_to_validate() {
     }
     if readme[start..end] != list {
         if std::env::var_os("UPDATE_README").is_some() {
-            std::fs::write(path, format!("{}{list}{}", &readme[..start], &readme[end..])).expect("write docs/validate.md");
+            std::fs::write(path, format!("{}{list}{}", &readme[..start], &readme[end..]))
+                .expect("write docs/validate.md");
         } else {
             panic!(
                 "the list of rules left to validate in docs/validate.md is out of date: run UPDATE_README=1 cargo test --test schema"
