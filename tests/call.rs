@@ -7,10 +7,11 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
+use std::io::Write;
+use std::net::TcpListener;
 use std::time::Duration;
+
+use common::server::{Received, Server, answer, read_request};
 
 use serde_json::{Value, json};
 
@@ -21,135 +22,51 @@ const SECRET_BASIC: &str = "dXNlcjpzM2NyZXQ="; // user:s3cret
 const SECRET_BEARER: &str = "b-secret-4714";
 const SECRETS: [&str; 5] = [SECRET_QUERY, SECRET_HEADER, SECRET_COOKIE, SECRET_BASIC, SECRET_BEARER];
 
-/// One request as the server read it.
-#[derive(Clone, Debug)]
-struct Received {
-    method: String,
-    target: String,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Received {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
-    }
-}
-
-/// A small HTTP/1.1 server: it records every request and answers by path.
-struct Server {
-    base: String,
-    received: Arc<Mutex<Vec<Received>>>,
-}
-
-fn read_request(stream: &TcpStream) -> Option<Received> {
-    let mut reader = BufReader::new(stream.try_clone().ok()?);
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
-    let (method, target) = (parts.next()?.to_owned(), parts.next()?.to_owned());
-    let mut headers = Vec::new();
-    loop {
-        let mut header = String::new();
-        reader.read_line(&mut header).ok()?;
-        let header = header.trim_end();
-        if header.is_empty() {
-            break;
-        }
-        let (name, value) = header.split_once(':')?;
-        headers.push((name.trim().to_owned(), value.trim().to_owned()));
-    }
-    let length: usize = headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
-    Some(Received { method, target, headers, body: String::from_utf8_lossy(&body).into_owned() })
-}
-
-fn answer(stream: &mut TcpStream, status: &str, content_type: &str, extra: &str, body: &[u8]) {
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n",
-        body.len()
-    );
-    let _ = stream.write_all(head.as_bytes());
-    let _ = stream.write_all(body);
-}
-
-impl Server {
-    fn start() -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let received: Arc<Mutex<Vec<Received>>> = Arc::default();
-        let log = Arc::clone(&received);
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(mut stream) = stream else { continue };
-                let log = Arc::clone(&log);
-                std::thread::spawn(move || {
-                    let Some(request) = read_request(&stream) else { return };
-                    log.lock().unwrap().push(request.clone());
-                    let path = request.target.split('?').next().unwrap_or_default().to_owned();
-                    match path.as_str() {
-                        "/redirect" => answer(&mut stream, "302 Found", "text/plain", "Location: /items/7\r\n", b""),
-                        "/loop" => answer(&mut stream, "302 Found", "text/plain", "Location: /loop\r\n", b""),
-                        "/slow" => {
-                            std::thread::sleep(Duration::from_secs(3));
-                            answer(&mut stream, "200 OK", "application/json", "", br#"{"price": 1}"#);
-                        }
-                        "/huge" => {
-                            let body = format!("[{}1]", "1,".repeat(600_000));
-                            answer(&mut stream, "200 OK", "application/json", "", body.as_bytes());
-                        }
-                        "/text" => answer(&mut stream, "200 OK", "text/html", "", b"<html>maintenance</html>"),
-                        "/latin1" => answer(
-                            &mut stream,
-                            "200 OK",
-                            "application/json",
-                            "",
-                            b"{\"price\": 42, \"name\": \"caf\xe9\"}",
-                        ),
-                        "/drip" => {
-                            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 64\r\nConnection: close\r\n\r\n";
-                            let _ = stream.write_all(head.as_bytes());
-                            for _ in 0..64 {
-                                std::thread::sleep(Duration::from_millis(100));
-                                if stream.write_all(b" ").is_err() {
-                                    break;
-                                }
-                            }
-                        }
-                        "/escape" => answer(
-                            &mut stream,
-                            "500 Internal Server Error",
-                            "text/plain",
-                            "",
-                            b"\x1b]0;pwned\x07\x1b[2J\x1b]52;c;Y3VybCBldmlsCg==\x07 \xc2\x9b31m",
-                        ),
-                        "/denied" => {
-                            let body = format!("{{\"error\": \"key {SECRET_QUERY} is not valid\"}}");
-                            answer(&mut stream, "401 Unauthorized", "application/json", "", body.as_bytes());
-                        }
-                        "/broken" => {
-                            answer(&mut stream, "503 Service Unavailable", "text/plain", "", b"down\nfor\nrepairs")
-                        }
-                        _ => {
-                            let body =
-                                json!({"price": 61234.5, "data": {"items": [{"v": "7"}]}, "method": request.method});
-                            answer(&mut stream, "200 OK", "application/json", "", body.to_string().as_bytes());
-                        }
-                    }
-                });
+/// The API the tests call: it answers by path.
+fn start_server() -> Server {
+    Server::start(|request, stream| {
+        let path = request.path().to_owned();
+        match path.as_str() {
+            "/redirect" => answer(stream, "302 Found", "text/plain", "Location: /items/7\r\n", b""),
+            "/loop" => answer(stream, "302 Found", "text/plain", "Location: /loop\r\n", b""),
+            "/slow" => {
+                std::thread::sleep(Duration::from_secs(3));
+                answer(stream, "200 OK", "application/json", "", br#"{"price": 1}"#);
             }
-        });
-        Server { base, received }
-    }
-
-    fn take(&self) -> Vec<Received> {
-        std::mem::take(&mut *self.received.lock().unwrap())
-    }
+            "/huge" => {
+                let body = format!("[{}1]", "1,".repeat(600_000));
+                answer(stream, "200 OK", "application/json", "", body.as_bytes());
+            }
+            "/text" => answer(stream, "200 OK", "text/html", "", b"<html>maintenance</html>"),
+            "/latin1" => answer(stream, "200 OK", "application/json", "", b"{\"price\": 42, \"name\": \"caf\xe9\"}"),
+            "/drip" => {
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 64\r\nConnection: close\r\n\r\n";
+                let _ = stream.write_all(head.as_bytes());
+                for _ in 0..64 {
+                    std::thread::sleep(Duration::from_millis(100));
+                    if stream.write_all(b" ").is_err() {
+                        break;
+                    }
+                }
+            }
+            "/escape" => answer(
+                stream,
+                "500 Internal Server Error",
+                "text/plain",
+                "",
+                b"\x1b]0;pwned\x07\x1b[2J\x1b]52;c;Y3VybCBldmlsCg==\x07 \xc2\x9b31m",
+            ),
+            "/denied" => {
+                let body = format!("{{\"error\": \"key {SECRET_QUERY} is not valid\"}}");
+                answer(stream, "401 Unauthorized", "application/json", "", body.as_bytes());
+            }
+            "/broken" => answer(stream, "503 Service Unavailable", "text/plain", "", b"down\nfor\nrepairs"),
+            _ => {
+                let body = json!({"price": 61234.5, "data": {"items": [{"v": "7"}]}, "method": request.method});
+                answer(stream, "200 OK", "application/json", "", body.to_string().as_bytes());
+            }
+        }
+    })
 }
 
 fn endpoint(name: &str, method: &str, path: &str, parameters: Value, fixed: Value, path_type: &str) -> Value {
@@ -295,7 +212,7 @@ fn predicted_equals_received(server: &Server, setup: &Setup, args: &[&str]) -> (
 
 #[test]
 fn every_scheme_and_location_reaches_the_server_as_predicted() {
-    let server = Server::start();
+    let server = start_server();
     let setup = setup(&server);
     let metadata =
         ["--metadata", "chainId=31337", "--metadata", "requesterAddress=0x5FbDB2315678afecb367f032d93F642f64180aa3"];
@@ -347,7 +264,7 @@ fn every_scheme_and_location_reaches_the_server_as_predicted() {
 
 #[test]
 fn redirects_are_followed_and_a_loop_is_reported() {
-    let server = Server::start();
+    let server = start_server();
     let setup = setup(&server);
     let followed = ois(&setup, &["call", "--endpoint", "redirect", "--format", "json"]);
     assert!(followed.status.success(), "{}", stderr(&followed));
@@ -360,7 +277,7 @@ fn redirects_are_followed_and_a_loop_is_reported() {
 
 #[test]
 fn failures_are_diagnostics_with_their_own_codes() {
-    let server = Server::start();
+    let server = start_server();
     let setup = setup(&server);
     let run = |args: &[&str]| {
         let output = ois(&setup, args);
@@ -399,7 +316,7 @@ fn failures_are_diagnostics_with_their_own_codes() {
 
 #[test]
 fn all_calls_every_endpoint_and_summarises() {
-    let server = Server::start();
+    let server = start_server();
     let setup = setup(&server);
     let output = ois(
         &setup,
@@ -447,7 +364,7 @@ fn all_calls_every_endpoint_and_summarises() {
 /// processing snippet: never filled from the secrets file or the environment, never sent.
 #[test]
 fn an_untrusted_ois_cannot_send_the_environment_or_the_secrets_file() {
-    let server = Server::start();
+    let server = start_server();
     let setup = setup(&server);
     let mut config = config(&server.base);
     let places = [
@@ -496,7 +413,7 @@ fn an_untrusted_ois_cannot_send_the_environment_or_the_secrets_file() {
 /// window title, no cleared screen, no clipboard write (OSC 52), no C1 CSI.
 #[test]
 fn an_api_answer_cannot_act_on_the_terminal() {
-    let server = Server::start();
+    let server = start_server();
     let setup = setup(&server);
     for format in ["text", "json"] {
         let output = ois(&setup, &["call", "--endpoint", "escape", "--format", format]);
@@ -530,7 +447,7 @@ fn redirector(location: String) -> String {
 #[test]
 fn redirects_are_followed_as_the_node_follows_them() {
     use ois::request::{Credential, RequestOptions};
-    let server = Server::start();
+    let server = start_server();
     let other_port = redirector(format!("{}/items/7", server.base));
     let file = redirector("file:///etc/passwd".to_owned());
     let ois_for = |base: &str| {
@@ -568,7 +485,7 @@ fn redirects_are_followed_as_the_node_follows_them() {
 /// U+FFFD in its place, as axios decodes it, not refused.
 #[test]
 fn slow_bodies_time_out_and_bad_utf8_is_decoded_as_axios_decodes_it() {
-    let server = Server::start();
+    let server = start_server();
     let setup = setup(&server);
     let drip = ois(&setup, &["call", "--endpoint", "drip", "--timeout", "1"]);
     assert!(String::from_utf8_lossy(&drip.stderr).contains("CAL004"), "{}", String::from_utf8_lossy(&drip.stderr));
@@ -583,7 +500,7 @@ fn slow_bodies_time_out_and_bad_utf8_is_decoded_as_axios_decodes_it() {
 /// Without the key nothing is sent, and the error names the variable and the fix.
 #[test]
 fn a_converted_oiss_secrets_template_carries_its_key_to_the_call() {
-    let server = Server::start();
+    let server = start_server();
     let dir = tempfile::tempdir().unwrap();
     let (ois_file, secrets) = (dir.path().join("api.ois.json"), dir.path().join("secrets.env"));
     let output = common::ois()

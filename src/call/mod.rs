@@ -115,24 +115,27 @@ pub fn call_held(
     now: u64,
 ) -> Result<Called, CallFailure> {
     let prepared = request::prepare_held(ois, options, engine)?;
-    let Some(built) = prepared.request.clone() else {
-        let exchange = prepared.answer(engine, None, now)?;
-        return Ok(Called { exchange, reply: None });
-    };
-    let logs = prepared.logs.clone();
-    let reply = send(&built, call_options).map_err(|diagnostic| Stopped { diagnostic, logs })?;
+    let reply = fetch(&prepared, call_options)?;
+    let response = reply.as_ref().and_then(|reply| reply.json.as_ref());
+    match prepared.answer(engine, response, now) {
+        Ok(exchange) => Ok(Called { exchange, reply }),
+        Err(stopped) => Err(CallFailure { stopped, reply }),
+    }
+}
+
+/// Sends the request `prepared` holds and takes the answer as axios does: a status outside 2xx
+/// or a body that is not JSON is a failure. `Ok(None)` for an endpoint that makes no API call.
+pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result<Option<Reply>, CallFailure> {
+    let Some(built) = &prepared.request else { return Ok(None) };
+    let stopped = |diagnostic| Stopped { diagnostic, logs: prepared.logs.clone() };
+    let reply = send(built, call_options).map_err(stopped)?;
     if !(200..300).contains(&reply.status) {
-        let diagnostic = status_error(&reply, &built.secrets);
-        return Err(CallFailure { stopped: Stopped { diagnostic, logs: prepared.logs }, reply: Some(reply) });
+        return Err(CallFailure { stopped: stopped(status_error(&reply, &built.secrets)), reply: Some(reply) });
     }
-    let Some(json) = &reply.json else {
-        let diagnostic = not_json(&reply, &built.secrets);
-        return Err(CallFailure { stopped: Stopped { diagnostic, logs: prepared.logs }, reply: Some(reply) });
-    };
-    match prepared.answer(engine, Some(json), now) {
-        Ok(exchange) => Ok(Called { exchange, reply: Some(reply) }),
-        Err(stopped) => Err(CallFailure { stopped, reply: Some(reply) }),
+    if reply.json.is_none() {
+        return Err(CallFailure { stopped: stopped(not_json(&reply, &built.secrets)), reply: Some(reply) });
     }
+    Ok(Some(reply))
 }
 
 impl Called {

@@ -7,7 +7,8 @@ use std::time::Duration;
 use clap::ValueEnum;
 
 use ois::call::{CallOptions, DEFAULT_MAX_RESPONSE_BYTES, Reply};
-use ois::jobs::call::{AllReport, CallJob, CallStop, EndpointCall};
+use ois::jobs::call::{AllReport, CallJob, EndpointCall, ManyReport};
+use ois::jobs::call_config::ConfigCallReport;
 use ois::request::render;
 use ois::{Code, Diagnostic};
 
@@ -24,14 +25,15 @@ pub(crate) enum CallFormat {
 pub(crate) struct CallArgs {
     #[command(flatten)]
     pub(crate) inputs: Inputs,
-    /// The endpoint to call.
-    #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+    /// The endpoint to call. Without it, an Airnode Feed config is called whole: every trigger as
+    /// the Feed calls it, a row per beacon.
+    #[arg(long, conflicts_with = "all")]
     endpoint: Option<String>,
     /// Call every endpoint, each with its parameters' `example` values (and defaults); --param
-    /// values are added to every call.
+    /// values are added to every call. On an Airnode Feed config: its templates.
     #[arg(long)]
     all: bool,
-    /// With --all: how many calls run at once.
+    /// Calling many (--all, a Feed config): how many calls run at once.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     jobs: u16,
     #[arg(long, value_enum, default_value = "text")]
@@ -58,11 +60,11 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
     options.timeout = Duration::from_secs_f64(args.timeout.min(86_400.0));
     options.max_response_bytes = args.max_response_bytes;
     let job = CallJob::new(args.inputs.call_inputs(), options);
-    if args.all {
-        return run_all(&args, &job, style);
-    }
+    let Some(endpoint) = &args.endpoint else {
+        return run_many(&args, &job, style);
+    };
     let show = args.inputs.show_secrets;
-    match ois::jobs::call::one(&job, args.endpoint.as_deref().unwrap_or_default(), super::now()) {
+    match ois::jobs::call::one(&job, endpoint, super::now()) {
         Ok(report) => {
             super::report_diagnostics(&report.diagnostics, report.source.as_ref(), style);
             let called = &report.called;
@@ -92,12 +94,16 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
                 }
             }
         }
-        Err(CallStop { stop, reply, secrets, .. }) => {
-            if let Some(reply) = &reply {
-                let shown = reply_text(reply, &secrets, show, Some(BODY_LINES_ON_TERMINAL));
+        Err(stopped) => {
+            if args.format == CallFormat::Json {
+                // A script always has something to parse.
+                let json = ois::js::stringify_pretty(&stopped.json(show)) + "\n";
+                let _ = write_stdout(&*ois::emit::printable_json(&json));
+            } else if let Some(reply) = &stopped.reply {
+                let shown = reply_text(reply, &stopped.secrets, show, Some(BODY_LINES_ON_TERMINAL));
                 let _ = std::io::stderr().write_all(ois::emit::printable(&shown).as_bytes());
             }
-            show_stop(&stop, style)
+            show_stop(&stopped.stop, style)
         }
     }
 }
@@ -127,11 +133,11 @@ fn reply_text(reply: &Reply, secrets: &[String], show: bool, body_lines: Option<
     out
 }
 
-fn run_all(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> ExitCode {
+fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> ExitCode {
     let progress =
         if std::io::stderr().is_terminal() { indicatif::ProgressBar::new(0) } else { indicatif::ProgressBar::hidden() };
     let started = std::sync::atomic::AtomicBool::new(false);
-    let report = ois::jobs::call::all(job, usize::from(args.jobs), super::now(), &|step| {
+    let report = ois::jobs::call::many(job, args.all, usize::from(args.jobs), super::now(), &|step| {
         if started.swap(true, std::sync::atomic::Ordering::Relaxed) {
             progress.inc(step as u64);
         } else {
@@ -141,19 +147,23 @@ fn run_all(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> E
     progress.finish_and_clear();
     let report = match report {
         Ok(report) => report,
-        Err(stop) => return show_stop(&stop, style),
-    };
-    super::report_diagnostics(&report.diagnostics, report.source.as_ref(), style);
-    let output = match args.format {
-        CallFormat::Json => {
-            serde_json::to_value(&report).map(|v| ois::js::stringify_pretty(&v) + "\n").unwrap_or_default()
+        Err(stop) => {
+            if args.format == CallFormat::Json {
+                let _ = write_stdout(&*(ois::js::stringify_pretty(&stop.json()) + "\n"));
+            }
+            return show_stop(&stop, style);
         }
-        CallFormat::Text => summary_table(&report),
+    };
+    super::report_diagnostics(report.diagnostics(), report.source(), style);
+    let output = match (args.format, &report) {
+        (CallFormat::Json, ManyReport::Endpoints(r)) => json_text(r),
+        (CallFormat::Json, ManyReport::Beacons(r)) => json_text(r),
+        (CallFormat::Text, ManyReport::Endpoints(r)) => summary_table(r),
+        (CallFormat::Text, ManyReport::Beacons(r)) => beacon_table(r),
     };
     // The problems in full, after the table, so the table stays readable.
     if args.format == CallFormat::Text {
-        let problems: Vec<Diagnostic> = report.endpoints.iter().filter_map(|c| c.problem.clone()).collect();
-        super::report_diagnostics(&problems, report.source.as_ref(), style);
+        super::report_diagnostics(&report.problems(), report.source(), style);
     }
     let output = match args.format {
         CallFormat::Json => ois::emit::printable_json(&output),
@@ -163,52 +173,93 @@ fn run_all(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> E
         super::report_diagnostics(&[error], None, style);
         return ExitCode::from(FAILURE);
     }
-    if report.failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
+    if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }
 
-fn summary_table(report: &AllReport) -> String {
-    let outcomes: &[EndpointCall] = &report.endpoints;
-    let rows: Vec<[String; 6]> = outcomes
-        .iter()
-        .map(|o| {
-            let value = o
-                .values
-                .as_ref()
-                .map(|v| {
-                    v.iter()
-                        .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_owned))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .unwrap_or_else(|| "-".to_owned());
-            let value: String =
-                if value.chars().count() > 40 { value.chars().take(39).collect::<String>() + "…" } else { value };
-            [
-                o.endpoint.clone(),
-                o.status.map_or_else(|| "-".to_owned(), |s| s.to_string()),
-                o.latency_ms.map_or_else(|| "-".to_owned(), |l| format!("{l} ms")),
-                value,
-                o.encoded_bytes.map_or_else(|| "-".to_owned(), |b| format!("{b} B")),
-                o.verdict.to_owned(),
-            ]
+fn json_text(report: &impl serde::Serialize) -> String {
+    serde_json::to_value(report).map(|v| ois::js::stringify_pretty(&v) + "\n").unwrap_or_default()
+}
+
+/// The values, joined and cut to fit a column.
+fn values_cell(values: Option<&Vec<serde_json::Value>>) -> String {
+    let value = values
+        .map(|v| {
+            v.iter().map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_owned)).collect::<Vec<_>>().join(", ")
         })
-        .collect();
-    let header = ["endpoint", "status", "latency", "value", "encoded", "verdict"].map(str::to_owned);
-    let mut widths = header.clone().map(|h| h.chars().count());
-    for row in &rows {
+        .unwrap_or_else(|| "-".to_owned());
+    if value.chars().count() > 40 { value.chars().take(39).collect::<String>() + "…" } else { value }
+}
+
+/// Rows under a header, each column as wide as its widest cell.
+fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
+    let mut widths = header.map(|h| h.chars().count());
+    for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {
             *width = (*width).max(cell.chars().count());
         }
     }
-    let line = |cells: &[String; 6]| -> String {
-        let padded: Vec<String> = cells.iter().zip(widths).map(|(c, w)| format!("{c:<w$}")).collect();
+    let line = |cells: &mut dyn Iterator<Item = &str>| -> String {
+        let padded: Vec<String> = cells.zip(widths).map(|(c, w)| format!("{c:<w$}")).collect();
         padded.join("  ").trim_end().to_owned() + "\n"
     };
-    let mut out = line(&header);
-    for row in &rows {
-        out.push_str(&line(row));
+    let mut out = line(&mut header.into_iter());
+    for row in rows {
+        out.push_str(&line(&mut row.iter().map(String::as_str)));
     }
-    let failed = outcomes.iter().filter(|o| o.verdict != "ok").count();
-    out.push_str(&format!("\n{} endpoint(s): {} ok, {failed} failed\n", outcomes.len(), outcomes.len() - failed));
+    out
+}
+
+fn optional<T>(value: Option<T>, show: impl Fn(T) -> String) -> String {
+    value.map_or_else(|| "-".to_owned(), show)
+}
+
+fn beacon_table(report: &ConfigCallReport) -> String {
+    use ois::jobs::call_config::short;
+    let rows: Vec<[String; 8]> = report
+        .beacons
+        .iter()
+        .map(|b| {
+            [
+                short(&b.template_id),
+                optional(b.beacon_id.as_deref(), short),
+                b.endpoint.clone(),
+                optional(b.status, |s| s.to_string()),
+                optional(b.latency_ms, |l| format!("{l} ms")),
+                values_cell(b.values.as_ref()),
+                optional(b.encoded_value.as_deref(), short),
+                b.verdict.to_owned(),
+            ]
+        })
+        .collect();
+    let header = ["template", "beacon", "endpoint", "status", "latency", "value", "encoded", "verdict"];
+    let mut out = table(header, &rows);
+    let airnode = report.airnode.as_deref().map(|a| format!(", Airnode {a}")).unwrap_or_default();
+    out.push_str(&format!(
+        "\n{} beacon(s) from {} API call(s): {} ok, {} failed{airnode}\n",
+        report.beacons.len(),
+        report.api_calls,
+        report.ok,
+        report.failed
+    ));
+    out
+}
+
+fn summary_table(report: &AllReport) -> String {
+    let rows: Vec<[String; 6]> = report
+        .endpoints
+        .iter()
+        .map(|o: &EndpointCall| {
+            [
+                o.endpoint.clone(),
+                optional(o.status, |s| s.to_string()),
+                optional(o.latency_ms, |l| format!("{l} ms")),
+                values_cell(o.values.as_ref()),
+                optional(o.encoded_bytes, |b| format!("{b} B")),
+                o.verdict.to_owned(),
+            ]
+        })
+        .collect();
+    let mut out = table(["endpoint", "status", "latency", "value", "encoded", "verdict"], &rows);
+    out.push_str(&format!("\n{} endpoint(s): {} ok, {} failed\n", rows.len(), report.ok, report.failed));
     out
 }

@@ -79,11 +79,7 @@ impl CallInputs {
     /// the request without it, with a warning.
     pub fn setup(&self, source: &Source, endpoint: &str, sending: bool) -> Result<Setup, Diagnostic> {
         let document = source.parse()?;
-        let secrets = match &self.secrets {
-            // A regular file only: a FIFO nobody writes to would block forever.
-            Some(path) => Secrets::parse(&Source::read_regular(path)?.text)?,
-            None => Secrets::from_environment(),
-        };
+        let secrets = self.secrets()?;
         let mut selected = request::select(&document, self.ois_title.as_deref(), &secrets)?;
         // What is said about the chosen OIS points into the file it came from (a config.json's /ois/N).
         request::check_ois(&selected.ois).map_err(|error| error.within(&selected.pointer))?;
@@ -98,12 +94,45 @@ impl CallInputs {
         if let Some(server) = &self.server {
             notes.push(replace_server(&mut selected.ois, server)?.within(&selected.pointer));
         }
+        let mut options = self.base_options(endpoint)?;
+        options.credentials = selected.credentials.clone();
+        Ok(Setup { selected, options, notes })
+    }
+
+    /// The secrets: the file given, or the environment.
+    pub fn secrets(&self) -> Result<Secrets, Diagnostic> {
+        match &self.secrets {
+            // A regular file only: a FIFO nobody writes to would block forever.
+            Some(path) => Secrets::parse(&Source::read_regular(path)?.text),
+            None => Ok(Secrets::from_environment()),
+        }
+    }
+
+    /// Every OIS of a config (interpolated as the node interpolates it, checked, with the server
+    /// given instead of its own) and the notes on the way, for a run over the config's templates.
+    pub fn setup_all(
+        &self,
+        document: &Value,
+        secrets: &Secrets,
+    ) -> Result<(Vec<Selected>, Vec<Diagnostic>), Diagnostic> {
+        let mut all = request::select_all(document, secrets)?;
+        let mut notes = Vec::new();
+        for selected in &mut all {
+            request::check_ois(&selected.ois).map_err(|error| error.within(&selected.pointer))?;
+            if let Some(server) = &self.server {
+                notes.push(replace_server(&mut selected.ois, server)?.within(&selected.pointer));
+            }
+        }
+        Ok((all, notes))
+    }
+
+    /// The options every call starts from: the requester's parameters, the metadata, the mode.
+    pub fn base_options(&self, endpoint: &str) -> Result<RequestOptions, Diagnostic> {
         let mut options = RequestOptions::new(endpoint);
         options.parameters = self.parameters()?;
-        options.credentials = selected.credentials.clone();
         options.metadata = self.metadata()?;
         options.mode = self.mode;
-        Ok(Setup { selected, options, notes })
+        Ok(options)
     }
 
     /// What is said of a credential a bare OIS needs and was not given (`count` of them).
@@ -256,6 +285,14 @@ pub struct Stop {
 }
 
 impl Stop {
+    /// What a script reads of it: `{"error": the diagnostic that stopped it, "diagnostics":
+    /// every one}`.
+    pub fn json(&self) -> Value {
+        let error = self.diagnostics.last().and_then(|d| serde_json::to_value(d).ok()).unwrap_or(Value::Null);
+        let all = serde_json::to_value(&self.diagnostics).unwrap_or(Value::Null);
+        serde_json::json!({ "error": error, "diagnostics": all })
+    }
+
     pub(super) fn new(mut warnings: Vec<Diagnostic>, stopped: Stopped, source: Option<Source>) -> Stop {
         warnings.push(stopped.diagnostic);
         Stop { diagnostics: warnings, logs: stopped.logs, source }

@@ -134,7 +134,13 @@ pub fn prepare_held(held: &HeldOis, options: &RequestOptions, engine: &Engine) -
     let skips_api = endpoint.get("operation").is_none_or(Value::is_null)
         && endpoint.get("fixedOperationParameters").and_then(Value::as_array).is_none_or(Vec::is_empty);
     if skips_api {
-        let parameters = processed.clone().unwrap_or_else(|| given.clone());
+        let parameters = Value::Object(processed.clone().unwrap_or_else(|| given.clone()));
+        // Airnode Feed's callApi returns `{data: parameters}` where it would return the API's
+        // body, and post-processes that; airnode-node post-processes the parameters themselves.
+        let standing_in = match options.mode {
+            super::Mode::Feed => serde_json::json!({ "data": parameters }),
+            super::Mode::Node => parameters,
+        };
         let reserved = reserved_values(endpoint, &given);
         return Ok(Prepared {
             given,
@@ -143,13 +149,24 @@ pub fn prepare_held(held: &HeldOis, options: &RequestOptions, engine: &Engine) -
             reserved,
             logs,
             processing,
-            standing_in: Some(Value::Object(parameters)),
+            standing_in: Some(standing_in),
         });
     }
     let request =
         build_from(parsed, options, processed.as_ref()).map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
     let reserved = request.reserved.clone();
     Ok(Prepared { given, processed, request: Some(request), reserved, logs, processing, standing_in: None })
+}
+
+/// What answering `options.endpoint` from another call's response needs — its post-processing
+/// and `_type`, `_path`, `_times` for `options`'s parameters — without pre-processing or a
+/// request: Airnode Feed answers every template of a trigger from its first template's API call.
+pub fn prepare_answer_held(held: &HeldOis, options: &RequestOptions) -> Result<Prepared, Stopped> {
+    let (index, endpoint) = find_endpoint(held.value(), &options.endpoint)?;
+    let processing = EndpointProcessing::of(endpoint, &format!("/endpoints/{index}"));
+    let given = requested(options);
+    let reserved = reserved_values(endpoint, &given);
+    Ok(Prepared { given, processed: None, request: None, reserved, logs: Vec::new(), processing, standing_in: None })
 }
 
 fn failed(failure: Failure, at: &str, mut logs: Vec<Log>, phase: Phase) -> Stopped {
@@ -159,6 +176,12 @@ fn failed(failure: Failure, at: &str, mut logs: Vec<Log>, phase: Phase) -> Stopp
 }
 
 impl Prepared {
+    /// What an endpoint without an API call answers with (its parameters, as the node passes
+    /// them to post-processing); `None` for one that calls its API.
+    pub fn standing_in(&self) -> Option<&Value> {
+        self.standing_in.as_ref()
+    }
+
     /// Finishes the call with the API's `response` (ignored for an endpoint without an API call,
     /// whose parameters are its response): post-processing, then the value extracted and encoded
     /// (`now` is the unix time a `timestamp` type encodes). Without a response, nothing more runs.

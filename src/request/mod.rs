@@ -19,11 +19,13 @@ use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::model::RESERVED_NAMES;
 use crate::ois::rules::{placeholder_matches, placeholders};
 
-pub use exchange::{Answer, Exchange, HeldOis, Log, Prepared, Stopped, exchange, prepare, prepare_held};
+pub use exchange::{
+    Answer, Exchange, HeldOis, Log, Prepared, Stopped, exchange, prepare, prepare_answer_held, prepare_held,
+};
 pub use query::serialize_query;
 pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode};
 pub use secrets::Secrets;
-pub use setup::{Selected, check_ois, mask, select};
+pub use setup::{Selected, check_ois, mask, select, select_all};
 
 use crate::js::{self, encode_uri_component};
 use crate::node::axios;

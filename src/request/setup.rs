@@ -30,17 +30,7 @@ pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Resul
     let document = &interpolated(document, secrets)?;
     let read = OisDocument::read(document).map_err(|(_, error)| error)?;
     let chosen = read.choose(title)?;
-    let mut credentials = Vec::new();
-    let listed = document.get("apiCredentials").and_then(Value::as_array).filter(|_| read.kind == DocumentKind::Config);
-    for entry in listed.into_iter().flatten() {
-        let field = |key: &str| entry.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
-        // Every credential: Airnode Feed may use another OIS's credential of the same scheme name.
-        credentials.push(Credential {
-            ois_title: field("oisTitle"),
-            scheme: field("securitySchemeName"),
-            value: field("securitySchemeValue"),
-        });
-    }
+    let mut credentials = config_credentials(&read);
     let mut missing = Vec::new();
     if read.kind != DocumentKind::Config {
         // A bare OIS's credentials are named as `ois config` names them, and read from the
@@ -58,6 +48,38 @@ pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Resul
         }
     }
     Ok(Selected { ois: chosen.ois.clone(), pointer: chosen.pointer, credentials, missing })
+}
+
+/// Every OIS of a config with the config's credentials (their `${VAR}`s filled), in order: a run
+/// over the config's templates.
+pub fn select_all(document: &Value, secrets: &Secrets) -> Result<Vec<Selected>, Diagnostic> {
+    let document = &interpolated(document, secrets)?;
+    let read = OisDocument::read(document).map_err(|(_, error)| error)?;
+    let credentials = config_credentials(&read);
+    let selected = |(pointer, ois): &(String, &Value)| Selected {
+        ois: (*ois).clone(),
+        pointer: pointer.clone(),
+        credentials: credentials.clone(),
+        missing: Vec::new(),
+    };
+    Ok(read.oises.iter().map(selected).collect())
+}
+
+/// A config's `apiCredentials`, every one: Airnode Feed may use another OIS's credential of the
+/// same scheme name. A bare OIS or a list has none.
+fn config_credentials(read: &OisDocument<'_>) -> Vec<Credential> {
+    let listed =
+        read.root.get("apiCredentials").and_then(Value::as_array).filter(|_| read.kind == DocumentKind::Config);
+    let field = |entry: &Value, key: &str| entry.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    listed
+        .into_iter()
+        .flatten()
+        .map(|entry| Credential {
+            ois_title: field(entry, "oisTitle"),
+            scheme: field(entry, "securitySchemeName"),
+            value: field(entry, "securitySchemeValue"),
+        })
+        .collect()
 }
 
 /// Where a node's config keeps secrets, each a `${NAME}` the node fills when it loads the config:

@@ -3,6 +3,8 @@
 
 #![allow(clippy::expect_used, dead_code)] // tests fail by panicking; not every test uses every helper
 
+pub mod server;
+
 use std::path::PathBuf;
 use std::process::Command;
 

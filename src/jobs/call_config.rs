@@ -1,0 +1,355 @@
+//! `ois call CONFIG`: a dry run of an Airnode Feed config — every trigger called as the Feed
+//! calls it, one API call with the first template's parameters, every template of the trigger
+//! answered from it — with each beacon's ID, value and encoded value, and what failed.
+
+use std::collections::HashMap;
+
+use alloy_primitives::{Address, B256};
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::call::{CallJob, verdict};
+use super::request::Stop;
+use crate::call::{CallFailure, Reply};
+use crate::diagnostic::{Code, Diagnostic, Fix, Severity};
+use crate::node::ids::{beacon_id, parameters_from_json};
+use crate::request::{self, HeldOis, Mode, RequestOptions, Secrets, Selected, Stopped};
+use crate::source::Source;
+
+/// One template of a trigger, called.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct BeaconCall {
+    /// The trigger's index in `triggers.signedApiUpdates`.
+    pub trigger: usize,
+    /// The template.
+    pub template_id: String,
+    /// The beacon the Feed signs for (`None`: the Airnode's mnemonic was not at hand).
+    pub beacon_id: Option<String>,
+    /// The OIS of the template's endpoint.
+    pub ois_title: String,
+    /// The endpoint.
+    pub endpoint: String,
+    /// The API's HTTP status, when it answered.
+    pub status: Option<u16>,
+    /// How long the trigger's API call took.
+    pub latency_ms: Option<u64>,
+    /// The values the Feed encodes.
+    pub values: Option<Vec<Value>>,
+    /// The encoded value the Feed signs, `0x…`.
+    pub encoded_value: Option<String>,
+    /// `ok`, or what failed.
+    pub verdict: &'static str,
+    /// The code of what stopped it.
+    pub code: Option<&'static str>,
+    /// What stopped it.
+    pub message: Option<String>,
+    /// What stopped it, in full.
+    #[serde(skip)]
+    pub problem: Option<Diagnostic>,
+}
+
+/// A dry run of a whole Airnode Feed config.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ConfigCallReport {
+    /// The Airnode's address, when its mnemonic was at hand.
+    pub airnode: Option<String>,
+    /// The API calls made (one per trigger that calls its API).
+    pub api_calls: usize,
+    /// Each trigger's templates, in the config's order.
+    pub beacons: Vec<BeaconCall>,
+    /// How many were ok.
+    pub ok: usize,
+    /// How many failed.
+    pub failed: usize,
+    /// Notes about the whole (the engine, the mnemonic, templates in no trigger), located.
+    #[serde(skip)]
+    pub diagnostics: Vec<Diagnostic>,
+    /// The file read, for showing diagnostics in its text.
+    #[serde(skip)]
+    pub source: Option<Source>,
+}
+
+/// Whether `document` is an Airnode Feed config (templates by ID, signed API triggers).
+pub fn is_feed_config(document: &Value) -> bool {
+    document.get("templates").is_some_and(Value::is_object)
+        && document.pointer("/triggers/signedApiUpdates").is_some_and(Value::is_array)
+}
+
+/// What every trigger shares.
+struct Run<'a> {
+    config: &'a Value,
+    oises: HashMap<&'a str, (HeldOis, &'a Selected)>,
+    base: RequestOptions,
+    job: &'a CallJob,
+    airnode: Option<Address>,
+    now: u64,
+}
+
+/// Calls every trigger of the Feed config `document` (read from `source`), `jobs` triggers at a
+/// time; `done` is called with how many triggers there are, then after each.
+pub fn run(
+    job: &CallJob,
+    source: Source,
+    document: &Value,
+    jobs: usize,
+    now: u64,
+    done: &(dyn Fn(usize) + Sync),
+) -> Result<ConfigCallReport, Stop> {
+    let mut notes: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
+    let prepared = (|| {
+        let secrets = job.inputs.secrets()?;
+        let (selected, server_notes) = job.inputs.setup_all(document, &secrets)?;
+        let mut base = job.inputs.base_options("")?;
+        base.mode = Mode::Feed;
+        base.metadata = None;
+        Ok::<_, Diagnostic>((secrets, selected, server_notes, base))
+    })();
+    let (secrets, selected, server_notes, base) = match prepared {
+        Ok(prepared) => prepared,
+        Err(error) => {
+            notes.push(error);
+            return Err(Stop { diagnostics: notes, logs: Vec::new(), source: Some(source) });
+        }
+    };
+    notes.extend(server_notes);
+    let airnode = airnode(document, &secrets, job.inputs.secrets.as_deref(), &mut notes);
+    let oises = selected
+        .iter()
+        .filter_map(|s| Some((s.ois.get("title")?.as_str()?, (HeldOis::of(&s.ois), s))))
+        .collect::<HashMap<_, _>>();
+    let mut base = base;
+    base.credentials = selected.first().map(|s| s.credentials.clone()).unwrap_or_default();
+    let run = Run { config: document, oises, base, job, airnode, now };
+
+    let triggers: &[Value] =
+        document.pointer("/triggers/signedApiUpdates").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+    notes.extend(uncalled(document, triggers));
+    done(triggers.len());
+    let call_trigger = |(index, trigger): (usize, &Value)| {
+        let calls = run.trigger(index, trigger);
+        done(1);
+        calls
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build();
+    let per_trigger: Vec<(bool, Vec<BeaconCall>)> = match pool {
+        Ok(pool) => pool.install(|| triggers.par_iter().enumerate().map(call_trigger).collect()),
+        Err(_) => triggers.iter().enumerate().map(call_trigger).collect(),
+    };
+    let api_calls = per_trigger.iter().filter(|(called, _)| *called).count();
+    let beacons: Vec<BeaconCall> = per_trigger.into_iter().flat_map(|(_, calls)| calls).collect();
+    let failed = beacons.iter().filter(|b| b.verdict != "ok").count();
+    Ok(ConfigCallReport {
+        airnode: airnode.map(|a| a.to_checksum(None)),
+        api_calls,
+        ok: beacons.len() - failed,
+        failed,
+        beacons,
+        diagnostics: notes,
+        source: Some(source),
+    })
+}
+
+/// The Airnode's address from the config's mnemonic, filled from the secrets; a note when it
+/// cannot be had (the beacon IDs are then left out, the calls still made).
+fn airnode(
+    document: &Value,
+    secrets: &Secrets,
+    file: Option<&std::path::Path>,
+    notes: &mut Vec<Diagnostic>,
+) -> Option<Address> {
+    const AT: &str = "/nodeSettings/airnodeWalletMnemonic";
+    let written = document.pointer(AT).and_then(Value::as_str)?;
+    let address = secrets.interpolate(written, AT).ok().and_then(|mnemonic| crate::node::airnode_address(&mnemonic));
+    if address.is_none() {
+        let name =
+            written.strip_prefix("${").and_then(|rest| rest.strip_suffix('}')).unwrap_or(written).trim().to_owned();
+        let mut note = Diagnostic::new(
+            Code::MissingSecret,
+            AT,
+            "the Airnode's mnemonic is not at hand (or not a valid BIP-39 mnemonic), so the beacon IDs are left out; the calls are made",
+        );
+        note.severity = Severity::Note;
+        notes.push(note.with_fix(Fix::FillSecret { name, file: file.map(|f| f.display().to_string()) }));
+    }
+    address
+}
+
+/// A note naming the templates no trigger uses: the Feed never calls them.
+fn uncalled(document: &Value, triggers: &[Value]) -> Option<Diagnostic> {
+    let used: Vec<&str> = triggers
+        .iter()
+        .filter_map(|t| t.get("templateIds").and_then(Value::as_array))
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let templates = document.get("templates").and_then(Value::as_object)?;
+    let unused: Vec<&String> = templates.keys().filter(|id| !used.contains(&id.as_str())).collect();
+    let first = unused.first()?;
+    let mut note = Diagnostic::new(
+        Code::TemplateUnservable,
+        crate::pointer::join("/templates", [first.as_str()]),
+        format!("{} template(s) are in no trigger: the Feed never calls them, and neither does this run", unused.len()),
+    );
+    note.severity = Severity::Note;
+    Some(note)
+}
+
+impl Run<'_> {
+    /// The trigger's API call and every template answered from it; whether the API was called.
+    fn trigger(&self, index: usize, trigger: &Value) -> (bool, Vec<BeaconCall>) {
+        let ids: Vec<&str> = trigger
+            .get("templateIds")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let rows = |ids: &[&str]| -> Vec<BeaconCall> { ids.iter().map(|id| self.row(index, id)).collect() };
+        let Some(first) = ids.first() else { return (false, Vec::new()) };
+        // As the Feed: the first template's endpoint and OIS make the call for all.
+        let (held, selected, options) = match self.template(first) {
+            Ok(found) => found,
+            Err(problem) => {
+                return (false, rows(&ids).into_iter().map(|row| row.failed(problem.clone(), None)).collect());
+            }
+        };
+        let engine = &self.job.inputs.engine;
+        let fetched = request::prepare_held(held, &options, engine).map_err(CallFailure::from).and_then(|prepared| {
+            let reply = crate::call::fetch(&prepared, &self.job.options)?;
+            let response = match &reply {
+                Some(reply) => reply.json.clone(),
+                None => prepared.standing_in().cloned(),
+            };
+            Ok((reply, response))
+        });
+        let (reply, response) = match fetched {
+            Ok(fetched) => fetched,
+            Err(CallFailure { stopped, reply }) => {
+                let problem = self.placed(first, &options.endpoint, stopped, selected);
+                let called = reply.is_some();
+                let rows = rows(&ids).into_iter().map(|row| row.failed(problem.clone(), reply.as_ref()));
+                return (called, rows.collect());
+            }
+        };
+        let response = response.unwrap_or(Value::Null);
+        let answered = ids.iter().map(|id| {
+            let row = self.row(index, id).with_reply(reply.as_ref());
+            match self.answer(id, &response) {
+                Ok(answer) => row.answered(answer),
+                Err(problem) => row.failed(problem, reply.as_ref()),
+            }
+        });
+        (reply.is_some(), answered.collect())
+    }
+
+    /// The template's OIS as held, its OIS's selection, and the options of its call.
+    fn template(&self, id: &str) -> Result<(&HeldOis, &Selected, RequestOptions), Diagnostic> {
+        let at = crate::pointer::join("/templates", [id]);
+        let missing =
+            |what: &str| Diagnostic::new(Code::TemplateUnservable, at.clone(), format!("template {id}: {what}"));
+        let template =
+            self.config.get("templates").and_then(|t| t.get(id)).ok_or_else(|| missing("not in `templates`"))?;
+        let endpoint_id = template.get("endpointId").and_then(Value::as_str).unwrap_or_default();
+        let named = self
+            .config
+            .get("endpoints")
+            .and_then(|e| e.get(endpoint_id))
+            .ok_or_else(|| missing(&format!("its endpointId {endpoint_id} is not in `endpoints`")))?;
+        let text = |key: &str| named.get(key).and_then(Value::as_str).unwrap_or_default();
+        let (title, name) = (text("oisTitle"), text("endpointName"));
+        let (held, selected) = self.oises.get(title).ok_or_else(|| missing(&format!("no OIS titled \"{title}\"")))?;
+        let parameters = parameters_from_json(template.get("parameters").unwrap_or(&Value::Null))
+            .map_err(|error| error.within(&at))?;
+        let mut options = self.base.clone();
+        options.endpoint = name.to_owned();
+        // The Feed calls with the template's parameters alone; the requester's are added for a run.
+        let given = std::mem::take(&mut options.parameters);
+        options.parameters = parameters.into_iter().map(|p| (p.name, p.value)).collect();
+        options.parameters.extend(given);
+        Ok((held, selected, options))
+    }
+
+    /// The template's value from the trigger's response: its own post-processing and reserved
+    /// parameters, with the first template's OIS (as the Feed looks its endpoint up there).
+    fn answer(&self, id: &str, response: &Value) -> Result<request::Answer, Diagnostic> {
+        let (held, selected, options) = self.template(id)?;
+        let engine = &self.job.inputs.engine;
+        let exchange = request::prepare_answer_held(held, &options)
+            .and_then(|prepared| prepared.answer(engine, Some(response), self.now))
+            .map_err(|stopped| self.placed(id, &options.endpoint, stopped, selected))?;
+        exchange.answer.ok_or_else(|| {
+            Diagnostic::new(Code::ValueNotFound, crate::pointer::join("/templates", [id]), "no value was made")
+        })
+    }
+
+    /// What stopped a template, placed in the config and naming the template.
+    fn placed(&self, id: &str, endpoint: &str, stopped: Stopped, selected: &Selected) -> Diagnostic {
+        let mut problem = stopped.diagnostic.within(&selected.pointer);
+        problem.message = format!("template {} (endpoint \"{endpoint}\"): {}", short(id), problem.message);
+        problem
+    }
+
+    /// A row for template `id` of trigger `index`, before its call.
+    fn row(&self, index: usize, id: &str) -> BeaconCall {
+        let named = self
+            .config
+            .get("templates")
+            .and_then(|t| t.get(id))
+            .and_then(|t| t.get("endpointId"))
+            .and_then(Value::as_str)
+            .and_then(|e| self.config.get("endpoints")?.get(e));
+        let text = |key: &str| named.and_then(|n| n.get(key)).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let beacon = self.airnode.zip(id.parse::<B256>().ok()).map(|(airnode, template)| beacon_id(airnode, template));
+        BeaconCall {
+            trigger: index,
+            template_id: id.to_owned(),
+            beacon_id: beacon.map(|b| b.to_string()),
+            ois_title: text("oisTitle"),
+            endpoint: text("endpointName"),
+            status: None,
+            latency_ms: None,
+            values: None,
+            encoded_value: None,
+            verdict: "ok",
+            code: None,
+            message: None,
+            problem: None,
+        }
+    }
+}
+
+impl BeaconCall {
+    fn with_reply(mut self, reply: Option<&Reply>) -> BeaconCall {
+        self.status = reply.map(|r| r.status);
+        self.latency_ms = reply.map(|r| u64::try_from(r.latency.as_millis()).unwrap_or(u64::MAX));
+        self
+    }
+
+    fn answered(mut self, answer: request::Answer) -> BeaconCall {
+        self.values = Some(answer.preview.values);
+        self.encoded_value = Some(answer.preview.encoded);
+        self
+    }
+
+    fn failed(self, problem: Diagnostic, reply: Option<&Reply>) -> BeaconCall {
+        let mut row = self.with_reply(reply);
+        row.verdict = verdict(problem.code);
+        row.code = Some(problem.code.as_str());
+        row.message = Some(problem.message.clone());
+        row.problem = Some(problem);
+        row
+    }
+}
+
+/// `0x1234…abcd`: an ID short enough for a message or a table.
+pub fn short(id: &str) -> String {
+    match (id.get(..6), id.len().checked_sub(4).and_then(|start| id.get(start..))) {
+        (Some(head), Some(tail)) if id.len() > 12 => format!("{head}…{tail}"),
+        _ => id.to_owned(),
+    }
+}
