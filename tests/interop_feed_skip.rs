@@ -26,7 +26,7 @@ fn post_processing_gets_what_the_feed_gives_it() {
         return;
     }
     let pre = "async ({ endpointParameters }) => ({ endpointParameters: { ...endpointParameters, added: 2 } })";
-    let cases = vec![
+    let cases = [
         (
             ois_with(json!({"name": "plain", "parameters": [{"name": "x"}],
             "reservedParameters": [{"name": "_type", "fixed": "int256"}]})),
