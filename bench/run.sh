@@ -14,6 +14,9 @@
 #                                          ratios, the worst ten, then the corpus as one batch
 #        bench/run.sh processing [RUNS]    the embedded engine against node on a typical
 #                                          pre-processing snippet (bench/processing.rs)
+#        bench/run.sh call-config [RUNS TEMPLATES API_MS JOBS]
+#                                          ois call CONFIG against plain GETs to the same
+#                                          loopback API (bench/call_config.rs)
 #        bench/run.sh scaling [RUNS]       one operation with 10,000, 20,000, 40,000 and 80,000
 #                                          parameters: how time grows when the input doubles (~2x
 #                                          when linear; a rule comparing every parameter with every
@@ -27,6 +30,11 @@ case "${1:-}" in
     shift
     cargo build --release --quiet --example processing
     exec target/release/examples/processing "${1:-31}"
+    ;;
+  call-config)
+    shift
+    cargo build --release --quiet --example call_config
+    exec target/release/examples/call_config "$@"
     ;;
 esac
 runs=${1:-15}
