@@ -125,7 +125,10 @@ fn main() -> ExitCode {
     }
     let (ours, floor) = (median(ours), median(floor));
     let per_template = (ours - floor) * jobs as f64 / templates as f64;
-    println!("{templates} templates, a trigger each, API answers in {} ms, {jobs} at a time, {runs} runs alternating", latency.as_millis());
+    println!(
+        "{templates} templates, a trigger each, API answers in {} ms, {jobs} at a time, {runs} runs alternating",
+        latency.as_millis()
+    );
     println!("ois call CONFIG: median {ours:.1} ms");
     println!("plain GETs:      median {floor:.1} ms");
     println!("ois adds {per_template:.2} ms per template over the API's latency (goal: at most 5)");

@@ -241,3 +241,38 @@ fn a_failed_single_call_still_prints_json() {
     assert_eq!(report["call"]["status"], 404);
     assert_eq!(report["call"]["body"], json!({"error": "unknown"}));
 }
+
+#[test]
+fn ids_of_a_config_list_its_own_templates_beacons_as_the_dry_run_derives_them() {
+    let server = vendor();
+    let feeds = ["feed:name=string32:USD/EUR", "feed:name=string32:USD/GBP", "price:symbol=string32:BTC"];
+    let deployment = deploy(&server, &feeds);
+    let config = deployment.config.display().to_string();
+    let args = ["ids", &config, "--mnemonic-env", "IDS_MNEMONIC", "--set", "--format", "json"];
+    let output = common::ois().args(args).env("IDS_MNEMONIC", MNEMONIC).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let ids: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(ids["airnode"], "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+    let listed: Vec<&str> =
+        ids["templates"].as_array().unwrap().iter().map(|t| t["beaconId"].as_str().unwrap()).collect();
+    assert_eq!(listed, predicted_beacons(&deployment, &feeds));
+    let (_, called) = call(&deployment, &[]);
+    let called: Vec<&str> =
+        called["beacons"].as_array().unwrap().iter().map(|b| b["beaconId"].as_str().unwrap()).collect();
+    assert_eq!(listed, called);
+    // The config's own template IDs, each with its OEV IDs; the set of all three beacons.
+    let config_json: Value = serde_json::from_str(&std::fs::read_to_string(&deployment.config).unwrap()).unwrap();
+    let keys: Vec<&String> = config_json["templates"].as_object().unwrap().keys().collect();
+    let derived: Vec<&str> =
+        ids["templates"].as_array().unwrap().iter().map(|t| t["templateId"].as_str().unwrap()).collect();
+    assert_eq!(keys, derived);
+    assert!(ids["templates"].as_array().unwrap().iter().all(|t| t["oevBeaconId"].is_string()));
+    assert!(ids["beaconSetId"].as_str().is_some_and(|s| s.len() == 66));
+
+    let text = common::ois()
+        .args(["ids", &config, "--mnemonic-env", "IDS_MNEMONIC"])
+        .env("IDS_MNEMONIC", MNEMONIC)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&text.stdout).starts_with("Airnode 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n"));
+}

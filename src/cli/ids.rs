@@ -18,7 +18,8 @@ pub(crate) struct IdsArgs {
     #[arg(required = true)]
     file: Option<PathBuf>,
     /// A template: the endpoint and its parameters (repeatable), e.g.
-    /// `feed:name=string32:BTC/USD` or `price:coinId=string:bitcoin,decimals=uint256:8`.
+    /// `feed:name=string32:BTC/USD` or `price:coinId=string:bitcoin,decimals=uint256:8`. Without
+    /// any, an Airnode Feed config's own templates.
     #[arg(long = "template", value_name = "ENDPOINT:NAME=TYPE:VALUE,...")]
     templates: Vec<String>,
     /// Templates from a JSON file: `[{"endpoint": "feed", "parameters": [{"type", "name", "value"}]}]`.
@@ -93,7 +94,8 @@ pub(crate) fn run_ids(args: IdsArgs) -> ExitCode {
 }
 
 fn text(report: &IdsReport) -> String {
-    let mut out = String::from("endpoints:\n");
+    let mut out = report.airnode.as_ref().map(|a| format!("Airnode {a}\n\n")).unwrap_or_default();
+    out.push_str("endpoints:\n");
     for endpoint in &report.endpoints {
         out.push_str(&format!("  {}  {} / {}\n", endpoint.endpoint_id, endpoint.ois_title, endpoint.endpoint_name));
     }

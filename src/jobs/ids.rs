@@ -94,7 +94,10 @@ pub struct TemplateIds {
 pub struct IdsReport {
     /// Every endpoint of the file.
     pub endpoints: Vec<EndpointId>,
-    /// Every template asked for.
+    /// The Airnode, checksummed (when given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub airnode: Option<String>,
+    /// Every template asked for (or, for an Airnode Feed config without any, its own).
     pub templates: Vec<TemplateIds>,
     /// The beacon set of the templates' beacons, when asked.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -145,16 +148,13 @@ fn airnode_of(airnode: &Airnode) -> Result<Option<Address>, Diagnostic> {
     }
 }
 
-/// Derives what `job` asks for.
-pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
-    let endpoints = endpoint_ids(&job.file)?;
-    let airnode = airnode_of(&job.airnode)?;
-    if job.set && airnode.is_none() {
-        return Err(bad("a beacon set needs the Airnode (its address or mnemonic) to derive the beacons".to_owned()));
+/// Each template asked for with its endpoint; without any asked for, an Airnode Feed config's
+/// own templates (each with the endpoint its `endpointId` names).
+fn requested(job: &IdsJob, endpoints: &[EndpointId]) -> Result<Vec<(EndpointId, Vec<TemplateParameter>)>, Diagnostic> {
+    if job.templates.is_empty() && job.templates_file.is_none() {
+        return config_templates(&job.file, endpoints);
     }
-    let mut warnings = Vec::new();
-    let mut templates = Vec::new();
-    let mut beacons = Vec::new();
+    let mut requested = Vec::new();
     for template in templates_of(job)? {
         let matching: Vec<&EndpointId> = endpoints.iter().filter(|e| e.endpoint_name == template.endpoint).collect();
         let [endpoint] = matching.as_slice() else {
@@ -166,6 +166,63 @@ pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
                 names.join(", ")
             )));
         };
+        requested.push(((*endpoint).clone(), template.parameters));
+    }
+    Ok(requested)
+}
+
+/// The templates of the Airnode Feed config at `file`, in its order (none for any other file).
+/// An endpoint ID the config's endpoints do not name is an error: `ois ids verify` says more.
+fn config_templates(
+    file: &std::path::Path,
+    endpoints: &[EndpointId],
+) -> Result<Vec<(EndpointId, Vec<TemplateParameter>)>, Diagnostic> {
+    let source = Source::read(file)?;
+    let config = source.parse()?;
+    let Some(templates) = config.get("templates").and_then(Value::as_object) else { return Ok(Vec::new()) };
+    let mut requested = Vec::new();
+    for (id, template) in templates {
+        let at = crate::pointer::join("/templates", [id.as_str()]);
+        let endpoint_id = template.get("endpointId").and_then(Value::as_str).unwrap_or_default();
+        let named = config.get("endpoints").and_then(|e| e.get(endpoint_id));
+        let text = |key: &str| named.and_then(|n| n.get(key)).and_then(Value::as_str);
+        let found = endpoints.iter().find(|e| {
+            Some(e.ois_title.as_str()) == text("oisTitle") && Some(e.endpoint_name.as_str()) == text("endpointName")
+        });
+        let Some(endpoint) = found else {
+            let mut error = Diagnostic::new(
+                Code::BadArgument,
+                format!("{at}/endpointId"),
+                format!("template {id}: its endpoint {endpoint_id} is not an endpoint of the config's OIS"),
+            )
+            .with_help("ois ids verify FILE re-derives every ID of the config");
+            source.locate_diagnostic(&mut error);
+            return Err(error);
+        };
+        let parameters =
+            ids::parameters_from_json(template.get("parameters").unwrap_or(&Value::Null)).map_err(|error| {
+                let mut error = error.within(&at);
+                source.locate_diagnostic(&mut error);
+                error
+            })?;
+        requested.push((endpoint.clone(), parameters));
+    }
+    Ok(requested)
+}
+
+/// Derives what `job` asks for.
+pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
+    let endpoints = endpoint_ids(&job.file)?;
+    let airnode = airnode_of(&job.airnode)?;
+    if job.set && airnode.is_none() {
+        return Err(bad("a beacon set needs the Airnode (its address or mnemonic) to derive the beacons".to_owned()));
+    }
+    let mut warnings = Vec::new();
+    let mut templates = Vec::new();
+    let mut beacons = Vec::new();
+    for (endpoint, parameters) in requested(job, &endpoints)? {
+        let template = Feed { endpoint: endpoint.endpoint_name.clone(), parameters };
+        let endpoint = &endpoint;
         let encoded = ids::encode_parameters(&template.parameters)?;
         warnings.extend(encoded.surprises.clone());
         let endpoint_id: B256 =
@@ -202,7 +259,8 @@ pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
         )));
     }
     let beacon_set_id = job.set.then(|| ids::beacon_set_id(&beacons).to_string());
-    Ok(IdsReport { endpoints, templates, beacon_set_id, warnings })
+    let airnode = airnode.map(|a| a.to_checksum(None));
+    Ok(IdsReport { endpoints, airnode, templates, beacon_set_id, warnings })
 }
 
 /// What `ois ids verify` found.
