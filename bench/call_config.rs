@@ -15,7 +15,8 @@ use std::net::TcpListener;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use ois::jobs::call::{CallJob, ManyReport, many};
+use ois::jobs::call::CallJob;
+use ois::jobs::call_config::{ManyReport, many};
 use ois::jobs::request::CallInputs;
 use ois::scaffold::node::{Feed, FeedOptions, feed_config};
 use rayon::prelude::*;

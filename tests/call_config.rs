@@ -6,117 +6,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-use common::server::{Server, answer};
+use common::vendor::{Deployment, KEY, MNEMONIC, deploy, vendor};
 use serde_json::{Value, json};
-
-const KEY: &str = "k-secret-9183";
-/// The Hardhat test mnemonic: a known Airnode for the expected IDs.
-const MNEMONIC: &str = "test test test test test test test test test test test junk";
-
-/// The vendor: `/rates` (all rates at once, for the batched `feed` endpoint) and `/price?symbol=`
-/// (one at a time); 401 without the key; `symbol=NOPE` is a 404.
-fn vendor() -> Server {
-    Server::start(|request, stream| {
-        if request.header("x-api-key") != Some(KEY) {
-            return answer(stream, "401 Unauthorized", "application/json", "", br#"{"error": "no key"}"#);
-        }
-        let body = match (request.path(), request.target.split_once("symbol=").map(|(_, s)| s)) {
-            ("/rates", _) => json!({"rates": {"EUR": 0.92, "GBP": 0.79, "JPY": 151.2}}),
-            ("/price", Some("NOPE")) => {
-                return answer(stream, "404 Not Found", "application/json", "", br#"{"error": "unknown"}"#);
-            }
-            ("/price", Some(symbol)) => json!({"symbol": symbol, "price": 100 + symbol.len()}),
-            _ => return answer(stream, "404 Not Found", "text/plain", "", b"no such path"),
-        };
-        answer(stream, "200 OK", "application/json", "", body.to_string().as_bytes());
-    })
-}
-
-/// An OIS 2.3.2 for the vendor: `feed` (pre-processing drops `name`, so its templates batch;
-/// post-processing picks the rate) and `price` (one call per symbol).
-fn vendor_ois(base: &str) -> Value {
-    let reserved = |path: Option<&str>| {
-        let mut list = vec![json!({"name": "_type", "fixed": "int256"}), json!({"name": "_times", "fixed": "1000000"})];
-        if let Some(path) = path {
-            list.push(json!({"name": "_path", "fixed": path}));
-        }
-        list
-    };
-    json!({
-        "oisFormat": "2.3.2", "title": "Rates", "version": "1.0.0",
-        "apiSpecifications": {
-            "servers": [{"url": base}],
-            "paths": {
-                "/rates": {"get": {"parameters": []}},
-                "/price": {"get": {"parameters": [{"in": "query", "name": "symbol"}]}}
-            },
-            "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "x-api-key"}}},
-            "security": {"key": []}
-        },
-        "endpoints": [
-            {
-                "name": "feed",
-                "operation": {"method": "get", "path": "/rates"},
-                "fixedOperationParameters": [],
-                "parameters": [{"name": "name", "required": true}],
-                "reservedParameters": reserved(None),
-                "preProcessingSpecificationV2": {"environment": "Node", "timeoutMs": 5000,
-                    "value": "async ({ endpointParameters }) => ({ endpointParameters: {} })"},
-                "postProcessingSpecificationV2": {"environment": "Node", "timeoutMs": 5000,
-                    "value": "async ({ response, endpointParameters }) => ({ response: response.rates[endpointParameters.name.split('/')[1]] })"}
-            },
-            {
-                "name": "price",
-                "operation": {"method": "get", "path": "/price"},
-                "fixedOperationParameters": [],
-                "parameters": [{"name": "symbol", "operationParameter": {"in": "query", "name": "symbol"}, "required": true}],
-                "reservedParameters": reserved(Some("price"))
-            }
-        ]
-    })
-}
-
-struct Deployment {
-    _dir: tempfile::TempDir,
-    config: PathBuf,
-    secrets: PathBuf,
-    ois: PathBuf,
-}
-
-/// The config as the user makes it: `ois scaffold feed --batch` and the secrets template filled.
-fn deploy(server: &Server, feeds: &[&str]) -> Deployment {
-    let dir = tempfile::tempdir().unwrap();
-    let (ois, config, secrets) =
-        (dir.path().join("rates.ois.json"), dir.path().join("config.json"), dir.path().join("secrets.env"));
-    std::fs::write(&ois, serde_json::to_string_pretty(&vendor_ois(&server.base)).unwrap()).unwrap();
-    let mut args: Vec<String> = vec!["scaffold".into(), "feed".into(), ois.display().to_string(), "--batch".into()];
-    for feed in feeds {
-        args.extend(["--feed".to_owned(), (*feed).to_owned()]);
-    }
-    args.extend(["-o".into(), config.display().to_string(), "--secrets-out".into(), secrets.display().to_string()]);
-    let made = common::ois().args(&args).output().unwrap();
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
-    fill(&secrets, &[("KEY", KEY), ("MNEMONIC", MNEMONIC), ("AUTH_TOKEN", "t0ken-5150")]);
-    Deployment { _dir: dir, config, secrets, ois }
-}
-
-/// Fills each empty variable of the template whose name contains one of `values`' needles.
-fn fill(secrets: &Path, values: &[(&str, &str)]) {
-    let text = std::fs::read_to_string(secrets).unwrap();
-    let filled: Vec<String> = text
-        .lines()
-        .map(|line| match line.split_once('=') {
-            Some((name, "")) if !line.starts_with('#') => {
-                let value = values.iter().find(|(needle, _)| name.contains(needle)).map_or("", |(_, v)| v);
-                format!("{name}={value}")
-            }
-            _ => line.to_owned(),
-        })
-        .collect();
-    std::fs::write(secrets, filled.join("\n") + "\n").unwrap();
-}
 
 fn call(deployment: &Deployment, extra: &[&str]) -> (std::process::Output, Value) {
     let config = deployment.config.display().to_string();
@@ -275,4 +166,22 @@ fn ids_of_a_config_list_its_own_templates_beacons_as_the_dry_run_derives_them() 
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&text.stdout).starts_with("Airnode 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n"));
+}
+
+#[test]
+fn ids_read_the_mnemonic_from_the_secrets_file_the_scaffold_wrote() {
+    let server = vendor();
+    let deployment = deploy(&server, &["price:symbol=string32:BTC"]);
+    let (config, secrets) = (deployment.config.display().to_string(), deployment.secrets.display().to_string());
+    let output = common::ois().args(["ids", &config, "--secrets", &secrets, "--format", "json"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let ids: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(ids["airnode"], "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("junk"), "the mnemonic is never shown");
+
+    std::fs::write(&deployment.secrets, "RATES_KEY=x\n").unwrap();
+    let output = common::ois().args(["ids", &config, "--secrets", &secrets]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("has no AIRNODE_WALLET_MNEMONIC"), "{stderr}");
 }

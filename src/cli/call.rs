@@ -7,8 +7,8 @@ use std::time::Duration;
 use clap::ValueEnum;
 
 use ois::call::{CallOptions, DEFAULT_MAX_RESPONSE_BYTES, Reply};
-use ois::jobs::call::{AllReport, CallJob, EndpointCall, ManyReport};
-use ois::jobs::call_config::ConfigCallReport;
+use ois::jobs::call::{AllReport, CallJob, EndpointCall};
+use ois::jobs::call_config::{ConfigCallReport, ManyReport};
 use ois::request::render;
 use ois::{Code, Diagnostic};
 
@@ -137,7 +137,7 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
     let progress =
         if std::io::stderr().is_terminal() { indicatif::ProgressBar::new(0) } else { indicatif::ProgressBar::hidden() };
     let started = std::sync::atomic::AtomicBool::new(false);
-    let report = ois::jobs::call::many(job, args.all, usize::from(args.jobs), super::now(), &|step| {
+    let report = ois::jobs::call_config::many(job, args.all, usize::from(args.jobs), super::now(), &|step| {
         if started.swap(true, std::sync::atomic::Ordering::Relaxed) {
             progress.inc(step as u64);
         } else {

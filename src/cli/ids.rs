@@ -29,8 +29,12 @@ pub(crate) struct IdsArgs {
     #[arg(long, value_name = "ADDRESS", conflicts_with = "mnemonic_env")]
     airnode: Option<String>,
     /// The environment variable holding the Airnode's mnemonic (never printed), for its address.
-    #[arg(long, value_name = "VAR")]
+    #[arg(long, value_name = "VAR", conflicts_with = "secrets")]
     mnemonic_env: Option<String>,
+    /// The secrets file holding the Airnode's mnemonic (never printed), under the name the config
+    /// gives it (the one `ois scaffold` writes).
+    #[arg(long, value_name = "FILE", conflicts_with = "airnode")]
+    secrets: Option<PathBuf>,
     /// Also the beacon set ID of the templates' beacons, in the order given.
     #[arg(long)]
     set: bool,
@@ -56,10 +60,11 @@ impl IdsArgs {
         job.file = self.file.clone().unwrap_or_default();
         job.templates = self.templates.clone();
         job.templates_file = self.templates_file.clone();
-        job.airnode = match (&self.airnode, &self.mnemonic_env) {
-            (Some(address), _) => Airnode::Address(address.clone()),
-            (None, Some(variable)) => Airnode::MnemonicIn(variable.clone()),
-            (None, None) => Airnode::None,
+        job.airnode = match (&self.airnode, &self.mnemonic_env, &self.secrets) {
+            (Some(address), _, _) => Airnode::Address(address.clone()),
+            (None, Some(variable), _) => Airnode::MnemonicIn(variable.clone()),
+            (None, None, Some(file)) => Airnode::SecretsFile(file.clone()),
+            (None, None, None) => Airnode::None,
         };
         job.set = self.set;
         job

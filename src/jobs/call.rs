@@ -5,7 +5,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::call_config::ConfigCallReport;
 use super::request::{CallInputs, Setup, Stop};
 use crate::call::{CallFailure, CallOptions, Called, Reply};
 use crate::diagnostic::{Code, Diagnostic, Stage};
@@ -170,86 +169,14 @@ fn examples(endpoint: &Value) -> Vec<(String, Value)> {
         .collect()
 }
 
-/// A call of many: the templates of an Airnode Feed config, or every endpoint with its examples.
-#[derive(Debug)]
-pub enum ManyReport {
-    /// Every endpoint, each with its parameters' examples.
-    Endpoints(AllReport),
-    /// Every trigger of an Airnode Feed config, as the Feed calls them.
-    Beacons(ConfigCallReport),
-}
-
-impl ManyReport {
-    /// How many calls failed.
-    pub fn failed(&self) -> usize {
-        match self {
-            ManyReport::Endpoints(report) => report.failed,
-            ManyReport::Beacons(report) => report.failed,
-        }
-    }
-
-    /// The notes about the whole, located in the file.
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        match self {
-            ManyReport::Endpoints(report) => &report.diagnostics,
-            ManyReport::Beacons(report) => &report.diagnostics,
-        }
-    }
-
-    /// What stopped each call that failed, in full.
-    pub fn problems(&self) -> Vec<Diagnostic> {
-        match self {
-            ManyReport::Endpoints(report) => report.endpoints.iter().filter_map(|c| c.problem.clone()).collect(),
-            ManyReport::Beacons(report) => report.beacons.iter().filter_map(|c| c.problem.clone()).collect(),
-        }
-    }
-
-    /// The file read, for showing diagnostics in its text.
-    pub fn source(&self) -> Option<&Source> {
-        match self {
-            ManyReport::Endpoints(report) => report.source.as_ref(),
-            ManyReport::Beacons(report) => report.source.as_ref(),
-        }
-    }
-}
-
-/// Calls many, `jobs` at a time: an Airnode Feed config's templates as the Feed calls them (one
-/// API call per trigger), any other file's endpoints each with its examples (`every_endpoint`:
-/// asked for; a file that is not a Feed config is refused without it). `done` is called
-/// with how many calls there are, once, then after each.
-pub fn many(
+/// Calls every endpoint of the file read as `source`, `jobs` at a time.
+pub(super) fn all(
     job: &CallJob,
-    every_endpoint: bool,
+    source: Source,
     jobs: usize,
     now: u64,
     done: &(dyn Fn(usize) + Sync),
-) -> Result<ManyReport, Stop> {
-    let stop = |error: Diagnostic, source: Option<Source>| Stop {
-        diagnostics: job.inputs.engine_warning().into_iter().chain([error]).collect(),
-        logs: Vec::new(),
-        source,
-    };
-    let source = Source::read(&job.inputs.file).map_err(|error| stop(error, None))?;
-    let document = match source.parse() {
-        Ok(document) => document,
-        Err(error) => return Err(stop(error, Some(source))),
-    };
-    if super::call_config::is_feed_config(&document) {
-        return super::call_config::run(job, source, &document, jobs, now, done).map(ManyReport::Beacons);
-    }
-    if !every_endpoint {
-        let error = Diagnostic::elsewhere(
-            Code::BadArgument,
-            "which endpoint? Only an Airnode Feed config is called whole without --endpoint",
-        )
-        .with_help("--endpoint NAME calls one, --all calls every endpoint with its parameters' examples");
-        return Err(stop(error, Some(source)));
-    }
-    all(job, source, jobs, now, done).map(ManyReport::Endpoints)
-}
-
-/// Calls every endpoint of the file read as `source`.
-fn all(job: &CallJob, source: Source, jobs: usize, now: u64, done: &(dyn Fn(usize) + Sync)) -> Result<AllReport, Stop> {
+) -> Result<AllReport, Stop> {
     let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
     let Setup { selected, options: base, notes } = match job.inputs.setup(&source, "", true) {
         Ok(setup) => setup,

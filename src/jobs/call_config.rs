@@ -1,6 +1,7 @@
-//! `ois call CONFIG`: a dry run of an Airnode Feed config — every trigger called as the Feed
-//! calls it, one API call with the first template's parameters, every template of the trigger
-//! answered from it — with each beacon's ID, value and encoded value, and what failed.
+//! `ois call` of many: every endpoint of a file with its examples, or (`ois call CONFIG`) a dry run
+//! of an Airnode Feed config. A dry run calls every trigger as the Feed does — one API call with the
+//! first template's parameters, every template of the trigger answered from it — and reports each
+//! beacon's ID, value and encoded value, and what failed.
 
 use std::collections::HashMap;
 
@@ -9,7 +10,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::call::{CallJob, verdict};
+use super::call::{AllReport, CallJob, verdict};
 use super::request::Stop;
 use crate::call::{CallFailure, Reply};
 use crate::diagnostic::{Code, Diagnostic, Fix, Severity};
@@ -72,6 +73,84 @@ pub struct ConfigCallReport {
     /// The file read, for showing diagnostics in its text.
     #[serde(skip)]
     pub source: Option<Source>,
+}
+
+/// A call of many: the templates of an Airnode Feed config, or every endpoint with its examples.
+#[derive(Debug)]
+pub enum ManyReport {
+    /// Every endpoint, each with its parameters' examples.
+    Endpoints(AllReport),
+    /// Every trigger of an Airnode Feed config, as the Feed calls them.
+    Beacons(ConfigCallReport),
+}
+
+impl ManyReport {
+    /// How many calls failed.
+    pub fn failed(&self) -> usize {
+        match self {
+            ManyReport::Endpoints(report) => report.failed,
+            ManyReport::Beacons(report) => report.failed,
+        }
+    }
+
+    /// The notes about the whole, located in the file.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        match self {
+            ManyReport::Endpoints(report) => &report.diagnostics,
+            ManyReport::Beacons(report) => &report.diagnostics,
+        }
+    }
+
+    /// What stopped each call that failed, in full.
+    pub fn problems(&self) -> Vec<Diagnostic> {
+        match self {
+            ManyReport::Endpoints(report) => report.endpoints.iter().filter_map(|c| c.problem.clone()).collect(),
+            ManyReport::Beacons(report) => report.beacons.iter().filter_map(|c| c.problem.clone()).collect(),
+        }
+    }
+
+    /// The file read, for showing diagnostics in its text.
+    pub fn source(&self) -> Option<&Source> {
+        match self {
+            ManyReport::Endpoints(report) => report.source.as_ref(),
+            ManyReport::Beacons(report) => report.source.as_ref(),
+        }
+    }
+}
+
+/// Calls many, `jobs` at a time: an Airnode Feed config's templates as the Feed calls them (one
+/// API call per trigger), any other file's endpoints each with its examples (`every_endpoint`:
+/// asked for; a file that is not a Feed config is refused without it). `done` is called
+/// with how many calls there are, once, then after each.
+pub fn many(
+    job: &CallJob,
+    every_endpoint: bool,
+    jobs: usize,
+    now: u64,
+    done: &(dyn Fn(usize) + Sync),
+) -> Result<ManyReport, Stop> {
+    let stop = |error: Diagnostic, source: Option<Source>| Stop {
+        diagnostics: job.inputs.engine_warning().into_iter().chain([error]).collect(),
+        logs: Vec::new(),
+        source,
+    };
+    let source = Source::read(&job.inputs.file).map_err(|error| stop(error, None))?;
+    let document = match source.parse() {
+        Ok(document) => document,
+        Err(error) => return Err(stop(error, Some(source))),
+    };
+    if is_feed_config(&document) {
+        return run(job, source, &document, jobs, now, done).map(ManyReport::Beacons);
+    }
+    if !every_endpoint {
+        let error = Diagnostic::elsewhere(
+            Code::BadArgument,
+            "which endpoint? Only an Airnode Feed config is called whole without --endpoint",
+        )
+        .with_help("--endpoint NAME calls one, --all calls every endpoint with its parameters' examples");
+        return Err(stop(error, Some(source)));
+    }
+    super::call::all(job, source, jobs, now, done).map(ManyReport::Endpoints)
 }
 
 /// Whether `document` is an Airnode Feed config (templates by ID, signed API triggers).
@@ -166,8 +245,7 @@ fn airnode(
     let written = document.pointer(AT).and_then(Value::as_str)?;
     let address = secrets.interpolate(written, AT).ok().and_then(|mnemonic| crate::node::airnode_address(&mnemonic));
     if address.is_none() {
-        let name =
-            written.strip_prefix("${").and_then(|rest| rest.strip_suffix('}')).unwrap_or(written).trim().to_owned();
+        let name = crate::node::mnemonic_secret(document);
         let mut note = Diagnostic::new(
             Code::MissingSecret,
             AT,

@@ -23,6 +23,9 @@ pub enum Airnode {
     Address(String),
     /// The environment variable holding the Airnode's wallet mnemonic (never shown).
     MnemonicIn(String),
+    /// A secrets file holding the mnemonic under the name the config's
+    /// `nodeSettings.airnodeWalletMnemonic` gives (or the scaffolds' name), never shown.
+    SecretsFile(PathBuf),
 }
 
 /// What `ois ids` is asked for.
@@ -134,8 +137,25 @@ fn templates_of(job: &IdsJob) -> Result<Vec<Feed>, Diagnostic> {
     Ok(templates)
 }
 
-fn airnode_of(airnode: &Airnode) -> Result<Option<Address>, Diagnostic> {
+fn airnode_of(airnode: &Airnode, file: &std::path::Path) -> Result<Option<Address>, Diagnostic> {
     match airnode {
+        Airnode::SecretsFile(path) => {
+            let secrets = crate::request::Secrets::parse(&Source::read_regular(path)?.text)?;
+            let config = Source::read(file)?.parse()?;
+            let name = crate::node::mnemonic_secret(&config);
+            let name = name.as_str();
+            let mnemonic = secrets.file_value(name).ok_or_else(|| {
+                bad(format!("{} has no {name} (the Airnode's mnemonic)", path.display())).with_fix(
+                    crate::diagnostic::Fix::FillSecret {
+                        name: name.to_owned(),
+                        file: Some(path.display().to_string()),
+                    },
+                )
+            })?;
+            crate::node::airnode_address(mnemonic)
+                .map(Some)
+                .ok_or_else(|| bad(format!("{name} in {} is not a valid BIP-39 mnemonic", path.display())))
+        }
         Airnode::None => Ok(None),
         Airnode::Address(text) => text.parse().map(Some).map_err(|_| bad(format!("\"{text}\" is not an address"))),
         Airnode::MnemonicIn(variable) => {
@@ -213,7 +233,7 @@ fn config_templates(
 /// Derives what `job` asks for.
 pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
     let endpoints = endpoint_ids(&job.file)?;
-    let airnode = airnode_of(&job.airnode)?;
+    let airnode = airnode_of(&job.airnode, &job.file)?;
     if job.set && airnode.is_none() {
         return Err(bad("a beacon set needs the Airnode (its address or mnemonic) to derive the beacons".to_owned()));
     }

@@ -10,6 +10,7 @@ mod target;
 
 pub use ids::{airnode_address, endpoint_id, endpoint_ids, rrp_template_id};
 pub use secrets::{
-    CredentialSlot, MNEMONIC_SECRET, credential_slots, is_secret_name, secret_name, signed_api_token_secret,
+    CredentialSlot, MNEMONIC_SECRET, credential_slots, is_secret_name, mnemonic_secret, secret_name,
+    signed_api_token_secret,
 };
 pub use target::{NODES, Node, Scaffolds, Target};

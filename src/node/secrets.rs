@@ -7,6 +7,13 @@ use serde_json::Value;
 /// The secrets.env name of the node's wallet mnemonic.
 pub const MNEMONIC_SECRET: &str = "AIRNODE_WALLET_MNEMONIC";
 
+/// The secret a node config's `nodeSettings.airnodeWalletMnemonic` names (`${NAME}`), or the
+/// scaffolds' name when it names none.
+pub fn mnemonic_secret(config: &serde_json::Value) -> String {
+    let written = config.pointer("/nodeSettings/airnodeWalletMnemonic").and_then(serde_json::Value::as_str);
+    written.and_then(|w| w.strip_prefix("${")?.strip_suffix('}')).map_or(MNEMONIC_SECRET, str::trim).to_owned()
+}
+
 /// Whether `name` matches `^[A-Z][A-Z0-9_]*$`, the node's rule for secret names.
 pub fn is_secret_name(name: &str) -> bool {
     let mut chars = name.chars();

@@ -1,9 +1,10 @@
 //! What the interop tests share: the folder of the real npm packages, and running one of its
 //! scripts on an input.
 
-#![allow(clippy::expect_used, dead_code)] // tests fail by panicking; not every test uses every helper
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, dead_code)] // tests fail by panicking; not every test uses every helper
 
 pub mod server;
+pub mod vendor;
 
 use std::path::PathBuf;
 use std::process::Command;
