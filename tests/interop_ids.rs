@@ -3,7 +3,9 @@
 //! `deriveTemplateIdV0` (Airnode RRP), `deriveBeaconId`, `deriveBeaconSetId`, and the OEV
 //! template ID (`keccak256(templateId)`), on generated cases: every type, valid and refused
 //! values, long and unicode names and strings, up to 31 parameters. Equal bytes and IDs, or both
-//! refuse.
+//! refuse. And `decode` (what airnode-node reads of an RRP template's `encodedParameters`) on
+//! those encodings and mutations of them (a digit changed, a byte more, a word less, upper case):
+//! equal parameters, or both refuse.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)] // tests fail by panicking
 
@@ -146,4 +148,64 @@ fn encoding_and_every_id_match_airnode_abi_and_commons() {
     }
     assert!(differences.is_empty(), "{} differ:\n{}", differences.len(), differences.join("\n"));
     assert!(encoded_count >= 50 && refused_count >= 20, "{encoded_count} encoded, {refused_count} refused");
+}
+
+/// Mutations of an encoding that a decoder must judge as airnode-abi does: one hex digit changed,
+/// a byte more or a word less, upper case.
+fn mutations(encoded: &str, rng: &mut common::Rng) -> Vec<String> {
+    let digits = encoded.trim_start_matches("0x");
+    let mut flipped = digits.as_bytes().to_vec();
+    if !flipped.is_empty() {
+        let at = rng.below(flipped.len());
+        flipped[at] = b"0123456789abcdef"[rng.below(16)];
+    }
+    vec![
+        format!("0x{}", String::from_utf8(flipped).unwrap()),
+        format!("{encoded}00"),
+        encoded.get(..encoded.len().saturating_sub(64).max(2)).unwrap().to_owned(),
+        format!("0x{}", digits.to_uppercase()),
+    ]
+}
+
+#[test]
+fn decoding_matches_airnode_abi() {
+    if !common::interop_installed("@api3/airnode-abi") {
+        return;
+    }
+    let mut rng = common::Rng(0x51_7CC1_B727_220A);
+    let mut inputs = vec!["0x".to_owned(), "0x00".to_owned(), "nothex".to_owned()];
+    for case in cases() {
+        let parameters: Vec<TemplateParameter> = serde_json::from_value::<Vec<Value>>(case["parameters"].clone())
+            .unwrap()
+            .into_iter()
+            .map(|p| TemplateParameter {
+                kind: p["type"].as_str().unwrap().to_owned(),
+                name: p["name"].as_str().unwrap().to_owned(),
+                value: p["value"].clone(),
+            })
+            .collect();
+        let Ok(encoded) = ids::encode_parameters(&parameters) else { continue };
+        let encoded = hex(&encoded.bytes);
+        inputs.extend(mutations(&encoded, &mut rng));
+        inputs.push(encoded);
+    }
+    let Value::Array(theirs) = common::run_node("decode.js", &json!(inputs)) else { panic!("no results") };
+    let (mut decoded, mut refused) = (0, 0);
+    for (input, theirs) in inputs.iter().zip(&theirs) {
+        match ois::node::abi_decode::decode_parameters(input) {
+            Ok(ours) => {
+                decoded += 1;
+                assert_eq!(Some(&Value::Object(ours.into_iter().collect())), theirs.get("ok"), "{input}: {theirs}");
+            }
+            Err(error) => {
+                refused += 1;
+                assert!(
+                    theirs.get("error").is_some(),
+                    "{input}: we refuse ({}), airnode-abi decodes {theirs}",
+                    error.message
+                );
+            }
+        }
+    }
+    assert!(decoded > 60 && refused > 100, "{decoded} decoded, {refused} refused");
 }

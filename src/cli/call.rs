@@ -214,7 +214,7 @@ fn optional<T>(value: Option<T>, show: impl Fn(T) -> String) -> String {
 }
 
 fn beacon_table(report: &ConfigCallReport) -> String {
-    use ois::jobs::call_config::short;
+    use ois::node::ids::short;
     let rows: Vec<[String; 8]> = report
         .beacons
         .iter()

@@ -233,10 +233,11 @@ codes! {
         BadTemplateParameter = "OIS073", Error, "a template parameter the Airnode ABI encoder refuses (type, name, value)";
         TemplateValueSurprise = "OIS074", Warning, "a template value the encoder reads otherwise than it reads (`\"false\"` as a bool is true)";
         IdMismatch = "OIS075", Error, "an ID in a node config that is not derived from what it names";
-        TemplateParameterUnknown = "OIS076", Error, "an Airnode Feed template parameter that is neither a parameter of its endpoint nor reserved (the Feed does not send it)";
+        TemplateParameterUnknown = "OIS076", Error, "a template parameter (Airnode Feed or RRP) that is neither a parameter of its endpoint nor reserved (the node does not send it)";
         TemplateParameterMissing = "OIS077", Error, "an Airnode Feed template without a parameter its endpoint requires";
         TemplateUnservable = "OIS078", Error, "an Airnode Feed template whose request the Feed cannot make, or whose value it cannot encode (no `_type`)";
         BatchNotOneCall = "OIS079", Error, "an Airnode Feed trigger whose templates do not make one API call (different endpoints or pre-processed parameters)";
+        UndecodableParameters = "OIS080", Error, "an Airnode (RRP) template whose encodedParameters airnode-abi cannot decode (every request of it fails)";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";

@@ -368,7 +368,8 @@ impl Run<'_> {
     /// What stopped a template, placed in the config and naming the template.
     fn placed(&self, id: &str, endpoint: &str, stopped: Stopped, selected: &Selected) -> Diagnostic {
         let mut problem = stopped.diagnostic.within(&selected.pointer);
-        problem.message = format!("template {} (endpoint \"{endpoint}\"): {}", short(id), problem.message);
+        problem.message =
+            format!("template {} (endpoint \"{endpoint}\"): {}", crate::node::ids::short(id), problem.message);
         problem
     }
 
@@ -421,13 +422,5 @@ impl BeaconCall {
         row.message = Some(problem.message.clone());
         row.problem = Some(problem);
         row
-    }
-}
-
-/// `0x1234…abcd`: an ID short enough for a message or a table.
-pub fn short(id: &str) -> String {
-    match (id.get(..6), id.len().checked_sub(4).and_then(|start| id.get(start..))) {
-        (Some(head), Some(tail)) if id.len() > 12 => format!("{head}…{tail}"),
-        _ => id.to_owned(),
     }
 }

@@ -313,6 +313,14 @@ pub fn endpoint_ids(ois: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// `0x1234…abcd`: an ID short enough for a message or a table.
+pub fn short(id: &str) -> String {
+    match (id.get(..6), id.len().checked_sub(4).and_then(|start| id.get(start..))) {
+        (Some(head), Some(tail)) if id.len() > 12 => format!("{head}…{tail}"),
+        _ => id.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

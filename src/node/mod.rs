@@ -2,6 +2,7 @@
 //! updates): the [targets](Target) and their versions, how the node [derives IDs](ids), how
 //! it [names secrets](secret_name), and what its HTTP client, axios, puts on the wire.
 
+pub mod abi_decode;
 pub(crate) mod axios;
 pub mod dotenv;
 pub mod ids;

@@ -84,7 +84,8 @@ pub fn verify_ids(config: &Value) -> Result<Vec<Diagnostic>, Diagnostic> {
             Ok(found)
         }
         Some(ConfigKind::Airnode) => {
-            let ids = [Code::BadTrigger, Code::BadTemplateId];
+            let ids =
+                [Code::BadTrigger, Code::BadTemplateId, Code::UndecodableParameters, Code::TemplateParameterUnknown];
             Ok(validate_value(config, None).diagnostics.into_iter().filter(|d| ids.contains(&d.code)).collect())
         }
         None => Err(Diagnostic::new(

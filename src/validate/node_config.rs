@@ -184,6 +184,7 @@ pub(super) fn check(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diag
     chain_concurrency(config, diagnostics);
     triggers(config, oises, diagnostics);
     mnemonic_and_templates(config, diagnostics);
+    super::templates::check_rrp(config, diagnostics);
 }
 
 /// The mnemonic is a BIP-39 phrase, and each template's ID is derived from its Airnode address,

@@ -229,3 +229,61 @@ fn batches(config: &Value, served: &[(&String, Served)], diagnostics: &mut Vec<D
         }
     }
 }
+
+/// Every template of an Airnode config.json whose parameters the node cannot read
+/// (`encodedParameters` airnode-abi refuses: OIS080) or does not send (a name that is not a
+/// parameter of the endpoint its RRP trigger names: OIS076). A request may add parameters of its
+/// own, so nothing is required of a template alone.
+pub fn check_rrp(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
+    let templates = config.get("templates").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for (index, template) in templates.iter().enumerate() {
+        let at = format!("/templates/{index}");
+        let text = |key: &str| template.get(key).and_then(Value::as_str).unwrap_or_default();
+        let Some(encoded) = template.get("encodedParameters").and_then(Value::as_str) else { continue };
+        let whose = format!("template {}", crate::node::ids::short(text("templateId")));
+        let parameters = match crate::node::abi_decode::decode_parameters(encoded) {
+            Ok(parameters) => parameters,
+            Err(mut error) => {
+                error.message = format!("{whose}: {}; the node fails every request of it", error.message);
+                diagnostics.push(error.within(&format!("{at}/encodedParameters")).with_help(
+                    "encode the parameters again (`ois ids FILE --template ENDPOINT:NAME=TYPE:VALUE --airnode ADDRESS` prints them)",
+                ));
+                continue;
+            }
+        };
+        let Some(endpoint) = rrp_endpoint(config, text("endpointId")) else { continue };
+        let known: Vec<&str> = endpoint
+            .get("parameters")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.get("name").and_then(Value::as_str))
+            .collect();
+        let name = endpoint.get("name").and_then(Value::as_str).unwrap_or_default();
+        for (parameter, _) in &parameters {
+            if !known.contains(&parameter.as_str()) && !RESERVED_NAMES.contains(&parameter.as_str()) {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::TemplateParameterUnknown,
+                        format!("{at}/encodedParameters"),
+                        format!("{whose} (endpoint \"{name}\"): \"{parameter}\" is not a parameter of the endpoint, so the node does not send it"),
+                    )
+                    .with_help(format!("its parameters: {} (and the reserved _type, _path, _times)", known.join(", "))),
+                );
+            }
+        }
+    }
+}
+
+/// The OIS endpoint an RRP trigger serves under `endpoint_id`.
+fn rrp_endpoint<'c>(config: &'c Value, endpoint_id: &str) -> Option<&'c Value> {
+    let trigger = config
+        .pointer("/triggers/rrp")
+        .and_then(Value::as_array)?
+        .iter()
+        .find(|t| t.get("endpointId").and_then(Value::as_str) == Some(endpoint_id))?;
+    let text = |key: &str| trigger.get(key).and_then(Value::as_str);
+    let ois =
+        config.get("ois")?.as_array()?.iter().find(|o| o.get("title").and_then(Value::as_str) == text("oisTitle"))?;
+    ois.get("endpoints")?.as_array()?.iter().find(|e| e.get("name").and_then(Value::as_str) == text("endpointName"))
+}
