@@ -185,3 +185,50 @@ fn ids_read_the_mnemonic_from_the_secrets_file_the_scaffold_wrote() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("has no AIRNODE_WALLET_MNEMONIC"), "{stderr}");
 }
+
+#[test]
+fn a_config_json_s_rrp_templates_are_each_called_as_airnode_node_calls_them() {
+    let server = vendor();
+    let deployment = deploy(&server, &["price:symbol=string32:ETH"]);
+    let at = |name: &str| deployment.dir.path().join(name).display().to_string();
+    let (ois_file, config, secrets) = (deployment.ois.display().to_string(), at("airnode.json"), at("secrets.env"));
+    let made = common::ois().args(["scaffold", "airnode", &ois_file, "-o", &config]).output().unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let airnode = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+    let templates = ["price:symbol=string32:ETH", "price:symbol=string32:NOPE", "price:ticker=string32:X"];
+    let mut args = vec!["ids", &ois_file, "--airnode", airnode, "--format", "json"];
+    for template in &templates {
+        args.extend(["--template", template]);
+    }
+    let ids: Value = serde_json::from_slice(&common::ois().args(&args).output().unwrap().stdout).unwrap();
+    let listed: Vec<Value> = ids["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| json!({"templateId": t["rrpTemplateId"], "endpointId": t["endpointId"], "encodedParameters": t["encodedParameters"]}))
+        .collect();
+    let mut written: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    written["templates"] = Value::Array(listed);
+    written["nodeSettings"]["airnodeWalletMnemonic"] = json!(MNEMONIC);
+    std::fs::write(&config, serde_json::to_string_pretty(&written).unwrap()).unwrap();
+
+    // The node does not send a template parameter its endpoint lacks.
+    let validated = common::ois().args(["validate", &config]).output().unwrap();
+    let shown = String::from_utf8_lossy(&validated.stdout);
+    assert!(shown.contains("OIS076") && shown.contains("\"ticker\" is not a parameter"), "{shown}");
+
+    server.take();
+    let output = common::ois().args(["call", &config, "--secrets", &secrets, "--format", "json"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["node"], "airnode");
+    let rows = report["beacons"].as_array().unwrap();
+    let verdicts: Vec<&str> = rows.iter().map(|r| r["verdict"].as_str().unwrap()).collect();
+    assert_eq!(verdicts, ["ok", "API error", "API error"]);
+    assert_eq!(rows[0]["values"], json!(["103000000"]));
+    assert_eq!(rows[0]["templateId"], ids["templates"][0]["rrpTemplateId"]);
+    assert!(rows.iter().all(|r| r["beaconId"].is_null() && r["trigger"].is_null()));
+    let received = server.take();
+    assert_eq!(received.len(), 3);
+    assert!(received.iter().all(|r| r.header("x-api-key") == Some(KEY)));
+}

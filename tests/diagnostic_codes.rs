@@ -1037,6 +1037,7 @@ one_test_per_code! {
     ois077_template_parameter_missing: TemplateParameterMissing,
     ois078_template_unservable: TemplateUnservable,
     ois079_batch_not_one_call: BatchNotOneCall,
+    ois080_undecodable_parameters: UndecodableParameters,
     req018_relay_value_missing: RelayValueMissing,
 }
 

@@ -234,8 +234,9 @@ fn beacon_table(report: &ConfigCallReport) -> String {
     let header = ["template", "beacon", "endpoint", "status", "latency", "value", "encoded", "verdict"];
     let mut out = table(header, &rows);
     let airnode = report.airnode.as_deref().map(|a| format!(", Airnode {a}")).unwrap_or_default();
+    let rows = if report.node == "airnode" { "RRP template(s)" } else { "beacon(s)" };
     out.push_str(&format!(
-        "\n{} beacon(s) from {} API call(s): {} ok, {} failed{airnode}\n",
+        "\n{} {rows} from {} API call(s): {} ok, {} failed{airnode}\n",
         report.beacons.len(),
         report.api_calls,
         report.ok,

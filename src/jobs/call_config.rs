@@ -23,11 +23,12 @@ use crate::source::Source;
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct BeaconCall {
-    /// The trigger's index in `triggers.signedApiUpdates`.
-    pub trigger: usize,
+    /// The trigger's index in `triggers.signedApiUpdates` (none for an RRP template).
+    pub trigger: Option<usize>,
     /// The template.
     pub template_id: String,
-    /// The beacon the Feed signs for (`None`: the Airnode's mnemonic was not at hand).
+    /// The beacon the Feed signs for (`None`: an RRP template, or the Airnode's mnemonic was not
+    /// at hand).
     pub beacon_id: Option<String>,
     /// The OIS of the template's endpoint.
     pub ois_title: String,
@@ -57,11 +58,14 @@ pub struct BeaconCall {
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ConfigCallReport {
+    /// Whose config: `airnode-feed` (a row per beacon of each trigger) or `airnode` (a row per
+    /// RRP template).
+    pub node: &'static str,
     /// The Airnode's address, when its mnemonic was at hand.
     pub airnode: Option<String>,
-    /// The API calls made (one per trigger that calls its API).
+    /// The API calls made (one per Feed trigger, or RRP template, that calls its API).
     pub api_calls: usize,
-    /// Each trigger's templates, in the config's order.
+    /// Each Feed trigger's templates, or each RRP template, in the config's order.
     pub beacons: Vec<BeaconCall>,
     /// How many were ok.
     pub ok: usize,
@@ -80,7 +84,8 @@ pub struct ConfigCallReport {
 pub enum ManyReport {
     /// Every endpoint, each with its parameters' examples.
     Endpoints(AllReport),
-    /// Every trigger of an Airnode Feed config, as the Feed calls them.
+    /// Every trigger of an Airnode Feed config as the Feed calls them, or every RRP template of a
+    /// config.json.
     Beacons(ConfigCallReport),
 }
 
@@ -119,8 +124,8 @@ impl ManyReport {
 }
 
 /// Calls many, `jobs` at a time: an Airnode Feed config's templates as the Feed calls them (one
-/// API call per trigger), any other file's endpoints each with its examples (`every_endpoint`:
-/// asked for; a file that is not a Feed config is refused without it). `done` is called
+/// API call per trigger), a config.json's RRP templates, any other file's endpoints each with its
+/// examples (`every_endpoint`: asked for; a file without templates is refused without it). `done` is called
 /// with how many calls there are, once, then after each.
 pub fn many(
     job: &CallJob,
@@ -139,13 +144,13 @@ pub fn many(
         Ok(document) => document,
         Err(error) => return Err(stop(error, Some(source))),
     };
-    if is_feed_config(&document) {
+    if is_feed_config(&document) || has_rrp_templates(&document) {
         return run(job, source, &document, jobs, now, done).map(ManyReport::Beacons);
     }
     if !every_endpoint {
         let error = Diagnostic::elsewhere(
             Code::BadArgument,
-            "which endpoint? Only an Airnode Feed config is called whole without --endpoint",
+            "which endpoint? Only a config with templates (Airnode Feed, or a config.json's RRP templates) is called whole without --endpoint",
         )
         .with_help("--endpoint NAME calls one, --all calls every endpoint with its parameters' examples");
         return Err(stop(error, Some(source)));
@@ -157,6 +162,12 @@ pub fn many(
 pub fn is_feed_config(document: &Value) -> bool {
     document.get("templates").is_some_and(Value::is_object)
         && document.pointer("/triggers/signedApiUpdates").is_some_and(Value::is_array)
+}
+
+/// Whether `document` is an Airnode config.json with RRP templates.
+fn has_rrp_templates(document: &Value) -> bool {
+    document.get("ois").is_some_and(Value::is_array)
+        && document.get("templates").and_then(Value::as_array).is_some_and(|t| !t.is_empty())
 }
 
 /// What every trigger shares.
@@ -196,7 +207,12 @@ pub fn run(
         }
     };
     notes.extend(server_notes);
-    let airnode = airnode(document, &secrets, job.inputs.secrets.as_deref(), &mut notes);
+    let feed = is_feed_config(document);
+    let mut airnode_notes = Vec::new();
+    let airnode = airnode(document, &secrets, job.inputs.secrets.as_deref(), &mut airnode_notes);
+    if feed {
+        notes.extend(airnode_notes);
+    }
     let oises = selected
         .iter()
         .filter_map(|s| Some((s.ois.get("title")?.as_str()?, (HeldOis::of(&s.ois), s))))
@@ -205,24 +221,41 @@ pub fn run(
     base.credentials = selected.first().map(|s| s.credentials.clone()).unwrap_or_default();
     let run = Run { config: document, oises, base, job, airnode, now };
 
-    let triggers: &[Value] =
-        document.pointer("/triggers/signedApiUpdates").and_then(Value::as_array).map_or(&[], Vec::as_slice);
-    notes.extend(uncalled(document, triggers));
-    done(triggers.len());
-    let call_trigger = |(index, trigger): (usize, &Value)| {
-        let calls = run.trigger(index, trigger);
-        done(1);
-        calls
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().ok();
+    let in_pool = |work: &(dyn Fn() -> Vec<(bool, Vec<BeaconCall>)> + Sync)| match &pool {
+        Some(pool) => pool.install(work),
+        None => work(),
     };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build();
-    let per_trigger: Vec<(bool, Vec<BeaconCall>)> = match pool {
-        Ok(pool) => pool.install(|| triggers.par_iter().enumerate().map(call_trigger).collect()),
-        Err(_) => triggers.iter().enumerate().map(call_trigger).collect(),
+    let per_trigger: Vec<(bool, Vec<BeaconCall>)> = if feed {
+        let triggers: &[Value] =
+            document.pointer("/triggers/signedApiUpdates").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+        notes.extend(uncalled(document, triggers));
+        done(triggers.len());
+        in_pool(&|| {
+            let call_trigger = |(index, trigger): (usize, &Value)| {
+                let calls = run.trigger(index, trigger);
+                done(1);
+                calls
+            };
+            triggers.par_iter().enumerate().map(call_trigger).collect()
+        })
+    } else {
+        let templates: &[Value] = document.get("templates").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+        done(templates.len());
+        in_pool(&|| {
+            let call_template = |(index, template): (usize, &Value)| {
+                let call = run.rrp(index, template);
+                done(1);
+                (call.status.is_some(), vec![call])
+            };
+            templates.par_iter().enumerate().map(call_template).collect()
+        })
     };
     let api_calls = per_trigger.iter().filter(|(called, _)| *called).count();
     let beacons: Vec<BeaconCall> = per_trigger.into_iter().flat_map(|(_, calls)| calls).collect();
     let failed = beacons.iter().filter(|b| b.verdict != "ok").count();
     Ok(ConfigCallReport {
+        node: if feed { "airnode-feed" } else { "airnode" },
         airnode: airnode.map(|a| a.to_checksum(None)),
         api_calls,
         ok: beacons.len() - failed,
@@ -287,7 +320,7 @@ impl Run<'_> {
             .flatten()
             .filter_map(Value::as_str)
             .collect();
-        let rows = |ids: &[&str]| -> Vec<BeaconCall> { ids.iter().map(|id| self.row(index, id)).collect() };
+        let rows = |ids: &[&str]| -> Vec<BeaconCall> { ids.iter().map(|id| self.row(Some(index), id)).collect() };
         let Some(first) = ids.first() else { return (false, Vec::new()) };
         // As the Feed: the first template's endpoint and OIS make the call for all.
         let (held, selected, options) = match self.template(first) {
@@ -316,13 +349,65 @@ impl Run<'_> {
         };
         let response = response.unwrap_or(Value::Null);
         let answered = ids.iter().map(|id| {
-            let row = self.row(index, id).with_reply(reply.as_ref());
+            let row = self.row(Some(index), id).with_reply(reply.as_ref());
             match self.answer(id, &response) {
                 Ok(answer) => row.answered(answer),
                 Err(problem) => row.failed(problem, reply.as_ref()),
             }
         });
         (reply.is_some(), answered.collect())
+    }
+
+    /// An Airnode config.json's RRP template called as airnode-node calls it for a request that
+    /// adds nothing: its parameters decoded from `encodedParameters`, the endpoint its trigger
+    /// names, node mode (defaults applied), that OIS's credentials.
+    fn rrp(&self, index: usize, template: &Value) -> BeaconCall {
+        let text = |key: &str| template.get(key).and_then(Value::as_str).unwrap_or_default();
+        let at = format!("/templates/{index}");
+        let mut row = self.row(None, text("templateId"));
+        let trigger = self.config.pointer("/triggers/rrp").and_then(Value::as_array).and_then(|triggers| {
+            triggers.iter().find(|t| t.get("endpointId").and_then(Value::as_str) == Some(text("endpointId")))
+        });
+        let named = |key: &str| trigger.and_then(|t| t.get(key)).and_then(Value::as_str).unwrap_or_default().to_owned();
+        (row.ois_title, row.endpoint) = (named("oisTitle"), named("endpointName"));
+        let Some((held, selected)) = trigger.and_then(|_| self.oises.get(row.ois_title.as_str())) else {
+            let problem = Diagnostic::new(
+                Code::TemplateUnservable,
+                format!("{at}/endpointId"),
+                format!(
+                    "template {}: no RRP trigger serves its endpointId {}",
+                    crate::node::ids::short(text("templateId")),
+                    text("endpointId")
+                ),
+            );
+            return row.failed(problem, None);
+        };
+        let parameters = match crate::node::abi_decode::decode_parameters(text("encodedParameters")) {
+            Ok(parameters) => parameters,
+            Err(error) => {
+                return row.failed(Diagnostic::new(error.code, format!("{at}/encodedParameters"), error.message), None);
+            }
+        };
+        let mut options = self.base.clone();
+        options.mode = Mode::Node;
+        options.metadata = self.job.inputs.base_options("").ok().and_then(|o| o.metadata);
+        options.endpoint = row.endpoint.clone();
+        let given = std::mem::take(&mut options.parameters);
+        options.parameters = parameters.into_iter().collect();
+        options.parameters.extend(given);
+        match crate::call::call_held(held, &options, &self.job.inputs.engine, &self.job.options, self.now) {
+            Ok(called) => {
+                let row = row.with_reply(called.reply.as_ref());
+                match called.exchange.answer {
+                    Some(answer) => row.answered(answer),
+                    None => row,
+                }
+            }
+            Err(CallFailure { stopped, reply }) => {
+                let problem = self.placed(text("templateId"), &options.endpoint, stopped, selected);
+                row.failed(problem, reply.as_ref())
+            }
+        }
     }
 
     /// The template's OIS as held, its OIS's selection, and the options of its call.
@@ -374,7 +459,7 @@ impl Run<'_> {
     }
 
     /// A row for template `id` of trigger `index`, before its call.
-    fn row(&self, index: usize, id: &str) -> BeaconCall {
+    fn row(&self, trigger: Option<usize>, id: &str) -> BeaconCall {
         let named = self
             .config
             .get("templates")
@@ -383,9 +468,10 @@ impl Run<'_> {
             .and_then(Value::as_str)
             .and_then(|e| self.config.get("endpoints")?.get(e));
         let text = |key: &str| named.and_then(|n| n.get(key)).and_then(Value::as_str).unwrap_or_default().to_owned();
-        let beacon = self.airnode.zip(id.parse::<B256>().ok()).map(|(airnode, template)| beacon_id(airnode, template));
+        let airnode = self.airnode.filter(|_| trigger.is_some());
+        let beacon = airnode.zip(id.parse::<B256>().ok()).map(|(airnode, template)| beacon_id(airnode, template));
         BeaconCall {
-            trigger: index,
+            trigger,
             template_id: id.to_owned(),
             beacon_id: beacon.map(|b| b.to_string()),
             ois_title: text("oisTitle"),

@@ -243,9 +243,9 @@ pub fn check_rrp(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
         let whose = format!("template {}", crate::node::ids::short(text("templateId")));
         let parameters = match crate::node::abi_decode::decode_parameters(encoded) {
             Ok(parameters) => parameters,
-            Err(mut error) => {
-                error.message = format!("{whose}: {}; the node fails every request of it", error.message);
-                diagnostics.push(error.within(&format!("{at}/encodedParameters")).with_help(
+            Err(error) => {
+                let message = format!("{whose}: {}; the node fails every request of it", error.message);
+                diagnostics.push(Diagnostic::new(error.code, format!("{at}/encodedParameters"), message).with_help(
                     "encode the parameters again (`ois ids FILE --template ENDPOINT:NAME=TYPE:VALUE --airnode ADDRESS` prints them)",
                 ));
                 continue;
