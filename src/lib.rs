@@ -111,6 +111,7 @@
 pub mod call;
 pub mod convert;
 mod diagnostic;
+pub mod edit;
 pub mod emit;
 pub mod jobs;
 pub mod js;

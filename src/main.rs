@@ -112,6 +112,18 @@ enum Command {
   ois processing embed feed.ois.json --endpoint feed snippets/"
     )]
     Processing(cli::ProcessingCommand),
+    /// Refine an OIS without editing JSON: list, add, set, rm and keep endpoints, in place.
+    #[command(
+        subcommand,
+        after_help = "EXAMPLES:
+  ois endpoint list api.ois.json
+  ois endpoint set api.ois.json getPrice --rename price --reserved _type=int256 --reserved _path=price --reserved _times=1e18
+  ois endpoint add api.ois.json feed --operation 'GET /rates' --param base:drop --post pick.js
+  ois endpoint set api.ois.json price --fixed currency=usd --param symbol:required --dry-run
+  ois endpoint keep api.ois.json 'GET /price' feed
+  ois endpoint set config.json price --rename spot      (a Feed config's templates and triggers follow)"
+    )]
+    Endpoint(cli::EndpointCommand),
 }
 
 /// The manual: `ois.1` on standard output, or it and a page per command into `dir` (existing
@@ -184,5 +196,6 @@ fn main() -> ExitCode {
         }
         Command::Man { dir } => man(dir.as_deref()),
         Command::Processing(command) => cli::run_processing(command),
+        Command::Endpoint(command) => cli::run_endpoint(command),
     }
 }

@@ -19,6 +19,7 @@ const LAYERS: &[&str] = &[
     "jobs",
     "report",
     "update",
+    "edit",
     "convert",
     "validate",
     "call",

@@ -182,12 +182,41 @@ fn file_cases() -> Vec<(Code, Vec<Shown>)> {
     cases
 }
 
+/// `ois endpoint` edits of the base OIS: one of an endpoint it lacks (EDT001), one whose result
+/// leaves a path parameter unmapped (EDT002, written nowhere), and a new parameter that maps no
+/// operation parameter (EDT003).
+fn edit_codes() -> Vec<(Code, Vec<Shown>)> {
+    use ois::edit::{ParameterChange, Settings};
+    use ois::jobs::endpoint::{EndpointEdit, EndpointJob};
+    let drop = |name: &str| {
+        let mut settings = Settings::default();
+        settings.parameters.push((name.to_owned(), ParameterChange::Drop));
+        settings
+    };
+    let edited = |edit: EndpointEdit| {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("api.ois.json");
+        std::fs::write(&file, serde_json::to_string_pretty(&common::base_ois()).unwrap()).unwrap();
+        match ois::jobs::endpoint::run(&EndpointJob::new(file, edit)) {
+            Ok(report) => shown(&report.notes, None),
+            Err(diagnostics) => shown(&diagnostics, None),
+        }
+    };
+    let mut extra = Settings::default();
+    extra.parameters.push(("extra".to_owned(), ParameterChange::Required));
+    vec![
+        (Code::BadEdit, edited(EndpointEdit::Set { name: "nope".into(), settings: Settings::default(), rename: None })),
+        (Code::EditBreaksOis, edited(EndpointEdit::Set { name: "item".into(), settings: drop("id"), rename: None })),
+        (Code::EditNote, edited(EndpointEdit::Set { name: "item".into(), settings: extra, rename: None })),
+    ]
+}
+
 /// Every case: the code it must produce, and what it did produce.
 fn cases() -> Vec<(Code, Vec<Shown>)> {
     let mut cases = file_cases();
     let none = ConvertOptions::default();
     let base = ConvertOptions::default().with_base_url("https://base.example");
-    cases.extend([]);
+    cases.extend(edit_codes());
     cases.extend([
         (Code::RefEscapes, escaping_ref_codes()),
         (Code::BadFilter, shown(&[ois::Filter::parse("GET /a/[").unwrap_err()], None)),
@@ -854,6 +883,9 @@ one_test_per_code! {
     cal008_response_too_large: ResponseTooLarge,
     cal009_call_failed: CallFailed,
     cal010_credential_redirected: CredentialRedirected,
+    edt001_bad_edit: BadEdit,
+    edt002_edit_breaks_ois: EditBreaksOis,
+    edt003_edit_note: EditNote,
     ois071_snippet_unrunnable: SnippetUnrunnable,
     ois072_no_snippet_result: NoSnippetResult,
     req030_processing_syntax: ProcessingSyntax,

@@ -59,6 +59,8 @@ pub enum Stage {
     Request,
     /// `CAL`: making the real API call (`ois call`).
     Call,
+    /// `EDT`: refining an OIS with `ois endpoint`.
+    Edit,
     /// `OUT`: writing the output.
     Output,
 }
@@ -73,6 +75,7 @@ impl Stage {
             Stage::Ois => "OIS",
             Stage::Request => "REQ",
             Stage::Call => "CAL",
+            Stage::Edit => "EDT",
             Stage::Output => "OUT",
         }
     }
@@ -284,6 +287,11 @@ codes! {
         ResponseTooLarge = "CAL008", Error, "the API's answer is larger than the response size limit";
         CallFailed = "CAL009", Error, "the call failed in another way (the message says how)";
         CredentialRedirected = "CAL010", Warning, "a redirect carried a credential header to another origin, as the node's client would";
+    }
+    Edit {
+        BadEdit = "EDT001", Error, "an endpoint edit that cannot be made: no such endpoint or parameter, a name taken or malformed, a value the node cannot read";
+        EditBreaksOis = "EDT002", Error, "an edit whose result breaks an OIS rule (or leaves a node config naming what is gone): nothing was written";
+        EditNote = "EDT003", Note, "what an edit changed or kept beside what was asked: a parameter another endpoint still uses, IDs re-derived, operations gone";
     }
     Output {
         OutputExists = "OUT001", Error, "the output file exists and replacing it was not allowed";

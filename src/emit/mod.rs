@@ -49,6 +49,36 @@ pub fn to_text(value: &Value, format: OutputFormat) -> Result<String, Diagnostic
     model_text(value, format)
 }
 
+/// The document as text in the style of `original`, the text it was read from: YAML stays YAML;
+/// JSON keeps its indent (spaces or tabs, as the first indented line has it), its line endings
+/// and whether it ends in a newline. Key order is the document's own.
+pub fn to_text_like(value: &Value, original: &str, format: OutputFormat) -> Result<String, Diagnostic> {
+    if format == OutputFormat::Yaml {
+        return to_text(value, format);
+    }
+    let indent: String = original
+        .lines()
+        .map(|line| line.trim_end_matches('\r'))
+        .find(|line| line.starts_with([' ', '\t']) && !line.trim().is_empty())
+        .map(|line| line.chars().take_while(|c| *c == ' ' || *c == '\t').collect())
+        .unwrap_or_else(|| "  ".to_owned());
+    let mut bytes = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+    let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, formatter);
+    value
+        .serialize(&mut serializer)
+        .map_err(|err| Diagnostic::elsewhere(Code::OutputWrite, format!("cannot serialize the output: {err}")))?;
+    let mut text = String::from_utf8_lossy(&bytes).into_owned();
+    let newline = if original.contains("\r\n") { "\r\n" } else { "\n" };
+    if newline != "\n" {
+        text = text.replace('\n', newline);
+    }
+    if original.ends_with('\n') {
+        text.push_str(newline);
+    }
+    Ok(text)
+}
+
 /// Anything serializable as the same text `to_text` gives for its `Value` (the typed OIS model
 /// serializes its fields in the same order, so the bytes are identical).
 pub fn model_text<T: Serialize>(value: &T, format: OutputFormat) -> Result<String, Diagnostic> {

@@ -13,6 +13,7 @@ pub mod update;
 pub use update::{UpdateJob, UpdateReport};
 pub mod call;
 pub mod call_config;
+pub mod endpoint;
 pub mod ids;
 pub mod processing;
 pub mod request;

@@ -1,10 +1,10 @@
 //! The vendor the loop tests integrate: a loopback API, its OpenAPI document, the OIS `ois convert`
-//! makes of it (refined by one hand edit), and the config `ois scaffold feed` makes of that with its
-//! secrets filled, as a user would.
+//! makes of it (refined with `ois endpoint set`), and the config `ois scaffold feed` makes of that
+//! with its secrets filled, as a user would: `ois` commands only.
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::server::{Server, answer};
 
@@ -59,38 +59,6 @@ paths:
     )
 }
 
-/// The one hand edit of the converted OIS (what `ois endpoint set` is to do): `getRates` becomes
-/// `feed`, whose pre-processing drops `name` (so its templates batch into one call) and whose
-/// post-processing picks the rate; `getPrice` becomes `price`; both get `_type` and `_times`,
-/// `price` its `_path`.
-fn refine(ois: &mut Value) {
-    let reserved = |path: Option<&str>| {
-        let mut list = vec![json!({"name": "_type", "fixed": "int256"}), json!({"name": "_times", "fixed": "1000000"})];
-        if let Some(path) = path {
-            list.push(json!({"name": "_path", "fixed": path}));
-        }
-        Value::Array(list)
-    };
-    for endpoint in ois["endpoints"].as_array_mut().expect("endpoints") {
-        match endpoint["name"].as_str() {
-            Some("getRates") => {
-                endpoint["name"] = json!("feed");
-                endpoint["parameters"] = json!([{"name": "name", "required": true}]);
-                endpoint["reservedParameters"] = reserved(None);
-                endpoint["preProcessingSpecificationV2"] = json!({"environment": "Node", "timeoutMs": 5000,
-                    "value": "async ({ endpointParameters }) => ({ endpointParameters: {} })"});
-                endpoint["postProcessingSpecificationV2"] = json!({"environment": "Node", "timeoutMs": 5000,
-                    "value": "async ({ response, endpointParameters }) => ({ response: response.rates[endpointParameters.name.split('/')[1]] })"});
-            }
-            Some("getPrice") => {
-                endpoint["name"] = json!("price");
-                endpoint["reservedParameters"] = reserved(Some("price"));
-            }
-            other => panic!("an endpoint the converter should not make: {other:?}"),
-        }
-    }
-}
-
 pub struct Deployment {
     pub dir: tempfile::TempDir,
     pub config: PathBuf,
@@ -103,9 +71,12 @@ pub fn deploy(server: &Server, feeds: &[&str]) -> Deployment {
     deploy_with(server, feeds, &[])
 }
 
+/// Post-processing of the `feed` endpoint: the rate its `name` (`USD/EUR`) asks for.
+const PICK_RATE: &str = "async ({ response, endpointParameters }) => ({ response: response.rates[endpointParameters.name.split('/')[1]] })\n";
+
 /// [`deploy`], with more arguments for `ois scaffold feed`. As the README's recipe: convert with
-/// a secrets template, fill the key, refine, scaffold onto the same secrets file (its values
-/// kept), fill the mnemonic and the token.
+/// a secrets template, fill the key, refine with `ois endpoint set`, scaffold onto the same
+/// secrets file (its values kept), fill the mnemonic and the token.
 pub fn deploy_with(server: &Server, feeds: &[&str], more: &[&str]) -> Deployment {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let at = |name: &str| dir.path().join(name);
@@ -114,9 +85,20 @@ pub fn deploy_with(server: &Server, feeds: &[&str], more: &[&str]) -> Deployment
     std::fs::write(&document, openapi(&server.base)).expect("write");
     run(&["convert", path(&document), "-o", path(&ois), "--secrets-out", path(&secrets)]);
     fill(&secrets, &[("KEY", KEY)]);
-    let mut converted: Value = serde_json::from_str(&std::fs::read_to_string(&ois).expect("read")).expect("JSON");
-    refine(&mut converted);
-    std::fs::write(&ois, serde_json::to_string_pretty(&converted).expect("JSON")).expect("write");
+    // The refinement, by `ois endpoint` only: `getRates` becomes `feed`, whose pre-processing
+    // drops `name` (so its templates batch into one call) and whose post-processing picks the
+    // rate; `getPrice` becomes `price`; both get `_type` and `_times`, `price` its `_path`.
+    let (pre, post) = (at("pre.js"), at("post.js"));
+    std::fs::write(&pre, "async ({ endpointParameters }) => ({ endpointParameters: {} })\n").expect("write");
+    std::fs::write(&post, PICK_RATE).expect("write");
+    let fixed = ["--reserved", "_type=int256", "--reserved", "_times=1e6"];
+    let mut feed = vec!["endpoint", "set", path(&ois), "getRates", "--rename", "feed", "--param", "name:required"];
+    feed.extend(fixed);
+    feed.extend(["--pre", path(&pre), "--post", path(&post)]);
+    run(&feed);
+    let mut price = vec!["endpoint", "set", path(&ois), "getPrice", "--rename", "price", "--reserved", "_path=price"];
+    price.extend(fixed);
+    run(&price);
 
     let mut args = vec!["scaffold", "feed", path(&ois), "--batch"];
     for feed in feeds {

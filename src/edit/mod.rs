@@ -1,0 +1,597 @@
+//! Refinements of an OIS as operations, the ones every production OIS carries: rename an
+//! endpoint, fix its reserved parameters, fix an operation parameter to a value, change or drop a
+//! parameter, keep only some endpoints, add a second endpoint on an operation, attach processing.
+//! Each works on the OIS `Value` in place and keeps everything else as it was (key order
+//! included), so `ois convert --update` keeps the result as it keeps any refinement. Whether the
+//! result passes every OIS rule is the caller's check ([`crate::jobs::endpoint`] refuses to write
+//! one that does not).
+
+mod follow;
+
+pub use follow::{follow_rename, forget_endpoint, references};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::ois::model::RESERVED_NAMES;
+
+/// What to change of an endpoint.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Settings {
+    /// Reserved parameters: the name and its fixed value (`None`: left to the requester).
+    pub reserved: Vec<(String, Option<String>)>,
+    /// Operation parameters fixed to a value (the endpoint parameter mapping it goes).
+    pub fixed: Vec<(String, String)>,
+    /// Endpoint parameters changed or dropped.
+    pub parameters: Vec<(String, ParameterChange)>,
+    /// Pre-processing to attach.
+    pub pre: Option<Snippet>,
+    /// Post-processing to attach.
+    pub post: Option<Snippet>,
+}
+
+/// A change of one endpoint parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParameterChange {
+    /// The requester must give it.
+    Required,
+    /// The requester may leave it out.
+    Optional,
+    /// Its value when the requester gives none (airnode-node; Airnode Feed applies no defaults).
+    Default(String),
+    /// Its description.
+    Description(String),
+    /// Gone from the endpoint (and from the operation when no other endpoint uses it).
+    Drop,
+}
+
+impl ParameterChange {
+    /// `required`, `optional`, `default=V`, `description=TEXT` or `drop`.
+    pub fn parse(text: &str) -> Option<ParameterChange> {
+        match text {
+            "required" => Some(ParameterChange::Required),
+            "optional" => Some(ParameterChange::Optional),
+            "drop" => Some(ParameterChange::Drop),
+            _ => match text.split_once('=') {
+                Some(("default", value)) => Some(ParameterChange::Default(value.to_owned())),
+                Some(("description", value)) => Some(ParameterChange::Description(value.to_owned())),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// Processing code to attach to an endpoint.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Snippet {
+    /// The code: a V2 function expression, or a V1 `Node` snippet.
+    pub code: String,
+    /// A V1 chain (`preProcessingSpecifications`) of this one snippet instead of V2.
+    pub v1: bool,
+}
+
+impl Snippet {
+    /// `code` as a V2 snippet.
+    pub fn v2(code: impl Into<String>) -> Snippet {
+        Snippet { code: code.into(), v1: false }
+    }
+}
+
+/// The snippets' time limit written with attached code (the node's own default for V2 is 10 s;
+/// Airnode Feed's cycle is shorter).
+const SNIPPET_TIMEOUT_MS: u64 = 5_000;
+/// Longer names than this are refused: an endpoint name goes into IDs, logs and file names.
+const MAX_NAME_CHARS: usize = 64;
+
+/// One endpoint as `ois endpoint list` shows it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct EndpointSummary {
+    /// The name.
+    pub name: String,
+    /// `GET /path`, or none for an endpoint without an API call.
+    pub operation: Option<String>,
+    /// Its parameters: name, and whether required.
+    pub parameters: Vec<ParameterSummary>,
+    /// Its reserved parameters with their fixed values.
+    pub reserved: Vec<(String, Option<Value>)>,
+    /// The operation parameters it fixes.
+    pub fixed: Vec<(String, Value)>,
+    /// Whether it has pre- or post-processing.
+    pub processing: bool,
+    /// Its endpoint ID (`keccak256(abi.encode(title, name))`).
+    pub endpoint_id: String,
+}
+
+/// One endpoint parameter as listed.
+#[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
+pub struct ParameterSummary {
+    /// Its name.
+    pub name: String,
+    /// Whether the requester must give it.
+    pub required: bool,
+    /// Its default, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+}
+
+fn refuse(message: String) -> Diagnostic {
+    Diagnostic::elsewhere(Code::BadEdit, message)
+}
+
+fn note(at: String, message: String) -> Diagnostic {
+    let mut note = Diagnostic::new(Code::EditNote, at, message);
+    note.severity = Severity::Note;
+    note
+}
+
+fn text<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+fn endpoints(ois: &Value) -> &[Value] {
+    ois.get("endpoints").and_then(Value::as_array).map_or(&[], Vec::as_slice)
+}
+
+fn endpoints_mut(ois: &mut Value) -> Result<&mut Vec<Value>, Diagnostic> {
+    ois.get_mut("endpoints")
+        .and_then(Value::as_array_mut)
+        .ok_or_else(|| refuse("the OIS has no `endpoints` list".to_owned()))
+}
+
+/// The index of the endpoint `name`, or the error naming the endpoints there are.
+fn position(ois: &Value, name: &str) -> Result<usize, Diagnostic> {
+    endpoints(ois).iter().position(|e| text(e, "name") == Some(name)).ok_or_else(|| {
+        let names: Vec<&str> = endpoints(ois).iter().filter_map(|e| text(e, "name")).collect();
+        refuse(format!("no endpoint \"{name}\" (the endpoints: {})", names.join(", ")))
+    })
+}
+
+/// A name an endpoint can have: not empty, at most 64 characters, no control characters or path
+/// separators, and not the name of another endpoint.
+fn check_name(ois: &Value, name: &str) -> Result<(), Diagnostic> {
+    let shown = crate::emit::printable(name);
+    if name.trim().is_empty() || name.trim() != name {
+        return Err(refuse(format!("endpoint name \"{shown}\": empty, or with spaces at its ends")));
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(refuse(format!("endpoint name \"{shown}\" is longer than {MAX_NAME_CHARS} characters")));
+    }
+    if name.chars().any(|c| c.is_control() || matches!(c, '/' | '\\')) {
+        return Err(refuse(format!("endpoint name \"{shown}\" has a control character or a path separator")));
+    }
+    if endpoints(ois).iter().any(|e| text(e, "name") == Some(name)) {
+        return Err(refuse(format!("endpoint name \"{shown}\" is taken")));
+    }
+    Ok(())
+}
+
+/// Every endpoint of `ois`, for listing.
+pub fn list(ois: &Value) -> Vec<EndpointSummary> {
+    let title = text(ois, "title").unwrap_or_default();
+    endpoints(ois)
+        .iter()
+        .map(|endpoint| {
+            let name = text(endpoint, "name").unwrap_or_default().to_owned();
+            let operation = endpoint.get("operation").filter(|o| o.is_object()).map(|o| {
+                format!(
+                    "{} {}",
+                    text(o, "method").unwrap_or_default().to_uppercase(),
+                    text(o, "path").unwrap_or_default()
+                )
+            });
+            let list = |key: &str| endpoint.get(key).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+            let parameters = list("parameters")
+                .iter()
+                .map(|p| ParameterSummary {
+                    name: text(p, "name").unwrap_or_default().to_owned(),
+                    required: p.get("required").and_then(Value::as_bool).unwrap_or(false),
+                    default: p.get("default").cloned(),
+                })
+                .collect();
+            let reserved = list("reservedParameters")
+                .iter()
+                .map(|p| (text(p, "name").unwrap_or_default().to_owned(), p.get("fixed").cloned()))
+                .collect();
+            let fixed = list("fixedOperationParameters")
+                .iter()
+                .map(|p| {
+                    let at = p.get("operationParameter").and_then(|o| text(o, "name")).unwrap_or_default().to_owned();
+                    (at, p.get("value").cloned().unwrap_or(Value::Null))
+                })
+                .collect();
+            let processing = [
+                "preProcessingSpecifications",
+                "preProcessingSpecificationV2",
+                "postProcessingSpecifications",
+                "postProcessingSpecificationV2",
+            ]
+            .iter()
+            .any(|key| endpoint.get(*key).is_some_and(|v| !v.is_null()));
+            let endpoint_id = crate::node::endpoint_id(title, &name);
+            EndpointSummary { name, operation, parameters, reserved, fixed, processing, endpoint_id }
+        })
+        .collect()
+}
+
+/// The operation `GET /path` of the OIS's `apiSpecifications`, as (method, path).
+fn operation_of(ois: &Value, operation: &str) -> Result<(String, String), Diagnostic> {
+    let (method, path) =
+        operation
+            .split_once(' ')
+            .map(|(m, p)| (m.trim().to_ascii_lowercase(), p.trim().to_owned()))
+            .ok_or_else(|| refuse(format!("operation \"{operation}\": write it METHOD /path, e.g. 'GET /rates'")))?;
+    let exists = ois
+        .pointer("/apiSpecifications/paths")
+        .and_then(|paths| paths.get(&path))
+        .and_then(|p| p.get(&method))
+        .is_some();
+    if !exists {
+        return Err(refuse(format!(
+            "the OIS has no operation {} {path} in apiSpecifications.paths",
+            method.to_uppercase()
+        )));
+    }
+    Ok((method, path))
+}
+
+/// Adds endpoint `name` on `operation` (`GET /path`), each of the operation's parameters mapped,
+/// the reserved parameters open, then `settings` applied.
+pub fn add(ois: &mut Value, name: &str, operation: &str, settings: &Settings) -> Result<Vec<Diagnostic>, Diagnostic> {
+    check_name(ois, name)?;
+    let (method, path) = operation_of(ois, operation)?;
+    let declared = ois
+        .pointer("/apiSpecifications/paths")
+        .and_then(|paths| paths.get(&path))
+        .and_then(|p| p.get(&method))
+        .and_then(|o| o.get("parameters"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let mut parameters = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for parameter in &declared {
+        let (Some(location), Some(operation_name)) = (text(parameter, "in"), text(parameter, "name")) else { continue };
+        // Two operation parameters of one name (a query `id`, a path `id`) need two endpoint names.
+        let endpoint_name = if names.iter().any(|n| n == operation_name) {
+            format!("{location}_{operation_name}")
+        } else {
+            operation_name.to_owned()
+        };
+        names.push(endpoint_name.clone());
+        parameters.push(json!({"name": endpoint_name, "operationParameter": {"in": location, "name": operation_name}}));
+    }
+    let endpoint = json!({
+        "name": name,
+        "operation": {"method": method, "path": path},
+        "fixedOperationParameters": [],
+        "reservedParameters": [{"name": "_type"}, {"name": "_path"}, {"name": "_times"}],
+        "parameters": parameters,
+    });
+    endpoints_mut(ois)?.push(endpoint);
+    set(ois, name, settings, None)
+}
+
+/// Applies `settings` to endpoint `name`, then renames it to `rename`. The notes say what was
+/// kept that the user may have expected gone.
+pub fn set(
+    ois: &mut Value,
+    name: &str,
+    settings: &Settings,
+    rename: Option<&str>,
+) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let index = position(ois, name)?;
+    let mut notes = Vec::new();
+    for (reserved, value) in &settings.reserved {
+        set_reserved(ois, index, reserved, value.as_deref())?;
+    }
+    for (parameter, value) in &settings.fixed {
+        fix(ois, index, parameter, value)?;
+    }
+    for (parameter, change) in &settings.parameters {
+        notes.extend(change_parameter(ois, index, parameter, change)?);
+    }
+    for (key_v2, key_v1, snippet) in [
+        ("preProcessingSpecificationV2", "preProcessingSpecifications", &settings.pre),
+        ("postProcessingSpecificationV2", "postProcessingSpecifications", &settings.post),
+    ] {
+        if let Some(snippet) = snippet {
+            attach(ois, index, key_v2, key_v1, snippet)?;
+        }
+    }
+    if let Some(new) = rename
+        && new != name
+    {
+        check_name(ois, new)?;
+        if let Some(endpoint) = endpoints_mut(ois)?.get_mut(index) {
+            endpoint["name"] = Value::String(new.to_owned());
+        }
+    }
+    Ok(notes)
+}
+
+fn endpoint_at(ois: &mut Value, index: usize) -> Result<&mut Map<String, Value>, Diagnostic> {
+    endpoints_mut(ois)?
+        .get_mut(index)
+        .and_then(Value::as_object_mut)
+        .ok_or_else(|| refuse("the endpoint is gone".to_owned()))
+}
+
+fn list_at<'e>(endpoint: &'e mut Map<String, Value>, key: &str) -> Result<&'e mut Vec<Value>, Diagnostic> {
+    let slot = endpoint.entry(key.to_owned()).or_insert_with(|| Value::Array(Vec::new()));
+    if !slot.is_array() {
+        *slot = Value::Array(Vec::new());
+    }
+    slot.as_array_mut().ok_or_else(|| refuse(format!("`{key}` is not a list")))
+}
+
+/// `_times` as the node reads it (bignumber.js): a decimal number, `1e18` written out.
+fn times_value(value: &str) -> Result<String, Diagnostic> {
+    let bad = || refuse(format!("_times \"{value}\" is not a number the node can multiply by"));
+    let number: f64 = value.parse().map_err(|_| bad())?;
+    if !number.is_finite() {
+        return Err(bad());
+    }
+    match value.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) if !mantissa.contains('.') && !exponent.starts_with('-') => {
+            let zeros: usize = exponent.trim_start_matches('+').parse().map_err(|_| bad())?;
+            if zeros > 77 {
+                return Err(bad());
+            }
+            Ok(format!("{mantissa}{}", "0".repeat(zeros)))
+        }
+        _ => Ok(value.to_owned()),
+    }
+}
+
+fn set_reserved(ois: &mut Value, index: usize, name: &str, value: Option<&str>) -> Result<(), Diagnostic> {
+    if !RESERVED_NAMES.contains(&name) {
+        return Err(refuse(format!("\"{name}\" is not a reserved parameter ({})", RESERVED_NAMES.join(", "))));
+    }
+    let value = match (name, value) {
+        ("_type", Some(kind)) if crate::ois::reserved::parse_type(kind).is_none() => {
+            return Err(refuse(format!(
+                "_type \"{kind}\" is not a type the encoder knows (int256, uint256, bool, bytes32, address, bytes, string, string32, timestamp, arrays of them)"
+            )));
+        }
+        ("_times", Some(times)) => Some(times_value(times)?),
+        (_, value) => value.map(str::to_owned),
+    };
+    let endpoint = endpoint_at(ois, index)?;
+    let reserved = list_at(endpoint, "reservedParameters")?;
+    let entry = match reserved.iter_mut().find(|r| text(r, "name") == Some(name)) {
+        Some(entry) => entry,
+        None => {
+            reserved.push(json!({"name": name}));
+            reserved.last_mut().ok_or_else(|| refuse("the reserved parameter is gone".to_owned()))?
+        }
+    };
+    if let Some(object) = entry.as_object_mut() {
+        object.remove("default");
+        match value {
+            Some(value) => {
+                object.insert("fixed".to_owned(), Value::String(value));
+            }
+            None => {
+                object.remove("fixed");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Fixes operation parameter `name` (or the one endpoint parameter `name` maps) to `value`.
+fn fix(ois: &mut Value, index: usize, name: &str, value: &str) -> Result<(), Diagnostic> {
+    let endpoint = endpoint_at(ois, index)?;
+    let parameters = list_at(endpoint, "parameters")?;
+    let mapped = parameters.iter().position(|p| text(p, "name") == Some(name));
+    let target = match mapped {
+        Some(at) => parameters.remove(at).get("operationParameter").cloned(),
+        None => None,
+    };
+    let target = match target {
+        Some(target) => target,
+        None => {
+            let operation = endpoint.get("operation").cloned().unwrap_or(Value::Null);
+            let (method, path) = (
+                text(&operation, "method").unwrap_or_default().to_owned(),
+                text(&operation, "path").unwrap_or_default().to_owned(),
+            );
+            let declared = ois
+                .pointer("/apiSpecifications/paths")
+                .and_then(|paths| paths.get(&path))
+                .and_then(|p| p.get(&method))
+                .and_then(|o| o.get("parameters"))
+                .and_then(Value::as_array)
+                .and_then(|list| list.iter().find(|p| text(p, "name") == Some(name)))
+                .cloned()
+                .ok_or_else(|| {
+                    refuse(format!("\"{name}\" is neither a parameter of the endpoint nor of its operation"))
+                })?;
+            json!({"in": declared.get("in"), "name": name})
+        }
+    };
+    let endpoint = endpoint_at(ois, index)?;
+    let fixed = list_at(endpoint, "fixedOperationParameters")?;
+    fixed.retain(|f| f.get("operationParameter") != Some(&target));
+    fixed.push(json!({"operationParameter": target, "value": value}));
+    Ok(())
+}
+
+fn change_parameter(
+    ois: &mut Value,
+    index: usize,
+    name: &str,
+    change: &ParameterChange,
+) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let endpoint = endpoint_at(ois, index)?;
+    let parameters = list_at(endpoint, "parameters")?;
+    let mut notes = Vec::new();
+    let at = match parameters.iter().position(|p| text(p, "name") == Some(name)) {
+        Some(at) => at,
+        None if *change == ParameterChange::Drop => {
+            let names: Vec<&str> = parameters.iter().filter_map(|p| text(p, "name")).collect();
+            return Err(refuse(format!(
+                "the endpoint has no parameter \"{name}\" (its parameters: {})",
+                names.join(", ")
+            )));
+        }
+        None => {
+            if RESERVED_NAMES.contains(&name) {
+                return Err(refuse(format!("\"{name}\" is reserved: set it with --reserved {name}=VALUE")));
+            }
+            parameters.push(json!({"name": name}));
+            notes.push(note(
+                String::new(),
+                format!(
+                    "parameter \"{name}\" is new: it maps no operation parameter, so its value reaches processing only"
+                ),
+            ));
+            parameters.len() - 1
+        }
+    };
+    let Some(parameter) = parameters.get_mut(at).and_then(Value::as_object_mut) else {
+        return Err(refuse(format!("parameter \"{name}\" is not an object")));
+    };
+    match change {
+        ParameterChange::Required => {
+            parameter.insert("required".to_owned(), Value::Bool(true));
+        }
+        ParameterChange::Optional => {
+            parameter.remove("required");
+        }
+        ParameterChange::Default(value) => {
+            parameter.insert("default".to_owned(), Value::String(value.clone()));
+        }
+        ParameterChange::Description(text) => {
+            parameter.insert("description".to_owned(), Value::String(text.clone()));
+        }
+        ParameterChange::Drop => {
+            let dropped = parameters.remove(at);
+            if let Some(refusal) = drop_from_operation(ois, index, name, dropped.get("operationParameter")) {
+                return Err(refusal);
+            }
+        }
+    }
+    Ok(notes)
+}
+
+/// Removes the operation parameter `target` a dropped endpoint parameter mapped; the refusal when
+/// another endpoint on the same operation still maps or fixes it (it must).
+fn drop_from_operation(ois: &mut Value, index: usize, name: &str, target: Option<&Value>) -> Option<Diagnostic> {
+    let target = target?.clone();
+    let operation = endpoints(ois).get(index)?.get("operation")?.clone();
+    let uses = |endpoint: &Value| {
+        let maps = endpoint
+            .get("parameters")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .any(|p| p.get("operationParameter") == Some(&target));
+        let fixes = endpoint
+            .get("fixedOperationParameters")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .any(|p| p.get("operationParameter") == Some(&target));
+        endpoint.get("operation") == Some(&operation) && (maps || fixes)
+    };
+    let others: Vec<String> = endpoints(ois)
+        .iter()
+        .enumerate()
+        .filter(|(i, e)| *i != index && uses(e))
+        .filter_map(|(_, e)| text(e, "name").map(str::to_owned))
+        .collect();
+    let (method, path) = (text(&operation, "method")?.to_owned(), text(&operation, "path")?.to_owned());
+    let pointer = crate::pointer::join("/apiSpecifications/paths", [path.as_str(), method.as_str(), "parameters"]);
+    if !others.is_empty() {
+        return Some(
+            refuse(format!(
+                "\"{name}\" cannot go: endpoint(s) {} on the same operation still use it, and every endpoint of an operation must map or fix each of its parameters",
+                others.join(", ")
+            ))
+            .with_help(format!("fix it instead: --fixed {name}=VALUE")),
+        );
+    }
+    let declared = ois.pointer_mut(&pointer)?.as_array_mut()?;
+    declared.retain(|p| !(p.get("in") == target.get("in") && p.get("name") == target.get("name")));
+    None
+}
+
+fn attach(ois: &mut Value, index: usize, key_v2: &str, key_v1: &str, snippet: &Snippet) -> Result<(), Diagnostic> {
+    let endpoint = endpoint_at(ois, index)?;
+    // One kind of processing per phase: the node runs V2 when both are there.
+    endpoint.remove(key_v2);
+    endpoint.remove(key_v1);
+    let specification = json!({"environment": "Node", "timeoutMs": SNIPPET_TIMEOUT_MS, "value": snippet.code});
+    if snippet.v1 {
+        endpoint.insert(key_v1.to_owned(), Value::Array(vec![specification]));
+    } else {
+        endpoint.insert(key_v2.to_owned(), specification);
+    }
+    Ok(())
+}
+
+/// Removes the endpoints `names` (every one must exist).
+pub fn remove(ois: &mut Value, names: &[String]) -> Result<Vec<Diagnostic>, Diagnostic> {
+    for name in names {
+        position(ois, name)?;
+    }
+    endpoints_mut(ois)?.retain(|e| !names.iter().any(|n| text(e, "name") == Some(n.as_str())));
+    Ok(Vec::new())
+}
+
+/// Whether endpoint `endpoint` matches `filter`: a name (`*` and `?` as wildcards) or an
+/// operation, `GET /path` (the path may have wildcards too).
+fn matches(endpoint: &Value, filter: &str) -> bool {
+    let pattern = |text: &str| glob::Pattern::new(text).ok();
+    if let Some((method, path)) = filter.split_once(' ') {
+        let operation = endpoint.get("operation");
+        let method_ok =
+            operation.and_then(|o| text(o, "method")).is_some_and(|m| m.eq_ignore_ascii_case(method.trim()));
+        let path_ok = operation
+            .and_then(|o| text(o, "path"))
+            .is_some_and(|p| pattern(path.trim()).is_some_and(|pattern| pattern.matches(p)));
+        return method_ok && path_ok;
+    }
+    text(endpoint, "name").is_some_and(|name| pattern(filter).is_some_and(|pattern| pattern.matches(name)))
+}
+
+/// Keeps the endpoints matching any of `filters` and the operations they use; the rest go.
+pub fn keep(ois: &mut Value, filters: &[String]) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let kept: Vec<Value> = endpoints(ois).iter().filter(|e| filters.iter().any(|f| matches(e, f))).cloned().collect();
+    if kept.is_empty() {
+        return Err(refuse(format!("no endpoint matches {}: nothing would be left", filters.join(", "))));
+    }
+    let used: Vec<(String, String)> = kept
+        .iter()
+        .filter_map(|e| {
+            let operation = e.get("operation")?;
+            Some((text(operation, "path")?.to_owned(), text(operation, "method")?.to_owned()))
+        })
+        .collect();
+    *endpoints_mut(ois)? = kept;
+    let mut notes = Vec::new();
+    if let Some(paths) = ois.pointer_mut("/apiSpecifications/paths").and_then(Value::as_object_mut) {
+        for (path, item) in paths.iter_mut() {
+            if let Some(methods) = item.as_object_mut() {
+                let before = methods.len();
+                methods.retain(|method, _| used.iter().any(|(p, m)| p == path && m == method));
+                if methods.len() < before {
+                    notes.push(note(
+                        crate::pointer::join("/apiSpecifications/paths", [path.as_str()]),
+                        format!("{} operation(s) of {path} went with their endpoints", before - methods.len()),
+                    ));
+                }
+            }
+        }
+        paths.retain(|_, item| item.as_object().is_none_or(|methods| !methods.is_empty()));
+    }
+    Ok(notes)
+}

@@ -1,0 +1,213 @@
+//! `ois endpoint list|add|set|rm|keep`: refinements of an OIS made in place, in an OIS file, a
+//! list, a config.json or an Airnode Feed config (whose templates and triggers follow a rename,
+//! their IDs re-derived). The result is written atomically in the file's own style, and only when
+//! it breaks no rule the file did not already break; `dry_run` shows the change instead.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::edit::{self, EndpointSummary, Settings};
+use crate::emit::{OutputFormat, Plan};
+use crate::ois::{DocumentKind, OisDocument};
+use crate::source::{Format, Source};
+
+/// One edit of the endpoints.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum EndpointEdit {
+    /// A new endpoint on an existing operation (`GET /path`).
+    Add {
+        /// Its name.
+        name: String,
+        /// The operation.
+        operation: String,
+        /// What to set on it.
+        settings: Settings,
+    },
+    /// Changes to an endpoint, and a new name.
+    Set {
+        /// The endpoint.
+        name: String,
+        /// What to change.
+        settings: Settings,
+        /// Its new name.
+        rename: Option<String>,
+    },
+    /// Endpoints removed.
+    Remove {
+        /// Their names.
+        names: Vec<String>,
+    },
+    /// Only the endpoints matching (a name with wildcards, or `GET /path`) kept.
+    Keep {
+        /// The filters.
+        filters: Vec<String>,
+    },
+}
+
+/// What `ois endpoint add|set|rm|keep` is asked for.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct EndpointJob {
+    /// The file edited in place.
+    pub file: PathBuf,
+    /// The OIS of a file that holds several.
+    pub ois_title: Option<String>,
+    /// The edit.
+    pub edit: EndpointEdit,
+    /// Show the change, write nothing.
+    pub dry_run: bool,
+}
+
+impl EndpointJob {
+    /// `edit` of the file at `file`.
+    pub fn new(file: PathBuf, edit: EndpointEdit) -> EndpointJob {
+        EndpointJob { file, ois_title: None, edit, dry_run: false }
+    }
+}
+
+/// What an edit did.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct EditReport {
+    /// The file.
+    pub file: String,
+    /// Whether its text changed.
+    pub changed: bool,
+    /// Whether it was written (not on a dry run, nor when nothing changed).
+    pub written: bool,
+    /// The change as a unified diff.
+    pub diff: String,
+    /// What the edit changed or kept beside what was asked.
+    pub notes: Vec<Diagnostic>,
+}
+
+/// Every endpoint of the chosen OIS of the file at `file`.
+pub fn list(file: &std::path::Path, title: Option<&str>) -> Result<Vec<EndpointSummary>, Diagnostic> {
+    let source = Source::read(file)?;
+    let root = source.parse()?;
+    let read = OisDocument::read(&root).map_err(|(_, error)| error)?;
+    let chosen = read.choose(title).map_err(|mut error| {
+        source.locate_diagnostic(&mut error);
+        error
+    })?;
+    Ok(edit::list(chosen.ois))
+}
+
+/// The errors of `document` as (code, pointer), to tell the ones an edit made from those it found.
+fn errors(document: &Value) -> Vec<(Code, String)> {
+    crate::validate::validate_value(document, None)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| (d.code, d.location.pointer))
+        .collect()
+}
+
+/// Makes the edit `job` asks for; what refuses it, located in the file.
+pub fn run(job: &EndpointJob) -> Result<EditReport, Vec<Diagnostic>> {
+    if crate::emit::is_standard_output(&job.file) {
+        let error =
+            Diagnostic::elsewhere(Code::BadEdit, "an edit is made in a file; standard input has none to write back");
+        return Err(vec![error]);
+    }
+    let source = Source::read(&job.file).map_err(|error| vec![error])?;
+    let refused = |diagnostics: Vec<Diagnostic>, source: &Source| {
+        let mut diagnostics = diagnostics;
+        for diagnostic in &mut diagnostics {
+            source.locate_diagnostic(diagnostic);
+        }
+        diagnostics
+    };
+    let before = source.parse().map_err(|error| refused(vec![error], &source))?;
+    let (kind, pointer) = {
+        let read = OisDocument::read(&before).map_err(|(_, error)| refused(vec![error], &source))?;
+        let chosen = read.choose(job.ois_title.as_deref()).map_err(|error| refused(vec![error], &source))?;
+        (read.kind, chosen.pointer)
+    };
+    let mut after = before.clone();
+    let notes = apply(&mut after, kind, &pointer, &job.edit).map_err(|error| refused(vec![error], &source))?;
+
+    let found = errors(&before);
+    let made: Vec<Diagnostic> = crate::validate::validate_value(&after, None)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error && !found.contains(&(d.code, d.location.pointer.clone())))
+        .collect();
+    if let Some(first) = made.first() {
+        let mut refusal = Diagnostic::new(
+            Code::EditBreaksOis,
+            first.location.pointer.clone(),
+            format!(
+                "the edit would break {} rule(s), e.g. {}: {}; nothing was written",
+                made.len(),
+                first.code,
+                first.message
+            ),
+        );
+        refusal.help = first.help.clone();
+        return Err(vec![refusal]);
+    }
+
+    let format = if source.format == Format::Yaml { OutputFormat::Yaml } else { OutputFormat::Json };
+    let text = crate::emit::to_text_like(&after, &source.text, format).map_err(|error| vec![error])?;
+    let changed = text != source.text;
+    let diff = similar::TextDiff::from_lines(source.text.as_str(), text.as_str())
+        .unified_diff()
+        .header(&job.file.display().to_string(), &job.file.display().to_string())
+        .to_string();
+    let written = changed && !job.dry_run;
+    if written {
+        let mut plan = Plan::new();
+        // The file edited is replaced: that is what was asked (a link is not followed).
+        plan.companion(&job.file, text, false);
+        plan.write().map_err(|error| vec![error])?;
+    }
+    Ok(EditReport { file: job.file.display().to_string(), changed, written, diff, notes })
+}
+
+/// Applies `edit` to the OIS at `pointer` of `document` (a file of `kind`), and makes a node
+/// config follow.
+fn apply(
+    document: &mut Value,
+    kind: DocumentKind,
+    pointer: &str,
+    edit: &EndpointEdit,
+) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let ois = document.pointer_mut(pointer).ok_or_else(|| Diagnostic::elsewhere(Code::BadEdit, "the OIS is gone"))?;
+    let title = ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let before: Vec<String> = edit::list(ois).into_iter().map(|e| e.name).collect();
+    let mut notes = match edit {
+        EndpointEdit::Add { name, operation, settings } => edit::add(ois, name, operation, settings)?,
+        EndpointEdit::Set { name, settings, rename } => edit::set(ois, name, settings, rename.as_deref())?,
+        EndpointEdit::Remove { names } => edit::remove(ois, names)?,
+        EndpointEdit::Keep { filters } => edit::keep(ois, filters)?,
+    };
+    let after: Vec<String> = edit::list(ois).into_iter().map(|e| e.name).collect();
+    if kind != DocumentKind::Config {
+        return Ok(notes);
+    }
+    if let EndpointEdit::Set { name, rename: Some(new), .. } = edit
+        && new != name
+    {
+        notes.extend(edit::follow_rename(document, &title, name, new)?);
+        return Ok(notes);
+    }
+    for gone in before.iter().filter(|name| !after.contains(name)) {
+        let uses = edit::references(document, &title, gone);
+        if uses > 0 {
+            return Err(Diagnostic::elsewhere(
+                Code::EditBreaksOis,
+                format!(
+                    "endpoint \"{gone}\" is used by {uses} template(s) or trigger(s) of the config: remove those first; nothing was written"
+                ),
+            ));
+        }
+        edit::forget_endpoint(document, &title, gone);
+    }
+    Ok(notes)
+}
