@@ -1,0 +1,202 @@
+//! `ois endpoint`: each command on an OIS, a list, a config.json and an Airnode Feed config; the
+//! file's style kept; a result that breaks a rule refused with nothing written; values checked as
+//! the node reads them; hostile names refused.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn ois(args: &[&str]) -> std::process::Output {
+    common::ois().args(args).output().unwrap()
+}
+
+fn read(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    if path.extension().is_some_and(|e| e == "yaml") {
+        yaml_serde::from_str(&text).unwrap()
+    } else {
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The base OIS with a second operation, `GET /rates` (query `base`, `symbols`).
+fn two_operations() -> Value {
+    let mut ois = common::base_ois();
+    ois["oisFormat"] = json!("2.3.2");
+    ois["apiSpecifications"]["paths"]["/rates"] =
+        json!({"get": {"parameters": [{"in": "query", "name": "base"}, {"in": "query", "name": "symbols"}]}});
+    ois
+}
+
+#[test]
+fn set_add_rm_and_keep_change_only_what_they_say_and_keep_the_style() {
+    let dir = tempfile::tempdir().unwrap();
+    // Four spaces, no final newline: both kept.
+    let text = serde_json::to_string_pretty(&two_operations()).unwrap().replace("  ", "    ");
+    let file = write(dir.path(), "api.ois.json", &text);
+    let path = file.to_str().unwrap();
+
+    let added = ois(&["endpoint", "add", path, "rates", "--operation", "GET /rates", "--fixed", "base=USD"]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    let set = ois(&[
+        "endpoint",
+        "set",
+        path,
+        "rates",
+        "--rename",
+        "usdRates",
+        "--reserved",
+        "_type=int256",
+        "--reserved",
+        "_times=1e18",
+        "--reserved",
+        "_path=rates.EUR",
+        "--param",
+        "symbols:required",
+    ]);
+    assert!(set.status.success(), "{}", stderr(&set));
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(written.contains("\n            \"name\": \"usdRates\"") && !written.ends_with('\n'), "{written}");
+    let edited = read(&file);
+    let endpoint = &edited["endpoints"][1];
+    assert_eq!(
+        endpoint["fixedOperationParameters"],
+        json!([{"operationParameter": {"in": "query", "name": "base"}, "value": "USD"}])
+    );
+    assert_eq!(
+        endpoint["parameters"],
+        json!([{"name": "symbols", "operationParameter": {"in": "query", "name": "symbols"}, "required": true}])
+    );
+    assert_eq!(
+        endpoint["reservedParameters"],
+        json!([{"name": "_type", "fixed": "int256"}, {"name": "_path", "fixed": "rates.EUR"}, {"name": "_times", "fixed": "1000000000000000000"}])
+    );
+    // The first endpoint is untouched.
+    assert_eq!(edited["endpoints"][0], two_operations()["endpoints"][0]);
+    assert!(ois(&["validate", path]).status.success());
+
+    // keep by operation: `item` and GET /items/{id} go.
+    let kept = ois(&["endpoint", "keep", path, "GET /rates"]);
+    assert!(kept.status.success(), "{}", stderr(&kept));
+    let edited = read(&file);
+    assert_eq!(edited["endpoints"].as_array().unwrap().len(), 1);
+    assert!(edited["apiSpecifications"]["paths"].get("/items/{id}").is_none());
+    // rm of the last endpoint leaves none.
+    let removed = ois(&["endpoint", "rm", path, "usdRates"]);
+    assert!(removed.status.success(), "{}", stderr(&removed));
+    assert_eq!(read(&file)["endpoints"], json!([]));
+}
+
+#[test]
+fn a_yaml_ois_stays_yaml_and_a_dry_run_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = ois::emit::to_yaml(&two_operations());
+    let file = write(dir.path(), "api.ois.yaml", &yaml);
+    let path = file.to_str().unwrap();
+    let dry = ois(&["endpoint", "set", path, "item", "--reserved", "_path=price", "--dry-run"]);
+    assert!(dry.status.success(), "{}", stderr(&dry));
+    let shown = String::from_utf8_lossy(&dry.stdout);
+    assert!(shown.contains("+") && shown.contains("price") && shown.contains("not written (--dry-run)"), "{shown}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), yaml);
+    let done = ois(&["endpoint", "set", path, "item", "--reserved", "_path=price"]);
+    assert!(done.status.success());
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.trim_start().starts_with('{'), "still YAML: {text}");
+    assert_eq!(read(&file)["endpoints"][0]["reservedParameters"][1], json!({"name": "_path", "fixed": "price"}));
+}
+
+#[test]
+fn values_the_node_cannot_read_and_hostile_names_are_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = serde_json::to_string_pretty(&two_operations()).unwrap() + "\n";
+    let file = write(dir.path(), "api.ois.json", &text);
+    let path = file.to_str().unwrap();
+    let long = "x".repeat(65);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--reserved", "_type=int257"], "not a type the encoder knows"),
+        (vec!["--reserved", "_times=lots"], "not a number"),
+        (vec!["--reserved", "_price=1"], "not a reserved parameter"),
+        (vec!["--rename", "../evil"], "path separator"),
+        (vec!["--rename", "a\u{7}b"], "control character"),
+        (vec!["--rename", &long], "longer than 64"),
+        (vec!["--rename", " item"], "spaces at its ends"),
+        (vec!["--param", "id:drop"], "OIS018"),
+        (vec!["--param", "nope:drop"], "no parameter \"nope\""),
+        (vec!["--fixed", "nope=1"], "neither a parameter"),
+    ];
+    for (settings, expected) in cases {
+        let mut args = vec!["endpoint", "set", path, "item"];
+        args.extend(&settings);
+        let output = ois(&args);
+        assert_eq!(output.status.code(), Some(1), "{settings:?}");
+        assert!(stderr(&output).contains(expected), "{settings:?}: {}", stderr(&output));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{settings:?} wrote");
+    }
+    let added = ois(&["endpoint", "add", path, "item", "--operation", "GET /rates"]);
+    assert!(stderr(&added).contains("is taken"), "{}", stderr(&added));
+    let added = ois(&["endpoint", "add", path, "x", "--operation", "GET /nowhere"]);
+    assert!(stderr(&added).contains("no operation GET /nowhere"), "{}", stderr(&added));
+    let kept = ois(&["endpoint", "keep", path, "nomatch*"]);
+    assert!(stderr(&kept).contains("nothing would be left"), "{}", stderr(&kept));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}
+
+#[test]
+fn a_list_and_a_config_json_take_the_ois_by_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut second = two_operations();
+    second["title"] = json!("Second");
+    let list =
+        write(dir.path(), "list.json", &serde_json::to_string_pretty(&json!([two_operations(), second])).unwrap());
+    let path = list.to_str().unwrap();
+    let unclear = ois(&["endpoint", "set", path, "item", "--reserved", "_path=a"]);
+    assert!(stderr(&unclear).contains("REQ008"), "{}", stderr(&unclear));
+    let done = ois(&["endpoint", "set", path, "item", "--ois", "Second", "--reserved", "_path=a"]);
+    assert!(done.status.success(), "{}", stderr(&done));
+    let edited = read(&list);
+    assert_eq!(edited[0], two_operations());
+    assert_eq!(edited[1]["endpoints"][0]["reservedParameters"][1], json!({"name": "_path", "fixed": "a"}));
+
+    let listed = ois(&["endpoint", "list", path, "--ois", "Second", "--format", "json"]);
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(listed[0]["name"], "item");
+    assert_eq!(listed[0]["reserved"][1], json!(["_path", "a"]));
+    assert_eq!(listed[0]["endpointId"].as_str().map(str::len), Some(66));
+}
+
+#[test]
+fn a_feed_config_follows_a_rename_and_keeps_every_id_derived() {
+    let server = common::vendor::vendor();
+    let deployment = common::vendor::deploy(&server, &["price:symbol=string32:BTC", "feed:name=string32:USD/EUR"]);
+    let config = deployment.config.display().to_string();
+    let before = read(&deployment.config);
+    let renamed = ois(&["endpoint", "set", &config, "price", "--rename", "spot"]);
+    assert!(renamed.status.success(), "{}", stderr(&renamed));
+    let after = read(&deployment.config);
+    assert!(after["endpoints"].as_object().unwrap().values().any(|e| e["endpointName"] == "spot"));
+    assert_ne!(before["templates"], after["templates"]);
+    // Every ID is derived again, the Feed can serve it, and it still calls as before.
+    let verified = ois(&["ids", "verify", &config]);
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+    assert!(ois(&["validate", &config]).status.success());
+    let secrets = deployment.secrets.display().to_string();
+    let called = ois(&["call", &config, "--secrets", &secrets, "--format", "json"]);
+    assert!(called.status.success(), "{}", stderr(&called));
+    // An endpoint its templates use cannot go.
+    let removed = ois(&["endpoint", "rm", &config, "spot"]);
+    assert!(stderr(&removed).contains("used by 1 template"), "{}", stderr(&removed));
+}
