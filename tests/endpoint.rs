@@ -200,3 +200,86 @@ fn a_feed_config_follows_a_rename_and_keeps_every_id_derived() {
     let removed = ois(&["endpoint", "rm", &config, "spot"]);
     assert!(stderr(&removed).contains("used by 1 template"), "{}", stderr(&removed));
 }
+
+#[test]
+fn the_value_picker_lists_each_leaf_with_the_path_the_node_reads_and_applies_with_one_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "api.ois.json", &serde_json::to_string_pretty(&two_operations()).unwrap());
+    let sample = write(dir.path(), "sample.json", r#"{"data": {"a.b": 61234.5, "list": [7, "BTC"]}, "ok": true}"#);
+    let (path, sample) = (file.to_str().unwrap(), sample.to_str().unwrap());
+    let picked = ois(&[
+        "request",
+        path,
+        "--endpoint",
+        "item",
+        "--param",
+        "id=1",
+        "--response",
+        sample,
+        "--paths",
+        "--format",
+        "json",
+    ]);
+    assert!(picked.status.success(), "{}", stderr(&picked));
+    let report: Value = serde_json::from_slice(&picked.stdout).unwrap();
+    let rows: Vec<(Value, Value, Value)> = report["leaves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["path"].clone(), l["suggestedType"].clone(), l["suggestedTimes"].clone()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (json!("data.a\\.b"), json!("int256"), json!("1000000000000000000")),
+            (json!("data.list.0"), json!("uint256"), Value::Null),
+            (json!("data.list.1"), json!("string32"), Value::Null),
+            (json!("ok"), json!("bool"), Value::Null),
+        ]
+    );
+    // The text ends with the command that applies the first number; run it, and the node's
+    // preview encodes that value.
+    let text = ois(&["request", path, "--endpoint", "item", "--param", "id=1", "--response", sample, "--paths"]);
+    let shown = String::from_utf8_lossy(&text.stdout).into_owned();
+    let apply = shown.lines().last().unwrap().strip_prefix("Apply one: ois ").unwrap().to_owned();
+    let args: Vec<&str> = apply.split(' ').collect();
+    assert!(ois(&args).status.success(), "{apply}");
+    let preview =
+        ois(&["request", path, "--endpoint", "item", "--param", "id=1", "--response", sample, "--format", "json"]);
+    assert!(
+        String::from_utf8_lossy(&preview.stdout).contains("61234500000000000000000"),
+        "{}",
+        String::from_utf8_lossy(&preview.stdout)
+    );
+}
+
+#[test]
+fn the_value_picker_on_a_real_call_sees_the_post_processed_answer() {
+    let server = common::vendor::vendor();
+    let deployment = common::vendor::deploy(&server, &["price:symbol=string32:BTC"]);
+    let (file, secrets) = (deployment.ois.display().to_string(), deployment.secrets.display().to_string());
+    let args = [
+        "call",
+        &file,
+        "--endpoint",
+        "feed",
+        "--param",
+        "name=USD/GBP",
+        "--secrets",
+        &secrets,
+        "--paths",
+        "--format",
+        "json",
+    ];
+    let picked = ois(&args);
+    assert!(picked.status.success(), "{}", stderr(&picked));
+    let report: Value = serde_json::from_slice(&picked.stdout).unwrap();
+    // Post-processing picked the rate: the whole answer is the value, no `_path` needed.
+    assert_eq!(
+        report["leaves"],
+        json!([{"path": "", "value": 0.79, "suggestedType": "int256", "suggestedTimes": "1000000000000000000"}])
+    );
+    let price = ois(&["call", &file, "--endpoint", "price", "--param", "symbol=ETH", "--secrets", &secrets, "--paths"]);
+    let shown = String::from_utf8_lossy(&price.stdout);
+    assert!(shown.contains("symbol") && shown.contains("price") && shown.contains("--reserved _path=price"), "{shown}");
+}

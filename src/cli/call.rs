@@ -41,6 +41,10 @@ pub(crate) struct CallArgs {
     /// Seconds to wait for the API's whole answer (the node waits 10).
     #[arg(long, default_value_t = 10.0, value_name = "SECS")]
     timeout: f64,
+    /// With --endpoint: list every leaf of the (post-processed) answer with its `_path` and the
+    /// `_type`/`_times` that fit it, to pick from.
+    #[arg(long, requires = "endpoint")]
+    paths: bool,
     /// The largest answer read, in bytes.
     #[arg(long, default_value_t = DEFAULT_MAX_RESPONSE_BYTES, value_name = "N")]
     max_response_bytes: u64,
@@ -64,6 +68,14 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
         return run_many(&args, &job, style);
     };
     let show = args.inputs.show_secrets;
+    if args.paths {
+        return match ois::jobs::call::paths(&job, endpoint) {
+            Ok(report) => {
+                super::request::show_paths(&report, &args.inputs.file, args.format == CallFormat::Json, style)
+            }
+            Err(stopped) => show_stop(&stopped.stop, style),
+        };
+    }
     match ois::jobs::call::one(&job, endpoint, super::now()) {
         Ok(report) => {
             super::report_diagnostics(&report.diagnostics, report.source.as_ref(), style);

@@ -51,7 +51,7 @@ impl EngineArg {
 #[derive(clap::Args)]
 pub(crate) struct Inputs {
     /// An OIS (JSON or YAML) or a config.json; `-` for standard input.
-    file: PathBuf,
+    pub(crate) file: PathBuf,
     /// A requester parameter, as a string (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_pair)]
     params: Vec<(String, String)>,
@@ -100,6 +100,10 @@ pub(crate) struct RequestArgs {
     /// A sample API response (JSON): show the values and the encoding the node would produce.
     #[arg(long, value_name = "FILE")]
     response: Option<PathBuf>,
+    /// With --response: list every leaf of the (post-processed) response with its `_path` and the
+    /// `_type`/`_times` that fit it, to pick from.
+    #[arg(long, requires = "response")]
+    paths: bool,
 }
 
 impl Inputs {
@@ -133,6 +137,12 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
     let mut job = RequestJob::new(args.inputs.call_inputs(), args.endpoint.clone());
     job.response = args.response.clone();
     let show = args.inputs.show_secrets;
+    if args.paths {
+        return match ois::jobs::request::paths(&job) {
+            Ok(report) => show_paths(&report, &args.inputs.file, args.format == RequestFormat::Json, style),
+            Err(stop) => show_stop(&stop, style),
+        };
+    }
     match ois::jobs::request::run(&job, super::now()) {
         Ok(report) => {
             let report_them = |d: &[Diagnostic]| super::report_diagnostics(d, report.source.as_ref(), style);
@@ -167,4 +177,78 @@ pub(crate) fn show_stop(stop: &Stop, style: ois::report::RenderStyle) -> ExitCod
     let _ = std::io::stderr().write_all(ois::emit::printable(&logs).as_bytes());
     super::report_diagnostics(&stop.diagnostics, stop.source.as_ref(), style);
     ExitCode::from(FAILURE)
+}
+
+/// The value picker's table (or its JSON), and the command that applies a choice.
+pub(crate) fn show_paths(
+    report: &ois::jobs::request::PathsReport,
+    file: &std::path::Path,
+    json: bool,
+    style: ois::report::RenderStyle,
+) -> ExitCode {
+    super::report_diagnostics(&report.diagnostics, report.source.as_ref(), style);
+    let output = if json {
+        ois::emit::printable_json(&super::json_text(report)).into_owned()
+    } else {
+        let mut rows: Vec<[String; 4]> = Vec::new();
+        for leaf in &report.leaves {
+            let value = leaf.value.as_str().map_or_else(|| leaf.value.to_string(), str::to_owned);
+            let value: String =
+                if value.chars().count() > 40 { value.chars().take(39).collect::<String>() + "…" } else { value };
+            let path = match leaf.path.as_deref() {
+                Some("") => "(the whole response: no _path)".to_owned(),
+                Some(path) => path.to_owned(),
+                None => "(no _path reaches it)".to_owned(),
+            };
+            rows.push([
+                path,
+                value,
+                leaf.suggested_type.unwrap_or("-").to_owned(),
+                leaf.suggested_times.unwrap_or("-").to_owned(),
+            ]);
+        }
+        let mut widths = [5, 5, 5, 6];
+        for row in &rows {
+            for (width, cell) in widths.iter_mut().zip(row) {
+                *width = (*width).max(cell.chars().count());
+            }
+        }
+        let line = |cells: [&str; 4]| {
+            let padded: Vec<String> = cells.iter().zip(widths).map(|(c, w)| format!("{c:<w$}")).collect();
+            padded.join("  ").trim_end().to_owned() + "\n"
+        };
+        let mut out = line(["_path", "value", "_type", "_times"]);
+        for row in &rows {
+            out.push_str(&line([&row[0], &row[1], &row[2], &row[3]]));
+        }
+        if report.truncated {
+            out.push_str(&format!("… the first {} leaves only\n", report.leaves.len()));
+        }
+        // Numbers are what feeds encode: offer the first one, else the first leaf reached.
+        let reached = || report.leaves.iter().filter(|l| l.path.is_some());
+        let pick = reached().find(|l| l.value.is_number()).or_else(|| reached().next());
+        if let Some(first) = pick {
+            let mut apply = format!("\nApply one: ois endpoint set {} {}", file.display(), report.endpoint);
+            match first.path.as_deref() {
+                Some("") | None => apply.push_str(" --reserved _path"),
+                Some(path) => apply.push_str(&format!(" --reserved _path={path}")),
+            }
+            if let Some(kind) = first.suggested_type {
+                apply.push_str(&format!(" --reserved _type={kind}"));
+            }
+            if let Some(times) = first.suggested_times {
+                apply.push_str(&format!(" --reserved _times={times}"));
+            }
+            out.push_str(&apply);
+            out.push('\n');
+        }
+        ois::emit::printable(&out).into_owned()
+    };
+    match write_stdout(&output) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            super::report_diagnostics(&[error], None, style);
+            ExitCode::from(FAILURE)
+        }
+    }
 }

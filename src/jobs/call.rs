@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::request::{CallInputs, Setup, Stop};
+use super::request::{CallInputs, PathsReport, Setup, Stop};
 use crate::call::{CallFailure, CallOptions, Called, Reply};
 use crate::diagnostic::{Code, Diagnostic, Stage};
 use crate::source::Source;
@@ -91,6 +91,47 @@ pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallSt
             warnings.extend(reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
             stopped.diagnostic = stopped.diagnostic.within(&selected.pointer);
             let secrets = options.credentials.iter().map(|c| c.value.clone()).collect();
+            Err(CallStop { stop: Stop::new(warnings, stopped, Some(source)), reply, secrets })
+        }
+    }
+}
+
+/// The value picker on the real answer: calls `endpoint` and lists every leaf of the answer as
+/// its post-processing leaves it.
+pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
+    let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
+    let stopped = |diagnostics: Vec<Diagnostic>, source: Option<Source>| CallStop {
+        stop: Stop { diagnostics, logs: Vec::new(), source },
+        reply: None,
+        secrets: Vec::new(),
+    };
+    let source = match Source::read(&job.inputs.file) {
+        Ok(source) => source,
+        Err(error) => return Err(stopped([warnings, vec![error]].concat(), None)),
+    };
+    let Setup { selected, options, notes } = match job.inputs.setup(&source, endpoint, true) {
+        Ok(setup) => setup,
+        Err(error) => return Err(stopped([warnings, vec![error]].concat(), Some(source))),
+    };
+    warnings.extend(notes);
+    let secrets: Vec<String> = options.credentials.iter().map(|c| c.value.clone()).collect();
+    let picked = crate::request::prepare(&selected.ois, &options, &job.inputs.engine)
+        .map_err(CallFailure::from)
+        .and_then(|prepared| {
+            let reply = crate::call::fetch(&prepared, &job.options)?;
+            let response = reply.as_ref().and_then(|r| r.json.as_ref());
+            let processed = prepared
+                .post_processed(&job.inputs.engine, response)
+                .map_err(|stopped| CallFailure { stopped, reply: reply.clone() })?;
+            Ok((processed, reply))
+        });
+    match picked {
+        Ok((processed, reply)) => {
+            warnings.extend(reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
+            Ok(PathsReport::of(endpoint, processed.as_ref(), warnings, source))
+        }
+        Err(CallFailure { mut stopped, reply }) => {
+            stopped.diagnostic = stopped.diagnostic.within(&selected.pointer);
             Err(CallStop { stop: Stop::new(warnings, stopped, Some(source)), reply, secrets })
         }
     }

@@ -345,3 +345,69 @@ fn read_response(path: &std::path::Path, warnings: &mut Vec<Diagnostic>) -> Resu
     }
     Ok(response)
 }
+
+/// The value picker's answer: every leaf of the (post-processed) response with its `_path` and
+/// what fits it.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PathsReport {
+    /// The endpoint.
+    pub endpoint: String,
+    /// Each leaf, in the response's order.
+    pub leaves: Vec<request::paths::Leaf>,
+    /// Whether there were more than [`request::paths::MAX_LEAVES`].
+    pub truncated: bool,
+    /// Warnings, located in the file.
+    #[serde(skip)]
+    pub diagnostics: Vec<Diagnostic>,
+    /// The file read, for showing diagnostics in its text.
+    #[serde(skip)]
+    pub source: Option<Source>,
+}
+
+impl PathsReport {
+    /// The leaves of `response` (post-processed), for `endpoint`.
+    pub(super) fn of(
+        endpoint: &str,
+        response: Option<&Value>,
+        diagnostics: Vec<Diagnostic>,
+        source: Source,
+    ) -> PathsReport {
+        let (leaves, truncated) = response.map(request::paths::leaves).unwrap_or_default();
+        PathsReport { endpoint: endpoint.to_owned(), leaves, truncated, diagnostics, source: Some(source) }
+    }
+}
+
+/// The value picker on a sample response: every leaf of `job.response`, post-processed as the
+/// endpoint's snippets leave it.
+pub fn paths(job: &RequestJob) -> Result<PathsReport, Stop> {
+    let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
+    let source = match Source::read(&job.inputs.file) {
+        Ok(source) => source,
+        Err(error) => return Err(Stop { diagnostics: vec![error], logs: Vec::new(), source: None }),
+    };
+    let picked = (|| {
+        let Some(path) = &job.response else {
+            return Err(Stopped::from(
+                Diagnostic::elsewhere(
+                    Code::BadArgument,
+                    "--paths lists the leaves of a response: give one with --response FILE",
+                )
+                .with_help("or call the API: ois call ... --paths"),
+            ));
+        };
+        let Setup { selected, options, notes } = job.inputs.setup(&source, &job.endpoint, false)?;
+        warnings.extend(notes);
+        let response = read_response(path, &mut warnings)?;
+        let prepared = request::prepare(&selected.ois, &options, &job.inputs.engine).map_err(|stopped| Stopped {
+            diagnostic: stopped.diagnostic.within(&selected.pointer),
+            logs: stopped.logs,
+        })?;
+        prepared.post_processed(&job.inputs.engine, Some(&response))
+    })();
+    match picked {
+        Ok(response) => Ok(PathsReport::of(&job.endpoint, response.as_ref(), warnings, source)),
+        Err(stopped) => Err(Stop::new(warnings, stopped, Some(source))),
+    }
+}

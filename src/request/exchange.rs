@@ -182,6 +182,25 @@ impl Prepared {
         self.standing_in.as_ref()
     }
 
+    /// The response as post-processing leaves it (the response itself when there is none), for
+    /// picking a `_path`; `None` when there is no response (nor a stand-in for one).
+    pub fn post_processed(&self, engine: &Engine, response: Option<&Value>) -> Result<Option<Value>, Stopped> {
+        let Some(response) = self.standing_in.as_ref().or(response) else { return Ok(None) };
+        if self.processing.post.is_none() {
+            return Ok(Some(response.clone()));
+        }
+        let at = self
+            .processing
+            .post
+            .as_ref()
+            .and_then(|s| s.snippets().last())
+            .map(|s| s.pointer.clone())
+            .unwrap_or_default();
+        let ran = processing::post_process(engine, &self.processing, response, &self.given)
+            .map_err(|f| failed(f, &at, self.logs.clone(), Phase::Post))?;
+        Ok(ran.value)
+    }
+
     /// Finishes the call with the API's `response` (ignored for an endpoint without an API call,
     /// whose parameters are its response): post-processing, then the value extracted and encoded
     /// (`now` is the unix time a `timestamp` type encodes). Without a response, nothing more runs.

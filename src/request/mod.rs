@@ -4,6 +4,7 @@
 //! path values unencoded, a GET's query serialised as axios does, a POST's as a JSON body.
 
 mod exchange;
+pub mod paths;
 mod query;
 pub mod render;
 mod response;

@@ -158,7 +158,7 @@ fn extract_single(
 
 /// `getRawValue`: `.`-separated segments (`\.` escapes a dot) walked as JavaScript property access.
 /// When a segment is missing, the message says which, and what was there instead.
-fn extract_value<'v>(data: &'v Value, path: Option<&str>) -> Result<&'v Value, Diagnostic> {
+pub(crate) fn extract_value<'v>(data: &'v Value, path: Option<&str>) -> Result<&'v Value, Diagnostic> {
     let Some(path) = path.filter(|p| !p.is_empty()) else { return Ok(data) };
     let mut current = data;
     let mut walked: Vec<String> = Vec::new();
