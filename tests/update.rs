@@ -297,6 +297,66 @@ proptest! {
     }
 }
 
+/// The same refinements made by `ois endpoint` (the library's `ois::edit`) instead of by hand;
+/// `None` for one no command makes (a description, a parameter renamed).
+fn by_commands(ois: &mut Value, refinements: &[(usize, Refinement)]) -> Option<()> {
+    use ois::edit::{ParameterChange, Settings, Snippet};
+    for (index, refinement) in refinements {
+        let path = format!("/op{index}");
+        let name = ois["endpoints"].as_array()?.iter().find(|e| e["operation"]["path"] == path.as_str())?["name"]
+            .as_str()?
+            .to_owned();
+        let mut settings = Settings::default();
+        let mut rename = None;
+        match refinement {
+            Refinement::Rename(new) => rename = Some(new.as_str()),
+            Refinement::Fix(parameter) => settings.fixed.push((parameter.clone(), "pinned".to_owned())),
+            Refinement::ReservedType => {
+                for (reserved, value) in [("_type", "int256"), ("_path", "data.price"), ("_times", "1000000")] {
+                    settings.reserved.push((reserved.to_owned(), Some(value.to_owned())));
+                }
+            }
+            Refinement::Processing => {
+                settings.post = Some(Snippet::v2("async ({response}) => ({response: response.data})"));
+            }
+            Refinement::RequireNot(parameter) => {
+                settings.parameters.push((parameter.clone(), ParameterChange::Optional));
+                settings.parameters.push((parameter.clone(), ParameterChange::Default("usd".to_owned())));
+            }
+            Refinement::DeleteParameter(parameter) => {
+                settings.parameters.push((parameter.clone(), ParameterChange::Drop))
+            }
+            Refinement::DeleteEndpoint => {
+                ois::edit::remove(ois, &[name]).ok()?;
+                continue;
+            }
+            Refinement::Describe | Refinement::RenameParameter(_) => return None,
+        }
+        ois::edit::set(ois, &name, &settings, rename).ok()?;
+    }
+    Some(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// The update law with the refinements made by `ois endpoint`: they survive `--update` as hand
+    /// edits do.
+    #[test]
+    fn refinements_made_by_the_endpoint_commands_survive_updates((operations, refinements, changes) in law_case()) {
+        let old = api(&operations);
+        let mut new = old.clone();
+        change(&mut new, &changes);
+        let mut ours = generate(&old);
+        prop_assume!(by_commands(&mut ours, &refinements).is_some());
+        let theirs = generate(&new);
+        let Merged { ois: merged, .. } = merge(Some(&generate(&old)), &ours, &theirs);
+        let mut expected = theirs.clone();
+        prop_assert!(by_commands(&mut expected, &refinements).is_some());
+        prop_assert_eq!(&merged, &expected);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Scenarios, with golden files.
 
