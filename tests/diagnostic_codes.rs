@@ -322,6 +322,17 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::UpdateChanges, update_check_codes()),
         (Code::RecordChangesCalls, tampered_record_codes()),
         (Code::FormatMoved, format_moved_codes()),
+        (Code::ParameterRenamed, {
+            // The vendor renamed `q` to `query`; the OIS had fixed `q`.
+            let mut renamed = api_doc(false, true);
+            renamed["paths"]["/a"]["get"]["parameters"][0]["name"] = json!("query");
+            let fix = |ois: &mut Value| {
+                let endpoint = &mut ois["endpoints"][0];
+                endpoint["parameters"] = json!([]);
+                endpoint["fixedOperationParameters"] = json!([{"operationParameter": {"in": "query", "name": "q"}, "value": "usd"}]);
+            };
+            update_codes(api_doc(false, true), fix, renamed, true)
+        }),
         (Code::CredentialNotGiven, request_job_codes(None, None)),
         (
             Code::ServerReplaced,
@@ -1061,6 +1072,7 @@ one_test_per_code! {
     cnv088_update_changes: UpdateChanges,
     cnv089_record_changes_calls: RecordChangesCalls,
     cnv090_format_moved: FormatMoved,
+    cnv091_parameter_renamed: ParameterRenamed,
     cnv049_credential_parameter: CredentialParameter,
     req016_credential_not_given: CredentialNotGiven,
     req017_server_replaced: ServerReplaced,

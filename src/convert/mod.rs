@@ -254,7 +254,7 @@ fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<B
     let version = meta::version(root, options.ois_version.as_deref(), family, &mut diagnostics)?;
     let server = servers::choose(root, options, &mut diagnostics);
 
-    let operations::Collected { kept: mut operations, names, unmatched } =
+    let operations::Collected { kept: mut operations, names, unmatched, filtered: left_out } =
         operations::collect(&document, options, &mut diagnostics, &mut summary);
     for filter in &unmatched {
         diagnostics.push(
@@ -267,7 +267,7 @@ fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<B
         diagnostics.push(Diagnostic::new(
             Code::OperationsFiltered,
             "/paths",
-            format!("{filtered} operation(s) left out by the include/exclude filters"),
+            format!("{filtered} operation(s) left out by the include/exclude filters: {}", listed(&left_out)),
         ));
     }
     // Operation and server problems are reported together, so one run shows both.
@@ -372,6 +372,14 @@ fn failures(found: Vec<Diagnostic>) -> Result<(), Vec<Diagnostic>> {
     ];
     diagnostics.extend(failures);
     Err(diagnostics)
+}
+
+/// The first few of `items`, and how many more.
+fn listed(items: &[String]) -> String {
+    const SHOWN: usize = 8;
+    let more = items.len().saturating_sub(SHOWN);
+    let shown = items.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+    if more > 0 { format!("{shown} and {more} more") } else { shown }
 }
 
 #[cfg(test)]

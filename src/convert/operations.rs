@@ -103,6 +103,8 @@ pub(super) struct Collected<'a> {
     pub names: Vec<String>,
     /// The filters that matched no operation, described ("include filter \"GET /x\"").
     pub unmatched: Vec<String>,
+    /// The operations the filters left out, `GET /path`, in document order.
+    pub filtered: Vec<String>,
 }
 
 /// Every get/post operation that can be converted, and the names of all of them. Path items are
@@ -128,6 +130,7 @@ pub(super) fn collect<'a>(
             names: Vec::new(),
             diagnostics: Vec::new(),
             summary: Summary::default(),
+            filtered: Vec::new(),
         };
         for (path, item) in items {
             path_item(&resolver, document.version, path, item, &mut group);
@@ -144,6 +147,7 @@ pub(super) fn collect<'a>(
             group.kept.into_iter().map(|kept| KeptOperation { name_index: kept.name_index + offset, ..kept });
         collected.kept.extend(renumbered);
         collected.names.extend(group.names);
+        collected.filtered.extend(group.filtered);
         diagnostics.extend(group.diagnostics);
         for (why, count) in group.summary.operations_skipped {
             *summary.operations_skipped.entry(why).or_default() += count;
@@ -165,6 +169,7 @@ struct Group<'a, 'f> {
     names: Vec<String>,
     diagnostics: Vec<Diagnostic>,
     summary: Summary,
+    filtered: Vec<String>,
 }
 
 /// The operations of one path item, into `group`.
@@ -175,7 +180,7 @@ fn path_item<'a>(
     item: &'a Value,
     group: &mut Group<'a, '_>,
 ) {
-    let Group { selection, kept, names, diagnostics, summary } = group;
+    let Group { selection, kept, names, diagnostics, summary, filtered } = group;
     if path.starts_with("x-") {
         return;
     }
@@ -236,6 +241,7 @@ fn path_item<'a>(
             }
             if !selected {
                 summary.skip(reason::FILTERED);
+                filtered.push(format!("{} {path}", method.to_uppercase()));
                 continue;
             }
         }

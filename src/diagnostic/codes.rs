@@ -169,6 +169,7 @@ codes! {
         UpdateChanges = "CNV088", Error, "`--update --check`: the OIS is not in sync with the API document";
         RecordChangesCalls = "CNV089", Warning, "`--update`: an option taken from the record (server, base URL, security) changes what the OIS calls";
         FormatMoved = "CNV090", Note, "`--update --target`: the OIS moves to the format of the node asked for, its refinements kept";
+        ParameterRenamed = "CNV091", Note, "`--update`: a parameter went and another came in the same place of an operation, likely a rename that refinements do not follow";
         SelfCheckFailed = "CNV099", Error, "the generated OIS failed its own check (a bug: please report it)";
     }
     Ois {

@@ -80,7 +80,12 @@ pub fn update(
     let convert_options = effective.convert_options().map_err(Failure::from)?;
 
     let theirs = convert(new, &convert_options)?;
-    diagnostics.extend(theirs.diagnostics.iter().filter(|d| d.severity == Severity::Error).cloned());
+    // What the filters (the record's, or given) leave out of the new document is said again:
+    // an operation the API added there is not added to the OIS.
+    let filters = [Code::OperationsFiltered, Code::FilterUnmatched];
+    diagnostics.extend(
+        theirs.diagnostics.iter().filter(|d| d.severity == Severity::Error || filters.contains(&d.code)).cloned(),
+    );
     let base_ois = match (base, recorded) {
         (Some(base), _) => Some(convert(base, &convert_options)?.ois),
         (None, Some(recorded)) => Some(recorded.generated.clone()),
@@ -100,6 +105,10 @@ pub fn update(
         // Pointers into the OIS, which may be one of a config's.
         diagnostic.location.pointer = format!("{pointer}{}", diagnostic.location.pointer);
         ois_file.locate_diagnostic(diagnostic);
+        // The command that carries a refinement over names this file.
+        if let Some(help) = diagnostic.help.as_mut().filter(|_| diagnostic.code == Code::ParameterRenamed) {
+            *help = help.replace("ois endpoint set OIS ", &format!("ois endpoint set {} ", ois_file.name));
+        }
     }
     diagnostics.extend(merged.diagnostics.iter().cloned());
 

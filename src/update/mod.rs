@@ -561,6 +561,58 @@ fn move_parameters(ois: &mut Value, moves: &Moves) {
     }
 }
 
+/// Names alike enough to be one renamed: equal but for case, `_` and `-`, or one inside the
+/// other.
+fn alike(a: &str, b: &str) -> bool {
+    let plain = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
+    let (a, b) = (plain(a), plain(b));
+    !a.is_empty() && !b.is_empty() && (a == b || a.contains(&b) || b.contains(&a))
+}
+
+/// A parameter that went and another that came in the same place of an operation (the only pair
+/// there, or alike names): likely a rename, which refinements do not follow. The note names the
+/// command that carries each fixed value over.
+fn likely_renames(
+    removed: &[(Operation, Vec<(String, String)>)],
+    added: &HashMap<Operation, Vec<(String, String)>>,
+    ours: &Value,
+) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
+    for (operation, gone) in removed {
+        let came = added.get(operation).map_or(&[][..], Vec::as_slice);
+        for (location, old) in gone {
+            let here = |list: &[(String, String)]| list.iter().filter(|(l, _)| l == location).count();
+            let new = came.iter().find(|(l, n)| l == location && (alike(old, n) || (here(gone) == 1 && here(came) == 1)));
+            let Some((_, new)) = new else { continue };
+            let mut carry = Vec::new();
+            for endpoint in endpoints(ours).iter().filter(|e| operation_of(e).as_ref() == Some(operation)) {
+                let fixed = endpoint.get("fixedOperationParameters").and_then(Value::as_array).into_iter().flatten().find(|f| {
+                    f.get("operationParameter").and_then(located).as_ref() == Some(&(location.clone(), old.clone()))
+                });
+                if let (Some(fixed), Some(name)) = (fixed, name_of(endpoint)) {
+                    let value = fixed.get("value").map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).unwrap_or_default();
+                    carry.push(format!("ois endpoint set OIS {name} --fixed {new}={value}"));
+                }
+            }
+            let mut note = Diagnostic::new(
+                Code::ParameterRenamed,
+                crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str()]),
+                format!(
+                    "{} {}: {location} parameter \"{old}\" went and \"{new}\" came in its place: likely a rename, and refinements do not follow one",
+                    operation.0.to_uppercase(),
+                    operation.1
+                ),
+            );
+            note.severity = crate::diagnostic::Severity::Note;
+            if !carry.is_empty() {
+                note = note.with_help(format!("carry the fixed value over: {}", carry.join("; ")));
+            }
+            notes.push(note);
+        }
+    }
+    notes
+}
+
 /// After the merge: every endpoint maps only parameters its operation still has (the rest are
 /// removed and reported), and maps each parameter the API added (as the generated endpoint does,
 /// unless it fixes it). `before` and `now` are base's and theirs' operations.
@@ -608,6 +660,7 @@ fn tidy_mappings(
             ));
         }
     }
+    notes.diagnostics.extend(likely_renames(&removed, &added, ours));
     let reported: HashSet<(&Operation, &(String, String))> =
         removed.iter().flat_map(|(operation, parameters)| parameters.iter().map(move |p| (operation, p))).collect();
     // The generated mapping of each added parameter, from theirs' endpoint of the operation.
