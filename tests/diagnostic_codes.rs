@@ -329,7 +329,8 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
             let fix = |ois: &mut Value| {
                 let endpoint = &mut ois["endpoints"][0];
                 endpoint["parameters"] = json!([]);
-                endpoint["fixedOperationParameters"] = json!([{"operationParameter": {"in": "query", "name": "q"}, "value": "usd"}]);
+                endpoint["fixedOperationParameters"] =
+                    json!([{"operationParameter": {"in": "query", "name": "q"}, "value": "usd"}]);
             };
             update_codes(api_doc(false, true), fix, renamed, true)
         }),

@@ -582,15 +582,23 @@ fn likely_renames(
         let came = added.get(operation).map_or(&[][..], Vec::as_slice);
         for (location, old) in gone {
             let here = |list: &[(String, String)]| list.iter().filter(|(l, _)| l == location).count();
-            let new = came.iter().find(|(l, n)| l == location && (alike(old, n) || (here(gone) == 1 && here(came) == 1)));
+            let new =
+                came.iter().find(|(l, n)| l == location && (alike(old, n) || (here(gone) == 1 && here(came) == 1)));
             let Some((_, new)) = new else { continue };
             let mut carry = Vec::new();
             for endpoint in endpoints(ours).iter().filter(|e| operation_of(e).as_ref() == Some(operation)) {
-                let fixed = endpoint.get("fixedOperationParameters").and_then(Value::as_array).into_iter().flatten().find(|f| {
-                    f.get("operationParameter").and_then(located).as_ref() == Some(&(location.clone(), old.clone()))
-                });
+                let fixed =
+                    endpoint.get("fixedOperationParameters").and_then(Value::as_array).into_iter().flatten().find(
+                        |f| {
+                            f.get("operationParameter").and_then(located).as_ref()
+                                == Some(&(location.clone(), old.clone()))
+                        },
+                    );
                 if let (Some(fixed), Some(name)) = (fixed, name_of(endpoint)) {
-                    let value = fixed.get("value").map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).unwrap_or_default();
+                    let value = fixed
+                        .get("value")
+                        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                        .unwrap_or_default();
                     carry.push(format!("ois endpoint set OIS {name} --fixed {new}={value}"));
                 }
             }
