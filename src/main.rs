@@ -124,6 +124,14 @@ enum Command {
   ois endpoint set config.json price --rename spot      (a Feed config's templates and triggers follow)"
     )]
     Endpoint(cli::EndpointCommand),
+    /// What a diagnostic code means, why it matters and how to fix it, with an example.
+    #[command(after_help = "EXAMPLES:
+  ois explain OIS076
+  ois explain              every code, its severity and what it is about")]
+    Explain {
+        /// The code, e.g. OIS076 or cnv030.
+        code: Option<String>,
+    },
 }
 
 /// The manual: `ois.1` on standard output, or it and a page per command into `dir` (existing
@@ -197,5 +205,6 @@ fn main() -> ExitCode {
         Command::Man { dir } => man(dir.as_deref()),
         Command::Processing(command) => cli::run_processing(command),
         Command::Endpoint(command) => cli::run_endpoint(command),
+        Command::Explain { code } => cli::run_explain(code.as_deref()),
     }
 }

@@ -521,7 +521,7 @@ fn text_reports_show_a_few_of_each_code_and_count_the_rest() {
         ),
         "{stderr}"
     );
-    assert!(stderr.contains("by code: CNV030 7\n"), "{stderr}");
+    assert!(stderr.contains("by code: CNV030 7 (ois explain CNV030 says more)\n"), "{stderr}");
     let verbose = ois().arg("convert").arg(&path).arg("--verbose").output().unwrap();
     let stderr = String::from_utf8_lossy(&verbose.stderr);
     assert_eq!(stderr.matches("note[CNV030]").count(), 7, "{stderr}");

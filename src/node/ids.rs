@@ -275,7 +275,7 @@ pub fn endpoint_id(title: &str, endpoint: &str) -> String {
 /// no password, BIP-44 path m/44'/60'/0'/0/0); `None` when ethers would refuse the phrase. Its
 /// words are separated by spaces only, in any case.
 pub fn airnode_address(mnemonic: &str) -> Option<alloy_primitives::Address> {
-    use alloy_signer_local::{MnemonicBuilder, coins_bip39::English};
+    use coins_bip39::{English, Mnemonic};
     let lower = mnemonic.to_lowercase();
     let words: Vec<&str> = lower.split(' ').filter(|word| !word.is_empty()).collect();
     // ethers splits on runs of spaces: a leading or trailing space, or a tab, makes a word no
@@ -283,8 +283,14 @@ pub fn airnode_address(mnemonic: &str) -> Option<alloy_primitives::Address> {
     if lower.starts_with(' ') || lower.ends_with(' ') || words.iter().any(|w| w.chars().any(char::is_whitespace)) {
         return None;
     }
-    let signer = MnemonicBuilder::<English>::default().phrase(words.join(" ")).index(0).ok()?.build().ok()?;
-    Some(signer.address())
+    let mnemonic = Mnemonic::<English>::new_from_phrase(&words.join(" ")).ok()?;
+    let key = mnemonic.derive_key("m/44'/60'/0'/0/0", None).ok()?;
+    let signing: &k256::ecdsa::SigningKey = key.as_ref();
+    // The address: the last 20 bytes of keccak256 of the uncompressed public key (without its
+    // 0x04 prefix).
+    let point = signing.verifying_key().to_encoded_point(false);
+    let hash = alloy_primitives::keccak256(point.as_bytes().get(1..)?);
+    Some(alloy_primitives::Address::from_slice(hash.get(12..)?))
 }
 
 /// An Airnode (RRP, config.json) template ID: `keccak256(abi.encodePacked(address airnode, bytes32

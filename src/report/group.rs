@@ -69,7 +69,8 @@ pub fn more_lines(diagnostics: &[Diagnostic], shown: &[bool], min: Severity) -> 
     out
 }
 
-/// "by code: CNV030 2,859, CNV053 12" (in code order), or nothing when there are none.
+/// "by code: CNV030 2,859, CNV053 12 (ois explain CNV030 says more)" (in code order, the most
+/// serious one explained), or nothing when there are none.
 pub fn by_code(diagnostics: &[Diagnostic]) -> String {
     let mut counts: BTreeMap<Code, usize> = BTreeMap::new();
     for diagnostic in diagnostics {
@@ -79,7 +80,10 @@ pub fn by_code(diagnostics: &[Diagnostic]) -> String {
         return String::new();
     }
     let parts: Vec<String> = counts.iter().map(|(code, n)| format!("{code} {}", thousands(*n))).collect();
-    format!("by code: {}\n", parts.join(", "))
+    // The most serious code first, as `rustc` points to `--explain`.
+    let first = counts.keys().max_by_key(|code| (code.severity(), std::cmp::Reverse(**code)));
+    let explain = first.map(|code| format!(" (ois explain {code} says more)")).unwrap_or_default();
+    format!("by code: {}{explain}\n", parts.join(", "))
 }
 
 /// `1204` as `1,204`.
@@ -115,7 +119,7 @@ mod tests {
         assert_eq!(mask, [true, true, true, false, false, false, false, true]);
         let expected = format!("… and 4 more CNV030: {}: delete 2, patch 1, put 1\n", Code::MethodSkipped.summary());
         assert_eq!(more_lines(&diagnostics, &mask, Severity::Note), expected);
-        assert_eq!(by_code(&diagnostics), "by code: CNV030 7, CNV070 1\n");
+        assert_eq!(by_code(&diagnostics), "by code: CNV030 7, CNV070 1 (ois explain CNV070 says more)\n");
         assert!(Show::new(Severity::Note, true).mask(&diagnostics).iter().all(|shown| *shown));
         assert!(Show::new(Severity::Error, false).mask(&diagnostics).iter().all(|shown| !*shown));
     }

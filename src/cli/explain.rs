@@ -1,0 +1,43 @@
+//! `ois explain CODE`: a diagnostic code's page (docs/codes/CODE.md, built into the binary), as
+//! `rustc --explain` prints an error's.
+
+use std::process::ExitCode;
+
+use ois::{Code, Diagnostic};
+
+use super::explain_pages::PAGES;
+use super::{fail_with, write_stdout};
+
+pub(crate) fn run_explain(code: Option<&str>) -> ExitCode {
+    let Some(code) = code else {
+        let list: String =
+            Code::ALL.iter().map(|c| format!("{c}  {}  {}\n", c.severity().as_str(), c.summary())).collect();
+        return match write_stdout(&list) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => fail_with(&error),
+        };
+    };
+    let wanted = code.trim().to_ascii_uppercase();
+    match PAGES.iter().find(|(name, _)| *name == wanted) {
+        Some((_, page)) => match write_stdout(*page) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => fail_with(&error),
+        },
+        None => {
+            let stage: String = wanted.chars().take(3).collect();
+            let same_stage: Vec<&str> =
+                Code::ALL.iter().map(|c| c.as_str()).filter(|c| c.starts_with(&stage)).take(12).collect();
+            let mut error =
+                Diagnostic::elsewhere(Code::BadArgument, format!("no diagnostic code {}", ois::emit::printable(code)));
+            error = if same_stage.is_empty() {
+                error.with_help("`ois explain` with no code lists them all (CNV030, OIS076, …)")
+            } else {
+                error.with_help(format!(
+                    "codes of that stage: {} …; `ois explain` lists them all",
+                    same_stage.join(", ")
+                ))
+            };
+            fail_with(&error)
+        }
+    }
+}
