@@ -1091,3 +1091,16 @@ fn a_beacon_set_needs_two_beacons() {
         .success()
         .stdout(predicate::str::contains("beacon set"));
 }
+
+#[test]
+fn explain_prints_a_codes_page_and_refuses_an_unknown_code() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/codes/OIS076.md")).unwrap();
+    let output = ois().args(["explain", "ois076"]).output().unwrap();
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), page);
+    let unknown = ois().args(["explain", "OIS999"]).output().unwrap();
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("codes of that stage: OIS001"));
+    let all = ois().arg("explain").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&all.stdout).lines().count(), ois::Code::ALL.len());
+}
