@@ -71,7 +71,12 @@ pub fn answer(stream: &mut TcpStream, status: &str, content_type: &str, extra: &
 impl Server {
     /// Starts serving on a free port, each request on a thread of its own, answered by `handler`.
     pub fn start(handler: impl Fn(&Received, &mut TcpStream) + Send + Sync + 'static) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        Server::start_on(0, handler)
+    }
+
+    /// [`Server::start`] on `port` of 127.0.0.1 (0: a free one).
+    pub fn start_on(port: u16, handler: impl Fn(&Received, &mut TcpStream) + Send + Sync + 'static) -> Server {
+        let listener = TcpListener::bind(("127.0.0.1", port)).expect("a loopback port");
         let base = format!("http://{}", listener.local_addr().expect("its address"));
         let received: Arc<Mutex<Vec<Received>>> = Arc::default();
         let log = Arc::clone(&received);
