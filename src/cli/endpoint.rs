@@ -94,8 +94,8 @@ pub(crate) struct SettingsArgs {
     /// (repeatable).
     #[arg(long, value_name = "NAME=VALUE")]
     fixed: Vec<String>,
-    /// An endpoint parameter changed: required, optional, default=V, description=TEXT, or drop
-    /// (also from the operation when no other endpoint uses it) (repeatable).
+    /// An endpoint parameter changed: required, optional, default=V, description=TEXT, rename=NEW,
+    /// or drop (also from the operation when no other endpoint uses it) (repeatable).
     #[arg(long = "param", value_name = "NAME:CHANGE")]
     parameters: Vec<String>,
     /// Pre-processing from a .js file: a V2 function expression.
@@ -145,7 +145,7 @@ impl SettingsArgs {
         for text in &self.parameters {
             let change = text.split_once(':').and_then(|(name, change)| Some((name, ParameterChange::parse(change)?)));
             let (name, change) = change.ok_or_else(|| {
-                bad(format!("--param {text}: write NAME:required, NAME:optional, NAME:default=V, NAME:description=TEXT or NAME:drop"))
+                bad(format!("--param {text}: write NAME:required, NAME:optional, NAME:default=V, NAME:description=TEXT, NAME:rename=NEW or NAME:drop"))
             })?;
             settings.parameters.push((name.to_owned(), change));
         }

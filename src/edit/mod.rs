@@ -44,12 +44,14 @@ pub enum ParameterChange {
     Default(String),
     /// Its description.
     Description(String),
+    /// Its name (the operation parameter it maps stays).
+    Rename(String),
     /// Gone from the endpoint (and from the operation when no other endpoint uses it).
     Drop,
 }
 
 impl ParameterChange {
-    /// `required`, `optional`, `default=V`, `description=TEXT` or `drop`.
+    /// `required`, `optional`, `default=V`, `description=TEXT`, `rename=NEW` or `drop`.
     pub fn parse(text: &str) -> Option<ParameterChange> {
         match text {
             "required" => Some(ParameterChange::Required),
@@ -58,6 +60,7 @@ impl ParameterChange {
             _ => match text.split_once('=') {
                 Some(("default", value)) => Some(ParameterChange::Default(value.to_owned())),
                 Some(("description", value)) => Some(ParameterChange::Description(value.to_owned())),
+                Some(("rename", value)) => Some(ParameterChange::Rename(value.to_owned())),
                 _ => None,
             },
         }
@@ -68,7 +71,8 @@ impl ParameterChange {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Snippet {
-    /// The code: a V2 function expression, or a V1 `Node` snippet.
+    /// The code as the node runs it (a `${` is escaped as it goes into the OIS): a V2 function
+    /// expression, or a V1 `Node` snippet.
     pub code: String,
     /// A V1 chain (`preProcessingSpecifications`) of this one snippet instead of V2.
     pub v1: bool,
@@ -435,7 +439,7 @@ fn change_parameter(
     let mut notes = Vec::new();
     let at = match parameters.iter().position(|p| text(p, "name") == Some(name)) {
         Some(at) => at,
-        None if *change == ParameterChange::Drop => {
+        None if matches!(change, ParameterChange::Drop | ParameterChange::Rename(_)) => {
             let names: Vec<&str> = parameters.iter().filter_map(|p| text(p, "name")).collect();
             return Err(refuse(format!(
                 "the endpoint has no parameter \"{name}\" (its parameters: {})",
@@ -456,6 +460,14 @@ fn change_parameter(
             parameters.len() - 1
         }
     };
+    if let ParameterChange::Rename(new) = change {
+        if new.trim().is_empty() || RESERVED_NAMES.contains(&new.as_str()) || new.chars().any(char::is_control) {
+            return Err(refuse(format!("parameter name \"{}\" cannot be used", crate::emit::printable(new))));
+        }
+        if parameters.iter().any(|p| text(p, "name") == Some(new.as_str())) {
+            return Err(refuse(format!("the endpoint already has a parameter \"{new}\"")));
+        }
+    }
     let Some(parameter) = parameters.get_mut(at).and_then(Value::as_object_mut) else {
         return Err(refuse(format!("parameter \"{name}\" is not an object")));
     };
@@ -471,6 +483,9 @@ fn change_parameter(
         }
         ParameterChange::Description(text) => {
             parameter.insert("description".to_owned(), Value::String(text.clone()));
+        }
+        ParameterChange::Rename(new) => {
+            parameter.insert("name".to_owned(), Value::String(new.clone()));
         }
         ParameterChange::Drop => {
             let dropped = parameters.remove(at);
@@ -529,7 +544,10 @@ fn attach(ois: &mut Value, index: usize, key_v2: &str, key_v1: &str, snippet: &S
     // One kind of processing per phase: the node runs V2 when both are there.
     endpoint.remove(key_v2);
     endpoint.remove(key_v1);
-    let specification = json!({"environment": "Node", "timeoutMs": SNIPPET_TIMEOUT_MS, "value": snippet.code});
+    // The file holds the code the node runs; in the OIS a `${` is written `\${`, or the node's
+    // config interpolation would take it for a secret (as `ois processing embed` writes it).
+    let code = crate::ois::templates::escape(&snippet.code).unwrap_or_else(|| snippet.code.clone());
+    let specification = json!({"environment": "Node", "timeoutMs": SNIPPET_TIMEOUT_MS, "value": code});
     if snippet.v1 {
         endpoint.insert(key_v1.to_owned(), Value::Array(vec![specification]));
     } else {
