@@ -283,3 +283,66 @@ fn the_value_picker_on_a_real_call_sees_the_post_processed_answer() {
     let shown = String::from_utf8_lossy(&price.stdout);
     assert!(shown.contains("symbol") && shown.contains("price") && shown.contains("--reserved _path=price"), "{shown}");
 }
+
+#[test]
+fn a_config_json_follows_a_rename_in_its_triggers_and_rrp_templates() {
+    let server = common::vendor::vendor();
+    let deployment = common::vendor::deploy(&server, &["price:symbol=string32:BTC"]);
+    let dir = deployment.dir.path();
+    let (ois_file, config) = (deployment.ois.display().to_string(), dir.join("airnode.json"));
+    let config_path = config.to_str().unwrap();
+    assert!(ois(&["scaffold", "airnode", &ois_file, "-o", config_path]).status.success());
+    let ids = ois(&[
+        "ids",
+        &ois_file,
+        "--template",
+        "price:symbol=string32:ETH",
+        "--airnode",
+        "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        "--format",
+        "json",
+    ]);
+    let ids: Value = serde_json::from_slice(&ids.stdout).unwrap();
+    let template = &ids["templates"][0];
+    let mut written = read(&config);
+    written["nodeSettings"]["airnodeWalletMnemonic"] = json!(common::vendor::MNEMONIC);
+    written["templates"] = json!([{"templateId": template["rrpTemplateId"], "endpointId": template["endpointId"], "encodedParameters": template["encodedParameters"]}]);
+    std::fs::write(&config, serde_json::to_string_pretty(&written).unwrap()).unwrap();
+
+    let renamed = ois(&["endpoint", "set", config_path, "price", "--rename", "spot"]);
+    assert!(renamed.status.success(), "{}", stderr(&renamed));
+    let after = read(&config);
+    let trigger = after["triggers"]["rrp"].as_array().unwrap().iter().find(|t| t["endpointName"] == "spot").unwrap();
+    assert_eq!(after["templates"][0]["endpointId"], trigger["endpointId"]);
+    assert_ne!(after["templates"][0]["templateId"], template["rrpTemplateId"]);
+    let verified = ois(&["ids", "verify", config_path]);
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+}
+
+#[test]
+fn an_edit_keeps_the_files_own_text_elsewhere() {
+    // A golden file: the sample OIS after one `set`, byte for byte.
+    let dir = tempfile::tempdir().unwrap();
+    let sample =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/expected/coins.ois.json")).unwrap();
+    let file = write(dir.path(), "coins.ois.json", &sample);
+    let path = file.to_str().unwrap();
+    let set = ois(&[
+        "endpoint",
+        "set",
+        path,
+        "simplePrice",
+        "--rename",
+        "price",
+        "--reserved",
+        "_type=int256",
+        "--reserved",
+        "_path=bitcoin.usd",
+        "--reserved",
+        "_times=1e18",
+        "--fixed",
+        "vs_currencies=usd",
+    ]);
+    assert!(set.status.success(), "{}", stderr(&set));
+    expectorate::assert_contents("tests/edits/coins-set-price.ois.json", &std::fs::read_to_string(&file).unwrap());
+}

@@ -134,6 +134,9 @@ fn the_coingecko_examples_are_made_again_by_commands() {
             names
         };
         assert_eq!(declared(&made), declared(&production), "{example}");
+        // The refinements are ordinary ones: the OIS is in sync with its document, and an update
+        // keeps every one of them.
+        run(dir.path(), &["convert", document, "--update", &file, "--check"]);
     }
 }
 
