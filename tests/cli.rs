@@ -587,7 +587,7 @@ fn scheme_descriptions_reach_the_report_and_the_secrets_template() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains(
-            "= help: the document says: key: Enter the token with the `apikey ` prefix, e.g. \"apikey abc\".\n"
+            "= help: the document says: key: Enter the token with the `apikey ` prefix, e.g. \"apikey abc\". (ois explain CNV023)\n"
         ),
         "{stderr}"
     );

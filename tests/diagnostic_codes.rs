@@ -1142,7 +1142,13 @@ fn code_page(code: Code) -> String {
         code.stage().prefix(),
         why_it_matters(code)
     );
-    let helps: Vec<&str> = shown.lines().filter_map(|l| l.trim_start().strip_prefix("= help: ")).collect();
+    // The help as the code's test gave it, without the `ois explain` every help ends with.
+    let suffix = format!(" (ois explain {code})");
+    let helps: Vec<&str> = shown
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("= help: "))
+        .filter_map(|help| help.strip_suffix(suffix.as_str()))
+        .collect();
     if !helps.is_empty() {
         page.push_str("\n## How to fix it\n\n");
         for help in helps.iter().take(3) {

@@ -22,7 +22,7 @@ pub struct RenderStyle {
 /// 12 |     put:
 ///    |     ^^^
 ///    = note: at /paths/~1pets/put
-///    = help: ...
+///    = help: ... (ois explain CODE)
 /// ```
 pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Source>) -> String {
     let level = match diagnostic.severity {
@@ -67,9 +67,13 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
     if !location.pointer.is_empty() {
         group = group.element(Level::NOTE.message(format!("at {}", crate::emit::printable(&location.pointer))));
     }
-    if let Some(help) = diagnostic.full_help() {
-        group = group.element(Level::HELP.message(crate::emit::printable(&help).into_owned()));
-    }
+    // Every help ends with the code's page, so the code can be looked up where it is read.
+    let explain = format!("ois explain {}", diagnostic.code);
+    let help = match diagnostic.full_help() {
+        Some(help) => format!("{} ({explain})", crate::emit::printable(&help)),
+        None => explain,
+    };
+    group = group.element(Level::HELP.message(help));
     let renderer = if style.color { Renderer::styled() } else { Renderer::plain() };
     let mut text = renderer.render(&[group]);
     if let Some((shown, real)) = header_fix {
@@ -139,7 +143,7 @@ mod tests {
             Diagnostic::new(Code::MethodSkipped, "/paths/~1pets/put", "PUT /pets is skipped").with_help("use get");
         source.locate_diagnostic(&mut diagnostic);
         let text = render(&diagnostic, RenderStyle::default(), Some(&source));
-        let expected = "note[CNV030]: PUT /pets is skipped\n --> api.yaml:3:5\n  |\n3 |     put:\n  |     ^^^\n  |\n  = note: at /paths/~1pets/put\n  = help: use get\n";
+        let expected = "note[CNV030]: PUT /pets is skipped\n --> api.yaml:3:5\n  |\n3 |     put:\n  |     ^^^\n  |\n  = note: at /paths/~1pets/put\n  = help: use get (ois explain CNV030)\n";
         assert_eq!(text, expected, "\n{text}");
     }
 
