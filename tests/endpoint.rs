@@ -346,3 +346,38 @@ fn an_edit_keeps_the_files_own_text_elsewhere() {
     assert!(set.status.success(), "{}", stderr(&set));
     expectorate::assert_contents("tests/edits/coins-set-price.ois.json", &std::fs::read_to_string(&file).unwrap());
 }
+
+#[test]
+fn hostile_file_arguments_fail_cleanly_and_write_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = serde_json::to_string_pretty(&two_operations()).unwrap();
+    // A name with control characters and spaces, a path through `..`, a very long name, a folder,
+    // a missing file, and a link (not followed: the edit would replace what it points to).
+    let odd = write(dir.path(), "a\u{1}b c.json", &text);
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let through = sub.join("..").join("a\u{1}b c.json");
+    let long = dir.path().join(format!("{}.json", "x".repeat(300)));
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&odd, &link).unwrap();
+    let edit = |path: &Path, value: &str| {
+        ois(&["endpoint", "set", path.to_str().unwrap(), "item", "--reserved", &format!("_path={value}")])
+    };
+
+    assert!(edit(&odd, "o").status.success(), "an odd name is still a file the user named");
+    assert!(edit(&through, "p").status.success(), "`..` is the user's path");
+    for path in [long.as_path(), sub.as_path(), dir.path().join("missing.json").as_path(), link.as_path()] {
+        let output = edit(path, "q");
+        assert_eq!(output.status.code(), Some(1), "{}", path.display());
+        assert!(stderr(&output).starts_with("error["), "{}: {}", path.display(), stderr(&output));
+    }
+    // Nothing but the file named was written: no temporary file left, the link's target kept.
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a\u{1}b c.json", "link.json", "sub"]);
+    assert!(std::fs::read_to_string(&odd).unwrap().contains("\"fixed\": \"p\""));
+}
