@@ -11,7 +11,6 @@ use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::emit::{OutputFormat, Plan};
 use crate::node::Target;
 use crate::ois::model::FormatFamily;
-use crate::processing::{EndpointProcessing, Engine, pre_process};
 use crate::scaffold::node::{
     AirnodeOptions, Feed, FeedOptions, NodeScaffold, airnode_config, feed_config, require_family,
 };
@@ -123,7 +122,8 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
         ScaffoldKind::Fragment { target } => fragment(&oises, *target)?,
         ScaffoldKind::Feed(request) => {
             let mut scaffold = feed(&oises, request)?;
-            scaffold.warnings.extend(servable(&scaffold.config)?);
+            let found = servable(&mut scaffold.config, request.batch)?;
+            scaffold.warnings.extend(found);
             scaffold
         }
         ScaffoldKind::Airnode { http, signed_http } => {
@@ -168,9 +168,16 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
 
 /// What the Feed would say of serving `config`'s templates: an error stops the scaffold (a config
 /// the node cannot serve is never written), each problem named with its template and endpoint.
-fn servable(config: &Value) -> Result<Vec<Diagnostic>, Diagnostic> {
+/// With `batch`, the triggers (one per template) are regrouped so that each serves the templates
+/// one API call can: found by the same pre-processing run that checks them.
+fn servable(config: &mut Value, batch: bool) -> Result<Vec<Diagnostic>, Diagnostic> {
     let mut found = Vec::new();
-    crate::validate::templates::check_feed(config, &mut found);
+    if batch {
+        let groups = crate::validate::templates::feed_batches(config, &mut found);
+        regroup(config, &groups);
+    } else {
+        crate::validate::templates::check_feed(config, &mut found);
+    }
     let (errors, rest): (Vec<Diagnostic>, Vec<Diagnostic>) = found.into_iter().partition(Diagnostic::is_error);
     let Some(first) = errors.first() else { return Ok(rest) };
     let listed: String = errors.iter().map(|e| format!("\n  - {} ({})", e.message, e.code)).collect();
@@ -224,19 +231,21 @@ fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnost
             "no feeds: give at least one, ENDPOINT:NAME=TYPE:VALUE (or a JSON file of them)",
         ));
     }
-    let mut options = FeedOptions::default();
-    if request.batch {
-        options.batches = Some(batches(oises, &feeds)?);
-    }
-    options.node_version = match (request.target, &request.node_version) {
+    let node_version = match (request.target, &request.node_version) {
         (Some(target), _) => target.node_version().to_owned(),
         (None, Some(version)) => version.clone(),
         (None, None) => feed_reading(oises)?.node_version().to_owned(),
     };
-    // A config the node would refuse is never written.
-    options.require_format = true;
-    options.signed_apis = request.signed_apis.clone();
-    options.fetch_interval = request.fetch_interval;
+    // One trigger per template here; with --batch, `servable` regroups them by the API call the
+    // Feed's own check finds them to make, from the same pre-processing run.
+    let options = FeedOptions {
+        node_version,
+        // A config the node would refuse is never written.
+        require_format: true,
+        signed_apis: request.signed_apis.clone(),
+        fetch_interval: request.fetch_interval,
+        ..FeedOptions::default()
+    };
     feed_config(oises, &feeds, &options)
 }
 
@@ -267,30 +276,33 @@ fn feed_reading(oises: &[Value]) -> Result<Target, Diagnostic> {
     Ok(Target::feed_for(first))
 }
 
-/// Groups of feeds one API call serves: the same endpoint, and pre-processed parameters that are
-/// equal (what Airnode Feed checks of a trigger's templates).
-fn batches(oises: &[Value], feeds: &[Feed]) -> Result<Vec<Vec<usize>>, Diagnostic> {
-    let mut groups: Vec<(String, Value, Vec<usize>)> = Vec::new();
-    for (index, feed) in feeds.iter().enumerate() {
-        let endpoint = oises
-            .iter()
-            .flat_map(|ois| ois.get("endpoints").and_then(Value::as_array).into_iter().flatten())
-            .find(|e| e.get("name").and_then(Value::as_str) == Some(feed.endpoint.as_str()))
-            .cloned()
-            .unwrap_or(Value::Null);
-        let processing = EndpointProcessing::of(&endpoint, "");
-        let given: serde_json::Map<String, Value> =
-            feed.parameters.iter().map(|p| (p.name.clone(), Value::String(crate::js::string(&p.value)))).collect();
-        let processed = pre_process(&Engine::Embedded, &processing, &given)
-            .map_err(|failure| failure.to_diagnostic("").within(&format!("(endpoint \"{}\")", feed.endpoint)))?
-            .value
-            .unwrap_or(Value::Null);
-        match groups.iter_mut().find(|(e, p, _)| *e == feed.endpoint && *p == processed) {
-            Some((_, _, members)) => members.push(index),
-            None => groups.push((feed.endpoint.clone(), processed, vec![index])),
+/// The config's triggers (one per template, in order) regrouped as `groups` says, each group's
+/// trigger where its first template's was. A template no group holds (one the Feed cannot serve,
+/// reported) keeps its own trigger.
+fn regroup(config: &mut Value, groups: &[Vec<String>]) {
+    let Some(updates) = config.pointer_mut("/triggers/signedApiUpdates").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let first_id = |update: &Value| {
+        update.pointer("/templateIds/0").and_then(Value::as_str).map(str::to_owned).unwrap_or_default()
+    };
+    let mut regrouped = Vec::new();
+    for update in updates.iter() {
+        let id = first_id(update);
+        match groups.iter().find(|group| group.contains(&id)) {
+            // The group's trigger goes where its first member's was; the others' go with it.
+            Some(group) if group.first() == Some(&id) => {
+                let mut trigger = update.clone();
+                if let Some(object) = trigger.as_object_mut() {
+                    object.insert("templateIds".to_owned(), Value::from(group.clone()));
+                }
+                regrouped.push(trigger);
+            }
+            Some(_) => {}
+            None => regrouped.push(update.clone()),
         }
     }
-    Ok(groups.into_iter().map(|(_, _, members)| members).collect())
+    *updates = regrouped;
 }
 
 /// The endpoints and templates of an Airnode Feed config, with their IDs.

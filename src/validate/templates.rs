@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::node::ids::parameters_from_json;
@@ -25,14 +25,35 @@ struct Served {
     endpoint_id: String,
     /// The parameters after pre-processing (`None`: the endpoint makes no API call).
     processed: Option<Value>,
+    /// The parameters after pre-processing, or as given when there is none (what the Feed hands
+    /// post-processing for an endpoint without an API call).
+    parameters: Value,
 }
 
 /// Every template of an Airnode Feed config the Feed cannot serve, and every batch whose
 /// templates do not make one API call. A template whose endpoint or OIS is missing is left to the
 /// ID checks, which say so.
 pub fn check_feed(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
-    let empty = Map::new();
-    let templates = config.get("templates").and_then(Value::as_object).unwrap_or(&empty);
+    serve_feed(config, diagnostics);
+}
+
+/// [`check_feed`], and the templates the Feed can serve grouped by the API call they make (the
+/// same endpoint and the same pre-processed parameters), in the config's order: what one
+/// trigger can batch. Each template's pre-processing runs once for both.
+pub fn feed_batches(config: &Value, diagnostics: &mut Vec<Diagnostic>) -> Vec<Vec<String>> {
+    let served = serve_feed(config, diagnostics);
+    let mut groups: Vec<(&str, &Value, Vec<String>)> = Vec::new();
+    for (id, template) in &served {
+        match groups.iter_mut().find(|(e, p, _)| *e == template.endpoint_id && **p == template.parameters) {
+            Some((_, _, members)) => members.push((*id).clone()),
+            None => groups.push((&template.endpoint_id, &template.parameters, vec![(*id).clone()])),
+        }
+    }
+    groups.into_iter().map(|(_, _, members)| members).collect()
+}
+
+fn serve_feed<'c>(config: &'c Value, diagnostics: &mut Vec<Diagnostic>) -> Vec<(&'c String, Served)> {
+    let templates = config.get("templates").and_then(Value::as_object).into_iter().flatten();
     let mut budget = Budget { left: PROCESSING_BUDGET, skipped: 0 };
     let mut served: Vec<(&String, Served)> = Vec::new();
     // Each OIS as the Feed holds it, made once for all its templates.
@@ -56,6 +77,7 @@ pub fn check_feed(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
         diagnostics.push(note);
     }
     batches(config, &served, diagnostics);
+    served
 }
 
 struct Budget {
@@ -186,11 +208,9 @@ fn check_template(
         }
         Some(_) => {}
     }
-    let processed = prepared
-        .request
-        .is_some()
-        .then(|| Value::Object(prepared.processed.clone().unwrap_or_else(|| prepared.given.clone())));
-    Some(Served { endpoint_id: endpoint_id.to_owned(), processed })
+    let parameters = Value::Object(prepared.processed.clone().unwrap_or_else(|| prepared.given.clone()));
+    let processed = prepared.request.is_some().then(|| parameters.clone());
+    Some(Served { endpoint_id: endpoint_id.to_owned(), processed, parameters })
 }
 
 /// A trigger's templates make one API call: the same endpoint, and pre-processed parameters that
