@@ -111,7 +111,11 @@ fn main() -> ExitCode {
         ours.push(start.elapsed().as_secs_f64() * 1000.0);
         let ManyReport::Beacons(report) = report else { unreachable!("a Feed config") };
         if report.ok != templates || report.api_calls != templates {
-            eprintln!("{} ok of {templates}: {:?}", report.ok, report.beacons.first().and_then(|b| b.message.clone()));
+            eprintln!(
+                "{} ok of {templates}: {:?}",
+                report.ok,
+                report.beacons.first().and_then(|b| b.outcome.message.clone())
+            );
             return ExitCode::FAILURE;
         }
 

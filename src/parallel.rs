@@ -46,6 +46,20 @@ where
     }
 }
 
+/// `f(index, item)` of each of `items`, in order, at most `jobs` at a time (calls that wait on a
+/// network, not the cores, so on a pool of their own); one by one when no pool can be made.
+pub(crate) fn map_at_most<T, R, F>(items: &[T], jobs: usize, f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(usize, &T) -> R + Sync + Send,
+{
+    match rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build() {
+        Ok(pool) => pool.install(|| items.par_iter().enumerate().map(|(index, item)| f(index, item)).collect()),
+        Err(_) => items.iter().enumerate().map(|(index, item)| f(index, item)).collect(),
+    }
+}
+
 /// Whether `count` items, `per_task` to a task, make more than one task.
 pub(crate) fn worth_splitting(count: usize, per_task: usize) -> bool {
     count > per_task

@@ -66,7 +66,11 @@ pub struct Reply {
 }
 
 fn as_millis<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_u64(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
+    serializer.serialize_u64(millis(duration))
+}
+
+fn millis(duration: &Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// A call from end to end.
@@ -156,6 +160,11 @@ impl Called {
 }
 
 impl Reply {
+    /// How long the answer took, in whole milliseconds.
+    pub fn latency_ms(&self) -> u64 {
+        millis(&self.latency)
+    }
+
     /// `{"status", "latencyMs", "headers", "body"}`, `secrets` masked unless `show_secrets`.
     pub fn json(&self, secrets: &[String], show_secrets: bool) -> Value {
         use request::render::{masked_json, masked_text};
@@ -168,7 +177,7 @@ impl Reply {
             Some(json) => masked_json(secrets, show_secrets, json),
             None => Value::String(masked_text(secrets, show_secrets, &self.text)),
         };
-        serde_json::json!({"status": self.status, "latencyMs": self.latency.as_millis() as u64, "headers": headers, "body": body})
+        serde_json::json!({"status": self.status, "latencyMs": self.latency_ms(), "headers": headers, "body": body})
     }
 }
 

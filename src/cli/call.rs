@@ -122,7 +122,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
 
 /// The answer for a person: status, latency, headers, the body (pretty when JSON), secrets masked.
 fn reply_text(reply: &Reply, secrets: &[String], show: bool, body_lines: Option<usize>) -> String {
-    let mut out = format!("\nHTTP {} in {} ms\n", reply.status, reply.latency.as_millis());
+    let mut out = format!("\nHTTP {} in {} ms\n", reply.status, reply.latency_ms());
     for (name, value) in &reply.headers {
         out.push_str(&render::masked_text(secrets, show, &format!("{name}: {value}\n")));
     }
@@ -239,7 +239,7 @@ fn beacon_table(report: &ConfigCallReport) -> String {
                 optional(b.latency_ms, |l| format!("{l} ms")),
                 values_cell(b.values.as_ref()),
                 optional(b.encoded_value.as_deref(), short),
-                b.verdict.to_owned(),
+                b.outcome.verdict.to_owned(),
             ]
         })
         .collect();
@@ -268,7 +268,7 @@ fn summary_table(report: &AllReport) -> String {
                 optional(o.latency_ms, |l| format!("{l} ms")),
                 values_cell(o.values.as_ref()),
                 optional(o.encoded_bytes, |b| format!("{b} B")),
-                o.verdict.to_owned(),
+                o.outcome.verdict.to_owned(),
             ]
         })
         .collect();

@@ -245,19 +245,23 @@ fn operation_of(ois: &Value, operation: &str) -> Result<(String, String), Diagno
     Ok((method, path))
 }
 
+/// The parameters `apiSpecifications` declares for the operation `method` `path` (none when it
+/// has no such operation).
+fn declared<'o>(ois: &'o Value, method: &str, path: &str) -> &'o [Value] {
+    ois.pointer("/apiSpecifications/paths")
+        .and_then(|paths| paths.get(path))
+        .and_then(|item| item.get(method))
+        .and_then(|operation| operation.get("parameters"))
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
 /// Adds endpoint `name` on `operation` (`GET /path`), each of the operation's parameters mapped,
 /// the reserved parameters open, then `settings` applied.
 pub fn add(ois: &mut Value, name: &str, operation: &str, settings: &Settings) -> Result<Vec<Diagnostic>, Diagnostic> {
     check_name(ois, name)?;
     let (method, path) = operation_of(ois, operation)?;
-    let declared = ois
-        .pointer("/apiSpecifications/paths")
-        .and_then(|paths| paths.get(&path))
-        .and_then(|p| p.get(&method))
-        .and_then(|o| o.get("parameters"))
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let declared = declared(ois, &method, &path).to_vec();
     let mut parameters = Vec::new();
     let mut names: Vec<String> = Vec::new();
     for parameter in &declared {
@@ -407,17 +411,10 @@ fn fix(ois: &mut Value, index: usize, name: &str, value: &str) -> Result<(), Dia
                 text(&operation, "method").unwrap_or_default().to_owned(),
                 text(&operation, "path").unwrap_or_default().to_owned(),
             );
-            let declared = ois
-                .pointer("/apiSpecifications/paths")
-                .and_then(|paths| paths.get(&path))
-                .and_then(|p| p.get(&method))
-                .and_then(|o| o.get("parameters"))
-                .and_then(Value::as_array)
-                .and_then(|list| list.iter().find(|p| text(p, "name") == Some(name)))
-                .cloned()
-                .ok_or_else(|| {
-                    refuse(format!("\"{name}\" is neither a parameter of the endpoint nor of its operation"))
-                })?;
+            let declared =
+                declared(ois, &method, &path).iter().find(|p| text(p, "name") == Some(name)).cloned().ok_or_else(
+                    || refuse(format!("\"{name}\" is neither a parameter of the endpoint nor of its operation")),
+                )?;
             json!({"in": declared.get("in"), "name": name})
         }
     };

@@ -1,7 +1,6 @@
 //! `ois call`: the real API call of one endpoint, of every endpoint with its examples, or of
 //! every template of an Airnode Feed config.
 
-use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -64,22 +63,25 @@ impl CallStop {
     }
 }
 
-/// Calls `endpoint`.
-pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallStop> {
-    let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
-    let stopped = |diagnostics: Vec<Diagnostic>, source: Option<Source>| CallStop {
-        stop: Stop { diagnostics, logs: Vec::new(), source },
+/// The engine's warning, the file read, and the call's setup: where a call of `endpoint`
+/// starts, or why it stopped before sending anything.
+fn set_up(job: &CallJob, endpoint: &str) -> Result<(Vec<Diagnostic>, Source, Setup), CallStop> {
+    let warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
+    let stopped = |error: Diagnostic, source: Option<Source>| CallStop {
+        stop: Stop { diagnostics: [warnings.clone(), vec![error]].concat(), logs: Vec::new(), source },
         reply: None,
         secrets: Vec::new(),
     };
-    let source = match Source::read(&job.inputs.file) {
-        Ok(source) => source,
-        Err(error) => return Err(stopped([warnings, vec![error]].concat(), None)),
-    };
-    let Setup { selected, options, notes } = match job.inputs.setup(&source, endpoint, true) {
-        Ok(setup) => setup,
-        Err(error) => return Err(stopped([warnings, vec![error]].concat(), Some(source))),
-    };
+    let source = Source::read(&job.inputs.file).map_err(|error| stopped(error, None))?;
+    match job.inputs.setup(&source, endpoint, true) {
+        Ok(setup) => Ok((warnings, source, setup)),
+        Err(error) => Err(stopped(error, Some(source))),
+    }
+}
+
+/// Calls `endpoint`.
+pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallStop> {
+    let (mut warnings, source, Setup { selected, options, notes }) = set_up(job, endpoint)?;
     warnings.extend(notes);
     match crate::call::call(&selected.ois, &options, &job.inputs.engine, &job.options, now) {
         Ok(called) => {
@@ -99,20 +101,7 @@ pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallSt
 /// The value picker on the real answer: calls `endpoint` and lists every leaf of the answer as
 /// its post-processing leaves it.
 pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
-    let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
-    let stopped = |diagnostics: Vec<Diagnostic>, source: Option<Source>| CallStop {
-        stop: Stop { diagnostics, logs: Vec::new(), source },
-        reply: None,
-        secrets: Vec::new(),
-    };
-    let source = match Source::read(&job.inputs.file) {
-        Ok(source) => source,
-        Err(error) => return Err(stopped([warnings, vec![error]].concat(), None)),
-    };
-    let Setup { selected, options, notes } = match job.inputs.setup(&source, endpoint, true) {
-        Ok(setup) => setup,
-        Err(error) => return Err(stopped([warnings, vec![error]].concat(), Some(source))),
-    };
+    let (mut warnings, source, Setup { selected, options, notes }) = set_up(job, endpoint)?;
     warnings.extend(notes);
     let secrets: Vec<String> = options.credentials.iter().map(|c| c.value.clone()).collect();
     let picked = crate::request::prepare(&selected.ois, &options, &job.inputs.engine)
@@ -152,15 +141,9 @@ pub struct EndpointCall {
     pub values: Option<Vec<Value>>,
     /// The encoded value's size in bytes.
     pub encoded_bytes: Option<usize>,
-    /// `ok`, or what failed.
-    pub verdict: &'static str,
-    /// The code of what stopped it.
-    pub code: Option<&'static str>,
-    /// What stopped it.
-    pub message: Option<String>,
-    /// What stopped it, in full.
-    #[serde(skip)]
-    pub problem: Option<Diagnostic>,
+    /// Whether it was ok, and what stopped it when not.
+    #[serde(flatten)]
+    pub outcome: Outcome,
 }
 
 /// A call of every endpoint.
@@ -181,8 +164,45 @@ pub struct AllReport {
     pub source: Option<Source>,
 }
 
+/// Whether a call was ok, and what stopped it when not (serialised at the end of its row).
+#[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
+pub struct Outcome {
+    /// `ok`, or what failed.
+    pub verdict: &'static str,
+    /// The code of what stopped it.
+    pub code: Option<&'static str>,
+    /// What stopped it.
+    pub message: Option<String>,
+    /// What stopped it, in full.
+    #[serde(skip)]
+    pub problem: Option<Diagnostic>,
+}
+
+impl Outcome {
+    /// A call that made its value.
+    pub fn ok() -> Outcome {
+        Outcome { verdict: "ok", code: None, message: None, problem: None }
+    }
+
+    /// A call that `problem` stopped.
+    pub fn failed(problem: Diagnostic) -> Outcome {
+        Outcome {
+            verdict: verdict(problem.code),
+            code: Some(problem.code.as_str()),
+            message: Some(problem.message.clone()),
+            problem: Some(problem),
+        }
+    }
+
+    /// Whether the call made its value.
+    pub fn is_ok(&self) -> bool {
+        self.problem.is_none()
+    }
+}
+
 /// What failed, in a word, for a call's code.
-pub(super) fn verdict(code: Code) -> &'static str {
+fn verdict(code: Code) -> &'static str {
     match code {
         Code::ValueNotFound | Code::CastFailed => "extraction failed",
         Code::InvalidType | Code::ReservedMismatch | Code::EncodedTooLarge | Code::EncodingFailed => "encoding failed",
@@ -239,7 +259,7 @@ pub(super) fn all(
         options.parameters.extend(given);
         let result = crate::call::call_held(&held, &options, &job.inputs.engine, &job.options, now);
         done(1);
-        let latency = |reply: &Option<Reply>| reply.as_ref().map(|r| r.latency.as_millis() as u64);
+        let latency = |reply: &Option<Reply>| reply.as_ref().map(Reply::latency_ms);
         match result {
             Ok(called) => EndpointCall {
                 endpoint: name,
@@ -247,10 +267,7 @@ pub(super) fn all(
                 latency_ms: latency(&called.reply),
                 values: called.exchange.answer.as_ref().map(|a| a.preview.values.clone()),
                 encoded_bytes: called.exchange.answer.as_ref().map(|a| a.preview.encoded.len().saturating_sub(2) / 2),
-                verdict: "ok",
-                code: None,
-                message: None,
-                problem: None,
+                outcome: Outcome::ok(),
             },
             Err(CallFailure { stopped, reply }) => {
                 let mut problem = stopped.diagnostic.within(&selected.pointer);
@@ -260,20 +277,13 @@ pub(super) fn all(
                     latency_ms: latency(&reply),
                     values: None,
                     encoded_bytes: None,
-                    verdict: verdict(problem.code),
-                    code: Some(problem.code.as_str()),
-                    message: Some(problem.message.clone()),
-                    problem: Some(problem),
+                    outcome: Outcome::failed(problem),
                     endpoint: name,
                 }
             }
         }
     };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build();
-    let calls: Vec<EndpointCall> = match pool {
-        Ok(pool) => pool.install(|| endpoints.par_iter().map(call_one).collect()),
-        Err(_) => endpoints.iter().map(call_one).collect(),
-    };
-    let failed = calls.iter().filter(|c| c.verdict != "ok").count();
+    let calls = crate::parallel::map_at_most(endpoints, jobs, |_, endpoint| call_one(endpoint));
+    let failed = calls.iter().filter(|c| !c.outcome.is_ok()).count();
     Ok(AllReport { ok: calls.len() - failed, failed, endpoints: calls, diagnostics: warnings, source: Some(source) })
 }

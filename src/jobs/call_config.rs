@@ -6,17 +6,17 @@
 use std::collections::HashMap;
 
 use alloy_primitives::{Address, B256};
-use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::call::{AllReport, CallJob, verdict};
+use super::call::{AllReport, CallJob, Outcome};
 use super::request::Stop;
 use crate::call::{CallFailure, Reply};
 use crate::diagnostic::{Code, Diagnostic, Fix, Severity};
 use crate::node::ids::{beacon_id, parameters_from_json};
 use crate::request::{self, HeldOis, Mode, RequestOptions, Secrets, Selected, Stopped};
 use crate::source::Source;
+use crate::validate::templates::trigger_template_ids;
 
 /// One template of a trigger, called.
 #[derive(Clone, Debug, Serialize)]
@@ -42,15 +42,9 @@ pub struct BeaconCall {
     pub values: Option<Vec<Value>>,
     /// The encoded value the Feed signs, `0x…`.
     pub encoded_value: Option<String>,
-    /// `ok`, or what failed.
-    pub verdict: &'static str,
-    /// The code of what stopped it.
-    pub code: Option<&'static str>,
-    /// What stopped it.
-    pub message: Option<String>,
-    /// What stopped it, in full.
-    #[serde(skip)]
-    pub problem: Option<Diagnostic>,
+    /// Whether it was ok, and what stopped it when not.
+    #[serde(flatten)]
+    pub outcome: Outcome,
 }
 
 /// A dry run of a whole Airnode Feed config.
@@ -109,8 +103,10 @@ impl ManyReport {
     /// What stopped each call that failed, in full.
     pub fn problems(&self) -> Vec<Diagnostic> {
         match self {
-            ManyReport::Endpoints(report) => report.endpoints.iter().filter_map(|c| c.problem.clone()).collect(),
-            ManyReport::Beacons(report) => report.beacons.iter().filter_map(|c| c.problem.clone()).collect(),
+            ManyReport::Endpoints(report) => {
+                report.endpoints.iter().filter_map(|c| c.outcome.problem.clone()).collect()
+            }
+            ManyReport::Beacons(report) => report.beacons.iter().filter_map(|c| c.outcome.problem.clone()).collect(),
         }
     }
 
@@ -221,39 +217,28 @@ pub fn run(
     base.credentials = selected.first().map(|s| s.credentials.clone()).unwrap_or_default();
     let run = Run { config: document, oises, base, job, airnode, now };
 
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().ok();
-    let in_pool = |work: &(dyn Fn() -> Vec<(bool, Vec<BeaconCall>)> + Sync)| match &pool {
-        Some(pool) => pool.install(work),
-        None => work(),
-    };
     let per_trigger: Vec<(bool, Vec<BeaconCall>)> = if feed {
         let triggers: &[Value] =
             document.pointer("/triggers/signedApiUpdates").and_then(Value::as_array).map_or(&[], Vec::as_slice);
         notes.extend(uncalled(document, triggers));
         done(triggers.len());
-        in_pool(&|| {
-            let call_trigger = |(index, trigger): (usize, &Value)| {
-                let calls = run.trigger(index, trigger);
-                done(1);
-                calls
-            };
-            triggers.par_iter().enumerate().map(call_trigger).collect()
+        crate::parallel::map_at_most(triggers, jobs, |index, trigger| {
+            let calls = run.trigger(index, trigger);
+            done(1);
+            calls
         })
     } else {
         let templates: &[Value] = document.get("templates").and_then(Value::as_array).map_or(&[], Vec::as_slice);
         done(templates.len());
-        in_pool(&|| {
-            let call_template = |(index, template): (usize, &Value)| {
-                let call = run.rrp(index, template);
-                done(1);
-                (call.status.is_some(), vec![call])
-            };
-            templates.par_iter().enumerate().map(call_template).collect()
+        crate::parallel::map_at_most(templates, jobs, |index, template| {
+            let call = run.rrp(index, template);
+            done(1);
+            (call.status.is_some(), vec![call])
         })
     };
     let api_calls = per_trigger.iter().filter(|(called, _)| *called).count();
     let beacons: Vec<BeaconCall> = per_trigger.into_iter().flat_map(|(_, calls)| calls).collect();
-    let failed = beacons.iter().filter(|b| b.verdict != "ok").count();
+    let failed = beacons.iter().filter(|b| !b.outcome.is_ok()).count();
     Ok(ConfigCallReport {
         node: if feed { "airnode-feed" } else { "airnode" },
         airnode: airnode.map(|a| a.to_checksum(None)),
@@ -292,12 +277,7 @@ fn airnode(
 
 /// A note naming the templates no trigger uses: the Feed never calls them.
 fn uncalled(document: &Value, triggers: &[Value]) -> Option<Diagnostic> {
-    let used: Vec<&str> = triggers
-        .iter()
-        .filter_map(|t| t.get("templateIds").and_then(Value::as_array))
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let used: Vec<&str> = triggers.iter().flat_map(trigger_template_ids).collect();
     let templates = document.get("templates").and_then(Value::as_object)?;
     let unused: Vec<&String> = templates.keys().filter(|id| !used.contains(&id.as_str())).collect();
     let first = unused.first()?;
@@ -313,13 +293,7 @@ fn uncalled(document: &Value, triggers: &[Value]) -> Option<Diagnostic> {
 impl Run<'_> {
     /// The trigger's API call and every template answered from it; whether the API was called.
     fn trigger(&self, index: usize, trigger: &Value) -> (bool, Vec<BeaconCall>) {
-        let ids: Vec<&str> = trigger
-            .get("templateIds")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
+        let ids = trigger_template_ids(trigger);
         let rows = |ids: &[&str]| -> Vec<BeaconCall> { ids.iter().map(|id| self.row(Some(index), id)).collect() };
         let Some(first) = ids.first() else { return (false, Vec::new()) };
         // As the Feed: the first template's endpoint and OIS make the call for all.
@@ -480,10 +454,7 @@ impl Run<'_> {
             latency_ms: None,
             values: None,
             encoded_value: None,
-            verdict: "ok",
-            code: None,
-            message: None,
-            problem: None,
+            outcome: Outcome::ok(),
         }
     }
 }
@@ -491,7 +462,7 @@ impl Run<'_> {
 impl BeaconCall {
     fn with_reply(mut self, reply: Option<&Reply>) -> BeaconCall {
         self.status = reply.map(|r| r.status);
-        self.latency_ms = reply.map(|r| u64::try_from(r.latency.as_millis()).unwrap_or(u64::MAX));
+        self.latency_ms = reply.map(Reply::latency_ms);
         self
     }
 
@@ -503,10 +474,7 @@ impl BeaconCall {
 
     fn failed(self, problem: Diagnostic, reply: Option<&Reply>) -> BeaconCall {
         let mut row = self.with_reply(reply);
-        row.verdict = verdict(problem.code);
-        row.code = Some(problem.code.as_str());
-        row.message = Some(problem.message.clone());
-        row.problem = Some(problem);
+        row.outcome = Outcome::failed(problem);
         row
     }
 }

@@ -121,23 +121,11 @@ fn check_template(
 
     let mut fine = true;
     for (index, parameter) in parameters.iter().enumerate() {
-        if !known.contains(&parameter.name) && !RESERVED_NAMES.contains(&parameter.name.as_str()) {
+        if let Some(unknown) =
+            unknown_parameter(format!("{at}/parameters/{index}/name"), &whose, &parameter.name, "the Feed", &known)
+        {
             fine = false;
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::TemplateParameterUnknown,
-                    format!("{at}/parameters/{index}/name"),
-                    format!(
-                        "{whose}: \"{}\" is not a parameter of the endpoint, so the Feed does not send it",
-                        parameter.name
-                    ),
-                )
-                .with_help(if known.is_empty() {
-                    "the endpoint takes no parameters: remove it (or give it to the endpoint)".to_owned()
-                } else {
-                    format!("its parameters: {} (and the reserved _type, _path, _times)", known.join(", "))
-                }),
-            );
+            diagnostics.push(unknown);
         }
     }
     if !fine {
@@ -213,18 +201,17 @@ fn check_template(
     Some(Served { endpoint_id: endpoint_id.to_owned(), processed, parameters })
 }
 
+/// The template IDs of an Airnode Feed trigger (`triggers.signedApiUpdates[i]`), in order.
+pub fn trigger_template_ids(trigger: &Value) -> Vec<&str> {
+    trigger.get("templateIds").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect()
+}
+
 /// A trigger's templates make one API call: the same endpoint, and pre-processed parameters that
 /// are equal (what Airnode Feed checks of a batch; an endpoint without an API call is exempt).
 fn batches(config: &Value, served: &[(&String, Served)], diagnostics: &mut Vec<Diagnostic>) {
     let updates = config.pointer("/triggers/signedApiUpdates").and_then(Value::as_array);
     for (index, update) in updates.into_iter().flatten().enumerate() {
-        let ids: Vec<&str> = update
-            .get("templateIds")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
+        let ids = trigger_template_ids(update);
         let members: Vec<&Served> = ids
             .iter()
             .filter_map(|id| served.iter().find(|(known, _)| known.as_str() == *id))
@@ -280,19 +267,32 @@ pub fn check_rrp(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
             .filter_map(|p| p.get("name").and_then(Value::as_str))
             .collect();
         let name = endpoint.get("name").and_then(Value::as_str).unwrap_or_default();
+        let whose = format!("{whose} (endpoint \"{name}\")");
         for (parameter, _) in &parameters {
-            if !known.contains(&parameter.as_str()) && !RESERVED_NAMES.contains(&parameter.as_str()) {
-                diagnostics.push(
-                    Diagnostic::new(
-                        Code::TemplateParameterUnknown,
-                        format!("{at}/encodedParameters"),
-                        format!("{whose} (endpoint \"{name}\"): \"{parameter}\" is not a parameter of the endpoint, so the node does not send it"),
-                    )
-                    .with_help(format!("its parameters: {} (and the reserved _type, _path, _times)", known.join(", "))),
-                );
-            }
+            diagnostics.extend(unknown_parameter(
+                format!("{at}/encodedParameters"),
+                &whose,
+                parameter,
+                "the node",
+                &known,
+            ));
         }
     }
+}
+
+/// OIS076 for a template parameter `name` that is neither one of the endpoint's (`known`) nor
+/// reserved: `node` does not send it.
+fn unknown_parameter(at: String, whose: &str, name: &str, node: &str, known: &[impl AsRef<str>]) -> Option<Diagnostic> {
+    if known.iter().any(|k| k.as_ref() == name) || RESERVED_NAMES.contains(&name) {
+        return None;
+    }
+    let known: Vec<&str> = known.iter().map(AsRef::as_ref).collect();
+    let message = format!("{whose}: \"{name}\" is not a parameter of the endpoint, so {node} does not send it");
+    Some(Diagnostic::new(Code::TemplateParameterUnknown, at, message).with_help(if known.is_empty() {
+        "the endpoint takes no parameters: remove it (or give it to the endpoint)".to_owned()
+    } else {
+        format!("its parameters: {} (and the reserved _type, _path, _times)", known.join(", "))
+    }))
 }
 
 /// The OIS endpoint an RRP trigger serves under `endpoint_id`.
