@@ -152,8 +152,8 @@ fn endpoints_mut(ois: &mut Value) -> Result<&mut Vec<Value>, Diagnostic> {
 /// The index of the endpoint `name`, or the error naming the endpoints there are.
 fn position(ois: &Value, name: &str) -> Result<usize, Diagnostic> {
     endpoints(ois).iter().position(|e| text(e, "name") == Some(name)).ok_or_else(|| {
-        let names: Vec<&str> = endpoints(ois).iter().filter_map(|e| text(e, "name")).collect();
-        refuse(format!("no endpoint \"{name}\" (the endpoints: {})", names.join(", ")))
+        let there: Vec<&str> = names(ois).collect();
+        refuse(format!("no endpoint \"{name}\" (the endpoints: {})", there.join(", ")))
     })
 }
 
@@ -170,10 +170,15 @@ fn check_name(ois: &Value, name: &str) -> Result<(), Diagnostic> {
     if name.chars().any(|c| c.is_control() || matches!(c, '/' | '\\')) {
         return Err(refuse(format!("endpoint name \"{shown}\" has a control character or a path separator")));
     }
-    if endpoints(ois).iter().any(|e| text(e, "name") == Some(name)) {
+    if names(ois).any(|taken| taken == name) {
         return Err(refuse(format!("endpoint name \"{shown}\" is taken")));
     }
     Ok(())
+}
+
+/// The names of the endpoints of `ois`, in order (what [`list`] shows without deriving IDs).
+pub fn names(ois: &Value) -> impl Iterator<Item = &str> {
+    endpoints(ois).iter().filter_map(|e| text(e, "name"))
 }
 
 /// Every endpoint of `ois`, for listing.

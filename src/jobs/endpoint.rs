@@ -180,14 +180,14 @@ fn apply(
 ) -> Result<Vec<Diagnostic>, Diagnostic> {
     let ois = document.pointer_mut(pointer).ok_or_else(|| Diagnostic::elsewhere(Code::BadEdit, "the OIS is gone"))?;
     let title = ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
-    let before: Vec<String> = edit::list(ois).into_iter().map(|e| e.name).collect();
+    let before: Vec<String> = edit::names(ois).map(str::to_owned).collect();
     let mut notes = match edit {
         EndpointEdit::Add { name, operation, settings } => edit::add(ois, name, operation, settings)?,
         EndpointEdit::Set { name, settings, rename } => edit::set(ois, name, settings, rename.as_deref())?,
         EndpointEdit::Remove { names } => edit::remove(ois, names)?,
         EndpointEdit::Keep { filters } => edit::keep(ois, filters)?,
     };
-    let after: Vec<String> = edit::list(ois).into_iter().map(|e| e.name).collect();
+    let after: Vec<String> = edit::names(ois).map(str::to_owned).collect();
     if kind != DocumentKind::Config {
         return Ok(notes);
     }
