@@ -72,7 +72,7 @@ fn set_up(job: &CallJob, endpoint: &str) -> Result<(Vec<Diagnostic>, Source, Set
         reply: None,
         secrets: Vec::new(),
     };
-    let source = Source::read(&job.inputs.file).map_err(|error| stopped(error, None))?;
+    let source = job.inputs.read().map_err(|error| stopped(error, None))?;
     match job.inputs.setup(&source, endpoint, true) {
         Ok(setup) => Ok((warnings, source, setup)),
         Err(error) => Err(stopped(error, Some(source))),

@@ -135,7 +135,7 @@ pub fn many(
         logs: Vec::new(),
         source,
     };
-    let source = Source::read(&job.inputs.file).map_err(|error| stop(error, None))?;
+    let source = job.inputs.read().map_err(|error| stop(error, None))?;
     let document = match source.parse() {
         Ok(document) => document,
         Err(error) => return Err(stop(error, Some(source))),

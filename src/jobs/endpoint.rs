@@ -108,29 +108,34 @@ fn errors(document: &Value) -> Vec<(Code, String)> {
         .collect()
 }
 
-/// Makes the edit `job` asks for; what refuses it, located in the file.
-pub fn run(job: &EndpointJob) -> Result<EditReport, Vec<Diagnostic>> {
-    if crate::emit::is_standard_output(&job.file) {
-        let error =
-            Diagnostic::elsewhere(Code::BadEdit, "an edit is made in a file; standard input has none to write back");
-        return Err(vec![error]);
-    }
-    let source = Source::read(&job.file).map_err(|error| vec![error])?;
-    let refused = |diagnostics: Vec<Diagnostic>, source: &Source| {
+/// An edit made on a document's text: the new text in its style, and what the edit noted.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Edited {
+    /// The document after the edit, in the style of the text before it.
+    pub text: String,
+    /// What the edit changed or kept beside what was asked.
+    pub notes: Vec<Diagnostic>,
+}
+
+/// Makes `edit` on the OIS `title` chooses in `source`; refused, located in it, when it fails or
+/// breaks a rule the document did not already break.
+pub fn edit_source(source: &Source, title: Option<&str>, edit: &EndpointEdit) -> Result<Edited, Vec<Diagnostic>> {
+    let refused = |diagnostics: Vec<Diagnostic>| {
         let mut diagnostics = diagnostics;
         for diagnostic in &mut diagnostics {
             source.locate_diagnostic(diagnostic);
         }
         diagnostics
     };
-    let before = source.parse().map_err(|error| refused(vec![error], &source))?;
+    let before = source.parse().map_err(|error| refused(vec![error]))?;
     let (kind, pointer) = {
-        let read = OisDocument::read(&before).map_err(|(_, error)| refused(vec![error], &source))?;
-        let chosen = read.choose(job.ois_title.as_deref()).map_err(|error| refused(vec![error], &source))?;
+        let read = OisDocument::read(&before).map_err(|(_, error)| refused(vec![error]))?;
+        let chosen = read.choose(title).map_err(|error| refused(vec![error]))?;
         (read.kind, chosen.pointer)
     };
     let mut after = before.clone();
-    let notes = apply(&mut after, kind, &pointer, &job.edit).map_err(|error| refused(vec![error], &source))?;
+    let notes = apply(&mut after, kind, &pointer, edit).map_err(|error| refused(vec![error]))?;
 
     let found = errors(&before);
     let made: Vec<Diagnostic> = crate::validate::validate_value(&after, None)
@@ -152,9 +157,20 @@ pub fn run(job: &EndpointJob) -> Result<EditReport, Vec<Diagnostic>> {
         refusal.help = first.help.clone();
         return Err(vec![refusal]);
     }
-
     let format = if source.format == Format::Yaml { OutputFormat::Yaml } else { OutputFormat::Json };
     let text = crate::emit::to_text_like(&after, &source.text, format).map_err(|error| vec![error])?;
+    Ok(Edited { text, notes })
+}
+
+/// Makes the edit `job` asks for; what refuses it, located in the file.
+pub fn run(job: &EndpointJob) -> Result<EditReport, Vec<Diagnostic>> {
+    if crate::emit::is_standard_output(&job.file) {
+        let error =
+            Diagnostic::elsewhere(Code::BadEdit, "an edit is made in a file; standard input has none to write back");
+        return Err(vec![error]);
+    }
+    let source = Source::read(&job.file).map_err(|error| vec![error])?;
+    let Edited { text, notes } = edit_source(&source, job.ois_title.as_deref(), &job.edit)?;
     let changed = text != source.text;
     let diff = similar::TextDiff::from_lines(source.text.as_str(), text.as_str())
         .unified_diff()

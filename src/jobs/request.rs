@@ -34,6 +34,21 @@ pub struct CallInputs {
     pub engine: Engine,
     /// A server to call instead of the OIS's (a mock, a staging host).
     pub server: Option<String>,
+    /// The document already in hand (the studio's draft): read instead of `file`, which then
+    /// only names it.
+    pub held: Option<Held>,
+    /// Secrets given in memory: used instead of `secrets` and never the environment.
+    pub held_secrets: Option<Secrets>,
+}
+
+/// A document's text in memory, and the name its diagnostics give it (its extension tells JSON
+/// from YAML).
+#[derive(Clone, Debug)]
+pub struct Held {
+    /// The name.
+    pub name: String,
+    /// The text.
+    pub text: String,
 }
 
 /// The chosen OIS and a call's options, with what was noted on the way.
@@ -60,6 +75,16 @@ impl CallInputs {
             mode: Mode::Node,
             engine: Engine::Embedded,
             server: None,
+            held: None,
+            held_secrets: None,
+        }
+    }
+
+    /// The document: the one held, or the file read.
+    pub fn read(&self) -> Result<Source, Diagnostic> {
+        match &self.held {
+            Some(held) => Ok(Source::from_text(&held.name, None, held.text.clone())),
+            None => Source::read(&self.file),
         }
     }
 
@@ -99,8 +124,11 @@ impl CallInputs {
         Ok(Setup { selected, options, notes })
     }
 
-    /// The secrets: the file given, or the environment.
+    /// The secrets: those held, the file given, or the environment.
     pub fn secrets(&self) -> Result<Secrets, Diagnostic> {
+        if let Some(held) = &self.held_secrets {
+            return Ok(held.clone());
+        }
         match &self.secrets {
             // A regular file only: a FIFO nobody writes to would block forever.
             Some(path) => Secrets::parse(&Source::read_regular(path)?.text),
@@ -302,7 +330,7 @@ impl Stop {
 /// Builds the request `job` asks for.
 pub fn run(job: &RequestJob, now: u64) -> Result<RequestReport, Stop> {
     let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
-    let source = match Source::read(&job.inputs.file) {
+    let source = match job.inputs.read() {
         Ok(source) => source,
         Err(error) => return Err(Stop { diagnostics: vec![error], logs: Vec::new(), source: None }),
     };
@@ -383,7 +411,7 @@ impl PathsReport {
 /// endpoint's snippets leave it.
 pub fn paths(job: &RequestJob) -> Result<PathsReport, Stop> {
     let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
-    let source = match Source::read(&job.inputs.file) {
+    let source = match job.inputs.read() {
         Ok(source) => source,
         Err(error) => return Err(Stop { diagnostics: vec![error], logs: Vec::new(), source: None }),
     };

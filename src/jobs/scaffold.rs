@@ -118,21 +118,7 @@ pub struct ScaffoldReport {
 /// Scaffolds, checks and writes what `job` asks for. An error stops it with nothing written.
 pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
     let oises = crate::ois::oises_in_files(&job.files)?;
-    let scaffold = match &job.kind {
-        ScaffoldKind::Fragment { target } => fragment(&oises, *target)?,
-        ScaffoldKind::Feed(request) => {
-            let mut scaffold = feed(&oises, request)?;
-            let found = servable(&mut scaffold.config, request.batch)?;
-            scaffold.warnings.extend(found);
-            scaffold
-        }
-        ScaffoldKind::Airnode { http, signed_http } => {
-            // Airnode 0.15 is the only Airnode with a config.json to write: it reads OIS 2.3.x.
-            let options =
-                AirnodeOptions { http_gateway: *http, signed_http_gateway: *signed_http, require_format: true };
-            airnode_config(&oises, &options)?
-        }
-    };
+    let scaffold = build(&oises, &job.kind)?;
     let text = crate::emit::to_text(&scaffold.config, OutputFormat::Json)?;
     let outputs = &job.outputs;
     let mut plan = Plan::new();
@@ -164,6 +150,27 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
         templates,
         diagnostics,
     })
+}
+
+/// The configuration `kind` asks for, of `oises`, checked: an error when the node could not
+/// serve it (nothing is written then); its warnings beside it.
+pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagnostic> {
+    let scaffold = match kind {
+        ScaffoldKind::Fragment { target } => fragment(oises, *target)?,
+        ScaffoldKind::Feed(request) => {
+            let mut scaffold = feed(oises, request)?;
+            let found = servable(&mut scaffold.config, request.batch)?;
+            scaffold.warnings.extend(found);
+            scaffold
+        }
+        ScaffoldKind::Airnode { http, signed_http } => {
+            // Airnode 0.15 is the only Airnode with a config.json to write: it reads OIS 2.3.x.
+            let options =
+                AirnodeOptions { http_gateway: *http, signed_http_gateway: *signed_http, require_format: true };
+            airnode_config(oises, &options)?
+        }
+    };
+    Ok(scaffold)
 }
 
 /// What the Feed would say of serving `config`'s templates: an error stops the scaffold (a config
@@ -306,7 +313,7 @@ fn regroup(config: &mut Value, groups: &[Vec<String>]) {
 }
 
 /// The endpoints and templates of an Airnode Feed config, with their IDs.
-fn ids_of(config: &Value) -> (Vec<EndpointId>, Vec<ScaffoldedTemplate>) {
+pub fn ids_of(config: &Value) -> (Vec<EndpointId>, Vec<ScaffoldedTemplate>) {
     let text = |value: &Value, key: &str| value.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
     let endpoints = config
         .get("endpoints")
