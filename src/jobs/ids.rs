@@ -26,6 +26,8 @@ pub enum Airnode {
     /// A secrets file holding the mnemonic under the name the config's
     /// `nodeSettings.airnodeWalletMnemonic` gives (or the scaffolds' name), never shown.
     SecretsFile(PathBuf),
+    /// Secrets held in memory (the studio's), read as the secrets file is.
+    Secrets(crate::request::Secrets),
 }
 
 /// What `ois ids` is asked for.
@@ -42,6 +44,17 @@ pub struct IdsJob {
     pub airnode: Airnode,
     /// Also the beacon set of the templates' beacons, in the order given.
     pub set: bool,
+    /// The document already in hand (the studio's), read instead of `file`.
+    pub held: Option<super::Held>,
+}
+
+impl IdsJob {
+    fn read(&self) -> Result<Source, Diagnostic> {
+        match &self.held {
+            Some(held) => Ok(held.source()),
+            None => Source::read(&self.file),
+        }
+    }
 }
 
 /// An endpoint and the ID the node derives from (title, name).
@@ -116,8 +129,13 @@ fn bad(message: String) -> Diagnostic {
 
 /// Every endpoint of the OIS objects of the file at `file` with its ID.
 pub fn endpoint_ids(file: &std::path::Path) -> Result<Vec<EndpointId>, Diagnostic> {
+    endpoint_ids_in(&Source::read(file)?)
+}
+
+/// Every endpoint of the OIS objects of `source` with its ID.
+pub fn endpoint_ids_in(source: &Source) -> Result<Vec<EndpointId>, Diagnostic> {
     let mut rows = Vec::new();
-    for ois in crate::ois::oises_in_file(file)? {
+    for ois in crate::ois::oises_in(source)? {
         let title = ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
         for (endpoint_name, endpoint_id) in crate::node::endpoint_ids(&ois) {
             rows.push(EndpointId { ois_title: title.clone(), endpoint_name, endpoint_id });
@@ -137,25 +155,29 @@ fn templates_of(job: &IdsJob) -> Result<Vec<Feed>, Diagnostic> {
     Ok(templates)
 }
 
-fn airnode_of(airnode: &Airnode, file: &std::path::Path) -> Result<Option<Address>, Diagnostic> {
+fn airnode_of(airnode: &Airnode, document: &Source) -> Result<Option<Address>, Diagnostic> {
+    let from_secrets = |secrets: &crate::request::Secrets, file: Option<&std::path::Path>| {
+        let config = document.parse()?;
+        let name = crate::node::mnemonic_secret(&config);
+        let name = name.as_str();
+        let holder = file.map_or_else(|| "the secrets".to_owned(), |path| path.display().to_string());
+        let mnemonic = secrets.file_value(name).ok_or_else(|| {
+            bad(format!("{holder} has no {name} (the Airnode's mnemonic)")).with_fix(
+                crate::diagnostic::Fix::FillSecret {
+                    name: name.to_owned(),
+                    file: file.map(|path| path.display().to_string()),
+                },
+            )
+        })?;
+        crate::node::airnode_address(mnemonic)
+            .map(Some)
+            .ok_or_else(|| bad(format!("{name} in {holder} is not a valid BIP-39 mnemonic")))
+    };
     match airnode {
         Airnode::SecretsFile(path) => {
-            let secrets = crate::request::Secrets::parse(&Source::read_regular(path)?.text)?;
-            let config = Source::read(file)?.parse()?;
-            let name = crate::node::mnemonic_secret(&config);
-            let name = name.as_str();
-            let mnemonic = secrets.file_value(name).ok_or_else(|| {
-                bad(format!("{} has no {name} (the Airnode's mnemonic)", path.display())).with_fix(
-                    crate::diagnostic::Fix::FillSecret {
-                        name: name.to_owned(),
-                        file: Some(path.display().to_string()),
-                    },
-                )
-            })?;
-            crate::node::airnode_address(mnemonic)
-                .map(Some)
-                .ok_or_else(|| bad(format!("{name} in {} is not a valid BIP-39 mnemonic", path.display())))
+            from_secrets(&crate::request::Secrets::parse(&Source::read_regular(path)?.text)?, Some(path))
         }
+        Airnode::Secrets(secrets) => from_secrets(secrets, None),
         Airnode::None => Ok(None),
         Airnode::Address(text) => text.parse().map(Some).map_err(|_| bad(format!("\"{text}\" is not an address"))),
         Airnode::MnemonicIn(variable) => {
@@ -170,9 +192,13 @@ fn airnode_of(airnode: &Airnode, file: &std::path::Path) -> Result<Option<Addres
 
 /// Each template asked for with its endpoint; without any asked for, an Airnode Feed config's
 /// own templates (each with the endpoint its `endpointId` names).
-fn requested(job: &IdsJob, endpoints: &[EndpointId]) -> Result<Vec<(EndpointId, Vec<TemplateParameter>)>, Diagnostic> {
+fn requested(
+    job: &IdsJob,
+    document: &Source,
+    endpoints: &[EndpointId],
+) -> Result<Vec<(EndpointId, Vec<TemplateParameter>)>, Diagnostic> {
     if job.templates.is_empty() && job.templates_file.is_none() {
-        return config_templates(&job.file, endpoints);
+        return config_templates(document, endpoints);
     }
     let mut requested = Vec::new();
     for template in templates_of(job)? {
@@ -194,10 +220,9 @@ fn requested(job: &IdsJob, endpoints: &[EndpointId]) -> Result<Vec<(EndpointId, 
 /// The templates of the Airnode Feed config at `file`, in its order (none for any other file).
 /// An endpoint ID the config's endpoints do not name is an error: `ois ids verify` says more.
 fn config_templates(
-    file: &std::path::Path,
+    source: &Source,
     endpoints: &[EndpointId],
 ) -> Result<Vec<(EndpointId, Vec<TemplateParameter>)>, Diagnostic> {
-    let source = Source::read(file)?;
     let config = source.parse()?;
     let Some(templates) = config.get("templates").and_then(Value::as_object) else { return Ok(Vec::new()) };
     let mut requested = Vec::new();
@@ -232,15 +257,16 @@ fn config_templates(
 
 /// Derives what `job` asks for.
 pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
-    let endpoints = endpoint_ids(&job.file)?;
-    let airnode = airnode_of(&job.airnode, &job.file)?;
+    let document = job.read()?;
+    let endpoints = endpoint_ids_in(&document)?;
+    let airnode = airnode_of(&job.airnode, &document)?;
     if job.set && airnode.is_none() {
         return Err(bad("a beacon set needs the Airnode (its address or mnemonic) to derive the beacons".to_owned()));
     }
     let mut warnings = Vec::new();
     let mut templates = Vec::new();
     let mut beacons = Vec::new();
-    for (endpoint, parameters) in requested(job, &endpoints)? {
+    for (endpoint, parameters) in requested(job, &document, &endpoints)? {
         let template = Feed { endpoint: endpoint.endpoint_name.clone(), parameters };
         let endpoint = &endpoint;
         let encoded = ids::encode_parameters(&template.parameters)?;

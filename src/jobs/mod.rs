@@ -20,3 +20,20 @@ pub mod request;
 pub mod scaffold;
 pub mod schema;
 pub mod validate;
+
+/// A document's text in memory (the studio's draft), and the name its diagnostics give it (its
+/// extension tells JSON from YAML): what a job reads instead of its file when given one.
+#[derive(Clone, Debug)]
+pub struct Held {
+    /// The name.
+    pub name: String,
+    /// The text.
+    pub text: String,
+}
+
+impl Held {
+    /// Its text as a source, for parsing and locating.
+    pub fn source(&self) -> crate::source::Source {
+        crate::source::Source::from_text(&self.name, None, self.text.clone())
+    }
+}

@@ -36,19 +36,9 @@ pub struct CallInputs {
     pub server: Option<String>,
     /// The document already in hand (the studio's draft): read instead of `file`, which then
     /// only names it.
-    pub held: Option<Held>,
+    pub held: Option<super::Held>,
     /// Secrets given in memory: used instead of `secrets` and never the environment.
     pub held_secrets: Option<Secrets>,
-}
-
-/// A document's text in memory, and the name its diagnostics give it (its extension tells JSON
-/// from YAML).
-#[derive(Clone, Debug)]
-pub struct Held {
-    /// The name.
-    pub name: String,
-    /// The text.
-    pub text: String,
 }
 
 /// The chosen OIS and a call's options, with what was noted on the way.
@@ -83,7 +73,7 @@ impl CallInputs {
     /// The document: the one held, or the file read.
     pub fn read(&self) -> Result<Source, Diagnostic> {
         match &self.held {
-            Some(held) => Ok(Source::from_text(&held.name, None, held.text.clone())),
+            Some(held) => Ok(held.source()),
             None => Source::read(&self.file),
         }
     }
@@ -265,12 +255,14 @@ pub struct RequestJob {
     pub endpoint: String,
     /// A sample API response (JSON), for the value the node would encode.
     pub response: Option<PathBuf>,
+    /// A response already in hand (the studio's last call), used instead of `response`.
+    pub held_response: Option<Value>,
 }
 
 impl RequestJob {
     /// A request of `endpoint` with `inputs`.
     pub fn new(inputs: CallInputs, endpoint: String) -> RequestJob {
-        RequestJob { inputs, endpoint, response: None }
+        RequestJob { inputs, endpoint, response: None, held_response: None }
     }
 }
 
@@ -344,9 +336,10 @@ fn exchange(job: &RequestJob, source: &Source, warnings: &mut Vec<Diagnostic>, n
     let Setup { selected, options, notes } = job.inputs.setup(source, &job.endpoint, false)?;
     warnings.extend(notes);
     let within = |error: Diagnostic| error.within(&selected.pointer);
-    let response = match &job.response {
-        Some(path) => Some(read_response(path, warnings)?),
-        None => None,
+    let response = match (&job.held_response, &job.response) {
+        (Some(held), _) => Some(held.clone()),
+        (None, Some(path)) => Some(read_response(path, warnings)?),
+        (None, None) => None,
     };
     let exchange = request::exchange(&selected.ois, &options, &job.inputs.engine, response.as_ref(), now)
         .map_err(|stopped| Stopped { diagnostic: within(stopped.diagnostic), logs: stopped.logs })?;

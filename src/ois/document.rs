@@ -103,7 +103,11 @@ impl<'a> OisDocument<'a> {
 /// The OIS objects of the file at `path` (an OIS, a list of them, or a config.json), in order;
 /// what stops reading it is located in its text.
 pub fn oises_in_file(path: &std::path::Path) -> Result<Vec<Value>, Diagnostic> {
-    let source = crate::source::Source::read(path)?;
+    oises_in(&crate::source::Source::read(path)?)
+}
+
+/// The OIS objects of `source`, in order; what stops reading it is located in its text.
+pub fn oises_in(source: &crate::source::Source) -> Result<Vec<Value>, Diagnostic> {
     let document = source.parse()?;
     let read = OisDocument::read(&document).map_err(|(_, mut error)| {
         source.locate_diagnostic(&mut error);

@@ -8,5 +8,5 @@ pub mod rules;
 pub mod schema;
 pub mod templates;
 
-pub use document::{Chosen, DocumentKind, OisDocument, oises_in_file, oises_in_files};
+pub use document::{Chosen, DocumentKind, OisDocument, oises_in, oises_in_file, oises_in_files};
 pub use model::FormatFamily;
