@@ -125,6 +125,7 @@ pub mod report;
 pub mod request;
 pub mod scaffold;
 mod source;
+pub mod studio;
 #[cfg(test)]
 mod testing;
 pub mod update;

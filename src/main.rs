@@ -104,6 +104,13 @@ enum Command {
   ois schema --target airnode-feed@3 -o ois.schema.json
   ois schema --config --ois-format 2.3 -o config.schema.json")]
     Schema(cli::SchemaArgs),
+    /// The whole loop in a local web page: open, convert, refine, preview, call, build a node
+    /// config, save, update. Served on 127.0.0.1 only, behind a token in its address.
+    #[command(after_help = "EXAMPLES:
+  ois studio api.yaml                 convert a vendor's document and refine it in the browser
+  ois studio api.ois.json --port 8700
+  ois studio --no-open                print the address only (files: the current folder)")]
+    Studio(cli::StudioArgs),
     /// An endpoint's processing snippets as .js files to edit, and back into the OIS.
     #[command(
         subcommand,
@@ -197,6 +204,7 @@ fn main() -> ExitCode {
         Command::EndpointIds(args) => cli::run_endpoint_ids(args),
         Command::Ids(args) => cli::run_ids(args),
         Command::Schema(args) => cli::run_schema(args),
+        Command::Studio(args) => cli::run_studio(args),
         Command::Completions { shell } => {
             let mut command = Cli::command();
             clap_complete::generate(shell, &mut command, "ois", &mut std::io::stdout());

@@ -14,6 +14,7 @@ mod processing;
 mod request;
 mod scaffold;
 mod schema;
+mod studio;
 mod update;
 mod validate;
 
@@ -28,6 +29,7 @@ pub(crate) use processing::{ProcessingCommand, run_processing};
 pub(crate) use request::{RequestArgs, run_request};
 pub(crate) use scaffold::{ScaffoldCommand, run_scaffold};
 pub(crate) use schema::{SchemaArgs, run_schema};
+pub(crate) use studio::{StudioArgs, run_studio};
 pub(crate) use validate::{ValidateArgs, run_validate};
 
 use std::io::{IsTerminal, Write};

@@ -118,9 +118,13 @@ pub struct ScaffoldReport {
 /// Scaffolds, checks and writes what `job` asks for. An error stops it with nothing written.
 pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
     let oises = crate::ois::oises_in_files(&job.files)?;
-    let scaffold = build(&oises, &job.kind)?;
+    write(build(&oises, &job.kind)?, &job.outputs)
+}
+
+/// Writes `scaffold` where `outputs` say, the config and its secrets template all or nothing (a
+/// filled secrets file replaced keeps its values), and reports the IDs in it.
+pub fn write(scaffold: NodeScaffold, outputs: &ScaffoldOutputs) -> Result<ScaffoldReport, Diagnostic> {
     let text = crate::emit::to_text(&scaffold.config, OutputFormat::Json)?;
-    let outputs = &job.outputs;
     let mut plan = Plan::new();
     match &outputs.output {
         Some(path) => plan.file(path, text, outputs.force),

@@ -1,0 +1,41 @@
+//! `ois studio`: the local web page over the library's jobs.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use ois::studio::Started;
+
+#[derive(Args)]
+pub(crate) struct StudioArgs {
+    /// An OpenAPI document, an OIS or a node config to open; the studio reads and writes only in
+    /// its folder (without one: the current folder).
+    file: Option<PathBuf>,
+    /// The port on 127.0.0.1 (0: any free one).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// Print the page's address without opening a browser.
+    #[arg(long)]
+    no_open: bool,
+}
+
+pub(crate) fn run_studio(args: StudioArgs) -> ExitCode {
+    let Started { server, studio, problems } = match ois::studio::start(args.file.as_deref(), args.port) {
+        Ok(started) => started,
+        Err(error) => return super::fail_with(&error),
+    };
+    super::report_diagnostics(&problems, None, super::style_for(std::io::stderr().is_terminal()));
+    let url = studio.url();
+    // The address is the key to the page: printed for the user alone, on their terminal.
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "ois studio: {url}");
+    let _ = writeln!(out, "(only this machine can reach it; stop it with Ctrl-C)");
+    let _ = out.flush();
+    if !args.no_open && webbrowser::open(&url).is_err() {
+        let _ = writeln!(std::io::stderr(), "no browser could be opened: open the address above");
+    }
+    ois::studio::serve(&studio, &server, &mut std::io::stderr());
+    ExitCode::SUCCESS
+}

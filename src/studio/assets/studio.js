@@ -1,0 +1,537 @@
+// ois studio's page: shows what the studio's session holds and sends each step to it. Nothing is
+// decided here: every rule, conversion, edit, request, call and config is the ois library's.
+// Text from documents and APIs is only ever set as text (never as HTML).
+'use strict';
+
+const token = document.querySelector('meta[name="ois-token"]').content;
+const $ = (id) => document.getElementById(id);
+const RESERVED = ['_type', '_path', '_times', '_gasPrice', '_minConfirmations'];
+
+let state = null;
+let feeds = [];
+const downloads = {};
+
+// ---- talking to the studio
+
+async function api(path, body) {
+  const status = $('status');
+  status.className = 'busy';
+  status.textContent = 'working';
+  document.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+  try {
+    const init = { method: body === undefined ? 'GET' : 'POST', headers: { 'X-Ois-Token': token } };
+    if (body !== undefined) {
+      init.headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, init);
+    const data = await response.json().catch(() => ({
+      diagnostics: [{ code: '', severity: 'error', message: `the studio answered ${response.status}` }],
+    }));
+    if (!response.ok) {
+      status.className = 'error';
+      status.textContent = 'refused: see below';
+      const error = new Error('refused');
+      error.refusal = data;
+      throw error;
+    }
+    status.className = '';
+    status.textContent = 'done';
+    return data;
+  } finally {
+    document.querySelectorAll('button').forEach((b) => { b.disabled = false; });
+  }
+}
+
+// Runs a step; a refusal's diagnostics go to `problems` (an element), anything else to the status.
+async function step(problems, run) {
+  if (problems) problems.replaceChildren();
+  try {
+    return await run();
+  } catch (error) {
+    if (error.refusal && problems) {
+      problems.replaceChildren(...diagnostics(error.refusal.diagnostics || []));
+    } else {
+      $('status').className = 'error';
+      $('status').textContent = String(error.message || error);
+    }
+    return null;
+  }
+}
+
+// ---- building the page
+
+function el(tag, props, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') node.className = value;
+    else if (key === 'text') node.textContent = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (key in node && key !== 'list') node[key] = value;
+    else node.setAttribute(key, value === true ? '' : value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+// A diagnostic's place: file:line:column and its JSON pointer (as ois prints them).
+function where(d) {
+  const place = d.file ? `${d.file}${d.line ? `:${d.line}:${d.column || 1}` : ''}` : '';
+  return [place, d.pointer ? `at ${d.pointer}` : ''].filter(Boolean).join(' ');
+}
+
+function diagnostic(d) {
+  return el('div', { class: `diag ${d.severity}`, 'data-code': d.code },
+    el('span', { class: 'code', text: d.code }),
+    el('span', { text: d.message }),
+    where(d) ? el('div', { class: 'where', text: where(d) }) : null,
+    d.excerpt ? el('pre', { text: d.excerpt }) : null,
+    d.help ? el('div', { class: 'muted', text: `help: ${d.help}` }) : null);
+}
+
+function diagnostics(list) {
+  return list.map(diagnostic);
+}
+
+function options(select, values, chosen) {
+  const before = chosen ?? select.value;
+  select.replaceChildren(...values.map((v) => el('option', { value: v, text: v })));
+  if (values.includes(before)) select.value = before;
+}
+
+function setDownload(id, name, text) {
+  if (downloads[id]) URL.revokeObjectURL(downloads[id]);
+  downloads[id] = URL.createObjectURL(new Blob([text], { type: 'application/octet-stream' }));
+  $(id).href = downloads[id];
+  $(id).download = name;
+}
+
+// ---- 1. open
+
+async function open(body) {
+  const view = await step($('open-section').querySelector('.problems') || addProblems($('open-section')),
+    () => api('/api/open', body));
+  if (view) render(view);
+}
+
+function addProblems(section) {
+  const box = el('div', { class: 'problems' });
+  section.append(box);
+  return box;
+}
+
+function readFile(file, then) {
+  const reader = new FileReader();
+  reader.onload = () => then(file.name, String(reader.result));
+  reader.readAsText(file);
+}
+
+// ---- 2. operations
+
+function renderOperations(openapi) {
+  $('convert-section').hidden = !openapi;
+  if (!openapi) return;
+  $('openapi-name').textContent = openapi.name;
+  const all = openapi.diagnostics;
+  const count = (severity) => all.filter((d) => d.severity === severity).length;
+  const kept = openapi.operations.filter((o) => o.endpoints.length).length;
+  const summary = $('convert-summary');
+  summary.replaceChildren(
+    el('p', { text: `${openapi.operations.length} operation(s): ${kept} made into endpoints, ${openapi.operations.length - kept} skipped. ${count('error')} error(s), ${count('warning')} warning(s), ${count('note')} note(s).` }));
+  // The report grouped by code, each diagnostic with its place and line.
+  const byCode = new Map();
+  all.forEach((d) => { byCode.set(d.code, [...(byCode.get(d.code) || []), d]); });
+  for (const [code, list] of byCode) {
+    summary.append(el('details', { class: 'group' },
+      el('summary', { text: `${code} × ${list.length}: ${list[0].message}` }),
+      ...diagnostics(list)));
+  }
+  const body = $('operations').tBodies[0];
+  body.replaceChildren(...openapi.operations.map((operation) => {
+    const label = `${operation.method} ${operation.path}`;
+    return el('tr', { 'data-operation': label },
+      el('td', {}, el('input', { type: 'checkbox', checked: operation.endpoints.length > 0, disabled: operation.endpoints.length === 0, 'aria-label': `keep ${label}` })),
+      el('td', {}, el('code', { text: label }), operation.summary ? el('div', { class: 'muted', text: operation.summary }) : null),
+      el('td', { text: operation.endpoints.join(', ') || '— skipped' }),
+      el('td', {}, ...operation.diagnostics.map((i) => diagnostic(all[i]))));
+  }));
+  filterOperations();
+  const o = openapi.options || {};
+  options($('opt-target'), state.targets, o.target);
+  $('opt-server').value = o.server || '';
+  $('opt-security').value = (o.security || []).join(', ');
+  $('opt-include').value = (o.include || []).join(', ');
+  $('opt-exclude').value = (o.exclude || []).join(', ');
+}
+
+function filterOperations() {
+  const words = $('op-filter').value.toLowerCase().trim();
+  for (const row of $('operations').tBodies[0].rows) {
+    row.hidden = words !== '' && !row.textContent.toLowerCase().includes(words);
+  }
+}
+
+const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
+
+// ---- 3. endpoints
+
+function draftJson() {
+  try { return JSON.parse(state.draft.text); } catch { return null; }
+}
+
+// The endpoint objects of the chosen OIS, when the draft is JSON (for the snippets' code).
+function endpointObjects() {
+  const root = draftJson();
+  if (!root) return [];
+  const oises = Array.isArray(root) ? root : Array.isArray(root.ois) ? root.ois : [root];
+  const title = state.draft.title;
+  const ois = title ? oises.find((o) => o && o.title === title) : oises[0];
+  return (ois && ois.endpoints) || [];
+}
+
+// Which part of an endpoint a diagnostic is about: the key after /endpoints/N/.
+function endpointPart(pointer, index) {
+  const match = new RegExp(`^(?:/ois/\\d+|/\\d+)?/endpoints/${index}(?:/([^/]+))?`).exec(pointer || '');
+  return match ? (match[1] || 'endpoint') : null;
+}
+
+const PARTS = {
+  reservedParameters: 'reserved', parameters: 'parameters', fixedOperationParameters: 'fixed',
+  preProcessingSpecificationV2: 'pre', preProcessingSpecifications: 'pre',
+  postProcessingSpecificationV2: 'post', postProcessingSpecifications: 'post',
+};
+
+function endpointCard(endpoint, index, objects) {
+  const object = objects[index] || {};
+  const code = (key) => (object[`${key}ProcessingSpecificationV2`] || {}).value || '';
+  const reserved = new Map(endpoint.reserved.map(([name, value]) => [name, value]));
+  const boxes = {};
+  const box = (part) => { boxes[part] = el('div', { class: 'field-problems', 'data-part': part }); return boxes[part]; };
+  const card = el('div', { class: 'card', 'data-endpoint': endpoint.name },
+    el('h3', {}, el('span', { text: endpoint.name }),
+      el('code', { class: 'muted', text: endpoint.operation || 'no API call' }),
+      el('small', { class: 'muted', text: endpoint.endpointId })),
+    box('endpoint'),
+    el('div', { class: 'grid' },
+      el('label', {}, 'Rename to', el('input', { 'data-field': 'rename', placeholder: endpoint.name }))),
+    el('h4', { text: 'Parameters' }),
+    el('div', { class: 'grid' }, ...endpoint.parameters.map((p) => el('label', {}, p.name,
+      el('select', { 'data-param': p.name },
+        el('option', { value: '', text: p.required ? 'required (as it is)' : 'optional (as it is)' }),
+        el('option', { value: 'required', text: 'required' }),
+        el('option', { value: 'optional', text: 'optional' }),
+        el('option', { value: 'drop', text: 'drop it' }))))),
+    box('parameters'),
+    el('h4', { text: 'Reserved parameters (fixed values; empty: left as they are)' }),
+    el('div', { class: 'grid' }, ...RESERVED.map((name) => el('label', {}, name,
+      el('input', { 'data-reserved': name, value: reserved.has(name) ? (reserved.get(name) ?? '') : '', placeholder: reserved.has(name) ? 'from the requester' : '' })))),
+    box('reserved'),
+    el('h4', { text: 'Fixed operation parameters' }),
+    el('div', { class: 'muted', text: endpoint.fixed.map(([n, v]) => `${n} = ${JSON.stringify(v)}`).join(', ') || 'none' }),
+    el('div', { class: 'grid' },
+      el('label', {}, 'Operation parameter', el('input', { 'data-fixed-name': '' })),
+      el('label', {}, 'Value', el('input', { 'data-fixed-value': '' }))),
+    box('fixed'),
+    el('details', { open: Boolean(code('pre') || code('post')) },
+      el('summary', { text: 'Processing (V2 functions, run in the embedded sandbox)' }),
+      el('label', {}, 'Pre-processing', el('textarea', { 'data-snippet': 'pre', rows: 4, spellcheck: false, value: code('pre'), placeholder: '({ endpointParameters }) => ({ endpointParameters })' })),
+      box('pre'),
+      el('label', {}, 'Post-processing', el('textarea', { 'data-snippet': 'post', rows: 4, spellcheck: false, value: code('post'), placeholder: '({ response }) => ({ response })' })),
+      box('post')),
+    el('div', { class: 'row' },
+      el('button', { type: 'button', 'data-action': 'apply', text: 'Apply', onclick: () => applyEndpoint(card, endpoint) }),
+      el('button', { type: 'button', class: 'plain', 'data-action': 'remove', text: 'Remove endpoint', onclick: () => edit(card, { kind: 'remove', names: [endpoint.name] }) })));
+  for (const d of state.draft.diagnostics) {
+    const part = endpointPart(d.pointer, index);
+    if (part) boxes[PARTS[part] || 'endpoint'].append(diagnostic(d));
+  }
+  return card;
+}
+
+function collectSettings(card, endpoint) {
+  const settings = { reserved: [], fixed: [], parameters: [] };
+  const reserved = new Map(endpoint.reserved.map(([name, value]) => [name, value]));
+  card.querySelectorAll('[data-reserved]').forEach((input) => {
+    const name = input.dataset.reserved;
+    const before = reserved.has(name) ? (reserved.get(name) ?? '') : '';
+    if (input.value !== String(before) && input.value !== '') settings.reserved.push([name, input.value]);
+  });
+  card.querySelectorAll('[data-param]').forEach((select) => {
+    if (select.value) settings.parameters.push([select.dataset.param, select.value]);
+  });
+  const fixedName = card.querySelector('[data-fixed-name]').value.trim();
+  if (fixedName) settings.fixed.push([fixedName, card.querySelector('[data-fixed-value]').value]);
+  const objects = endpointObjects();
+  const object = objects.find((o) => o && o.name === endpoint.name) || {};
+  for (const key of ['pre', 'post']) {
+    const text = card.querySelector(`[data-snippet="${key}"]`).value;
+    const before = (object[`${key}ProcessingSpecificationV2`] || {}).value || '';
+    if (text.trim() && text !== before) settings[key] = text;
+  }
+  return settings;
+}
+
+function applyEndpoint(card, endpoint) {
+  const rename = card.querySelector('[data-field="rename"]').value.trim();
+  return edit(card, { kind: 'set', name: endpoint.name, rename: rename || null, settings: collectSettings(card, endpoint) });
+}
+
+async function edit(card, body) {
+  const problems = card ? card.querySelector('[data-part="endpoint"]') : $('draft-problems');
+  const view = await step(problems, () => api('/api/edit', body));
+  if (view) render(view);
+  return view;
+}
+
+function renderDraft(draft) {
+  for (const id of ['draft-section', 'try-section', 'feeds-section', 'update-section', 'text-section']) {
+    $(id).hidden = !draft;
+  }
+  if (!draft) return;
+  $('draft-name').textContent = `${draft.file || draft.name}${draft.dirty ? ' (not saved)' : ''}`;
+  $('disk-banner').hidden = !draft.changedOnDisk;
+  $('title-row').hidden = draft.titles.length < 2;
+  options($('title-select'), draft.titles, draft.title);
+  const own = draft.diagnostics.filter((d) => !/\/endpoints\/\d+/.test(d.pointer || ''));
+  $('draft-problems').replaceChildren(...diagnostics(own));
+  const objects = endpointObjects();
+  $('endpoints').replaceChildren(...draft.endpoints.map((e, i) => endpointCard(e, i, objects)));
+  if (document.activeElement !== $('save-path')) $('save-path').value = draft.file || draft.suggested;
+  if (document.activeElement !== $('draft-text')) $('draft-text').value = draft.text;
+  setDownload('download-ois', (draft.file || draft.suggested).split('/').pop(), draft.text);
+  const names = draft.endpoints.map((e) => e.name);
+  options($('try-endpoint'), names);
+  options($('feed-endpoint'), names);
+  renderTryParameters();
+  $('secret-fields').replaceChildren(...draft.secretsNeeded.map((name) => el('label', {}, name,
+    el('input', { type: 'password', autocomplete: 'off', 'data-secret': name, placeholder: state.secrets.includes(name) ? 'held' : '' }))));
+  $('secrets-box').hidden = draft.secretsNeeded.length === 0;
+  $('secrets-held').textContent = state.secrets.length ? `held: ${state.secrets.join(', ')}` : 'none held';
+}
+
+// ---- 4. request and call
+
+function renderTryParameters() {
+  const endpoint = state.draft.endpoints.find((e) => e.name === $('try-endpoint').value);
+  const before = Object.fromEntries([...$('try-params').querySelectorAll('input')].map((i) => [i.dataset.param, i.value]));
+  const names = endpoint ? endpoint.parameters.map((p) => p.name) : [];
+  const reserved = endpoint ? endpoint.reserved.filter(([, v]) => v === null).map(([n]) => n) : [];
+  $('try-params').replaceChildren(...[...names, ...reserved].map((name) => el('label', {}, name,
+    el('input', { 'data-param': name, value: before[name] || '' }))));
+}
+
+function callBody(extra) {
+  const parameters = [...$('try-params').querySelectorAll('input')]
+    .filter((i) => i.value !== '')
+    .map((i) => [i.dataset.param, i.value]);
+  return { endpoint: $('try-endpoint').value, parameters, server: $('try-server').value || null, feed: $('try-feed').checked, ...extra };
+}
+
+function valueBox(response) {
+  if (!response || !response.values) return null;
+  return el('div', { class: 'value-box', 'data-testid': 'value' },
+    el('div', {}, 'Value: ', el('code', { text: JSON.stringify(response.values) })),
+    response.encoded ? el('div', {}, 'Encoded: ', el('code', { 'data-testid': 'encoded', text: response.encoded })) : null);
+}
+
+function showRequest(exchange, curl) {
+  const headers = Object.entries(exchange.headers || {});
+  $('request-view').replaceChildren(
+    el('h3', { text: 'The node\'s request' }),
+    el('pre', { 'data-testid': 'request-line', text: exchange.method ? `${exchange.method.toUpperCase()} ${exchange.url}` : 'no API call' }),
+    headers.length ? el('pre', { text: headers.map(([k, v]) => `${k}: ${v}`).join('\n') }) : null,
+    exchange.body ? el('pre', { text: JSON.stringify(exchange.body, null, 2) }) : null,
+    curl ? el('details', {}, el('summary', { text: 'as curl' }), el('pre', { 'data-testid': 'curl', text: curl })) : null,
+    valueBox(exchange.response),
+    exchange.logs ? el('pre', { text: exchange.logs.map((l) => `${l.phase}: ${l.line}`).join('\n') }) : null);
+}
+
+async function preview(extra) {
+  const answer = await step($('try-problems'), () => api('/api/request', callBody(extra)));
+  if (!answer) return;
+  $('try-problems').replaceChildren(...diagnostics(answer.diagnostics));
+  showRequest(answer.exchange, answer.curl);
+}
+
+function showAnswer(call, picker) {
+  const view = $('answer-view');
+  view.replaceChildren();
+  if (call) {
+    view.append(el('h3', { text: `The API answered ${call.status} in ${call.latencyMs} ms` }));
+  }
+  if (picker && picker.leaves.length) {
+    view.append(el('p', { class: 'muted', text: 'Click a value to read it (_path), with the _type and _times that fit it.' }),
+      el('div', { class: 'tree', 'data-testid': 'picker' }, ...picker.leaves.filter((leaf) => leaf.path !== null).map((leaf) => el('button', {
+        type: 'button', class: 'leaf', 'data-path': leaf.path, onclick: () => pick(leaf),
+      }, el('span', { class: 'path', text: leaf.path || '(the whole answer)' }), ' = ', JSON.stringify(leaf.value),
+      leaf.suggestedType ? el('span', { class: 'muted', text: `  ${leaf.suggestedType}${leaf.suggestedTimes ? ` × ${leaf.suggestedTimes}` : ''}` }) : null))));
+    if (picker.truncated) view.append(el('p', { class: 'muted', text: 'only the first leaves are shown' }));
+  }
+  if (call) {
+    view.append(el('details', {}, el('summary', { text: 'the whole answer' }), el('pre', { text: JSON.stringify(call.body, null, 2) })));
+  }
+}
+
+async function call() {
+  const problems = $('try-problems');
+  problems.replaceChildren();
+  try {
+    const answer = await api('/api/call', callBody({}));
+    problems.replaceChildren(...diagnostics(answer.diagnostics));
+    showRequest(answer.call, null);
+    showAnswer(answer.call.call, answer.picker);
+  } catch (error) {
+    if (!error.refusal) throw error;
+    problems.replaceChildren(...diagnostics(error.refusal.diagnostics || []));
+    const detail = error.refusal.detail || {};
+    showAnswer(detail.call, detail.picker);
+  }
+}
+
+async function pick(leaf) {
+  const reserved = [];
+  if (leaf.path) reserved.push(['_path', leaf.path]);
+  if (leaf.suggestedType) reserved.push(['_type', leaf.suggestedType]);
+  if (leaf.suggestedTimes) reserved.push(['_times', leaf.suggestedTimes]);
+  const name = $('try-endpoint').value;
+  const card = [...document.querySelectorAll('.card')].find((c) => c.dataset.endpoint === name);
+  const view = await edit(card, { kind: 'set', name, settings: { reserved } });
+  if (view) await preview({ useResponse: true });
+}
+
+async function holdSecrets() {
+  const values = {};
+  document.querySelectorAll('[data-secret]').forEach((input) => {
+    if (input.value) values[input.dataset.secret] = input.value;
+    input.value = '';
+  });
+  const answer = await step($('try-problems'), () => api('/api/secrets', values));
+  if (answer) {
+    state.secrets = answer.secrets;
+    $('secrets-held').textContent = `held: ${answer.secrets.join(', ')}`;
+  }
+}
+
+// ---- 5. feeds
+
+function renderFeeds() {
+  $('feed-list').replaceChildren(...feeds.map((feed, i) => el('li', { 'data-feed': feed },
+    el('code', { text: feed }), ' ',
+    el('button', { type: 'button', class: 'plain', text: 'remove', onclick: () => { feeds.splice(i, 1); renderFeeds(); } }))));
+}
+
+async function build() {
+  const url = $('signed-url').value.trim();
+  const body = {
+    node: $('build-node').value,
+    feeds,
+    signedApis: url ? [[$('signed-name').value.trim() || 'local', url]] : [],
+    batch: $('feed-batch').checked,
+  };
+  const answer = await step($('build-problems'), () => api('/api/build', body));
+  if (!answer) return;
+  $('build-problems').replaceChildren(...diagnostics(answer.diagnostics));
+  $('build-view').hidden = false;
+  $('config-text').textContent = answer.config;
+  $('secrets-text').textContent = answer.secrets;
+  setDownload('download-config', 'config.json', answer.config);
+  setDownload('download-secrets', 'secrets.env', answer.secrets);
+  setDownload('download-ids', 'ids.json', JSON.stringify(answer.ids, null, 2));
+  $('ids-table').tBodies[0].replaceChildren(...answer.ids.templates.map((t) => el('tr', {},
+    el('td', { text: t.endpointName }),
+    el('td', { text: t.parameters.map((p) => `${p.name}=${p.type}:${p.value}`).join(', ') }),
+    el('td', {}, el('code', { text: t.templateId })),
+    el('td', {}, el('code', { text: t.beaconId || `— (hold ${answer.mnemonic} for beacon IDs)` })))));
+  $('beacon-set').textContent = answer.ids.beaconSetId ? `Beacon set: ${answer.ids.beaconSetId}` : '';
+}
+
+async function save(body, problems) {
+  const answer = await step(problems, () => api('/api/save', body));
+  if (!answer) return;
+  $('status').textContent = `saved ${answer.written.join(', ')}`;
+  if (answer.diagnostics) problems.replaceChildren(...diagnostics(answer.diagnostics));
+  if (answer.view) render(answer.view);
+}
+
+// ---- 6. update
+
+async function showUpdate(body) {
+  const answer = await step($('update-problems'), () => api('/api/update', body));
+  if (!answer) return;
+  $('update-view').hidden = false;
+  const fates = { kept: 0, added: 0, removed: 0 };
+  answer.endpoints.forEach((e) => { fates[e.fate] += 1; });
+  $('update-tally').textContent = `${fates.kept} endpoint(s) kept, ${fates.added} added, ${fates.removed} removed, ${answer.conflicts} conflict(s) (each resolved as the diagnostics say; take it or leave it)`;
+  $('update-endpoints').replaceChildren(...answer.endpoints.map((e) => el('li', { 'data-fate': e.fate, text: `${e.fate}: ${e.name}` })));
+  $('update-problems').replaceChildren(...diagnostics(answer.diagnostics));
+  $('update-diff').replaceChildren(...answer.diff.split('\n').map((line) => el('div', {
+    class: line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : '', text: line,
+  })));
+}
+
+// ---- the whole page
+
+function render(view) {
+  state = view;
+  $('folder').textContent = view.folder;
+  options($('file-select'), view.files);
+  options($('update-select'), view.files);
+  renderOperations(view.openapi);
+  renderDraft(view.draft);
+}
+
+function wire() {
+  $('open-file').addEventListener('click', () => open({ path: $('file-select').value }));
+  $('file-input').addEventListener('change', (e) => { const f = e.target.files[0]; if (f) readFile(f, (name, text) => open({ name, text })); });
+  $('open-paste').addEventListener('click', () => open({ name: $('paste-name').value || 'pasted.yaml', text: $('paste-text').value }));
+  const drop = $('drop-zone');
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    const f = e.dataTransfer.files[0];
+    if (f) readFile(f, (name, text) => open({ name, text }));
+  });
+  $('reconvert').addEventListener('click', async () => {
+    const body = { target: $('opt-target').value, server: $('opt-server').value || undefined, security: list($('opt-security').value), include: list($('opt-include').value), exclude: list($('opt-exclude').value) };
+    const view = await step($('convert-summary'), () => api('/api/convert', body));
+    if (view) render(view);
+  });
+  $('op-filter').addEventListener('input', filterOperations);
+  $('keep-picked').addEventListener('click', () => {
+    const filters = [...$('operations').tBodies[0].rows].filter((row) => row.querySelector('input').checked).map((row) => row.dataset.operation);
+    return edit(null, { kind: 'keep', filters });
+  });
+  $('title-select').addEventListener('change', async () => { const view = await step($('draft-problems'), () => api('/api/choose', $('title-select').value)); if (view) render(view); });
+  $('save-ois').addEventListener('click', () => save({ what: 'ois', path: $('save-path').value, force: $('save-force').checked }, $('draft-problems')));
+  $('show-disk').addEventListener('click', async () => {
+    const answer = await step($('draft-problems'), () => api('/api/disk', {}));
+    if (answer) { $('disk-diff').hidden = false; $('disk-diff').textContent = answer.diff || 'no difference'; }
+  });
+  $('take-disk').addEventListener('click', async () => { const view = await step($('draft-problems'), () => api('/api/reload', {})); if (view) { $('disk-diff').hidden = true; render(view); } });
+  $('try-endpoint').addEventListener('change', renderTryParameters);
+  $('preview').addEventListener('click', () => preview({ useResponse: state.hasResponse }));
+  $('call').addEventListener('click', call);
+  $('hold-secrets').addEventListener('click', holdSecrets);
+  $('add-feed').addEventListener('click', () => {
+    const params = $('feed-params').value.trim();
+    if (!$('feed-endpoint').value || !params) return;
+    feeds.push(`${$('feed-endpoint').value}:${params}`);
+    $('feed-params').value = '';
+    renderFeeds();
+  });
+  $('build').addEventListener('click', build);
+  $('save-config').addEventListener('click', () => save({ what: 'config', path: $('config-path').value, secretsPath: $('secrets-path').value || null, force: $('config-force').checked }, $('build-problems')));
+  $('save-ids').addEventListener('click', () => save({ what: 'ids', path: $('ids-path').value, force: $('config-force').checked }, $('build-problems')));
+  $('show-update').addEventListener('click', () => showUpdate({ path: $('update-select').value }));
+  $('update-input').addEventListener('change', (e) => { const f = e.target.files[0]; if (f) readFile(f, (name, text) => showUpdate({ name, text })); });
+  $('take-update').addEventListener('click', async () => { const view = await step($('update-problems'), () => api('/api/update/take', {})); if (view) { $('update-view').hidden = true; render(view); } });
+  $('apply-text').addEventListener('click', async () => { const view = await step($('draft-problems'), () => api('/api/text', $('draft-text').value)); if (view) render(view); });
+}
+
+wire();
+api('/api/state').then(render).catch((error) => { $('status').textContent = String(error.message || error); });

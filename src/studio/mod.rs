@@ -1,0 +1,201 @@
+//! `ois studio`: the integrator's whole loop in a local web page — open an OpenAPI document or an
+//! OIS, pick and refine endpoints, see the node's request, call the API, pick the value, build an
+//! Airnode Feed config with its IDs, save, update — served by `ois` itself on 127.0.0.1.
+//!
+//! The page is plain HTML, CSS and JavaScript embedded in the binary (no build step, works
+//! offline). Every request must name the studio's host and carry its token ([`gate`]); files are
+//! read and written only below the folder it was started on ([`Folder`]); secrets typed into the
+//! page stay in memory and are masked in everything sent back; processing runs in the embedded
+//! sandbox only; calls go to the OIS's server or the one typed. Each step is a library job
+//! ([`crate::jobs`]) or an [`crate::edit`] operation on the draft ([`Session`]).
+
+mod folder;
+pub mod gate;
+mod session;
+mod view;
+
+use std::io::Read;
+use std::sync::Mutex;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+pub use folder::Folder;
+pub use gate::{Incoming, Outgoing};
+pub use session::{OpenRequest, Session};
+
+use crate::diagnostic::{Code, Diagnostic};
+
+/// The largest request body read: a 5 MB OpenAPI document pasted, many times over.
+pub const MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const STUDIO_JS: &str = include_str!("assets/studio.js");
+const STUDIO_CSS: &str = include_str!("assets/studio.css");
+
+/// A studio: its token, its port and its session.
+#[derive(Debug)]
+pub struct Studio {
+    token: String,
+    port: u16,
+    session: Mutex<Session>,
+}
+
+impl Studio {
+    /// A studio on `folder`, answering on `port` with `token`.
+    pub fn new(folder: Folder, port: u16, token: String) -> Studio {
+        Studio { token, port, session: Mutex::new(Session::new(folder)) }
+    }
+
+    /// The page's address, token included.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/?token={}", self.port, self.token)
+    }
+
+    /// Runs `step` on the session.
+    pub fn with_session<T>(&self, step: impl FnOnce(&mut Session) -> T) -> T {
+        let mut session = match self.session.lock() {
+            Ok(session) => session,
+            // A step that panicked left the session as it was before it wrote: go on with it.
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        step(&mut session)
+    }
+
+    /// Answers one request (the gate first).
+    pub fn handle(&self, incoming: &Incoming) -> Outgoing {
+        if let Some(refusal) = gate::refusal(incoming, self.port, &self.token) {
+            return refusal;
+        }
+        let path = incoming.url.split('?').next().unwrap_or_default();
+        match (incoming.method.as_str(), path) {
+            ("GET", "/" | "/index.html") => Outgoing {
+                status: 200,
+                content_type: "text/html; charset=utf-8",
+                body: INDEX_HTML.replace("{{TOKEN}}", &self.token).into_bytes(),
+            },
+            ("GET", "/studio.js") => {
+                Outgoing { status: 200, content_type: "text/javascript; charset=utf-8", body: STUDIO_JS.into() }
+            }
+            ("GET", "/studio.css") => {
+                Outgoing { status: 200, content_type: "text/css; charset=utf-8", body: STUDIO_CSS.into() }
+            }
+            ("GET", "/api/state") => Outgoing::json(200, &self.with_session(|s| s.view())),
+            ("POST", api) if api.starts_with("/api/") => self.api(api, &incoming.body),
+            _ => Outgoing::text(404, "not found"),
+        }
+    }
+
+    fn api(&self, path: &str, body: &[u8]) -> Outgoing {
+        let answer = match path {
+            "/api/open" => self.step(body, |s, r| s.open(r)),
+            "/api/convert" => self.step(body, |s, r| s.reconvert(r)),
+            "/api/choose" => self.step(body, |s, r: Option<String>| s.choose(r)),
+            "/api/edit" => self.step(body, |s, r| s.edit(r)),
+            "/api/text" => self.step(body, |s, r: String| s.set_text(r)),
+            "/api/request" => self.step(body, |s, r| s.request(&r)),
+            "/api/call" => self.step(body, |s, r| s.call(&r)),
+            "/api/secrets" => self.step(body, |s, r| s.set_secrets(r)),
+            "/api/build" => self.step(body, |s, r| s.build(r)),
+            "/api/save" => self.step(body, |s, r| s.save(r)),
+            "/api/disk" => self.with_session(|s| s.disk()),
+            "/api/reload" => self.with_session(|s| s.reload()),
+            "/api/update" => self.step(body, |s, r| s.update(r)),
+            "/api/update/take" => self.with_session(|s| s.take_update()),
+            _ => return Outgoing::text(404, "no such call"),
+        };
+        match answer {
+            Ok(value) => Outgoing::json(200, &value),
+            Err(refusal) => Outgoing::json(422, &serde_json::to_value(&refusal).unwrap_or(Value::Null)),
+        }
+    }
+
+    fn step<R: DeserializeOwned>(
+        &self,
+        body: &[u8],
+        step: impl FnOnce(&mut Session, R) -> session::Answer,
+    ) -> session::Answer {
+        let request: R = serde_json::from_slice(body).map_err(|error| {
+            session::Refusal::from(Diagnostic::elsewhere(Code::BadArgument, format!("the page sent {error}")))
+        })?;
+        self.with_session(|session| step(session, request))
+    }
+}
+
+/// Binds the studio's server on 127.0.0.1 (only) at `port` (0: any free one).
+pub fn bind(port: u16) -> Result<(tiny_http::Server, u16), Diagnostic> {
+    let server = tiny_http::Server::http(("127.0.0.1", port)).map_err(|error| {
+        Diagnostic::elsewhere(Code::BadArgument, format!("cannot listen on 127.0.0.1:{port}: {error}"))
+            .with_help("choose another port with --port, or 0 for any free one")
+    })?;
+    let bound = server.server_addr().to_ip().map_or(port, |address| address.port());
+    Ok((server, bound))
+}
+
+/// Serves `studio` on `server` until the process ends; each request logged as its method, path
+/// (never the query, which holds the token) and status.
+pub fn serve(studio: &Studio, server: &tiny_http::Server, log: &mut dyn std::io::Write) {
+    for mut request in server.incoming_requests() {
+        let header = |name: &'static str| {
+            request.headers().iter().find(|h| h.field.equiv(name)).map(|h| h.value.as_str().to_owned())
+        };
+        let mut incoming = Incoming {
+            method: request.method().as_str().to_owned(),
+            url: request.url().to_owned(),
+            host: header("Host"),
+            token: header("X-Ois-Token"),
+            origin: header("Origin"),
+            body: Vec::new(),
+        };
+        let too_large = request.body_length().is_some_and(|length| length as u64 > MAX_BODY_BYTES);
+        let read = request.as_reader().take(MAX_BODY_BYTES + 1).read_to_end(&mut incoming.body);
+        let outgoing = if too_large || incoming.body.len() as u64 > MAX_BODY_BYTES {
+            Outgoing::text(413, "the request is larger than the studio reads")
+        } else if read.is_err() {
+            Outgoing::text(400, "the request could not be read")
+        } else {
+            studio.handle(&incoming)
+        };
+        let path = incoming.url.split('?').next().unwrap_or_default();
+        let _ = writeln!(log, "{} {} {}", incoming.method, crate::emit::printable(path), outgoing.status);
+        let mut response = tiny_http::Response::from_data(outgoing.body).with_status_code(outgoing.status);
+        let headers = gate::SECURITY_HEADERS.iter().copied().chain([("Content-Type", outgoing.content_type)]);
+        for (name, value) in headers {
+            if let Ok(header) = tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
+                response.add_header(header);
+            }
+        }
+        let _ = request.respond(response);
+    }
+}
+
+/// A started studio: its server, the studio, and what opening the file given said (the studio
+/// starts either way, and the page shows the same).
+pub struct Started {
+    /// The server, bound.
+    pub server: tiny_http::Server,
+    /// The studio.
+    pub studio: Studio,
+    /// Why the file given did not open.
+    pub problems: Vec<Diagnostic>,
+}
+
+/// Starts a studio on `port` (0: any free one) over the folder of `file` (or the current folder),
+/// with `file` open.
+pub fn start(file: Option<&std::path::Path>, port: u16) -> Result<Started, Diagnostic> {
+    let folder = file
+        .and_then(std::path::Path::parent)
+        .filter(|parent| !parent.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let folder = Folder::new(folder)?;
+    let (server, bound) = bind(port)?;
+    let studio = Studio::new(folder, bound, gate::new_token()?);
+    let mut problems = Vec::new();
+    if let Some(name) = file.and_then(std::path::Path::file_name) {
+        let request = OpenRequest { path: Some(name.to_string_lossy().into_owned()), ..OpenRequest::default() };
+        if let Err(refusal) = studio.with_session(|session| session.open(request)) {
+            problems = refusal.diagnostics.into_iter().map(|placed| placed.diagnostic).collect();
+        }
+    }
+    Ok(Started { server, studio, problems })
+}

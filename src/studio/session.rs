@@ -1,0 +1,753 @@
+//! What the studio holds between requests — the document opened, the OIS being refined (its
+//! text, in its file's style), the secrets typed in (memory only), the last answer of the API —
+//! and each step the page asks for. Every step is a library job or an [`crate::edit`] operation
+//! run on the draft in hand: the studio has no rule of its own.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::folder::Folder;
+use super::view::{self, Placed};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::emit::{OutputFormat, Plan};
+use crate::jobs::Held;
+use crate::jobs::endpoint::{EndpointEdit, Edited};
+use crate::jobs::request::{CallInputs, RequestJob};
+use crate::jobs::scaffold::{FeedRequest, ScaffoldKind, ScaffoldOutputs};
+use crate::request::Secrets;
+use crate::source::Source;
+use crate::update::record::{self, Record, RecordedOptions};
+
+/// The studio's state.
+#[derive(Debug)]
+pub struct Session {
+    folder: Folder,
+    /// The OpenAPI document opened, when it was one.
+    openapi: Option<Opened>,
+    /// The OIS being refined.
+    draft: Option<Draft>,
+    /// What the draft was generated as, before any refinement: the record `ois convert` keeps,
+    /// written next to the OIS when it is saved, read by the three-way update.
+    record: Option<Record>,
+    /// Secrets typed into the page: held here only, never written, never sent back.
+    secrets: BTreeMap<String, String>,
+    /// The API's last answer, to preview the value from without calling again.
+    response: Option<Value>,
+    /// The last node config built, with its secrets template and IDs.
+    built: Option<Built>,
+    /// An update worked out and shown, not yet taken.
+    pending: Option<crate::update::Update>,
+}
+
+#[derive(Debug)]
+struct Opened {
+    name: String,
+    path: Option<PathBuf>,
+    text: String,
+    options: RecordedOptions,
+    diagnostics: Vec<Placed>,
+    operations: Vec<view::Operation>,
+}
+
+#[derive(Debug)]
+struct Draft {
+    /// The name diagnostics give it (its extension tells JSON from YAML).
+    name: String,
+    /// Its file, relative to the folder, once it has one.
+    file: Option<String>,
+    /// Where it would be saved first.
+    suggested: String,
+    text: String,
+    /// The file's text when it was read or last saved.
+    on_disk: Option<String>,
+    /// The OIS of a file holding several.
+    title: Option<String>,
+}
+
+impl Draft {
+    fn held(&self) -> Held {
+        Held { name: self.name.clone(), text: self.text.clone() }
+    }
+}
+
+#[derive(Debug)]
+struct Built {
+    scaffold: crate::scaffold::node::NodeScaffold,
+    ids: String,
+}
+
+/// What the page failed at: the diagnostics, located and with their lines.
+#[derive(Debug, Serialize)]
+pub struct Refusal {
+    /// Every diagnostic (the one that stopped it last).
+    pub diagnostics: Vec<Placed>,
+    /// More of what happened (an API's answer, what snippets logged), secrets masked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Value>,
+}
+
+impl From<Diagnostic> for Refusal {
+    fn from(diagnostic: Diagnostic) -> Self {
+        Refusal { diagnostics: view::placed(vec![diagnostic], None), detail: None }
+    }
+}
+
+impl From<Vec<Diagnostic>> for Refusal {
+    fn from(diagnostics: Vec<Diagnostic>) -> Self {
+        Refusal { diagnostics: view::placed(diagnostics, None), detail: None }
+    }
+}
+
+/// What a step answers: its result, or why not.
+pub type Answer = Result<Value, Refusal>;
+
+fn refuse(message: impl Into<String>) -> Refusal {
+    Refusal::from(Diagnostic::elsewhere(Code::BadArgument, message))
+}
+
+/// `GET /path`-style document opened: a file of the folder, or text the page read (a file picked
+/// in the browser, dropped or pasted).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
+pub struct OpenRequest {
+    /// A file below the folder.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// The name of text given.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The text.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// How an OpenAPI document is converted (as `ois convert`'s flags say it).
+    #[serde(default)]
+    pub options: Option<RecordedOptions>,
+}
+
+/// Settings of an endpoint edit, as the page's form gives them.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct SettingsRequest {
+    /// Reserved parameters: name and fixed value (`None`: the requester's).
+    pub reserved: Vec<(String, Option<String>)>,
+    /// Operation parameters fixed: name and value.
+    pub fixed: Vec<(String, String)>,
+    /// Endpoint parameters changed: name and `required`, `optional`, `default=V`,
+    /// `description=TEXT`, `rename=NEW` or `drop`.
+    pub parameters: Vec<(String, String)>,
+    /// Pre-processing (a V2 function).
+    pub pre: Option<String>,
+    /// Post-processing (a V2 function).
+    pub post: Option<String>,
+}
+
+impl SettingsRequest {
+    fn settings(self) -> Result<crate::edit::Settings, Refusal> {
+        let mut settings = crate::edit::Settings::default();
+        settings.reserved = self.reserved;
+        settings.fixed = self.fixed;
+        for (name, change) in self.parameters {
+            let parsed = crate::edit::ParameterChange::parse(&change).ok_or_else(|| {
+                refuse(format!("parameter {name}: \"{change}\" is not required, optional, default=V, description=TEXT, rename=NEW or drop"))
+            })?;
+            settings.parameters.push((name, parsed));
+        }
+        settings.pre = self.pre.filter(|code| !code.trim().is_empty()).map(crate::edit::Snippet::v2);
+        settings.post = self.post.filter(|code| !code.trim().is_empty()).map(crate::edit::Snippet::v2);
+        Ok(settings)
+    }
+}
+
+/// An endpoint edit, as `ois endpoint add|set|rm|keep` takes it.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
+pub enum EditRequest {
+    /// `ois endpoint add`.
+    Add {
+        /// Its name.
+        name: String,
+        /// `GET /path`.
+        operation: String,
+        /// What to set.
+        #[serde(default)]
+        settings: SettingsRequest,
+    },
+    /// `ois endpoint set`.
+    Set {
+        /// The endpoint.
+        name: String,
+        /// Its new name.
+        #[serde(default)]
+        rename: Option<String>,
+        /// What to set.
+        #[serde(default)]
+        settings: SettingsRequest,
+    },
+    /// `ois endpoint rm`.
+    Remove {
+        /// The endpoints.
+        names: Vec<String>,
+    },
+    /// `ois endpoint keep`.
+    Keep {
+        /// Names or `GET /path`s.
+        filters: Vec<String>,
+    },
+}
+
+/// A request preview or a call.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CallRequest {
+    /// The endpoint.
+    pub endpoint: String,
+    /// The requester's parameters, name and text.
+    #[serde(default)]
+    pub parameters: Vec<(String, String)>,
+    /// A server to call instead of the OIS's.
+    #[serde(default)]
+    pub server: Option<String>,
+    /// Preview the value from the API's last answer.
+    #[serde(default)]
+    pub use_response: bool,
+    /// Airnode Feed's request instead of Airnode's.
+    #[serde(default)]
+    pub feed: bool,
+}
+
+/// Feeds for a node config.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BuildRequest {
+    /// `feed` (Airnode Feed) or `airnode` (config.json).
+    pub node: String,
+    /// Feeds, `ENDPOINT:NAME=TYPE:VALUE,...` each.
+    #[serde(default)]
+    pub feeds: Vec<String>,
+    /// Signed APIs: name and URL.
+    #[serde(default)]
+    pub signed_apis: Vec<(String, String)>,
+    /// One trigger per API call the feeds can share.
+    #[serde(default)]
+    pub batch: bool,
+}
+
+/// A file written.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SaveRequest {
+    /// `ois`, `config` (with its secrets template) or `ids`.
+    pub what: String,
+    /// Where, below the folder.
+    pub path: String,
+    /// The secrets template's path (with `config`).
+    #[serde(default)]
+    pub secrets_path: Option<String>,
+    /// Replace a file that exists.
+    #[serde(default)]
+    pub force: bool,
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+fn unified_diff(name: &str, old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new).unified_diff().context_radius(3).header(name, name).to_string()
+}
+
+impl Session {
+    /// A session on `folder`, nothing open.
+    pub fn new(folder: Folder) -> Session {
+        Session {
+            folder,
+            openapi: None,
+            draft: None,
+            record: None,
+            secrets: BTreeMap::new(),
+            response: None,
+            built: None,
+            pending: None,
+        }
+    }
+
+    /// The folder.
+    pub fn folder(&self) -> &Folder {
+        &self.folder
+    }
+
+    /// Everything the page shows: the document, the conversion's report and operations, the
+    /// draft's endpoints and every rule it breaks, which secrets are held (names only).
+    pub fn view(&self) -> Value {
+        let openapi = self.openapi.as_ref().map(|opened| {
+            json!({
+                "name": opened.name,
+                "options": opened.options,
+                "diagnostics": opened.diagnostics,
+                "operations": opened.operations,
+            })
+        });
+        let draft = self.draft.as_ref().map(|draft| self.draft_view(draft));
+        json!({
+            "folder": self.folder.root().display().to_string(),
+            "files": self.folder.documents(),
+            "targets": crate::node::Target::all().map(|t| t.name()).collect::<Vec<_>>(),
+            "openapi": openapi,
+            "draft": draft,
+            "secrets": self.secrets.keys().collect::<Vec<_>>(),
+            "hasResponse": self.response.is_some(),
+            "pending": self.pending.is_some(),
+        })
+    }
+
+    fn draft_view(&self, draft: &Draft) -> Value {
+        let source = draft.held().source();
+        let validation = crate::validate::validate(&source, None);
+        let mut endpoints = Vec::new();
+        let mut titles = Vec::new();
+        let mut kind = Value::Null;
+        let mut needed = Vec::new();
+        if let Ok(root) = source.parse()
+            && let Ok(read) = crate::ois::OisDocument::read(&root)
+        {
+            kind = serde_json::to_value(read.kind).unwrap_or(Value::Null);
+            titles = read.titles().into_iter().map(str::to_owned).collect();
+            if let Ok(chosen) = read.choose(draft.title.as_deref()) {
+                endpoints = crate::edit::list(chosen.ois);
+                needed = view::secret_names(chosen.ois);
+            }
+        }
+        let changed_on_disk = draft.file.as_deref().is_some_and(|file| {
+            let on_disk = self.folder.existing(file).ok().and_then(|path| Source::read(&path).ok());
+            on_disk.map(|s| s.text) != draft.on_disk
+        });
+        json!({
+            "name": draft.name,
+            "file": draft.file,
+            "suggested": draft.suggested,
+            "kind": kind,
+            "titles": titles,
+            "title": draft.title,
+            "text": draft.text,
+            "dirty": draft.on_disk.as_deref() != Some(draft.text.as_str()),
+            "changedOnDisk": changed_on_disk,
+            "endpoints": endpoints,
+            "diagnostics": view::placed(validation.diagnostics, Some(&source)),
+            "secretsNeeded": needed,
+        })
+    }
+
+    fn draft(&self) -> Result<&Draft, Refusal> {
+        self.draft.as_ref().ok_or_else(|| refuse("open an OpenAPI document or an OIS first"))
+    }
+
+    /// Opens a document: an OpenAPI document is converted (its OIS becomes the draft), an OIS or
+    /// a node config is the draft itself.
+    pub fn open(&mut self, request: OpenRequest) -> Answer {
+        let (source, file) = match (&request.path, request.text) {
+            (Some(path), _) => {
+                let absolute = self.folder.existing(path)?;
+                let mut source = Source::read(&absolute)?;
+                // Named as the user named it, relative to the folder.
+                source.name = self.folder.relative(&absolute);
+                let relative = source.name.clone();
+                (source, Some((relative, absolute)))
+            }
+            (None, Some(text)) => {
+                let name = request.name.clone().unwrap_or_else(|| "pasted.json".to_owned());
+                let name = Path::new(&name).file_name().map_or("pasted.json".into(), |n| n.to_string_lossy().into_owned());
+                (Source::from_text(&name, None, text), None)
+            }
+            (None, None) => return Err(refuse("give a file (path) or its text")),
+        };
+        let root = source.parse()?;
+        let is_openapi = root.get("openapi").is_some() || root.get("swagger").is_some();
+        self.response = None;
+        self.built = None;
+        self.pending = None;
+        if is_openapi {
+            let options = request.options.unwrap_or_default().with_default_target();
+            self.convert(source, file.map(|(_, absolute)| absolute), options)?;
+        } else {
+            crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
+                source.locate_diagnostic(&mut error);
+                error
+            })?;
+            let (relative, absolute) = file.unzip();
+            self.record = absolute.as_deref().and_then(|path| {
+                let (records, _) = record::read(&record::path_for(path));
+                let title = root.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+                record::find(&records, &title).cloned()
+            });
+            self.openapi = None;
+            self.draft = Some(Draft {
+                name: source.name.clone(),
+                suggested: relative.clone().unwrap_or_else(|| source.name.clone()),
+                file: relative,
+                on_disk: absolute.is_some().then(|| source.text.clone()),
+                text: source.text,
+                title: None,
+            });
+        }
+        Ok(self.view())
+    }
+
+    /// Converts the OpenAPI document opened again, with `options`: a new draft.
+    pub fn reconvert(&mut self, options: RecordedOptions) -> Answer {
+        let opened = self.openapi.as_ref().ok_or_else(|| refuse("open an OpenAPI document first"))?;
+        let source = match &opened.path {
+            Some(path) => {
+                let mut source = Source::read(path)?;
+                source.name = opened.name.clone();
+                source
+            }
+            None => Source::from_text(&opened.name, None, opened.text.clone()),
+        };
+        let path = opened.path.clone();
+        self.convert(source, path, options.with_default_target())?;
+        Ok(self.view())
+    }
+
+    fn convert(&mut self, source: Source, path: Option<PathBuf>, options: RecordedOptions) -> Result<(), Refusal> {
+        let convert_options = options.convert_options()?;
+        let root = source.parse()?;
+        let conversion = crate::convert::convert(&source, &convert_options).map_err(|failure| Refusal {
+            diagnostics: view::placed(failure.diagnostics, Some(&source)),
+            detail: None,
+        })?;
+        let operations = view::operations(&root, &conversion.ois, &conversion.diagnostics);
+        let title = conversion.ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let text = crate::emit::to_text(&conversion.ois, OutputFormat::Json)?;
+        let stem = source.name.rsplit('/').next().unwrap_or("api").to_owned();
+        let stem = stem.split('.').next().filter(|s| !s.is_empty()).unwrap_or("api").to_owned();
+        let suggested = match &path {
+            Some(path) => {
+                let folder = path.parent().map(|p| self.folder.relative(p)).unwrap_or_default();
+                if folder.is_empty() { format!("{stem}.ois.json") } else { format!("{folder}/{stem}.ois.json") }
+            }
+            None => format!("{stem}.ois.json"),
+        };
+        self.record = Some(Record::new(&title, options.clone(), conversion.ois.clone()));
+        self.draft = Some(Draft {
+            name: format!("{stem}.ois.json"),
+            file: None,
+            suggested,
+            text,
+            on_disk: None,
+            title: None,
+        });
+        self.openapi = Some(Opened {
+            name: source.name.clone(),
+            path,
+            diagnostics: view::placed(conversion.diagnostics, Some(&source)),
+            text: source.text,
+            options,
+            operations,
+        });
+        Ok(())
+    }
+
+    /// Chooses the OIS of a draft holding several.
+    pub fn choose(&mut self, title: Option<String>) -> Answer {
+        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
+        draft.title = title;
+        Ok(self.view())
+    }
+
+    /// An endpoint edit on the draft, as `ois endpoint` makes it (refused when it breaks a rule).
+    pub fn edit(&mut self, request: EditRequest) -> Answer {
+        let edit = match request {
+            EditRequest::Add { name, operation, settings } => {
+                EndpointEdit::Add { name, operation, settings: settings.settings()? }
+            }
+            EditRequest::Set { name, rename, settings } => {
+                EndpointEdit::Set { name, settings: settings.settings()?, rename: rename.filter(|r| !r.is_empty()) }
+            }
+            EditRequest::Remove { names } => EndpointEdit::Remove { names },
+            EditRequest::Keep { filters } => EndpointEdit::Keep { filters },
+        };
+        let draft = self.draft()?;
+        let source = draft.held().source();
+        let Edited { text, notes } =
+            crate::jobs::endpoint::edit_source(&source, draft.title.as_deref(), &edit).map_err(|diagnostics| {
+                Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None }
+            })?;
+        if let Some(draft) = self.draft.as_mut() {
+            draft.text = text;
+        }
+        let mut view = self.view();
+        if let Some(object) = view.as_object_mut() {
+            object.insert("notes".to_owned(), json!(view::placed(notes, None)));
+        }
+        Ok(view)
+    }
+
+    /// Replaces the draft's text (the page's text editor), when it still reads as OIS.
+    pub fn set_text(&mut self, text: String) -> Answer {
+        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
+        let source = Source::from_text(&draft.name, None, text);
+        let root = source.parse()?;
+        crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
+            source.locate_diagnostic(&mut error);
+            error
+        })?;
+        draft.text = source.text;
+        Ok(self.view())
+    }
+
+    fn inputs(&self, request: &CallRequest) -> Result<CallInputs, Refusal> {
+        let draft = self.draft()?;
+        let mut inputs = CallInputs::new(PathBuf::from(&draft.name));
+        inputs.held = Some(draft.held());
+        // Only what was typed into the page: never the environment the studio runs in.
+        inputs.held_secrets = Some(Secrets::from_values(self.secrets.clone()));
+        inputs.parameters = request.parameters.iter().map(|(n, v)| (n.clone(), v.clone(), false)).collect();
+        inputs.ois_title = draft.title.clone();
+        inputs.server = request.server.clone().filter(|s| !s.trim().is_empty());
+        if request.feed {
+            inputs.mode = crate::request::Mode::Feed;
+        }
+        Ok(inputs)
+    }
+
+    fn secret_values(&self) -> Vec<String> {
+        self.secrets.values().cloned().collect()
+    }
+
+    /// The node's request for `request` (as `ois request`), with the value from the API's last
+    /// answer when asked.
+    pub fn request(&self, request: &CallRequest) -> Answer {
+        let mut job = RequestJob::new(self.inputs(request)?, request.endpoint.clone());
+        if request.use_response {
+            job.held_response = self.response.clone();
+        }
+        match crate::jobs::request::run(&job, now()) {
+            Ok(report) => Ok(json!({
+                "exchange": crate::request::render::json(&report.exchange, false),
+                "curl": report.curl(false).ok(),
+                "diagnostics": view::placed(report.diagnostics, report.source.as_ref()),
+            })),
+            Err(stop) => Err(Refusal {
+                diagnostics: view::placed(stop.diagnostics, stop.source.as_ref()),
+                detail: Some(json!({"logs": stop.logs})),
+            }),
+        }
+    }
+
+    /// The real call (as `ois call`): the answer held for previews, its leaves to pick `_path`
+    /// from, secrets masked in everything shown.
+    pub fn call(&mut self, request: &CallRequest) -> Answer {
+        let job = crate::jobs::call::CallJob::new(self.inputs(request)?, crate::call::CallOptions::default());
+        let secrets = self.secret_values();
+        let leaves = |value: Option<&Value>| {
+            let masked = value.map(|v| crate::request::render::masked_json(&secrets, false, v));
+            let (leaves, truncated) = masked.as_ref().map(crate::request::paths::leaves).unwrap_or_default();
+            json!({"leaves": leaves, "truncated": truncated})
+        };
+        match crate::jobs::call::one(&job, &request.endpoint, now()) {
+            Ok(report) => {
+                self.response = report.called.reply.as_ref().and_then(|r| r.json.clone());
+                let processed = report.called.exchange.answer.as_ref().and_then(|a| a.processed.as_ref());
+                Ok(json!({
+                    "call": report.called.json(false),
+                    "picker": leaves(processed),
+                    "diagnostics": view::placed(report.diagnostics, report.source.as_ref()),
+                }))
+            }
+            Err(stopped) => {
+                self.response = stopped.reply.as_ref().and_then(|r| r.json.clone());
+                let detail = json!({
+                    "call": stopped.json(false).get("call").cloned(),
+                    "picker": leaves(self.response.as_ref()),
+                    "logs": stopped.stop.logs,
+                });
+                Err(Refusal {
+                    diagnostics: view::placed(stopped.stop.diagnostics, stopped.stop.source.as_ref()),
+                    detail: Some(detail),
+                })
+            }
+        }
+    }
+
+    /// Holds secrets typed into the page (an empty value forgets one); answers with the names.
+    pub fn set_secrets(&mut self, values: BTreeMap<String, String>) -> Answer {
+        for (name, value) in values {
+            if !crate::node::is_secret_name(&name) {
+                return Err(refuse(format!(
+                    "secret name \"{}\": the node accepts only names matching ^[A-Z][A-Z0-9_]*$",
+                    crate::emit::printable(&name)
+                )));
+            }
+            if value.is_empty() {
+                self.secrets.remove(&name);
+            } else {
+                self.secrets.insert(name, value);
+            }
+        }
+        Ok(json!({"secrets": self.secrets.keys().collect::<Vec<_>>()}))
+    }
+
+    /// A node config of the draft (as `ois scaffold feed|airnode`), checked as the node would
+    /// serve it, with its secrets template and every ID.
+    pub fn build(&mut self, request: BuildRequest) -> Answer {
+        let draft = self.draft()?;
+        let oises = crate::ois::oises_in(&draft.held().source())?;
+        let kind = match request.node.as_str() {
+            "feed" => {
+                let mut feed = FeedRequest::default();
+                feed.feeds = request.feeds;
+                feed.signed_apis = request.signed_apis;
+                feed.batch = request.batch;
+                ScaffoldKind::Feed(feed)
+            }
+            "airnode" => ScaffoldKind::Airnode { http: false, signed_http: false },
+            other => return Err(refuse(format!("node \"{other}\": feed or airnode"))),
+        };
+        let scaffold = crate::jobs::scaffold::build(&oises, &kind)?;
+        let config = crate::emit::to_text(&scaffold.config, OutputFormat::Json)?;
+        let mut job = crate::jobs::ids::IdsJob::default();
+        job.file = PathBuf::from("config.json");
+        job.held = Some(Held { name: "config.json".to_owned(), text: config.clone() });
+        let secrets = Secrets::from_values(self.secrets.clone());
+        let mnemonic = crate::node::mnemonic_secret(&scaffold.config);
+        if secrets.file_value(&mnemonic).is_some() {
+            job.airnode = crate::jobs::ids::Airnode::Secrets(secrets);
+        }
+        let has_airnode = !matches!(job.airnode, crate::jobs::ids::Airnode::None);
+        let mut ids = crate::jobs::ids::run(&job)?;
+        if has_airnode && ids.templates.len() >= 2 {
+            job.set = true;
+            ids = crate::jobs::ids::run(&job)?;
+        }
+        let ids_text = crate::js::stringify_pretty(&serde_json::to_value(&ids).unwrap_or(Value::Null)) + "\n";
+        let secrets_template = crate::scaffold::secrets::template(&scaffold.secrets_env, "config.json", None).text;
+        let answer = json!({
+            "config": config,
+            "secrets": secrets_template,
+            "ids": ids,
+            "mnemonic": mnemonic,
+            "diagnostics": view::placed(scaffold.warnings.clone(), None),
+        });
+        self.built = Some(Built { scaffold, ids: ids_text });
+        Ok(answer)
+    }
+
+    /// Writes a file below the folder: the draft (its record next to it, style kept), the config
+    /// with its secrets template (all or nothing; a filled secrets file keeps its values), or the
+    /// IDs.
+    pub fn save(&mut self, request: SaveRequest) -> Answer {
+        let target = self.folder.writable(&request.path)?;
+        match request.what.as_str() {
+            "ois" => {
+                let draft = self.draft()?;
+                let mut plan = Plan::new();
+                if draft.file.as_deref() == Some(request.path.as_str()) {
+                    // The draft's own file: replacing it is what saving means.
+                    plan.companion(&target, draft.text.as_str(), true);
+                } else {
+                    plan.file(&target, draft.text.as_str(), request.force);
+                }
+                if let Some(record) = &self.record {
+                    let (path, text) =
+                        record::file_next_to(&target, &record.title, &record.options, &record.generated)?;
+                    plan.companion(&path, text, true);
+                }
+                plan.write()?;
+                let text = draft.text.clone();
+                if let Some(draft) = self.draft.as_mut() {
+                    draft.file = Some(self.folder.relative(&target));
+                    draft.name = target.file_name().map_or(draft.name.clone(), |n| n.to_string_lossy().into_owned());
+                    draft.on_disk = Some(text);
+                }
+                Ok(json!({"written": [self.folder.relative(&target)], "view": self.view()}))
+            }
+            "config" => {
+                let built = self.built.as_ref().ok_or_else(|| refuse("build a node config first"))?;
+                let secrets_out = request.secrets_path.as_deref().map(|p| self.folder.writable(p)).transpose()?;
+                let mut outputs = ScaffoldOutputs::default();
+                outputs.output = Some(target.clone());
+                outputs.secrets_out = secrets_out.clone();
+                outputs.force = request.force;
+                let report = crate::jobs::scaffold::write(built.scaffold.clone(), &outputs)?;
+                let written: Vec<String> =
+                    [Some(target), secrets_out].iter().flatten().map(|p| self.folder.relative(p)).collect();
+                Ok(json!({"written": written, "diagnostics": view::placed(report.diagnostics, None)}))
+            }
+            "ids" => {
+                let built = self.built.as_ref().ok_or_else(|| refuse("build a node config first"))?;
+                let mut plan = Plan::new();
+                plan.file(&target, built.ids.as_str(), request.force);
+                plan.write()?;
+                Ok(json!({"written": [self.folder.relative(&target)]}))
+            }
+            other => Err(refuse(format!("save \"{other}\": ois, config or ids"))),
+        }
+    }
+
+    /// The draft's file as it is on disk now, and the difference from the draft.
+    pub fn disk(&self) -> Answer {
+        let draft = self.draft()?;
+        let file = draft.file.as_deref().ok_or_else(|| refuse("the draft has no file yet: save it first"))?;
+        let text = Source::read(&self.folder.existing(file)?)?.text;
+        Ok(json!({"file": file, "diff": unified_diff(file, &draft.text, &text)}))
+    }
+
+    /// Takes the draft's file as it is on disk now (what another program, the CLI, wrote).
+    pub fn reload(&mut self) -> Answer {
+        let draft = self.draft()?;
+        let file = draft.file.clone().ok_or_else(|| refuse("the draft has no file yet: save it first"))?;
+        let text = Source::read(&self.folder.existing(&file)?)?.text;
+        if let Some(draft) = self.draft.as_mut() {
+            draft.text = text.clone();
+            draft.on_disk = Some(text);
+        }
+        Ok(self.view())
+    }
+
+    /// The three-way update of the draft from a new version of the API's document (as
+    /// `ois convert NEW --update OIS`): shown, not taken until [`Session::take_update`].
+    pub fn update(&mut self, request: OpenRequest) -> Answer {
+        let new = match (&request.path, request.text) {
+            (Some(path), _) => {
+                let absolute = self.folder.existing(path)?;
+                let mut source = Source::read(&absolute)?;
+                source.name = self.folder.relative(&absolute);
+                source
+            }
+            (None, Some(text)) => Source::from_text(request.name.as_deref().unwrap_or("new.yaml"), None, text),
+            (None, None) => return Err(refuse("give the new document (path) or its text")),
+        };
+        let draft = self.draft()?;
+        let source = draft.held().source();
+        let mut options = crate::update::UpdateOptions::default();
+        options.given = request.options.unwrap_or_default();
+        options.title = draft.title.clone();
+        options.records = self.record.iter().cloned().collect();
+        let update = crate::update::update(&new, None, &source, &options).map_err(|failure| Refusal {
+            diagnostics: view::placed(failure.diagnostics, Some(&new)),
+            detail: None,
+        })?;
+        let conflicts = update.diagnostics.iter().filter(|d| d.code == Code::UpdateConflict).count();
+        let answer = json!({
+            "diff": unified_diff(&draft.name, &draft.text, &update.text),
+            "endpoints": update.merged.endpoints,
+            "conflicts": conflicts,
+            "diagnostics": view::placed(update.diagnostics.clone(), Some(&new)),
+        });
+        self.pending = Some(update);
+        Ok(answer)
+    }
+
+    /// Takes the update shown last: the draft becomes it, and its record the new one.
+    pub fn take_update(&mut self) -> Answer {
+        let update = self.pending.take().ok_or_else(|| refuse("no update to take: show one first"))?;
+        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
+        draft.text = update.text;
+        self.record = Some(update.record);
+        Ok(self.view())
+    }
+}

@@ -1,0 +1,135 @@
+//! What the page shows of a report: each diagnostic with the line of the text it points at, the
+//! operations of an OpenAPI document with what became of each, the secrets an OIS needs.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, Document};
+use crate::source::Source;
+
+/// Characters of a source line shown beside a diagnostic.
+const EXCERPT_CHARS: usize = 240;
+
+/// A diagnostic, its fix in the library's words, and the line of the text it points at.
+#[derive(Clone, Debug, Serialize)]
+pub struct Placed {
+    /// The diagnostic (`code`, `severity`, `message`, `help`, `location`).
+    #[serde(flatten)]
+    pub diagnostic: Diagnostic,
+    /// The line it points at, when the text is at hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<String>,
+}
+
+/// `diagnostics` located in `source` (when they point into it), each with its line.
+pub fn placed(diagnostics: Vec<Diagnostic>, source: Option<&Source>) -> Vec<Placed> {
+    let starts: Vec<usize> = match source {
+        Some(source) => std::iter::once(0).chain(memchr::memchr_iter(b'\n', source.text.as_bytes()).map(|i| i + 1)).collect(),
+        None => Vec::new(),
+    };
+    diagnostics
+        .into_iter()
+        .map(|mut diagnostic| {
+            diagnostic.settle_fix(|fix| fix.describe());
+            let mut excerpt = None;
+            if let Some(source) = source
+                && diagnostic.location.document == Document::Input
+            {
+                source.locate_diagnostic(&mut diagnostic);
+                excerpt = diagnostic.location.line.and_then(|line| {
+                    let start = *starts.get(line.checked_sub(1)?)?;
+                    let end = starts.get(line).map_or(source.text.len(), |next| next.saturating_sub(1));
+                    let text = source.text.get(start..end)?.trim_end();
+                    Some(text.chars().take(EXCERPT_CHARS).collect())
+                });
+            }
+            Placed { diagnostic, excerpt }
+        })
+        .collect()
+}
+
+/// One operation of an OpenAPI document and what the conversion made of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Operation {
+    /// `GET`, `POST`, …
+    pub method: String,
+    /// The path.
+    pub path: String,
+    /// Its pointer in the document.
+    pub pointer: String,
+    /// Its summary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// The endpoints made of it (none: it was skipped).
+    pub endpoints: Vec<String>,
+    /// What the conversion said about it: indexes into the conversion's diagnostics.
+    pub diagnostics: Vec<usize>,
+}
+
+const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/// `/paths/{path}/{method}` of a pointer below an operation.
+fn operation_of(pointer: &str) -> Option<&str> {
+    let mut cuts = pointer.match_indices('/').map(|(at, _)| at).skip(3);
+    let end = cuts.next().unwrap_or(pointer.len());
+    let head = pointer.get(..end)?;
+    head.starts_with("/paths/").then_some(head)
+}
+
+/// Every operation of `document` in its order, with the endpoints `ois` made of it and the
+/// diagnostics about it (linear in both).
+pub fn operations(document: &Value, ois: &Value, diagnostics: &[Diagnostic]) -> Vec<Operation> {
+    let mut said: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (index, diagnostic) in diagnostics.iter().enumerate() {
+        if diagnostic.location.document == Document::Input
+            && let Some(operation) = operation_of(&diagnostic.location.pointer)
+        {
+            said.entry(operation).or_default().push(index);
+        }
+    }
+    let mut made: HashMap<(String, String), Vec<String>> = HashMap::new();
+    for endpoint in ois.get("endpoints").and_then(Value::as_array).into_iter().flatten() {
+        let text = |pointer: &str| endpoint.pointer(pointer).and_then(Value::as_str).unwrap_or_default().to_owned();
+        made.entry((text("/operation/method"), text("/operation/path"))).or_default().push(text("/name"));
+    }
+    let mut found = Vec::new();
+    for (path, item) in document.get("paths").and_then(Value::as_object).into_iter().flatten() {
+        for (method, operation) in item.as_object().into_iter().flatten() {
+            if !METHODS.contains(&method.as_str()) {
+                continue;
+            }
+            let pointer = crate::pointer::join("/paths", [path.as_str(), method.as_str()]);
+            found.push(Operation {
+                method: method.to_ascii_uppercase(),
+                path: path.clone(),
+                summary: operation.get("summary").and_then(Value::as_str).map(str::to_owned),
+                endpoints: made.get(&(method.clone(), path.clone())).cloned().unwrap_or_default(),
+                diagnostics: said.get(pointer.as_str()).cloned().unwrap_or_default(),
+                pointer,
+            });
+        }
+    }
+    found
+}
+
+/// The secrets the node needs for `ois` (its secrets.env template's names), in order.
+pub fn secret_names(ois: &Value) -> Vec<String> {
+    let template = crate::scaffold::config(std::slice::from_ref(ois)).secrets_env;
+    crate::node::dotenv::parse(&template).map(|entries| entries.into_iter().map(|e| e.name).collect()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn a_pointer_names_its_operation() {
+        assert_eq!(operation_of("/paths/~1a~1b/get/parameters/0"), Some("/paths/~1a~1b/get"));
+        assert_eq!(operation_of("/paths/~1a~1b/get"), Some("/paths/~1a~1b/get"));
+        assert_eq!(operation_of("/paths/~1a"), Some("/paths/~1a"));
+        assert_eq!(operation_of("/components/schemas/A"), None);
+    }
+}
