@@ -18,7 +18,7 @@ use std::io::Read;
 use std::sync::Mutex;
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 pub use folder::Folder;
 pub use gate::{Incoming, Outgoing};
@@ -80,7 +80,7 @@ impl Studio {
             ("GET", "/studio.css") => {
                 Outgoing { status: 200, content_type: "text/css; charset=utf-8", body: STUDIO_CSS.into() }
             }
-            ("GET", "/api/state") => Outgoing::json(200, &self.with_session(|s| s.view())),
+            ("GET", "/api/state") => Outgoing::json(200, &json!({"ok": true, "answer": self.with_session(|s| s.view())})),
             ("POST", api) if api.starts_with("/api/") => self.api(api, &incoming.body),
             _ => Outgoing::text(404, "not found"),
         }
@@ -104,10 +104,13 @@ impl Studio {
             "/api/update/take" => self.with_session(|s| s.take_update()),
             _ => return Outgoing::text(404, "no such call"),
         };
-        match answer {
-            Ok(value) => Outgoing::json(200, &value),
-            Err(refusal) => Outgoing::json(422, &serde_json::to_value(&refusal).unwrap_or(Value::Null)),
-        }
+        // A refusal is an answer too (the page shows its diagnostics), not a failed request: the
+        // HTTP errors are for requests the studio would not take at all.
+        let body = match answer {
+            Ok(value) => json!({ "ok": true, "answer": value }),
+            Err(refusal) => json!({ "ok": false, "refused": refusal }),
+        };
+        Outgoing::json(200, &body)
     }
 
     fn step<R: DeserializeOwned>(

@@ -25,19 +25,18 @@ async function api(path, body) {
       init.body = JSON.stringify(body);
     }
     const response = await fetch(path, init);
-    const data = await response.json().catch(() => ({
-      diagnostics: [{ code: '', severity: 'error', message: `the studio answered ${response.status}` }],
-    }));
-    if (!response.ok) {
+    if (!response.ok) throw new Error(`the studio answered ${response.status}: ${await response.text()}`);
+    const data = await response.json();
+    if (!data.ok) {
       status.className = 'error';
       status.textContent = 'refused: see below';
       const error = new Error('refused');
-      error.refusal = data;
+      error.refusal = data.refused;
       throw error;
     }
     status.className = '';
     status.textContent = 'done';
-    return data;
+    return data.answer;
   } finally {
     document.querySelectorAll('button').forEach((b) => { b.disabled = false; });
   }

@@ -1,0 +1,124 @@
+// Drives `ois studio` in headless Chromium as an integrator would: open the coins sample, pick two
+// operations, refine one into a feed endpoint, preview, call the loopback API, pick `_path` by
+// clicking, add two feeds, build and save the Airnode Feed config. A screenshot of each step goes
+// to the folder named; prints {"steps": [...], "consoleErrors": [...]}; throws on any failure.
+// Usage: node studio.js STUDIO_URL API_URL API_KEY SCREENSHOT_DIR
+'use strict';
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const [url, api, apiKey, shots] = process.argv.slice(2);
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    // As root on a machine with a closed network: no sandbox, no background connections.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const steps = [];
+  const consoleErrors = [];
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  try {
+    page.setDefaultTimeout(15000);
+    page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+    page.on('pageerror', (error) => consoleErrors.push(String(error)));
+    const shot = async (name) => {
+      await page.screenshot({ path: path.join(shots, `${String(steps.length + 1).padStart(2, '0')}-${name}.png`), fullPage: true });
+      steps.push(name);
+    };
+    const status = () => page.locator('#status').textContent();
+
+    // 1. The sample opened from the command line: its operations, what was kept and why not.
+    await page.goto(url);
+    await page.waitForSelector('#operations tbody tr[data-operation="GET /simple/price"]');
+    await page.locator('#operations tbody tr[data-operation="PUT /coins/{id}"]').getByText('CNV030').waitFor();
+    await shot('opened');
+
+    // 2. Pick two operations (filter box, then checkboxes) and keep them.
+    for (const row of await page.locator('#operations tbody tr').all()) {
+      const operation = await row.getAttribute('data-operation');
+      const box = row.locator('input[type=checkbox]');
+      if (await box.isEnabled()) await box.setChecked(operation === 'GET /simple/price' || operation === 'GET /coins/{id}');
+    }
+    await page.fill('#op-filter', 'simple');
+    await page.locator('#operations tbody tr[data-operation="GET /coins/{id}"]').waitFor({ state: 'hidden' });
+    await page.fill('#op-filter', '');
+    await page.click('#keep-picked');
+    await page.waitForFunction(() => document.querySelectorAll('#endpoints .card').length === 2);
+    await shot('picked');
+
+    // 3. Refine simplePrice into a feed endpoint: its name, the encoding, a parameter dropped.
+    const card = page.locator('.card[data-endpoint="simplePrice"]');
+    await card.locator('[data-field="rename"]').fill('price');
+    await card.locator('[data-reserved="_type"]').fill('int256');
+    await card.locator('select[data-param="precision"]').selectOption('drop');
+    await card.locator('[data-action="apply"]').click();
+    const price = page.locator('.card[data-endpoint="price"]');
+    await price.waitFor();
+    // A rule broken is refused beside the endpoint, and nothing changes.
+    await price.locator('[data-reserved="_times"]').fill('not a number');
+    await price.locator('[data-action="apply"]').click();
+    await price.locator('.diag.error').first().waitFor();
+    await price.locator('[data-reserved="_times"]').fill('');
+    await shot('refined');
+
+    // 4. The node's request for given parameters, sent to the loopback API instead of the OIS's.
+    await page.selectOption('#try-endpoint', 'price');
+    await page.fill('#try-params [data-param="ids"]', 'bitcoin');
+    await page.fill('#try-params [data-param="vs_currencies"]', 'usd');
+    await page.fill('#try-server', api);
+    await page.click('#preview');
+    await page.waitForFunction((expected) => (document.querySelector('[data-testid="request-line"]') || {}).textContent
+      === expected, `GET ${api}/simple/price?ids=bitcoin&vs_currencies=usd`);
+    await shot('previewed');
+
+    // 5. The real call, with the API key typed into the page (held in memory, never shown).
+    await page.fill('[data-secret]', apiKey);
+    await page.click('#hold-secrets');
+    await page.waitForFunction(() => document.querySelector('#secrets-held').textContent.startsWith('held: '));
+    await page.click('#call');
+    await page.waitForSelector('[data-testid="picker"] .leaf[data-path="bitcoin.usd"]');
+    await shot('called');
+
+    // 6. Click the value: _path, _type and _times set, and the value encoded from the answer.
+    await page.click('.leaf[data-path="bitcoin.usd"]');
+    await page.waitForSelector('[data-testid="encoded"]');
+    const encoded = await page.locator('[data-testid="encoded"]').textContent();
+    if (!/^0x[0-9a-f]{64}$/.test(encoded)) throw new Error(`encoded value: ${encoded}`);
+    await shot('picked-value');
+
+    // 7. Two feeds, a signed API, the config built with its IDs.
+    await page.selectOption('#feed-endpoint', 'price');
+    await page.fill('#feed-params', 'ids=string32:bitcoin,vs_currencies=string32:usd');
+    await page.click('#add-feed');
+    await page.fill('#feed-params', 'ids=string32:bitcoin,vs_currencies=string32:eur');
+    await page.click('#add-feed');
+    await page.fill('#signed-url', 'http://127.0.0.1:8090');
+    await page.click('#build');
+    await page.waitForFunction(() => document.querySelectorAll('#ids-table tbody tr').length === 2);
+    await shot('built');
+
+    // 8. Save the config with its secrets template, the IDs, and the OIS.
+    await page.click('#save-config');
+    await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved config.json'));
+    await page.click('#save-ids');
+    await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved ids.json'));
+    await page.click('#save-ois');
+    await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved coins.ois.json'));
+    await shot('saved');
+    if ((await page.content()).includes(apiKey)) throw new Error('the API key is in the page');
+    process.stdout.write(JSON.stringify({ steps, consoleErrors, encoded, status: await status() }));
+  } catch (error) {
+    // What the page showed when it failed, for the one reading the failure.
+    await page.screenshot({ path: path.join(shots, 'failed.png'), fullPage: true }).catch(() => {});
+    const shown = await page.locator('#try-problems .diag, .card .diag').allTextContents().catch(() => []);
+    process.stderr.write(`diagnostics on the page:\n${shown.join('\n')}\n`);
+    throw error;
+  } finally {
+    await browser.close();
+  }
+})().catch((error) => {
+  process.stderr.write(`${error.stack || error}\n`);
+  process.exit(1);
+});
