@@ -16,6 +16,7 @@ use syn::visit::Visit;
 
 /// Top-level library modules, top first. A module may import those after it, never those before.
 const LAYERS: &[&str] = &[
+    "studio",
     "jobs",
     "report",
     "update",

@@ -375,6 +375,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::BatchNotOneCall, feed_template_codes(|_| {}, &["item:id=string32:7", "item:id=string32:8"], true)),
         (Code::SelfCheckFailed, self_check_codes()),
         (Code::OutputExists, shown(&[output_exists()], None)),
+        (Code::PathOutsideFolder, shown(&[path_outside_folder()], None)),
         (Code::OutputWrite, shown(&[output_unwritable()], None)),
         (Code::InputUnreadable, {
             shown(&[Source::read(std::path::Path::new("/nonexistent/input.yaml")).expect_err("missing file")], None)
@@ -839,6 +840,13 @@ fn output_exists() -> Diagnostic {
     error
 }
 
+/// The studio asked for a file above its folder.
+fn path_outside_folder() -> Diagnostic {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = ois::studio::Folder::new(dir.path()).expect("the folder");
+    folder.existing("../config.json").expect_err("must refuse")
+}
+
 fn output_unwritable() -> Diagnostic {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("missing-folder/out.json");
@@ -1060,6 +1068,7 @@ one_test_per_code! {
     req024_encoded_too_large: EncodedTooLarge,
     req025_encoding_failed: EncodingFailed,
     out001_output_exists: OutputExists,
+    inp014_path_outside_folder: PathOutsideFolder,
     out002_output_write: OutputWrite,
     out003_strict_warnings: StrictWarnings,
     cnv080_update_no_base: UpdateNoBase,

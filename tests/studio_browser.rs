@@ -76,7 +76,8 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
     let calls = api.take();
     assert!(calls.iter().any(|c| c.header("x-cg-demo-api-key") == Some(API_KEY)), "{calls:?}");
     assert!(!log.contains(API_KEY) && !log.contains(&studio.token), "the studio's log:\n{log}");
-    let written = |name: &str| std::fs::read_to_string(folder.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let written =
+        |name: &str| std::fs::read_to_string(folder.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     for name in ["config.json", "secrets.env", "ids.json", "coins.ois.json", "coins.ois.convert.json"] {
         assert!(!written(name).contains(API_KEY), "{name} holds the key");
     }
@@ -87,7 +88,8 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
     common::ois().current_dir(folder.path()).args(["validate", "coins.ois.json"]).assert().success();
     let config: Value = serde_json::from_str(&written("config.json")).unwrap();
     let endpoint = config["ois"][0]["endpoints"].as_array().unwrap().iter().find(|e| e["name"] == "price").unwrap();
-    let reserved = |name: &str| endpoint["reservedParameters"].as_array().unwrap().iter().find(|r| r["name"] == name).cloned();
+    let reserved =
+        |name: &str| endpoint["reservedParameters"].as_array().unwrap().iter().find(|r| r["name"] == name).cloned();
     assert_eq!(reserved("_path").unwrap()["fixed"], "bitcoin.usd");
     assert_eq!(reserved("_type").unwrap()["fixed"], "int256");
     assert_eq!(config["templates"].as_object().unwrap().len(), 2);
@@ -101,7 +103,8 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
         };
         secrets.insert(name.to_owned(), Value::String(value));
     }
-    let verdicts = common::run_node("node-configs.js", &json!([{"kind": "feed", "config": config, "secrets": secrets}]));
+    let verdicts =
+        common::run_node("node-configs.js", &json!([{"kind": "feed", "config": config, "secrets": secrets}]));
     assert_eq!(verdicts[0]["valid"], true, "{verdicts}");
     // `ois` reads what the studio wrote, as the next command in the loop would.
     common::ois().current_dir(folder.path()).args(["ids", "verify", "config.json"]).assert().success();

@@ -19,7 +19,10 @@ pub struct Folder {
 fn outside(path: &str, why: &str) -> Diagnostic {
     Diagnostic::elsewhere(
         Code::PathOutsideFolder,
-        format!("\"{}\" {why}: the studio reads and writes only below the folder it was started on", crate::emit::printable(path)),
+        format!(
+            "\"{}\" {why}: the studio reads and writes only below the folder it was started on",
+            crate::emit::printable(path)
+        ),
     )
     .with_help("name a file by its path relative to that folder, e.g. api.ois.json or specs/api.yaml")
 }
@@ -27,9 +30,9 @@ fn outside(path: &str, why: &str) -> Diagnostic {
 impl Folder {
     /// The folder at `root` (it must exist).
     pub fn new(root: &Path) -> Result<Folder, Diagnostic> {
-        let root = root.canonicalize().map_err(|error| {
-            Diagnostic::elsewhere(Code::InputUnreadable, format!("{}: {error}", root.display()))
-        })?;
+        let root = root
+            .canonicalize()
+            .map_err(|error| Diagnostic::elsewhere(Code::InputUnreadable, format!("{}: {error}", root.display())))?;
         Ok(Folder { root })
     }
 
@@ -102,7 +105,7 @@ impl Folder {
     }
 
     /// The JSON and YAML files below the root (links not followed, hidden folders and
-    /// `node_modules`/`target` skipped), for the picker: at most [`MAX_LISTED`], sorted.
+    /// `node_modules`/`target` skipped), for the picker: at most 500, sorted.
     pub fn documents(&self) -> Vec<String> {
         let mut found: Vec<String> = walkdir::WalkDir::new(&self.root)
             .max_depth(MAX_DEPTH)

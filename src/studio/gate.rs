@@ -72,13 +72,13 @@ pub fn refusal(incoming: &Incoming, port: u16, token: &str) -> Option<Outgoing> 
     if incoming.method == "OPTIONS" {
         return Some(Outgoing::text(403, "refused: the studio answers no cross-origin requests"));
     }
-    let given = if incoming.url.starts_with("/api/") {
-        incoming.token.clone()
-    } else {
-        query_value(&incoming.url, "token")
-    };
+    let given =
+        if incoming.url.starts_with("/api/") { incoming.token.clone() } else { query_value(&incoming.url, "token") };
     if !given.is_some_and(|given| same(&given, token)) {
-        return Some(Outgoing::text(403, "refused: the studio's token is missing or wrong (open the URL `ois studio` printed)"));
+        return Some(Outgoing::text(
+            403,
+            "refused: the studio's token is missing or wrong (open the URL `ois studio` printed)",
+        ));
     }
     None
 }
@@ -104,7 +104,10 @@ fn same(given: &str, token: &str) -> bool {
 pub fn new_token() -> Result<String, crate::Diagnostic> {
     let mut bytes = [0u8; 32];
     getrandom::getrandom(&mut bytes).map_err(|error| {
-        crate::Diagnostic::elsewhere(crate::Code::CallFailed, format!("no random source for the studio's token: {error}"))
+        crate::Diagnostic::elsewhere(
+            crate::Code::CallFailed,
+            format!("no random source for the studio's token: {error}"),
+        )
     })?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }

@@ -18,7 +18,7 @@ use std::io::Read;
 use std::sync::Mutex;
 
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::json;
 
 pub use folder::Folder;
 pub use gate::{Incoming, Outgoing};
@@ -80,7 +80,9 @@ impl Studio {
             ("GET", "/studio.css") => {
                 Outgoing { status: 200, content_type: "text/css; charset=utf-8", body: STUDIO_CSS.into() }
             }
-            ("GET", "/api/state") => Outgoing::json(200, &json!({"ok": true, "answer": self.with_session(|s| s.view())})),
+            ("GET", "/api/state") => {
+                Outgoing::json(200, &json!({"ok": true, "answer": self.with_session(|s| s.view())}))
+            }
             ("POST", api) if api.starts_with("/api/") => self.api(api, &incoming.body),
             _ => Outgoing::text(404, "not found"),
         }

@@ -14,7 +14,7 @@ use super::view::{self, Placed};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::emit::{OutputFormat, Plan};
 use crate::jobs::Held;
-use crate::jobs::endpoint::{EndpointEdit, Edited};
+use crate::jobs::endpoint::{Edited, EndpointEdit};
 use crate::jobs::request::{CallInputs, RequestJob};
 use crate::jobs::scaffold::{FeedRequest, ScaffoldKind, ScaffoldOutputs};
 use crate::request::Secrets;
@@ -147,9 +147,8 @@ pub struct SettingsRequest {
 
 impl SettingsRequest {
     fn settings(self) -> Result<crate::edit::Settings, Refusal> {
-        let mut settings = crate::edit::Settings::default();
-        settings.reserved = self.reserved;
-        settings.fixed = self.fixed;
+        let mut settings =
+            crate::edit::Settings { reserved: self.reserved, fixed: self.fixed, ..crate::edit::Settings::default() };
         for (name, change) in self.parameters {
             let parsed = crate::edit::ParameterChange::parse(&change).ok_or_else(|| {
                 refuse(format!("parameter {name}: \"{change}\" is not required, optional, default=V, description=TEXT, rename=NEW or drop"))
@@ -359,7 +358,8 @@ impl Session {
             }
             (None, Some(text)) => {
                 let name = request.name.clone().unwrap_or_else(|| "pasted.json".to_owned());
-                let name = Path::new(&name).file_name().map_or("pasted.json".into(), |n| n.to_string_lossy().into_owned());
+                let name =
+                    Path::new(&name).file_name().map_or("pasted.json".into(), |n| n.to_string_lossy().into_owned());
                 (Source::from_text(&name, None, text), None)
             }
             (None, None) => return Err(refuse("give a file (path) or its text")),
@@ -432,14 +432,8 @@ impl Session {
             None => format!("{stem}.ois.json"),
         };
         self.record = Some(Record::new(&title, options.clone(), conversion.ois.clone()));
-        self.draft = Some(Draft {
-            name: format!("{stem}.ois.json"),
-            file: None,
-            suggested,
-            text,
-            on_disk: None,
-            title: None,
-        });
+        self.draft =
+            Some(Draft { name: format!("{stem}.ois.json"), file: None, suggested, text, on_disk: None, title: None });
         self.openapi = Some(Opened {
             name: source.name.clone(),
             path,
@@ -472,10 +466,8 @@ impl Session {
         };
         let draft = self.draft()?;
         let source = draft.held().source();
-        let Edited { text, notes } =
-            crate::jobs::endpoint::edit_source(&source, draft.title.as_deref(), &edit).map_err(|diagnostics| {
-                Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None }
-            })?;
+        let Edited { text, notes } = crate::jobs::endpoint::edit_source(&source, draft.title.as_deref(), &edit)
+            .map_err(|diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None })?;
         if let Some(draft) = self.draft.as_mut() {
             draft.text = text;
         }
@@ -597,21 +589,22 @@ impl Session {
         let draft = self.draft()?;
         let oises = crate::ois::oises_in(&draft.held().source())?;
         let kind = match request.node.as_str() {
-            "feed" => {
-                let mut feed = FeedRequest::default();
-                feed.feeds = request.feeds;
-                feed.signed_apis = request.signed_apis;
-                feed.batch = request.batch;
-                ScaffoldKind::Feed(feed)
-            }
+            "feed" => ScaffoldKind::Feed(FeedRequest {
+                feeds: request.feeds,
+                signed_apis: request.signed_apis,
+                batch: request.batch,
+                ..FeedRequest::default()
+            }),
             "airnode" => ScaffoldKind::Airnode { http: false, signed_http: false },
             other => return Err(refuse(format!("node \"{other}\": feed or airnode"))),
         };
         let scaffold = crate::jobs::scaffold::build(&oises, &kind)?;
         let config = crate::emit::to_text(&scaffold.config, OutputFormat::Json)?;
-        let mut job = crate::jobs::ids::IdsJob::default();
-        job.file = PathBuf::from("config.json");
-        job.held = Some(Held { name: "config.json".to_owned(), text: config.clone() });
+        let mut job = crate::jobs::ids::IdsJob {
+            file: PathBuf::from("config.json"),
+            held: Some(Held { name: "config.json".to_owned(), text: config.clone() }),
+            ..crate::jobs::ids::IdsJob::default()
+        };
         let secrets = Secrets::from_values(self.secrets.clone());
         let mnemonic = crate::node::mnemonic_secret(&scaffold.config);
         if secrets.file_value(&mnemonic).is_some() {
@@ -668,10 +661,11 @@ impl Session {
             "config" => {
                 let built = self.built.as_ref().ok_or_else(|| refuse("build a node config first"))?;
                 let secrets_out = request.secrets_path.as_deref().map(|p| self.folder.writable(p)).transpose()?;
-                let mut outputs = ScaffoldOutputs::default();
-                outputs.output = Some(target.clone());
-                outputs.secrets_out = secrets_out.clone();
-                outputs.force = request.force;
+                let outputs = ScaffoldOutputs {
+                    output: Some(target.clone()),
+                    secrets_out: secrets_out.clone(),
+                    force: request.force,
+                };
                 let report = crate::jobs::scaffold::write(built.scaffold.clone(), &outputs)?;
                 let written: Vec<String> =
                     [Some(target), secrets_out].iter().flatten().map(|p| self.folder.relative(p)).collect();
@@ -727,10 +721,8 @@ impl Session {
         options.given = request.options.unwrap_or_default();
         options.title = draft.title.clone();
         options.records = self.record.iter().cloned().collect();
-        let update = crate::update::update(&new, None, &source, &options).map_err(|failure| Refusal {
-            diagnostics: view::placed(failure.diagnostics, Some(&new)),
-            detail: None,
-        })?;
+        let update = crate::update::update(&new, None, &source, &options)
+            .map_err(|failure| Refusal { diagnostics: view::placed(failure.diagnostics, Some(&new)), detail: None })?;
         let conflicts = update.diagnostics.iter().filter(|d| d.code == Code::UpdateConflict).count();
         let answer = json!({
             "diff": unified_diff(&draft.name, &draft.text, &update.text),

@@ -26,7 +26,9 @@ pub struct Placed {
 /// `diagnostics` located in `source` (when they point into it), each with its line.
 pub fn placed(diagnostics: Vec<Diagnostic>, source: Option<&Source>) -> Vec<Placed> {
     let starts: Vec<usize> = match source {
-        Some(source) => std::iter::once(0).chain(memchr::memchr_iter(b'\n', source.text.as_bytes()).map(|i| i + 1)).collect(),
+        Some(source) => {
+            std::iter::once(0).chain(memchr::memchr_iter(b'\n', source.text.as_bytes()).map(|i| i + 1)).collect()
+        }
         None => Vec::new(),
     };
     diagnostics
@@ -117,7 +119,9 @@ pub fn operations(document: &Value, ois: &Value, diagnostics: &[Diagnostic]) -> 
 /// The secrets the node needs for `ois` (its secrets.env template's names), in order.
 pub fn secret_names(ois: &Value) -> Vec<String> {
     let template = crate::scaffold::config(std::slice::from_ref(ois)).secrets_env;
-    crate::node::dotenv::parse(&template).map(|entries| entries.into_iter().map(|e| e.name).collect()).unwrap_or_default()
+    crate::node::dotenv::parse(&template)
+        .map(|entries| entries.into_iter().map(|e| e.name).collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

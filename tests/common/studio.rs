@@ -1,6 +1,8 @@
 //! `ois studio` run as a user runs it, on a folder of the test's, and raw HTTP to it (so a test
 //! can send any Host, token or path).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
@@ -21,7 +23,13 @@ pub struct Studio {
 impl Studio {
     /// Starts `ois studio ARGS --no-open --port 0` in `folder`.
     pub fn start(folder: &Path, args: &[&str]) -> Studio {
+        Studio::start_with_env(folder, args, &[])
+    }
+
+    /// [`Studio::start`] with these environment variables set for it.
+    pub fn start_with_env(folder: &Path, args: &[&str], env: &[(&str, &str)]) -> Studio {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ois"))
+            .envs(env.iter().copied())
             .arg("studio")
             .args(args)
             .args(["--no-open", "--port", "0"])

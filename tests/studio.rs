@@ -1,0 +1,183 @@
+//! `ois studio`'s server, over real sockets: the token on every request, its own Host only, no
+//! cross-origin answers, files only below its folder whatever a file argument says, and secrets
+//! typed into it never in an answer or its log.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
+mod common;
+
+use serde_json::{Value, json};
+
+use common::server::{Server, answer};
+use common::studio::Studio;
+
+fn folder_with_coins() -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(format!("{}/samples/coins.yaml", env!("CARGO_MANIFEST_DIR")), folder.path().join("coins.yaml"))
+        .unwrap();
+    folder
+}
+
+#[test]
+fn every_request_needs_the_token_and_the_studios_own_host() {
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let host = format!("127.0.0.1:{}", studio.port);
+    let page = format!("/?token={}", studio.token);
+    let js = format!("/studio.js?token={}", studio.token);
+    assert_eq!(studio.raw("GET", &page, &[("Host", &host)], "").0, 200);
+    assert_eq!(studio.raw("GET", &js, &[("Host", &format!("localhost:{}", studio.port))], "").0, 200);
+    let state = |headers: &[(&str, &str)]| studio.raw("GET", "/api/state", headers, "").0;
+    assert_eq!(state(&[("Host", &host), ("X-Ois-Token", &studio.token)]), 200);
+
+    // No token, a wrong one, the token in the query of an API call: refused.
+    for (target, headers) in [
+        ("/", vec![("Host", host.as_str())]),
+        ("/?token=0000", vec![("Host", host.as_str())]),
+        ("/studio.js", vec![("Host", host.as_str())]),
+        ("/api/state", vec![("Host", host.as_str())]),
+        ("/api/state", vec![("Host", host.as_str()), ("X-Ois-Token", "0000")]),
+    ] {
+        let (status, body) = studio.raw("GET", target, &headers, "");
+        assert_eq!(status, 403, "{target} {headers:?}: {body}");
+        assert!(!body.contains(&studio.token));
+    }
+    let api_query = format!("/api/state?token={}", studio.token);
+    assert_eq!(studio.raw("GET", &api_query, &[("Host", &host)], "").0, 403);
+
+    // DNS rebinding: the right token under a foreign Host (or none, or another port) is refused.
+    let other_port = format!("127.0.0.1:{}", studio.port.wrapping_add(1));
+    for foreign in ["attacker.example", "attacker.example:80", other_port.as_str(), "127.0.0.1.nip.io"] {
+        assert_eq!(studio.raw("GET", &page, &[("Host", foreign)], "").0, 403, "{foreign}");
+    }
+    assert_eq!(studio.raw("GET", &page, &[], "").0, 403);
+
+    // No CORS: a preflight is refused and no answer allows another origin.
+    let preflight = studio.raw(
+        "OPTIONS",
+        "/api/open",
+        &[("Host", &host), ("Origin", "http://attacker.example"), ("Access-Control-Request-Method", "POST")],
+        "",
+    );
+    assert_eq!(preflight.0, 403);
+    let (status, _) = studio.raw(
+        "POST",
+        "/api/secrets",
+        &[("Host", &host), ("X-Ois-Token", &studio.token), ("Origin", "http://attacker.example")],
+        "{}",
+    );
+    assert_eq!(status, 403);
+}
+
+#[test]
+fn answers_carry_a_strict_content_policy_and_no_cors() {
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &[]);
+    let host = format!("127.0.0.1:{}", studio.port);
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", studio.port)).unwrap();
+    use std::io::{Read, Write};
+    write!(stream, "GET /?token={} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n", studio.token).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let head = answer.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+    assert!(head.contains("content-security-policy: default-src 'none'; script-src 'self'"), "{head}");
+    assert!(head.contains("referrer-policy: no-referrer"), "{head}");
+    assert!(!head.contains("access-control-allow"), "{head}");
+}
+
+#[test]
+fn no_file_argument_reaches_outside_the_folder() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.json"), r#"{"openapi": "3.0.0"}"#).unwrap();
+    let folder = folder_with_coins();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(outside.path(), folder.path().join("away")).unwrap();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let escapes = [
+        "../secret.json".to_owned(),
+        outside.path().join("secret.json").display().to_string(),
+        "away/secret.json".to_owned(),
+        "./../../etc/passwd".to_owned(),
+        "sub/../../secret.json".to_owned(),
+    ];
+    let refused_with = |answer: &Value, path: &str| {
+        assert_eq!(answer["ok"], false, "{path}: {answer}");
+        let codes: Vec<&str> =
+            answer["refused"]["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+        assert!(codes.contains(&"INP014") || codes.contains(&"INP001"), "{path}: {codes:?}");
+    };
+    for path in &escapes {
+        refused_with(&studio.api("/api/open", &json!({"path": path})).1, path);
+        refused_with(&studio.api("/api/update", &json!({"path": path})).1, path);
+        refused_with(&studio.api("/api/save", &json!({"what": "ois", "path": path, "force": true})).1, path);
+        let config = json!({"what": "config", "path": "config.json", "secretsPath": path, "force": true});
+        assert_eq!(studio.api("/api/save", &config).1["ok"], false, "{path}");
+    }
+    // Nothing was written outside, nor through the link.
+    let names: Vec<String> = std::fs::read_dir(outside.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["secret.json"]);
+    // Inside, it works.
+    let saved = studio.api("/api/save", &json!({"what": "ois", "path": "coins.ois.json"})).1;
+    assert_eq!(saved["ok"], true, "{saved}");
+    assert!(folder.path().join("coins.ois.json").is_file());
+    assert!(folder.path().join("coins.ois.convert.json").is_file());
+}
+
+#[test]
+fn secrets_typed_in_never_come_back_nor_reach_the_log() {
+    const KEY: &str = "sk-never-shown-5a7e";
+    let api = Server::start(|request, stream| {
+        // An API that echoes its key back, in a header and in the body.
+        let key = request.header("x-cg-demo-api-key").unwrap_or_default().to_owned();
+        let body = json!({"bitcoin": {"usd": 1.5}, "echo": key}).to_string();
+        answer(stream, "200 OK", "application/json", &format!("X-Echo: {key}\r\n"), body.as_bytes());
+    });
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let mut bodies = Vec::new();
+    let mut send = |path: &str, body: Value| {
+        let (status, answer) = studio.api(path, &body);
+        assert_eq!(status, 200);
+        bodies.push(answer.to_string());
+        answer
+    };
+    let held = send("/api/secrets", json!({"COIN_PRICES_API_DEMO_API_KEY_HEADER": KEY}));
+    assert_eq!(held["answer"]["secrets"], json!(["COIN_PRICES_API_DEMO_API_KEY_HEADER"]));
+    let parameters =
+        json!([["ids", "bitcoin"], ["vs_currencies", "usd"], ["_type", "int256"], ["_path", "bitcoin.usd"]]);
+    let call = json!({"endpoint": "simplePrice", "parameters": parameters, "server": api.base});
+    send("/api/request", call.clone());
+    let called = send("/api/call", call);
+    assert_eq!(called["ok"], true, "{called}");
+    assert_eq!(called["answer"]["call"]["call"]["body"]["bitcoin"]["usd"], 1.5);
+    send(
+        "/api/build",
+        json!({"node": "feed", "feeds": ["simplePrice:ids=string32:bitcoin,vs_currencies=string32:usd"]}),
+    );
+    let host = format!("127.0.0.1:{}", studio.port);
+    bodies.push(studio.raw("GET", "/api/state", &[("Host", &host), ("X-Ois-Token", &studio.token)], "").1);
+    // The key was sent to the API, and is nowhere in what the studio answered or logged.
+    assert!(api.take().iter().any(|r| r.header("x-cg-demo-api-key") == Some(KEY)));
+    for body in &bodies {
+        assert!(!body.contains(KEY), "{body}");
+    }
+    assert!(bodies.iter().any(|b| b.contains(r#""echo":"****""#)), "the echo is shown masked");
+    assert!(!studio.log.lock().unwrap().contains(KEY));
+    assert!(!studio.log.lock().unwrap().contains(&studio.token));
+}
+
+#[test]
+fn the_environment_is_never_read_for_secrets() {
+    let api = Server::start(|_, stream| answer(stream, "200 OK", "application/json", "", br#"{"p": 1}"#));
+    let folder = folder_with_coins();
+    let key = ("COIN_PRICES_API_DEMO_API_KEY_HEADER", "from-the-environment");
+    let studio = Studio::start_with_env(folder.path(), &["coins.yaml"], &[key]);
+    let call =
+        json!({"endpoint": "simplePrice", "parameters": [["ids", "b"], ["vs_currencies", "usd"]], "server": api.base});
+    let called = studio.api("/api/call", &call).1;
+    assert_eq!(called["ok"], false, "a call without the key typed in is refused: {called}");
+    assert!(api.take().is_empty(), "nothing was sent");
+}
