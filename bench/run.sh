@@ -17,6 +17,9 @@
 #        bench/run.sh call-config [RUNS TEMPLATES API_MS JOBS]
 #                                          ois call CONFIG against plain GETs to the same
 #                                          loopback API (bench/call_config.rs)
+#        bench/run.sh studio [RUNS]        ois studio in headless Chromium on the largest corpus
+#                                          documents: click Open to drawn, Apply an edit to
+#                                          re-validated and redrawn (bench/studio.js)
 #        bench/run.sh scaling [RUNS]       one operation with 10,000, 20,000, 40,000 and 80,000
 #                                          parameters: how time grows when the input doubles (~2x
 #                                          when linear; a rule comparing every parameter with every
@@ -30,6 +33,24 @@ case "${1:-}" in
     shift
     cargo build --release --quiet --example processing
     exec target/release/examples/processing "${1:-31}"
+    ;;
+  studio)
+    shift
+    cargo build --release --quiet
+    folder=$(mktemp -d)
+    for doc in github/api.github.com.json stripe/spec3.yaml; do
+      cp "../shared/corpus/$doc" "$folder/"
+    done
+    cp samples/coins.yaml "$folder/"
+    root=$PWD
+    # The studio's folder is the one it starts in.
+    (cd "$folder" && exec "$root/target/release/ois" studio --no-open --port 0 > address 2>/dev/null) &
+    studio=$!
+    trap 'kill $studio 2>/dev/null; rm -rf "$folder"' EXIT
+    sleep 0.5
+    url=$(sed -n 's/^ois studio: //p' "$folder/address")
+    NODE_PATH=tests/interop/node_modules node bench/studio.js "$url" "${1:-5}" coins.yaml api.github.com.json spec3.yaml
+    exit 0
     ;;
   call-config)
     shift

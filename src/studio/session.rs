@@ -40,6 +40,8 @@ pub struct Session {
     built: Option<Built>,
     /// An update worked out and shown, not yet taken.
     pending: Option<crate::update::Update>,
+    /// How many conversions were made: the page draws the operations again only when it changes.
+    conversions: u64,
 }
 
 #[derive(Debug)]
@@ -271,6 +273,7 @@ impl Session {
             response: None,
             built: None,
             pending: None,
+            conversions: 0,
         }
     }
 
@@ -282,9 +285,19 @@ impl Session {
     /// Everything the page shows: the document, the conversion's report and operations, the
     /// draft's endpoints and every rule it breaks, which secrets are held (names only).
     pub fn view(&self) -> Value {
+        self.view_of(true)
+    }
+
+    /// [`Session::view`], the conversion's report and operations left out unless `conversion`
+    /// (an edit leaves them as they were; the page keeps what it drew for that revision).
+    fn view_of(&self, conversion: bool) -> Value {
         let openapi = self.openapi.as_ref().map(|opened| {
+            if !conversion {
+                return json!({"name": opened.name, "revision": self.conversions});
+            }
             json!({
                 "name": opened.name,
+                "revision": self.conversions,
                 "options": opened.options,
                 "diagnostics": opened.diagnostics,
                 "operations": opened.operations,
@@ -432,6 +445,7 @@ impl Session {
             None => format!("{stem}.ois.json"),
         };
         self.record = Some(Record::new(&title, options.clone(), conversion.ois.clone()));
+        self.conversions += 1;
         self.draft =
             Some(Draft { name: format!("{stem}.ois.json"), file: None, suggested, text, on_disk: None, title: None });
         self.openapi = Some(Opened {
@@ -471,7 +485,7 @@ impl Session {
         if let Some(draft) = self.draft.as_mut() {
             draft.text = text;
         }
-        let mut view = self.view();
+        let mut view = self.view_of(false);
         if let Some(object) = view.as_object_mut() {
             object.insert("notes".to_owned(), json!(view::placed(notes, None)));
         }

@@ -50,6 +50,7 @@ const [url, api, apiKey, shots] = process.argv.slice(2);
 
     // 3. Refine simplePrice into a feed endpoint: its name, the encoding, a parameter dropped.
     const card = page.locator('.card[data-endpoint="simplePrice"]');
+    await card.locator('summary').click();
     await card.locator('[data-field="rename"]').fill('price');
     await card.locator('[data-reserved="_type"]').fill('int256');
     await card.locator('select[data-param="precision"]').selectOption('drop');
@@ -87,6 +88,10 @@ const [url, api, apiKey, shots] = process.argv.slice(2);
     const encoded = await page.locator('[data-testid="encoded"]').textContent();
     if (!/^0x[0-9a-f]{64}$/.test(encoded)) throw new Error(`encoded value: ${encoded}`);
     await shot('picked-value');
+    // The picture docs/studio.md shows: the request, the answer and the value picked from it.
+    await page.locator('#try-section').scrollIntoViewIfNeeded();
+    await page.evaluate(() => document.querySelector('#try-title').scrollIntoView());
+    await page.screenshot({ path: path.join(shots, 'docs-studio.png') });
 
     // 7. Two feeds, a signed API, the config built with its IDs.
     await page.selectOption('#feed-endpoint', 'price');
@@ -108,6 +113,7 @@ const [url, api, apiKey, shots] = process.argv.slice(2);
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved coins.ois.json'));
     await shot('saved');
     if ((await page.content()).includes(apiKey)) throw new Error('the API key is in the page');
+    if (/^(null|undefined)$/m.test(await page.locator('main').innerText())) throw new Error('a "null" shown as text');
     process.stdout.write(JSON.stringify({ steps, consoleErrors, encoded, status: await status() }));
   } catch (error) {
     // What the page showed when it failed, for the one reading the failure.

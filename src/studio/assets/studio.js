@@ -110,10 +110,18 @@ function setDownload(id, name, text) {
 
 // ---- 1. open
 
+// How long the last open and edit took, from the request sent to the page redrawn (read by
+// bench/studio.js).
+function timed(kind, started) {
+  document.body.dataset[`last${kind}Ms`] = String(Math.round(performance.now() - started));
+}
+
 async function open(body) {
+  const started = performance.now();
   const view = await step($('open-section').querySelector('.problems') || addProblems($('open-section')),
     () => api('/api/open', body));
   if (view) render(view);
+  timed('Open', started);
 }
 
 function addProblems(section) {
@@ -191,10 +199,16 @@ function endpointObjects() {
   return (ois && ois.endpoints) || [];
 }
 
-// Which part of an endpoint a diagnostic is about: the key after /endpoints/N/.
-function endpointPart(pointer, index) {
-  const match = new RegExp(`^(?:/ois/\\d+|/\\d+)?/endpoints/${index}(?:/([^/]+))?`).exec(pointer || '');
-  return match ? (match[1] || 'endpoint') : null;
+// Which endpoint a diagnostic is about (its index), and which part of it: the key after
+// /endpoints/N/ (the OIS may be inside a list or a config).
+const ENDPOINT_POINTER = /^(?:\/ois\/\d+|\/\d+)?\/endpoints\/(\d+)(?:\/([^/]+))?/;
+function endpointIndex(pointer) {
+  const match = ENDPOINT_POINTER.exec(pointer || '');
+  return match ? Number(match[1]) : null;
+}
+function endpointPart(pointer) {
+  const match = ENDPOINT_POINTER.exec(pointer || '');
+  return match ? (match[2] || 'endpoint') : null;
 }
 
 const PARTS = {
@@ -203,16 +217,37 @@ const PARTS = {
   postProcessingSpecificationV2: 'post', postProcessingSpecifications: 'post',
 };
 
-function endpointCard(endpoint, index, objects) {
+// The endpoints a user opened stay open across redraws (a document may have hundreds: each
+// card's form is built only when it is opened).
+const openCards = new Set();
+
+function endpointCard(endpoint, index, objects, problems) {
+  const errors = problems.filter((d) => d.severity === 'error').length;
+  const card = el('details', { class: 'card', 'data-endpoint': endpoint.name, open: openCards.has(endpoint.name) },
+    el('summary', {}, el('strong', { text: endpoint.name }), ' ',
+      el('code', { class: 'muted', text: endpoint.operation || 'no API call' }), ' ',
+      problems.length ? el('span', { class: errors ? 'badge error' : 'badge', text: `${problems.length} problem(s)` }) : null));
+  let built = false;
+  const build = () => {
+    if (built) return;
+    built = true;
+    card.append(endpointForm(card, endpoint, index, objects, problems));
+  };
+  card.addEventListener('toggle', () => {
+    if (card.open) { openCards.add(endpoint.name); build(); } else openCards.delete(endpoint.name);
+  });
+  if (card.open) build();
+  return card;
+}
+
+function endpointForm(card, endpoint, index, objects, problems) {
   const object = objects[index] || {};
   const code = (key) => (object[`${key}ProcessingSpecificationV2`] || {}).value || '';
   const reserved = new Map(endpoint.reserved.map(([name, value]) => [name, value]));
   const boxes = {};
   const box = (part) => { boxes[part] = el('div', { class: 'field-problems', 'data-part': part }); return boxes[part]; };
-  const card = el('div', { class: 'card', 'data-endpoint': endpoint.name },
-    el('h3', {}, el('span', { text: endpoint.name }),
-      el('code', { class: 'muted', text: endpoint.operation || 'no API call' }),
-      el('small', { class: 'muted', text: endpoint.endpointId })),
+  const form = el('div', { class: 'form' },
+    el('div', { class: 'muted', text: `endpoint ID ${endpoint.endpointId}` }),
     box('endpoint'),
     el('div', { class: 'grid' },
       el('label', {}, 'Rename to', el('input', { 'data-field': 'rename', placeholder: endpoint.name }))),
@@ -243,11 +278,10 @@ function endpointCard(endpoint, index, objects) {
     el('div', { class: 'row' },
       el('button', { type: 'button', 'data-action': 'apply', text: 'Apply', onclick: () => applyEndpoint(card, endpoint) }),
       el('button', { type: 'button', class: 'plain', 'data-action': 'remove', text: 'Remove endpoint', onclick: () => edit(card, { kind: 'remove', names: [endpoint.name] }) })));
-  for (const d of state.draft.diagnostics) {
-    const part = endpointPart(d.pointer, index);
-    if (part) boxes[PARTS[part] || 'endpoint'].append(diagnostic(d));
+  for (const d of problems) {
+    boxes[PARTS[endpointPart(d.pointer)] || 'endpoint'].append(diagnostic(d));
   }
-  return card;
+  return form;
 }
 
 function collectSettings(card, endpoint) {
@@ -275,13 +309,16 @@ function collectSettings(card, endpoint) {
 
 function applyEndpoint(card, endpoint) {
   const rename = card.querySelector('[data-field="rename"]').value.trim();
+  if (rename) openCards.add(rename);
   return edit(card, { kind: 'set', name: endpoint.name, rename: rename || null, settings: collectSettings(card, endpoint) });
 }
 
 async function edit(card, body) {
-  const problems = card ? card.querySelector('[data-part="endpoint"]') : $('draft-problems');
+  const started = performance.now();
+  const problems = (card && card.querySelector('[data-part="endpoint"]')) || $('draft-problems');
   const view = await step(problems, () => api('/api/edit', body));
   if (view) render(view);
+  timed('Edit', started);
   return view;
 }
 
@@ -294,13 +331,21 @@ function renderDraft(draft) {
   $('disk-banner').hidden = !draft.changedOnDisk;
   $('title-row').hidden = draft.titles.length < 2;
   options($('title-select'), draft.titles, draft.title);
-  const own = draft.diagnostics.filter((d) => !/\/endpoints\/\d+/.test(d.pointer || ''));
+  const byEndpoint = draft.endpoints.map(() => []);
+  const own = [];
+  for (const d of draft.diagnostics) {
+    const index = endpointIndex(d.pointer);
+    (index !== null && byEndpoint[index] ? byEndpoint[index] : own).push(d);
+  }
   $('draft-problems').replaceChildren(...diagnostics(own));
-  const objects = endpointObjects();
-  $('endpoints').replaceChildren(...draft.endpoints.map((e, i) => endpointCard(e, i, objects)));
+  // The endpoint objects (for the snippets' code) are read from the text only when a form needs them.
+  let parsed = null;
+  const objects = new Proxy([], { get: (_, key) => (parsed ??= endpointObjects())[key] });
+  $('endpoints').replaceChildren(...draft.endpoints.map((e, i) => endpointCard(e, i, objects, byEndpoint[i])));
   if (document.activeElement !== $('save-path')) $('save-path').value = draft.file || draft.suggested;
-  if (document.activeElement !== $('draft-text')) $('draft-text').value = draft.text;
-  setDownload('download-ois', (draft.file || draft.suggested).split('/').pop(), draft.text);
+  // A big OIS's text is put in the page only when its section is open, or downloaded.
+  if ($('text-details').open && document.activeElement !== $('draft-text')) $('draft-text').value = draft.text;
+  $('download-ois').download = (draft.file || draft.suggested).split('/').pop();
   const names = draft.endpoints.map((e) => e.name);
   options($('try-endpoint'), names);
   options($('feed-endpoint'), names);
@@ -338,14 +383,15 @@ function valueBox(response) {
 
 function showRequest(exchange, curl) {
   const headers = Object.entries(exchange.headers || {});
-  $('request-view').replaceChildren(
+  // DOM methods would show a missing part as the text "null": el() leaves it out.
+  $('request-view').replaceChildren(el('div', {},
     el('h3', { text: 'The node\'s request' }),
     el('pre', { 'data-testid': 'request-line', text: exchange.method ? `${exchange.method.toUpperCase()} ${exchange.url}` : 'no API call' }),
     headers.length ? el('pre', { text: headers.map(([k, v]) => `${k}: ${v}`).join('\n') }) : null,
     exchange.body ? el('pre', { text: JSON.stringify(exchange.body, null, 2) }) : null,
     curl ? el('details', {}, el('summary', { text: 'as curl' }), el('pre', { 'data-testid': 'curl', text: curl })) : null,
     valueBox(exchange.response),
-    exchange.logs ? el('pre', { text: exchange.logs.map((l) => `${l.phase}: ${l.line}`).join('\n') }) : null);
+    exchange.logs ? el('pre', { text: exchange.logs.map((l) => `${l.phase}: ${l.line}`).join('\n') }) : null));
 }
 
 async function preview(extra) {
@@ -473,12 +519,19 @@ async function showUpdate(body) {
 
 // ---- the whole page
 
+let drawnConversion = null;
+
 function render(view) {
+  const conversion = view.openapi ? view.openapi.revision : null;
   state = view;
   $('folder').textContent = view.folder;
   options($('file-select'), view.files);
   options($('update-select'), view.files);
-  renderOperations(view.openapi);
+  // An edit leaves the conversion as it was: its table is drawn again only when it changed.
+  if (conversion === null || (conversion !== drawnConversion && view.openapi.operations)) {
+    renderOperations(view.openapi);
+    drawnConversion = conversion;
+  }
   renderDraft(view.draft);
 }
 
@@ -529,6 +582,8 @@ function wire() {
   $('show-update').addEventListener('click', () => showUpdate({ path: $('update-select').value }));
   $('update-input').addEventListener('change', (e) => { const f = e.target.files[0]; if (f) readFile(f, (name, text) => showUpdate({ name, text })); });
   $('take-update').addEventListener('click', async () => { const view = await step($('update-problems'), () => api('/api/update/take', {})); if (view) { $('update-view').hidden = true; render(view); } });
+  $('text-details').addEventListener('toggle', () => { if ($('text-details').open) $('draft-text').value = state.draft.text; });
+  $('download-ois').addEventListener('click', () => setDownload('download-ois', $('download-ois').download, state.draft.text));
   $('apply-text').addEventListener('click', async () => { const view = await step($('draft-problems'), () => api('/api/text', $('draft-text').value)); if (view) render(view); });
 }
 
