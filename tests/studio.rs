@@ -181,3 +181,72 @@ fn the_environment_is_never_read_for_secrets() {
     assert_eq!(called["ok"], false, "a call without the key typed in is refused: {called}");
     assert!(api.take().is_empty(), "nothing was sent");
 }
+
+/// The loop beyond the browser test: convert again with filters, a file changed on disk by the
+/// command line, and a three-way update that keeps a refinement made in the page.
+#[test]
+fn reconvert_reload_and_update_keep_what_the_page_made() {
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let ok = |answer: (u16, Value)| {
+        assert_eq!(answer.1["ok"], true, "{}", answer.1);
+        answer.1["answer"].clone()
+    };
+    let names = |view: &Value| -> Vec<String> {
+        view["draft"]["endpoints"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap().to_owned()).collect()
+    };
+
+    // Converted again with an include filter: only those operations.
+    let view = ok(studio.api("/api/convert", &json!({"include": ["GET /simple/price", "GET /coins/markets"]})));
+    assert_eq!(names(&view), ["simplePrice", "coinsMarkets"]);
+    assert_eq!(view["openapi"]["revision"], 2);
+
+    // A refinement, saved with its record; the command line then edits the file.
+    ok(studio.api("/api/edit", &json!({"kind": "set", "name": "simplePrice", "rename": "price", "settings": {"reserved": [["_type", "int256"]]}})));
+    ok(studio.api("/api/save", &json!({"what": "ois", "path": "coins.ois.json"})));
+    let view = ok(studio
+        .api("/api/edit", &json!({"kind": "set", "name": "price", "settings": {"reserved": [["_times", "100"]]}})));
+    assert_eq!(view["draft"]["dirty"], true);
+    common::ois()
+        .current_dir(folder.path())
+        .args(["endpoint", "set", "coins.ois.json", "coinsMarkets", "--rename", "markets"])
+        .assert()
+        .success();
+    let host = format!("127.0.0.1:{}", studio.port);
+    let (_, state) = studio.raw("GET", "/api/state", &[("Host", &host), ("X-Ois-Token", &studio.token)], "");
+    let state: Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(state["answer"]["draft"]["changedOnDisk"], true);
+    let disk = ok(studio.api("/api/disk", &json!({})));
+    assert!(disk["diff"].as_str().unwrap().contains("markets"), "{disk}");
+    let view = ok(studio.api("/api/reload", &json!({})));
+    assert_eq!(names(&view), ["price", "markets"]);
+    assert_eq!(view["draft"]["changedOnDisk"], false);
+
+    // The API gains an operation: the update adds it and keeps both refinements.
+    let text = std::fs::read_to_string(folder.path().join("coins.yaml")).unwrap();
+    let new = text.replacen("components:", "  /ping:\n    get:\n      operationId: ping\ncomponents:", 1);
+    std::fs::write(folder.path().join("coins-v3.yaml"), new).unwrap();
+    // The filters recorded at the conversion would leave it out: the update is given wider ones.
+    let include = json!(["GET /simple/price", "GET /coins/markets", "GET /ping"]);
+    let shown = ok(studio.api("/api/update", &json!({"path": "coins-v3.yaml", "options": {"include": include}})));
+    let fates: Vec<(String, String)> = shown["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap().to_owned(), e["fate"].as_str().unwrap().to_owned()))
+        .collect();
+    assert!(fates.contains(&("price".into(), "kept".into())), "{fates:?}");
+    assert!(fates.contains(&("markets".into(), "kept".into())), "{fates:?}");
+    assert!(fates.iter().any(|(_, fate)| fate == "added"), "{fates:?}");
+    assert!(shown["diff"].as_str().unwrap().contains("/ping"), "{shown}");
+    let view = ok(studio.api("/api/update/take", &json!({})));
+    assert_eq!(names(&view).len(), 3, "{:?}", names(&view));
+    assert!(names(&view).contains(&"price".to_owned()));
+    // Saved, the record is the new one: the command line finds the OIS in sync with the new document.
+    ok(studio.api("/api/save", &json!({"what": "ois", "path": "coins.ois.json"})));
+    common::ois()
+        .current_dir(folder.path())
+        .args(["convert", "coins-v3.yaml", "--update", "coins.ois.json", "--check"])
+        .assert()
+        .success();
+}

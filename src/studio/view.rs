@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Document};
+use crate::diagnostic::{Diagnostic, Document, Fix};
 use crate::source::Source;
 
 /// Characters of a source line shown beside a diagnostic.
@@ -34,7 +34,7 @@ pub fn placed(diagnostics: Vec<Diagnostic>, source: Option<&Source>) -> Vec<Plac
     diagnostics
         .into_iter()
         .map(|mut diagnostic| {
-            diagnostic.settle_fix(|fix| fix.describe());
+            diagnostic.settle_fix(in_the_page);
             let mut excerpt = None;
             if let Some(source) = source
                 && diagnostic.location.document == Document::Input
@@ -50,6 +50,24 @@ pub fn placed(diagnostics: Vec<Diagnostic>, source: Option<&Source>) -> Vec<Plac
             Placed { diagnostic, excerpt }
         })
         .collect()
+}
+
+/// A fix named by the page's own controls (the library never names a front end's settings).
+fn in_the_page(fix: &Fix) -> String {
+    let setting = |name: &str| format!("set *{name}* under Conversion settings, then Convert again");
+    match fix {
+        Fix::ChooseTitle => setting("Title"),
+        Fix::ChooseVersion => setting("OIS version"),
+        Fix::GiveBaseUrl | Fix::GiveRelativeBase | Fix::UseBaseUrlInstead => setting("Base URL"),
+        Fix::PickServer | Fix::GiveServerVariable(_) => setting("Server"),
+        Fix::CopyDefaults => setting("Write the document's defaults"),
+        Fix::ChooseSecurity => setting("Security schemes"),
+        Fix::ChooseOis => "choose the OIS above the endpoints".to_owned(),
+        Fix::Replace => "tick *replace a file that exists*".to_owned(),
+        Fix::GiveParameters => "give the endpoint's parameters under Request and call".to_owned(),
+        Fix::GiveSecret(name) | Fix::FillSecret { name, .. } => format!("type {name} under Secrets and hold it"),
+        other => other.describe(),
+    }
 }
 
 /// One operation of an OpenAPI document and what the conversion made of it.

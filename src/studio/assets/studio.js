@@ -172,6 +172,10 @@ function renderOperations(openapi) {
   $('opt-security').value = (o.security || []).join(', ');
   $('opt-include').value = (o.include || []).join(', ');
   $('opt-exclude').value = (o.exclude || []).join(', ');
+  $('opt-base-url').value = o.baseUrl || '';
+  $('opt-title').value = o.title || '';
+  $('opt-version').value = o.oisVersion || '';
+  $('opt-defaults').checked = Boolean(o.defaults);
 }
 
 function filterOperations() {
@@ -549,7 +553,12 @@ function wire() {
     if (f) readFile(f, (name, text) => open({ name, text }));
   });
   $('reconvert').addEventListener('click', async () => {
-    const body = { target: $('opt-target').value, server: $('opt-server').value || undefined, security: list($('opt-security').value), include: list($('opt-include').value), exclude: list($('opt-exclude').value) };
+    const text = (id) => $(id).value.trim() || undefined;
+    const body = {
+      target: $('opt-target').value, server: text('opt-server'), security: list($('opt-security').value),
+      include: list($('opt-include').value), exclude: list($('opt-exclude').value), baseUrl: text('opt-base-url'),
+      title: text('opt-title'), oisVersion: text('opt-version'), defaults: $('opt-defaults').checked,
+    };
     const view = await step($('convert-summary'), () => api('/api/convert', body));
     if (view) render(view);
   });
