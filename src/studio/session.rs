@@ -97,12 +97,6 @@ impl From<Diagnostic> for Refusal {
     }
 }
 
-impl From<Vec<Diagnostic>> for Refusal {
-    fn from(diagnostics: Vec<Diagnostic>) -> Self {
-        Refusal { diagnostics: view::placed(diagnostics, None), detail: None }
-    }
-}
-
 /// What a step answers: its result, or why not.
 pub type Answer = Result<Value, Refusal>;
 
@@ -110,7 +104,7 @@ fn refuse(message: impl Into<String>) -> Refusal {
     Refusal::from(Diagnostic::elsewhere(Code::BadArgument, message))
 }
 
-/// `GET /path`-style document opened: a file of the folder, or text the page read (a file picked
+/// A document to open: a file of the folder, or text the page read (a file picked
 /// in the browser, dropped or pasted).
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -275,11 +269,6 @@ impl Session {
             pending: None,
             conversions: 0,
         }
-    }
-
-    /// The folder.
-    pub fn folder(&self) -> &Folder {
-        &self.folder
     }
 
     /// Everything the page shows: the document, the conversion's report and operations, the
