@@ -79,6 +79,12 @@ pub fn to_text_like(value: &Value, original: &str, format: OutputFormat) -> Resu
     Ok(text)
 }
 
+/// The change from `old` to `new` as a unified diff (three lines of context), its headers naming
+/// them.
+pub fn unified_diff(old_name: &str, new_name: &str, old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new).unified_diff().context_radius(3).header(old_name, new_name).to_string()
+}
+
 /// Anything serializable as the same text `to_text` gives for its `Value` (the typed OIS model
 /// serializes its fields in the same order, so the bytes are identical).
 pub fn model_text<T: Serialize>(value: &T, format: OutputFormat) -> Result<String, Diagnostic> {

@@ -172,10 +172,8 @@ pub fn run(job: &EndpointJob) -> Result<EditReport, Vec<Diagnostic>> {
     let source = Source::read(&job.file).map_err(|error| vec![error])?;
     let Edited { text, notes } = edit_source(&source, job.ois_title.as_deref(), &job.edit)?;
     let changed = text != source.text;
-    let diff = similar::TextDiff::from_lines(source.text.as_str(), text.as_str())
-        .unified_diff()
-        .header(&job.file.display().to_string(), &job.file.display().to_string())
-        .to_string();
+    let name = job.file.display().to_string();
+    let diff = crate::emit::unified_diff(&name, &name, &source.text, &text);
     let written = changed && !job.dry_run;
     if written {
         let mut plan = Plan::new();

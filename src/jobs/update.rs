@@ -96,7 +96,12 @@ pub fn run(job: &UpdateJob) -> Result<UpdateReport, Refused> {
         report.endpoints = Some(update.merged.endpoints.clone());
         report.tally = Some(tally(update));
         if job.diff {
-            report.diff = Some(unified_diff(&file, &ois_file.text, &update.text));
+            report.diff = Some(crate::emit::unified_diff(
+                &format!("a/{file}"),
+                &format!("b/{file}"),
+                &ois_file.text,
+                &update.text,
+            ));
         }
         if job.check && !update.unchanged {
             diagnostics.push(
@@ -176,10 +181,4 @@ fn tally(update: &Update) -> String {
         count(Fate::Added),
         count(Fate::Removed)
     )
-}
-
-/// The unified diff of the file `name` from `old` to `new`.
-fn unified_diff(name: &str, old: &str, new: &str) -> String {
-    let diff = similar::TextDiff::from_lines(old, new);
-    diff.unified_diff().context_radius(3).header(&format!("a/{name}"), &format!("b/{name}")).to_string()
 }

@@ -251,10 +251,6 @@ fn now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
-fn unified_diff(name: &str, old: &str, new: &str) -> String {
-    similar::TextDiff::from_lines(old, new).unified_diff().context_radius(3).header(name, name).to_string()
-}
-
 impl Session {
     /// A session on `folder`, nothing open.
     pub fn new(folder: Folder) -> Session {
@@ -690,7 +686,7 @@ impl Session {
         let draft = self.draft()?;
         let file = draft.file.as_deref().ok_or_else(|| refuse("the draft has no file yet: save it first"))?;
         let text = Source::read(&self.folder.existing(file)?)?.text;
-        Ok(json!({"file": file, "diff": unified_diff(file, &draft.text, &text)}))
+        Ok(json!({"file": file, "diff": crate::emit::unified_diff(file, file, &draft.text, &text)}))
     }
 
     /// Takes the draft's file as it is on disk now (what another program, the CLI, wrote).
@@ -728,7 +724,7 @@ impl Session {
             .map_err(|failure| Refusal { diagnostics: view::placed(failure.diagnostics, Some(&new)), detail: None })?;
         let conflicts = update.diagnostics.iter().filter(|d| d.code == Code::UpdateConflict).count();
         let answer = json!({
-            "diff": unified_diff(&draft.name, &draft.text, &update.text),
+            "diff": crate::emit::unified_diff(&draft.name, &draft.name, &draft.text, &update.text),
             "endpoints": update.merged.endpoints,
             "conflicts": conflicts,
             "diagnostics": view::placed(update.diagnostics.clone(), Some(&new)),
