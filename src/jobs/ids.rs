@@ -48,15 +48,6 @@ pub struct IdsJob {
     pub held: Option<super::Held>,
 }
 
-impl IdsJob {
-    fn read(&self) -> Result<Source, Diagnostic> {
-        match &self.held {
-            Some(held) => Ok(held.source()),
-            None => Source::read(&self.file),
-        }
-    }
-}
-
 /// An endpoint and the ID the node derives from (title, name).
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -257,7 +248,7 @@ fn config_templates(
 
 /// Derives what `job` asks for.
 pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
-    let document = job.read()?;
+    let document = super::Held::or_read(job.held.as_ref(), &job.file)?;
     let endpoints = endpoint_ids_in(&document)?;
     let airnode = airnode_of(&job.airnode, &document)?;
     if job.set && airnode.is_none() {

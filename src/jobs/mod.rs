@@ -36,4 +36,15 @@ impl Held {
     pub fn source(&self) -> crate::source::Source {
         crate::source::Source::from_text(&self.name, None, self.text.clone())
     }
+
+    /// What a job reads: the document `held`, or else the file at `file`.
+    pub(crate) fn or_read(
+        held: Option<&Held>,
+        file: &std::path::Path,
+    ) -> Result<crate::source::Source, crate::diagnostic::Diagnostic> {
+        match held {
+            Some(held) => Ok(held.source()),
+            None => crate::source::Source::read(file),
+        }
+    }
 }

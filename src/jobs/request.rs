@@ -72,10 +72,7 @@ impl CallInputs {
 
     /// The document: the one held, or the file read.
     pub fn read(&self) -> Result<Source, Diagnostic> {
-        match &self.held {
-            Some(held) => Ok(held.source()),
-            None => Source::read(&self.file),
-        }
+        super::Held::or_read(self.held.as_ref(), &self.file)
     }
 
     /// The warning running snippets unsandboxed earns.
