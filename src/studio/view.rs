@@ -134,12 +134,9 @@ pub fn operations(document: &Value, ois: &Value, diagnostics: &[Diagnostic]) -> 
     found
 }
 
-/// The secrets the node needs for `ois` (its secrets.env template's names), in order.
+/// The secrets the node needs for `ois` (the names its secrets.env template gives them), in order.
 pub fn secret_names(ois: &Value) -> Vec<String> {
-    let template = crate::scaffold::config(std::slice::from_ref(ois)).secrets_env;
-    crate::node::dotenv::parse(&template)
-        .map(|entries| entries.into_iter().map(|e| e.name).collect())
-        .unwrap_or_default()
+    crate::node::credential_slots(ois).into_iter().map(|slot| slot.variable).collect()
 }
 
 #[cfg(test)]
