@@ -153,10 +153,23 @@ fn secrets_typed_in_never_come_back_nor_reach_the_log() {
     let called = send("/api/call", call);
     assert_eq!(called["ok"], true, "{called}");
     assert_eq!(called["answer"]["call"]["call"]["body"]["bitcoin"]["usd"], 1.5);
-    send(
-        "/api/build",
-        json!({"node": "feed", "feeds": ["simplePrice:ids=string32:bitcoin,vs_currencies=string32:usd"]}),
-    );
+    let encoding = json!([["_type", "int256"], ["_path", "bitcoin.usd"], ["_times", "100"]]);
+    send("/api/edit", json!({"kind": "set", "name": "simplePrice", "settings": {"reserved": encoding}}));
+    let one = json!({"node": "feed", "feeds": ["simplePrice:ids=string32:bitcoin,vs_currencies=string32:usd"]});
+    let built = send("/api/build", one);
+    assert!(built["answer"]["ids"]["templates"][0].get("beaconId").is_none(), "no Airnode yet: {built}");
+    // With the mnemonic held, every beacon and, for two feeds, their beacon set; the mnemonic never shown.
+    const MNEMONIC: &str = "test test test test test test test test test test test junk";
+    let name = built["answer"]["mnemonic"].as_str().unwrap_or_else(|| panic!("{built}")).to_owned();
+    send("/api/secrets", json!({ name: MNEMONIC }));
+    let two = json!({"node": "feed", "feeds": [
+        "simplePrice:ids=string32:bitcoin,vs_currencies=string32:usd",
+        "simplePrice:ids=string32:bitcoin,vs_currencies=string32:eur"]});
+    let built = send("/api/build", two);
+    let ids = &built["answer"]["ids"];
+    assert!(ids["templates"].as_array().unwrap().iter().all(|t| t["beaconId"].is_string()), "{ids}");
+    assert!(ids["beaconSetId"].is_string(), "{ids}");
+    assert!(bodies.iter().all(|b| !b.contains(MNEMONIC)));
     let host = format!("127.0.0.1:{}", studio.port);
     bodies.push(studio.raw("GET", "/api/state", &[("Host", &host), ("X-Ois-Token", &studio.token)], "").1);
     // The key was sent to the API, and is nowhere in what the studio answered or logged.
