@@ -609,12 +609,10 @@ impl Session {
         if secrets.file_value(&mnemonic).is_some() {
             job.airnode = crate::jobs::ids::Airnode::Secrets(secrets);
         }
-        let has_airnode = !matches!(job.airnode, crate::jobs::ids::Airnode::None);
-        let mut ids = crate::jobs::ids::run(&job)?;
-        if has_airnode && ids.templates.len() >= 2 {
-            job.set = true;
-            ids = crate::jobs::ids::run(&job)?;
-        }
+        // With the Airnode known, the beacon set of the config's templates too (a set needs two).
+        let templates = scaffold.config.get("templates").and_then(Value::as_object).map_or(0, |t| t.len());
+        job.set = !matches!(job.airnode, crate::jobs::ids::Airnode::None) && templates >= 2;
+        let ids = crate::jobs::ids::run(&job)?;
         let ids_text = crate::js::stringify_pretty(&serde_json::to_value(&ids).unwrap_or(Value::Null)) + "\n";
         let secrets_template = crate::scaffold::secrets::template(&scaffold.secrets_env, "config.json", None).text;
         let answer = json!({
