@@ -273,8 +273,8 @@ impl Session {
         self.view_of(true)
     }
 
-    /// [`Session::view`], the conversion's report and operations left out unless `conversion`
-    /// (an edit leaves them as they were; the page keeps what it drew for that revision).
+    /// [`Session::view`], the conversion's report and operations and the folder's files left out
+    /// unless `conversion` (an edit leaves them as they were; the page keeps what it drew).
     fn view_of(&self, conversion: bool) -> Value {
         let openapi = self.openapi.as_ref().map(|opened| {
             if !conversion {
@@ -289,16 +289,20 @@ impl Session {
             })
         });
         let draft = self.draft.as_ref().map(|draft| self.draft_view(draft));
-        json!({
+        let mut view = json!({
             "folder": self.folder.root().display().to_string(),
-            "files": self.folder.documents(),
             "targets": crate::node::Target::all().map(|t| t.name()).collect::<Vec<_>>(),
             "openapi": openapi,
             "draft": draft,
             "secrets": self.secrets.keys().collect::<Vec<_>>(),
             "hasResponse": self.response.is_some(),
             "pending": self.pending.is_some(),
-        })
+        });
+        // The folder is walked for the file pickers when the page is drawn whole, not per edit.
+        if conversion && let Some(object) = view.as_object_mut() {
+            object.insert("files".to_owned(), json!(self.folder.documents()));
+        }
+        view
     }
 
     fn draft_view(&self, draft: &Draft) -> Value {

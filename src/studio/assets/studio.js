@@ -529,8 +529,10 @@ function render(view) {
   const conversion = view.openapi ? view.openapi.revision : null;
   state = view;
   $('folder').textContent = view.folder;
-  options($('file-select'), view.files);
-  options($('update-select'), view.files);
+  if (view.files) {
+    options($('file-select'), view.files);
+    options($('update-select'), view.files);
+  }
   // An edit leaves the conversion as it was: its table is drawn again only when it changed.
   if (conversion === null || (conversion !== drawnConversion && view.openapi.operations)) {
     renderOperations(view.openapi);
