@@ -307,13 +307,17 @@ impl Session {
 
     fn draft_view(&self, draft: &Draft) -> Value {
         let source = draft.held().source();
-        let validation = crate::validate::validate(&source, None);
+        let parsed = source.parse();
+        let validation = match &parsed {
+            Ok(root) => crate::validate::validate_parsed(&source, root, None),
+            Err(error) => crate::validate::Validation::unreadable(error.clone()),
+        };
         let mut endpoints = Vec::new();
         let mut titles = Vec::new();
         let mut kind = Value::Null;
         let mut needed = Vec::new();
-        if let Ok(root) = source.parse()
-            && let Ok(read) = crate::ois::OisDocument::read(&root)
+        if let Ok(root) = &parsed
+            && let Ok(read) = crate::ois::OisDocument::read(root)
         {
             kind = serde_json::to_value(read.kind).unwrap_or(Value::Null);
             titles = read.titles().into_iter().map(str::to_owned).collect();
@@ -373,7 +377,7 @@ impl Session {
         self.pending = None;
         if is_openapi {
             let options = request.options.unwrap_or_default().with_default_target();
-            self.convert(source, file.map(|(_, absolute)| absolute), options)?;
+            self.convert(source, &root, file.map(|(_, absolute)| absolute), options)?;
         } else {
             crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
                 source.locate_diagnostic(&mut error);
@@ -410,18 +414,25 @@ impl Session {
             None => Source::from_text(&opened.name, None, opened.text.clone()),
         };
         let path = opened.path.clone();
-        self.convert(source, path, options.with_default_target())?;
+        let root = source.parse()?;
+        self.convert(source, &root, path, options.with_default_target())?;
         Ok(self.view())
     }
 
-    fn convert(&mut self, source: Source, path: Option<PathBuf>, options: RecordedOptions) -> Result<(), Refusal> {
+    /// Converts `source` (parsed: `root`) with `options`: the draft, the record, the operations.
+    fn convert(
+        &mut self,
+        source: Source,
+        root: &Value,
+        path: Option<PathBuf>,
+        options: RecordedOptions,
+    ) -> Result<(), Refusal> {
         let convert_options = options.convert_options()?;
-        let root = source.parse()?;
         let conversion = crate::convert::convert(&source, &convert_options).map_err(|failure| Refusal {
             diagnostics: view::placed(failure.diagnostics, Some(&source)),
             detail: None,
         })?;
-        let operations = view::operations(&root, &conversion.ois, &conversion.diagnostics);
+        let operations = view::operations(root, &conversion.ois, &conversion.diagnostics);
         let title = conversion.ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
         let text = crate::emit::to_text(&conversion.ois, OutputFormat::Json)?;
         let stem = source.name.rsplit('/').next().unwrap_or("api").to_owned();

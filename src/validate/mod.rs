@@ -98,11 +98,16 @@ pub fn verify_ids(config: &Value) -> Result<Vec<Diagnostic>, Diagnostic> {
 
 /// Parses and validates `source`; every diagnostic is located in its text.
 pub fn validate(source: &Source, family: Option<FormatFamily>) -> Validation {
-    let root = match source.parse() {
-        Ok(root) => root,
-        Err(error) => return Validation::unreadable(error),
-    };
-    let mut validation = validate_value(&root, family);
+    match source.parse() {
+        Ok(root) => validate_parsed(source, &root, family),
+        Err(error) => Validation::unreadable(error),
+    }
+}
+
+/// Validates `root`, already parsed from `source` (for a caller that reads it too); every
+/// diagnostic is located in its text.
+pub fn validate_parsed(source: &Source, root: &Value, family: Option<FormatFamily>) -> Validation {
+    let mut validation = validate_value(root, family);
     for diagnostic in &mut validation.diagnostics {
         source.locate_diagnostic(diagnostic);
     }
