@@ -12,6 +12,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use common::scratch::{copy_dir, words};
 use common::server::{Server, answer};
 
 /// The port the docs' examples call (`http://127.0.0.1:8765`).
@@ -67,35 +68,6 @@ fn blocks(text: &str) -> Vec<(usize, usize, Vec<Step>)> {
     found
 }
 
-/// `text` split as a POSIX shell splits words: single and double quotes, nothing else.
-fn words(text: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut quote: Option<char> = None;
-    let mut any = false;
-    for c in text.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => word.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                any = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if any || !word.is_empty() {
-                    words.push(std::mem::take(&mut word));
-                    any = false;
-                }
-            }
-            (None, c) => word.push(c),
-        }
-    }
-    if any || !word.is_empty() {
-        words.push(word);
-    }
-    words
-}
-
 /// Whether `actual` is what `expected` shows (`...` lines, `[..]` within a line).
 fn matches(expected: &[String], actual: &[&str]) -> bool {
     fn line_matches(pattern: &str, line: &str) -> bool {
@@ -122,18 +94,6 @@ fn matches(expected: &[String], actual: &[&str]) -> bool {
         Some((first, rest)) if first == "..." => (0..=actual.len()).any(|skip| matches(rest, &actual[skip..])),
         Some((first, rest)) => {
             actual.split_first().is_some_and(|(line, more)| line_matches(first, line) && matches(rest, more))
-        }
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
         }
     }
 }

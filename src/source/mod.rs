@@ -374,7 +374,8 @@ impl Source {
     /// finds the pointer's line and column here.
     pub fn locate_diagnostic(&self, diagnostic: &mut Diagnostic) {
         let location = &mut diagnostic.location;
-        if !location.is_in_text() {
+        // A diagnostic of another file (a secrets file that is a folder, say) has no place here.
+        if !location.is_in_text() || location.file.as_ref().is_some_and(|file| *file != self.name) {
             return;
         }
         if location.file.is_none() {

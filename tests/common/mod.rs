@@ -3,6 +3,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, dead_code)] // tests fail by panicking; not every test uses every helper
 
+pub mod scratch;
 pub mod server;
 pub mod studio;
 pub mod vendor;

@@ -1,0 +1,1 @@
+ois convert samples/coins.yaml --include 'GET /a/['

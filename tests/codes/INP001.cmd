@@ -1,0 +1,1 @@
+ois convert missing.yaml

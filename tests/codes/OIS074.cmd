@@ -1,0 +1,1 @@
+ois ids samples/expected/coins.ois.json --template simplePrice:inverse=bool:false

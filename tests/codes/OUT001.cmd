@@ -1,0 +1,1 @@
+ois convert samples/coins.yaml -o out.json

@@ -1,0 +1,1 @@
+ois convert samples/orders.json --strict --report json

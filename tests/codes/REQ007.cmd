@@ -1,0 +1,1 @@
+ois request api.ois.json --endpoint item --param id=1

@@ -1,0 +1,1 @@
+ois request config.json --endpoint item --param id=1 --secrets secrets.env
