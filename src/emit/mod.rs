@@ -21,7 +21,7 @@ mod yaml;
 pub use plan::Plan;
 use plan::Replace;
 
-pub(crate) use pretty::{write_pretty_at, write_pretty_items};
+pub(crate) use pretty::{write_pretty_at, write_pretty_items, write_written_at};
 pub use text::{Contents, Text};
 pub use yaml::to_yaml;
 

@@ -6,6 +6,8 @@ use std::io;
 use serde::Serialize;
 use serde_json::ser::Formatter;
 
+use super::Text;
+
 /// serde_json's `PrettyFormatter`, whose nesting starts at `level` instead of 0.
 struct Nested {
     level: usize,
@@ -114,6 +116,37 @@ pub fn write_pretty_items<T: Serialize>(
     Ok(())
 }
 
+/// Appends `written`, pretty JSON as [`write_pretty_at`] writes it at level 0, as it would be
+/// written `level` levels deep: every line after its first indented `level` more. Its last line
+/// break is left out (the caller writes what follows). No line break of pretty JSON is inside a
+/// string (JSON escapes them there), so the result is the very text serde_json would write at
+/// that depth, got without serializing again.
+pub fn write_written_at(out: &mut impl io::Write, written: &Text, level: usize) -> io::Result<()> {
+    let mut pending_break = false;
+    for block in written.blocks() {
+        let mut rest = block;
+        while !rest.is_empty() {
+            if pending_break {
+                out.write_all(b"\n")?;
+                indent(out, level)?;
+                pending_break = false;
+            }
+            match memchr::memchr(b'\n', rest) {
+                Some(at) => {
+                    out.write_all(rest.get(..at).unwrap_or_default())?;
+                    pending_break = true;
+                    rest = rest.get(at + 1..).unwrap_or_default();
+                }
+                None => {
+                    out.write_all(rest)?;
+                    rest = &[];
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -184,5 +217,28 @@ mod tests {
         assert_eq!(at(&json!({"a": [1]}), 2), "{\n      \"a\": [\n        1\n      ]\n    }");
         assert_eq!(at(&json!([]), 3), "[]");
         assert_eq!(at(&json!("x"), 3), "\"x\"");
+    }
+
+    proptest! {
+        #[test]
+        fn written_text_moved_deeper_is_what_serde_json_writes_there(value in value(), level in 0usize..5) {
+            let mut written = Text::new();
+            write_pretty_at(&mut written, &value, 0).unwrap();
+            written.push(b"\n");
+            let mut moved = Vec::new();
+            write_written_at(&mut moved, &written, level).unwrap();
+            prop_assert_eq!(String::from_utf8(moved).unwrap(), at(&value, level));
+        }
+    }
+
+    #[test]
+    fn written_text_across_blocks_is_moved_whole() {
+        let value = json!((0..20_000).map(|i| json!({"n": i, "s": "a\nb"})).collect::<Vec<_>>());
+        let mut written = Text::new();
+        write_pretty_at(&mut written, &value, 0).unwrap();
+        assert!(written.blocks().count() > 2, "the text spans blocks");
+        let mut moved = Vec::new();
+        write_written_at(&mut moved, &written, 3).unwrap();
+        assert_eq!(String::from_utf8(moved).unwrap(), at(&value, 3));
     }
 }

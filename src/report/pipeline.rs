@@ -42,6 +42,8 @@ pub struct Rendered {
     /// What the document says about each security scheme the OIS uses.
     pub scheme_descriptions: IndexMap<String, String>,
     model: Ois,
+    /// The format of `text`.
+    format: OutputFormat,
 }
 
 impl Rendered {
@@ -51,13 +53,18 @@ impl Rendered {
     }
 
     /// The path and text of the conversion record next to the OIS file `output`, with `options`
-    /// as given (`crate::update::record`); the OIS is written straight from the model.
+    /// as given (`crate::update::record`): the OIS's JSON text moved in when that is the text, or
+    /// written straight from the model.
     pub fn record_file(
         &self,
         output: &std::path::Path,
         options: &crate::update::record::RecordedOptions,
     ) -> Result<(std::path::PathBuf, String), Diagnostic> {
-        crate::update::record::file_next_to(output, &self.model.title, options, &self.model)
+        use crate::update::record::{file_next_to, file_next_to_written};
+        match self.format {
+            OutputFormat::Json => file_next_to_written(output, &self.model.title, options, &self.text),
+            OutputFormat::Yaml => file_next_to(output, &self.model.title, options, &self.model),
+        }
     }
 }
 
@@ -114,6 +121,7 @@ pub fn convert_rendered(
             summary: built.summary,
             scheme_descriptions: built.scheme_descriptions,
             model: built.model,
+            format,
         }),
         Err(error) => Err(convert::failed(built.diagnostics, vec![error])),
     }
