@@ -151,11 +151,25 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<(PathBuf, Strin
         // FIFOs, sockets and devices are not files: reading one could block the batch forever.
         if entry.file_type().is_file()
             && path.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "json" | "yaml" | "yml"))
-            && path.canonicalize().map_or(true, |file| seen.insert(file))
+            && file_identity(&entry).is_none_or(|file| seen.insert(file))
         {
             files.push(path.to_path_buf());
         }
     }
+}
+
+/// What tells one file from another however it is reached: its device and inode (one `stat`,
+/// where a canonical path took a `readlink` and a `stat` per component of the path, one file after
+/// another before any was converted), or elsewhere its canonical path.
+#[cfg(unix)]
+fn file_identity(entry: &walkdir::DirEntry) -> Option<(u64, u64, std::path::PathBuf)> {
+    use std::os::unix::fs::MetadataExt;
+    entry.metadata().ok().map(|metadata| (metadata.dev(), metadata.ino(), std::path::PathBuf::new()))
+}
+
+#[cfg(not(unix))]
+fn file_identity(entry: &walkdir::DirEntry) -> Option<(u64, u64, std::path::PathBuf)> {
+    entry.path().canonicalize().ok().map(|path| (0, 0, path))
 }
 
 /// How a batch writes: the output format, how each document's files are written (the same
