@@ -233,48 +233,8 @@ pub fn find<'r>(records: &'r [Record], title: &str) -> Option<&'r Record> {
 }
 
 /// The text of a record file: the `kept` records, with the record of `title` (generated from
-/// `options` as `generated`) at index `at` among them. The OIS is anything that serializes as it
-/// (the converter's typed model, written straight out rather than made a `Value` first).
-fn text_of<G: Serialize>(
-    kept: &[Record],
-    at: usize,
-    title: &str,
-    options: &RecordedOptions,
-    generated: &G,
-) -> Result<String, Diagnostic> {
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Fresh<'a, G> {
-        title: &'a str,
-        generated_by: String,
-        options: &'a RecordedOptions,
-        generated: &'a G,
-    }
-    #[derive(Serialize)]
-    #[serde(untagged)]
-    enum Entry<'a, G> {
-        Kept(&'a Record),
-        Fresh(Fresh<'a, G>),
-    }
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct File<'a, G> {
-        ois_convert_record: u64,
-        about: &'a str,
-        records: Vec<Entry<'a, G>>,
-    }
-    let (before, after) = kept.split_at(at.min(kept.len()));
-    let fresh = Entry::Fresh(Fresh { title, generated_by: generated_by(), options, generated });
-    let entries: Vec<Entry<'_, G>> =
-        before.iter().map(Entry::Kept).chain([fresh]).chain(after.iter().map(Entry::Kept)).collect();
-    let file = File { ois_convert_record: RECORD_VERSION, about: ABOUT, records: entries };
-    serde_json::to_string_pretty(&file).map(|text| text + "\n").map_err(|error| {
-        Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write the conversion record: {error}"))
-    })
-}
-
-/// [`text_of`] with the OIS already `written` as pretty JSON: the same text, the OIS's lines
-/// moved three levels in instead of serialized again.
+/// `options`, the OIS `written` as pretty JSON) at index `at` among them; the text serde_json
+/// writes for the whole file, the OIS's lines moved three levels in instead of serialized again.
 fn text_with_written(
     kept: &[Record],
     at: usize,
@@ -295,7 +255,7 @@ fn text_with_written(
     let (before, after) = kept.split_at(at.min(kept.len()));
     let lines = written.blocks().map(|block| memchr::memchr_iter(b'\n', block).count()).sum::<usize>();
     let mut out: Vec<u8> = Vec::with_capacity(written.len() + 6 * lines + 1024);
-    // The file's head, as `text_of` writes it.
+    // The file's head, as serde_json writes `{"oisConvertRecord", "about", "records"}`.
     out.extend_from_slice(format!("{{\n  \"oisConvertRecord\": {RECORD_VERSION},\n  \"about\": ").as_bytes());
     serde_json::to_writer(&mut out, ABOUT).map_err(std::io::Error::from).map_err(failed)?;
     out.extend_from_slice(b",\n  \"records\": [");
@@ -326,7 +286,12 @@ pub fn file_next_to<G: Serialize>(
     options: &RecordedOptions,
     generated: &G,
 ) -> Result<(PathBuf, String), Diagnostic> {
-    next_to(output, title, |kept, at| text_of(kept, at, title, options, generated))
+    let failed = |error: serde_json::Error| {
+        Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write the conversion record: {error}"))
+    };
+    let mut written = Text::new();
+    write_pretty_at(&mut written, generated, 0).map_err(failed)?;
+    next_to(output, title, |kept, at| text_with_written(kept, at, title, options, &written))
 }
 
 /// [`file_next_to`] of an OIS already written as pretty JSON (`ois convert`'s text of it, which
@@ -470,6 +435,20 @@ mod tests {
         assert_eq!(read(&path).0, [record("B", 3)]);
     }
 
+    /// The record file as serde_json writes it whole: what [`text_with_written`] must equal.
+    fn serialized(kept: &[Record], at: usize, title: &str, options: &RecordedOptions, generated: &Value) -> String {
+        let fresh = Record {
+            title: title.to_owned(),
+            generated_by: generated_by(),
+            options: options.clone(),
+            generated: generated.clone(),
+        };
+        let mut records = kept.to_vec();
+        records.insert(at, fresh);
+        let file = serde_json::json!({"oisConvertRecord": RECORD_VERSION, "about": ABOUT, "records": records});
+        serde_json::to_string_pretty(&file).unwrap() + "\n"
+    }
+
     #[test]
     fn a_record_around_the_written_ois_is_the_record_serialized() {
         let record = |title: &str| {
@@ -487,11 +466,14 @@ mod tests {
         written.push(b"\n");
         let kept = [record("A"), record("C"), record("D")];
         for at in 0..=kept.len() {
-            let by_serde = text_of(&kept, at, "B", &options, &generated).unwrap();
             let moved = text_with_written(&kept, at, "B", &options, &written).unwrap();
-            assert_eq!(moved, by_serde, "the fresh record at {at}");
+            assert_eq!(moved, serialized(&kept, at, "B", &options, &generated), "the fresh record at {at}");
         }
         let none = text_with_written(&[], 0, "B", &RecordedOptions::default(), &written).unwrap();
-        assert_eq!(none, text_of(&[], 0, "B", &RecordedOptions::default(), &generated).unwrap());
+        assert_eq!(none, serialized(&[], 0, "B", &RecordedOptions::default(), &generated));
+        // Written from the model, without its text at hand: the same file.
+        let dir = tempfile::tempdir().unwrap();
+        let (_, text) = file_next_to(&dir.path().join("x.json"), "B", &options, &generated).unwrap();
+        assert_eq!(text, serialized(&[], 0, "B", &options, &generated));
     }
 }
