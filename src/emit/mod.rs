@@ -173,6 +173,9 @@ pub fn write_atomically(path: &Path, text: &(impl Contents + ?Sized), force: boo
         return write_stdout(text);
     }
     let checked = check_target(path, if force { Replace::Anything } else { Replace::Nothing })?;
+    if checked.holds(text) {
+        return Ok(());
+    }
     Staged::write(path, checked, text, force, false)?.persist()
 }
 
@@ -239,6 +242,35 @@ fn check_target(path: &Path, replace: Replace) -> Result<Checked, Diagnostic> {
 struct Checked {
     target: PathBuf,
     existing: Option<std::fs::Metadata>,
+}
+
+impl Checked {
+    /// Whether the file there now holds exactly `contents` (read only when its size could be theirs).
+    fn holds(&self, contents: &(impl Contents + ?Sized)) -> bool {
+        let Some(existing) = &self.existing else { return false };
+        if !existing.is_file() {
+            return false;
+        }
+        let mut counted = Counted(0);
+        if contents.write_to(&mut counted).is_err() || counted.0 != existing.len() {
+            return false;
+        }
+        std::fs::read(&self.target).is_ok_and(|text| contents.is(&text))
+    }
+}
+
+/// Counts what is written to it.
+struct Counted(u64);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 += bytes.len() as u64;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A file's new text written to a temporary file beside it, not yet renamed into place.

@@ -1,6 +1,7 @@
 //! Files that belong together (an OIS and its record, a config and its secrets template, a folder
 //! of snippets) are written all or nothing: every target is checked before any is touched, every
 //! text is written to a temporary file beside its target, and only then is each renamed into place.
+//! A file that already holds what it would be given is not touched.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -159,6 +160,10 @@ impl<'a> Plan<'a> {
         let mut out = Vec::new();
         for (write, checked) in self.writes.iter().zip(checked) {
             match (&write.path, checked) {
+                // A file that already holds these very contents is left as it is: rewriting it
+                // would change nothing but its time, and cost a new file and a rename (re-running
+                // a batch over its own outputs rewrote thousands of unchanged files).
+                (Some(_), Some(checked)) if checked.holds(write.contents.as_ref()) => {}
                 (Some(path), Some(checked)) => {
                     if write.create_folder
                         && let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty())
@@ -213,6 +218,32 @@ mod tests {
         assert_eq!(error.code, Code::OutputExists);
         assert!(!a.exists(), "the first target was written before the second was checked");
         assert_eq!(std::fs::read_to_string(&b).unwrap(), "old");
+    }
+
+    #[test]
+    fn a_file_that_holds_its_contents_already_is_not_touched() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (same, longer, other) = (dir.path().join("same"), dir.path().join("longer"), dir.path().join("other"));
+        for path in [&same, &longer, &other] {
+            std::fs::write(path, "text").unwrap();
+        }
+        let inode = |path: &Path| std::fs::metadata(path).unwrap().ino();
+        let before = [inode(&same), inode(&longer), inode(&other)];
+        let mut text = super::super::Text::new();
+        text.push(b"te");
+        text.push(b"xt");
+        let mut plan = Plan::new();
+        plan.file(&same, text, true).file(&longer, "text!", true).file(&other, "tent", true);
+        plan.write().unwrap();
+        // The same contents: the very file it was. Other contents, even of the same size: a new one.
+        assert_eq!(inode(&same), before[0]);
+        assert_ne!(inode(&longer), before[1]);
+        assert_ne!(inode(&other), before[2]);
+        assert_eq!(std::fs::read_to_string(&longer).unwrap(), "text!");
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "tent");
+        let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 3, "no temporary file is left");
     }
 
     #[test]

@@ -210,6 +210,31 @@ impl std::fmt::Debug for Text {
 pub trait Contents {
     /// Writes every byte to `out`.
     fn write_to(&self, out: &mut dyn Write) -> io::Result<()>;
+
+    /// Whether these are exactly `bytes` (a file's text, say), compared as they are written.
+    fn is(&self, bytes: &[u8]) -> bool {
+        /// Takes what matches the rest of the bytes; refuses the first write that does not.
+        struct Compared<'a> {
+            rest: &'a [u8],
+        }
+        impl Write for Compared<'_> {
+            fn write(&mut self, written: &[u8]) -> io::Result<usize> {
+                match self.rest.strip_prefix(written) {
+                    Some(rest) => {
+                        self.rest = rest;
+                        Ok(written.len())
+                    }
+                    None => Err(io::Error::other("the contents differ")),
+                }
+            }
+
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut compared = Compared { rest: bytes };
+        self.write_to(&mut compared).is_ok() && compared.rest.is_empty()
+    }
 }
 
 impl Contents for str {
@@ -300,6 +325,22 @@ mod tests {
             let mut out = Trickle { taken: Vec::new(), at_most };
             text.write_to(&mut out).unwrap();
             prop_assert_eq!(out.taken, whole);
+        }
+
+        #[test]
+        fn contents_are_their_bytes_and_nothing_else(cuts in cuts(), at in 0usize..1 << 20, cut in any::<bool>()) {
+            let (text, whole) = written(&cuts);
+            prop_assert!(text.is(&whole));
+            let mut other = whole.clone();
+            if whole.is_empty() {
+                other.push(0);
+            } else if cut {
+                other.truncate(at % whole.len());
+            } else {
+                let at = at % whole.len();
+                other[at] = other[at].wrapping_add(1);
+            }
+            prop_assert!(!text.is(&other));
         }
 
         #[test]
