@@ -6,6 +6,9 @@
 #        bench/run.sh many [RUNS]          1,500 small public documents (the corpus's single-file
 #                                          roots under 600 KB, repeated) as one batch: the costs a
 #                                          batch pays per document
+#        bench/run.sh medium [RUNS]        600 public documents of the usual size (the corpus's
+#                                          single-file roots under 2 MB, 250 KB on average, repeated;
+#                                          150 MB) as one batch
 #        bench/run.sh minified [RUNS]      GitHub minified to one line: hundreds of diagnostics
 #                                          located and rendered in one 2.8 MB line
 #        bench/run.sh corpus [RUNS]        every OpenAPI document of the corpus, one-line copies of the
@@ -28,7 +31,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=single
 case "${1:-}" in
-  batch|minified|corpus|scaling|many) mode=$1; shift ;;
+  batch|minified|corpus|scaling|many|medium) mode=$1; shift ;;
   processing)
     shift
     cargo build --release --quiet --example processing
@@ -99,11 +102,13 @@ if [ ${#files[@]} -eq 0 ]; then
   files=("$corpus/github/api.github.com.json" "$corpus/stripe/spec3.yaml")
 fi
 cargo build --release --quiet --bin ois --example floor
-if [ "$mode" = many ]; then
+if [ "$mode" = many ] || [ "$mode" = medium ]; then
   many=$(mktemp -d)
-  python3 - "$corpus" "$many" <<'PY'
+  trap 'rm -rf "$many"' EXIT
+  if [ "$mode" = many ]; then limit=600000 count=1500; else limit=2000000 count=600; fi
+  python3 - "$corpus" "$many" "$limit" "$count" <<'PY'
 import os, re, shutil, sys
-corpus, out = sys.argv[1], sys.argv[2]
+corpus, out, limit, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 roots = []
 for line in open(os.path.join(corpus, "SOURCES.md"), encoding="utf-8"):
     match = re.match(r"\| *\d+ *\| `([^`]+)`", line)
@@ -112,8 +117,8 @@ for line in open(os.path.join(corpus, "SOURCES.md"), encoding="utf-8"):
 def single_file(path):
     text = open(path, encoding="utf-8", errors="replace").read()
     return not re.search(r"\$ref['\"]?\s*:\s*['\"]?(\./|\.\./|[A-Za-z0-9_-]+\.(ya?ml|json))", text)
-small = [p for p in roots if os.path.getsize(p) < 600_000 and single_file(p)]
-for i in range(1500):
+small = [p for p in roots if os.path.getsize(p) < limit and single_file(p)]
+for i in range(count):
     source = small[i % len(small)]
     shutil.copy(source, os.path.join(out, f"d{i:05d}{os.path.splitext(source)[1]}"))
 PY
