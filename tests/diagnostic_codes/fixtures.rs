@@ -51,7 +51,9 @@ pub fn cases() -> Vec<(Code, Vec<Shown>)> {
     let mut cases = Vec::new();
     for name in &names {
         let Some((code, rest)) = name.split_once('.') else { continue };
-        let Some(code) = Code::ALL.iter().copied().find(|c| c.as_str() == code) else { continue };
+        let Some(code) = Code::ALL.iter().copied().find(|c| c.as_str() == code) else {
+            panic!("{name}: {code} is not a diagnostic code (a fixture of a code that is gone?)")
+        };
         // `<CODE>.2.openapi.json`: a further case; its companions are `<CODE>.2.<companion>`.
         let (stem, kind) = match rest.split_once('.') {
             Some((n, kind)) if n.chars().all(|c| c.is_ascii_digit()) => (format!("{code}.{n}"), kind),
@@ -86,7 +88,7 @@ impl Fixture<'_> {
     }
 
     /// Runs the fixture of `kind`; `None` for a companion file (run with the file it goes with)
-    /// or the snapshot.
+    /// or the snapshot. A file of no known kind fails the run: a misspelt fixture is not skipped.
     fn run(&self, kind: &str) -> Option<Vec<Shown>> {
         Some(match kind {
             "ois.json" => {
@@ -133,7 +135,9 @@ impl Fixture<'_> {
                 let extension = kind.trim_start_matches("input.");
                 text_codes(&format!("a.{extension}"), &std::fs::read(self.dir.join(self.file)).unwrap())
             }
-            _ => return None,
+            // A snapshot, or a file that goes with another (read with it).
+            "txt" | "options.json" | "request.ois.json" | "in" => return None,
+            other => panic!("{}: no fixture is of kind `{other}` (see tests/diagnostic_codes/fixtures.rs)", self.file),
         })
     }
 }
