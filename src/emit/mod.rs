@@ -245,31 +245,12 @@ struct Checked {
 }
 
 impl Checked {
-    /// Whether the file there now holds exactly `contents` (read only when its size could be theirs).
+    /// Whether the file there now holds exactly `contents` (read only when its size is theirs).
     fn holds(&self, contents: &(impl Contents + ?Sized)) -> bool {
-        let Some(existing) = &self.existing else { return false };
-        if !existing.is_file() {
-            return false;
-        }
-        let mut counted = Counted(0);
-        if contents.write_to(&mut counted).is_err() || counted.0 != existing.len() {
-            return false;
-        }
-        std::fs::read(&self.target).is_ok_and(|text| contents.is(&text))
-    }
-}
-
-/// Counts what is written to it.
-struct Counted(u64);
-
-impl std::io::Write for Counted {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0 += bytes.len() as u64;
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+        self.existing
+            .as_ref()
+            .is_some_and(|existing| existing.is_file() && existing.len() == contents.byte_len() as u64)
+            && std::fs::read(&self.target).is_ok_and(|text| contents.is(&text))
     }
 }
 

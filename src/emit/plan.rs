@@ -195,11 +195,19 @@ impl<T: Contents + ?Sized> Contents for Box<T> {
     fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         self.as_ref().write_to(out)
     }
+
+    fn byte_len(&self) -> usize {
+        self.as_ref().byte_len()
+    }
 }
 
 impl<T: Contents + ?Sized> Contents for &T {
     fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         (**self).write_to(out)
+    }
+
+    fn byte_len(&self) -> usize {
+        (**self).byte_len()
     }
 }
 

@@ -211,6 +211,9 @@ pub trait Contents {
     /// Writes every byte to `out`.
     fn write_to(&self, out: &mut dyn Write) -> io::Result<()>;
 
+    /// How many bytes there are.
+    fn byte_len(&self) -> usize;
+
     /// Whether these are exactly `bytes` (a file's text, say), compared as they are written.
     fn is(&self, bytes: &[u8]) -> bool {
         /// Takes what matches the rest of the bytes; refuses the first write that does not.
@@ -241,11 +244,19 @@ impl Contents for str {
     fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(self.as_bytes())
     }
+
+    fn byte_len(&self) -> usize {
+        self.len()
+    }
 }
 
 impl Contents for String {
     fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
         self.as_str().write_to(out)
+    }
+
+    fn byte_len(&self) -> usize {
+        self.len()
     }
 }
 
@@ -264,6 +275,10 @@ impl Contents for Text {
             }
         }
         Ok(())
+    }
+
+    fn byte_len(&self) -> usize {
+        self.len()
     }
 }
 

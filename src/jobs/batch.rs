@@ -162,14 +162,19 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<(PathBuf, Strin
 /// where a canonical path took a `readlink` and a `stat` per component of the path, one file after
 /// another before any was converted), or elsewhere its canonical path.
 #[cfg(unix)]
-fn file_identity(entry: &walkdir::DirEntry) -> Option<(u64, u64, std::path::PathBuf)> {
+type FileIdentity = (u64, u64);
+#[cfg(not(unix))]
+type FileIdentity = PathBuf;
+
+#[cfg(unix)]
+fn file_identity(entry: &walkdir::DirEntry) -> Option<FileIdentity> {
     use std::os::unix::fs::MetadataExt;
-    entry.metadata().ok().map(|metadata| (metadata.dev(), metadata.ino(), std::path::PathBuf::new()))
+    entry.metadata().ok().map(|metadata| (metadata.dev(), metadata.ino()))
 }
 
 #[cfg(not(unix))]
-fn file_identity(entry: &walkdir::DirEntry) -> Option<(u64, u64, std::path::PathBuf)> {
-    entry.path().canonicalize().ok().map(|path| (0, 0, path))
+fn file_identity(entry: &walkdir::DirEntry) -> Option<FileIdentity> {
+    entry.path().canonicalize().ok()
 }
 
 /// How a batch writes: the output format, how each document's files are written (the same

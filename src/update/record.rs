@@ -249,32 +249,34 @@ fn text_with_written(
         generated_by: String,
         options: &'a RecordedOptions,
     }
-    let failed = |error: std::io::Error| {
-        Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write the conversion record: {error}"))
-    };
     let (before, after) = kept.split_at(at.min(kept.len()));
     let lines = written.blocks().map(|block| memchr::memchr_iter(b'\n', block).count()).sum::<usize>();
     let mut out: Vec<u8> = Vec::with_capacity(written.len() + 6 * lines + 1024);
     // The file's head, as serde_json writes `{"oisConvertRecord", "about", "records"}`.
     out.extend_from_slice(format!("{{\n  \"oisConvertRecord\": {RECORD_VERSION},\n  \"about\": ").as_bytes());
-    serde_json::to_writer(&mut out, ABOUT).map_err(std::io::Error::from).map_err(failed)?;
+    serde_json::to_writer(&mut out, ABOUT).map_err(unwritable)?;
     out.extend_from_slice(b",\n  \"records\": [");
-    write_pretty_items(&mut out, before, 1, true).map_err(std::io::Error::from).map_err(failed)?;
+    write_pretty_items(&mut out, before, 1, true).map_err(unwritable)?;
     // The fresh record: its head's members, then `generated` as its last, before its `}`.
     out.extend_from_slice(if before.is_empty() { b"\n    " } else { b",\n    " });
     let head = Head { title, generated_by: generated_by(), options };
-    write_pretty_at(&mut out, &head, 2).map_err(std::io::Error::from).map_err(failed)?;
+    write_pretty_at(&mut out, &head, 2).map_err(unwritable)?;
     let closing: &[u8] = b"\n    }";
     if !out.ends_with(closing) {
-        return Err(failed(std::io::Error::other("the record's head did not end with its `}`")));
+        return Err(unwritable("the record's head did not end with its `}`"));
     }
     out.truncate(out.len() - closing.len());
     out.extend_from_slice(b",\n      \"generated\": ");
-    write_written_at(&mut out, written, 3).map_err(failed)?;
+    write_written_at(&mut out, written, 3).map_err(unwritable)?;
     out.extend_from_slice(closing);
-    write_pretty_items(&mut out, after, 1, false).map_err(std::io::Error::from).map_err(failed)?;
+    write_pretty_items(&mut out, after, 1, false).map_err(unwritable)?;
     out.extend_from_slice(b"\n  ]\n}\n");
-    String::from_utf8(out).map_err(|error| failed(std::io::Error::other(error)))
+    String::from_utf8(out).map_err(unwritable)
+}
+
+/// Why a record file could not be written.
+fn unwritable(error: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write the conversion record: {error}"))
 }
 
 /// The path and text of the record file next to the OIS file `output` once the record of `title`
@@ -286,11 +288,8 @@ pub fn file_next_to<G: Serialize>(
     options: &RecordedOptions,
     generated: &G,
 ) -> Result<(PathBuf, String), Diagnostic> {
-    let failed = |error: serde_json::Error| {
-        Diagnostic::elsewhere(Code::OutputWrite, format!("cannot write the conversion record: {error}"))
-    };
     let mut written = Text::new();
-    write_pretty_at(&mut written, generated, 0).map_err(failed)?;
+    write_pretty_at(&mut written, generated, 0).map_err(unwritable)?;
     next_to(output, title, |kept, at| text_with_written(kept, at, title, options, &written))
 }
 
