@@ -15,7 +15,7 @@ use std::path::Path;
 use indexmap::IndexSet;
 use serde_json::{Value, json};
 
-use common::run_node;
+use common::{edit, run_node};
 
 use ois::Source;
 use ois::{Code, Severity};
@@ -65,28 +65,6 @@ fn base(format: &str) -> Value {
             }
         ]
     })
-}
-
-/// Sets (or adds) the member at `pointer`, or removes it when `value` is `None`.
-fn edit(ois: &mut Value, pointer: &str, value: Option<Value>) {
-    let (parent, key) = pointer.rsplit_once('/').expect("pointer");
-    let key = key.replace("~1", "/").replace("~0", "~");
-    match (ois.pointer_mut(parent).unwrap_or_else(|| panic!("no {parent}")), value) {
-        (Value::Object(map), Some(value)) => {
-            map.insert(key, value);
-        }
-        (Value::Object(map), None) => {
-            map.shift_remove(&key);
-        }
-        (Value::Array(items), Some(value)) => {
-            let index: usize = key.parse().expect("index");
-            if index == items.len() { items.push(value) } else { items[index] = value }
-        }
-        (Value::Array(items), None) => {
-            items.remove(key.parse::<usize>().expect("index"));
-        }
-        _ => panic!("{pointer}: parent is not a container"),
-    }
 }
 
 const EP: &str = "/endpoints/0";

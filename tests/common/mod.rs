@@ -1,7 +1,7 @@
 //! What the interop tests share: the folder of the real npm packages, and running one of its
 //! scripts on an input.
 
-#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, dead_code)] // tests fail by panicking; not every test uses every helper
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing, dead_code)] // tests fail by panicking; not every test uses every helper
 
 pub mod scratch;
 pub mod server;
@@ -39,6 +39,28 @@ pub fn base_ois() -> Value {
             "parameters": [{"name": "id", "operationParameter": {"in": "path", "name": "id"}}]
         }]
     })
+}
+
+/// Sets (or adds) the member at `pointer`, or removes it when `value` is `None`.
+pub fn edit(ois: &mut Value, pointer: &str, value: Option<Value>) {
+    let (parent, key) = pointer.rsplit_once('/').expect("pointer");
+    let key = key.replace("~1", "/").replace("~0", "~");
+    match (ois.pointer_mut(parent).unwrap_or_else(|| panic!("no {parent}")), value) {
+        (Value::Object(map), Some(value)) => {
+            map.insert(key, value);
+        }
+        (Value::Object(map), None) => {
+            map.shift_remove(&key);
+        }
+        (Value::Array(items), Some(value)) => {
+            let index: usize = key.parse().expect("index");
+            if index == items.len() { items.push(value) } else { items[index] = value }
+        }
+        (Value::Array(items), None) => {
+            items.remove(key.parse::<usize>().expect("index"));
+        }
+        _ => panic!("{pointer}: parent is not a container"),
+    }
 }
 
 /// `tests/interop`, where `npm ci` installs the real packages.

@@ -155,15 +155,7 @@ pub fn refine(document: &mut Value, edits: &Value) {
             continue;
         }
         let pointer = edit["set"].as_str().unwrap_or_else(|| panic!("an edit is set or push: {edit}"));
-        let (parent, key) = pointer.rsplit_once('/').expect("a pointer");
-        let key = key.replace("~1", "/").replace("~0", "~");
-        match document.pointer_mut(parent).unwrap_or_else(|| panic!("no {parent}")) {
-            Value::Object(map) => {
-                map.insert(key, value);
-            }
-            Value::Array(items) => items[key.parse::<usize>().expect("index")] = value,
-            _ => panic!("{pointer}: its parent is not a container"),
-        }
+        common::edit(document, pointer, Some(value));
     }
 }
 
@@ -187,6 +179,8 @@ fn update_codes(case: &Value) -> Vec<Shown> {
 
 /// A loopback server that answers every connection with `answer`, after `delay_ms`, and closes
 /// it (saying so: a client that kept the connection for the next request would find it closed).
+/// Not `common::server::Server`, which answers only what parses as an HTTP request: this one
+/// answers whatever arrives (a TLS hello for CAL003) with the raw bytes the fixture gives.
 fn serve(answer: Vec<u8>, delay_ms: u64) -> String {
     use std::io::{Read, Write};
     let answer = match answer.windows(2).position(|w| w == b"\r\n") {
