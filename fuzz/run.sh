@@ -6,7 +6,7 @@
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 set -euo pipefail
 cd "$(dirname "$0")"
-target=${1:?target: convert_bytes, validate_bytes, convert_structured, request_ois or secrets}
+target=${1:?target: convert_bytes, validate_bytes, convert_structured, request_ois, secrets, processing or abi_decode}
 limit=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 
@@ -44,6 +44,19 @@ PY
   secrets)
     # Hostile configs: a `${NAME}` outside the credentials, escaped and nested ones.
     for f in seeds/secrets/*; do cp -n "$f" "$corpus/seed-$(basename "$f")"; done ;;
+  abi_decode)
+    # Real templates' encodedParameters (hex, form byte 0) from the seeds and the examples.
+    python3 - "$corpus" <<'PY'
+import glob, hashlib, json, os, re, sys
+texts = set()
+for path in sorted(glob.glob("../tests/codes/*.json") + glob.glob("../samples/**/*.json", recursive=True)):
+    texts.update(re.findall(r'"encodedParameters"\s*:\s*"0x([0-9a-f]*)"', open(path, errors="replace").read()))
+texts.add("3173000000000000000000000000000000000000000000000000000000000000")
+for text in sorted(texts):
+    data = bytes([0]) + bytes.fromhex(text)
+    open(os.path.join(sys.argv[1], "seed-" + hashlib.md5(data).hexdigest()[:16]), "wb").write(data)
+PY
+    ;;
   validate_bytes)
     for f in ../samples/expected/*.json ../../shared/examples/ois/*.json; do [ "$(stat -c %s "$f")" -lt 65536 ] && seed "$f"; done ;;
 esac

@@ -61,6 +61,12 @@ fn start_server() -> Server {
                 answer(stream, "401 Unauthorized", "application/json", "", body.as_bytes());
             }
             "/broken" => answer(stream, "503 Service Unavailable", "text/plain", "", b"down\nfor\nrepairs"),
+            "/echo" => {
+                let headers: serde_json::Map<String, Value> =
+                    request.headers.iter().map(|(n, v)| (n.to_ascii_lowercase(), json!(v))).collect();
+                let body = json!({"headers": headers, "target": request.target});
+                answer(stream, "200 OK", "application/json", "", body.to_string().as_bytes());
+            }
             _ => {
                 let body = json!({"price": 61234.5, "data": {"items": [{"v": "7"}]}, "method": request.method});
                 answer(stream, "200 OK", "application/json", "", body.to_string().as_bytes());
@@ -95,7 +101,8 @@ fn config(base: &str) -> Value {
         "/redirect": {"get": {"parameters": []}}, "/loop": {"get": {"parameters": []}}, "/slow": {"get": {"parameters": []}},
         "/huge": {"get": {"parameters": []}}, "/text": {"get": {"parameters": []}}, "/denied": {"get": {"parameters": []}},
         "/broken": {"get": {"parameters": []}}, "/escape": {"get": {"parameters": []}},
-        "/latin1": {"get": {"parameters": []}}, "/drip": {"get": {"parameters": []}}
+        "/latin1": {"get": {"parameters": []}}, "/drip": {"get": {"parameters": []}},
+        "/echo": {"get": {"parameters": []}}
     });
     let ois = json!({
         "oisFormat": "2.3.2", "title": "Loopback", "version": "1.0.0",
@@ -579,4 +586,133 @@ fn a_converted_oiss_secrets_template_carries_its_key_to_the_call() {
     assert!(request.target.starts_with("/simple/price?ids=bitcoin"), "{}", request.target);
     let everything = format!("{}{}", String::from_utf8_lossy(&called.stdout), stderr(&called));
     assert!(!everything.contains("k-3141") && !everything.contains("from-the-environment"), "{everything}");
+}
+
+const MNEMONIC: &str = "test test test test test test test test test test test junk";
+
+/// The node's own secrets never reach an API: an OIS whose scheme would be named like the
+/// mnemonic gets a name of its own (so a secrets.env holding the mnemonic gives it nothing), a
+/// config whose credential names the mnemonic or a signed API's token is refused (OIS081), and a
+/// config's `${NAME}` reads the environment only for a name the user allowed.
+#[test]
+fn the_node_s_own_secrets_never_reach_an_api() {
+    let server = start_server();
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = dir.path().join("secrets.env");
+    std::fs::write(
+        &secrets,
+        format!(
+            "AIRNODE_WALLET_MNEMONIC={MNEMONIC}\nSIGNED_API_LOCAL_AUTH_TOKEN=token-4715\nQUERY_KEY={SECRET_QUERY}\n"
+        ),
+    )
+    .unwrap();
+    let run = |file: &std::path::Path, extra: &[&str]| {
+        let output = common::ois()
+            .env("NO_COLOR", "1")
+            .env("ENV_ONLY_KEY", "env-secret-4716")
+            .arg("call")
+            .arg(file)
+            .args(["--endpoint", "redirect", "--secrets"])
+            .arg(&secrets)
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        (output.status.code(), text)
+    };
+    // A bare OIS titled `Airnode` with a scheme `wallet_mnemonic`.
+    let mut evil = config(&server.base)["ois"][0].clone();
+    evil["title"] = json!("Airnode");
+    evil["apiSpecifications"]["components"]["securitySchemes"] =
+        json!({"wallet_mnemonic": {"type": "apiKey", "in": "header", "name": "x-api-key"}});
+    evil["apiSpecifications"]["security"] = json!({"wallet_mnemonic": []});
+    let bare = dir.path().join("evil.ois.json");
+    std::fs::write(&bare, evil.to_string()).unwrap();
+    let (code, text) = run(&bare, &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("AIRNODE_WALLET_MNEMONIC_API_CREDENTIAL") && text.contains("REQ003"), "{text}");
+    assert!(server.take().is_empty(), "a request was sent: {text}");
+    // A config whose credential is the mnemonic, a signed API's token, or a secret the config
+    // names for the node itself.
+    let mut base = config(&server.base);
+    base["nodeSettings"] = json!({"airnodeWalletMnemonic": "${MY_WALLET}"});
+    base["apiCredentials"] =
+        json!([{"oisTitle": "Loopback", "securitySchemeName": "queryKey", "securitySchemeValue": "${QUERY_KEY}"}]);
+    base["ois"][0]["apiSpecifications"]["security"] = json!({"queryKey": []});
+    for variable in ["AIRNODE_WALLET_MNEMONIC", "SIGNED_API_LOCAL_AUTH_TOKEN", "MY_WALLET"] {
+        let mut broken = base.clone();
+        broken["apiCredentials"][0]["securitySchemeValue"] = json!(format!("${{{variable}}}"));
+        let file = dir.path().join("config.json");
+        std::fs::write(&file, broken.to_string()).unwrap();
+        for command in [vec![], vec!["--show-secrets"]] {
+            let (code, text) = run(&file, &command);
+            assert_eq!(code, Some(1), "{variable}: {text}");
+            assert!(text.contains("OIS081") && text.contains("/apiCredentials/0/securitySchemeValue"), "{text}");
+            assert!(!text.contains("junk") && !text.contains("token-4715"), "{text}");
+        }
+        let validated = common::ois().arg("validate").arg(&file).output().unwrap();
+        let said =
+            format!("{}{}", String::from_utf8_lossy(&validated.stdout), String::from_utf8_lossy(&validated.stderr));
+        assert_eq!(validated.status.code(), Some(1), "{said}");
+        assert!(said.contains("OIS081"), "{said}");
+    }
+    assert!(server.take().is_empty(), "a request was sent");
+    // The environment: not read for a name the user did not allow; read for one allowed.
+    let mut from_environment = base.clone();
+    from_environment["apiCredentials"][0]["securitySchemeValue"] = json!("${ENV_ONLY_KEY}");
+    let file = dir.path().join("env.json");
+    std::fs::write(&file, from_environment.to_string()).unwrap();
+    let (code, text) = run(&file, &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("REQ003") && text.contains("--env-secret ENV_ONLY_KEY"), "{text}");
+    assert!(server.take().is_empty(), "a request was sent: {text}");
+    let (code, text) = run(&file, &["--env-secret", "ENV_ONLY_KEY"]);
+    assert_eq!(code, Some(0), "{text}");
+    let sent = server.take();
+    assert!(sent.first().is_some_and(|r| r.target.contains("api_key=env-secret-4716")), "{sent:?}");
+    assert!(!text.contains("env-secret-4716"), "{text}");
+}
+
+/// An API that echoes its key, the key picked as the value: never printed, in any form the node
+/// encodes it in (`string`, the hex of `string32`; `bytes` takes only hex, which is the key as it
+/// is), in any output format, for one
+/// endpoint and for a whole config; shown with `--show-secrets`.
+#[test]
+fn an_echoed_credential_picked_as_the_value_is_masked() {
+    let server = start_server();
+    let setup = setup(&server);
+    let mut config = config(&server.base);
+    let mut echo = |name: &str, kind: &str| {
+        let mut endpoint = endpoint(name, "get", "/echo", json!([]), json!([]), "headers.x-api-key");
+        endpoint["reservedParameters"] =
+            json!([{"name": "_type", "fixed": kind}, {"name": "_path", "fixed": "headers.x-api-key"}]);
+        config["ois"][0]["endpoints"].as_array_mut().unwrap().push(endpoint);
+    };
+    for kind in ["string", "string32"] {
+        echo(&format!("echo_{kind}"), kind);
+    }
+    std::fs::write(&setup.config, config.to_string()).unwrap();
+    let hex = |text: &str| text.bytes().map(|b| format!("{b:02x}")).collect::<String>();
+    let forms = [SECRET_HEADER.to_owned(), hex(SECRET_HEADER)];
+    for kind in ["string", "string32"] {
+        for format in ["text", "json"] {
+            let output = ois(&setup, &["call", "--endpoint", &format!("echo_{kind}"), "--format", format]);
+            let all = format!("{}{}", String::from_utf8_lossy(&output.stdout), stderr(&output));
+            assert!(output.status.success(), "{kind} {format}: {all}");
+            assert!(all.contains("****"), "{kind} {format}: {all}");
+            for form in &forms {
+                assert!(!all.contains(form.as_str()), "{kind} {format}: {form} leaked:\n{all}");
+            }
+        }
+        let shown = ois(&setup, &["call", "--endpoint", &format!("echo_{kind}"), "--show-secrets"]);
+        let all = String::from_utf8_lossy(&shown.stdout);
+        assert!(forms.iter().any(|form| all.contains(form.as_str())), "{kind}: --show-secrets hides it:\n{all}");
+    }
+    for format in ["text", "json"] {
+        let output = ois(&setup, &["call", "--all", "--format", format]);
+        let all = format!("{}{}", String::from_utf8_lossy(&output.stdout), stderr(&output));
+        for form in &forms {
+            assert!(!all.contains(form.as_str()), "--all {format}: {form} leaked:\n{all}");
+        }
+    }
 }

@@ -188,6 +188,8 @@ macro_rules! one_test_per_code {
 }
 
 one_test_per_code! {
+    ois081_node_secret_as_credential: NodeSecretAsCredential,
+    cnv074_secret_name_suffixed: SecretNameSuffixed,
     ois073_bad_template_parameter: BadTemplateParameter,
     ois074_template_value_surprise: TemplateValueSurprise,
     ois075_id_mismatch: IdMismatch,

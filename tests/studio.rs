@@ -263,3 +263,102 @@ fn reconvert_reload_and_update_keep_what_the_page_made() {
         .assert()
         .success();
 }
+
+/// A client that announces a body and never sends it (with or without the token), or drips it,
+/// and an API that takes seconds to answer: each holds only its own request.
+#[test]
+fn no_request_holds_another() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let slow_api = Server::start(|_, stream| {
+        std::thread::sleep(Duration::from_secs(4));
+        answer(stream, "200 OK", "application/json", "", br#"{"bitcoin": {"usd": 1}}"#);
+    });
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let host = format!("127.0.0.1:{}", studio.port);
+    let mut stalled = Vec::new();
+    for token in ["", studio.token.as_str()] {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", studio.port)).unwrap();
+        write!(
+            stream,
+            "POST /api/open HTTP/1.1\r\nHost: {host}\r\nX-Ois-Token: {token}\r\nContent-Length: 100000\r\n\r\n{{"
+        )
+        .unwrap();
+        stalled.push(stream);
+    }
+    studio.api("/api/secrets", &json!({"COIN_PRICES_API_DEMO_API_KEY_HEADER": "k"}));
+    let parameters =
+        json!([["ids", "bitcoin"], ["vs_currencies", "usd"], ["_type", "int256"], ["_path", "bitcoin.usd"]]);
+    let call = json!({"endpoint": "simplePrice", "parameters": parameters, "server": slow_api.base});
+    let calling = std::thread::scope(|scope| {
+        let slow = scope.spawn(|| studio.api("/api/call", &call));
+        std::thread::sleep(Duration::from_millis(300));
+        let started = Instant::now();
+        let state = studio.raw("GET", "/api/state", &[("Host", &host), ("X-Ois-Token", &studio.token)], "");
+        let waited = started.elapsed();
+        assert_eq!(state.0, 200, "{}", state.1);
+        assert!(waited < Duration::from_secs(2), "the page waited {waited:?} behind a stalled body and a slow API");
+        slow.join().unwrap()
+    });
+    assert_eq!(calling.1["ok"], true, "{}", calling.1);
+    drop(stalled);
+}
+
+/// Saving the OIS from the page writes its record through the folder's check too: a record that
+/// is a link to a file outside is refused, and nothing is written there.
+#[cfg(unix)]
+#[test]
+fn the_record_is_never_written_through_a_link() {
+    let outside = tempfile::tempdir().unwrap();
+    let victim = outside.path().join("victim.txt");
+    std::fs::write(&victim, "untouched").unwrap();
+    let folder = folder_with_coins();
+    std::os::unix::fs::symlink(&victim, folder.path().join("coins.ois.convert.json")).unwrap();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let saved = studio.api("/api/save", &json!({"what": "ois", "path": "coins.ois.json", "force": true})).1;
+    assert_eq!(saved["ok"], false, "{saved}");
+    let codes: Vec<&str> =
+        saved["refused"]["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert!(codes.contains(&"INP014"), "{saved}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
+    assert!(!folder.path().join("coins.ois.json").exists(), "all or nothing");
+}
+
+/// The mnemonic held for beacon IDs never reaches an API: not through an OIS whose scheme would be
+/// named like it, nor in any form of an echo (its string32 hex included) in any answer.
+#[test]
+fn the_mnemonic_held_never_reaches_an_api() {
+    const MNEMONIC: &str = "test test test test test test test test test test test junk";
+    let api = Server::start(|request, stream| {
+        let key = request.header("x-api-key").unwrap_or_default().to_owned();
+        answer(stream, "200 OK", "application/json", "", json!({"echo": key, "p": 1}).to_string().as_bytes());
+    });
+    let folder = tempfile::tempdir().unwrap();
+    let mut evil: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{}/samples/expected/coins.ois.json", env!("CARGO_MANIFEST_DIR"))).unwrap(),
+    )
+    .unwrap();
+    evil["title"] = json!("Airnode");
+    evil["apiSpecifications"]["components"]["securitySchemes"] =
+        json!({"wallet_mnemonic": {"type": "apiKey", "in": "header", "name": "x-api-key"}});
+    evil["apiSpecifications"]["security"] = json!({"wallet_mnemonic": []});
+    std::fs::write(folder.path().join("evil.ois.json"), evil.to_string()).unwrap();
+    let studio = Studio::start(folder.path(), &["evil.ois.json"]);
+    studio.api("/api/secrets", &json!({"AIRNODE_WALLET_MNEMONIC": MNEMONIC}));
+    let endpoint = evil["endpoints"][0]["name"].as_str().unwrap().to_owned();
+    let call =
+        json!({"endpoint": endpoint, "parameters": [["ids", "bitcoin"], ["vs_currencies", "usd"]], "server": api.base});
+    let called = studio.api("/api/call", &call).1;
+    assert_eq!(called["ok"], false, "{called}");
+    assert!(called.to_string().contains("AIRNODE_WALLET_MNEMONIC_API_CREDENTIAL"), "{called}");
+    assert!(api.take().is_empty(), "a request was sent");
+    // Held under the scheme's own name too, the echo picked as a string32 value: masked.
+    studio.api("/api/secrets", &json!({"AIRNODE_WALLET_MNEMONIC_API_CREDENTIAL": MNEMONIC}));
+    let parameters = json!([["ids", "bitcoin"], ["vs_currencies", "usd"], ["_type", "string32"], ["_path", "echo"]]);
+    let called =
+        studio.api("/api/call", &json!({"endpoint": endpoint, "parameters": parameters, "server": api.base})).1;
+    let hex: String = MNEMONIC.bytes().take(31).map(|b| format!("{b:02x}")).collect();
+    let text = called.to_string();
+    assert!(!text.contains(MNEMONIC) && !text.contains(&hex), "{text}");
+}

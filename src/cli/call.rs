@@ -90,7 +90,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
                             .as_ref()
                             .map(|r| reply_text(r, called.secrets(), show, body_lines))
                             .unwrap_or_default()
-                        + &render::answer_text(&called.exchange)
+                        + &render::answer_text(&called.exchange, show)
                 }
             };
             // What the API answered may not act on the terminal.

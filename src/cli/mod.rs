@@ -125,7 +125,7 @@ fn flag_help(fix: &Fix) -> String {
         Fix::Replace => "pass --force to replace it".to_owned(),
         Fix::GiveParameters => "pass them with --param NAME=VALUE".to_owned(),
         Fix::GiveSecret(name) => {
-            format!("pass --secrets secrets.env with a line {name}=..., or set {name} in the environment")
+            format!("pass --secrets secrets.env with a line {name}=..., or --env-secret {name} to read it from the environment")
         }
         Fix::ChooseOis => "say which with --ois TITLE".to_owned(),
         Fix::CopyDefaults => "pass --defaults to write it (the node then sends it whenever none is given)".to_owned(),

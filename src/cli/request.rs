@@ -61,11 +61,16 @@ pub(crate) struct Inputs {
     /// With a config.json of several OIS objects: the title of the one to use.
     #[arg(long = "ois", value_name = "TITLE")]
     ois_title: Option<String>,
-    /// A secrets.env file: the `${VAR}`s of a config's apiCredentials (the environment is used
-    /// too), or for a bare OIS its schemes' credentials under the names `ois config` gives them
-    /// (`ois convert --secrets-out` writes the template; only this file is read for them).
+    /// A secrets.env file: the `${VAR}`s of a config's apiCredentials, or for a bare OIS its
+    /// schemes' credentials under the names `ois config` gives them (`ois convert --secrets-out`
+    /// writes the template). The node's own secrets in it (the mnemonic, signed API tokens) are
+    /// never sent to an API.
     #[arg(long, value_name = "FILE")]
     secrets: Option<PathBuf>,
+    /// Also read this secret from the environment variable of the same name when the secrets
+    /// file lacks it (repeatable). No other variable of the environment is ever read.
+    #[arg(long = "env-secret", value_name = "NAME")]
+    env_secrets: Vec<String>,
     /// Call this server instead of the OIS's (a mock, a staging host); a note says so.
     #[arg(long, value_name = "URL")]
     server: Option<String>,
@@ -124,10 +129,12 @@ impl Inputs {
         inputs.parameters = self.requester.clone();
         inputs.ois_title = self.ois_title.clone();
         inputs.secrets = self.secrets.clone();
+        inputs.secrets_from_environment = self.env_secrets.clone();
         inputs.server = self.server.clone();
         inputs.metadata = self.metadata.clone();
         inputs.mode = if self.mode == ModeArg::Feed { Mode::Feed } else { Mode::Node };
         inputs.engine = self.engine.engine();
+        inputs.show_secrets = self.show_secrets;
         inputs
     }
 }

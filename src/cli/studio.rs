@@ -36,6 +36,8 @@ pub(crate) fn run_studio(args: StudioArgs) -> ExitCode {
     if !args.no_open && webbrowser::open(&url).is_err() {
         let _ = writeln!(std::io::stderr(), "no browser could be opened: open the address above");
     }
-    ois::studio::serve(&studio, &server, &mut std::io::stderr());
+    ois::studio::serve(&studio, &server, &|line| {
+        let _ = writeln!(std::io::stderr(), "{line}");
+    });
     ExitCode::SUCCESS
 }

@@ -159,6 +159,7 @@ codes! {
         VersionChanged = "CNV071", Note, "the version was changed to the x.y.z form OIS requires";
         TemplateEscaped = "CNV072", Warning, "a `${` from the document is written `\\${`, so the node's secrets interpolation keeps it as text";
         TemplateNested = "CNV073", Warning, "a `${` opens inside another `${…}`: no escape survives the node's interpolation, which reads the text with a stray `\\`";
+        SecretNameSuffixed = "CNV074", Note, "a security scheme whose secret would be named like one of the node's own secrets (its mnemonic, a signed API's token) gets the name with `_API_CREDENTIAL` after it";
         UpdateNoBase = "CNV080", Warning, "`--update` without a record of the last conversion or `--base`: a two-way merge that keeps everything in the OIS";
         UpdateConflict = "CNV081", Warning, "`--update`: the OIS and the API changed the same thing; the OIS's version is kept";
         EndpointRemoved = "CNV082", Warning, "`--update`: an endpoint whose operation the API no longer has is removed, and its endpoint ID with it";
@@ -243,11 +244,12 @@ codes! {
         TemplateUnservable = "OIS078", Error, "an Airnode Feed template whose request the Feed cannot make, or whose value it cannot encode (no `_type`)";
         BatchNotOneCall = "OIS079", Error, "an Airnode Feed trigger whose templates do not make one API call (different endpoints or pre-processed parameters)";
         UndecodableParameters = "OIS080", Error, "an Airnode (RRP) template whose encodedParameters airnode-abi cannot decode (every request of it fails)";
+        NodeSecretAsCredential = "OIS081", Error, "an API credential that names one of the node's own secrets (its mnemonic, a signed API's token, a provider URL): the API would receive it";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";
         MissingPathValue = "REQ002", Error, "a path parameter has no value (the node fails)";
-        MissingSecret = "REQ003", Error, "a `${VAR}` credential with no value in the secrets file or the environment";
+        MissingSecret = "REQ003", Error, "a `${VAR}` credential with no value in the secrets file (or the environment, for a name allowed from it)";
         PathValueChangesUrl = "REQ004", Warning, "a path value with `/`, `?` or `#` changes the URL's structure";
         BasicNotBase64 = "REQ005", Warning, "an http basic credential that is not base64 (the node sends it as given)";
         InvalidRequestUrl = "REQ006", Error, "the request URL is not a valid URL";

@@ -27,7 +27,7 @@ pub enum Fix {
     Replace,
     /// Give the missing requester parameters.
     GiveParameters,
-    /// Give the named secret in a secrets file or the environment.
+    /// Give the named secret in a secrets file, or allow it from the environment.
     GiveSecret(String),
     /// Say which OIS of a config.json to use, by title.
     ChooseOis,
@@ -76,7 +76,9 @@ impl Fix {
             Fix::AllowRoot => "set ConvertOptions::allow_root to allow references below another folder".to_owned(),
             Fix::Replace => "allow replacing it".to_owned(),
             Fix::GiveParameters => "give them as requester parameters".to_owned(),
-            Fix::GiveSecret(name) => format!("give {name} in a secrets file (a line {name}=...) or the environment"),
+            Fix::GiveSecret(name) => {
+                format!("give {name} in a secrets file (a line {name}=...), or allow it from the environment")
+            }
             Fix::ChooseOis => "say which by its title".to_owned(),
             Fix::CopyDefaults => {
                 "set ConvertOptions::defaults to write it (the node then sends it whenever none is given)".to_owned()

@@ -265,7 +265,14 @@ pub(super) fn all(
                 endpoint: name,
                 status: called.reply.as_ref().map(|r| r.status),
                 latency_ms: latency(&called.reply),
-                values: called.exchange.answer.as_ref().map(|a| a.preview.values.clone()),
+                values: called.exchange.answer.as_ref().map(|answer| {
+                    let secrets = called.exchange.request.as_ref().map_or(&[][..], |r| r.secrets.as_slice());
+                    if job.inputs.show_secrets {
+                        answer.preview.values.clone()
+                    } else {
+                        answer.masked(secrets).preview.values
+                    }
+                }),
                 encoded_bytes: called.exchange.answer.as_ref().map(|a| a.preview.encoded.len().saturating_sub(2) / 2),
                 outcome: Outcome::ok(),
             },

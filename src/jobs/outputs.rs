@@ -70,8 +70,15 @@ pub(super) fn write_conversion(
         .flatten()
         .map(|ois| {
             let descriptions = &conversion.scheme_descriptions;
-            crate::scaffold::config_described(std::slice::from_ref(&ois), |_, scheme| descriptions.get(scheme).cloned())
+            let mut scaffold = crate::scaffold::config_described(std::slice::from_ref(&ois), |_, scheme| {
+                descriptions.get(scheme).cloned()
+            });
+            if !outputs.config {
+                scaffold.notes = crate::scaffold::suffixed_secret_notes(&ois, "");
+            }
+            scaffold
         });
+    diagnostics.extend(scaffold.iter().flat_map(|scaffold| scaffold.notes.iter().cloned()));
     // A record sits next to an OIS file; standard output has no "next to".
     let record_at = outputs.ois.filter(|path| writes.record && !crate::emit::is_standard_output(path));
     let record = record_at.map(|path| conversion.record_file(path, given));

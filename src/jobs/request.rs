@@ -24,8 +24,11 @@ pub struct CallInputs {
     pub parameters: Vec<(String, String, bool)>,
     /// The OIS of a file that holds several.
     pub ois_title: Option<String>,
-    /// A secrets.env file (`None`: the environment).
+    /// A secrets.env file.
     pub secrets: Option<PathBuf>,
+    /// Names whose `${NAME}` the environment may fill when the secrets lack them (no other
+    /// variable of the environment is read: a config from someone else names its own).
+    pub secrets_from_environment: Vec<String>,
     /// Request metadata for relay schemes, by key.
     pub metadata: Vec<(String, String)>,
     /// Airnode's request or Airnode Feed's.
@@ -39,6 +42,9 @@ pub struct CallInputs {
     pub held: Option<super::Held>,
     /// Secrets given in memory: used instead of `secrets` and never the environment.
     pub held_secrets: Option<Secrets>,
+    /// Reports carry credentials as they are instead of `****` (an echoed key picked as a value
+    /// included).
+    pub show_secrets: bool,
 }
 
 /// The chosen OIS and a call's options, with what was noted on the way.
@@ -61,12 +67,14 @@ impl CallInputs {
             parameters: Vec::new(),
             ois_title: None,
             secrets: None,
+            secrets_from_environment: Vec::new(),
             metadata: Vec::new(),
             mode: Mode::Node,
             engine: Engine::Embedded,
             server: None,
             held: None,
             held_secrets: None,
+            show_secrets: false,
         }
     }
 
@@ -111,16 +119,17 @@ impl CallInputs {
         Ok(Setup { selected, options, notes })
     }
 
-    /// The secrets: those held, the file given, or the environment.
+    /// The secrets: those held, or the file given, and the environment's for the names allowed.
     pub fn secrets(&self) -> Result<Secrets, Diagnostic> {
         if let Some(held) = &self.held_secrets {
             return Ok(held.clone());
         }
-        match &self.secrets {
+        let given = match &self.secrets {
             // A regular file only: a FIFO nobody writes to would block forever.
-            Some(path) => Secrets::parse(&Source::read_regular(path)?.text),
-            None => Ok(Secrets::from_environment()),
-        }
+            Some(path) => Secrets::parse(&Source::read_regular(path)?.text)?,
+            None => Secrets::none(),
+        };
+        Ok(given.with_environment(self.secrets_from_environment.iter().cloned()))
     }
 
     /// Every OIS of a config (interpolated as the node interpolates it, checked, with the server

@@ -223,7 +223,7 @@ fn fragment(oises: &[Value], target: Option<Target>) -> Result<NodeScaffold, Dia
         )
         .with_help("validate the OIS files for every problem"));
     }
-    Ok(NodeScaffold { config: scaffold.config, secrets_env: scaffold.secrets_env, warnings: Vec::new() })
+    Ok(NodeScaffold { config: scaffold.config, secrets_env: scaffold.secrets_env, warnings: scaffold.notes })
 }
 
 fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnostic> {

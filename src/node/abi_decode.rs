@@ -66,6 +66,9 @@ pub fn decode_parameters(encoded: &str) -> Result<Vec<(String, Value)>, Diagnost
         kinds.push(*kind);
         types.extend([DynSolType::FixedBytes(32), solidity]);
     }
+    // What decoding allocates is bounded by the input: overlapping or out-of-order offsets (30
+    // parameters all pointing at one 16 MB value) would otherwise each be copied in full.
+    canonical_layout(&bytes, &types)?;
     let tuple = DynSolType::Tuple(types);
     let decoded = tuple
         .abi_decode_params(&bytes)
@@ -102,6 +105,50 @@ pub fn decode_parameters(encoded: &str) -> Result<Vec<(String, Value)>, Diagnost
         }
     }
     Ok(parameters)
+}
+
+/// The 32-byte word at `at` as a length or offset, when it is one this input can hold.
+fn word_as_offset(bytes: &[u8], at: usize) -> Option<usize> {
+    let word = bytes.get(at..at.checked_add(32)?)?;
+    let (high, low) = word.split_at(24);
+    if high.iter().any(|b| *b != 0) {
+        return None;
+    }
+    let value = low.iter().fold(0u64, |value, byte| (value << 8) | u64::from(*byte));
+    usize::try_from(value).ok().filter(|value| *value <= bytes.len())
+}
+
+/// Refuses an encoding whose dynamic values are not laid out as the encoder lays them out: each
+/// where the one before ends, in order, none shared, nothing after the last. airnode-abi refuses
+/// these anyway (they do not re-encode to the same text); refusing them before decoding keeps
+/// what decoding allocates within the input's size.
+fn canonical_layout(bytes: &[u8], types: &[DynSolType]) -> Result<(), Diagnostic> {
+    let not_canonical =
+        || refuse("the parameters do not re-encode to the same text (\"Re-encoding mismatch\")".to_owned());
+    let head = types.len().checked_mul(32).ok_or_else(not_canonical)?;
+    let mut end = head;
+    for (index, kind) in types.iter().enumerate() {
+        if !matches!(kind, DynSolType::Bytes | DynSolType::String) {
+            continue;
+        }
+        let offset = word_as_offset(bytes, index * 32).ok_or_else(not_canonical)?;
+        if offset != end {
+            return Err(not_canonical());
+        }
+        let length = word_as_offset(bytes, offset).ok_or_else(not_canonical)?;
+        end = length
+            .div_ceil(32)
+            .checked_mul(32)
+            .and_then(|padded| offset.checked_add(32)?.checked_add(padded))
+            .ok_or_else(not_canonical)?;
+        if end > bytes.len() {
+            return Err(not_canonical());
+        }
+    }
+    if end != bytes.len() && types.iter().any(|kind| matches!(kind, DynSolType::Bytes | DynSolType::String)) {
+        return Err(not_canonical());
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -154,5 +201,40 @@ mod tests {
         for case in cases {
             assert!(decode_parameters(&case).is_err(), "{case}");
         }
+    }
+
+    #[test]
+    fn dynamic_values_must_be_laid_out_as_encoded() {
+        let good = encoded(&[
+            ("bytes", "a", json!("0x0102")),
+            ("string", "b", json!("x".repeat(70))),
+            ("uint256", "c", json!("7")),
+            ("string", "d", json!("")),
+        ]);
+        assert!(decode_parameters(&good).is_ok(), "{good}");
+        // Every dynamic parameter's offset pointing at the first one's value: refused before
+        // decoding, however many there are.
+        let value = "ab".repeat(4096);
+        let many: Vec<(&str, String, Value)> =
+            (0..30).map(|i| ("bytes", format!("p{i}"), json!(format!("0x{value}")))).collect();
+        let many: Vec<(&str, &str, Value)> = many.iter().map(|(k, n, v)| (*k, n.as_str(), v.clone())).collect();
+        let text = encoded(&many);
+        let mut bytes = alloy_primitives::hex::decode(text.trim_start_matches("0x")).unwrap_or_default();
+        let first = bytes.get(64..96).map(<[u8]>::to_vec).unwrap_or_default();
+        for parameter in 1..30 {
+            let at = (2 + parameter * 2) * 32;
+            if let Some(word) = bytes.get_mut(at..at + 32) {
+                word.copy_from_slice(&first);
+            }
+        }
+        let shared = format!("0x{}", alloy_primitives::hex::encode(&bytes));
+        let refused = decode_parameters(&shared).err().map(|d| d.message).unwrap_or_default();
+        assert!(refused.contains("Re-encoding mismatch"), "{refused}");
+        // An offset or a length beyond the input.
+        let mut beyond = alloy_primitives::hex::decode(good.trim_start_matches("0x")).unwrap_or_default();
+        if let Some(word) = beyond.get_mut(64..96) {
+            word.fill(0xff);
+        }
+        assert!(decode_parameters(&format!("0x{}", alloy_primitives::hex::encode(&beyond))).is_err());
     }
 }

@@ -4,6 +4,8 @@
 use heck::ToShoutySnakeCase;
 use serde_json::Value;
 
+use crate::diagnostic::{Code, Diagnostic};
+
 /// The secrets.env name of the node's wallet mnemonic.
 pub const MNEMONIC_SECRET: &str = "AIRNODE_WALLET_MNEMONIC";
 
@@ -21,9 +23,96 @@ pub fn is_secret_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
+/// Whether `name` is one of the secrets a node reads for itself, which no API may ever receive:
+/// a wallet mnemonic (any name holding `MNEMONIC`), a signed API's auth token
+/// (`SIGNED_API…_TOKEN`), a chain's provider URL (`…_PROVIDER_URL`), the chain settings the
+/// Airnode scaffold names, and the cloud credentials a node loads its config with (`AWS_…`).
+/// A config names more of its own: [`node_secrets_of`].
+pub fn is_node_secret(name: &str) -> bool {
+    const EXACT: &[&str] = &["CHAIN_ID", "AIRNODE_RRP_ADDRESS", "HEARTBEAT_API_KEY", "HTTP_GATEWAY_API_KEY"];
+    name.contains("MNEMONIC")
+        || (name.starts_with("SIGNED_API") && name.ends_with("TOKEN"))
+        || name.ends_with("_PROVIDER_URL")
+        || name.starts_with("AWS_")
+        || EXACT.contains(&name)
+}
+
+/// The secrets a node config names for the node itself: every `${NAME}` outside its
+/// `apiCredentials` and its OIS objects (the mnemonic, the signed APIs' tokens, the chains'
+/// providers, …), in the order they appear. An API credential naming one of them would send it.
+pub fn node_secrets_of(config: &Value) -> Vec<String> {
+    let mut names = Vec::new();
+    let Some(root) = config.as_object() else { return names };
+    for (_, value) in root.iter().filter(|(key, _)| !matches!(key.as_str(), "ois" | "apiCredentials")) {
+        crate::pointer::for_each_text(value, &mut String::new(), &mut |text, _| {
+            for name in referenced_names(text) {
+                if !names.iter().any(|known| known == name) {
+                    names.push(name.to_owned());
+                }
+            }
+        });
+    }
+    names
+}
+
+/// The secret names `text` refers to with `${NAME}` (an escaped `\${` refers to none).
+pub fn referenced_names(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices("${").filter_map(move |(start, _)| {
+        if text.get(..start).is_some_and(|before| before.ends_with('\\')) {
+            return None;
+        }
+        let rest = text.get(start + 2..)?;
+        let name = rest.get(..rest.find('}')?)?.trim();
+        is_secret_name(name).then_some(name)
+    })
+}
+
+/// Every `apiCredentials` value of a config that names one of the node's own secrets
+/// ([`is_node_secret`], or a `${NAME}` the config uses for the node: [`node_secrets_of`]): an
+/// error each, at the value. The node would send that secret to the API; `ois` never does.
+pub fn credentials_naming_node_secrets(config: &Value) -> Vec<Diagnostic> {
+    let Some(credentials) = config.get("apiCredentials").and_then(Value::as_array) else { return Vec::new() };
+    let node_secrets = node_secrets_of(config);
+    let mut found = Vec::new();
+    for (index, credential) in credentials.iter().enumerate() {
+        let at = format!("/apiCredentials/{index}");
+        crate::pointer::for_each_text(credential, &mut at.clone(), &mut |text, pointer| {
+            for name in referenced_names(text) {
+                let whose = if node_secrets.iter().any(|known| known == name) {
+                    "the config names it for the node itself"
+                } else if is_node_secret(name) {
+                    "a name the node keeps for itself"
+                } else {
+                    continue;
+                };
+                found.push(
+                    Diagnostic::new(
+                        Code::NodeSecretAsCredential,
+                        pointer,
+                        format!("this credential is ${{{name}}}, one of the node's own secrets ({whose}): the node would send it to the API"),
+                    )
+                    .with_help("give the API credential a secret of its own (the scaffolds name it after the OIS title and scheme)"),
+                );
+            }
+        });
+    }
+    found
+}
+
+/// The suffix a scheme's secret name takes when it would otherwise be one of the node's own.
+pub const NODE_SECRET_SUFFIX: &str = "_API_CREDENTIAL";
+
 /// The secrets.env name for a scheme of an OIS: SHOUTY_SNAKE_CASE of title and scheme, made to fit
-/// `^[A-Z][A-Z0-9_]*$` (the node's rule for secret names).
+/// `^[A-Z][A-Z0-9_]*$` (the node's rule for secret names). A name that would be one of the node's
+/// own secrets ([`is_node_secret`]: an OIS titled `Airnode` with a scheme `wallet_mnemonic`)
+/// takes the suffix [`NODE_SECRET_SUFFIX`]: a secrets file holding the mnemonic must never hand it
+/// to an API.
 pub fn secret_name(title: &str, scheme: &str) -> String {
+    let name = plain_secret_name(title, scheme);
+    if is_node_secret(&name) { format!("{name}{NODE_SECRET_SUFFIX}") } else { name }
+}
+
+fn plain_secret_name(title: &str, scheme: &str) -> String {
     let raw = format!("{title} {scheme}").to_shouty_snake_case();
     let mut name = String::new();
     for c in raw.chars() {
@@ -42,7 +131,7 @@ pub fn secret_name(title: &str, scheme: &str) -> String {
 /// The secrets.env name of the token a signed API named `name` expects:
 /// `SIGNED_API_<NAME>_AUTH_TOKEN` (`SIGNED_API_AUTH_TOKEN` for one named `signed-api`).
 pub fn signed_api_token_secret(name: &str) -> String {
-    let shouty = secret_name(name, "");
+    let shouty = plain_secret_name(name, "");
     let named = shouty.strip_prefix("SIGNED_API").map(|rest| rest.trim_start_matches('_'));
     match named {
         Some("") => "SIGNED_API_AUTH_TOKEN".to_owned(),
@@ -62,6 +151,9 @@ pub struct CredentialSlot {
     pub scheme: String,
     /// The secrets.env name the scaffolds give it ([`secret_name`]).
     pub variable: String,
+    /// The name it would have had, had that not been one of the node's own secrets (then
+    /// `variable` is that name with [`NODE_SECRET_SUFFIX`]).
+    pub instead_of: Option<String>,
     /// What the value is, for whoever fills it in: "the API key, sent as header \"x-key\"".
     pub explanation: String,
 }
@@ -85,10 +177,13 @@ pub fn credential_slots(ois: &Value) -> Vec<CredentialSlot> {
             (Some("http"), _) => "the bearer token, sent as \"Authorization: Bearer <token>\"".to_owned(),
             _ => continue,
         };
+        let variable = secret_name(title, name);
+        let plain = plain_secret_name(title, name);
         slots.push(CredentialSlot {
             title: title.to_owned(),
             scheme: name.clone(),
-            variable: secret_name(title, name),
+            instead_of: (plain != variable).then_some(plain),
+            variable,
             explanation,
         });
     }
@@ -114,5 +209,50 @@ mod tests {
         for name in ["", "1A", "a", "A-B", "_A", "É"] {
             assert!(!is_secret_name(name), "{name}");
         }
+    }
+
+    #[test]
+    fn no_scheme_is_named_like_a_node_secret() {
+        assert_eq!(secret_name("Airnode", "wallet_mnemonic"), "AIRNODE_WALLET_MNEMONIC_API_CREDENTIAL");
+        assert_eq!(secret_name("Signed API", "auth token"), "SIGNED_API_AUTH_TOKEN_API_CREDENTIAL");
+        assert_eq!(secret_name("Signed", "API local auth token"), "SIGNED_API_LOCAL_AUTH_TOKEN_API_CREDENTIAL");
+        assert_eq!(secret_name("Chain", "provider url"), "CHAIN_PROVIDER_URL_API_CREDENTIAL");
+        assert_eq!(secret_name("CoinGecko", "key"), "COIN_GECKO_KEY");
+        for node in [MNEMONIC_SECRET, "SIGNED_API_AUTH_TOKEN", "SIGNED_API_LOCAL_AUTH_TOKEN", "CHAIN_PROVIDER_URL"] {
+            assert!(is_node_secret(node), "{node}");
+        }
+        for api in ["COIN_GECKO_KEY", "API_TOKEN", "SIGNED_KEY", "AIRNODE_KEY"] {
+            assert!(!is_node_secret(api), "{api}");
+        }
+        let slot = credential_slots(&serde_json::json!({"title": "Airnode", "apiSpecifications": {
+            "components": {"securitySchemes": {"wallet_mnemonic": {"type": "apiKey", "in": "header", "name": "x"}}},
+            "security": {"wallet_mnemonic": []}}}));
+        assert_eq!(slot[0].variable, "AIRNODE_WALLET_MNEMONIC_API_CREDENTIAL");
+        assert_eq!(slot[0].instead_of.as_deref(), Some(MNEMONIC_SECRET));
+    }
+
+    #[test]
+    fn a_config_names_its_node_secrets() {
+        let config = serde_json::json!({
+            "nodeSettings": {"airnodeWalletMnemonic": "${MY_WALLET}", "stage": "\\${NOT_ONE}"},
+            "signedApis": [{"authToken": "${TOKEN_A}"}, {"authToken": "${ TOKEN_B }"}, {"authToken": "${TOKEN_A}"}],
+            "apiCredentials": [{"securitySchemeValue": "${API_KEY}"}],
+            "ois": [{"title": "${IN_OIS}"}]
+        });
+        assert_eq!(node_secrets_of(&config), ["MY_WALLET", "TOKEN_A", "TOKEN_B"]);
+        assert!(credentials_naming_node_secrets(&config).is_empty());
+        let mut config = config;
+        config["apiCredentials"] = serde_json::json!([
+            {"securitySchemeValue": "${TOKEN_B}"},
+            {"securitySchemeValue": "${API_KEY}"},
+            {"securitySchemeValue": "${AIRNODE_WALLET_MNEMONIC}"},
+            {"securitySchemeValue": "\\${MY_WALLET}"}
+        ]);
+        let found: Vec<String> =
+            credentials_naming_node_secrets(&config).iter().map(|d| format!("{} {}", d.code, d.pointer())).collect();
+        assert_eq!(
+            found,
+            ["OIS081 /apiCredentials/0/securitySchemeValue", "OIS081 /apiCredentials/2/securitySchemeValue"]
+        );
     }
 }

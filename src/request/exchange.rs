@@ -33,6 +33,19 @@ pub struct Answer {
     pub preview: Preview,
 }
 
+impl Answer {
+    /// The answer with every form of `secrets` masked ([`super::mask`]) in the post-processed
+    /// response, the values and the encoded value: an API that echoes a credential, picked as the
+    /// value, must not print it.
+    pub fn masked(&self, secrets: &[String]) -> Answer {
+        let mask = |value: &Value| super::render::masked_json(secrets, false, value);
+        let mut preview = self.preview.clone();
+        preview.values = preview.values.iter().map(mask).collect();
+        preview.encoded = super::mask(&preview.encoded, secrets);
+        Answer { processed: self.processed.as_ref().map(mask), timestamp: self.timestamp, preview }
+    }
+}
+
 /// Everything the node does for one call, up to the value it signs.
 #[derive(Clone, Debug)]
 pub struct Exchange {

@@ -61,10 +61,11 @@ pub fn json(exchange: &Exchange, show_secrets: bool) -> Value {
         object.insert("headersBuilt".to_owned(), show(&Value::Object(built.clone())));
     }
     if let Some(answer) = &exchange.answer {
+        let answer = if show_secrets { answer.clone() } else { answer.masked(secrets) };
         object.insert("response".to_owned(), serde_json::to_value(answer).unwrap_or(Value::Null));
     }
     if !exchange.logs.is_empty() {
-        object.insert("logs".to_owned(), serde_json::to_value(&exchange.logs).unwrap_or(Value::Null));
+        object.insert("logs".to_owned(), show(&serde_json::to_value(&exchange.logs).unwrap_or(Value::Null)));
     }
     out
 }
@@ -85,7 +86,7 @@ fn parameter_line(parameters: &Map<String, Value>) -> String {
 /// A readable view of the call: parameters before and after pre-processing, the request, and
 /// the response after post-processing with the value it encodes.
 pub fn text(exchange: &Exchange, show_secrets: bool) -> String {
-    text_before_answer(exchange, show_secrets) + &answer_text(exchange)
+    text_before_answer(exchange, show_secrets) + &answer_text(exchange, show_secrets)
 }
 
 /// [`text()`] up to the answer: the parameters, the request (or that there is none), the reserved
@@ -98,7 +99,7 @@ pub fn text_before_answer(exchange: &Exchange, show_secrets: bool) -> String {
         out.push_str(&format!("pre-processed: {}\n", masked(secrets, show_secrets, &parameter_line(processed))));
     }
     for log in exchange.logs.iter().filter(|l| l.phase == "pre") {
-        out.push_str(&format!("console (pre-processing): {}\n", log.line));
+        out.push_str(&format!("console (pre-processing): {}\n", masked(secrets, show_secrets, &log.line)));
     }
     if !out.is_empty() {
         out.push('\n');
@@ -117,13 +118,16 @@ pub fn text_before_answer(exchange: &Exchange, show_secrets: bool) -> String {
 }
 
 /// [`text()`] from the answer on: post-processing's console output and result, the values and
-/// their encoding.
-pub fn answer_text(exchange: &Exchange) -> String {
+/// their encoding, secrets masked unless `show_secrets`.
+pub fn answer_text(exchange: &Exchange, show_secrets: bool) -> String {
+    let secrets = secrets_of(exchange);
     let mut out = String::new();
     for log in exchange.logs.iter().filter(|l| l.phase == "post") {
-        out.push_str(&format!("console (post-processing): {}\n", log.line));
+        out.push_str(&format!("console (post-processing): {}\n", masked(secrets, show_secrets, &log.line)));
     }
-    if let Some(answer) = &exchange.answer {
+    let answer =
+        exchange.answer.as_ref().map(|answer| if show_secrets { answer.clone() } else { answer.masked(secrets) });
+    if let Some(answer) = &answer {
         if let Some(processed) = &answer.processed {
             out.push_str(&format!("\npost-processed: {}\n", crate::js::stringify(processed)));
         }

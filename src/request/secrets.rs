@@ -11,24 +11,26 @@ use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::node::dotenv;
 use crate::pointer;
 
-/// Values for `${NAME}` references: a secrets.env file first, then the environment.
+/// Values for `${NAME}` references: a secrets.env file's, or values held in memory, and the
+/// environment's only for the names allowed one by one ([`Secrets::with_environment`]). A config
+/// from someone else names its own `${NAME}`s: by default it can reach no variable of the
+/// environment.
 #[derive(Clone, Debug, Default)]
 pub struct Secrets {
     values: HashMap<String, String>,
-    use_environment: bool,
+    from_environment: Vec<String>,
 }
 
 const LITERAL: &str = "to keep a literal `${`, write `\\${` (`\\\\${` inside a JSON string)";
 
 impl Secrets {
-    /// Only the environment.
-    pub fn from_environment() -> Self {
-        Secrets { values: HashMap::new(), use_environment: true }
+    /// No secret at all.
+    pub fn none() -> Self {
+        Secrets::default()
     }
 
-    /// A secrets.env text read as dotenv 16 reads it, then the environment. An entry the node's
-    /// config validation refuses (a name not matching `^[A-Z][A-Z0-9_]*$`, an empty value) is an
-    /// error naming its line.
+    /// A secrets.env text read as dotenv 16 reads it. An entry the node's config validation refuses
+    /// (a name not matching `^[A-Z][A-Z0-9_]*$`, an empty value) is an error naming its line.
     pub fn parse(text: &str) -> Result<Self, Diagnostic> {
         let entries = dotenv::parse(text).map_err(|stop| {
             Diagnostic::elsewhere(
@@ -53,21 +55,39 @@ impl Secrets {
             }
             values.insert(entry.name, entry.value);
         }
-        Ok(Secrets { values, use_environment: true })
+        Ok(Secrets { values, from_environment: Vec::new() })
     }
 
-    /// Only these values, not the environment.
+    /// Only these values.
     pub fn from_values(values: impl IntoIterator<Item = (String, String)>) -> Self {
-        Secrets { values: values.into_iter().collect(), use_environment: false }
+        Secrets { values: values.into_iter().collect(), from_environment: Vec::new() }
     }
 
-    /// The value the secrets file gives `name` (never the environment's).
+    /// These secrets, and for each of `names` that they lack the environment variable of that name
+    /// (an explicit choice of the user's: no other variable of the environment is ever read).
+    pub fn with_environment(mut self, names: impl IntoIterator<Item = String>) -> Self {
+        self.from_environment.extend(names);
+        self
+    }
+
+    /// The value given for `name`: held, read from the file, or from the environment when that
+    /// name was allowed.
+    pub fn value(&self, name: &str) -> Option<String> {
+        self.values.get(name).cloned().or_else(|| {
+            if self.from_environment.iter().any(|allowed| allowed == name) { std::env::var(name).ok() } else { None }
+        })
+    }
+
+    /// The value held or read from the file for `name` (never the environment's).
     pub fn file_value(&self, name: &str) -> Option<&str> {
         self.values.get(name).map(String::as_str)
     }
 
-    fn get(&self, name: &str) -> Option<String> {
-        self.values.get(name).cloned().or_else(|| if self.use_environment { std::env::var(name).ok() } else { None })
+    /// Only the secrets named by `keep` (an API's own credentials out of everything held).
+    pub fn only(&self, keep: impl Fn(&str) -> bool) -> Secrets {
+        let values = self.values.iter().filter(|(name, _)| keep(name)).map(|(n, v)| (n.clone(), v.clone())).collect();
+        let from_environment = self.from_environment.iter().filter(|name| keep(name)).cloned().collect();
+        Secrets { values, from_environment }
     }
 
     /// `document` as the node sees it after interpolation: every string and key with its
@@ -141,7 +161,7 @@ impl Secrets {
             )
             .with_help(LITERAL));
         }
-        self.get(name).ok_or_else(|| {
+        self.value(name).ok_or_else(|| {
             let message =
                 format!("Secrets interpolation failed: {name} is not defined (a literal `${{` is written `\\${{`)");
             Diagnostic::new(Code::MissingSecret, at, message).with_fix(Fix::GiveSecret(name.to_owned()))

@@ -33,16 +33,15 @@ pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Resul
     let mut credentials = config_credentials(&read);
     let mut missing = Vec::new();
     if read.kind != DocumentKind::Config {
-        // A bare OIS's credentials are named as `ois config` names them, and read from the
-        // secrets file only: an OIS from someone else names them, and must not pick a variable
-        // of the environment to have it sent.
+        // A bare OIS's credentials are named as `ois config` names them, never as one of the
+        // node's own secrets (`secret_name`), and read from the secrets given (the environment
+        // only for names the user allowed): an OIS from someone else names them, and must not
+        // pick the mnemonic or a variable of the environment to have it sent.
         for slot in credential_slots(chosen.ois) {
-            match secrets.file_value(&slot.variable) {
-                Some(value) => credentials.push(Credential {
-                    ois_title: slot.title.clone(),
-                    scheme: slot.scheme.clone(),
-                    value: value.to_owned(),
-                }),
+            match secrets.value(&slot.variable) {
+                Some(value) => {
+                    credentials.push(Credential { ois_title: slot.title.clone(), scheme: slot.scheme.clone(), value })
+                }
                 None => missing.push(slot),
             }
         }
@@ -104,7 +103,10 @@ fn interpolated(document: &Value, secrets: &Secrets) -> Result<Value, Diagnostic
         )
         .with_help("write `\\${` for a literal `${` (`\\\\${` inside a JSON string); keep secrets in apiCredentials"));
     }
-    let no_secrets = Secrets::from_values([]);
+    if is_config && let Some(first) = crate::node::credentials_naming_node_secrets(document).into_iter().next() {
+        return Err(first);
+    }
+    let no_secrets = Secrets::none();
     let mut document = document.clone();
     crate::pointer::try_for_each_text_mut(&mut document, &mut String::new(), &mut |text, at| {
         if !text.contains("${") {
@@ -139,7 +141,9 @@ pub fn check_ois(ois: &Value) -> Result<(), Diagnostic> {
 
 /// `text` with every secret replaced by `****`, in every form an API might echo it in: as it is,
 /// URL-encoded (as a path, as a query), JSON-escaped (with and without `\/`), base64-encoded, and,
-/// for a secret that is base64 (HTTP basic credentials), decoded.
+/// for a secret that is base64 (HTTP basic credentials), decoded; and in every form the node
+/// encodes a value picked from such an echo in: the hex of its bytes (`bytes`, `string`), of its
+/// first 31 characters (`string32`).
 pub fn mask(text: &str, secrets: &[String]) -> String {
     let mut forms: Vec<String> = secrets.iter().filter(|s| !s.is_empty()).flat_map(|s| forms_of(s)).collect();
     // Longer first, so a secret containing another is masked whole.
@@ -176,6 +180,9 @@ fn forms_of(secret: &str) -> Vec<String> {
     if let Some(decoded) = STANDARD.decode(secret).ok().and_then(|bytes| String::from_utf8(bytes).ok()) {
         forms.push(decoded);
     }
+    forms.push(alloy_primitives::hex::encode(secret));
+    let string32: String = secret.chars().take(31).collect();
+    forms.push(alloy_primitives::hex::encode(string32));
     forms
 }
 

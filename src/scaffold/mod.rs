@@ -9,6 +9,7 @@ pub mod verify;
 
 use serde_json::{Value, json};
 
+use crate::diagnostic::{Code, Diagnostic, Document, Location};
 use crate::node::{CredentialSlot, credential_slots};
 
 /// A config.json fragment `{"ois": [...], "apiCredentials": [...]}` and the matching secrets.env.
@@ -19,6 +20,9 @@ pub struct Scaffold {
     /// A secrets.env template with one empty line per credential (without the header naming the
     /// file it is for: [`secrets::header`]).
     pub secrets_env: String,
+    /// What was noted on the way: a credential named otherwise than its title and scheme say,
+    /// because that name is one of the node's own secrets.
+    pub notes: Vec<Diagnostic>,
 }
 
 /// The scaffold for `oises` (each an OIS object).
@@ -32,8 +36,44 @@ pub fn config_described(oises: &[Value], describe: impl Fn(&str, &str) -> Option
     let mut credentials = Vec::new();
     // Its header, naming the file it is for, is the writer's (`secrets::header`).
     let mut secrets_env = String::new();
-    for slot in oises.iter().flat_map(credential_slots) {
-        let CredentialSlot { title, scheme, variable, explanation } = &slot;
+    let mut notes = Vec::new();
+    for (index, ois) in oises.iter().enumerate() {
+        for slot in credential_slots(ois) {
+            add_credential(&slot, &describe, &mut credentials, &mut secrets_env);
+        }
+        notes.extend(suffixed_secret_notes(ois, &format!("/ois/{index}")));
+    }
+    Scaffold { config: json!({"ois": oises, "apiCredentials": credentials}), secrets_env, notes }
+}
+
+/// A note for each credential of `ois` (at `at` in what is written) named otherwise than its title
+/// and scheme say, because that name is one of the node's own secrets.
+pub fn suffixed_secret_notes(ois: &Value, at: &str) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
+    for slot in credential_slots(ois) {
+        let Some(instead_of) = &slot.instead_of else { continue };
+        let pointer =
+            crate::pointer::join(&format!("{at}/apiSpecifications/components/securitySchemes"), [slot.scheme.as_str()]);
+        notes.push(Diagnostic::new(
+            Code::SecretNameSuffixed,
+            Location::new(Document::Output, pointer),
+            format!(
+                "the credential of \"{}\" is {}, not {instead_of}: that name is one of the node's own secrets, which no API may receive",
+                slot.scheme, slot.variable
+            ),
+        ));
+    }
+    notes
+}
+
+fn add_credential(
+    slot: &CredentialSlot,
+    describe: &impl Fn(&str, &str) -> Option<String>,
+    credentials: &mut Vec<Value>,
+    secrets_env: &mut String,
+) {
+    {
+        let CredentialSlot { title, scheme, variable, explanation, .. } = slot;
         credentials.push(
             json!({"oisTitle": title, "securitySchemeName": scheme, "securitySchemeValue": format!("${{{variable}}}")}),
         );
@@ -43,7 +83,6 @@ pub fn config_described(oises: &[Value], describe: impl Fn(&str, &str) -> Option
         }
         secrets_env.push_str(&format!("{variable}=\n"));
     }
-    Scaffold { config: json!({"ois": oises, "apiCredentials": credentials}), secrets_env }
 }
 
 #[cfg(test)]

@@ -178,6 +178,7 @@ pub fn feed_config(oises: &[Value], feeds: &[Feed], options: &FeedOptions) -> Re
         ));
     }
     let base = config_described(oises, |_, _| None);
+    warnings.extend(base.notes.iter().cloned());
     let mut endpoints = Map::new();
     let mut templates = Map::new();
     let mut template_ids = Vec::new();
@@ -257,8 +258,9 @@ pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> Result<NodeS
     if options.require_format {
         require_family(oises, FormatFamily::V2_3, node)?;
     }
-    let (embedded, warnings) = embeddable(oises, FormatFamily::V2_3, node);
+    let (embedded, mut warnings) = embeddable(oises, FormatFamily::V2_3, node);
     let base = config_described(oises, |_, _| None);
+    warnings.extend(base.notes.iter().cloned());
     let mut rrp = Vec::new();
     for ois in oises {
         let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();

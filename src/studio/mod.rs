@@ -14,7 +14,6 @@ pub mod gate;
 mod session;
 mod view;
 
-use std::io::Read;
 use std::sync::Mutex;
 
 use serde::de::DeserializeOwned;
@@ -22,7 +21,7 @@ use serde_json::json;
 
 pub use folder::Folder;
 pub use gate::{Incoming, Outgoing};
-pub use session::{OpenRequest, Session};
+pub use session::{CallRequest, OpenRequest, PreparedCall, Session};
 
 use crate::diagnostic::{Code, Diagnostic};
 
@@ -96,7 +95,7 @@ impl Studio {
             "/api/edit" => self.step(body, |s, r| s.edit(r)),
             "/api/text" => self.step(body, |s, r: String| s.set_text(r)),
             "/api/request" => self.step(body, |s, r| s.request(&r)),
-            "/api/call" => self.step(body, |s, r| s.call(&r)),
+            "/api/call" => self.call(body),
             "/api/secrets" => self.step(body, |s, r| s.set_secrets(r)),
             "/api/build" => self.step(body, |s, r| s.build(r)),
             "/api/save" => self.step(body, |s, r| s.save(r)),
@@ -112,7 +111,19 @@ impl Studio {
             Ok(value) => json!({ "ok": true, "answer": value }),
             Err(refusal) => json!({ "ok": false, "refused": refusal }),
         };
-        Outgoing::json(200, &body)
+        // Every form of every secret held, wherever an answer carries it (an echoed key picked
+        // as the value, its string32 hex, what a snippet logged), the mnemonic included.
+        let secrets = self.with_session(|s| s.secret_values());
+        Outgoing::json(200, &crate::request::render::masked_json(&secrets, false, &body))
+    }
+
+    /// A real call, made without holding the session: the page's other steps go on meanwhile.
+    fn call(&self, body: &[u8]) -> session::Answer {
+        let request: session::CallRequest = parse_request(body)?;
+        let prepared = self.with_session(|session| session.prepare_call(&request))?;
+        let (response, answer) = prepared.run();
+        self.with_session(|session| session.hold_response(response));
+        answer
     }
 
     fn step<R: DeserializeOwned>(
@@ -120,11 +131,15 @@ impl Studio {
         body: &[u8],
         step: impl FnOnce(&mut Session, R) -> session::Answer,
     ) -> session::Answer {
-        let request: R = serde_json::from_slice(body).map_err(|error| {
-            session::Refusal::from(Diagnostic::elsewhere(Code::BadArgument, format!("the page sent {error}")))
-        })?;
+        let request: R = parse_request(body)?;
         self.with_session(|session| step(session, request))
     }
+}
+
+fn parse_request<R: DeserializeOwned>(body: &[u8]) -> Result<R, session::Refusal> {
+    serde_json::from_slice(body).map_err(|error| {
+        session::Refusal::from(Diagnostic::elsewhere(Code::BadArgument, format!("the page sent {error}")))
+    })
 }
 
 /// Binds the studio's server on 127.0.0.1 (only) at `port` (0: any free one).
@@ -137,41 +152,89 @@ pub fn bind(port: u16) -> Result<(tiny_http::Server, u16), Diagnostic> {
     Ok((server, bound))
 }
 
-/// Serves `studio` on `server` until the process ends; each request logged as its method, path
-/// (never the query, which holds the token) and status.
-pub fn serve(studio: &Studio, server: &tiny_http::Server, log: &mut dyn std::io::Write) {
-    for mut request in server.incoming_requests() {
-        let header = |name: &'static str| {
-            request.headers().iter().find(|h| h.field.equiv(name)).map(|h| h.value.as_str().to_owned())
-        };
-        let mut incoming = Incoming {
-            method: request.method().as_str().to_owned(),
-            url: request.url().to_owned(),
-            host: header("Host"),
-            token: header("X-Ois-Token"),
-            origin: header("Origin"),
-            body: Vec::new(),
-        };
-        let too_large = request.body_length().is_some_and(|length| length as u64 > MAX_BODY_BYTES);
-        let read = request.as_reader().take(MAX_BODY_BYTES + 1).read_to_end(&mut incoming.body);
-        let outgoing = if too_large || incoming.body.len() as u64 > MAX_BODY_BYTES {
-            Outgoing::text(413, "the request is larger than the studio reads")
-        } else if read.is_err() {
-            Outgoing::text(400, "the request could not be read")
-        } else {
-            studio.handle(&incoming)
-        };
-        let path = incoming.url.split('?').next().unwrap_or_default();
-        let _ = writeln!(log, "{} {} {}", incoming.method, crate::emit::printable(path), outgoing.status);
-        let mut response = tiny_http::Response::from_data(outgoing.body).with_status_code(outgoing.status);
-        let headers = gate::SECURITY_HEADERS.iter().copied().chain([("Content-Type", outgoing.content_type)]);
-        for (name, value) in headers {
-            if let Ok(header) = tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-                response.add_header(header);
-            }
+/// How many requests are served at once; one more is answered 503 at once.
+const MAX_IN_FLIGHT: usize = 32;
+
+/// How long a request's body may take to arrive (the page sends its largest, a pasted document,
+/// in well under a second).
+const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Serves `studio` on `server` until the process ends, each request on a thread of its own (a slow
+/// API call or a slow client holds only its own request); each logged as its method, path (never
+/// the query, which holds the token) and status.
+pub fn serve(studio: &Studio, server: &tiny_http::Server, log: &(dyn Fn(&str) + Sync)) {
+    let in_flight = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for request in server.incoming_requests() {
+            let in_flight = &in_flight;
+            let taken = in_flight.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            scope.spawn(move || {
+                if taken >= MAX_IN_FLIGHT {
+                    respond(request, Outgoing::text(503, "the studio is busy: try again"), log);
+                } else {
+                    serve_one(studio, request, log);
+                }
+                in_flight.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+            });
         }
-        let _ = request.respond(response);
+    });
+}
+
+/// One request: who is asking is checked before its body is read; the body is read within its
+/// size and time bounds; then the studio answers.
+fn serve_one(studio: &Studio, mut request: tiny_http::Request, log: &(dyn Fn(&str) + Sync)) {
+    let header = |name: &'static str| {
+        request.headers().iter().find(|h| h.field.equiv(name)).map(|h| h.value.as_str().to_owned())
+    };
+    let mut incoming = Incoming {
+        method: request.method().as_str().to_owned(),
+        url: request.url().to_owned(),
+        host: header("Host"),
+        token: header("X-Ois-Token"),
+        origin: header("Origin"),
+        body: Vec::new(),
+    };
+    if let Some(refusal) = gate::refusal(&incoming, studio.port, &studio.token) {
+        return respond(request, refusal, log);
     }
+    if request.body_length().is_some_and(|length| length as u64 > MAX_BODY_BYTES) {
+        return respond(request, Outgoing::text(413, "the request is larger than the studio reads"), log);
+    }
+    let outgoing = match read_body(request.as_reader(), &mut incoming.body) {
+        Ok(()) => studio.handle(&incoming),
+        Err(refusal) => refusal,
+    };
+    respond(request, outgoing, log);
+}
+
+/// Reads a body of at most [`MAX_BODY_BYTES`] within [`BODY_DEADLINE`].
+fn read_body(reader: &mut dyn std::io::Read, body: &mut Vec<u8>) -> Result<(), Outgoing> {
+    let started = std::time::Instant::now();
+    let mut chunk = [0u8; 64 * 1024];
+    loop {
+        let read = reader.read(&mut chunk).map_err(|_| Outgoing::text(400, "the request could not be read"))?;
+        let Some(bytes) = chunk.get(..read).filter(|bytes| !bytes.is_empty()) else { return Ok(()) };
+        body.extend_from_slice(bytes);
+        if body.len() as u64 > MAX_BODY_BYTES {
+            return Err(Outgoing::text(413, "the request is larger than the studio reads"));
+        }
+        if started.elapsed() > BODY_DEADLINE {
+            return Err(Outgoing::text(408, "the request's body came too slowly"));
+        }
+    }
+}
+
+fn respond(request: tiny_http::Request, outgoing: Outgoing, log: &(dyn Fn(&str) + Sync)) {
+    let path = request.url().split('?').next().unwrap_or_default();
+    log(&format!("{} {} {}", request.method().as_str(), crate::emit::printable(path), outgoing.status));
+    let mut response = tiny_http::Response::from_data(outgoing.body).with_status_code(outgoing.status);
+    let headers = gate::SECURITY_HEADERS.iter().copied().chain([("Content-Type", outgoing.content_type)]);
+    for (name, value) in headers {
+        if let Ok(header) = tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
+            response.add_header(header);
+        }
+    }
+    let _ = request.respond(response);
 }
 
 /// A started studio: its server, the studio, and what opening the file given said (the studio

@@ -509,8 +509,10 @@ impl Session {
         let draft = self.draft()?;
         let mut inputs = CallInputs::new(PathBuf::from(&draft.name));
         inputs.held = Some(draft.held());
-        // Only what was typed into the page: never the environment the studio runs in.
-        inputs.held_secrets = Some(Secrets::from_values(self.secrets.clone()));
+        // Only what was typed into the page, never the environment the studio runs in, and never
+        // the node's own secrets (the mnemonic held for beacon IDs): no API may receive them.
+        let held = Secrets::from_values(self.secrets.clone());
+        inputs.held_secrets = Some(held.only(|name| !crate::node::is_node_secret(name)));
         inputs.parameters = request.parameters.iter().map(|(n, v)| (n.clone(), v.clone(), false)).collect();
         inputs.ois_title = draft.title.clone();
         inputs.server = request.server.clone().filter(|s| !s.trim().is_empty());
@@ -520,7 +522,8 @@ impl Session {
         Ok(inputs)
     }
 
-    fn secret_values(&self) -> Vec<String> {
+    /// The values of every secret held (to mask them in every answer).
+    pub(crate) fn secret_values(&self) -> Vec<String> {
         self.secrets.values().cloned().collect()
     }
 
@@ -544,41 +547,26 @@ impl Session {
         }
     }
 
+    /// What a real call needs, taken from the session so that the call itself runs without it
+    /// (a slow API must not hold every other step of the page).
+    pub fn prepare_call(&self, request: &CallRequest) -> Result<PreparedCall, Refusal> {
+        let job = crate::jobs::call::CallJob::new(self.inputs(request)?, crate::call::CallOptions::default());
+        Ok(PreparedCall { job, endpoint: request.endpoint.clone(), secrets: self.secret_values() })
+    }
+
+    /// Holds the answer of a call made with [`Session::prepare_call`] for previews.
+    pub fn hold_response(&mut self, response: Option<Value>) {
+        self.response = response;
+    }
+
     /// The real call (as `ois call`): the answer held for previews, its leaves to pick `_path`
     /// from, secrets masked in everything shown.
     pub fn call(&mut self, request: &CallRequest) -> Answer {
-        let job = crate::jobs::call::CallJob::new(self.inputs(request)?, crate::call::CallOptions::default());
-        let secrets = self.secret_values();
-        let leaves = |value: Option<&Value>| {
-            let masked = value.map(|v| crate::request::render::masked_json(&secrets, false, v));
-            let (leaves, truncated) = masked.as_ref().map(crate::request::paths::leaves).unwrap_or_default();
-            json!({"leaves": leaves, "truncated": truncated})
-        };
-        match crate::jobs::call::one(&job, &request.endpoint, now()) {
-            Ok(report) => {
-                self.response = report.called.reply.as_ref().and_then(|r| r.json.clone());
-                let processed = report.called.exchange.answer.as_ref().and_then(|a| a.processed.as_ref());
-                Ok(json!({
-                    "call": report.called.json(false),
-                    "picker": leaves(processed),
-                    "diagnostics": view::placed(report.diagnostics, report.source.as_ref()),
-                }))
-            }
-            Err(stopped) => {
-                self.response = stopped.reply.as_ref().and_then(|r| r.json.clone());
-                let detail = json!({
-                    "call": stopped.json(false).get("call").cloned(),
-                    "picker": leaves(self.response.as_ref()),
-                    "logs": stopped.stop.logs,
-                });
-                Err(Refusal {
-                    diagnostics: view::placed(stopped.stop.diagnostics, stopped.stop.source.as_ref()),
-                    detail: Some(detail),
-                })
-            }
-        }
+        let prepared = self.prepare_call(request)?;
+        let (response, answer) = prepared.run();
+        self.hold_response(response);
+        answer
     }
-
     /// Holds secrets typed into the page (an empty value forgets one); answers with the names.
     pub fn set_secrets(&mut self, values: BTreeMap<String, String>) -> Answer {
         for (name, value) in values {
@@ -651,15 +639,18 @@ impl Session {
                 let draft = self.draft()?;
                 let mut plan = Plan::new();
                 if draft.file.as_deref() == Some(request.path.as_str()) {
-                    // The draft's own file: replacing it is what saving means.
-                    plan.companion(&target, draft.text.as_str(), true);
+                    // The draft's own file: replacing it is what saving means (a regular file only).
+                    plan.companion(&target, draft.text.as_str(), false);
                 } else {
                     plan.file(&target, draft.text.as_str(), request.force);
                 }
                 if let Some(record) = &self.record {
                     let (path, text) =
                         record::file_next_to(&target, &record.title, &record.options, &record.generated)?;
-                    plan.companion(&path, text, true);
+                    // The record goes through the folder's check like every file the studio
+                    // writes: below the folder, never through a link.
+                    let path = self.folder.writable(&self.folder.relative(&path))?;
+                    plan.companion(&path, text, false);
                 }
                 plan.write()?;
                 let text = draft.text.clone();
@@ -753,5 +744,51 @@ impl Session {
         draft.text = update.text;
         self.record = Some(update.record);
         Ok(self.view())
+    }
+}
+
+/// A real call taken out of the session: run it with no lock held, then hand the answer back
+/// with [`Session::hold_response`].
+#[derive(Debug)]
+pub struct PreparedCall {
+    job: crate::jobs::call::CallJob,
+    endpoint: String,
+    secrets: Vec<String>,
+}
+
+impl PreparedCall {
+    /// Calls the API: the answer to hold, and what the page is told.
+    pub fn run(self) -> (Option<Value>, Answer) {
+        let secrets = self.secrets;
+        let leaves = |value: Option<&Value>| {
+            let masked = value.map(|v| crate::request::render::masked_json(&secrets, false, v));
+            let (leaves, truncated) = masked.as_ref().map(crate::request::paths::leaves).unwrap_or_default();
+            json!({"leaves": leaves, "truncated": truncated})
+        };
+        match crate::jobs::call::one(&self.job, &self.endpoint, now()) {
+            Ok(report) => {
+                let response = report.called.reply.as_ref().and_then(|r| r.json.clone());
+                let processed = report.called.exchange.answer.as_ref().and_then(|a| a.processed.as_ref());
+                let answer = json!({
+                    "call": report.called.json(false),
+                    "picker": leaves(processed),
+                    "diagnostics": view::placed(report.diagnostics, report.source.as_ref()),
+                });
+                (response, Ok(answer))
+            }
+            Err(stopped) => {
+                let response = stopped.reply.as_ref().and_then(|r| r.json.clone());
+                let detail = json!({
+                    "call": stopped.json(false).get("call").cloned(),
+                    "picker": leaves(response.as_ref()),
+                    "logs": stopped.stop.logs,
+                });
+                let refusal = Refusal {
+                    diagnostics: view::placed(stopped.stop.diagnostics, stopped.stop.source.as_ref()),
+                    detail: Some(detail),
+                };
+                (response, Err(refusal))
+            }
+        }
     }
 }
