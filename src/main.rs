@@ -97,6 +97,9 @@ enum Command {
         /// Write ois.1 and a page per command (ois-convert.1, …) into this folder.
         #[arg(long, value_name = "DIR")]
         dir: Option<std::path::PathBuf>,
+        /// With --dir: also replace a page that is a link (written through it).
+        #[arg(long, requires = "dir")]
+        force: bool,
     },
     /// The JSON Schema (draft 2020-12) of an OIS object, or of a node config, for editors.
     #[command(after_help = "EXAMPLES:
@@ -143,7 +146,7 @@ enum Command {
 
 /// The manual: `ois.1` on standard output, or it and a page per command into `dir` (existing
 /// pages are replaced; written all or nothing).
-fn man(dir: Option<&std::path::Path>) -> ExitCode {
+fn man(dir: Option<&std::path::Path>, force: bool) -> ExitCode {
     let mut command = Cli::command().disable_help_subcommand(true);
     command.build();
     let mut pages = Vec::new();
@@ -156,7 +159,9 @@ fn man(dir: Option<&std::path::Path>) -> ExitCode {
         Some(dir) => {
             let mut plan = ois::emit::Plan::new();
             for (name, page) in pages {
-                plan.file(&dir.join(name), page, true);
+                // An existing page is replaced when it is a regular file; a link there (which could
+                // lead anywhere) only when forced: otherwise nothing is written.
+                plan.companion(&dir.join(name), page, force);
             }
             plan.write()
         }
@@ -210,7 +215,7 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut command, "ois", &mut std::io::stdout());
             ExitCode::SUCCESS
         }
-        Command::Man { dir } => man(dir.as_deref()),
+        Command::Man { dir, force } => man(dir.as_deref(), force),
         Command::Processing(command) => cli::run_processing(command),
         Command::Endpoint(command) => cli::run_endpoint(command),
         Command::Explain { code } => cli::run_explain(code.as_deref()),

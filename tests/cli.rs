@@ -1104,3 +1104,68 @@ fn explain_prints_a_codes_page_and_refuses_an_unknown_code() {
     let all = ois().arg("explain").output().unwrap();
     assert_eq!(String::from_utf8_lossy(&all.stdout).lines().count(), ois::Code::ALL.len());
 }
+
+/// Every file argument of `ois ids` and `ois scaffold feed` refuses a FIFO or a device (INP012)
+/// instead of waiting on it or reading it to the input limit.
+#[cfg(unix)]
+#[test]
+fn ids_and_scaffold_file_arguments_refuse_fifos_and_devices() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("feeds.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let zero = dir.path().join("zero.json");
+    std::os::unix::fs::symlink("/dev/zero", &zero).expect("link");
+    let os = std::ffi::OsStr::new;
+    for file in [&fifo, &zero] {
+        for (command, flag) in [(&["ids"][..], "--templates"), (&["scaffold", "feed"][..], "--feeds")] {
+            let mut args: Vec<&std::ffi::OsStr> = command.iter().map(|c| std::ffi::OsStr::new(*c)).collect();
+            args.extend([os("samples/expected/coins.ois.json"), os(flag), file.as_os_str()]);
+            let output = ois_within(&args, 30);
+            let said = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(1), "{args:?}: {said}");
+            assert!(said.contains("INP012"), "{args:?}: {said}");
+        }
+    }
+}
+
+/// What a document says reaches the terminal as text, never as an escape it acts on, nor as an
+/// invisible or reordering character: `ois ids` (text and JSON) and `ois endpoint list`; and no
+/// name chosen on the command line may hold one.
+#[test]
+fn names_from_documents_are_shown_not_obeyed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut ois_value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("samples/expected/coins.ois.json").unwrap()).unwrap();
+    let hostile = "price\u{1b}]52;c;Y3VybCBldmlsCg==\u{7}\u{9b}31m\u{202e}gnp.exe\u{200b}";
+    ois_value["endpoints"][0]["name"] = serde_json::json!(hostile);
+    let file = dir.path().join("hostile.ois.json");
+    std::fs::write(&file, ois_value.to_string()).unwrap();
+    let template = format!("{hostile}:ids=string32:a\u{1b}[2Jb");
+    for format in ["text", "json"] {
+        let output = common::ois()
+            .args(["ids", file.to_str().unwrap(), "--template", &template, "--format", format])
+            .output()
+            .unwrap();
+        let all = [output.stdout.clone(), output.stderr.clone()].concat();
+        let text = String::from_utf8_lossy(&all);
+        for raw in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}', '\u{200b}'] {
+            assert!(!text.contains(raw), "{format}: {raw:?} reached the terminal: {text:?}");
+        }
+        assert!(output.status.success(), "{format}: {text}");
+    }
+    let listed = common::ois().args(["endpoint", "list", file.to_str().unwrap()]).output().unwrap();
+    let text = String::from_utf8_lossy(&[listed.stdout, listed.stderr].concat()).into_owned();
+    assert!(!text.contains('\u{202e}') && !text.contains('\u{200b}') && !text.contains('\u{1b}'), "{text:?}");
+    // A name chosen on the command line: refused.
+    let plain = dir.path().join("plain.ois.json");
+    std::fs::copy("samples/expected/coins.ois.json", &plain).unwrap();
+    for new in ["pri\u{200b}ce", "price\u{202e}", "\u{2066}x"] {
+        let output = common::ois()
+            .args(["endpoint", "set", plain.to_str().unwrap(), "simplePrice", "--rename", new])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{new:?}: {said}");
+        assert!(said.contains("EDT001") && said.contains("invisible"), "{new:?}: {said}");
+    }
+}

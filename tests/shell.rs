@@ -55,3 +55,25 @@ fn every_command_has_examples_in_its_help() {
         assert!(help.contains("EXAMPLES:\n  ois "), "{command} --help has no EXAMPLES");
     }
 }
+
+/// `ois man --dir` replaces its own pages, but never writes through a link there (which could
+/// lead anywhere) unless forced: nothing is written, the link's target untouched.
+#[cfg(unix)]
+#[test]
+fn the_manual_is_never_written_through_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim");
+    std::fs::write(&victim, "untouched").unwrap();
+    std::os::unix::fs::symlink(&victim, dir.path().join("ois-convert.1")).unwrap();
+    let output = Command::cargo_bin("ois").unwrap().args(["man", "--dir"]).arg(dir.path()).output().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("OUT001") && said.contains("--force"), "{said}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
+    assert!(!dir.path().join("ois.1").exists(), "all or nothing");
+    // A page that is a regular file is replaced.
+    std::fs::remove_file(dir.path().join("ois-convert.1")).unwrap();
+    std::fs::write(dir.path().join("ois-convert.1"), "old").unwrap();
+    ois(&["man", "--dir", dir.path().to_str().unwrap()]);
+    assert!(std::fs::read_to_string(dir.path().join("ois-convert.1")).unwrap().contains(".TH"));
+}

@@ -81,7 +81,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
             super::report_diagnostics(&report.diagnostics, report.source.as_ref(), style);
             let called = &report.called;
             let output = match args.format {
-                CallFormat::Json => ois::js::stringify_pretty(&called.json(show)) + "\n",
+                CallFormat::Json => super::js_json_text(&called.json(show)),
                 CallFormat::Text => {
                     let body_lines = std::io::stdout().is_terminal().then_some(BODY_LINES_ON_TERMINAL);
                     render::text_before_answer(&called.exchange, show)
@@ -109,7 +109,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
         Err(stopped) => {
             if args.format == CallFormat::Json {
                 // A script always has something to parse.
-                let json = ois::js::stringify_pretty(&stopped.json(show)) + "\n";
+                let json = super::js_json_text(&stopped.json(show));
                 let _ = write_stdout(&*ois::emit::printable_json(&json));
             } else if let Some(reply) = &stopped.reply {
                 let shown = reply_text(reply, &stopped.secrets, show, Some(BODY_LINES_ON_TERMINAL));
@@ -161,7 +161,7 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
         Ok(report) => report,
         Err(stop) => {
             if args.format == CallFormat::Json {
-                let _ = write_stdout(&*(ois::js::stringify_pretty(&stop.json()) + "\n"));
+                let _ = write_stdout(&*super::js_json_text(&stop.json()));
             }
             return show_stop(&stop, style);
         }
@@ -189,7 +189,7 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
 }
 
 fn json_text(report: &impl serde::Serialize) -> String {
-    serde_json::to_value(report).map(|v| ois::js::stringify_pretty(&v) + "\n").unwrap_or_default()
+    serde_json::to_value(report).map(|v| super::js_json_text(&v)).unwrap_or_default()
 }
 
 /// The values, joined and cut to fit a column.

@@ -87,10 +87,9 @@ pub(crate) fn run_ids(args: IdsArgs) -> ExitCode {
     }
     let output = match args.format {
         // Template values as JSON.stringify writes them (1e+21), as the node does.
-        ReportArg::Json => {
-            serde_json::to_value(&report).map(|v| ois::js::stringify_pretty(&v) + "\n").unwrap_or_default()
-        }
-        ReportArg::Text => text(&report),
+        ReportArg::Json => serde_json::to_value(&report).map(|v| super::js_json_text(&v)).unwrap_or_default(),
+        // Titles, endpoint names and template values come from documents: shown, not obeyed.
+        ReportArg::Text => ois::emit::printable(&text(&report)).into_owned(),
     };
     match write_stdout(&output) {
         Ok(()) => ExitCode::SUCCESS,

@@ -206,7 +206,15 @@ pub(crate) fn machine_report(format: DiagnosticsArg, files: &[(&str, &[Diagnosti
 /// A report as pretty JSON with a final newline (empty if it cannot be serialized, which a report
 /// of plain data never is).
 pub(crate) fn json_text(report: &impl serde::Serialize) -> String {
-    serde_json::to_string_pretty(report).map(|s| s + "\n").unwrap_or_default()
+    // serde_json leaves DEL, the C1 controls and the invisible format characters raw in strings:
+    // escaped, they read back as the same JSON and cannot act on a terminal.
+    serde_json::to_string_pretty(report).map(|s| ois::emit::printable_json(&s).into_owned() + "\n").unwrap_or_default()
+}
+
+/// `value` as `JSON.stringify(value, null, 2)` writes it (numbers as JavaScript writes them), with
+/// the characters a terminal would act on escaped (the same JSON), and a final newline.
+pub(crate) fn js_json_text(value: &serde_json::Value) -> String {
+    ois::emit::printable_json(&ois::js::stringify_pretty(value)).into_owned() + "\n"
 }
 
 /// Seconds since the Unix epoch (for `_times` of time-stamped values and processing's clock).

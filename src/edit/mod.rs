@@ -167,8 +167,10 @@ fn check_name(ois: &Value, name: &str) -> Result<(), Diagnostic> {
     if name.chars().count() > MAX_NAME_CHARS {
         return Err(refuse(format!("endpoint name \"{shown}\" is longer than {MAX_NAME_CHARS} characters")));
     }
-    if name.chars().any(|c| c.is_control() || matches!(c, '/' | '\\')) {
-        return Err(refuse(format!("endpoint name \"{shown}\" has a control character or a path separator")));
+    if name.chars().any(|c| c.is_control() || crate::emit::is_invisible(c) || matches!(c, '/' | '\\')) {
+        return Err(refuse(format!(
+            "endpoint name \"{shown}\" has a control character, an invisible or bidirectional format character, or a path separator"
+        )));
     }
     if names(ois).any(|taken| taken == name) {
         return Err(refuse(format!("endpoint name \"{shown}\" is taken")));
@@ -463,7 +465,8 @@ fn change_parameter(
         }
     };
     if let ParameterChange::Rename(new) = change {
-        if new.trim().is_empty() || RESERVED_NAMES.contains(&new.as_str()) || new.chars().any(char::is_control) {
+        let unseen = |c: char| c.is_control() || crate::emit::is_invisible(c);
+        if new.trim().is_empty() || RESERVED_NAMES.contains(&new.as_str()) || new.chars().any(unseen) {
             return Err(refuse(format!("parameter name \"{}\" cannot be used", crate::emit::printable(new))));
         }
         if parameters.iter().any(|p| text(p, "name") == Some(new.as_str())) {

@@ -316,11 +316,33 @@ impl Staged {
     }
 }
 
+/// Whether `c` is a format character that is invisible or reorders the text around it: the
+/// bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C), zero-width characters
+/// (U+200B–U+200D, U+2060–U+2064, U+FEFF, U+180E) and the soft hyphen. A name holding one can
+/// look like another name (`price` and `pri\u{200b}ce`), or make a line read otherwise than it is.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00ad}' | '\u{061c}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
 /// `text` safe to show on a terminal: every control character but line breaks and tabs (ESC,
 /// BEL, the C1 controls, DEL) written as a visible escape (`\x1b`), so that text taken from an API
-/// or a document cannot clear the screen, retitle the window or write to the clipboard.
+/// or a document cannot clear the screen, retitle the window or write to the clipboard; and every
+/// invisible or reordering format character ([`is_invisible`]) as `\u{202e}`, so what is shown is
+/// what is there.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    escaped(text, |c| c != '\n' && c != '\t', |out, c| write!(out, "\\x{:02x}", u32::from(c)))
+    escaped(
+        text,
+        |c| c != '\n' && c != '\t',
+        |out, c| {
+            if u32::from(c) > 0xff {
+                write!(out, "\\u{{{:04x}}}", u32::from(c))
+            } else {
+                write!(out, "\\x{:02x}", u32::from(c))
+            }
+        },
+    )
 }
 
 /// JSON text safe to show on a terminal: the control characters JSON leaves raw in strings (DEL,
@@ -335,7 +357,7 @@ fn escaped(
     unsafe_control: impl Fn(char) -> bool,
     escape: impl Fn(&mut String, char) -> std::fmt::Result,
 ) -> std::borrow::Cow<'_, str> {
-    let is_unsafe = |c: char| c.is_control() && unsafe_control(c);
+    let is_unsafe = |c: char| (c.is_control() && unsafe_control(c)) || is_invisible(c);
     if !text.chars().any(is_unsafe) {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -354,7 +376,7 @@ fn escaped(
 /// bytes (`?`, or `¿` for a two-byte one), for text whose byte offsets must not move (a source
 /// line with a span marked in it).
 pub fn printable_in_place(text: &str) -> std::borrow::Cow<'_, str> {
-    let is_unsafe = |c: char| c.is_control() && c != '\n' && c != '\t';
+    let is_unsafe = |c: char| (c.is_control() && c != '\n' && c != '\t') || is_invisible(c);
     if !text.chars().any(is_unsafe) {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -362,6 +384,7 @@ pub fn printable_in_place(text: &str) -> std::borrow::Cow<'_, str> {
         text.chars()
             .map(|c| match c {
                 c if is_unsafe(c) && c.len_utf8() == 1 => '?',
+                c if is_unsafe(c) && c.len_utf8() == 3 => '\u{2026}',
                 c if is_unsafe(c) => '\u{bf}',
                 c => c,
             })
@@ -387,4 +410,23 @@ fn resolve_links(path: &Path) -> PathBuf {
         };
     }
     current
+}
+
+#[cfg(test)]
+mod printable_tests {
+    use super::*;
+
+    #[test]
+    fn what_a_terminal_would_act_on_or_hide_is_escaped() {
+        assert_eq!(printable("a\u{1b}[2Jb\u{9b}\tc\n"), "a\\x1b[2Jb\\x9b\tc\n");
+        assert_eq!(printable("price\u{202e}gnp\u{200b}"), "price\\u{202e}gnp\\u{200b}");
+        assert_eq!(printable_json("\"\u{202e}\u{7f}\""), "\"\\u202e\\u007f\"");
+        let json: String = serde_json::from_str(&printable_json("\"x\u{2066}\u{9b}\"")).unwrap_or_default();
+        assert_eq!(json, "x\u{2066}\u{9b}");
+        for text in ["a\u{202e}b\u{1b}c\u{ad}", "plain", "é\u{200b}"] {
+            assert_eq!(printable_in_place(text).len(), text.len(), "{text:?}");
+            assert!(!printable_in_place(text).chars().any(|c| c.is_control() || is_invisible(c)), "{text:?}");
+        }
+        assert!(matches!(printable("plain – text"), std::borrow::Cow::Borrowed(_)));
+    }
 }

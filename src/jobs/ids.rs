@@ -141,7 +141,7 @@ fn templates_of(job: &IdsJob) -> Result<Vec<Feed>, Diagnostic> {
         templates.push(Feed::parse(text).map_err(|e| bad(format!("template {}", e.message)))?);
     }
     if let Some(path) = &job.templates_file {
-        templates.extend(Feed::list_from_json(&Source::read(path)?.parse()?, &path.display().to_string())?);
+        templates.extend(Feed::list_from_json(&Source::read_regular(path)?.parse()?, &path.display().to_string())?);
     }
     Ok(templates)
 }

@@ -234,7 +234,7 @@ fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnost
         );
     }
     if let Some(path) = &request.feeds_file {
-        feeds.extend(Feed::list_from_json(&Source::read(path)?.parse()?, &path.display().to_string())?);
+        feeds.extend(Feed::list_from_json(&Source::read_regular(path)?.parse()?, &path.display().to_string())?);
     }
     if feeds.is_empty() {
         return Err(Diagnostic::elsewhere(
