@@ -189,7 +189,7 @@ fn ids_read_the_mnemonic_from_the_secrets_file_the_scaffold_wrote() {
 #[test]
 fn a_config_json_s_rrp_templates_are_each_called_as_airnode_node_calls_them() {
     let server = vendor();
-    let deployment = deploy(&server, &["price:symbol=string32:ETH"]);
+    let deployment = common::vendor::deploy_for(&server, Some("airnode@0.15"), &["price:symbol=string32:ETH"], &[]);
     let at = |name: &str| deployment.dir.path().join(name).display().to_string();
     let (ois_file, config, secrets) = (deployment.ois.display().to_string(), at("airnode.json"), at("secrets.env"));
     let made = common::ois().args(["scaffold", "airnode", &ois_file, "-o", &config]).output().unwrap();

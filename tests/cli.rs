@@ -31,7 +31,7 @@ fn reads_stdin_and_names_it() {
         .write_stdin(text)
         .assert()
         .success()
-        .stdout(predicate::str::contains("\"oisFormat\": \"2.3.2\""))
+        .stdout(predicate::str::contains("\"oisFormat\": \"3.0.0\""))
         .stderr(predicate::str::contains("<stdin>:3:3"));
 }
 
@@ -78,8 +78,8 @@ fn yaml_extension_writes_yaml() {
     let output = dir.path().join("out.yml");
     ois().args(["convert", "samples/regions.json", "-o"]).arg(&output).assert().success();
     let text = std::fs::read_to_string(&output).expect("read");
-    // Quoted: YAML 1.1's float pattern (digits and dots) would take 2.3.2 for a number.
-    assert!(text.starts_with("oisFormat: '2.3.2'\n"), "{text}");
+    // Quoted: YAML 1.1's float pattern (digits and dots) would take 3.0.0 for a number.
+    assert!(text.starts_with("oisFormat: '3.0.0'\n"), "{text}");
 }
 
 #[test]

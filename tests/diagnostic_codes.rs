@@ -189,6 +189,10 @@ macro_rules! one_test_per_code {
 
 one_test_per_code! {
     ois081_node_secret_as_credential: NodeSecretAsCredential,
+    ois082_unreleased_node_version: UnreleasedNodeVersion,
+    ois083_configs_disagree: ConfigsDisagree,
+    ois084_duplicate_entry: DuplicateEntry,
+    ois085_fetch_interval_too_short: FetchIntervalTooShort,
     cnv074_secret_name_suffixed: SecretNameSuffixed,
     ois073_bad_template_parameter: BadTemplateParameter,
     ois074_template_value_surprise: TemplateValueSurprise,

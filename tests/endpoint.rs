@@ -287,7 +287,7 @@ fn the_value_picker_on_a_real_call_sees_the_post_processed_answer() {
 #[test]
 fn a_config_json_follows_a_rename_in_its_triggers_and_rrp_templates() {
     let server = common::vendor::vendor();
-    let deployment = common::vendor::deploy(&server, &["price:symbol=string32:BTC"]);
+    let deployment = common::vendor::deploy_for(&server, Some("airnode@0.15"), &["price:symbol=string32:BTC"], &[]);
     let dir = deployment.dir.path();
     let (ois_file, config) = (deployment.ois.display().to_string(), dir.join("airnode.json"));
     let config_path = config.to_str().unwrap();

@@ -106,7 +106,7 @@ fn a_secrets_file_is_its_owner_s_alone_and_others_keep_the_usual_mode() {
     let dir = tempfile::tempdir().unwrap();
     let (output, secrets) = (dir.path().join("api.ois.json"), dir.path().join("secrets.env"));
     let status = ois()
-        .args(["convert", "samples/coins.yaml", "-q", "-o"])
+        .args(["convert", "samples/coins.yaml", "-q", "--target", "airnode@0.15", "-o"])
         .arg(&output)
         .arg("--secrets-out")
         .arg(&secrets)

@@ -1,11 +1,13 @@
-//! The proof of the loop is the real node: a config made only by `ois` commands (`ois convert` of
-//! the vendor's OpenAPI document, one documented refinement, `ois scaffold feed --batch
-//! --signed-api`, its secrets template filled) is run by the real
-//! `@api3/airnode-feed` 3.3.0 against a loopback vendor API, pushing to the real `@api3/signed-api`
-//! 3.3.0 on loopback. Every beacon arrives; each encoded value is the one `ois call CONFIG`
-//! predicted, each beacon and template ID the one `ois ids` derived, each signature recovers to
-//! the Airnode `ois` derived from the mnemonic. A config with a broken template fails
-//! `ois validate` before any node runs it. Bounded in time; every process started is stopped.
+//! The proof of the loop is the real node, both generations of it: configs made only by `ois`
+//! commands (`ois convert` of the vendor's OpenAPI document, one documented refinement, `ois
+//! scaffold feed --batch --signed-api`, `ois scaffold signed-api`, their secrets templates
+//! filled) are run by the real Airnode Feed against a loopback vendor API, pushing to the real
+//! Signed API on loopback: 3.3.0 from the npm registry (OIS 2.3.2, `--target airnode-feed@3`) and
+//! 4.6.0 built from `../shared/nodes` (OIS 3.0.0, the default). Every beacon arrives; each encoded
+//! value is the one `ois call CONFIG` predicted, each beacon and template ID the one `ois ids`
+//! derived, each signature recovers to the Airnode `ois` derived from the mnemonic, and the config
+//! hash `ois ids` prints is the one the Feed's heartbeat computes. A config with a broken template
+//! fails `ois validate` before any node runs it. Bounded in time; every process started is stopped.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
@@ -17,7 +19,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use alloy_primitives::{Address, B256, Signature, U256, keccak256};
-use common::vendor::{deploy_with, vendor};
+use common::vendor::{deploy_for, deploy_with, vendor};
 use serde_json::{Value, json};
 
 /// A node process, stopped when the test ends however it ends.
@@ -28,10 +30,6 @@ impl Drop for Running {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn package_main(package: &str) -> std::path::PathBuf {
-    common::interop_dir().join("node_modules/@api3").join(package).join("dist/src/index.js")
 }
 
 /// Starts `node SCRIPT` in `dir` (where it reads `config/`), its output in `dir/node.log`.
@@ -50,10 +48,21 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-/// `GET url` as JSON, `None` while the server is not up or answers otherwise.
-fn get_json(url: &str) -> Option<Value> {
-    let mut answer = ureq::get(url).call().ok()?;
+/// `GET url` with a bearer token, as JSON; `None` while the server is not up or answers otherwise.
+fn get_json(url: &str, token: &str) -> Option<Value> {
+    let mut answer = ureq::get(url).header("Authorization", &format!("Bearer {token}")).call().ok()?;
     serde_json::from_str(&answer.body_mut().read_to_string().ok()?).ok()
+}
+
+/// `createSha256Hash(serializePlainObject(config))` by the `@api3/commons` the Feed package at
+/// `feed_package` loads.
+fn config_hash_by(feed_package: &Path, config: &Path) -> String {
+    let script = "const c = require(require.resolve('@api3/commons', {paths: [process.argv[1]]})); const fs = require('fs'); \
+        const raw = JSON.parse(fs.readFileSync(process.argv[2], 'utf8')); \
+        process.stdout.write(c.createSha256Hash(c.serializePlainObject(raw)));";
+    let output = Command::new("node").arg("-e").arg(script).arg(feed_package).arg(config).output().expect("node runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
 }
 
 fn log_of(dir: &Path) -> String {
@@ -76,16 +85,30 @@ fn signer(datum: &Value) -> Address {
 }
 
 #[test]
-fn the_real_feed_pushes_what_ois_predicted() {
-    if !common::interop_installed("@api3/airnode-feed") || !common::interop_installed("@api3/signed-api") {
+fn the_real_feed_3_pushes_what_ois_predicted() {
+    the_real_feed_pushes_what_ois_predicted(Some("airnode-feed@3"), "3.3.0");
+}
+
+#[test]
+fn the_real_feed_4_pushes_what_ois_predicted() {
+    the_real_feed_pushes_what_ois_predicted(None, "4.6.0");
+}
+
+/// The README's recipe for `target` (none: the default), run by the real Airnode Feed and Signed
+/// API `version`.
+fn the_real_feed_pushes_what_ois_predicted(target: Option<&str>, version: &str) {
+    let (Some(feed_main), Some(signed_api_main)) =
+        (common::node_main(version, "airnode-feed"), common::node_main(version, "signed-api"))
+    else {
         return;
-    }
+    };
     let vendor = vendor();
     let port = free_port();
     let signed_api = format!("http://127.0.0.1:{port}");
     let feeds = ["feed:name=string32:USD/EUR", "feed:name=string32:USD/GBP", "price:symbol=string32:BTC"];
     let signed_api_arg = format!("local={signed_api}");
-    let deployment = deploy_with(&vendor, &feeds, &["--signed-api", &signed_api_arg, "--fetch-interval", "1"]);
+    let more = ["--signed-api", signed_api_arg.as_str(), "--fetch-interval", "1"];
+    let deployment = deploy_for(&vendor, target, &feeds, &more);
     let config = deployment.config.display().to_string();
     let secrets = deployment.secrets.display().to_string();
 
@@ -132,32 +155,48 @@ fn the_real_feed_pushes_what_ois_predicted() {
         .lines()
         .find_map(|line| line.strip_prefix("SIGNED_API_LOCAL_AUTH_TOKEN=").map(str::to_owned))
         .expect("the signed API's token in the secrets");
+    let config_json: Value = serde_json::from_str(&std::fs::read_to_string(&deployment.config).unwrap()).unwrap();
+    assert_eq!(config_json["nodeSettings"]["nodeVersion"], version, "the exact version the node requires");
+    // The config hash the Feed's heartbeat logs (`createSha256Hash(serializePlainObject(rawConfig))`
+    // of its @api3/commons, over the raw config), computed by that generation's own commons.
+    let feed_package = feed_main.parent().unwrap().parent().unwrap().parent().unwrap();
+    let hash = config_hash_by(feed_package, &deployment.config);
+    assert_eq!(ids["configHash"].as_str(), Some(hash.as_str()), "the heartbeat's config hash");
 
     // The Feed reads config/airnode-feed.json and config/secrets.env from where it runs.
     let feed_dir = deployment.dir.path().join("feed");
     std::fs::create_dir_all(feed_dir.join("config")).unwrap();
     std::fs::copy(&deployment.config, feed_dir.join("config/airnode-feed.json")).unwrap();
     std::fs::copy(&deployment.secrets, feed_dir.join("config/secrets.env")).unwrap();
-    // The Signed API accepts this Airnode with the token the Feed sends.
+    // The Signed API's config, by `ois scaffold signed-api` from the Feed's config and its
+    // mnemonic; its secrets template filled with the same push token and a read token.
     let api_dir = deployment.dir.path().join("signed-api");
     std::fs::create_dir_all(api_dir.join("config")).unwrap();
-    let api_config = json!({
-        "endpoints": [{"urlPath": "/real", "authTokens": null, "delaySeconds": 0, "isOev": false}],
-        "allowedAirnodes": [{"address": airnode, "authTokens": [token], "isCertified": false}],
-        "stage": "local",
-        "version": "3.3.0"
-    });
-    std::fs::write(api_dir.join("config/signed-api.json"), api_config.to_string()).unwrap();
-    std::fs::write(api_dir.join("config/secrets.env"), "").unwrap();
+    let (api_config, api_secrets) = (api_dir.join("config/signed-api.json"), api_dir.join("config/secrets.env"));
+    let made = common::ois()
+        .args(["scaffold", "signed-api", &config, "--secrets", &secrets, "-o"])
+        .arg(&api_config)
+        .arg("--secrets-out")
+        .arg(&api_secrets)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    const READ_TOKEN: &str = "read-t0ken-2718";
+    common::vendor::fill(
+        &api_secrets,
+        &[("SIGNED_API_LOCAL_AUTH_TOKEN", &token), ("REAL_TIME_TOKEN", READ_TOKEN), ("OEV_TOKEN", "oev-t0ken")],
+    );
+    let validated = common::ois().arg("validate").arg(&api_config).arg(&config).output().unwrap();
+    assert!(validated.status.success(), "{}", String::from_utf8_lossy(&validated.stdout));
 
     let port_text = port.to_string();
-    let _signed_api = start_node(&package_main("signed-api"), &api_dir, &[("SERVER_PORT", &port_text)]);
-    let _feed = start_node(&package_main("airnode-feed"), &feed_dir, &[("LOG_HEARTBEAT", "false")]);
+    let _signed_api = start_node(&signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
+    let _feed = start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
 
     let expected = called["beacons"].as_array().unwrap().len();
     let deadline = Instant::now() + Duration::from_secs(60);
     let data = loop {
-        let answer = get_json(&format!("{signed_api}/real/{airnode}"));
+        let answer = get_json(&format!("{signed_api}/real-time/{airnode}"), READ_TOKEN);
         let data = answer.as_ref().and_then(|a| a["data"].as_object().cloned()).unwrap_or_default();
         if data.len() >= expected {
             break data;

@@ -102,8 +102,71 @@ fn encoding_and_every_id_match_airnode_abi_and_commons() {
     if !common::interop_installed("@api3/airnode-abi") {
         return;
     }
+    // Every generation's commons derives every ID alike (Airnode Feed 4's 1.x moved only its
+    // import paths): ours against each.
+    for (label, from) in common::commons_generations() {
+        ids_match(label, from.as_deref());
+    }
+}
+
+/// The hash Airnode Feed's heartbeat logs of its config, `ois ids`' `configHash`, against each
+/// generation's commons, on the samples' scaffolded configs and generated ones: keys that sort
+/// apart by UTF-16, integer-like keys, objects inside arrays (which commons does not sort),
+/// numbers JavaScript writes its own way, escapes.
+#[test]
+fn the_config_hash_is_the_heartbeat_s() {
+    if !common::interop_installed("@api3/commons") {
+        return;
+    }
+    let mut rng = common::Rng(0x5eed_c0f1);
+    let keys = ["b", "a", "10", "2", "Z", "é", "\u{1f600}", "\u{ff5e}", "", "_x", "01"];
+    let values = [
+        json!(1e21),
+        json!(0.1),
+        json!(-0.0),
+        json!(123456789012345678u64),
+        json!("${SECRET}"),
+        json!("\u{2028}\"\\"),
+        json!(null),
+        json!(true),
+    ];
+    let mut configs = Vec::new();
+    for _ in 0..200 {
+        let mut object = serde_json::Map::new();
+        for _ in 0..rng.below(6) {
+            let mut inner = serde_json::Map::new();
+            for _ in 0..rng.below(4) {
+                inner.insert(rng.pick(&keys).to_owned(), values[rng.below(values.len())].clone());
+            }
+            let value = match rng.below(3) {
+                0 => Value::Object(inner),
+                1 => json!([Value::Object(inner), [values[rng.below(values.len())].clone()]]),
+                _ => values[rng.below(values.len())].clone(),
+            };
+            object.insert(rng.pick(&keys).to_owned(), value);
+        }
+        configs.push(Value::Object(object));
+    }
+    for sample in
+        ["samples/expected/coins.ois.json", "tests/codes/OIS080.config.json", "tests/codes/OIS081.config.json"]
+    {
+        configs.push(serde_json::from_str(&std::fs::read_to_string(sample).unwrap()).unwrap());
+    }
+    for (label, from) in common::commons_generations() {
+        let theirs = common::run_node_with("config-hash.js", &Value::Array(configs.clone()), from.as_deref());
+        let differing: Vec<String> = configs
+            .iter()
+            .zip(theirs.as_array().unwrap())
+            .filter(|(config, hash)| hash.as_str() != Some(ois::node::ids::config_hash(config).as_str()))
+            .map(|(config, hash)| format!("{config}: theirs {hash}, ours {}", ois::node::ids::config_hash(config)))
+            .collect();
+        assert!(differing.is_empty(), "{label}: {} differ:\n{}", differing.len(), differing.join("\n"));
+    }
+}
+
+fn ids_match(label: &str, commons_from: Option<&std::path::Path>) {
     let cases = cases();
-    let theirs = common::run_node("ids.js", &Value::Array(cases.clone()));
+    let theirs = common::run_node_with("ids.js", &Value::Array(cases.clone()), commons_from);
     let results = theirs["cases"].as_array().unwrap();
     let mut differences = Vec::new();
     let (mut encoded_count, mut refused_count) = (0, 0);
@@ -146,7 +209,7 @@ fn encoding_and_every_id_match_airnode_abi_and_commons() {
     if theirs["beaconSetId"].as_str() != Some(set.as_str()) {
         differences.push(format!("beacon set of {} beacons", beacons.len()));
     }
-    assert!(differences.is_empty(), "{} differ:\n{}", differences.len(), differences.join("\n"));
+    assert!(differences.is_empty(), "{label}: {} differ:\n{}", differences.len(), differences.join("\n"));
     assert!(encoded_count >= 50 && refused_count >= 20, "{encoded_count} encoded, {refused_count} refused");
 }
 

@@ -99,12 +99,37 @@ fn generated_configs_pass_the_real_validators_and_verify() {
                 }
             }
         }
-        let feed = feed_config(&oises, &feeds, &FeedOptions::default()).unwrap();
+        let mut feed_3 = FeedOptions::default();
+        feed_3.node_version = "3.3.0".to_owned();
+        let feed = feed_config(&oises, &feeds, &feed_3).unwrap();
         assert_eq!(ois::verify_ids(&feed.config).unwrap(), vec![], "{file}");
         let ours = ois::validate_value(&feed.config, None);
         assert!(ours.is_valid(), "{file}: {:?}", ours.diagnostics);
         items.push(json!({"kind": "feed", "secrets": secrets_for(&feed.config), "config": feed.config}));
         labels.push(format!("{file} (feed, {} templates)", feeds.len()));
+        // The same OIS as 3.0.0 (each fixed parameter has its value, as 3.0 requires), for Airnode
+        // Feed 4.6.0: its own config schema, from the build of ../shared/nodes.
+        if common::node_main("4.6.0", "airnode-feed").is_none() {
+            continue;
+        }
+        let as_3_0: Vec<Value> = oises
+            .iter()
+            .map(|o| {
+                let mut o = o.clone();
+                o["oisFormat"] = json!("3.0.0");
+                o
+            })
+            .collect();
+        if !as_3_0.iter().all(|o| ois::validate_value(o, None).is_valid()) {
+            continue;
+        }
+        let mut options = FeedOptions::default();
+        options.node_version = "4.6.0".to_owned();
+        let feed = feed_config(&as_3_0, &feeds, &options).unwrap();
+        let ours = ois::validate_value(&feed.config, None);
+        assert!(ours.is_valid(), "{file} (Feed 4): {:?}", ours.diagnostics);
+        items.push(json!({"kind": "feed", "secrets": secrets_for(&feed.config), "config": feed.config}));
+        labels.push(format!("{file} (feed 4.6.0, {} templates)", feeds.len()));
     }
     let results = common::run_node("node-configs.js", &Value::Array(items));
     let refused: Vec<String> = labels
@@ -114,7 +139,10 @@ fn generated_configs_pass_the_real_validators_and_verify() {
         .map(|(label, r)| format!("{label}: {}", r["issues"]))
         .collect();
     assert!(refused.is_empty(), "{} refused:\n{}", refused.len(), refused.join("\n"));
-    assert!(labels.iter().filter(|l| l.contains("(feed")).count() >= 10, "{labels:?}");
+    assert!(labels.iter().filter(|l| l.contains("(feed,")).count() >= 10, "{labels:?}");
+    if common::node_main("4.6.0", "airnode-feed").is_some() {
+        assert!(labels.iter().filter(|l| l.contains("(feed 4.6.0")).count() >= 10, "{labels:?}");
+    }
 }
 
 #[test]
@@ -127,7 +155,9 @@ fn verify_catches_each_broken_id() {
             parameters: vec![TemplateParameter { kind: "string32".into(), name: "name".into(), value: json!(pair) }],
         })
         .collect();
-    let config = feed_config(&[nodary], &feeds, &FeedOptions::default()).unwrap().config;
+    let mut feed_3 = FeedOptions::default();
+    feed_3.node_version = "3.3.0".to_owned();
+    let config = feed_config(&[nodary], &feeds, &feed_3).unwrap().config;
     assert_eq!(ois::verify_ids(&config).unwrap(), vec![]);
     let endpoint_id = config["endpoints"].as_object().unwrap().keys().next().unwrap().clone();
     let template_ids: Vec<String> = config["templates"].as_object().unwrap().keys().cloned().collect();

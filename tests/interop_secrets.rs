@@ -106,7 +106,7 @@ fn secrets_files_read_as_dotenv_reads_them() {
     let Value::Array(theirs) = run_node("dotenv.js", &json!(texts)) else { panic!("no results") };
     let differences: Vec<String> = texts
         .iter()
-        .zip(&theirs)
+        .zip(theirs)
         .filter_map(|(text, real)| {
             let real: BTreeMap<String, String> = real
                 .as_array()
@@ -154,11 +154,20 @@ fn interpolation_matches_the_node() {
     let secrets = ois::request::Secrets::from_values(values.map(|(k, v)| (k.to_owned(), v.to_owned())));
     let strings = generated(TEMPLATE_PIECES, 5000, 8);
     let input = json!({"secrets": values.into_iter().collect::<BTreeMap<_, _>>(), "strings": strings});
-    let Value::Array(theirs) = run_node("secrets.js", &input) else { panic!("no results") };
+    // Every generation's commons interpolates alike: ours against each.
+    for (label, from) in common::commons_generations() {
+        let Value::Array(theirs) = common::run_node_with("secrets.js", &input, from.as_deref()) else {
+            panic!("no results")
+        };
+        compare_interpolation(label, &secrets, &strings, &theirs);
+    }
+}
+
+fn compare_interpolation(label: &str, secrets: &ois::request::Secrets, strings: &[String], theirs: &[Value]) {
     let mut compared = 0;
     let differences: Vec<String> = strings
         .iter()
-        .zip(&theirs)
+        .zip(theirs)
         .filter_map(|(text, real)| {
             let ours = secrets.interpolate(text, "");
             // Anything but a name inside `${…}` is refused on purpose: the node would run it.
@@ -174,8 +183,14 @@ fn interpolation_matches_the_node() {
             (!same).then(|| format!("{text:?}\n  ours: {ours:?}\n  node: {real}"))
         })
         .collect();
-    assert!(compared > 2000, "only {compared} compared");
-    assert!(differences.is_empty(), "{} of {} differ:\n{}", differences.len(), compared, differences.join("\n"));
+    assert!(compared > 2000, "{label}: only {compared} compared");
+    assert!(
+        differences.is_empty(),
+        "{label}: {} of {} differ:\n{}",
+        differences.len(),
+        compared,
+        differences.join("\n")
+    );
 }
 
 /// Real documents whose texts carry `${` (JavaScript template literals in Jira's and

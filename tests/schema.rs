@@ -17,8 +17,8 @@ fn schema(args: &[&str]) -> Value {
 
 #[test]
 fn prints_the_schema_of_the_chosen_family() {
-    // The default is the newest released node's format (airnode-feed@3: 2.3.x).
-    assert_eq!(schema(&[]), ois_schema(FormatFamily::V2_3));
+    // The default is the newest released node's format (airnode-feed@4: 3.0.x).
+    assert_eq!(schema(&[]), ois_schema(FormatFamily::V3_0));
     assert_eq!(schema(&["--ois-format", "2.3"]), ois_schema(FormatFamily::V2_3));
     assert_eq!(schema(&["--target", "airnode-feed@3"]), ois_schema(FormatFamily::V2_3));
     assert_eq!(schema(&["--target", "airnode-feed@4"]), ois_schema(FormatFamily::V3_0));

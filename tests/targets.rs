@@ -45,17 +45,25 @@ fn feed_targets_set_the_node_version_and_the_format_it_reads() {
     let single = ["scaffold", "feed", "--feed", "coinMarketData:coinId=string32:bitcoin", "--target", "airnode-feed@4"];
     let (output, config) = ois(&single, "coingecko-public.json");
     assert!(output.status.success(), "{}", stderr(&output));
-    assert_eq!(config.unwrap()["nodeSettings"]["nodeVersion"], "4.0.0");
-    assert!(stderr(&output).contains("not released yet"), "{}", stderr(&output));
+    assert_eq!(config.unwrap()["nodeSettings"]["nodeVersion"], "4.6.0");
+    // A release exactly: its version, as the Feed requires.
+    let exact =
+        ["scaffold", "feed", "--feed", "coinMarketData:coinId=string32:bitcoin", "--target", "airnode-feed@4.2.0"];
+    let (output, config) = ois(&exact, "coingecko-public.json");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(config.unwrap()["nodeSettings"]["nodeVersion"], "4.2.0");
+    let (output, config) = ois(&[&feed[..], &["--target", "airnode-feed@3.2.0"]].concat(), "nodary.json");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(config.unwrap()["nodeSettings"]["nodeVersion"], "3.2.0");
 }
 
 #[test]
 fn without_a_target_the_feed_follows_the_ois_format() {
-    // 3.0.0 → the Feed that reads it (not released: said), 2.3.x → Airnode Feed 3.3.
+    // 3.0.0 → the newest Feed that reads it (4.6.0), 2.3.x → Airnode Feed 3.3.
     let (output, config) =
         ois(&["scaffold", "feed", "--feed", "coinMarketData:coinId=string32:bitcoin"], "coingecko-public.json");
     assert!(output.status.success(), "{}", stderr(&output));
-    assert_eq!(config.unwrap()["nodeSettings"]["nodeVersion"], "4.0.0");
+    assert_eq!(config.unwrap()["nodeSettings"]["nodeVersion"], "4.6.0");
     assert!(!stderr(&output).contains("OIS004"), "{}", stderr(&output));
     let (output, config) = ois(&["scaffold", "feed", "--feed", "feed:name=string32:BTC/USD"], "nodary.json");
     assert!(output.status.success(), "{}", stderr(&output));
@@ -162,4 +170,31 @@ fn each_signed_api_has_its_token_and_a_filled_secrets_file_keeps_its_values() {
     assert!(text.contains("AIRNODE_WALLET_MNEMONIC=") && !text.contains("AIRNODE_WALLET_MNEMONIC=\n"), "{text}");
     assert!(text.contains("FOREIGN=1\n"), "{text}");
     assert!(stderr(&output).contains("OUT004") && stderr(&output).contains("FOREIGN"), "{}", stderr(&output));
+}
+
+/// docs/node.md's table of node versions is the one `--target` reads (src/node/target.rs):
+/// `UPDATE_README=1 cargo test --test targets` writes it again.
+#[test]
+fn the_node_versions_table_of_the_docs_is_the_target_table() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/node.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (start, end) = ("<!-- node versions: generated -->\n", "<!-- end of node versions -->");
+    let before = text.split(start).next().unwrap();
+    let after = text.split(end).nth(1).unwrap();
+    let expected = format!("{before}{start}{}{end}{after}", ois::node::releases_markdown());
+    if std::env::var_os("UPDATE_README").is_some() {
+        std::fs::write(&path, &expected).unwrap();
+    }
+    assert!(
+        text == expected,
+        "docs/node.md's node versions are out of date: run UPDATE_README=1 cargo test --test targets"
+    );
+    // And `--target` names each release, the unknown ones refused with the list.
+    let output =
+        common::ois().args(["convert", "samples/coins.yaml", "--target", "airnode-feed@4.9.0"]).output().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    for release in ois::node::RELEASES {
+        assert!(said.contains(&release.name()), "{said}");
+    }
 }

@@ -15,8 +15,9 @@ pub(crate) struct ConfigArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The node the fragment is for (airnode@0.15, airnode-feed@3: OIS 2.3.x; airnode-feed@4,
-    /// airnode@next: 3.0.x). An OIS it does not read is refused.
-    #[arg(long, value_enum)]
+    /// airnode@next: 3.0.x; or a release exactly, airnode-feed@4.2.0). An OIS it does not read is
+    /// refused.
+    #[arg(long, value_parser = super::parse_target, value_name = "NODE")]
     target: Option<super::TargetArg>,
     #[command(flatten)]
     outputs: Outputs,

@@ -56,9 +56,10 @@ pub(crate) struct ConvertArgs {
     #[arg(long, value_name = "VERSION", value_parser = parse_ois_format, conflicts_with = "target")]
     ois_format: Option<String>,
     /// The node the OIS is for: airnode@0.15 and airnode-feed@3 read OIS 2.3.x, airnode-feed@4
-    /// and airnode@next 3.0.x. Default: the newest released node, airnode-feed@3 (OIS 2.3.2).
-    /// With --update, moves the OIS to the node's format, keeping its refinements.
-    #[arg(long, value_enum)]
+    /// and airnode@next 3.0.x (a release exactly: airnode-feed@4.2.0). Default: the newest
+    /// released node, airnode-feed@4 (4.6.0, OIS 3.0.0). With --update, moves the OIS to the
+    /// node's format, keeping its refinements.
+    #[arg(long, value_parser = super::parse_target, value_name = "NODE")]
     target: Option<super::TargetArg>,
     /// The OIS title (default: info.title made to fit the OIS rule).
     #[arg(long)]

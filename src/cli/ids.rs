@@ -127,6 +127,9 @@ fn text(report: &IdsReport) -> String {
     if let Some(set) = &report.beacon_set_id {
         out.push_str(&format!("\nbeacon set ({} beacons, in order): {set}\n", report.templates.len()));
     }
+    if let Some(hash) = &report.config_hash {
+        out.push_str(&format!("\nconfig hash (as the Feed's heartbeat logs it): {hash}\n"));
+    }
     out
 }
 

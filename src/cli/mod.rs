@@ -50,33 +50,42 @@ pub(crate) enum ReportArg {
 }
 
 /// The node an OIS is for: what people know, rather than the `oisFormat` it reads.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
-pub(crate) enum TargetArg {
-    /// Airnode 0.15 (reads OIS 2.3.x).
-    #[value(name = "airnode@0.15")]
-    Airnode015,
-    /// Airnode Feed 3.x (reads OIS 2.3.x).
-    #[value(name = "airnode-feed@3")]
-    AirnodeFeed3,
-    /// Airnode Feed 4.x (reads OIS 3.0.x).
-    #[value(name = "airnode-feed@4")]
-    AirnodeFeed4,
-    /// Airnode's next release (reads OIS 3.0.x).
-    #[value(name = "airnode@next")]
-    AirnodeNext,
-}
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TargetArg(pub(crate) ois::node::TargetSpec);
 
 impl TargetArg {
-    /// The library's target.
+    /// The library's target (the node; its exact release is [`TargetArg::spec`]'s).
     pub(crate) fn target(self) -> ois::node::Target {
-        use ois::node::Target;
-        match self {
-            TargetArg::Airnode015 => Target::Airnode015,
-            TargetArg::AirnodeFeed3 => Target::AirnodeFeed3,
-            TargetArg::AirnodeFeed4 => Target::AirnodeFeed4,
-            TargetArg::AirnodeNext => Target::AirnodeNext,
-        }
+        self.0.target
     }
+
+    /// The node and its exact release.
+    pub(crate) fn spec(self) -> ois::node::TargetSpec {
+        self.0
+    }
+}
+
+/// `--target`: a node (`airnode-feed@4`, its newest release) or one release exactly
+/// (`airnode-feed@4.2.0`), as the table of releases names them.
+pub(crate) fn parse_target(text: &str) -> Result<TargetArg, String> {
+    ois::node::TargetSpec::parse(text).map(TargetArg)
+}
+
+/// `--target` of `scaffold feed`: an Airnode Feed, or one of its releases.
+pub(crate) fn parse_feed_target(text: &str) -> Result<TargetArg, String> {
+    let spec = ois::node::TargetSpec::parse(text)?;
+    if spec.target.node().scaffolds != ois::node::Scaffolds::FeedConfig {
+        let feeds: Vec<String> = ois::node::RELEASES
+            .iter()
+            .filter(|release| release.target.node().scaffolds == ois::node::Scaffolds::FeedConfig)
+            .map(ois::node::Release::name)
+            .collect();
+        return Err(format!(
+            "{text} is not an Airnode Feed: airnode-feed@4, airnode-feed@3, or one of {}",
+            feeds.join(", ")
+        ));
+    }
+    Ok(TargetArg(spec))
 }
 
 /// How `ois convert` and `ois validate` report their diagnostics.
@@ -128,6 +137,8 @@ fn flag_help(fix: &Fix) -> String {
             format!("pass --secrets secrets.env with a line {name}=..., or --env-secret {name} to read it from the environment")
         }
         Fix::ChooseOis => "say which with --ois TITLE".to_owned(),
+        Fix::ChooseSignedApi => "say which with --signed-api NAME".to_owned(),
+        Fix::GiveAirnode => "pass --secrets FILE holding the mnemonic, or --airnode ADDRESS".to_owned(),
         Fix::CopyDefaults => "pass --defaults to write it (the node then sends it whenever none is given)".to_owned(),
         Fix::ChooseSecurity => "choose the scheme to keep with --security NAME".to_owned(),
         Fix::UseNodeEngine => {
@@ -247,6 +258,8 @@ mod tests {
             Fix::GiveParameters,
             Fix::GiveSecret("K".into()),
             Fix::ChooseOis,
+            Fix::ChooseSignedApi,
+            Fix::GiveAirnode,
             Fix::CopyDefaults,
             Fix::ChooseSecurity,
             Fix::UseNodeEngine,

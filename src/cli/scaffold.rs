@@ -1,10 +1,10 @@
-//! `ois scaffold feed|airnode|config`: what a node needs next to an OIS.
+//! `ois scaffold feed|signed-api|airnode|config`: what a node needs next to an OIS.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use ois::jobs::scaffold::{FeedRequest, ScaffoldJob, ScaffoldKind, ScaffoldReport};
-use ois::node::Target;
+use ois::jobs::ids::Airnode;
+use ois::jobs::scaffold::{FeedRequest, ScaffoldJob, ScaffoldKind, ScaffoldReport, SignedApiRequest};
 
 use super::args::Outputs;
 use super::config::{ConfigArgs, run_config};
@@ -15,22 +15,18 @@ pub(crate) enum ScaffoldCommand {
     /// A complete Airnode Feed configuration: ois, endpoints, templates, triggers, signedApis,
     /// apiCredentials and nodeSettings (secrets as `${…}`), plus a secrets.env template.
     Feed(FeedArgs),
+    /// The Signed API's configuration for an Airnode Feed config's signed API: the Airnode it
+    /// accepts (with the token the Feed sends), real-time and OEV endpoints, the exact version;
+    /// plus a secrets.env template.
+    #[command(after_help = "EXAMPLES:
+  ois scaffold signed-api config.json --secrets secrets.env -o signed-api.json --secrets-out signed-api.env
+  ois scaffold signed-api config.json --airnode 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 --delayed 60")]
+    SignedApi(SignedApiArgs),
     /// An Airnode 0.15 config.json: a placeholder chain, nodeSettings, an RRP trigger (and
     /// gateway triggers) per endpoint, ois and apiCredentials, plus a secrets.env template.
     Airnode(AirnodeArgs),
     /// The config.json fragment (ois + apiCredentials) and secrets.env template (as `ois config`).
     Config(ConfigArgs),
-}
-
-/// The nodes an Airnode Feed config can be written for.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub(crate) enum FeedTarget {
-    /// Airnode Feed 3.3.0 (reads OIS 2.3.x).
-    #[value(name = "airnode-feed@3")]
-    AirnodeFeed3,
-    /// Airnode Feed 4 (reads OIS 3.0.x; not released yet).
-    #[value(name = "airnode-feed@4")]
-    AirnodeFeed4,
 }
 
 /// The nodes an Airnode config.json can be written for.
@@ -53,12 +49,14 @@ pub(crate) struct FeedArgs {
     /// Feeds from a JSON file: `[{"endpoint": "feed", "parameters": [{"type", "name", "value"}]}]`.
     #[arg(long = "feeds", value_name = "FILE")]
     feeds_file: Option<PathBuf>,
-    /// The Airnode Feed the config is for: airnode-feed@3 (3.3.0, reads OIS 2.3.x) or
-    /// airnode-feed@4 (reads OIS 3.0.x; not released yet). An OIS it does not read is refused.
-    #[arg(long, value_enum, conflicts_with = "node_version")]
-    target: Option<FeedTarget>,
-    /// The Airnode Feed version the node runs (`nodeSettings.nodeVersion` must equal it). Default:
-    /// the Feed that reads the OIS's format (2.3.x: airnode-feed@3, 3.3.0; 3.0.x: airnode-feed@4).
+    /// The Airnode Feed the config is for: airnode-feed@4 (its newest release, 4.6.0; reads OIS
+    /// 3.0.x), airnode-feed@3 (3.3.0; reads OIS 2.3.x), or a release exactly (airnode-feed@4.2.0):
+    /// `nodeSettings.nodeVersion` is that version, which the Feed requires exactly. An OIS it does
+    /// not read is refused. Default: the newest Feed that reads the OIS's format.
+    #[arg(long, value_parser = super::parse_feed_target, value_name = "NODE", conflicts_with = "node_version")]
+    target: Option<super::TargetArg>,
+    /// The Airnode Feed version the node runs, when it is none of the releases `--target` names
+    /// (`nodeSettings.nodeVersion` must equal it).
     #[arg(long)]
     node_version: Option<String>,
     /// A signed API to push to (repeatable; default: one placeholder).
@@ -71,6 +69,26 @@ pub(crate) struct FeedArgs {
     /// are equal, as Airnode Feed requires of a batch; pre-processing runs in the embedded engine.
     #[arg(long)]
     batch: bool,
+    #[command(flatten)]
+    outputs: Outputs,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct SignedApiArgs {
+    /// The Airnode Feed config (as `ois scaffold feed` writes it).
+    config: PathBuf,
+    /// Which of the config's signed APIs (by name; default: its only one).
+    #[arg(long = "signed-api", value_name = "NAME")]
+    signed_api: Option<String>,
+    /// The secrets file holding the Airnode's mnemonic (never printed), for its address.
+    #[arg(long, value_name = "FILE", conflicts_with = "airnode")]
+    secrets: Option<PathBuf>,
+    /// The Airnode's address, instead of its mnemonic.
+    #[arg(long, value_name = "ADDRESS")]
+    airnode: Option<String>,
+    /// Also a public endpoint (/delayed, no token) serving the data this many seconds late.
+    #[arg(long, value_name = "SECONDS")]
+    delayed: Option<u64>,
     #[command(flatten)]
     outputs: Outputs,
 }
@@ -102,15 +120,24 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
             let mut request = FeedRequest::default();
             request.feeds = args.feeds.clone();
             request.feeds_file = args.feeds_file.clone();
-            request.target = args.target.map(|target| match target {
-                FeedTarget::AirnodeFeed3 => Target::AirnodeFeed3,
-                FeedTarget::AirnodeFeed4 => Target::AirnodeFeed4,
-            });
-            request.node_version = args.node_version.clone();
+            request.target = args.target.map(super::TargetArg::target);
+            request.node_version =
+                args.target.map(|target| target.spec().node_version().to_owned()).or_else(|| args.node_version.clone());
             request.signed_apis = args.signed_apis.clone();
             request.fetch_interval = args.fetch_interval;
             request.batch = args.batch;
             ScaffoldJob::new(args.files, ScaffoldKind::Feed(request), args.outputs.outputs())
+        }
+        ScaffoldCommand::SignedApi(args) => {
+            let mut request = SignedApiRequest::default();
+            request.signed_api = args.signed_api.clone();
+            request.delayed = args.delayed;
+            request.airnode = match (&args.airnode, &args.secrets) {
+                (Some(address), _) => Airnode::Address(address.clone()),
+                (None, Some(file)) => Airnode::SecretsFile(file.clone()),
+                (None, None) => Airnode::None,
+            };
+            ScaffoldJob::new(vec![args.config], ScaffoldKind::SignedApi(request), args.outputs.outputs())
         }
         ScaffoldCommand::Airnode(args) => {
             // airnode@0.15 is the only choice (the argument says so in scripts).

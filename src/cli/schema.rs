@@ -16,8 +16,8 @@ pub(crate) struct SchemaArgs {
     #[arg(long, value_name = "VERSION", value_parser = parse_family, conflicts_with = "target")]
     ois_format: Option<FormatFamily>,
     /// The node that reads the OIS: airnode@0.15, airnode-feed@3 (OIS 2.3.x), airnode-feed@4,
-    /// airnode@next (3.0.x).
-    #[arg(long, value_enum)]
+    /// airnode@next (3.0.x), or a release exactly (airnode-feed@4.2.0).
+    #[arg(long, value_parser = super::parse_target, value_name = "NODE")]
     target: Option<super::TargetArg>,
     /// The schema of a whole config (Airnode config.json or Airnode Feed config): its `ois`
     /// objects and `apiCredentials`.

@@ -22,8 +22,8 @@ pub(crate) struct ValidateArgs {
     #[arg(long, value_name = "VERSION", value_parser = parse_family, conflicts_with = "target")]
     ois_format: Option<FormatFamily>,
     /// Check for the node that will read it: airnode@0.15, airnode-feed@3 (OIS 2.3.x),
-    /// airnode-feed@4, airnode@next (3.0.x).
-    #[arg(long, value_enum)]
+    /// airnode-feed@4, airnode@next (3.0.x), or a release exactly (airnode-feed@4.2.0).
+    #[arg(long, value_parser = super::parse_target, value_name = "NODE")]
     target: Option<super::TargetArg>,
     /// Show only errors.
     #[arg(short, long)]
@@ -55,11 +55,20 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
         DiagnosticsArg::Text => verdicts
             .iter()
             .map(|v| {
-                let report = validation_report(&v.file, &v.validation(), show, style, v.source.as_ref());
-                match &v.unreleased {
-                    Some(advice) if show.min <= Severity::Note => format!("{report}note: {}: {advice}\n", v.file),
-                    _ => report,
+                let mut report = validation_report(&v.file, &v.validation(), show, style, v.source.as_ref());
+                if show.min <= Severity::Note {
+                    if let Some(advice) = &v.unreleased {
+                        report.push_str(&format!("note: {}: {advice}\n", v.file));
+                    }
+                    if !v.accepted_by.is_empty() {
+                        let nodes = v.accepted_by.join(", ");
+                        report.push_str(&format!(
+                            "note: {}: for {nodes} (a node runs only a config naming its own version)\n",
+                            v.file
+                        ));
+                    }
                 }
+                report
             })
             .collect(),
         machine => super::machine_report(machine, &files).unwrap_or_default(),

@@ -250,6 +250,19 @@ fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<B
         Diagnostic::elsewhere(Code::BadOisFormat, format!("OIS format \"{family_text}\" is not supported"))
             .with_help("use 2.3.2 (Airnode 0.15, Airnode Feed ≤ 3.3) or 3.0.0 (Airnode Feed 4.x)")
     })?;
+    summary.ois_format = family_text.to_owned();
+    let mut readers: Vec<crate::node::Target> =
+        crate::node::Target::all().filter(|target| target.family() == family).collect();
+    // The newest first.
+    readers.reverse();
+    summary.read_by = readers
+        .into_iter()
+        .filter(|target| target.released())
+        .map(|target| match crate::node::Release::newest(target) {
+            Some(release) => format!("{} = {}", target.name(), release.title()),
+            None => target.name().to_owned(),
+        })
+        .collect();
     let title = meta::title(root, options.title.as_deref(), &mut diagnostics)?;
     let version = meta::version(root, options.ois_version.as_deref(), family, &mut diagnostics)?;
     let server = servers::choose(root, options, &mut diagnostics);

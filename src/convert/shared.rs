@@ -62,6 +62,12 @@ pub struct Summary {
     pub parameters: usize,
     /// The security schemes the OIS uses.
     pub security_schemes: Vec<String>,
+    /// The `oisFormat` written.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub ois_format: String,
+    /// The released nodes that read it (`airnode-feed@4 = Airnode Feed 4.6.0`), newest first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub read_by: Vec<String>,
 }
 
 impl Summary {

@@ -245,6 +245,10 @@ codes! {
         BatchNotOneCall = "OIS079", Error, "an Airnode Feed trigger whose templates do not make one API call (different endpoints or pre-processed parameters)";
         UndecodableParameters = "OIS080", Error, "an Airnode (RRP) template whose encodedParameters airnode-abi cannot decode (every request of it fails)";
         NodeSecretAsCredential = "OIS081", Error, "an API credential that names one of the node's own secrets (its mnemonic, a signed API's token, a provider URL): the API would receive it";
+        UnreleasedNodeVersion = "OIS082", Error, "a config's `nodeVersion` (Airnode Feed) or `version` (Signed API) that is no released version: each node starts only with a config naming exactly its own";
+        ConfigsDisagree = "OIS083", Error, "an Airnode Feed config and a Signed API config checked together that do not agree (the Airnode, the push token, the URL)";
+        DuplicateEntry = "OIS084", Error, "two entries the node requires to differ: signed API names, Signed API endpoint paths";
+        FetchIntervalTooShort = "OIS085", Warning, "an Airnode Feed trigger whose fetchInterval is 0, negative or under a second: the Feed calls the API back to back";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";

@@ -31,6 +31,10 @@ pub enum Fix {
     GiveSecret(String),
     /// Say which OIS of a config.json to use, by title.
     ChooseOis,
+    /// Say which signed API of an Airnode Feed config, by name.
+    ChooseSignedApi,
+    /// Give the Airnode: its mnemonic in a secrets file, or its address.
+    GiveAirnode,
     /// Write the document's defaults of optional parameters (`ConvertOptions::defaults`).
     CopyDefaults,
     /// Choose the security schemes to keep (`ConvertOptions::security`).
@@ -80,6 +84,8 @@ impl Fix {
                 format!("give {name} in a secrets file (a line {name}=...), or allow it from the environment")
             }
             Fix::ChooseOis => "say which by its title".to_owned(),
+            Fix::ChooseSignedApi => "say which signed API by its name".to_owned(),
+            Fix::GiveAirnode => "give the Airnode's mnemonic (in a secrets file) or its address".to_owned(),
             Fix::CopyDefaults => {
                 "set ConvertOptions::defaults to write it (the node then sends it whenever none is given)".to_owned()
             }

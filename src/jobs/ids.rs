@@ -109,6 +109,10 @@ pub struct IdsReport {
     /// The beacon set of the templates' beacons, when asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub beacon_set_id: Option<String>,
+    /// An Airnode Feed config's hash as the Feed's heartbeat logs it (`configHash`), over the
+    /// config as written (secrets not filled): what an operator checks a deployment against.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub config_hash: Option<String>,
     /// What about the templates' values surprises people (how the encoder reads them).
     #[serde(skip)]
     pub warnings: Vec<Diagnostic>,
@@ -146,7 +150,8 @@ fn templates_of(job: &IdsJob) -> Result<Vec<Feed>, Diagnostic> {
     Ok(templates)
 }
 
-fn airnode_of(airnode: &Airnode, document: &Source) -> Result<Option<Address>, Diagnostic> {
+/// The Airnode address `airnode` says, for the config `document`.
+pub(super) fn airnode_of(airnode: &Airnode, document: &Source) -> Result<Option<Address>, Diagnostic> {
     let from_secrets = |secrets: &crate::request::Secrets, file: Option<&std::path::Path>| {
         let config = document.parse()?;
         let name = crate::node::mnemonic_secret(&config);
@@ -297,7 +302,12 @@ pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
     }
     let beacon_set_id = job.set.then(|| ids::beacon_set_id(&beacons).to_string());
     let airnode = airnode.map(|a| a.to_checksum(None));
-    Ok(IdsReport { endpoints, airnode, templates, beacon_set_id, warnings })
+    let config_hash = document
+        .parse()
+        .ok()
+        .filter(|root| crate::node::ConfigKind::of(root) == Some(crate::node::ConfigKind::AirnodeFeed))
+        .map(|root| ids::config_hash(&root));
+    Ok(IdsReport { endpoints, airnode, templates, beacon_set_id, config_hash, warnings })
 }
 
 /// What `ois ids verify` found.

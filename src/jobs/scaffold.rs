@@ -36,9 +36,9 @@ pub struct FeedRequest {
     pub feeds: Vec<String>,
     /// A JSON file of feeds.
     pub feeds_file: Option<PathBuf>,
-    /// The node (`None`: the `node_version` given, else the Feed that reads the OIS's format).
+    /// The node (`None`: the Feed of `node_version`, else the Feed that reads the OIS's format).
     pub target: Option<Target>,
-    /// `nodeSettings.nodeVersion` when no target is given.
+    /// `nodeSettings.nodeVersion`: the exact release targeted (`None`: the target's newest).
     pub node_version: Option<String>,
     /// Signed APIs: (name, URL).
     pub signed_apis: Vec<(String, String)>,
@@ -46,6 +46,18 @@ pub struct FeedRequest {
     pub fetch_interval: u64,
     /// One trigger for the feeds of an endpoint whose pre-processed parameters are equal.
     pub batch: bool,
+}
+
+/// The Signed API config asked for.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct SignedApiRequest {
+    /// Which signed API of the Feed config (`None`: its only one).
+    pub signed_api: Option<String>,
+    /// Where the Airnode's address comes from (the mnemonic, or the address).
+    pub airnode: super::ids::Airnode,
+    /// A public endpoint serving data this many seconds late.
+    pub delayed: Option<u64>,
 }
 
 /// What to scaffold.
@@ -59,6 +71,8 @@ pub enum ScaffoldKind {
     },
     /// A whole Airnode Feed config.
     Feed(FeedRequest),
+    /// The Signed API's config for a signed API of the Airnode Feed config that is the job's file.
+    SignedApi(SignedApiRequest),
     /// A whole Airnode config.json.
     Airnode {
         /// An HTTP gateway trigger per endpoint.
@@ -117,8 +131,42 @@ pub struct ScaffoldReport {
 
 /// Scaffolds, checks and writes what `job` asks for. An error stops it with nothing written.
 pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
+    if let ScaffoldKind::SignedApi(request) = &job.kind {
+        return write(signed_api(job, request)?, &job.outputs);
+    }
     let oises = crate::ois::oises_in_files(&job.files)?;
     write(build(&oises, &job.kind)?, &job.outputs)
+}
+
+/// The Signed API's config for the Airnode Feed config that is `job`'s one file.
+fn signed_api(job: &ScaffoldJob, request: &SignedApiRequest) -> Result<NodeScaffold, Diagnostic> {
+    let [file] = job.files.as_slice() else {
+        return Err(Diagnostic::elsewhere(
+            Code::BadArgument,
+            "a Signed API config is made from one Airnode Feed config",
+        ));
+    };
+    let source = Source::read(file)?;
+    let feed = source.parse()?;
+    if crate::node::ConfigKind::of(&feed) != Some(crate::node::ConfigKind::AirnodeFeed) {
+        return Err(Diagnostic::elsewhere(
+            Code::BadArgument,
+            format!("{} is not an Airnode Feed config (no `signedApis` and `nodeSettings`)", file.display()),
+        ));
+    }
+    let airnode = super::ids::airnode_of(&request.airnode, &source)?.ok_or_else(|| {
+        Diagnostic::elsewhere(
+            Code::BadArgument,
+            "the Signed API needs the Airnode's address: give the mnemonic or the address",
+        )
+        .with_fix(crate::diagnostic::Fix::GiveAirnode)
+    })?;
+    let options = crate::scaffold::signed_api::SignedApiOptions {
+        name: request.signed_api.clone(),
+        airnode: airnode.to_checksum(None),
+        delayed: request.delayed,
+    };
+    crate::scaffold::signed_api::signed_api_config(&feed, &options)
 }
 
 /// Writes `scaffold` where `outputs` say, the config and its secrets template all or nothing (a
@@ -166,6 +214,12 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
             let found = servable(&mut scaffold.config, request.batch)?;
             scaffold.warnings.extend(found);
             scaffold
+        }
+        ScaffoldKind::SignedApi(_) => {
+            return Err(Diagnostic::elsewhere(
+                Code::BadArgument,
+                "a Signed API config is made from an Airnode Feed config",
+            ));
         }
         ScaffoldKind::Airnode { http, signed_http } => {
             // Airnode 0.15 is the only Airnode with a config.json to write: it reads OIS 2.3.x.
@@ -242,9 +296,16 @@ fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnost
             "no feeds: give at least one, ENDPOINT:NAME=TYPE:VALUE (or a JSON file of them)",
         ));
     }
+    if let Some(target) = request.target.filter(|target| target.node().scaffolds != crate::node::Scaffolds::FeedConfig)
+    {
+        return Err(Diagnostic::elsewhere(
+            Code::BadArgument,
+            format!("{target} is not an Airnode Feed: an Airnode Feed config is for airnode-feed@3 or airnode-feed@4"),
+        ));
+    }
     let node_version = match (request.target, &request.node_version) {
-        (Some(target), _) => target.node_version().to_owned(),
-        (None, Some(version)) => version.clone(),
+        (_, Some(version)) => version.clone(),
+        (Some(target), None) => target.node_version().to_owned(),
         (None, None) => feed_reading(oises)?.node_version().to_owned(),
     };
     // One trigger per template here; with --batch, `servable` regroups them by the API call the

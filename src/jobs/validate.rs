@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::diagnostic::{Code, Counts, Severity};
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Counts, Diagnostic, Severity};
 use crate::node::Target;
 use crate::ois::DocumentKind;
 use crate::ois::model::FormatFamily;
@@ -42,6 +44,9 @@ pub struct FileVerdict {
     pub families: Vec<FormatFamily>,
     /// The nodes that read it as it is (by its `oisFormat`), oldest first.
     pub read_by: Vec<&'static str>,
+    /// A node config: the node releases that accept it (it names exactly one version).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub accepted_by: Vec<String>,
     /// When it is valid and no released node reads it: what to do.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unreleased: Option<String>,
@@ -57,8 +62,38 @@ impl FileVerdict {
     }
 }
 
-/// Checks every file of `job`.
+/// Checks every file of `job`; an Airnode Feed config and a Signed API config given together are
+/// also checked against each other.
 pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
+    let mut verdicts = each_file(job);
+    agree(&mut verdicts);
+    verdicts
+}
+
+/// Each Signed API config of the files against each Airnode Feed config of them.
+fn agree(verdicts: &mut [FileVerdict]) {
+    let parsed = |v: &FileVerdict| v.source.as_ref().and_then(|s| s.parse().ok());
+    let feeds: Vec<Value> = verdicts
+        .iter()
+        .filter_map(parsed)
+        .filter(|root| crate::node::ConfigKind::of(root) == Some(crate::node::ConfigKind::AirnodeFeed))
+        .collect();
+    for verdict in verdicts.iter_mut().filter(|v| v.kind == Some(DocumentKind::SignedApi)) {
+        let Some(signed_api) = parsed(verdict) else { continue };
+        let mut found: Vec<Diagnostic> =
+            feeds.iter().flat_map(|feed| crate::validate::configs_agree(feed, &signed_api)).collect();
+        if let Some(source) = &verdict.source {
+            for diagnostic in &mut found {
+                source.locate_diagnostic(diagnostic);
+            }
+        }
+        verdict.valid &= !found.iter().any(Diagnostic::is_error);
+        verdict.diagnostics.extend(found);
+        verdict.counts = Counts::of(&verdict.diagnostics);
+    }
+}
+
+fn each_file(job: &ValidateJob) -> Vec<FileVerdict> {
     job.files
         .iter()
         .map(|path| {
@@ -72,7 +107,16 @@ pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
             let readers = Target::reading_all(&validation.families);
             let unreleased = (validation.is_valid() && !readers.is_empty() && !readers.iter().any(|t| t.released()))
                 .then(|| unreleased_advice(path, &readers));
+            let accepted_by = match validation.kind {
+                Some(DocumentKind::Config | DocumentKind::SignedApi) => source
+                    .as_ref()
+                    .and_then(|s| s.parse().ok())
+                    .map(|root| crate::validate::accepted_by(&root))
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            };
             FileVerdict {
+                accepted_by,
                 file: path.display().to_string(),
                 read_by: readers.iter().map(|t| t.name()).collect(),
                 unreleased,

@@ -327,6 +327,31 @@ pub fn short(id: &str) -> String {
     }
 }
 
+/// The hash Airnode Feed's heartbeat logs for its config (`configHash`): `@api3/commons`
+/// `createSha256Hash(serializePlainObject(rawConfig))` over the config as written, its secrets not
+/// filled in — the keys of every object sorted (by UTF-16 code units, as `Array.prototype.sort`
+/// does, array-index keys still first as in any JavaScript object) except in objects inside
+/// arrays, which `sortObjectKeysRecursively` leaves as `JSON.parse` ordered them; then
+/// `JSON.stringify`.
+pub fn config_hash(raw: &Value) -> String {
+    use sha2::Digest;
+    let sorted = sorted_keys(crate::js::as_parsed(raw));
+    let digest = sha2::Sha256::digest(crate::js::stringify(&sorted).as_bytes());
+    format!("0x{}", alloy_primitives::hex::encode(digest))
+}
+
+/// `sortObjectKeysRecursively`: an array is returned as it is, its items untouched; the sorted keys
+/// are put into a JavaScript object, which enumerates its array-index keys first all the same.
+fn sorted_keys(value: Value) -> Value {
+    let Value::Object(map) = value else { return value };
+    let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+    entries.sort_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
+    let mut sorted: serde_json::Map<String, Value> =
+        entries.into_iter().map(|(key, item)| (key, sorted_keys(item))).collect();
+    crate::js::order_keys(&mut sorted);
+    Value::Object(sorted)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -16,6 +16,9 @@ pub enum DocumentKind {
     List,
     /// A node configuration with a root `ois` array.
     Config,
+    /// A Signed API config (no OIS in it).
+    #[serde(rename = "signed-api")]
+    SignedApi,
 }
 
 /// The OIS objects of a document, each with the pointer to it (`""`, `/2`, `/ois/0`).

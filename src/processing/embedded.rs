@@ -178,7 +178,7 @@ pub(super) fn run(job: &Job<'_>) -> Result<Processed, Failure> {
     let budget = job.specification.snippets().last().map_or(left, |last| Job::budget(last, left));
     clock.set(Instant::now() + budget);
     let context = Context::full(&runtime).map_err(quickjs)?;
-    let finished = context.with(|ctx| finish(&ctx, job.phase, v2, carried, &clock));
+    let finished = context.with(|ctx| finish(&ctx, job.phase, v2, job.requires_response(), carried, &clock));
     let (value, timestamp) = finished.map_err(with_logs)?;
     let logs = logs.borrow().clone();
     Ok(Processed { value, timestamp, logs })
@@ -478,6 +478,7 @@ fn finish(
     ctx: &Ctx<'_>,
     phase: Phase,
     v2: bool,
+    requires_response: bool,
     carried: Option<Persistent<Value<'static>>>,
     clock: &Clock,
 ) -> Result<(Option<Json>, Option<u64>), Failure> {
@@ -495,7 +496,7 @@ fn finish(
         Some(value) => value.restore(ctx).map_err(engine)?,
         None => Value::new_undefined(ctx.clone()),
     };
-    let result: Vec<Option<String>> = check.call((phase.name(), v2, value)).map_err(engine)?;
+    let result: Vec<Option<String>> = check.call((phase.name(), v2, value, requires_response)).map_err(engine)?;
     let mut parts = result.into_iter();
     let (kind, text, timestamp) = (parts.next().flatten(), parts.next().flatten(), parts.next().flatten());
     match kind.as_deref() {

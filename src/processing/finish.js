@@ -1,7 +1,9 @@
 // Checks what a phase returned, as commons' zod schemas read it, and turns it into JSON text.
 // Both engines evaluate this same function expression. It returns [kind, text, timestamp]: kind
 // 'ok' with the JSON (no text for undefined), or 'shape' / 'value' with a message.
-(function (phase, v2, value) {
+// `requireResponse`: commons 1.x (zod 4, Airnode Feed 4) refuses a V2 post-processing result
+// without a `response` key (present and undefined passes).
+(function (phase, v2, value, requireResponse) {
   const kindOf = (v) => {
     if (v === null) return 'null';
     if (Array.isArray(v)) return 'array';
@@ -35,6 +37,9 @@
       return ['ok', json(parameters)];
     }
     if (!v2) return ['ok', json(value)];
+    if (requireResponse && typeof value === 'object' && value !== null && !('response' in value)) {
+      throw ['shape', 'response: expected a `response` key (Airnode Feed 4\'s commons requires it), received none'];
+    }
     const returned = record(value, 'the returned value');
     const timestamp = returned.timestamp;
     if (timestamp !== undefined && !(typeof timestamp === 'number' && Number.isInteger(timestamp) && timestamp >= 0)) {

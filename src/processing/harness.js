@@ -142,7 +142,7 @@ const main = async () => {
   let result;
   try {
     const [, value] = await withTimeout(runPhase(job), job.phaseTimeoutMs, 'the phase ran past the node\'s time');
-    const [kind, text, timestamp] = FINISH(job.phase, job.v2, value);
+    const [kind, text, timestamp] = FINISH(job.phase, job.v2, value, job.requireResponse);
     result = { kind, text, timestamp };
   } catch (caught) {
     const inSnippet = caught !== null && typeof caught === 'object' && caught.snippetFailure === true;

@@ -140,15 +140,44 @@ pub struct EndpointProcessing {
     pub pre: Option<Specification>,
     /// Runs on the response.
     pub post: Option<Specification>,
+    /// Which `@api3/commons` runs it.
+    pub commons: Commons,
+}
+
+/// Which `@api3/commons` runs an OIS's processing: the node that reads the OIS decides, and so
+/// its `oisFormat` does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Commons {
+    /// 0.x (zod 3): Airnode 0.15 and Airnode Feed 3, which read OIS 2.3.x.
+    #[default]
+    V0,
+    /// 1.x (zod 4): Airnode Feed 4, which reads OIS 3.0.x. What a V2 post-processing function
+    /// returns must hold `response` (`{timestamp}` alone, or `response: undefined`, is refused).
+    V1,
+}
+
+impl Commons {
+    /// The commons of the node that reads `ois`, by its `oisFormat`.
+    pub fn for_ois(ois: &Value) -> Commons {
+        let family = ois.get("oisFormat").and_then(Value::as_str).and_then(crate::ois::model::FormatFamily::of);
+        if family == Some(crate::ois::model::FormatFamily::V3_0) { Commons::V1 } else { Commons::V0 }
+    }
 }
 
 impl EndpointProcessing {
-    /// Reads the processing of `endpoint`, whose pointer in the OIS is `at`.
+    /// Reads the processing of `endpoint`, whose pointer in the OIS is `at`, as commons 0.x runs it.
     pub fn of(endpoint: &Value, at: &str) -> Self {
         EndpointProcessing {
             pre: specification(endpoint, at, "preProcessingSpecifications", "preProcessingSpecificationV2"),
             post: specification(endpoint, at, "postProcessingSpecifications", "postProcessingSpecificationV2"),
+            commons: Commons::V0,
         }
+    }
+
+    /// Reads the processing of `endpoint` of `ois`, as the commons of the node that reads `ois`
+    /// runs it.
+    pub fn of_endpoint_in(ois: &Value, endpoint: &Value, at: &str) -> Self {
+        EndpointProcessing { commons: Commons::for_ois(ois), ..EndpointProcessing::of(endpoint, at) }
     }
 
     /// The specification of `phase`.
@@ -276,8 +305,14 @@ pub fn pre_process(
     let Some(specification) = &processing.pre else {
         return Ok(Processed { value: Some(Value::Object(parameters.clone())), ..Processed::default() });
     };
-    let mut processed =
-        run(engine, Phase::Pre, specification, &Value::Object(without_reserved(parameters)), parameters)?;
+    let mut processed = run(
+        engine,
+        Phase::Pre,
+        specification,
+        &Value::Object(without_reserved(parameters)),
+        parameters,
+        processing.commons,
+    )?;
     // commons puts the reserved parameters given back, over what the snippet returned.
     if let Some(Value::Object(map)) = &mut processed.value {
         for (name, value) in parameters.iter().filter(|(k, _)| RESERVED_NAMES.contains(&k.as_str())) {
@@ -300,7 +335,7 @@ pub fn post_process(
     let Some(specification) = &processing.post else {
         return Ok(Processed { value: Some(response.clone()), ..Processed::default() });
     };
-    run(engine, Phase::Post, specification, response, parameters)
+    run(engine, Phase::Post, specification, response, parameters, processing.commons)
 }
 
 fn run(
@@ -309,8 +344,9 @@ fn run(
     specification: &Specification,
     input: &Value,
     parameters: &Map<String, Value>,
+    commons: Commons,
 ) -> Result<Processed, Failure> {
-    let job = Job { phase, specification, input, parameters: without_reserved(parameters) };
+    let job = Job { phase, specification, input, parameters: without_reserved(parameters), commons };
     let ran = match engine {
         Engine::Embedded => embedded::run(&job),
         Engine::Node { program } => node::run(&job, program.as_deref()),
@@ -330,6 +366,15 @@ struct Job<'a> {
     input: &'a Value,
     /// The `endpointParameters` every snippet sees: without the reserved ones.
     parameters: Map<String, Value>,
+    /// Which commons' checks the result must pass.
+    commons: Commons,
+}
+
+impl Job<'_> {
+    /// Whether a V2 post-processing result must hold a `response` key (commons 1.x).
+    fn requires_response(&self) -> bool {
+        self.commons == Commons::V1
+    }
 }
 
 impl Job<'_> {

@@ -59,6 +59,7 @@ pub(super) fn run(job: &Job<'_>, program: Option<&Path>) -> Result<Processed, Fa
     let request = json!({
         "phase": job.phase.name(),
         "v2": v2,
+        "requireResponse": job.requires_response(),
         "snippets": snippets,
         "input": job.input,
         "parameters": job.parameters,

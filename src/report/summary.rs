@@ -55,7 +55,14 @@ pub fn text_report(
         return out;
     }
     if let Some(summary) = summary {
-        out.push_str(&format!("converted {file}: {} operation(s) kept", summary.operations_kept));
+        out.push_str(&format!("converted {file}"));
+        if !summary.ois_format.is_empty() {
+            out.push_str(&format!(" to OIS {}", summary.ois_format));
+            if !summary.read_by.is_empty() {
+                out.push_str(&format!(", read by {}", summary.read_by.join(" and ")));
+            }
+        }
+        out.push_str(&format!(": {} operation(s) kept", summary.operations_kept));
         let skipped = summary.skipped_total();
         if skipped > 0 {
             let reasons: Vec<String> = summary.operations_skipped.iter().map(|(r, n)| format!("{n} {r}")).collect();

@@ -130,7 +130,7 @@ pub fn prepare_held(held: &HeldOis, options: &RequestOptions, engine: &Engine) -
     let parsed = held.value();
     let (index, endpoint) = find_endpoint(parsed, &options.endpoint)?;
     let at = format!("/endpoints/{index}");
-    let processing = EndpointProcessing::of(endpoint, &at);
+    let processing = EndpointProcessing::of_endpoint_in(parsed, endpoint, &at);
     let given = requested(options);
     let mut logs = Vec::new();
     let processed = match &processing.pre {
@@ -176,7 +176,7 @@ pub fn prepare_held(held: &HeldOis, options: &RequestOptions, engine: &Engine) -
 /// request: Airnode Feed answers every template of a trigger from its first template's API call.
 pub fn prepare_answer_held(held: &HeldOis, options: &RequestOptions) -> Result<Prepared, Stopped> {
     let (index, endpoint) = find_endpoint(held.value(), &options.endpoint)?;
-    let processing = EndpointProcessing::of(endpoint, &format!("/endpoints/{index}"));
+    let processing = EndpointProcessing::of_endpoint_in(held.value(), endpoint, &format!("/endpoints/{index}"));
     let given = requested(options);
     let reserved = reserved_values(endpoint, &given);
     Ok(Prepared { given, processed: None, request: None, reserved, logs: Vec::new(), processing, standing_in: None })

@@ -5,6 +5,7 @@
 
 pub mod node;
 pub mod secrets;
+pub mod signed_api;
 pub mod verify;
 
 use serde_json::{Value, json};

@@ -68,7 +68,7 @@ pub struct FeedOptions {
 impl Default for FeedOptions {
     fn default() -> Self {
         FeedOptions {
-            node_version: Target::AirnodeFeed3.node_version().to_owned(),
+            node_version: Target::NEWEST_RELEASED.node_version().to_owned(),
             signed_apis: Vec::new(),
             fetch_interval: 5,
             batches: None,
@@ -169,14 +169,6 @@ pub fn feed_config(oises: &[Value], feeds: &[Feed], options: &FeedOptions) -> Re
         require_family(oises, family, &node)?;
     }
     let (embedded, mut warnings) = embeddable(oises, family, &node);
-    let feed_4 = Target::AirnodeFeed4.node();
-    if options.node_version == feed_4.node_version && !feed_4.released {
-        warnings.push(with_severity(
-            Code::BadArgument,
-            Severity::Note,
-            format!("{} is not released yet: nodeSettings.nodeVersion is {}; set it to the version you run (it must be equal)", feed_4.title, feed_4.node_version),
-        ));
-    }
     let base = config_described(oises, |_, _| None);
     warnings.extend(base.notes.iter().cloned());
     let mut endpoints = Map::new();

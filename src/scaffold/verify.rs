@@ -10,23 +10,6 @@ use crate::node::endpoint_id;
 use crate::node::ids::{encode_parameters, feed_template_id, parameters_from_json};
 use crate::pointer;
 
-/// Which node a configuration is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConfigKind {
-    /// Airnode Feed: `templates` and `endpoints` are objects keyed by ID.
-    Feed,
-    /// Airnode (config.json): `chains`, `triggers.rrp`, `templates` a list.
-    Airnode,
-}
-
-/// Tells an Airnode Feed config from an Airnode config.json.
-pub fn config_kind(config: &Value) -> Option<ConfigKind> {
-    if config.get("templates").is_some_and(Value::is_object) || config.pointer("/triggers/signedApiUpdates").is_some() {
-        return Some(ConfigKind::Feed);
-    }
-    (config.get("chains").is_some() || config.pointer("/triggers/rrp").is_some()).then_some(ConfigKind::Airnode)
-}
-
 fn mismatch(at: String, message: String) -> Diagnostic {
     Diagnostic::new(Code::IdMismatch, at, message)
 }
@@ -46,7 +29,7 @@ pub fn verify_feed(config: &Value) -> Vec<Diagnostic> {
             continue;
         };
         let expected = endpoint_id(title, name);
-        if !id.eq_ignore_ascii_case(&expected) {
+        if *id != expected {
             found.push(mismatch(
                 at,
                 format!("endpoint ID {id} is not derived from (\"{title}\", \"{name}\"): it should be {expected}"),
@@ -80,7 +63,7 @@ pub fn verify_feed(config: &Value) -> Vec<Diagnostic> {
             continue;
         };
         let expected = feed_template_id(endpoint_id, &encoded.bytes).to_string();
-        if !id.eq_ignore_ascii_case(&expected) {
+        if *id != expected {
             found.push(mismatch(
                 at,
                 format!(

@@ -4,9 +4,15 @@
 //! airnode-validator checks it).
 
 mod config;
+mod feed_config;
 mod node_config;
+mod shape;
+pub(crate) mod signed_api;
 mod snippets;
 pub mod templates;
+
+pub use feed_config::accepted_by;
+pub use signed_api::configs_agree;
 mod traps;
 
 use serde_json::Value;
@@ -41,6 +47,13 @@ impl Validation {
 
 /// Validates a parsed document; `family` forces the OIS format family instead of `oisFormat`.
 pub fn validate_value(root: &Value, family: Option<FormatFamily>) -> Validation {
+    if crate::node::ConfigKind::of(root) == Some(crate::node::ConfigKind::SignedApi) {
+        return Validation {
+            kind: Some(DocumentKind::SignedApi),
+            diagnostics: signed_api::check(root),
+            families: Vec::new(),
+        };
+    }
     let document = match OisDocument::read(root) {
         Ok(document) => document,
         Err((kind, error)) => return Validation { kind: Some(kind), diagnostics: vec![error], families: Vec::new() },
@@ -76,9 +89,10 @@ fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostic
 /// ([`crate::scaffold::verify::verify_feed`]), or an Airnode config.json's trigger endpoint IDs
 /// and template IDs (OIS067, OIS070).
 pub fn verify_ids(config: &Value) -> Result<Vec<Diagnostic>, Diagnostic> {
-    use crate::scaffold::verify::{ConfigKind, config_kind, verify_feed};
-    match config_kind(config) {
-        Some(ConfigKind::Feed) => {
+    use crate::node::ConfigKind;
+    use crate::scaffold::verify::verify_feed;
+    match ConfigKind::of(config) {
+        Some(ConfigKind::AirnodeFeed) => {
             let mut found = verify_feed(config);
             templates::check_feed(config, &mut found);
             Ok(found)
@@ -88,7 +102,7 @@ pub fn verify_ids(config: &Value) -> Result<Vec<Diagnostic>, Diagnostic> {
                 [Code::BadTrigger, Code::BadTemplateId, Code::UndecodableParameters, Code::TemplateParameterUnknown];
             Ok(validate_value(config, None).diagnostics.into_iter().filter(|d| ids.contains(&d.code)).collect())
         }
-        None => Err(Diagnostic::new(
+        Some(ConfigKind::SignedApi | ConfigKind::Fragment) | None => Err(Diagnostic::new(
             Code::WrongType,
             "",
             "neither an Airnode Feed config (templates keyed by ID) nor an Airnode config.json (chains, triggers.rrp)",

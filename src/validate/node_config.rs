@@ -7,52 +7,10 @@
 
 use serde_json::Value;
 
+use super::shape::{
+    ANY, BOOL, INTEGER, NUMBER, POSITIVE, STRING, STRINGS, Shape, Tag, is_url, optional, required, shape,
+};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::pointer;
-
-/// What a value must be.
-enum Shape {
-    Any,
-    String,
-    Bool,
-    Number,
-    Integer,
-    PositiveInteger,
-    OneOf(&'static [&'static str]),
-    Text(fn(&str) -> bool, &'static str),
-    Array(&'static Shape),
-    Record(&'static Shape),
-    Object(&'static [Field]),
-    /// Objects told apart by the value of one key (zod's `discriminatedUnion`).
-    Tagged(&'static str, &'static [(Tag, &'static [Field])]),
-}
-
-enum Tag {
-    Bool(bool),
-    Text(&'static str),
-}
-
-struct Field {
-    name: &'static str,
-    shape: &'static Shape,
-    required: bool,
-}
-
-const fn required(name: &'static str, shape: &'static Shape) -> Field {
-    Field { name, shape, required: true }
-}
-
-const fn optional(name: &'static str, shape: &'static Shape) -> Field {
-    Field { name, shape, required: false }
-}
-
-static STRING: Shape = Shape::String;
-static BOOL: Shape = Shape::Bool;
-static ANY: Shape = Shape::Any;
-static NUMBER: Shape = Shape::Number;
-static INTEGER: Shape = Shape::Integer;
-static POSITIVE: Shape = Shape::PositiveInteger;
-static STRINGS: Shape = Shape::Array(&STRING);
 
 static TRIGGER: Shape =
     Shape::Object(&[required("endpointId", &STRING), required("endpointName", &STRING), required("oisTitle", &STRING)]);
@@ -164,18 +122,14 @@ pub(super) fn is_whole(config: &Value) -> bool {
     NODE_SECTIONS.iter().any(|section| config.get(section).is_some())
 }
 
-/// Whether `text` is one `${NAME}` and nothing else.
-fn is_placeholder(text: &str) -> bool {
-    text.strip_prefix("${").and_then(|rest| rest.strip_suffix('}')).is_some_and(crate::node::is_secret_name)
-}
-
 /// The shape of every section and the triggers' references, for a whole configuration: an
 /// Airnode config.json, or — its IDs re-derived — an Airnode Feed config.
 pub(super) fn check(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diagnostic>) {
     if !is_whole(config) {
         return;
     }
-    if crate::scaffold::verify::config_kind(config) == Some(crate::scaffold::verify::ConfigKind::Feed) {
+    if crate::node::ConfigKind::of(config) == Some(crate::node::ConfigKind::AirnodeFeed) {
+        super::feed_config::check(config, oises, diagnostics);
         diagnostics.extend(crate::scaffold::verify::verify_feed(config));
         super::templates::check_feed(config, diagnostics);
         return;
@@ -255,123 +209,6 @@ fn is_evm_id(text: &str) -> bool {
 
 fn is_stage(text: &str) -> bool {
     (1..=16).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-}
-
-fn is_url(text: &str) -> bool {
-    url::Url::parse(text).is_ok()
-}
-
-fn shape(value: &Value, expected: &Shape, at: &mut String, diagnostics: &mut Vec<Diagnostic>) {
-    let wrong = |what: &str| Diagnostic::new(Code::WrongType, at.as_str(), format!("must be {what}"));
-    match expected {
-        Shape::Any => {}
-        Shape::String if !value.is_string() => diagnostics.push(wrong("a string")),
-        Shape::Bool if !value.is_boolean() => diagnostics.push(wrong("true or false")),
-        Shape::Number if !value.is_number() => diagnostics.push(wrong("a number")),
-        Shape::Integer if !is_integer(value) => diagnostics.push(wrong("an integer")),
-        Shape::PositiveInteger if !(is_integer(value) && value.as_f64().is_some_and(|n| n > 0.0)) => {
-            diagnostics.push(wrong("a positive integer"));
-        }
-        Shape::OneOf(allowed) if !value.as_str().is_some_and(|text| allowed.contains(&text)) => {
-            let listed: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
-            diagnostics.push(Diagnostic::new(
-                Code::BadEnumValue,
-                at.as_str(),
-                format!("must be one of {} (it is {value})", listed.join(", ")),
-            ));
-        }
-        Shape::Text(rule, what) => match value.as_str() {
-            Some(text) if rule(text) => {}
-            // A `${SECRET}` is filled when the node loads the config: its value is not known here.
-            Some(text) if is_placeholder(text) => {}
-            Some(_) => diagnostics.push(wrong(what)),
-            None => diagnostics.push(wrong("a string")),
-        },
-        Shape::Array(items) => match value.as_array() {
-            Some(list) => {
-                for (index, item) in list.iter().enumerate() {
-                    within(at, &index.to_string(), |at| shape(item, items, at, diagnostics));
-                }
-            }
-            None => diagnostics.push(wrong("an array")),
-        },
-        Shape::Record(items) => match value.as_object() {
-            Some(object) => {
-                for (key, item) in object {
-                    within(at, key, |at| shape(item, items, at, diagnostics));
-                }
-            }
-            None => diagnostics.push(wrong("an object")),
-        },
-        Shape::Object(fields) => object(value, fields, at, diagnostics),
-        Shape::Tagged(key, variants) => {
-            let tag = value.get(key);
-            let chosen = variants.iter().find(|(variant, _)| match (variant, tag) {
-                (Tag::Bool(b), Some(Value::Bool(given))) => b == given,
-                (Tag::Text(t), Some(Value::String(given))) => t == given,
-                _ => false,
-            });
-            match chosen {
-                Some((_, fields)) => object(value, fields, at, diagnostics),
-                None if !value.is_object() => diagnostics.push(wrong("an object")),
-                None => {
-                    let tags: Vec<String> = variants
-                        .iter()
-                        .map(|(tag, _)| match tag {
-                            Tag::Bool(b) => b.to_string(),
-                            Tag::Text(t) => format!("\"{t}\""),
-                        })
-                        .collect();
-                    let mut key_at = at.clone();
-                    pointer::push(&mut key_at, key);
-                    diagnostics.push(Diagnostic::new(
-                        Code::BadEnumValue,
-                        key_at,
-                        format!("\"{key}\" must be one of {}", tags.join(", ")),
-                    ));
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-fn object(value: &Value, fields: &[Field], at: &mut String, diagnostics: &mut Vec<Diagnostic>) {
-    let Some(object) = value.as_object() else {
-        diagnostics.push(Diagnostic::new(Code::WrongType, at.as_str(), "must be an object"));
-        return;
-    };
-    for key in object.keys().filter(|key| !fields.iter().any(|field| field.name == key.as_str())) {
-        let allowed: Vec<&str> = fields.iter().map(|field| field.name).collect();
-        let mut key_at = at.clone();
-        pointer::push(&mut key_at, key);
-        diagnostics.push(
-            Diagnostic::new(Code::UnknownField, key_at, format!("the field \"{key}\" is not allowed here"))
-                .with_help(format!("allowed fields: {}", allowed.join(", "))),
-        );
-    }
-    for field in fields {
-        match object.get(field.name) {
-            Some(item) => within(at, field.name, |at| shape(item, field.shape, at, diagnostics)),
-            None if field.required => diagnostics.push(Diagnostic::new(
-                Code::MissingField,
-                at.as_str(),
-                format!("the required field \"{}\" is missing", field.name),
-            )),
-            None => {}
-        }
-    }
-}
-
-fn within(at: &mut String, token: &str, check: impl FnOnce(&mut String)) {
-    let length = at.len();
-    pointer::push(at, token);
-    check(at);
-    at.truncate(length);
-}
-
-fn is_integer(value: &Value) -> bool {
-    value.as_f64().is_some_and(|n| n.fract() == 0.0)
 }
 
 /// A chain's `maxConcurrency` may not be below its number of providers.

@@ -8,7 +8,7 @@ pub mod server;
 pub mod studio;
 pub mod vendor;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
@@ -70,9 +70,20 @@ pub fn interop_dir() -> PathBuf {
 
 /// Runs `tests/interop/SCRIPT` on `input` (passed as a file) and returns what it prints.
 pub fn run_node(script: &str, input: &Value) -> Value {
+    run_node_with(script, input, None)
+}
+
+/// [`run_node`] with the `@api3/commons` the node package at `commons_from` loads (its scripts
+/// take `@api3/commons` through `tests/interop/commons.js`), or the one installed here.
+pub fn run_node_with(script: &str, input: &Value, commons_from: Option<&std::path::Path>) -> Value {
     let file = tempfile::NamedTempFile::new().expect("temp file");
     std::fs::write(file.path(), input.to_string()).expect("write");
-    let output = Command::new("node").arg(interop_dir().join(script)).arg(file.path()).output().expect("node runs");
+    let mut command = Command::new("node");
+    command.arg(interop_dir().join(script)).arg(file.path());
+    if let Some(from) = commons_from {
+        command.env("COMMONS_FROM", from);
+    }
+    let output = command.output().expect("node runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).expect("the script prints JSON")
 }
@@ -88,6 +99,44 @@ pub fn interop_installed(package: &str) -> bool {
     assert!(std::env::var_os("CI").is_none(), "{message}");
     say_skipped(&message);
     false
+}
+
+/// The entry point of a real node's `package` (`airnode-feed`, `signed-api`) at `version`: 3.3.0
+/// from the npm registry (`npm ci --prefix tests/interop`), 4.6.0 built from `../shared/nodes`
+/// (`tests/interop/build-node-4.sh`). `None` (said on the terminal; a failure under CI) when it is
+/// not there.
+pub fn node_main(version: &str, package: &str) -> Option<PathBuf> {
+    let (main, how) = match version {
+        "3.3.0" => (
+            interop_dir().join("node_modules/@api3").join(package).join("dist/src/index.js"),
+            "npm ci --prefix tests/interop",
+        ),
+        _ => (
+            interop_dir().join(format!("nodes/signed-api-{version}/packages/{package}/dist/src/index.js")),
+            "bash tests/interop/build-node-4.sh",
+        ),
+    };
+    if main.is_file() {
+        return Some(main);
+    }
+    let message = format!("{package} {version} is not there ({}): run `{how}`", main.display());
+    assert!(std::env::var_os("CI").is_none(), "{message}");
+    say_skipped(&message);
+    None
+}
+
+/// The `@api3/commons` of each node generation, by the package folder that loads it: Airnode
+/// 0.15's (installed here, for airnode-adapter), Airnode Feed 3.3.0's and 4.6.0's. The
+/// differential tests of processing, IDs, interpolation and config hashes run against each.
+pub fn commons_generations() -> Vec<(&'static str, Option<PathBuf>)> {
+    let mut generations = vec![("the commons installed for Airnode 0.15", None)];
+    for (label, version) in [("Airnode Feed 3.3.0's commons", "3.3.0"), ("Airnode Feed 4.6.0's commons", "4.6.0")] {
+        if let Some(main) = node_main(version, "airnode-feed") {
+            let package = main.parent().and_then(Path::parent).and_then(Path::parent).map(Path::to_path_buf);
+            generations.push((label, package));
+        }
+    }
+    generations
 }
 
 /// Writes `skipped: MESSAGE` to the real stderr, past the test harness's capture.

@@ -78,12 +78,22 @@ const PICK_RATE: &str = "async ({ response, endpointParameters }) => ({ response
 /// a secrets template, fill the key, refine with `ois endpoint set`, scaffold onto the same
 /// secrets file (its values kept), fill the mnemonic and the token.
 pub fn deploy_with(server: &Server, feeds: &[&str], more: &[&str]) -> Deployment {
+    deploy_for(server, None, feeds, more)
+}
+
+/// [`deploy_with`] for a node of the user's choice (`--target` of the conversion: the OIS format
+/// it reads; the scaffold follows the OIS's format), or the default node.
+pub fn deploy_for(server: &Server, target: Option<&str>, feeds: &[&str], more: &[&str]) -> Deployment {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let at = |name: &str| dir.path().join(name);
     let (document, ois, config, secrets) =
         (at("rates.yaml"), at("rates.ois.json"), at("config.json"), at("secrets.env"));
     std::fs::write(&document, openapi(&server.base)).expect("write");
-    run(&["convert", path(&document), "-o", path(&ois), "--secrets-out", path(&secrets)]);
+    let mut convert = vec!["convert", path(&document), "-o", path(&ois), "--secrets-out", path(&secrets)];
+    if let Some(target) = target {
+        convert.extend(["--target", target]);
+    }
+    run(&convert);
     fill(&secrets, &[("KEY", KEY)]);
     // The refinement, by `ois endpoint` only: `getRates` becomes `feed`, whose pre-processing
     // drops `name` (so its templates batch into one call) and whose post-processing picks the

@@ -5,7 +5,7 @@
 'use strict';
 const fs = require('fs');
 const { encode } = require('@api3/airnode-abi');
-const { deriveEndpointId, deriveTemplateIdV0, deriveTemplateIdV1, deriveBeaconId, deriveBeaconSetId } = require('@api3/commons');
+const { deriveEndpointId, deriveTemplateIdV0, deriveTemplateIdV1, deriveBeaconId, deriveBeaconSetId } = require('./commons');
 const { ethers } = require('ethers');
 
 const cases = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));

@@ -3,7 +3,7 @@
 // {"error": message}.
 'use strict';
 const fs = require('fs');
-const { interpolateSecretsIntoConfig } = require('@api3/commons');
+const { interpolateSecretsIntoConfig } = require('./commons');
 
 const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 try {

@@ -4,7 +4,7 @@
 // value is what JSON.stringify makes of the result (no text for undefined).
 'use strict';
 const fs = require('fs');
-const { preProcessEndpointParameters, postProcessResponse } = require('@api3/commons');
+const { preProcessEndpointParameters, postProcessResponse } = require('./commons');
 
 // Snippets get node:console, the process's own console: keep what they log off standard output.
 for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace']) console[method] = () => {};

@@ -3,7 +3,7 @@
 // that string, and prints [{value}|{error}] in order.
 'use strict';
 const fs = require('fs');
-const { interpolateSecretsIntoConfig } = require('@api3/commons');
+const { interpolateSecretsIntoConfig } = require('./commons');
 
 const { secrets, strings } = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const results = strings.map((value) => {
