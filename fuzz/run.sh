@@ -58,7 +58,7 @@ for text in sorted(texts):
 PY
     ;;
   validate_bytes)
-    for f in ../samples/expected/*.json ../../shared/examples/ois/*.json; do [ "$(stat -c %s "$f")" -lt 65536 ] && seed "$f"; done ;;
+    for f in ../samples/expected/*.json ../tests/codes/*.config.json ../../shared/examples/ois/*.json; do [ "$(stat -c %s "$f")" -lt 65536 ] && seed "$f"; done ;;
 esac
 
 case "$limit" in

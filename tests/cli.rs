@@ -1169,3 +1169,37 @@ fn names_from_documents_are_shown_not_obeyed() {
         assert!(said.contains("EDT001") && said.contains("invisible"), "{new:?}: {said}");
     }
 }
+
+/// `ois ids verify` tells IDs not derived from what they name apart from other findings: a config
+/// whose every ID is derived but whose template its endpoint cannot serve says both, and fails.
+#[test]
+fn ids_verify_counts_mismatches_and_other_errors_apart() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("tests/codes/OIS085.config.json").unwrap()).unwrap();
+    config["triggers"]["signedApiUpdates"][0]["fetchInterval"] = serde_json::json!(5);
+    // The endpoint's reserved `_type` gone: the template still derives, but cannot be served.
+    config["ois"][0]["endpoints"][0]["reservedParameters"] = serde_json::json!([]);
+    let file = dir.path().join("config.json");
+    std::fs::write(&file, config.to_string()).unwrap();
+    let output = ois().args(["ids", "verify"]).arg(&file).output().unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("every ID is derived from what it names") && said.contains("1 other error(s)"), "{said}");
+    let json = ois().args(["ids", "verify", "--format", "json"]).arg(&file).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!((report["mismatches"].as_u64(), report["otherErrors"].as_u64()), (Some(0), Some(1)), "{report}");
+}
+
+/// A fetch interval that would hammer the API is a warning (exit 0), and under `--strict` an
+/// error (exit 1), as CI wants it.
+#[test]
+fn validate_strict_refuses_a_config_that_would_hammer_the_api() {
+    let fixture = "tests/codes/OIS085.config.json";
+    let output = ois().args(["validate", fixture]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
+    let output = ois().args(["validate", "--strict", fixture]).output().unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("OIS085") && said.contains("OUT003"), "{said}");
+}

@@ -158,6 +158,9 @@ fn secrets_typed_in_never_come_back_nor_reach_the_log() {
     let one = json!({"node": "feed", "feeds": ["simplePrice:ids=string32:bitcoin,vs_currencies=string32:usd"]});
     let built = send("/api/build", one);
     assert!(built["answer"]["ids"]["templates"][0].get("beaconId").is_none(), "no Airnode yet: {built}");
+    // A config built in the page calls the API as the command line's does: 5 s apart, never 0.
+    let config: Value = serde_json::from_str(built["answer"]["config"].as_str().unwrap()).unwrap();
+    assert_eq!(config["triggers"]["signedApiUpdates"][0]["fetchInterval"], 5, "{config}");
     // With the mnemonic held, every beacon and, for two feeds, their beacon set; the mnemonic never shown.
     const MNEMONIC: &str = "test test test test test test test test test test test junk";
     let name = built["answer"]["mnemonic"].as_str().unwrap_or_else(|| panic!("{built}")).to_owned();

@@ -149,9 +149,15 @@ fn show_verify(mut report: VerifyReport, format: ReportArg) -> ExitCode {
             } else {
                 format!("{}: {} ID(s) not derived from what they name\n", report.file, report.mismatches)
             });
+            if report.other_errors > 0 {
+                text.push_str(&format!(
+                    "{}: {} other error(s): the config is not servable as it is\n",
+                    report.file, report.other_errors
+                ));
+            }
             text
         }
     };
     let _ = write_stdout(&output);
-    if report.mismatches == 0 { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
+    if report.mismatches == 0 && report.other_errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }

@@ -25,6 +25,9 @@ pub(crate) struct ValidateArgs {
     /// airnode-feed@4, airnode@next (3.0.x), or a release exactly (airnode-feed@4.2.0).
     #[arg(long, value_parser = super::parse_target, value_name = "NODE")]
     target: Option<super::TargetArg>,
+    /// Warnings count as errors (exit 1): for CI.
+    #[arg(long)]
+    strict: bool,
     /// Show only errors.
     #[arg(short, long)]
     quiet: bool,
@@ -44,6 +47,7 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     let mut job = ValidateJob::default();
     job.files = args.files.clone();
     job.family = args.target.map(|t| t.target().family()).or(args.ois_format);
+    job.strict = args.strict;
     let mut verdicts = ois::jobs::validate::run(&job);
     for verdict in &mut verdicts {
         in_flags(&mut verdict.diagnostics);

@@ -312,13 +312,17 @@ pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
 
 /// What `ois ids verify` found.
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct VerifyReport {
     /// The config's display name.
     pub file: String,
-    /// IDs not derived from what they name.
+    /// IDs not derived from what they name (OIS067, OIS070, OIS075).
     pub mismatches: usize,
-    /// One per mismatch, located in the config.
+    /// Other errors found on the way (a template its endpoint cannot serve, a parameter the
+    /// encoder refuses): the IDs may all be derived, the config still not servable.
+    pub other_errors: usize,
+    /// Each finding, located in the config.
     pub diagnostics: Vec<Diagnostic>,
     /// The config read, for showing diagnostics in its text.
     #[serde(skip)]
@@ -333,6 +337,9 @@ pub fn verify(path: &std::path::Path) -> Result<VerifyReport, Diagnostic> {
     for diagnostic in &mut diagnostics {
         source.locate_diagnostic(diagnostic);
     }
-    let mismatches = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-    Ok(VerifyReport { file: path.display().to_string(), mismatches, diagnostics, source: Some(source) })
+    let is_mismatch = |d: &&&Diagnostic| matches!(d.code, Code::IdMismatch | Code::BadTemplateId | Code::BadTrigger);
+    let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    let mismatches = errors.iter().filter(is_mismatch).count();
+    let other_errors = errors.len() - mismatches;
+    Ok(VerifyReport { file: path.display().to_string(), mismatches, other_errors, diagnostics, source: Some(source) })
 }

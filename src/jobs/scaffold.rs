@@ -29,7 +29,7 @@ pub struct ScaffoldOutputs {
 }
 
 /// An Airnode Feed config's feeds and settings.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct FeedRequest {
     /// Feeds written `ENDPOINT:NAME=TYPE:VALUE,...`.
@@ -47,6 +47,25 @@ pub struct FeedRequest {
     /// One trigger for the feeds of an endpoint whose pre-processed parameters are equal.
     pub batch: bool,
 }
+
+impl Default for FeedRequest {
+    /// No feeds yet; a trigger's calls 5 s apart (never 0: the Feed would call the API back to
+    /// back).
+    fn default() -> Self {
+        FeedRequest {
+            feeds: Vec::new(),
+            feeds_file: None,
+            target: None,
+            node_version: None,
+            signed_apis: Vec::new(),
+            fetch_interval: DEFAULT_FETCH_INTERVAL,
+            batch: false,
+        }
+    }
+}
+
+/// Seconds between a trigger's API calls when none is asked for.
+pub const DEFAULT_FETCH_INTERVAL: u64 = 5;
 
 /// The Signed API config asked for.
 #[derive(Clone, Debug, Default)]

@@ -22,6 +22,8 @@ pub struct ValidateJob {
     pub files: Vec<PathBuf>,
     /// Check as this OIS format family, not each file's own `oisFormat`.
     pub family: Option<FormatFamily>,
+    /// Warnings count as errors (a fetch interval that would hammer an API, say).
+    pub strict: bool,
 }
 
 /// One file's verdict (`--format json` prints a list of them).
@@ -67,6 +69,16 @@ impl FileVerdict {
 pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
     let mut verdicts = each_file(job);
     agree(&mut verdicts);
+    if job.strict {
+        for verdict in verdicts.iter_mut().filter(|v| v.valid && v.counts.warnings > 0) {
+            verdict.valid = false;
+            verdict.diagnostics.push(Diagnostic::elsewhere(
+                Code::StrictWarnings,
+                format!("strict: its {} warning(s) count as errors", verdict.counts.warnings),
+            ));
+            verdict.counts = Counts::of(&verdict.diagnostics);
+        }
+    }
     verdicts
 }
 

@@ -54,6 +54,7 @@ pub(super) fn check(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diag
     keys_are_ids(config, "templates", diagnostics);
     if let Some(version) = config.pointer("/nodeSettings/nodeVersion").and_then(Value::as_str) {
         diagnostics.extend(unreleased(version, "/nodeSettings/nodeVersion", "Airnode Feed"));
+        reads_the_ois(version, oises, diagnostics);
     }
     mnemonic(config, diagnostics);
     signed_api_names(config, diagnostics);
@@ -79,6 +80,28 @@ pub(super) fn unreleased(version: &str, at: &str, node: &str) -> Option<Diagnost
         )
         .with_help(format!("write the version you run: one of {}", listed.join(", "))),
     )
+}
+
+/// Each Airnode Feed generation reads one OIS format: 3.x reads 2.3.x, 4.x reads 3.0.x.
+fn reads_the_ois(version: &str, oises: &[&Value], diagnostics: &mut Vec<Diagnostic>) {
+    let release = [crate::node::Target::AirnodeFeed3, crate::node::Target::AirnodeFeed4]
+        .into_iter()
+        .find_map(|target| Release::of(target, version));
+    let Some(release) = release else { return };
+    let family = release.target.family();
+    for (index, ois) in oises.iter().enumerate() {
+        let Some(format) = ois.get("oisFormat").and_then(Value::as_str) else { continue };
+        if crate::ois::model::FormatFamily::of(format).is_some_and(|found| found != family) {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::BadOisFormat,
+                    format!("/ois/{index}/oisFormat"),
+                    format!("OIS format {format}: {} reads only {}, and refuses the config", release.title(), family.name()),
+                )
+                .with_help(format!("convert the OIS again for {} (an update keeps your refinements), or write the nodeVersion of a Feed that reads {format}", release.target.name())),
+            );
+        }
+    }
 }
 
 /// The node releases that accept `config` (an Airnode Feed or a Signed API config) as far as its
@@ -201,14 +224,35 @@ fn secret_references(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
             if !crate::ois::templates::has_unescaped(text) {
                 return;
             }
-            // Only the form matters here: a name's value comes from the secrets file.
-            if let Err(problem) = no_secrets.interpolate(text, pointer)
-                && problem.code == Code::SecretExpression
-            {
-                diagnostics.push(problem);
+            // Only the form matters here: a name's value comes from the secrets file, where only
+            // names matching ^[A-Z][A-Z0-9_]*$ are accepted.
+            match no_secrets.interpolate(text, pointer) {
+                Err(problem) if problem.code == Code::SecretExpression => diagnostics.push(problem),
+                Err(problem) if problem.code == Code::MissingSecret => {
+                    let unfillable = named_in(text).find(|name| !crate::node::is_secret_name(name));
+                    if let Some(name) = unfillable {
+                        diagnostics.push(Diagnostic::new(
+                            Code::SecretExpression,
+                            pointer,
+                            format!("`${{{name}}}`: no secret can have this name (secrets.env names match ^[A-Z][A-Z0-9_]*$), so the Feed fails to load the config (\"{name} is not defined\")"),
+                        ));
+                    }
+                }
+                _ => {}
             }
         });
     }
+}
+
+/// What each unescaped `${…}` of `text` names, trimmed.
+fn named_in(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices("${").filter_map(move |(start, _)| {
+        if text.get(..start).is_some_and(|before| before.ends_with('\\')) {
+            return None;
+        }
+        let rest = text.get(start + 2..)?;
+        Some(rest.get(..rest.find('}')?)?.trim_matches(crate::js::is_whitespace))
+    })
 }
 
 fn is_stage(text: &str) -> bool {
