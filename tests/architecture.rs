@@ -339,3 +339,73 @@ fn the_command_line_builds_no_json_of_its_own() {
     }
     assert!(wrong.is_empty(), "reports are the library's typed ones: {wrong:#?}");
 }
+
+/// The string literals of a file's code (macro arguments included).
+#[derive(Default)]
+struct Strings {
+    found: Vec<String>,
+}
+
+impl<'ast> Visit<'ast> for Strings {
+    fn visit_lit_str(&mut self, literal: &'ast syn::LitStr) {
+        self.found.push(literal.value());
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        // format!, write! and the like: their arguments are tokens, parsed here as expressions.
+        let parsed = mac.parse_body_with(syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated);
+        for expr in parsed.into_iter().flatten() {
+            self.visit_expr(&expr);
+        }
+        syn::visit::visit_macro(self, mac);
+    }
+
+    fn visit_attribute(&mut self, _: &'ast syn::Attribute) {
+        // Doc comments are documentation, not messages.
+    }
+}
+
+/// Whether `text` names a command-line flag (`--server`, `--update`).
+fn names_a_flag(text: &str) -> bool {
+    text.match_indices("--").any(|(at, _)| {
+        let before = text.get(..at).and_then(|b| b.chars().last());
+        let after = text.get(at + 2..).and_then(|a| a.chars().next());
+        before.is_none_or(|c| !c.is_alphanumeric() && c != '-') && after.is_some_and(|c| c.is_ascii_lowercase())
+    })
+}
+
+/// Library text that names a flag on purpose: what a curl command or a node process is given,
+/// and what is written into a file for whoever reads the file.
+const FLAGS_ALLOWED: &[(&str, &str)] =
+    &[("request::render", "--data-raw"), ("update::record", "ois convert --update"), ("ois::schema", "ois call --all")];
+
+/// Library messages never name a command-line flag (ripgrep's rule): a `Fix` says which setting
+/// would help, and each front end names it its own way — the studio's page has no flags.
+#[test]
+fn library_text_names_no_flag() {
+    let mut wrong = Vec::new();
+    for file in files().iter().filter(|f| f.krate == Crate::Library) {
+        let mut strings = Strings::default();
+        strings.visit_file(&file.syntax);
+        let module = file.module.join("::");
+        for text in strings.found {
+            let allowed = FLAGS_ALLOWED.iter().any(|(m, t)| *m == module && text.contains(t));
+            if names_a_flag(&text) && !allowed {
+                wrong.push(format!("{module}: {text:?}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "library text naming a flag ({}):\n{}", wrong.len(), wrong.join("\n"));
+    assert!(names_a_flag("choose another port with --port") && !names_a_flag("a -- b") && !names_a_flag("x--y"));
+}
+
+/// The code table's summaries (shown by `ois explain`, the studio, SARIF rules) name no flag either.
+#[test]
+fn code_summaries_name_no_flag() {
+    let wrong: Vec<String> = ois::Code::ALL
+        .iter()
+        .filter(|code| names_a_flag(code.summary()))
+        .map(|code| format!("{code}: {}", code.summary()))
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -167,6 +167,8 @@ impl ConvertArgs {
         job.secrets_out = self.secrets_out.clone();
         job.writes = self.writes();
         job.shown = (!self.report.reports_all()).then(|| self.show());
+        // The command ends with the job: freeing the document piece by piece would only cost time.
+        job.ends_the_process = true;
         job
     }
 

@@ -155,6 +155,25 @@ fn flag_help(fix: &Fix) -> String {
             "give it with --metadata KEY=VALUE (chainId, chainType, requesterAddress, sponsorAddress, sponsorWalletAddress, requestId)"
                 .to_owned()
         }
+        Fix::SetReserved(name) => format!("set it with --reserved {name}=VALUE"),
+        Fix::FixParameter(name) => format!("fix it instead: --fixed {name}=VALUE"),
+        Fix::ChooseEndpoint => "--endpoint NAME calls one, --all calls every endpoint with its parameters' examples".to_owned(),
+        Fix::GiveResponse => "give one with --response FILE, or call the API: ois call ... --paths".to_owned(),
+        Fix::ConvertFor(target) => {
+            format!("convert them again for one node (`ois convert OPENAPI --update OIS --target {target}`), or scaffold them apart")
+        }
+        Fix::ChoosePort => "choose another port with --port, or 0 for any free one".to_owned(),
+        Fix::ConvertFirst => "convert it first: ois convert FILE --output FILE.ois.json".to_owned(),
+        Fix::CarryFixed { file, fixes } => {
+            let each: Vec<String> = fixes
+                .iter()
+                .map(|(endpoint, name, value)| format!("ois endpoint set {file} {endpoint} --fixed {name}={value}"))
+                .collect();
+            format!("carry the fixed value over: {}", each.join("; "))
+        }
+        Fix::EncodeTemplate => {
+            "encode the parameters again (`ois ids FILE --template ENDPOINT:NAME=TYPE:VALUE --airnode ADDRESS` prints them)".to_owned()
+        }
         Fix::FillSecret { name, file: Some(file) } => {
             format!("add a line {name}=... to {file} (`ois convert --secrets-out` and `ois config` write the template)")
         }
@@ -260,6 +279,15 @@ mod tests {
             Fix::ChooseOis,
             Fix::ChooseSignedApi,
             Fix::GiveAirnode,
+            Fix::SetReserved("_type".into()),
+            Fix::FixParameter("k".into()),
+            Fix::ChooseEndpoint,
+            Fix::GiveResponse,
+            Fix::ConvertFor("airnode-feed@4".into()),
+            Fix::ChoosePort,
+            Fix::EncodeTemplate,
+            Fix::ConvertFirst,
+            Fix::CarryFixed { file: "f".into(), fixes: vec![("e".into(), "p".into(), "v".into())] },
             Fix::CopyDefaults,
             Fix::ChooseSecurity,
             Fix::UseNodeEngine,

@@ -62,7 +62,11 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
                 let mut report = validation_report(&v.file, &v.validation(), show, style, v.source.as_ref());
                 if show.min <= Severity::Note {
                     if let Some(advice) = &v.unreleased {
-                        report.push_str(&format!("note: {}: {advice}\n", v.file));
+                        let newest = ois::node::Target::NEWEST_RELEASED;
+                        report.push_str(&format!(
+                            "note: {}: {advice} (`ois convert OPENAPI --update {} --target {newest}`)\n",
+                            v.file, v.file
+                        ));
                     }
                     if !v.accepted_by.is_empty() {
                         let nodes = v.accepted_by.join(", ");

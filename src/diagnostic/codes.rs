@@ -160,18 +160,18 @@ codes! {
         TemplateEscaped = "CNV072", Warning, "a `${` from the document is written `\\${`, so the node's secrets interpolation keeps it as text";
         TemplateNested = "CNV073", Warning, "a `${` opens inside another `${…}`: no escape survives the node's interpolation, which reads the text with a stray `\\`";
         SecretNameSuffixed = "CNV074", Note, "a security scheme whose secret would be named like one of the node's own secrets (its mnemonic, a signed API's token) gets the name with `_API_CREDENTIAL` after it";
-        UpdateNoBase = "CNV080", Warning, "`--update` without a record of the last conversion or `--base`: a two-way merge that keeps everything in the OIS";
-        UpdateConflict = "CNV081", Warning, "`--update`: the OIS and the API changed the same thing; the OIS's version is kept";
-        EndpointRemoved = "CNV082", Warning, "`--update`: an endpoint whose operation the API no longer has is removed, and its endpoint ID with it";
-        EndpointAdded = "CNV083", Note, "`--update`: an endpoint for a new API operation is added";
-        ApiParameterRemoved = "CNV084", Warning, "`--update`: a parameter the API no longer has is removed from its operation and endpoints";
-        ApiParameterMoved = "CNV085", Note, "`--update`: a parameter whose `in` changed is moved in its operation and endpoints";
-        UpdateBreaksOis = "CNV086", Error, "`--update`: the merged OIS would break an OIS rule (a refinement and an API change collide); nothing is written";
-        RecordUnreadable = "CNV087", Warning, "`--update`: the record of the last conversion cannot be read, and is ignored";
-        UpdateChanges = "CNV088", Error, "`--update --check`: the OIS is not in sync with the API document";
-        RecordChangesCalls = "CNV089", Warning, "`--update`: an option taken from the record (server, base URL, security) changes what the OIS calls";
-        FormatMoved = "CNV090", Note, "`--update --target`: the OIS moves to the format of the node asked for, its refinements kept";
-        ParameterRenamed = "CNV091", Note, "`--update`: a parameter went and another came in the same place of an operation, likely a rename that refinements do not follow";
+        UpdateNoBase = "CNV080", Warning, "an update without a record of the last conversion or a base document: a two-way merge that keeps everything in the OIS";
+        UpdateConflict = "CNV081", Warning, "update: the OIS and the API changed the same thing; the OIS's version is kept";
+        EndpointRemoved = "CNV082", Warning, "update: an endpoint whose operation the API no longer has is removed, and its endpoint ID with it";
+        EndpointAdded = "CNV083", Note, "update: an endpoint for a new API operation is added";
+        ApiParameterRemoved = "CNV084", Warning, "update: a parameter the API no longer has is removed from its operation and endpoints";
+        ApiParameterMoved = "CNV085", Note, "update: a parameter whose `in` changed is moved in its operation and endpoints";
+        UpdateBreaksOis = "CNV086", Error, "update: the merged OIS would break an OIS rule (a refinement and an API change collide); nothing is written";
+        RecordUnreadable = "CNV087", Warning, "update: the record of the last conversion cannot be read, and is ignored";
+        UpdateChanges = "CNV088", Error, "an update check: the OIS is not in sync with the API document";
+        RecordChangesCalls = "CNV089", Warning, "update: an option taken from the record (server, base URL, security) changes what the OIS calls";
+        FormatMoved = "CNV090", Note, "an update for another node: the OIS moves to the format of the node asked for, its refinements kept";
+        ParameterRenamed = "CNV091", Note, "update: a parameter went and another came in the same place of an operation, likely a rename that refinements do not follow";
         SelfCheckFailed = "CNV099", Error, "the generated OIS failed its own check (a bug: please report it)";
     }
     Ois {
@@ -266,7 +266,7 @@ codes! {
         BadSecretsEntry = "REQ013", Error, "a secrets file entry the node refuses: a name not matching `^[A-Z][A-Z0-9_]*$` or an empty value";
         SecretExpression = "REQ014", Error, "a `${…}` that is not a secret's name, or is not closed: the node fails to interpolate its config";
         CredentialNotGiven = "REQ016", Warning, "a credential a bare OIS's security scheme needs, with no secrets file given: `request` shows the request without it, `call` (as an error) sends nothing";
-        ServerReplaced = "REQ017", Note, "`--server`: the request goes to another server than the OIS's";
+        ServerReplaced = "REQ017", Note, "another server given: the request goes to it, not to the OIS's";
         RelayValueMissing = "REQ018", Warning, "request metadata without the field a relay scheme sends: the node sends nothing for it (a cookie: the text `undefined`)";
         ClientRefused = "REQ015", Error, "a request the node's HTTP client (axios) refuses to send: a query value nested more than 100 levels deep";
         ValueNotFound = "REQ020", Error, "no value at `_path` in the response (the node fails)";

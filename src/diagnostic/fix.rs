@@ -51,6 +51,31 @@ pub enum Fix {
     QuoteJsonString,
     /// Give every field of the request metadata the relay schemes send.
     GiveMetadata,
+    /// Set the named reserved parameter on the endpoint (`_type`, `_path`, …), not as a requester
+    /// parameter.
+    SetReserved(String),
+    /// Fix the named parameter to a value on the endpoint (a fixed operation parameter).
+    FixParameter(String),
+    /// Say which endpoint to call, or call every endpoint.
+    ChooseEndpoint,
+    /// Give a sample response, or call the API, to list the leaves of an answer.
+    GiveResponse,
+    /// Convert the OIS files again for one node, the named one (an update keeps refinements).
+    ConvertFor(String),
+    /// Choose another port for the studio (0: any free one).
+    ChoosePort,
+    /// Derive a template's encoded parameters again.
+    EncodeTemplate,
+    /// Convert the OpenAPI document to an OIS first.
+    ConvertFirst,
+    /// Carry fixed values over to a renamed parameter: (endpoint, parameter, value) each, in the
+    /// OIS file named.
+    CarryFixed {
+        /// The OIS file.
+        file: String,
+        /// What to fix: endpoint, parameter, value.
+        fixes: Vec<(String, String, String)>,
+    },
     /// Put the named secret of a bare OIS's scheme in a secrets file: the one given, if any.
     FillSecret {
         /// The secret's name.
@@ -102,6 +127,25 @@ impl Fix {
             Fix::QuoteJsonString => "quote a JSON string (\"text\"), or give the value as text".to_owned(),
             Fix::UpdateInstead => "make the update (unset UpdateJob::check) to bring it in sync".to_owned(),
             Fix::GiveMetadata => "give the field in RequestOptions::metadata".to_owned(),
+            Fix::SetReserved(name) => format!("set it on the endpoint as a reserved parameter ({name}=VALUE)"),
+            Fix::FixParameter(name) => format!("fix it on the endpoint instead ({name}=VALUE)"),
+            Fix::ChooseEndpoint => {
+                "say which endpoint to call, or call every endpoint with its parameters' examples".to_owned()
+            }
+            Fix::GiveResponse => "give a sample response (RequestJob::response), or call the API".to_owned(),
+            Fix::ConvertFor(target) => {
+                format!("convert them again for {target} (an update keeps their refinements), or scaffold them apart")
+            }
+            Fix::ChoosePort => "choose another port, or 0 for any free one".to_owned(),
+            Fix::EncodeTemplate => "encode the parameters again (the IDs job derives them for a template)".to_owned(),
+            Fix::ConvertFirst => "convert the OpenAPI document to an OIS first".to_owned(),
+            Fix::CarryFixed { fixes, .. } => {
+                let each: Vec<String> = fixes
+                    .iter()
+                    .map(|(endpoint, name, value)| format!("fix {name}={value} on endpoint {endpoint}"))
+                    .collect();
+                format!("carry the fixed value over: {}", each.join("; "))
+            }
             Fix::FillSecret { name, file: Some(file) } => format!("add a line {name}=... to {file}"),
             Fix::FillSecret { name, file: None } => {
                 format!("give a secrets file (CallInputs::secrets) with a line {name}=...")

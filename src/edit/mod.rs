@@ -13,7 +13,7 @@ pub use follow::{follow_rename, forget_endpoint, references};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::diagnostic::{Code, Diagnostic, Fix, Severity};
 use crate::ois::model::RESERVED_NAMES;
 
 /// What to change of an endpoint.
@@ -452,7 +452,8 @@ fn change_parameter(
         }
         None => {
             if RESERVED_NAMES.contains(&name) {
-                return Err(refuse(format!("\"{name}\" is reserved: set it with --reserved {name}=VALUE")));
+                return Err(refuse(format!("\"{name}\" is a reserved parameter, not a requester one"))
+                    .with_fix(Fix::SetReserved(name.to_owned())));
             }
             parameters.push(json!({"name": name}));
             notes.push(note(
@@ -536,7 +537,7 @@ fn drop_from_operation(ois: &mut Value, index: usize, name: &str, target: Option
                 "\"{name}\" cannot go: endpoint(s) {} on the same operation still use it, and every endpoint of an operation must map or fix each of its parameters",
                 others.join(", ")
             ))
-            .with_help(format!("fix it instead: --fixed {name}=VALUE")),
+            .with_fix(Fix::FixParameter(name.to_owned())),
         );
     }
     let declared = ois.pointer_mut(&pointer)?.as_array_mut()?;

@@ -13,6 +13,7 @@ use super::call::{AllReport, CallJob, Outcome};
 use super::request::Stop;
 use crate::call::{CallFailure, Reply};
 use crate::diagnostic::{Code, Diagnostic, Fix, Severity};
+use crate::node::ConfigKind;
 use crate::node::ids::{beacon_id, parameters_from_json};
 use crate::request::{self, HeldOis, Mode, RequestOptions, Secrets, Selected, Stopped};
 use crate::source::Source;
@@ -146,23 +147,22 @@ pub fn many(
     if !every_endpoint {
         let error = Diagnostic::elsewhere(
             Code::BadArgument,
-            "which endpoint? Only a config with templates (Airnode Feed, or a config.json's RRP templates) is called whole without --endpoint",
+            "which endpoint? Only a config with templates (Airnode Feed, or a config.json's RRP templates) is called whole without one named",
         )
-        .with_help("--endpoint NAME calls one, --all calls every endpoint with its parameters' examples");
+        .with_fix(crate::diagnostic::Fix::ChooseEndpoint);
         return Err(stop(error, Some(source)));
     }
     super::call::all(job, source, jobs, now, done).map(ManyReport::Endpoints)
 }
 
-/// Whether `document` is an Airnode Feed config (templates by ID, signed API triggers).
-pub fn is_feed_config(document: &Value) -> bool {
-    document.get("templates").is_some_and(Value::is_object)
-        && document.pointer("/triggers/signedApiUpdates").is_some_and(Value::is_array)
+/// Whether `document` is an Airnode Feed config with its templates (what is called whole).
+fn is_feed_config(document: &Value) -> bool {
+    ConfigKind::of(document) == Some(ConfigKind::AirnodeFeed) && document.get("templates").is_some_and(Value::is_object)
 }
 
 /// Whether `document` is an Airnode config.json with RRP templates.
 fn has_rrp_templates(document: &Value) -> bool {
-    document.get("ois").is_some_and(Value::is_array)
+    ConfigKind::of(document) == Some(ConfigKind::Airnode)
         && document.get("templates").and_then(Value::as_array).is_some_and(|t| !t.is_empty())
 }
 

@@ -41,6 +41,10 @@ pub struct ConvertJob {
     /// What a text report shows (so only those diagnostics are located); `None`: every
     /// diagnostic is reported, so every one is located.
     pub shown: Option<Show>,
+    /// The caller's process ends right after the job (a command line): the parsed document and
+    /// the model, as big as the input, are left to the process's end instead of being freed piece
+    /// by piece. A caller that goes on (a library user, the studio) leaves it unset.
+    pub ends_the_process: bool,
 }
 
 /// Whether a document's outputs were written.
@@ -192,8 +196,9 @@ fn one(
     };
     let converted = crate::convert::parse(&source).map_err(Failure::from).and_then(|mut root| {
         let result = convert_rendered(&source, &mut root, options, format, job.positions(crate::Severity::Note));
-        // The process ends soon; freeing the parsed document piece by piece would only cost time.
-        std::mem::forget(root);
+        if job.ends_the_process {
+            std::mem::forget(root);
+        }
         result
     });
     let mut conversion = match converted {
@@ -207,8 +212,9 @@ fn one(
         create_folder: false,
     };
     let (written, mut diagnostics, summary) = write_conversion(&mut conversion, &outputs, job.writes, given, format);
-    // As with the parsed document: the model is as big, and the process ends soon.
-    std::mem::forget(conversion);
+    if job.ends_the_process {
+        std::mem::forget(conversion);
+    }
     let output = job.output.as_ref().filter(|p| written && !crate::emit::is_standard_output(p));
     DocumentReport {
         file,

@@ -233,7 +233,7 @@ fn replace_server(ois: &mut Value, server: &str) -> Result<Diagnostic, Diagnosti
     if parsed.is_none() {
         return Err(Diagnostic::elsewhere(
             Code::BadArgument,
-            format!("--server {}: not an absolute http(s) URL", crate::emit::printable(server)),
+            format!("the server given, {}, is not an absolute http(s) URL", crate::emit::printable(server)),
         ));
     }
     let own = ois.pointer("/apiSpecifications/servers/0/url").and_then(Value::as_str).unwrap_or("none").to_owned();
@@ -417,11 +417,8 @@ pub fn paths(job: &RequestJob) -> Result<PathsReport, Stop> {
     let picked = (|| {
         let Some(path) = &job.response else {
             return Err(Stopped::from(
-                Diagnostic::elsewhere(
-                    Code::BadArgument,
-                    "--paths lists the leaves of a response: give one with --response FILE",
-                )
-                .with_help("or call the API: ois call ... --paths"),
+                Diagnostic::elsewhere(Code::BadArgument, "listing the leaves of a response needs a response")
+                    .with_fix(Fix::GiveResponse),
             ));
         };
         let Setup { selected, options, notes } = job.inputs.setup(&source, &job.endpoint, false)?;

@@ -359,10 +359,7 @@ fn feed_reading(oises: &[Value]) -> Result<Target, Diagnostic> {
                 other.name()
             ),
         )
-        .with_help(format!(
-            "convert them again for one node (`ois convert --update OIS --target {}`), or scaffold them apart",
-            Target::NEWEST_RELEASED
-        )));
+        .with_fix(crate::diagnostic::Fix::ConvertFor(Target::NEWEST_RELEASED.name().to_owned())));
     }
     Ok(Target::feed_for(first))
 }

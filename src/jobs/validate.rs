@@ -118,7 +118,7 @@ fn each_file(job: &ValidateJob) -> Vec<FileVerdict> {
             }
             let readers = Target::reading_all(&validation.families);
             let unreleased = (validation.is_valid() && !readers.is_empty() && !readers.iter().any(|t| t.released()))
-                .then(|| unreleased_advice(path, &readers));
+                .then(|| unreleased_advice(&readers));
             let accepted_by = match validation.kind {
                 Some(DocumentKind::Config | DocumentKind::SignedApi) => source
                     .as_ref()
@@ -144,14 +144,13 @@ fn each_file(job: &ValidateJob) -> Vec<FileVerdict> {
 }
 
 /// What a file no released node reads is for, and how to move it to the default target.
-fn unreleased_advice(path: &std::path::Path, readers: &[Target]) -> String {
+fn unreleased_advice(readers: &[Target]) -> String {
     let names: Vec<&str> = readers.iter().map(|t| t.name()).collect();
     let newest = Target::NEWEST_RELEASED;
     format!(
-        "no released node reads it yet ({} will); the default target, {newest}, reads OIS {}: `ois convert OPENAPI --update {} --target {newest}` moves it, keeping its refinements",
+        "no released node reads it yet ({} will); the default target, {newest}, reads OIS {}: converting it again for {newest} with an update moves it, keeping its refinements",
         names.join(", "),
         newest.family().name(),
-        path.display()
     )
 }
 

@@ -301,7 +301,7 @@ impl TargetSpec {
 /// to it).
 pub fn releases_markdown() -> String {
     let mut out = String::from(
-        "| `--target` | node | released | reads | processing and IDs | what sets it apart |\n|---|---|---|---|---|---|\n",
+        "| target | node | released | reads | processing and IDs | what sets it apart |\n|---|---|---|---|---|---|\n",
     );
     for release in RELEASES {
         let newest = Release::newest(release.target) == Some(release);

@@ -51,7 +51,7 @@ impl<'a> OisDocument<'a> {
                         format!("/{key}"),
                         "this is an OpenAPI document, not an OIS: it has an `openapi` or `swagger` field",
                     )
-                    .with_help("convert it first: ois convert FILE -o FILE.ois.json");
+                    .with_fix(crate::diagnostic::Fix::ConvertFirst);
                     return Err((DocumentKind::Ois, error));
                 }
                 None => (DocumentKind::Ois, vec![(String::new(), root)]),

@@ -6,7 +6,6 @@
 pub mod node;
 pub mod secrets;
 pub mod signed_api;
-pub mod verify;
 
 use serde_json::{Value, json};
 

@@ -146,7 +146,7 @@ fn parse_request<R: DeserializeOwned>(body: &[u8]) -> Result<R, session::Refusal
 pub fn bind(port: u16) -> Result<(tiny_http::Server, u16), Diagnostic> {
     let server = tiny_http::Server::http(("127.0.0.1", port)).map_err(|error| {
         Diagnostic::elsewhere(Code::BadArgument, format!("cannot listen on 127.0.0.1:{port}: {error}"))
-            .with_help("choose another port with --port, or 0 for any free one")
+            .with_fix(crate::diagnostic::Fix::ChoosePort)
     })?;
     let bound = server.server_addr().to_ip().map_or(port, |address| address.port());
     Ok((server, bound))

@@ -106,8 +106,8 @@ pub fn update(
         diagnostic.location.pointer = format!("{pointer}{}", diagnostic.location.pointer);
         ois_file.locate_diagnostic(diagnostic);
         // The command that carries a refinement over names this file.
-        if let Some(help) = diagnostic.help.as_mut().filter(|_| diagnostic.code == Code::ParameterRenamed) {
-            *help = help.replace("ois endpoint set OIS ", &format!("ois endpoint set {} ", ois_file.name));
+        if let Some(crate::diagnostic::Fix::CarryFixed { file, .. }) = diagnostic.fix.as_mut() {
+            file.clone_from(&ois_file.name);
         }
     }
     diagnostics.extend(merged.diagnostics.iter().cloned());

@@ -599,7 +599,7 @@ fn likely_renames(
                         .get("value")
                         .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
                         .unwrap_or_default();
-                    carry.push(format!("ois endpoint set OIS {name} --fixed {new}={value}"));
+                    carry.push((name.to_owned(), new.clone(), value));
                 }
             }
             let mut note = Diagnostic::new(
@@ -613,7 +613,7 @@ fn likely_renames(
             );
             note.severity = crate::diagnostic::Severity::Note;
             if !carry.is_empty() {
-                note = note.with_help(format!("carry the fixed value over: {}", carry.join("; ")));
+                note = note.with_fix(crate::diagnostic::Fix::CarryFixed { file: "OIS".to_owned(), fixes: carry });
             }
             notes.push(note);
         }

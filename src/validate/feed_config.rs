@@ -2,7 +2,7 @@
 //! 3.3.0 and 4.x alike but for the version it requires): strict objects, IDs as the Feed writes
 //! them, the signed APIs, the triggers, the node settings with the exact `nodeVersion`, the OIS
 //! every endpoint names, and the `${…}` its secrets interpolation must fill. (Template IDs and
-//! the templates' requests: `scaffold::verify` and `templates`.)
+//! the templates' requests: `validate::feed_ids` and `templates`.)
 
 use serde_json::Value;
 

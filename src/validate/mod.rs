@@ -5,6 +5,7 @@
 
 mod config;
 mod feed_config;
+pub(crate) mod feed_ids;
 mod node_config;
 mod shape;
 pub(crate) mod signed_api;
@@ -86,11 +87,11 @@ fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostic
 
 /// Every ID of a node configuration that is not derived from what it names, with what it should
 /// be: an Airnode Feed config's endpoint and template keys and references
-/// ([`crate::scaffold::verify::verify_feed`]), or an Airnode config.json's trigger endpoint IDs
+/// (`feed_ids::verify_feed`), or an Airnode config.json's trigger endpoint IDs
 /// and template IDs (OIS067, OIS070).
 pub fn verify_ids(config: &Value) -> Result<Vec<Diagnostic>, Diagnostic> {
     use crate::node::ConfigKind;
-    use crate::scaffold::verify::verify_feed;
+    use feed_ids::verify_feed;
     match ConfigKind::of(config) {
         Some(ConfigKind::AirnodeFeed) => {
             let mut found = verify_feed(config);

@@ -76,8 +76,8 @@ static CLOUD_PROVIDER: Shape = Shape::Tagged(
         ),
     ],
 );
-/// The airnode-validator release whose `nodeVersion` a config must name.
-const NODE_VERSION: &str = "0.15.0";
+/// The airnode-validator release whose `nodeVersion` a config must name (the target table's).
+const NODE_VERSION: &str = crate::node::Target::Airnode015.node_version();
 static NODE_SETTINGS: Shape = Shape::Object(&[
     required("airnodeWalletMnemonic", &STRING),
     required("heartbeat", &HEARTBEAT),
@@ -130,7 +130,7 @@ pub(super) fn check(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diag
     }
     if crate::node::ConfigKind::of(config) == Some(crate::node::ConfigKind::AirnodeFeed) {
         super::feed_config::check(config, oises, diagnostics);
-        diagnostics.extend(crate::scaffold::verify::verify_feed(config));
+        diagnostics.extend(crate::validate::feed_ids::verify_feed(config));
         super::templates::check_feed(config, diagnostics);
         return;
     }

@@ -232,7 +232,7 @@ fn batches(config: &Value, served: &[(&String, Served)], diagnostics: &mut Vec<D
                 Code::BatchNotOneCall,
                 at,
                 "the templates of this trigger make different API calls (their pre-processed parameters differ): the Feed calls the API once, with the first template's, and refuses the config",
-            ).with_help("give each template whose call differs a trigger of its own (`ois scaffold feed --batch` groups them)"));
+            ).with_help("give each template whose call differs a trigger of its own (a scaffold that batches groups them)"));
         }
     }
 }
@@ -252,9 +252,10 @@ pub fn check_rrp(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
             Ok(parameters) => parameters,
             Err(error) => {
                 let message = format!("{whose}: {}; the node fails every request of it", error.message);
-                diagnostics.push(Diagnostic::new(error.code, format!("{at}/encodedParameters"), message).with_help(
-                    "encode the parameters again (`ois ids FILE --template ENDPOINT:NAME=TYPE:VALUE --airnode ADDRESS` prints them)",
-                ));
+                diagnostics.push(
+                    Diagnostic::new(error.code, format!("{at}/encodedParameters"), message)
+                        .with_fix(crate::diagnostic::Fix::EncodeTemplate),
+                );
                 continue;
             }
         };
