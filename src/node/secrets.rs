@@ -40,14 +40,14 @@ pub fn is_node_secret(name: &str) -> bool {
 /// The secrets a node config names for the node itself: every `${NAME}` outside its
 /// `apiCredentials` and its OIS objects (the mnemonic, the signed APIs' tokens, the chains'
 /// providers, …), in the order they appear. An API credential naming one of them would send it.
-pub fn node_secrets_of(config: &Value) -> Vec<String> {
-    let mut names = Vec::new();
+pub fn node_secrets_of(config: &Value) -> indexmap::IndexSet<String> {
+    let mut names = indexmap::IndexSet::new();
     let Some(root) = config.as_object() else { return names };
     for (_, value) in root.iter().filter(|(key, _)| !matches!(key.as_str(), "ois" | "apiCredentials")) {
         crate::pointer::for_each_text(value, &mut String::new(), &mut |text, _| {
             for name in referenced_names(text) {
-                if !names.iter().any(|known| known == name) {
-                    names.push(name.to_owned());
+                if !names.contains(name) {
+                    names.insert(name.to_owned());
                 }
             }
         });
@@ -78,7 +78,7 @@ pub fn credentials_naming_node_secrets(config: &Value) -> Vec<Diagnostic> {
         let at = format!("/apiCredentials/{index}");
         crate::pointer::for_each_text(credential, &mut at.clone(), &mut |text, pointer| {
             for name in referenced_names(text) {
-                let whose = if node_secrets.iter().any(|known| known == name) {
+                let whose = if node_secrets.contains(name) {
                     "the config names it for the node itself"
                 } else if is_node_secret(name) {
                     "a name the node keeps for itself"
@@ -239,7 +239,7 @@ mod tests {
             "apiCredentials": [{"securitySchemeValue": "${API_KEY}"}],
             "ois": [{"title": "${IN_OIS}"}]
         });
-        assert_eq!(node_secrets_of(&config), ["MY_WALLET", "TOKEN_A", "TOKEN_B"]);
+        assert_eq!(node_secrets_of(&config).into_iter().collect::<Vec<_>>(), ["MY_WALLET", "TOKEN_A", "TOKEN_B"]);
         assert!(credentials_naming_node_secrets(&config).is_empty());
         let mut config = config;
         config["apiCredentials"] = serde_json::json!([

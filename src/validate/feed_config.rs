@@ -150,21 +150,10 @@ fn mnemonic(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
 }
 
 fn signed_api_names(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
-    let listed = config.get("signedApis").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-    let mut names: Vec<&str> = Vec::new();
-    for (index, api) in listed.iter().enumerate() {
-        let Some(name) = api.get("name").and_then(Value::as_str) else { continue };
-        if names.contains(&name) {
-            diagnostics.push(Diagnostic::new(
-                Code::DuplicateEntry,
-                format!("/signedApis/{index}/name"),
-                format!(
-                    "the signed API name \"{name}\" is taken by one before it (\"Signed API names must be unique\")"
-                ),
-            ));
-        }
-        names.push(name);
-    }
+    let message = |name: &str| {
+        format!("the signed API name \"{name}\" is taken by one before it (\"Signed API names must be unique\")")
+    };
+    super::shape::unique_by(config, "/signedApis", "name", message, diagnostics);
 }
 
 /// `validateOisReferences`: each endpoint names an OIS of the config and one of its endpoints.

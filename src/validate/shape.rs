@@ -194,3 +194,22 @@ fn within(at: &mut String, token: &str, check: impl FnOnce(&mut String)) {
 fn is_integer(value: &Value) -> bool {
     value.as_f64().is_some_and(|n| n.fract() == 0.0)
 }
+
+/// Each item of the list at `list` whose `key` repeats an earlier item's: an error at the repeat,
+/// `message` saying what of it (zod's `uniqBy` refinements). One pass, whatever the list's size.
+pub(super) fn unique_by(
+    config: &Value,
+    list: &str,
+    key: &str,
+    message: impl Fn(&str) -> String,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let items = config.pointer(list).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let mut seen = std::collections::HashSet::new();
+    for (index, item) in items.iter().enumerate() {
+        let Some(value) = item.get(key).and_then(Value::as_str) else { continue };
+        if !seen.insert(value) {
+            diagnostics.push(Diagnostic::new(Code::DuplicateEntry, format!("{list}/{index}/{key}"), message(value)));
+        }
+    }
+}

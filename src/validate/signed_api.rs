@@ -38,19 +38,12 @@ static CONFIG: Shape = Shape::Object(&[
 pub(super) fn check(config: &Value) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     shape(config, &CONFIG, &mut String::new(), &mut found);
-    let endpoints = config.get("endpoints").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-    let mut paths: Vec<&str> = Vec::new();
-    for (index, endpoint) in endpoints.iter().enumerate() {
-        let Some(path) = endpoint.get("urlPath").and_then(Value::as_str) else { continue };
-        if paths.contains(&path) {
-            found.push(Diagnostic::new(
-                Code::DuplicateEntry,
-                format!("/endpoints/{index}/urlPath"),
-                format!("the endpoint path \"{path}\" is taken by an endpoint before it: the Signed API requires each to be unique"),
-            ));
-        }
-        paths.push(path);
-    }
+    let message = |path: &str| {
+        format!(
+            "the endpoint path \"{path}\" is taken by an endpoint before it: the Signed API requires each to be unique"
+        )
+    };
+    super::shape::unique_by(config, "/endpoints", "urlPath", message, &mut found);
     if let Some(version) = config.get("version").and_then(Value::as_str) {
         found.extend(super::feed_config::unreleased(version, "/version", "Signed API"));
     }
