@@ -154,6 +154,13 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
             if matches!(job.kind, ScaffoldKind::Feed(_)) {
                 eprint!("{}", id_table(&report));
             }
+            match (&report.node, &job.kind) {
+                (Some(node), ScaffoldKind::Feed(_)) => eprintln!(
+                    "for {node} (a node runs only a config naming exactly its own version; --target names another)"
+                ),
+                (Some(node), _) => eprintln!("for {node} (the Feed config's version: they are released together)"),
+                _ => {}
+            }
             ExitCode::SUCCESS
         }
         Err(error) => fail_with(&error),

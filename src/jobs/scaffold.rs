@@ -144,6 +144,9 @@ pub struct ScaffoldReport {
     pub endpoints: Vec<EndpointId>,
     /// The config's templates (an Airnode Feed config's).
     pub templates: Vec<ScaffoldedTemplate>,
+    /// The node release the config is for (it names exactly that version), when it names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
     /// Warnings and notes about the config.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -215,6 +218,7 @@ pub fn write(scaffold: NodeScaffold, outputs: &ScaffoldOutputs) -> Result<Scaffo
         path.as_ref().filter(|p| !crate::emit::is_standard_output(p)).map(|p| p.display().to_string())
     };
     Ok(ScaffoldReport {
+        node: crate::validate::accepted_by(&scaffold.config).into_iter().next(),
         output: shown(&outputs.output),
         secrets_out: shown(&outputs.secrets_out),
         endpoints,
