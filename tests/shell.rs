@@ -13,13 +13,33 @@ fn ois(args: &[&str]) -> String {
 
 /// The commands `ois --help` lists.
 fn commands() -> Vec<String> {
-    let help = ois(&["--help"]);
-    let listed = help.split("Commands:").nth(1).unwrap().split("Options:").next().unwrap();
+    subcommands(&[])
+}
+
+/// The subcommands `ois COMMAND... --help` lists (none for a command without them).
+fn subcommands(command: &[&str]) -> Vec<String> {
+    let help = ois(&[command, &["--help"]].concat());
+    let Some(listed) = help.split("Commands:").nth(1) else { return Vec::new() };
+    let listed = listed.split("Options:").next().unwrap().split("Arguments:").next().unwrap();
     listed
         .lines()
         .filter_map(|line| line.strip_prefix("  ")?.split_whitespace().next().map(str::to_owned))
         .filter(|name| name != "help")
         .collect()
+}
+
+/// Every command and subcommand, as the words that run it (`["scaffold", "feed"]`).
+fn command_tree() -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let mut pending: Vec<Vec<String>> = commands().into_iter().map(|c| vec![c]).collect();
+    while let Some(command) = pending.pop() {
+        let words: Vec<&str> = command.iter().map(String::as_str).collect();
+        for sub in subcommands(&words) {
+            pending.push([command.clone(), vec![sub]].concat());
+        }
+        found.push(command);
+    }
+    found
 }
 
 #[test]
@@ -48,12 +68,25 @@ fn the_manual_has_a_page_per_command() {
     }
 }
 
+/// Every command of the whole tree — `scaffold feed`, `endpoint set`, `ids verify` too — ends
+/// its help with EXAMPLES that run it.
 #[test]
 fn every_command_has_examples_in_its_help() {
-    for command in commands() {
-        let help = ois(&[command.as_str(), "--help"]);
-        assert!(help.contains("EXAMPLES:\n  ois "), "{command} --help has no EXAMPLES");
+    let tree = command_tree();
+    assert!(
+        tree.iter().any(|c| c == &["scaffold", "feed"]) && tree.iter().any(|c| c == &["ids", "verify"]),
+        "{tree:?}"
+    );
+    let mut missing = Vec::new();
+    for command in &tree {
+        let words: Vec<&str> = command.iter().map(String::as_str).collect();
+        let help = ois(&[&words[..], &["--help"]].concat());
+        let runs_it = format!("EXAMPLES:\n  ois {}", command.join(" "));
+        if !help.contains(&runs_it) {
+            missing.push(command.join(" "));
+        }
     }
+    assert!(missing.is_empty(), "commands whose --help has no EXAMPLES running them: {missing:?}");
 }
 
 /// `ois man --dir` replaces its own pages, but never writes through a link there (which could

@@ -13,6 +13,9 @@ use super::{FAILURE, ReportArg, fail_with, write_stdout};
 #[derive(clap::Subcommand)]
 pub(crate) enum EndpointCommand {
     /// Every endpoint: name, operation, parameters, reserved and fixed values, processing, ID.
+    #[command(after_help = "EXAMPLES:
+  ois endpoint list api.ois.json
+  ois endpoint list config.json --ois 'Coin Prices' --format json")]
     List {
         /// An OIS, a list of them, a config.json or an Airnode Feed config.
         file: PathBuf,
@@ -23,6 +26,9 @@ pub(crate) enum EndpointCommand {
         format: ReportArg,
     },
     /// A new endpoint on an operation of the OIS (a second endpoint beside the mirror one).
+    #[command(after_help = "EXAMPLES:
+  ois endpoint add api.ois.json feed --operation 'GET /rates' --param name:required --reserved _type=int256
+  ois endpoint add api.ois.json btcUsd --operation 'GET /price' --fixed symbol=BTC --reserved _path=price --dry-run")]
     Add {
         #[command(flatten)]
         target: Target,
@@ -35,6 +41,9 @@ pub(crate) enum EndpointCommand {
         settings: SettingsArgs,
     },
     /// Change an endpoint: reserved and fixed values, parameters, processing, its name.
+    #[command(after_help = "EXAMPLES:
+  ois endpoint set api.ois.json getPrice --rename price --reserved _type=int256 --reserved _path=price
+  ois endpoint set api.ois.json feed --param name:required --pre drop-name.js --post pick-rate.js --diff")]
     Set {
         #[command(flatten)]
         target: Target,
@@ -47,6 +56,9 @@ pub(crate) enum EndpointCommand {
         settings: SettingsArgs,
     },
     /// Remove endpoints (refused while a config's templates or triggers use them).
+    #[command(after_help = "EXAMPLES:
+  ois endpoint rm api.ois.json coinsMarkets coinsId
+  ois endpoint rm config.json oldFeed --dry-run")]
     Rm {
         #[command(flatten)]
         target: Target,
@@ -56,6 +68,9 @@ pub(crate) enum EndpointCommand {
     },
     /// Keep only the endpoints matching a filter (a name, `*` and `?` as wildcards, or
     /// 'METHOD /path'), and the operations they use.
+    #[command(after_help = "EXAMPLES:
+  ois endpoint keep api.ois.json simplePrice 'GET /coins/*'
+  ois endpoint keep api.ois.json 'price*' --dry-run")]
     Keep {
         #[command(flatten)]
         target: Target,

@@ -46,6 +46,9 @@ pub(crate) struct IdsArgs {
 enum IdsCommand {
     /// Re-derive every ID of an Airnode Feed config (endpoints, templates, trigger references) or
     /// an Airnode config.json (trigger endpoint IDs, template IDs); exit 1 on any mismatch.
+    #[command(after_help = "EXAMPLES:
+  ois ids verify config.json
+  ois ids verify config.json --format json")]
     Verify {
         /// The configuration.
         config: PathBuf,

@@ -11,9 +11,15 @@ use super::fail_with;
 pub(crate) enum ProcessingCommand {
     /// Write each processing snippet of an endpoint to a .js file (pre.v2.js, post.v1.0.js, …),
     /// as the code the node runs: `\${` in the OIS is `${` in the file.
+    #[command(after_help = "EXAMPLES:
+  ois processing extract api.ois.json --endpoint feed -o snippets/feed
+  ois processing extract config.json --ois 'Coin Prices' --endpoint feed -o snippets")]
     Extract(ExtractArgs),
     /// Put the .js files of a folder back into the endpoint, escaped for the node (JSON and
     /// `\${`); code that does not parse is refused.
+    #[command(after_help = "EXAMPLES:
+  ois processing embed api.ois.json snippets/feed --endpoint feed
+  ois processing embed api.ois.json snippets/feed --endpoint feed -o edited.ois.json")]
     Embed(EmbedArgs),
 }
 

@@ -14,6 +14,10 @@ use super::fail_with;
 pub(crate) enum ScaffoldCommand {
     /// A complete Airnode Feed configuration: ois, endpoints, templates, triggers, signedApis,
     /// apiCredentials and nodeSettings (secrets as `${…}`), plus a secrets.env template.
+    #[command(after_help = "EXAMPLES:
+  ois scaffold feed api.ois.json --feed feed:name=string32:USD/EUR --feed price:symbol=string32:BTC --batch \\
+      --signed-api local=http://127.0.0.1:8090 -o config.json --secrets-out secrets.env
+  ois scaffold feed api.ois.json --feeds feeds.json --target airnode-feed@3 -o config.json")]
     Feed(FeedArgs),
     /// The Signed API's configuration for an Airnode Feed config's signed API: the Airnode it
     /// accepts (with the token the Feed sends), real-time and OEV endpoints, the exact version;
@@ -24,8 +28,14 @@ pub(crate) enum ScaffoldCommand {
     SignedApi(SignedApiArgs),
     /// An Airnode 0.15 config.json: a placeholder chain, nodeSettings, an RRP trigger (and
     /// gateway triggers) per endpoint, ois and apiCredentials, plus a secrets.env template.
+    #[command(after_help = "EXAMPLES:
+  ois scaffold airnode api.ois.json -o config.json --secrets-out secrets.env
+  ois scaffold airnode api.ois.json --http --signed-http -o config.json")]
     Airnode(AirnodeArgs),
     /// The config.json fragment (ois + apiCredentials) and secrets.env template (as `ois config`).
+    #[command(after_help = "EXAMPLES:
+  ois scaffold config api.ois.json -o config.json --secrets-out secrets.env
+  ois scaffold config a.ois.json b.ois.json --target airnode@0.15")]
     Config(ConfigArgs),
 }
 
