@@ -1,0 +1,383 @@
+//! `ois endpoint`: each command on an OIS, a list, a config.json and an Airnode Feed config; the
+//! file's style kept; a result that breaks a rule refused with nothing written; values checked as
+//! the node reads them; hostile names refused.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn ois(args: &[&str]) -> std::process::Output {
+    common::ois().args(args).output().unwrap()
+}
+
+fn read(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    if path.extension().is_some_and(|e| e == "yaml") {
+        yaml_serde::from_str(&text).unwrap()
+    } else {
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The base OIS with a second operation, `GET /rates` (query `base`, `symbols`).
+fn two_operations() -> Value {
+    let mut ois = common::base_ois();
+    ois["oisFormat"] = json!("2.3.2");
+    ois["apiSpecifications"]["paths"]["/rates"] =
+        json!({"get": {"parameters": [{"in": "query", "name": "base"}, {"in": "query", "name": "symbols"}]}});
+    ois
+}
+
+#[test]
+fn set_add_rm_and_keep_change_only_what_they_say_and_keep_the_style() {
+    let dir = tempfile::tempdir().unwrap();
+    // Four spaces, no final newline: both kept.
+    let text = serde_json::to_string_pretty(&two_operations()).unwrap().replace("  ", "    ");
+    let file = write(dir.path(), "api.ois.json", &text);
+    let path = file.to_str().unwrap();
+
+    let added = ois(&["endpoint", "add", path, "rates", "--operation", "GET /rates", "--fixed", "base=USD"]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    let set = ois(&[
+        "endpoint",
+        "set",
+        path,
+        "rates",
+        "--rename",
+        "usdRates",
+        "--reserved",
+        "_type=int256",
+        "--reserved",
+        "_times=1e18",
+        "--reserved",
+        "_path=rates.EUR",
+        "--param",
+        "symbols:required",
+    ]);
+    assert!(set.status.success(), "{}", stderr(&set));
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(written.contains("\n            \"name\": \"usdRates\"") && !written.ends_with('\n'), "{written}");
+    let edited = read(&file);
+    let endpoint = &edited["endpoints"][1];
+    assert_eq!(
+        endpoint["fixedOperationParameters"],
+        json!([{"operationParameter": {"in": "query", "name": "base"}, "value": "USD"}])
+    );
+    assert_eq!(
+        endpoint["parameters"],
+        json!([{"name": "symbols", "operationParameter": {"in": "query", "name": "symbols"}, "required": true}])
+    );
+    assert_eq!(
+        endpoint["reservedParameters"],
+        json!([{"name": "_type", "fixed": "int256"}, {"name": "_path", "fixed": "rates.EUR"}, {"name": "_times", "fixed": "1000000000000000000"}])
+    );
+    // The first endpoint is untouched.
+    assert_eq!(edited["endpoints"][0], two_operations()["endpoints"][0]);
+    assert!(ois(&["validate", path]).status.success());
+
+    // keep by operation: `item` and GET /items/{id} go.
+    let kept = ois(&["endpoint", "keep", path, "GET /rates"]);
+    assert!(kept.status.success(), "{}", stderr(&kept));
+    let edited = read(&file);
+    assert_eq!(edited["endpoints"].as_array().unwrap().len(), 1);
+    assert!(edited["apiSpecifications"]["paths"].get("/items/{id}").is_none());
+    // rm of the last endpoint leaves none.
+    let removed = ois(&["endpoint", "rm", path, "usdRates"]);
+    assert!(removed.status.success(), "{}", stderr(&removed));
+    assert_eq!(read(&file)["endpoints"], json!([]));
+}
+
+#[test]
+fn a_yaml_ois_stays_yaml_and_a_dry_run_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = ois::emit::to_yaml(&two_operations());
+    let file = write(dir.path(), "api.ois.yaml", &yaml);
+    let path = file.to_str().unwrap();
+    let dry = ois(&["endpoint", "set", path, "item", "--reserved", "_path=price", "--dry-run"]);
+    assert!(dry.status.success(), "{}", stderr(&dry));
+    let shown = String::from_utf8_lossy(&dry.stdout);
+    assert!(shown.contains("+") && shown.contains("price") && shown.contains("not written (--dry-run)"), "{shown}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), yaml);
+    let done = ois(&["endpoint", "set", path, "item", "--reserved", "_path=price"]);
+    assert!(done.status.success());
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.trim_start().starts_with('{'), "still YAML: {text}");
+    assert_eq!(read(&file)["endpoints"][0]["reservedParameters"][1], json!({"name": "_path", "fixed": "price"}));
+}
+
+#[test]
+fn values_the_node_cannot_read_and_hostile_names_are_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = serde_json::to_string_pretty(&two_operations()).unwrap() + "\n";
+    let file = write(dir.path(), "api.ois.json", &text);
+    let path = file.to_str().unwrap();
+    let long = "x".repeat(65);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--reserved", "_type=int257"], "not a type the encoder knows"),
+        (vec!["--reserved", "_times=lots"], "not a number"),
+        (vec!["--reserved", "_price=1"], "not a reserved parameter"),
+        (vec!["--rename", "../evil"], "path separator"),
+        (vec!["--rename", "a\u{7}b"], "control character"),
+        (vec!["--rename", &long], "longer than 64"),
+        (vec!["--rename", " item"], "spaces at its ends"),
+        (vec!["--param", "id:drop"], "OIS018"),
+        (vec!["--param", "nope:drop"], "no parameter \"nope\""),
+        (vec!["--fixed", "nope=1"], "neither a parameter"),
+    ];
+    for (settings, expected) in cases {
+        let mut args = vec!["endpoint", "set", path, "item"];
+        args.extend(&settings);
+        let output = ois(&args);
+        assert_eq!(output.status.code(), Some(1), "{settings:?}");
+        assert!(stderr(&output).contains(expected), "{settings:?}: {}", stderr(&output));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{settings:?} wrote");
+    }
+    let added = ois(&["endpoint", "add", path, "item", "--operation", "GET /rates"]);
+    assert!(stderr(&added).contains("is taken"), "{}", stderr(&added));
+    let added = ois(&["endpoint", "add", path, "x", "--operation", "GET /nowhere"]);
+    assert!(stderr(&added).contains("no operation GET /nowhere"), "{}", stderr(&added));
+    let kept = ois(&["endpoint", "keep", path, "nomatch*"]);
+    assert!(stderr(&kept).contains("nothing would be left"), "{}", stderr(&kept));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}
+
+#[test]
+fn a_list_and_a_config_json_take_the_ois_by_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut second = two_operations();
+    second["title"] = json!("Second");
+    let list =
+        write(dir.path(), "list.json", &serde_json::to_string_pretty(&json!([two_operations(), second])).unwrap());
+    let path = list.to_str().unwrap();
+    let unclear = ois(&["endpoint", "set", path, "item", "--reserved", "_path=a"]);
+    assert!(stderr(&unclear).contains("REQ008"), "{}", stderr(&unclear));
+    let done = ois(&["endpoint", "set", path, "item", "--ois", "Second", "--reserved", "_path=a"]);
+    assert!(done.status.success(), "{}", stderr(&done));
+    let edited = read(&list);
+    assert_eq!(edited[0], two_operations());
+    assert_eq!(edited[1]["endpoints"][0]["reservedParameters"][1], json!({"name": "_path", "fixed": "a"}));
+
+    let listed = ois(&["endpoint", "list", path, "--ois", "Second", "--format", "json"]);
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(listed[0]["name"], "item");
+    assert_eq!(listed[0]["reserved"][1], json!(["_path", "a"]));
+    assert_eq!(listed[0]["endpointId"].as_str().map(str::len), Some(66));
+}
+
+#[test]
+fn a_feed_config_follows_a_rename_and_keeps_every_id_derived() {
+    let server = common::vendor::vendor();
+    let deployment = common::vendor::deploy(&server, &["price:symbol=string32:BTC", "feed:name=string32:USD/EUR"]);
+    let config = deployment.config.display().to_string();
+    let before = read(&deployment.config);
+    let renamed = ois(&["endpoint", "set", &config, "price", "--rename", "spot"]);
+    assert!(renamed.status.success(), "{}", stderr(&renamed));
+    let after = read(&deployment.config);
+    assert!(after["endpoints"].as_object().unwrap().values().any(|e| e["endpointName"] == "spot"));
+    assert_ne!(before["templates"], after["templates"]);
+    // Every ID is derived again, the Feed can serve it, and it still calls as before.
+    let verified = ois(&["ids", "verify", &config]);
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+    assert!(ois(&["validate", &config]).status.success());
+    let secrets = deployment.secrets.display().to_string();
+    let called = ois(&["call", &config, "--secrets", &secrets, "--format", "json"]);
+    assert!(called.status.success(), "{}", stderr(&called));
+    // An endpoint its templates use cannot go.
+    let removed = ois(&["endpoint", "rm", &config, "spot"]);
+    assert!(stderr(&removed).contains("used by 1 template"), "{}", stderr(&removed));
+}
+
+#[test]
+fn the_value_picker_lists_each_leaf_with_the_path_the_node_reads_and_applies_with_one_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "api.ois.json", &serde_json::to_string_pretty(&two_operations()).unwrap());
+    let sample = write(dir.path(), "sample.json", r#"{"data": {"a.b": 61234.5, "list": [7, "BTC"]}, "ok": true}"#);
+    let (path, sample) = (file.to_str().unwrap(), sample.to_str().unwrap());
+    let picked = ois(&[
+        "request",
+        path,
+        "--endpoint",
+        "item",
+        "--param",
+        "id=1",
+        "--response",
+        sample,
+        "--paths",
+        "--format",
+        "json",
+    ]);
+    assert!(picked.status.success(), "{}", stderr(&picked));
+    let report: Value = serde_json::from_slice(&picked.stdout).unwrap();
+    let rows: Vec<(Value, Value, Value)> = report["leaves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["path"].clone(), l["suggestedType"].clone(), l["suggestedTimes"].clone()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (json!("data.a\\.b"), json!("int256"), json!("1000000000000000000")),
+            (json!("data.list.0"), json!("uint256"), Value::Null),
+            (json!("data.list.1"), json!("string32"), Value::Null),
+            (json!("ok"), json!("bool"), Value::Null),
+        ]
+    );
+    // The text ends with the command that applies the first number; run it, and the node's
+    // preview encodes that value.
+    let text = ois(&["request", path, "--endpoint", "item", "--param", "id=1", "--response", sample, "--paths"]);
+    let shown = String::from_utf8_lossy(&text.stdout).into_owned();
+    let apply = shown.lines().last().unwrap().strip_prefix("Apply one: ois ").unwrap().to_owned();
+    let args: Vec<&str> = apply.split(' ').collect();
+    assert!(ois(&args).status.success(), "{apply}");
+    let preview =
+        ois(&["request", path, "--endpoint", "item", "--param", "id=1", "--response", sample, "--format", "json"]);
+    assert!(
+        String::from_utf8_lossy(&preview.stdout).contains("61234500000000000000000"),
+        "{}",
+        String::from_utf8_lossy(&preview.stdout)
+    );
+}
+
+#[test]
+fn the_value_picker_on_a_real_call_sees_the_post_processed_answer() {
+    let server = common::vendor::vendor();
+    let deployment = common::vendor::deploy(&server, &["price:symbol=string32:BTC"]);
+    let (file, secrets) = (deployment.ois.display().to_string(), deployment.secrets.display().to_string());
+    let args = [
+        "call",
+        &file,
+        "--endpoint",
+        "feed",
+        "--param",
+        "name=USD/GBP",
+        "--secrets",
+        &secrets,
+        "--paths",
+        "--format",
+        "json",
+    ];
+    let picked = ois(&args);
+    assert!(picked.status.success(), "{}", stderr(&picked));
+    let report: Value = serde_json::from_slice(&picked.stdout).unwrap();
+    // Post-processing picked the rate: the whole answer is the value, no `_path` needed.
+    assert_eq!(
+        report["leaves"],
+        json!([{"path": "", "value": 0.79, "suggestedType": "int256", "suggestedTimes": "1000000000000000000"}])
+    );
+    let price = ois(&["call", &file, "--endpoint", "price", "--param", "symbol=ETH", "--secrets", &secrets, "--paths"]);
+    let shown = String::from_utf8_lossy(&price.stdout);
+    assert!(shown.contains("symbol") && shown.contains("price") && shown.contains("--reserved _path=price"), "{shown}");
+}
+
+#[test]
+fn a_config_json_follows_a_rename_in_its_triggers_and_rrp_templates() {
+    let server = common::vendor::vendor();
+    let deployment = common::vendor::deploy_for(&server, Some("airnode@0.15"), &["price:symbol=string32:BTC"], &[]);
+    let dir = deployment.dir.path();
+    let (ois_file, config) = (deployment.ois.display().to_string(), dir.join("airnode.json"));
+    let config_path = config.to_str().unwrap();
+    assert!(ois(&["scaffold", "airnode", &ois_file, "-o", config_path]).status.success());
+    let ids = ois(&[
+        "ids",
+        &ois_file,
+        "--template",
+        "price:symbol=string32:ETH",
+        "--airnode",
+        "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        "--format",
+        "json",
+    ]);
+    let ids: Value = serde_json::from_slice(&ids.stdout).unwrap();
+    let template = &ids["templates"][0];
+    let mut written = read(&config);
+    written["nodeSettings"]["airnodeWalletMnemonic"] = json!(common::vendor::MNEMONIC);
+    written["templates"] = json!([{"templateId": template["rrpTemplateId"], "endpointId": template["endpointId"], "encodedParameters": template["encodedParameters"]}]);
+    std::fs::write(&config, serde_json::to_string_pretty(&written).unwrap()).unwrap();
+
+    let renamed = ois(&["endpoint", "set", config_path, "price", "--rename", "spot"]);
+    assert!(renamed.status.success(), "{}", stderr(&renamed));
+    let after = read(&config);
+    let trigger = after["triggers"]["rrp"].as_array().unwrap().iter().find(|t| t["endpointName"] == "spot").unwrap();
+    assert_eq!(after["templates"][0]["endpointId"], trigger["endpointId"]);
+    assert_ne!(after["templates"][0]["templateId"], template["rrpTemplateId"]);
+    let verified = ois(&["ids", "verify", config_path]);
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+}
+
+#[test]
+fn an_edit_keeps_the_files_own_text_elsewhere() {
+    // A golden file: the sample OIS after one `set`, byte for byte.
+    let dir = tempfile::tempdir().unwrap();
+    let sample =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/expected/coins.ois.json")).unwrap();
+    let file = write(dir.path(), "coins.ois.json", &sample);
+    let path = file.to_str().unwrap();
+    let set = ois(&[
+        "endpoint",
+        "set",
+        path,
+        "simplePrice",
+        "--rename",
+        "price",
+        "--reserved",
+        "_type=int256",
+        "--reserved",
+        "_path=bitcoin.usd",
+        "--reserved",
+        "_times=1e18",
+        "--fixed",
+        "vs_currencies=usd",
+    ]);
+    assert!(set.status.success(), "{}", stderr(&set));
+    expectorate::assert_contents("tests/edits/coins-set-price.ois.json", &std::fs::read_to_string(&file).unwrap());
+}
+
+#[test]
+fn hostile_file_arguments_fail_cleanly_and_write_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = serde_json::to_string_pretty(&two_operations()).unwrap();
+    // A name with control characters and spaces, a path through `..`, a very long name, a folder,
+    // a missing file, and a link (not followed: the edit would replace what it points to).
+    let odd = write(dir.path(), "a\u{1}b c.json", &text);
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let through = sub.join("..").join("a\u{1}b c.json");
+    let long = dir.path().join(format!("{}.json", "x".repeat(300)));
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&odd, &link).unwrap();
+    let edit = |path: &Path, value: &str| {
+        ois(&["endpoint", "set", path.to_str().unwrap(), "item", "--reserved", &format!("_path={value}")])
+    };
+
+    assert!(edit(&odd, "o").status.success(), "an odd name is still a file the user named");
+    assert!(edit(&through, "p").status.success(), "`..` is the user's path");
+    for path in [long.as_path(), sub.as_path(), dir.path().join("missing.json").as_path(), link.as_path()] {
+        let output = edit(path, "q");
+        assert_eq!(output.status.code(), Some(1), "{}", path.display());
+        assert!(stderr(&output).starts_with("error["), "{}: {}", path.display(), stderr(&output));
+    }
+    // Nothing but the file named was written: no temporary file left, the link's target kept.
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a\u{1}b c.json", "link.json", "sub"]);
+    assert!(std::fs::read_to_string(&odd).unwrap().contains("\"fixed\": \"p\""));
+}

@@ -1,0 +1,240 @@
+//! The proof of the loop is the real node, both generations of it: configs made only by `ois`
+//! commands (`ois convert` of the vendor's OpenAPI document, one documented refinement, `ois
+//! scaffold feed --batch --signed-api`, `ois scaffold signed-api`, their secrets templates
+//! filled) are run by the real Airnode Feed against a loopback vendor API, pushing to the real
+//! Signed API on loopback: 3.3.0 from the npm registry (OIS 2.3.2, `--target airnode-feed@3`) and
+//! 4.6.0 built from `../shared/nodes` (OIS 3.0.0, the default). Every beacon arrives; each encoded
+//! value is the one `ois call CONFIG` predicted, each beacon and template ID the one `ois ids`
+//! derived, each signature recovers to the Airnode `ois` derived from the mnemonic, and the config
+//! hash `ois ids` prints is the one the Feed's heartbeat computes. A config with a broken template
+//! fails `ois validate` before any node runs it. Bounded in time; every process started is stopped.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use alloy_primitives::{Address, B256, Signature, U256, keccak256};
+use common::vendor::{deploy_for, deploy_with, vendor};
+use serde_json::{Value, json};
+
+/// A node process, stopped when the test ends however it ends.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `node SCRIPT` in `dir` (where it reads `config/`), its output in `dir/node.log`.
+fn start_node(script: &Path, dir: &Path, env: &[(&str, &str)]) -> Running {
+    let log = std::fs::File::create(dir.join("node.log")).unwrap();
+    let mut command = Command::new("node");
+    command.arg(script).current_dir(dir).stdin(Stdio::null()).stdout(log.try_clone().unwrap()).stderr(log);
+    command.env("LOG_FORMAT", "json").env("LOG_LEVEL", "info").env("LOG_COLORIZE", "false");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    Running(command.spawn().expect("node runs"))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// `GET url` with a bearer token, as JSON; `None` while the server is not up or answers otherwise.
+fn get_json(url: &str, token: &str) -> Option<Value> {
+    let mut answer = ureq::get(url).header("Authorization", &format!("Bearer {token}")).call().ok()?;
+    serde_json::from_str(&answer.body_mut().read_to_string().ok()?).ok()
+}
+
+/// `createSha256Hash(serializePlainObject(config))` by the `@api3/commons` the Feed package at
+/// `feed_package` loads.
+fn config_hash_by(feed_package: &Path, config: &Path) -> String {
+    let script = "const c = require(require.resolve('@api3/commons', {paths: [process.argv[1]]})); const fs = require('fs'); \
+        const raw = JSON.parse(fs.readFileSync(process.argv[2], 'utf8')); \
+        process.stdout.write(c.createSha256Hash(c.serializePlainObject(raw)));";
+    let output = Command::new("node").arg("-e").arg(script).arg(feed_package).arg(config).output().expect("node runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn log_of(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("node.log")).unwrap_or_default()
+}
+
+/// What the Feed signs: `keccak256(abi.encodePacked(bytes32 templateId, uint256 timestamp, bytes
+/// encodedValue))`, as an EIP-191 message.
+fn signer(datum: &Value) -> Address {
+    let text = |key: &str| datum[key].as_str().unwrap();
+    let template: B256 = text("templateId").parse().unwrap();
+    let timestamp: U256 = text("timestamp").parse().unwrap();
+    let value = alloy_primitives::hex::decode(text("encodedValue")).unwrap();
+    let mut packed = template.to_vec();
+    packed.extend_from_slice(&timestamp.to_be_bytes::<32>());
+    packed.extend_from_slice(&value);
+    let digest = keccak256(&packed);
+    let signature: Signature = text("signature").parse().unwrap();
+    signature.recover_address_from_msg(digest.as_slice()).unwrap()
+}
+
+#[test]
+fn the_real_feed_3_pushes_what_ois_predicted() {
+    the_real_feed_pushes_what_ois_predicted(Some("airnode-feed@3"), "3.3.0");
+}
+
+#[test]
+fn the_real_feed_4_pushes_what_ois_predicted() {
+    the_real_feed_pushes_what_ois_predicted(None, "4.6.0");
+}
+
+/// The README's recipe for `target` (none: the default), run by the real Airnode Feed and Signed
+/// API `version`.
+fn the_real_feed_pushes_what_ois_predicted(target: Option<&str>, version: &str) {
+    let (Some(feed_main), Some(signed_api_main)) =
+        (common::node_main(version, "airnode-feed"), common::node_main(version, "signed-api"))
+    else {
+        return;
+    };
+    let vendor = vendor();
+    let port = free_port();
+    let signed_api = format!("http://127.0.0.1:{port}");
+    let feeds = ["feed:name=string32:USD/EUR", "feed:name=string32:USD/GBP", "price:symbol=string32:BTC"];
+    let signed_api_arg = format!("local={signed_api}");
+    let more = ["--signed-api", signed_api_arg.as_str(), "--fetch-interval", "1"];
+    let deployment = deploy_for(&vendor, target, &feeds, &more);
+    let config = deployment.config.display().to_string();
+    let secrets = deployment.secrets.display().to_string();
+
+    // The README's recipe, step by step (the conversion, the refinement, the scaffold and the
+    // secrets are `deploy_with`'s): the bare OIS validated, previewed and called with its key.
+    let ois_file = deployment.ois.display().to_string();
+    let validated = common::ois().args(["validate", &ois_file]).output().unwrap();
+    assert!(validated.status.success(), "{}", String::from_utf8_lossy(&validated.stdout));
+    let sample = deployment.dir.path().join("sample.json");
+    std::fs::write(&sample, r#"{"symbol": "BTC", "price": 103.5}"#).unwrap();
+    let previewed = common::ois()
+        .args(["request", &ois_file, "--endpoint", "price", "--param", "symbol=BTC", "--secrets", &secrets])
+        .args(["--response", sample.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(previewed.status.success(), "{}", String::from_utf8_lossy(&previewed.stderr));
+    let previewed: Value = serde_json::from_slice(&previewed.stdout).unwrap();
+    assert!(
+        previewed.to_string().contains("/price?symbol=BTC") && previewed.to_string().contains("103500000"),
+        "{previewed}"
+    );
+    let one = common::ois()
+        .args(["call", &ois_file, "--endpoint", "feed", "--param", "name=USD/EUR", "--secrets", &secrets])
+        .args(["--mode", "feed", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
+
+    // What ois says of the config before any node runs.
+    let validated = common::ois().args(["validate", &config]).output().unwrap();
+    assert!(validated.status.success(), "{}", String::from_utf8_lossy(&validated.stderr));
+    let called = common::ois().args(["call", &config, "--secrets", &secrets, "--format", "json"]).output().unwrap();
+    assert!(called.status.success(), "{}", String::from_utf8_lossy(&called.stderr));
+    let called: Value = serde_json::from_slice(&called.stdout).unwrap();
+    let verified = common::ois().args(["ids", "verify", &config]).output().unwrap();
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+    let ids =
+        common::ois().args(["ids", &config, "--secrets", &secrets, "--set", "--format", "json"]).output().unwrap();
+    assert!(ids.status.success(), "{}", String::from_utf8_lossy(&ids.stderr));
+    let ids: Value = serde_json::from_slice(&ids.stdout).unwrap();
+    let airnode = ids["airnode"].as_str().unwrap().to_owned();
+    let token = std::fs::read_to_string(&deployment.secrets)
+        .unwrap()
+        .lines()
+        .find_map(|line| line.strip_prefix("SIGNED_API_LOCAL_AUTH_TOKEN=").map(str::to_owned))
+        .expect("the signed API's token in the secrets");
+    let config_json: Value = serde_json::from_str(&std::fs::read_to_string(&deployment.config).unwrap()).unwrap();
+    assert_eq!(config_json["nodeSettings"]["nodeVersion"], version, "the exact version the node requires");
+    // The config hash the Feed's heartbeat logs (`createSha256Hash(serializePlainObject(rawConfig))`
+    // of its @api3/commons, over the raw config), computed by that generation's own commons.
+    let feed_package = feed_main.parent().unwrap().parent().unwrap().parent().unwrap();
+    let hash = config_hash_by(feed_package, &deployment.config);
+    assert_eq!(ids["configHash"].as_str(), Some(hash.as_str()), "the heartbeat's config hash");
+
+    // The Feed reads config/airnode-feed.json and config/secrets.env from where it runs.
+    let feed_dir = deployment.dir.path().join("feed");
+    std::fs::create_dir_all(feed_dir.join("config")).unwrap();
+    std::fs::copy(&deployment.config, feed_dir.join("config/airnode-feed.json")).unwrap();
+    std::fs::copy(&deployment.secrets, feed_dir.join("config/secrets.env")).unwrap();
+    // The Signed API's config, by `ois scaffold signed-api` from the Feed's config and its
+    // mnemonic; its secrets template filled with the same push token and a read token.
+    let api_dir = deployment.dir.path().join("signed-api");
+    std::fs::create_dir_all(api_dir.join("config")).unwrap();
+    let (api_config, api_secrets) = (api_dir.join("config/signed-api.json"), api_dir.join("config/secrets.env"));
+    let made = common::ois()
+        .args(["scaffold", "signed-api", &config, "--secrets", &secrets, "-o"])
+        .arg(&api_config)
+        .arg("--secrets-out")
+        .arg(&api_secrets)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    const READ_TOKEN: &str = "read-t0ken-2718";
+    common::vendor::fill(
+        &api_secrets,
+        &[("SIGNED_API_LOCAL_AUTH_TOKEN", &token), ("REAL_TIME_TOKEN", READ_TOKEN), ("OEV_TOKEN", "oev-t0ken")],
+    );
+    let validated = common::ois().arg("validate").arg(&api_config).arg(&config).output().unwrap();
+    assert!(validated.status.success(), "{}", String::from_utf8_lossy(&validated.stdout));
+
+    let port_text = port.to_string();
+    let _signed_api = start_node(&signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
+    let _feed = start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
+
+    let expected = called["beacons"].as_array().unwrap().len();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let data = loop {
+        let answer = get_json(&format!("{signed_api}/real-time/{airnode}"), READ_TOKEN);
+        let data = answer.as_ref().and_then(|a| a["data"].as_object().cloned()).unwrap_or_default();
+        if data.len() >= expected {
+            break data;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} of {expected} beacons pushed in 60 s\nfeed log:\n{}\nsigned API log:\n{}",
+            data.len(),
+            log_of(&feed_dir),
+            log_of(&api_dir)
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    };
+
+    let pushed: BTreeMap<&str, &Value> = data.iter().map(|(beacon, datum)| (beacon.as_str(), datum)).collect();
+    for (beacon, listed) in called["beacons"].as_array().unwrap().iter().zip(ids["templates"].as_array().unwrap()) {
+        let beacon_id = beacon["beaconId"].as_str().unwrap();
+        assert_eq!(beacon_id, listed["beaconId"].as_str().unwrap());
+        let datum = pushed.get(beacon_id).unwrap_or_else(|| panic!("beacon {beacon_id} not pushed: {data:?}"));
+        assert_eq!(datum["templateId"], beacon["templateId"]);
+        assert_eq!(datum["templateId"], listed["templateId"]);
+        assert_eq!(datum["encodedValue"], beacon["encodedValue"], "{beacon_id}");
+        assert_eq!(datum["airnode"].as_str(), Some(airnode.as_str()));
+        assert_eq!(signer(datum).to_checksum(None), airnode, "{datum}");
+    }
+}
+
+#[test]
+fn a_broken_template_fails_validation_before_any_node_runs_it() {
+    let vendor = vendor();
+    let deployment = deploy_with(&vendor, &["price:symbol=string32:BTC"], &[]);
+    let mut config: Value = serde_json::from_str(&std::fs::read_to_string(&deployment.config).unwrap()).unwrap();
+    let template = config["templates"].as_object_mut().unwrap().values_mut().next().unwrap();
+    template["parameters"][0]["name"] = json!("ticker");
+    std::fs::write(&deployment.config, config.to_string()).unwrap();
+    let path = deployment.config.display().to_string();
+    let validated = common::ois().args(["validate", &path]).output().unwrap();
+    assert_eq!(validated.status.code(), Some(1));
+    let shown = String::from_utf8_lossy(&validated.stdout);
+    assert!(shown.contains("OIS076") && shown.contains("\"ticker\""), "{shown}");
+}

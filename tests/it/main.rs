@@ -1,0 +1,47 @@
+//! Every integration test but one, in one binary (one link instead of one per file): each module
+//! is what was a test file of its own, named for what it tests; `common` is what they share. Run
+//! one with `cargo test --test it MODULE` (`cargo test --test it diagnostic_codes`).
+//!
+//! `tests/interrupt.rs` and `tests/interrupt_race.rs` stay binaries of their own: stopping (what
+//! Ctrl-C does) is for the whole process, and every write of the other tests would be refused
+//! after it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
+mod common;
+
+mod architecture;
+mod bad_input;
+mod call;
+mod call_config;
+mod cli;
+mod console_examples;
+mod corpus;
+mod diagnostic_codes;
+mod endpoint;
+mod fidelity;
+mod file_writes;
+mod interop;
+mod interop_adapter;
+mod interop_config;
+mod interop_feed_config;
+mod interop_feed_node;
+mod interop_feed_skip;
+mod interop_ids;
+mod interop_processing;
+mod interop_scaffold;
+mod interop_secrets;
+mod interop_sent;
+mod interop_yaml;
+mod job_reports;
+mod multi_file;
+mod processing_cli;
+mod real_ois_examples;
+mod reports;
+mod samples;
+mod schema;
+mod shell;
+mod studio;
+mod studio_browser;
+mod targets;
+mod update;

@@ -1,0 +1,367 @@
+//! `ois studio`'s server, over real sockets: the token on every request, its own Host only, no
+//! cross-origin answers, files only below its folder whatever a file argument says, and secrets
+//! typed into it never in an answer or its log.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
+use crate::common;
+
+use serde_json::{Value, json};
+
+use common::server::{Server, answer};
+use common::studio::Studio;
+
+fn folder_with_coins() -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(format!("{}/samples/coins.yaml", env!("CARGO_MANIFEST_DIR")), folder.path().join("coins.yaml"))
+        .unwrap();
+    folder
+}
+
+#[test]
+fn every_request_needs_the_token_and_the_studios_own_host() {
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let host = format!("127.0.0.1:{}", studio.port);
+    let page = format!("/?token={}", studio.token);
+    let js = format!("/studio.js?token={}", studio.token);
+    assert_eq!(studio.raw("GET", &page, &[("Host", &host)], "").0, 200);
+    assert_eq!(studio.raw("GET", &js, &[("Host", &format!("localhost:{}", studio.port))], "").0, 200);
+    let state = |headers: &[(&str, &str)]| studio.raw("GET", "/api/state", headers, "").0;
+    assert_eq!(state(&[("Host", &host), ("X-Ois-Token", &studio.token)]), 200);
+
+    // No token, a wrong one, the token in the query of an API call: refused.
+    for (target, headers) in [
+        ("/", vec![("Host", host.as_str())]),
+        ("/?token=0000", vec![("Host", host.as_str())]),
+        ("/studio.js", vec![("Host", host.as_str())]),
+        ("/api/state", vec![("Host", host.as_str())]),
+        ("/api/state", vec![("Host", host.as_str()), ("X-Ois-Token", "0000")]),
+    ] {
+        let (status, body) = studio.raw("GET", target, &headers, "");
+        assert_eq!(status, 403, "{target} {headers:?}: {body}");
+        assert!(!body.contains(&studio.token));
+    }
+    let api_query = format!("/api/state?token={}", studio.token);
+    assert_eq!(studio.raw("GET", &api_query, &[("Host", &host)], "").0, 403);
+
+    // DNS rebinding: the right token under a foreign Host (or none, or another port) is refused.
+    let other_port = format!("127.0.0.1:{}", studio.port.wrapping_add(1));
+    for foreign in ["attacker.example", "attacker.example:80", other_port.as_str(), "127.0.0.1.nip.io"] {
+        assert_eq!(studio.raw("GET", &page, &[("Host", foreign)], "").0, 403, "{foreign}");
+    }
+    assert_eq!(studio.raw("GET", &page, &[], "").0, 403);
+
+    // No CORS: a preflight is refused and no answer allows another origin.
+    let preflight = studio.raw(
+        "OPTIONS",
+        "/api/open",
+        &[("Host", &host), ("Origin", "http://attacker.example"), ("Access-Control-Request-Method", "POST")],
+        "",
+    );
+    assert_eq!(preflight.0, 403);
+    let (status, _) = studio.raw(
+        "POST",
+        "/api/secrets",
+        &[("Host", &host), ("X-Ois-Token", &studio.token), ("Origin", "http://attacker.example")],
+        "{}",
+    );
+    assert_eq!(status, 403);
+}
+
+#[test]
+fn answers_carry_a_strict_content_policy_and_no_cors() {
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &[]);
+    let host = format!("127.0.0.1:{}", studio.port);
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", studio.port)).unwrap();
+    use std::io::{Read, Write};
+    write!(stream, "GET /?token={} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n", studio.token).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let head = answer.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+    assert!(head.contains("content-security-policy: default-src 'none'; script-src 'self'"), "{head}");
+    assert!(head.contains("referrer-policy: no-referrer"), "{head}");
+    assert!(!head.contains("access-control-allow"), "{head}");
+}
+
+#[test]
+fn no_file_argument_reaches_outside_the_folder() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.json"), r#"{"openapi": "3.0.0"}"#).unwrap();
+    let folder = folder_with_coins();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(outside.path(), folder.path().join("away")).unwrap();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let escapes = [
+        "../secret.json".to_owned(),
+        outside.path().join("secret.json").display().to_string(),
+        "away/secret.json".to_owned(),
+        "./../../etc/passwd".to_owned(),
+        "sub/../../secret.json".to_owned(),
+    ];
+    let refused_with = |answer: &Value, path: &str| {
+        assert_eq!(answer["ok"], false, "{path}: {answer}");
+        let codes: Vec<&str> =
+            answer["refused"]["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+        assert!(codes.contains(&"INP014") || codes.contains(&"INP001"), "{path}: {codes:?}");
+    };
+    for path in &escapes {
+        refused_with(&studio.api("/api/open", &json!({"path": path})).1, path);
+        refused_with(&studio.api("/api/update", &json!({"path": path})).1, path);
+        refused_with(&studio.api("/api/save", &json!({"what": "ois", "path": path, "force": true})).1, path);
+        let config = json!({"what": "config", "path": "config.json", "secretsPath": path, "force": true});
+        assert_eq!(studio.api("/api/save", &config).1["ok"], false, "{path}");
+    }
+    // Nothing was written outside, nor through the link.
+    let names: Vec<String> = std::fs::read_dir(outside.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["secret.json"]);
+    // Inside, it works.
+    let saved = studio.api("/api/save", &json!({"what": "ois", "path": "coins.ois.json"})).1;
+    assert_eq!(saved["ok"], true, "{saved}");
+    assert!(folder.path().join("coins.ois.json").is_file());
+    assert!(folder.path().join("coins.ois.convert.json").is_file());
+}
+
+#[test]
+fn secrets_typed_in_never_come_back_nor_reach_the_log() {
+    const KEY: &str = "sk-never-shown-5a7e";
+    let api = Server::start(|request, stream| {
+        // An API that echoes its key back, in a header and in the body.
+        let key = request.header("x-cg-demo-api-key").unwrap_or_default().to_owned();
+        let body = json!({"bitcoin": {"usd": 1.5}, "echo": key}).to_string();
+        answer(stream, "200 OK", "application/json", &format!("X-Echo: {key}\r\n"), body.as_bytes());
+    });
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let mut bodies = Vec::new();
+    let mut send = |path: &str, body: Value| {
+        let (status, answer) = studio.api(path, &body);
+        assert_eq!(status, 200);
+        bodies.push(answer.to_string());
+        answer
+    };
+    let held = send("/api/secrets", json!({"COIN_PRICES_API_DEMO_API_KEY_HEADER": KEY}));
+    assert_eq!(held["answer"]["secrets"], json!(["COIN_PRICES_API_DEMO_API_KEY_HEADER"]));
+    let parameters =
+        json!([["ids", "bitcoin"], ["vs_currencies", "usd"], ["_type", "int256"], ["_path", "bitcoin.usd"]]);
+    let call = json!({"endpoint": "simplePrice", "parameters": parameters, "server": api.base});
+    send("/api/request", call.clone());
+    let called = send("/api/call", call);
+    assert_eq!(called["ok"], true, "{called}");
+    assert_eq!(called["answer"]["call"]["call"]["body"]["bitcoin"]["usd"], 1.5);
+    let encoding = json!([["_type", "int256"], ["_path", "bitcoin.usd"], ["_times", "100"]]);
+    send("/api/edit", json!({"kind": "set", "name": "simplePrice", "settings": {"reserved": encoding}}));
+    let one = json!({"node": "feed", "feeds": ["simplePrice:ids=string32:bitcoin,vs_currencies=string32:usd"]});
+    let built = send("/api/build", one);
+    assert!(built["answer"]["ids"]["templates"][0].get("beaconId").is_none(), "no Airnode yet: {built}");
+    // A config built in the page calls the API as the command line's does: 5 s apart, never 0.
+    let config: Value = serde_json::from_str(built["answer"]["config"].as_str().unwrap()).unwrap();
+    assert_eq!(config["triggers"]["signedApiUpdates"][0]["fetchInterval"], 5, "{config}");
+    // With the mnemonic held, every beacon and, for two feeds, their beacon set; the mnemonic never shown.
+    const MNEMONIC: &str = "test test test test test test test test test test test junk";
+    let name = built["answer"]["mnemonic"].as_str().unwrap_or_else(|| panic!("{built}")).to_owned();
+    send("/api/secrets", json!({ name: MNEMONIC }));
+    let two = json!({"node": "feed", "feeds": [
+        "simplePrice:ids=string32:bitcoin,vs_currencies=string32:usd",
+        "simplePrice:ids=string32:bitcoin,vs_currencies=string32:eur"]});
+    let built = send("/api/build", two);
+    let ids = &built["answer"]["ids"];
+    assert!(ids["templates"].as_array().unwrap().iter().all(|t| t["beaconId"].is_string()), "{ids}");
+    assert!(ids["beaconSetId"].is_string(), "{ids}");
+    assert!(bodies.iter().all(|b| !b.contains(MNEMONIC)));
+    let host = format!("127.0.0.1:{}", studio.port);
+    bodies.push(studio.raw("GET", "/api/state", &[("Host", &host), ("X-Ois-Token", &studio.token)], "").1);
+    // The key was sent to the API, and is nowhere in what the studio answered or logged.
+    assert!(api.take().iter().any(|r| r.header("x-cg-demo-api-key") == Some(KEY)));
+    for body in &bodies {
+        assert!(!body.contains(KEY), "{body}");
+    }
+    assert!(bodies.iter().any(|b| b.contains(r#""echo":"****""#)), "the echo is shown masked");
+    assert!(!studio.log.lock().unwrap().contains(KEY));
+    assert!(!studio.log.lock().unwrap().contains(&studio.token));
+}
+
+#[test]
+fn the_environment_is_never_read_for_secrets() {
+    let api = Server::start(|_, stream| answer(stream, "200 OK", "application/json", "", br#"{"p": 1}"#));
+    let folder = folder_with_coins();
+    let key = ("COIN_PRICES_API_DEMO_API_KEY_HEADER", "from-the-environment");
+    let studio = Studio::start_with_env(folder.path(), &["coins.yaml"], &[key]);
+    let call =
+        json!({"endpoint": "simplePrice", "parameters": [["ids", "b"], ["vs_currencies", "usd"]], "server": api.base});
+    let called = studio.api("/api/call", &call).1;
+    assert_eq!(called["ok"], false, "a call without the key typed in is refused: {called}");
+    assert!(api.take().is_empty(), "nothing was sent");
+}
+
+/// The loop beyond the browser test: convert again with filters, a file changed on disk by the
+/// command line, and a three-way update that keeps a refinement made in the page.
+#[test]
+fn reconvert_reload_and_update_keep_what_the_page_made() {
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let ok = |answer: (u16, Value)| {
+        assert_eq!(answer.1["ok"], true, "{}", answer.1);
+        answer.1["answer"].clone()
+    };
+    let names = |view: &Value| -> Vec<String> {
+        view["draft"]["endpoints"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap().to_owned()).collect()
+    };
+
+    // Converted again with an include filter: only those operations.
+    let view = ok(studio.api("/api/convert", &json!({"include": ["GET /simple/price", "GET /coins/markets"]})));
+    assert_eq!(names(&view), ["simplePrice", "coinsMarkets"]);
+    assert_eq!(view["openapi"]["revision"], 2);
+
+    // A refinement, saved with its record; the command line then edits the file.
+    ok(studio.api("/api/edit", &json!({"kind": "set", "name": "simplePrice", "rename": "price", "settings": {"reserved": [["_type", "int256"]]}})));
+    ok(studio.api("/api/save", &json!({"what": "ois", "path": "coins.ois.json"})));
+    let view = ok(studio
+        .api("/api/edit", &json!({"kind": "set", "name": "price", "settings": {"reserved": [["_times", "100"]]}})));
+    assert_eq!(view["draft"]["dirty"], true);
+    common::ois()
+        .current_dir(folder.path())
+        .args(["endpoint", "set", "coins.ois.json", "coinsMarkets", "--rename", "markets"])
+        .assert()
+        .success();
+    let host = format!("127.0.0.1:{}", studio.port);
+    let (_, state) = studio.raw("GET", "/api/state", &[("Host", &host), ("X-Ois-Token", &studio.token)], "");
+    let state: Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(state["answer"]["draft"]["changedOnDisk"], true);
+    let disk = ok(studio.api("/api/disk", &json!({})));
+    assert!(disk["diff"].as_str().unwrap().contains("markets"), "{disk}");
+    let view = ok(studio.api("/api/reload", &json!({})));
+    assert_eq!(names(&view), ["price", "markets"]);
+    assert_eq!(view["draft"]["changedOnDisk"], false);
+
+    // The API gains an operation: the update adds it and keeps both refinements.
+    let text = std::fs::read_to_string(folder.path().join("coins.yaml")).unwrap();
+    let new = text.replacen("components:", "  /ping:\n    get:\n      operationId: ping\ncomponents:", 1);
+    std::fs::write(folder.path().join("coins-v3.yaml"), new).unwrap();
+    // The filters recorded at the conversion would leave it out: the update is given wider ones.
+    let include = json!(["GET /simple/price", "GET /coins/markets", "GET /ping"]);
+    let shown = ok(studio.api("/api/update", &json!({"path": "coins-v3.yaml", "options": {"include": include}})));
+    let fates: Vec<(String, String)> = shown["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap().to_owned(), e["fate"].as_str().unwrap().to_owned()))
+        .collect();
+    assert!(fates.contains(&("price".into(), "kept".into())), "{fates:?}");
+    assert!(fates.contains(&("markets".into(), "kept".into())), "{fates:?}");
+    assert!(fates.iter().any(|(_, fate)| fate == "added"), "{fates:?}");
+    assert!(shown["diff"].as_str().unwrap().contains("/ping"), "{shown}");
+    let view = ok(studio.api("/api/update/take", &json!({})));
+    assert_eq!(names(&view).len(), 3, "{:?}", names(&view));
+    assert!(names(&view).contains(&"price".to_owned()));
+    // Saved, the record is the new one: the command line finds the OIS in sync with the new document.
+    ok(studio.api("/api/save", &json!({"what": "ois", "path": "coins.ois.json"})));
+    common::ois()
+        .current_dir(folder.path())
+        .args(["convert", "coins-v3.yaml", "--update", "coins.ois.json", "--check"])
+        .assert()
+        .success();
+}
+
+/// A client that announces a body and never sends it (with or without the token), or drips it,
+/// and an API that takes seconds to answer: each holds only its own request.
+#[test]
+fn no_request_holds_another() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let slow_api = Server::start(|_, stream| {
+        std::thread::sleep(Duration::from_secs(4));
+        answer(stream, "200 OK", "application/json", "", br#"{"bitcoin": {"usd": 1}}"#);
+    });
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let host = format!("127.0.0.1:{}", studio.port);
+    let mut stalled = Vec::new();
+    for token in ["", studio.token.as_str()] {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", studio.port)).unwrap();
+        write!(
+            stream,
+            "POST /api/open HTTP/1.1\r\nHost: {host}\r\nX-Ois-Token: {token}\r\nContent-Length: 100000\r\n\r\n{{"
+        )
+        .unwrap();
+        stalled.push(stream);
+    }
+    studio.api("/api/secrets", &json!({"COIN_PRICES_API_DEMO_API_KEY_HEADER": "k"}));
+    let parameters =
+        json!([["ids", "bitcoin"], ["vs_currencies", "usd"], ["_type", "int256"], ["_path", "bitcoin.usd"]]);
+    let call = json!({"endpoint": "simplePrice", "parameters": parameters, "server": slow_api.base});
+    let calling = std::thread::scope(|scope| {
+        let slow = scope.spawn(|| studio.api("/api/call", &call));
+        std::thread::sleep(Duration::from_millis(300));
+        let started = Instant::now();
+        let state = studio.raw("GET", "/api/state", &[("Host", &host), ("X-Ois-Token", &studio.token)], "");
+        let waited = started.elapsed();
+        assert_eq!(state.0, 200, "{}", state.1);
+        assert!(waited < Duration::from_secs(2), "the page waited {waited:?} behind a stalled body and a slow API");
+        slow.join().unwrap()
+    });
+    assert_eq!(calling.1["ok"], true, "{}", calling.1);
+    drop(stalled);
+}
+
+/// Saving the OIS from the page writes its record through the folder's check too: a record that
+/// is a link to a file outside is refused, and nothing is written there.
+#[cfg(unix)]
+#[test]
+fn the_record_is_never_written_through_a_link() {
+    let outside = tempfile::tempdir().unwrap();
+    let victim = outside.path().join("victim.txt");
+    std::fs::write(&victim, "untouched").unwrap();
+    let folder = folder_with_coins();
+    std::os::unix::fs::symlink(&victim, folder.path().join("coins.ois.convert.json")).unwrap();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let saved = studio.api("/api/save", &json!({"what": "ois", "path": "coins.ois.json", "force": true})).1;
+    assert_eq!(saved["ok"], false, "{saved}");
+    let codes: Vec<&str> =
+        saved["refused"]["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert!(codes.contains(&"INP014"), "{saved}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
+    assert!(!folder.path().join("coins.ois.json").exists(), "all or nothing");
+}
+
+/// The mnemonic held for beacon IDs never reaches an API: not through an OIS whose scheme would be
+/// named like it, nor in any form of an echo (its string32 hex included) in any answer.
+#[test]
+fn the_mnemonic_held_never_reaches_an_api() {
+    const MNEMONIC: &str = "test test test test test test test test test test test junk";
+    let api = Server::start(|request, stream| {
+        let key = request.header("x-api-key").unwrap_or_default().to_owned();
+        answer(stream, "200 OK", "application/json", "", json!({"echo": key, "p": 1}).to_string().as_bytes());
+    });
+    let folder = tempfile::tempdir().unwrap();
+    let mut evil: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{}/samples/expected/coins.ois.json", env!("CARGO_MANIFEST_DIR"))).unwrap(),
+    )
+    .unwrap();
+    evil["title"] = json!("Airnode");
+    evil["apiSpecifications"]["components"]["securitySchemes"] =
+        json!({"wallet_mnemonic": {"type": "apiKey", "in": "header", "name": "x-api-key"}});
+    evil["apiSpecifications"]["security"] = json!({"wallet_mnemonic": []});
+    std::fs::write(folder.path().join("evil.ois.json"), evil.to_string()).unwrap();
+    let studio = Studio::start(folder.path(), &["evil.ois.json"]);
+    studio.api("/api/secrets", &json!({"AIRNODE_WALLET_MNEMONIC": MNEMONIC}));
+    let endpoint = evil["endpoints"][0]["name"].as_str().unwrap().to_owned();
+    let call =
+        json!({"endpoint": endpoint, "parameters": [["ids", "bitcoin"], ["vs_currencies", "usd"]], "server": api.base});
+    let called = studio.api("/api/call", &call).1;
+    assert_eq!(called["ok"], false, "{called}");
+    assert!(called.to_string().contains("AIRNODE_WALLET_MNEMONIC_API_CREDENTIAL"), "{called}");
+    assert!(api.take().is_empty(), "a request was sent");
+    // Held under the scheme's own name too, the echo picked as a string32 value: masked.
+    studio.api("/api/secrets", &json!({"AIRNODE_WALLET_MNEMONIC_API_CREDENTIAL": MNEMONIC}));
+    let parameters = json!([["ids", "bitcoin"], ["vs_currencies", "usd"], ["_type", "string32"], ["_path", "echo"]]);
+    let called =
+        studio.api("/api/call", &json!({"endpoint": endpoint, "parameters": parameters, "server": api.base})).1;
+    let hex: String = MNEMONIC.bytes().take(31).map(|b| format!("{b:02x}")).collect();
+    let text = called.to_string();
+    assert!(!text.contains(MNEMONIC) && !text.contains(&hex), "{text}");
+}

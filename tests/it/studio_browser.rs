@@ -1,0 +1,116 @@
+//! `ois studio` in a real headless browser (Debian's Chromium, driven by playwright-core from
+//! tests/interop): the integrator's loop from the coins sample to a saved Airnode Feed config,
+//! which then passes `ois validate` and the real Airnode Feed 3.3 config schema. Screenshots of
+//! each step are kept in `target/studio-screenshots/`. Skipped, saying so, where no Chromium is
+//! installed; under CI (which installs one) it fails instead.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
+
+use crate::common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use common::server::{Server, answer};
+use common::studio::Studio;
+
+const API_KEY: &str = "sk-studio-test-9f1c2e";
+
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    if path.exists() {
+        return Some(path);
+    }
+    let message = format!("no Chromium at {} (set CHROMIUM, or install Debian's chromium)", path.display());
+    assert!(std::env::var_os("CI").is_none(), "{message}");
+    common::say_skipped(&message);
+    None
+}
+
+#[test]
+fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
+    let Some(chromium) = chromium() else { return };
+    if !common::interop_installed("playwright-core") || !common::interop_installed("@api3/airnode-feed") {
+        return;
+    }
+    let api = Server::start(|request, stream| {
+        let body = if request.header("x-cg-demo-api-key") == Some(API_KEY) {
+            json!({"bitcoin": {"usd": 61234.5, "eur": 56780.25}}).to_string()
+        } else {
+            json!({"error": "no key"}).to_string()
+        };
+        answer(stream, "200 OK", "application/json", "", body.as_bytes());
+    });
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(format!("{}/samples/coins.yaml", env!("CARGO_MANIFEST_DIR")), folder.path().join("coins.yaml"))
+        .unwrap();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/studio-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+
+    let output = Command::new("node")
+        .arg(common::interop_dir().join("studio.js"))
+        .args([&studio.url, &api.base, API_KEY, &shots.display().to_string()])
+        .env("CHROMIUM", &chromium)
+        .current_dir(common::interop_dir())
+        .output()
+        .expect("node runs");
+    let log = studio.log.lock().unwrap().clone();
+    assert!(
+        output.status.success(),
+        "the browser run failed:\n{}\nstudio log:\n{log}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let run: Value = serde_json::from_slice(&output.stdout).expect("the run's JSON");
+    assert_eq!(run["consoleErrors"], json!([]), "{run}");
+    assert_eq!(run["steps"].as_array().unwrap().len(), 8, "{run}");
+    for step in run["steps"].as_array().unwrap() {
+        assert!(std::fs::read_dir(&shots).unwrap().any(|f| {
+            f.unwrap().file_name().to_string_lossy().ends_with(&format!("-{}.png", step.as_str().unwrap()))
+        }));
+    }
+
+    // The API was called with the key typed into the page, and the key went nowhere else.
+    let calls = api.take();
+    assert!(calls.iter().any(|c| c.header("x-cg-demo-api-key") == Some(API_KEY)), "{calls:?}");
+    assert!(!log.contains(API_KEY) && !log.contains(&studio.token), "the studio's log:\n{log}");
+    let written =
+        |name: &str| std::fs::read_to_string(folder.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for name in ["config.json", "secrets.env", "ids.json", "coins.ois.json", "coins.ois.convert.json"] {
+        assert!(!written(name).contains(API_KEY), "{name} holds the key");
+    }
+
+    // The saved config: every ois rule, the refinement made in the page, and the real Feed's
+    // schema once its secrets are filled in.
+    common::ois().current_dir(folder.path()).args(["validate", "config.json"]).assert().success();
+    common::ois().current_dir(folder.path()).args(["validate", "coins.ois.json"]).assert().success();
+    let config: Value = serde_json::from_str(&written("config.json")).unwrap();
+    let endpoint = config["ois"][0]["endpoints"].as_array().unwrap().iter().find(|e| e["name"] == "price").unwrap();
+    let reserved =
+        |name: &str| endpoint["reservedParameters"].as_array().unwrap().iter().find(|r| r["name"] == name).cloned();
+    assert_eq!(reserved("_path").unwrap()["fixed"], "bitcoin.usd");
+    assert_eq!(reserved("_type").unwrap()["fixed"], "int256");
+    assert_eq!(config["templates"].as_object().unwrap().len(), 2);
+    let mut secrets = serde_json::Map::new();
+    for line in written("secrets.env").lines().filter(|l| !l.starts_with('#') && l.contains('=')) {
+        let name = line.split('=').next().unwrap();
+        let value = if name.contains("MNEMONIC") {
+            "test test test test test test test test test test test junk".to_owned()
+        } else {
+            format!("value-of-{name}")
+        };
+        secrets.insert(name.to_owned(), Value::String(value));
+    }
+    let verdicts =
+        common::run_node("node-configs.js", &json!([{"kind": "feed", "config": config, "secrets": secrets}]));
+    assert_eq!(verdicts[0]["valid"], true, "{verdicts}");
+    // `ois` reads what the studio wrote, as the next command in the loop would.
+    common::ois().current_dir(folder.path()).args(["ids", "verify", "config.json"]).assert().success();
+    common::ois()
+        .current_dir(folder.path())
+        .args(["convert", "coins.yaml", "--update", "coins.ois.json", "--check"])
+        .assert()
+        .success();
+}
