@@ -559,14 +559,6 @@ impl Session {
         self.response = response;
     }
 
-    /// The real call (as `ois call`): the answer held for previews, its leaves to pick `_path`
-    /// from, secrets masked in everything shown.
-    pub fn call(&mut self, request: &CallRequest) -> Answer {
-        let prepared = self.prepare_call(request)?;
-        let (response, answer) = prepared.run();
-        self.hold_response(response);
-        answer
-    }
     /// Holds secrets typed into the page (an empty value forgets one); answers with the names.
     pub fn set_secrets(&mut self, values: BTreeMap<String, String>) -> Answer {
         for (name, value) in values {
