@@ -267,11 +267,7 @@ pub(super) fn all(
                 latency_ms: latency(&called.reply),
                 values: called.exchange.answer.as_ref().map(|answer| {
                     let secrets = called.exchange.request.as_ref().map_or(&[][..], |r| r.secrets.as_slice());
-                    if job.inputs.show_secrets {
-                        answer.preview.values.clone()
-                    } else {
-                        answer.masked(secrets).preview.values
-                    }
+                    answer.shown(secrets, job.inputs.show_secrets).preview.values
                 }),
                 encoded_bytes: called.exchange.answer.as_ref().map(|a| a.preview.encoded.len().saturating_sub(2) / 2),
                 outcome: Outcome::ok(),

@@ -174,7 +174,7 @@ struct Run<'a> {
     job: &'a CallJob,
     airnode: Option<Address>,
     now: u64,
-    /// Every credential of the config, masked in the values it reports unless shown.
+    /// Every credential of the config, masked in the values it reports unless the job shows them.
     secrets: Vec<String>,
 }
 
@@ -217,11 +217,7 @@ pub fn run(
         .collect::<HashMap<_, _>>();
     let mut base = base;
     base.credentials = selected.first().map(|s| s.credentials.clone()).unwrap_or_default();
-    let secrets = if job.inputs.show_secrets {
-        Vec::new()
-    } else {
-        selected.iter().flat_map(|s| s.credentials.iter().map(|c| c.value.clone())).collect()
-    };
+    let secrets = selected.iter().flat_map(|s| s.credentials.iter().map(|c| c.value.clone())).collect();
     let run = Run { config: document, oises, base, job, airnode, now, secrets };
 
     let per_trigger: Vec<(bool, Vec<BeaconCall>)> = if feed {
@@ -332,7 +328,7 @@ impl Run<'_> {
         let answered = ids.iter().map(|id| {
             let row = self.row(Some(index), id).with_reply(reply.as_ref());
             match self.answer(id, &response) {
-                Ok(answer) => row.answered(answer.masked(&self.secrets)),
+                Ok(answer) => row.answered(answer.shown(&self.secrets, self.job.inputs.show_secrets)),
                 Err(problem) => row.failed(problem, reply.as_ref()),
             }
         });
@@ -380,7 +376,7 @@ impl Run<'_> {
             Ok(called) => {
                 let row = row.with_reply(called.reply.as_ref());
                 match called.exchange.answer {
-                    Some(answer) => row.answered(answer.masked(&self.secrets)),
+                    Some(answer) => row.answered(answer.shown(&self.secrets, self.job.inputs.show_secrets)),
                     None => row,
                 }
             }

@@ -34,10 +34,13 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// The answer with every form of `secrets` masked ([`super::mask`]) in the post-processed
-    /// response, the values and the encoded value: an API that echoes a credential, picked as the
-    /// value, must not print it.
-    pub fn masked(&self, secrets: &[String]) -> Answer {
+    /// The answer as shown: unless `show_secrets`, every form of `secrets` masked
+    /// ([`super::mask`]) in the post-processed response, the values and the encoded value — an
+    /// API that echoes a credential, picked as the value, must not print it.
+    pub fn shown(&self, secrets: &[String], show_secrets: bool) -> Answer {
+        if show_secrets {
+            return self.clone();
+        }
         let mask = |value: &Value| super::render::masked_json(secrets, false, value);
         let mut preview = self.preview.clone();
         preview.values = preview.values.iter().map(mask).collect();

@@ -61,7 +61,7 @@ pub fn json(exchange: &Exchange, show_secrets: bool) -> Value {
         object.insert("headersBuilt".to_owned(), show(&Value::Object(built.clone())));
     }
     if let Some(answer) = &exchange.answer {
-        let answer = if show_secrets { answer.clone() } else { answer.masked(secrets) };
+        let answer = answer.shown(secrets, show_secrets);
         object.insert("response".to_owned(), serde_json::to_value(answer).unwrap_or(Value::Null));
     }
     if !exchange.logs.is_empty() {
@@ -125,8 +125,7 @@ pub fn answer_text(exchange: &Exchange, show_secrets: bool) -> String {
     for log in exchange.logs.iter().filter(|l| l.phase == "post") {
         out.push_str(&format!("console (post-processing): {}\n", masked(secrets, show_secrets, &log.line)));
     }
-    let answer =
-        exchange.answer.as_ref().map(|answer| if show_secrets { answer.clone() } else { answer.masked(secrets) });
+    let answer = exchange.answer.as_ref().map(|answer| answer.shown(secrets, show_secrets));
     if let Some(answer) = &answer {
         if let Some(processed) = &answer.processed {
             out.push_str(&format!("\npost-processed: {}\n", crate::js::stringify(processed)));
