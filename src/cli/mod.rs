@@ -74,12 +74,8 @@ pub(crate) fn parse_target(text: &str) -> Result<TargetArg, String> {
 /// `--target` of `scaffold feed`: an Airnode Feed, or one of its releases.
 pub(crate) fn parse_feed_target(text: &str) -> Result<TargetArg, String> {
     let spec = ois::node::TargetSpec::parse(text)?;
-    if spec.target.node().scaffolds != ois::node::Scaffolds::FeedConfig {
-        let feeds: Vec<String> = ois::node::RELEASES
-            .iter()
-            .filter(|release| release.target.node().scaffolds == ois::node::Scaffolds::FeedConfig)
-            .map(ois::node::Release::name)
-            .collect();
+    if !spec.target.is_feed() {
+        let feeds: Vec<String> = ois::node::Release::feeds().map(ois::node::Release::name).collect();
         return Err(format!(
             "{text} is not an Airnode Feed: airnode-feed@4, airnode-feed@3, or one of {}",
             feeds.join(", ")

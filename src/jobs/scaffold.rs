@@ -319,8 +319,7 @@ fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnost
             "no feeds: give at least one, ENDPOINT:NAME=TYPE:VALUE (or a JSON file of them)",
         ));
     }
-    if let Some(target) = request.target.filter(|target| target.node().scaffolds != crate::node::Scaffolds::FeedConfig)
-    {
+    if let Some(target) = request.target.filter(|target| !target.is_feed()) {
         return Err(Diagnostic::elsewhere(
             Code::BadArgument,
             format!("{target} is not an Airnode Feed: an Airnode Feed config is for airnode-feed@3 or airnode-feed@4"),

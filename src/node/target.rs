@@ -159,6 +159,11 @@ impl Target {
         self.node().released
     }
 
+    /// Whether it is an Airnode Feed (a node whose whole config `ois` writes as a Feed config).
+    pub fn is_feed(self) -> bool {
+        self.node().scaffolds == Scaffolds::FeedConfig
+    }
+
     /// Its releases, oldest first.
     pub fn releases(self) -> impl Iterator<Item = &'static Release> {
         RELEASES.iter().filter(move |release| release.target == self)
@@ -255,6 +260,17 @@ impl Release {
     /// The newest release of `target`.
     pub fn newest(target: Target) -> Option<&'static Release> {
         target.releases().last()
+    }
+
+    /// Every Airnode Feed release (the Signed API's too: they are released together), oldest
+    /// first.
+    pub fn feeds() -> impl Iterator<Item = &'static Release> {
+        RELEASES.iter().filter(|release| release.target.is_feed())
+    }
+
+    /// The Airnode Feed (or Signed API) release `version` names.
+    pub fn feed(version: &str) -> Option<&'static Release> {
+        Release::feeds().find(|release| release.version == version)
     }
 }
 

@@ -57,9 +57,7 @@ pub fn signed_api_config(feed: &Value, options: &SignedApiOptions) -> Result<Nod
     let token = chosen.get("authToken").and_then(Value::as_str).unwrap_or_default();
     let mut warnings = Vec::new();
     let node_version = feed.pointer("/nodeSettings/nodeVersion").and_then(Value::as_str).unwrap_or_default();
-    let version = match Release::of(Target::AirnodeFeed4, node_version)
-        .or_else(|| Release::of(Target::AirnodeFeed3, node_version))
-    {
+    let version = match Release::feed(node_version) {
         Some(release) => release.version.to_owned(),
         None => {
             let newest = Release::newest(Target::NEWEST_RELEASED).map_or("", |release| release.version);

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::shape::{ANY, NUMBER, STRING, Shape, required, shape};
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::node::{RELEASES, Release};
+use crate::node::Release;
 
 /// `^[\da-z-]{1,256}$`: a stage, in the Feed's and the Signed API's settings.
 pub(super) static STAGE: Shape = Shape::Text(is_stage, "1 to 256 of a-z, 0-9 and -");
@@ -66,12 +66,10 @@ pub(super) fn check(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diag
 /// The releases of `node` ("Airnode Feed", "Signed API": released together) that accept a config
 /// naming `version`: exactly one, or none (an error at `at`).
 pub(super) fn unreleased(version: &str, at: &str, node: &str) -> Option<Diagnostic> {
-    let feeds =
-        || RELEASES.iter().filter(|release| release.target.node().scaffolds == crate::node::Scaffolds::FeedConfig);
-    if feeds().any(|release| release.version == version) || super::shape::is_placeholder(version) {
+    if Release::feed(version).is_some() || super::shape::is_placeholder(version) {
         return None;
     }
-    let listed: Vec<&str> = feeds().map(|release| release.version).collect();
+    let listed: Vec<&str> = Release::feeds().map(|release| release.version).collect();
     Some(
         Diagnostic::new(
             Code::UnreleasedNodeVersion,
@@ -84,10 +82,7 @@ pub(super) fn unreleased(version: &str, at: &str, node: &str) -> Option<Diagnost
 
 /// Each Airnode Feed generation reads one OIS format: 3.x reads 2.3.x, 4.x reads 3.0.x.
 fn reads_the_ois(version: &str, oises: &[&Value], diagnostics: &mut Vec<Diagnostic>) {
-    let release = [crate::node::Target::AirnodeFeed3, crate::node::Target::AirnodeFeed4]
-        .into_iter()
-        .find_map(|target| Release::of(target, version));
-    let Some(release) = release else { return };
+    let Some(release) = Release::feed(version) else { return };
     let family = release.target.family();
     for (index, ois) in oises.iter().enumerate() {
         let Some(format) = ois.get("oisFormat").and_then(Value::as_str) else { continue };
@@ -112,11 +107,10 @@ pub fn accepted_by(config: &Value) -> Vec<String> {
         .or_else(|| config.get("allowedAirnodes").and(config.get("version")))
         .and_then(Value::as_str);
     let signed_api = config.get("allowedAirnodes").is_some();
-    RELEASES
-        .iter()
-        .filter(|release| release.target.node().scaffolds == crate::node::Scaffolds::FeedConfig)
-        .filter(|release| Some(release.version) == version)
-        .map(|release| if signed_api { format!("Signed API {}", release.version) } else { Release::title(release) })
+    version
+        .and_then(Release::feed)
+        .map(|release| if signed_api { format!("Signed API {}", release.version) } else { release.title() })
+        .into_iter()
         .collect()
 }
 
