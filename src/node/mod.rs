@@ -15,6 +15,6 @@ pub use ids::{airnode_address, endpoint_id, endpoint_ids, rrp_template_id};
 pub use secrets::{
     CredentialSlot, MNEMONIC_SECRET, NODE_SECRET_SUFFIX, credential_slots, credentials_naming_node_secrets,
     is_node_secret, is_secret_name, mnemonic_secret, node_secrets_of, referenced_names, secret_name,
-    signed_api_token_secret,
+    signed_api_token_secret, template_expressions,
 };
 pub use target::{NODES, Node, RELEASES, Release, Scaffolds, Target, TargetSpec, releases_markdown};

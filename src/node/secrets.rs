@@ -57,13 +57,18 @@ pub fn node_secrets_of(config: &Value) -> indexmap::IndexSet<String> {
 
 /// The secret names `text` refers to with `${NAME}` (an escaped `\${` refers to none).
 pub fn referenced_names(text: &str) -> impl Iterator<Item = &str> {
+    template_expressions(text).filter(|name| is_secret_name(name))
+}
+
+/// What each unescaped, closed `${…}` of `text` holds, trimmed as the node trims it: a name, or
+/// whatever else was written there.
+pub fn template_expressions(text: &str) -> impl Iterator<Item = &str> {
     text.match_indices("${").filter_map(move |(start, _)| {
         if text.get(..start).is_some_and(|before| before.ends_with('\\')) {
             return None;
         }
         let rest = text.get(start + 2..)?;
-        let name = rest.get(..rest.find('}')?)?.trim();
-        is_secret_name(name).then_some(name)
+        Some(rest.get(..rest.find('}')?)?.trim_matches(crate::js::is_whitespace))
     })
 }
 

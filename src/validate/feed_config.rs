@@ -212,7 +212,8 @@ fn secret_references(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
             match no_secrets.interpolate(text, pointer) {
                 Err(problem) if problem.code == Code::SecretExpression => diagnostics.push(problem),
                 Err(problem) if problem.code == Code::MissingSecret => {
-                    let unfillable = named_in(text).find(|name| !crate::node::is_secret_name(name));
+                    let unfillable =
+                        crate::node::template_expressions(text).find(|name| !crate::node::is_secret_name(name));
                     if let Some(name) = unfillable {
                         diagnostics.push(Diagnostic::new(
                             Code::SecretExpression,
@@ -225,17 +226,6 @@ fn secret_references(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
             }
         });
     }
-}
-
-/// What each unescaped `${…}` of `text` names, trimmed.
-fn named_in(text: &str) -> impl Iterator<Item = &str> {
-    text.match_indices("${").filter_map(move |(start, _)| {
-        if text.get(..start).is_some_and(|before| before.ends_with('\\')) {
-            return None;
-        }
-        let rest = text.get(start + 2..)?;
-        Some(rest.get(..rest.find('}')?)?.trim_matches(crate::js::is_whitespace))
-    })
 }
 
 fn is_stage(text: &str) -> bool {
