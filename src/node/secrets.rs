@@ -113,7 +113,11 @@ pub const NODE_SECRET_SUFFIX: &str = "_API_CREDENTIAL";
 /// takes the suffix [`NODE_SECRET_SUFFIX`]: a secrets file holding the mnemonic must never hand it
 /// to an API.
 pub fn secret_name(title: &str, scheme: &str) -> String {
-    let name = plain_secret_name(title, scheme);
+    not_the_node_s(plain_secret_name(title, scheme))
+}
+
+/// `name`, with [`NODE_SECRET_SUFFIX`] when it is one of the node's own secrets.
+fn not_the_node_s(name: String) -> String {
     if is_node_secret(&name) { format!("{name}{NODE_SECRET_SUFFIX}") } else { name }
 }
 
@@ -182,8 +186,8 @@ pub fn credential_slots(ois: &Value) -> Vec<CredentialSlot> {
             (Some("http"), _) => "the bearer token, sent as \"Authorization: Bearer <token>\"".to_owned(),
             _ => continue,
         };
-        let variable = secret_name(title, name);
         let plain = plain_secret_name(title, name);
+        let variable = not_the_node_s(plain.clone());
         slots.push(CredentialSlot {
             title: title.to_owned(),
             scheme: name.clone(),
