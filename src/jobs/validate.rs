@@ -60,7 +60,12 @@ pub struct FileVerdict {
 impl FileVerdict {
     /// The verdict as a [`Validation`], for the text report.
     pub fn validation(&self) -> Validation {
-        Validation { kind: self.kind, diagnostics: self.diagnostics.clone(), families: self.families.clone() }
+        Validation {
+            kind: self.kind,
+            diagnostics: self.diagnostics.clone(),
+            families: self.families.clone(),
+            accepted_by: self.accepted_by.clone(),
+        }
     }
 }
 
@@ -82,11 +87,16 @@ pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
     verdicts
 }
 
-/// Each Signed API config of the files against each Airnode Feed config of them.
+/// Each Signed API config of the files against each Airnode Feed config of them (only those two
+/// kinds are read again, and only when there is a Signed API config).
 fn agree(verdicts: &mut [FileVerdict]) {
+    if !verdicts.iter().any(|v| v.kind == Some(DocumentKind::SignedApi)) {
+        return;
+    }
     let parsed = |v: &FileVerdict| v.source.as_ref().and_then(|s| s.parse().ok());
     let feeds: Vec<Value> = verdicts
         .iter()
+        .filter(|v| v.kind == Some(DocumentKind::Config))
         .filter_map(parsed)
         .filter(|root| crate::node::ConfigKind::of(root) == Some(crate::node::ConfigKind::AirnodeFeed))
         .collect();
@@ -119,16 +129,8 @@ fn each_file(job: &ValidateJob) -> Vec<FileVerdict> {
             let readers = Target::reading_all(&validation.families);
             let unreleased = (validation.is_valid() && !readers.is_empty() && !readers.iter().any(|t| t.released()))
                 .then(|| unreleased_advice(&readers));
-            let accepted_by = match validation.kind {
-                Some(DocumentKind::Config | DocumentKind::SignedApi) => source
-                    .as_ref()
-                    .and_then(|s| s.parse().ok())
-                    .map(|root| crate::validate::accepted_by(&root))
-                    .unwrap_or_default(),
-                _ => Vec::new(),
-            };
             FileVerdict {
-                accepted_by,
+                accepted_by: validation.accepted_by.clone(),
                 file: path.display().to_string(),
                 read_by: readers.iter().map(|t| t.name()).collect(),
                 unreleased,

@@ -32,12 +32,14 @@ pub struct Validation {
     pub diagnostics: Vec<Diagnostic>,
     /// The OIS format families of the file's OIS objects (each once, in order).
     pub families: Vec<FormatFamily>,
+    /// A node config: the node release that accepts it (it names exactly one version).
+    pub accepted_by: Vec<String>,
 }
 
 impl Validation {
     /// A verdict of a file that could not be read: only `error`.
     pub fn unreadable(error: Diagnostic) -> Self {
-        Validation { kind: None, diagnostics: vec![error], families: Vec::new() }
+        Validation { kind: None, diagnostics: vec![error], families: Vec::new(), accepted_by: Vec::new() }
     }
 
     /// No errors (warnings and notes allowed).
@@ -53,11 +55,19 @@ pub fn validate_value(root: &Value, family: Option<FormatFamily>) -> Validation 
             kind: Some(DocumentKind::SignedApi),
             diagnostics: signed_api::check(root),
             families: Vec::new(),
+            accepted_by: accepted_by(root),
         };
     }
     let document = match OisDocument::read(root) {
         Ok(document) => document,
-        Err((kind, error)) => return Validation { kind: Some(kind), diagnostics: vec![error], families: Vec::new() },
+        Err((kind, error)) => {
+            return Validation {
+                kind: Some(kind),
+                diagnostics: vec![error],
+                families: Vec::new(),
+                accepted_by: Vec::new(),
+            };
+        }
     };
     let mut diagnostics = Vec::new();
     let mut families = Vec::new();
@@ -68,12 +78,14 @@ pub fn validate_value(root: &Value, family: Option<FormatFamily>) -> Validation 
             families.push(found);
         }
     }
+    let mut accepted = Vec::new();
     if document.kind == DocumentKind::Config {
         let oises: Vec<&Value> = document.oises.iter().map(|(_, ois)| *ois).collect();
         diagnostics.extend(config::check(root, &oises));
         node_config::check(root, &oises, &mut diagnostics);
+        accepted = accepted_by(root);
     }
-    Validation { kind: Some(document.kind), diagnostics, families }
+    Validation { kind: Some(document.kind), diagnostics, families, accepted_by: accepted }
 }
 
 fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostics: &mut Vec<Diagnostic>) {
