@@ -38,10 +38,11 @@ pub fn config_described(oises: &[Value], describe: impl Fn(&str, &str) -> Option
     let mut secrets_env = String::new();
     let mut notes = Vec::new();
     for (index, ois) in oises.iter().enumerate() {
+        let at = format!("/ois/{index}");
         for slot in credential_slots(ois) {
             add_credential(&slot, &describe, &mut credentials, &mut secrets_env);
+            notes.extend(suffixed_note(&slot, &at));
         }
-        notes.extend(suffixed_secret_notes(ois, &format!("/ois/{index}")));
     }
     Scaffold { config: json!({"ois": oises, "apiCredentials": credentials}), secrets_env, notes }
 }
@@ -49,21 +50,22 @@ pub fn config_described(oises: &[Value], describe: impl Fn(&str, &str) -> Option
 /// A note for each credential of `ois` (at `at` in what is written) named otherwise than its title
 /// and scheme say, because that name is one of the node's own secrets.
 pub fn suffixed_secret_notes(ois: &Value, at: &str) -> Vec<Diagnostic> {
-    let mut notes = Vec::new();
-    for slot in credential_slots(ois) {
-        let Some(instead_of) = &slot.instead_of else { continue };
-        let pointer =
-            crate::pointer::join(&format!("{at}/apiSpecifications/components/securitySchemes"), [slot.scheme.as_str()]);
-        notes.push(Diagnostic::new(
-            Code::SecretNameSuffixed,
-            Location::new(Document::Output, pointer),
-            format!(
-                "the credential of \"{}\" is {}, not {instead_of}: that name is one of the node's own secrets, which no API may receive",
-                slot.scheme, slot.variable
-            ),
-        ));
-    }
-    notes
+    credential_slots(ois).iter().filter_map(|slot| suffixed_note(slot, at)).collect()
+}
+
+/// The note of one credential named otherwise than its title and scheme say (none for the others).
+fn suffixed_note(slot: &CredentialSlot, at: &str) -> Option<Diagnostic> {
+    let instead_of = slot.instead_of.as_ref()?;
+    let pointer =
+        crate::pointer::join(&format!("{at}/apiSpecifications/components/securitySchemes"), [slot.scheme.as_str()]);
+    Some(Diagnostic::new(
+        Code::SecretNameSuffixed,
+        Location::new(Document::Output, pointer),
+        format!(
+            "the credential of \"{}\" is {}, not {instead_of}: that name is one of the node's own secrets, which no API may receive",
+            slot.scheme, slot.variable
+        ),
+    ))
 }
 
 fn add_credential(
@@ -72,17 +74,15 @@ fn add_credential(
     credentials: &mut Vec<Value>,
     secrets_env: &mut String,
 ) {
-    {
-        let CredentialSlot { title, scheme, variable, explanation, .. } = slot;
-        credentials.push(
-            json!({"oisTitle": title, "securitySchemeName": scheme, "securitySchemeValue": format!("${{{variable}}}")}),
-        );
-        secrets_env.push_str(&format!("\n# {title} / {scheme}: {explanation}\n"));
-        if let Some(description) = describe(title, scheme) {
-            secrets_env.push_str(&format!("# The API documentation says: {description}\n"));
-        }
-        secrets_env.push_str(&format!("{variable}=\n"));
+    let CredentialSlot { title, scheme, variable, explanation, .. } = slot;
+    credentials.push(
+        json!({"oisTitle": title, "securitySchemeName": scheme, "securitySchemeValue": format!("${{{variable}}}")}),
+    );
+    secrets_env.push_str(&format!("\n# {title} / {scheme}: {explanation}\n"));
+    if let Some(description) = describe(title, scheme) {
+        secrets_env.push_str(&format!("# The API documentation says: {description}\n"));
     }
+    secrets_env.push_str(&format!("{variable}=\n"));
 }
 
 #[cfg(test)]
