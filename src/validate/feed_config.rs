@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::shape::{ANY, NUMBER, STRING, Shape, required, shape};
-use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::node::Release;
 
 /// `^[\da-z-]{1,256}$`: a stage, in the Feed's and the Signed API's settings.
@@ -183,15 +183,14 @@ fn fetch_intervals(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
     for (index, update) in updates.iter().enumerate() {
         let Some(interval) = update.get("fetchInterval").and_then(Value::as_f64) else { continue };
         if interval < 1.0 {
-            diagnostics.push(Diagnostic {
-                severity: Severity::Warning,
-                ..Diagnostic::new(
+            diagnostics.push(
+                Diagnostic::new(
                     Code::FetchIntervalTooShort,
                     format!("/triggers/signedApiUpdates/{index}/fetchInterval"),
                     format!("a fetchInterval of {interval} s: the Feed calls the API back to back, which hammers it (and may get the key blocked)"),
                 )
-                .with_help("give the seconds between calls, within the API's rate limit (scaffolds write 5)")
-            });
+                .with_help("give the seconds between calls, within the API's rate limit (scaffolds write 5)"),
+            );
         }
     }
 }
