@@ -84,7 +84,8 @@ pub(crate) struct ConvertArgs {
     #[arg(long)]
     config: bool,
     /// Also write the secrets.env template here, with what the document says of each security
-    /// scheme (a prefix the value needs, where to get a key).
+    /// scheme (a prefix the value needs, where to get a key). With --update, the template of the
+    /// updated OIS replaces the file, keeping every value it holds.
     #[arg(long, value_name = "FILE")]
     secrets_out: Option<PathBuf>,
     /// The security schemes to use: NAME, or NAME+NAME for several together; repeat for
@@ -92,6 +93,12 @@ pub(crate) struct ConvertArgs {
     /// `none` for a public API. Default: the smallest set that serves every operation.
     #[arg(long, value_name = "NAME[+NAME]|none")]
     security: Vec<String>,
+    /// A parameter that carries the API's key though the document declares no security scheme
+    /// for it (NAME, or query:NAME, header:NAME, cookie:NAME): it becomes an apiKey scheme the
+    /// node fills from its secrets, and no endpoint parameter. Repeat for several; with --update,
+    /// added to those its record names.
+    #[arg(long = "api-key-param", value_name = "[LOCATION:]NAME")]
+    api_key_params: Vec<String>,
     /// Write the document's defaults of optional parameters as OIS defaults (by default none are:
     /// the node would send them whenever the requester gives no value, where the API would apply
     /// its own).
@@ -103,7 +110,7 @@ pub(crate) struct ConvertArgs {
     /// Bring this OIS file (an OIS, or a config.json with --ois) up to date with the document,
     /// keeping its refinements: a three-way merge with what was generated last time (the
     /// `.convert.json` record next to it, or --base). Replaces the file unless -o is given.
-    #[arg(long, value_name = "OIS_FILE", conflicts_with_all = ["config", "secrets_out", "format"])]
+    #[arg(long, value_name = "OIS_FILE", conflicts_with_all = ["config", "format"])]
     update: Option<PathBuf>,
     /// With --update: the OpenAPI document the OIS was generated from (instead of the record).
     #[arg(long, value_name = "OLD_OPENAPI", requires = "update")]
@@ -141,6 +148,7 @@ impl ConvertArgs {
         given.exclude = self.exclude.clone();
         given.security = self.security.clone();
         given.defaults = self.defaults;
+        given.api_key_parameters = self.api_key_params.clone();
         given
     }
 
@@ -183,6 +191,7 @@ impl ConvertArgs {
         job.title = self.ois_title.clone();
         job.check = self.check;
         job.diff = self.diff;
+        job.secrets_out = self.secrets_out.clone();
         job.writes = self.writes();
         Ok(job)
     }

@@ -137,6 +137,9 @@ fn flag_help(fix: &Fix) -> String {
         Fix::GiveAirnode => "pass --secrets FILE holding the mnemonic, or --airnode ADDRESS".to_owned(),
         Fix::CopyDefaults => "pass --defaults to write it (the node then sends it whenever none is given)".to_owned(),
         Fix::ChooseSecurity => "choose the scheme to keep with --security NAME".to_owned(),
+        Fix::MakeCredential(name) => format!(
+            "make it the API's credential, sent from the node's secrets: convert again with --api-key-param {name} (`--update OIS` keeps your refinements); never put the key in a template"
+        ),
         Fix::UseNodeEngine => {
             "run it with --engine node, which has the Node.js built-ins (and no sandbox: only for code you trust)"
                 .to_owned()
@@ -286,6 +289,7 @@ mod tests {
             Fix::CarryFixed { file: "f".into(), fixes: vec![("e".into(), "p".into(), "v".into())] },
             Fix::CopyDefaults,
             Fix::ChooseSecurity,
+            Fix::MakeCredential("key".into()),
             Fix::UseNodeEngine,
             Fix::GiveBase,
             Fix::LeaveStrict,

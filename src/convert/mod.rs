@@ -311,6 +311,10 @@ fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<B
     servers::check_operation_servers(&server, &operations, &mut diagnostics);
 
     let plan = security::plan(&document, &operations, options.security.as_deref(), &mut diagnostics);
+    let plan = plan.and_then(|mut plan| {
+        security::parameter_schemes(&options.api_key_parameters, &operations, &mut plan, &mut diagnostics)?;
+        Ok(plan)
+    });
     let security::Plan { schemes: mut security, descriptions } = match plan {
         Ok(plan) => plan,
         Err(error) => {
@@ -320,6 +324,7 @@ fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<B
     };
     security::drop_clashes(&mut security, &mut diagnostics);
     security::drop_credential_parameters(&security, &mut operations, &mut diagnostics);
+    security::credential_looking_parameters(&operations, &mut diagnostics);
     // The API's paths are made while the endpoints are: neither reads the other.
     let paths = || {
         let mut paths: IndexMap<String, IndexMap<String, Operation>> = IndexMap::new();

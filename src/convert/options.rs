@@ -33,6 +33,10 @@ pub struct ConvertOptions {
     /// first that serves the most operations is used); `Some(vec![])` for none (a public API);
     /// `None` chooses the smallest set that serves every operation.
     pub security: Option<Vec<Vec<String>>>,
+    /// Parameters that carry the API's key though the document declares no scheme for them
+    /// (`NAME`, or `LOCATION:NAME` when the name is used in more than one place): each becomes an
+    /// apiKey scheme the node fills from its secrets, and no endpoint parameter.
+    pub api_key_parameters: Vec<String>,
 }
 
 impl ConvertOptions {
@@ -84,6 +88,12 @@ impl ConvertOptions {
         if !schemes.is_empty() {
             alternatives.push(schemes.iter().map(|name| (*name).to_owned()).collect());
         }
+        self
+    }
+
+    /// With one more [`api_key_parameters`](Self::api_key_parameters) entry.
+    pub fn with_api_key_parameter(mut self, parameter: impl Into<String>) -> Self {
+        self.api_key_parameters.push(parameter.into());
         self
     }
 

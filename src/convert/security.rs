@@ -100,6 +100,132 @@ pub(super) fn drop_credential_parameters(
     }
 }
 
+/// The apiKey schemes made from parameters the caller names as the API's credential (`NAME`, or
+/// `LOCATION:NAME` when the name is used in more than one place), each with the parameter's
+/// description: a vendor's document may list its key as a plain parameter and declare no scheme.
+/// Each scheme is named after its parameter (`keyParameter` when the document has a scheme of
+/// that name); [`drop_credential_parameters`] then leaves the parameter to it.
+pub(super) fn parameter_schemes(
+    named: &[String],
+    operations: &[KeptOperation<'_>],
+    plan: &mut Plan,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<(), Diagnostic> {
+    for asked in named {
+        let (location, name) = match asked.split_once(':') {
+            Some((location, name)) => match Location::parse(location) {
+                Some(location) => (Some(location), name),
+                None => {
+                    return Err(Diagnostic::elsewhere(
+                        Code::SecurityNotAvailable,
+                        format!(
+                            "\"{asked}\" names no parameter location: write query:NAME, header:NAME or cookie:NAME"
+                        ),
+                    ));
+                }
+            },
+            None => (None, asked.as_str()),
+        };
+        let same_name = |parameter: &&super::shared::ApiParameter<'_>| match parameter.location {
+            Location::Header => parameter.name.eq_ignore_ascii_case(name),
+            _ => parameter.name == name,
+        };
+        let mut found: IndexMap<Location, (&super::shared::ApiParameter<'_>, usize)> = IndexMap::new();
+        for parameter in operations.iter().flat_map(|o| o.parameters.iter()).filter(same_name) {
+            if location.is_none_or(|l| l == parameter.location) {
+                found.entry(parameter.location).or_insert((parameter, 0)).1 += 1;
+            }
+        }
+        let (parameter, count) = match found.len() {
+            1 => found.swap_remove_index(0).map(|(_, found)| found).ok_or_else(|| not_found(asked))?,
+            0 => return Err(not_found(asked)),
+            _ => {
+                let places: Vec<String> = found.keys().map(|l| format!("{}:{name}", l.as_str())).collect();
+                return Err(Diagnostic::elsewhere(
+                    Code::SecurityNotAvailable,
+                    format!(
+                        "parameter \"{name}\" is in more than one place: say which carries the key ({})",
+                        places.join(" or ")
+                    ),
+                ));
+            }
+        };
+        if parameter.location == Location::Path {
+            return Err(Diagnostic::elsewhere(
+                Code::SecurityNotAvailable,
+                format!(
+                    "path parameter \"{name}\" cannot carry the API's key: OIS sends a key in the query, a header or a cookie"
+                ),
+            ));
+        }
+        let scheme = SecurityScheme::ApiKey { location: parameter.location, name: parameter.name.clone() };
+        if let Some((already, _)) = plan.schemes.iter().find(|(_, s)| slot(s) == slot(&scheme)) {
+            diagnostics.push(Diagnostic::elsewhere(
+                Code::SecurityChoice,
+                format!(
+                    "{} parameter \"{name}\" is already sent by the document's security scheme \"{already}\"",
+                    parameter.location.as_str()
+                ),
+            ));
+            continue;
+        }
+        let scheme_name =
+            if plan.schemes.contains_key(name) { format!("{name}Parameter") } else { parameter.name.clone() };
+        if let Some(text) = parameter.description.map(str::trim).filter(|t| !t.is_empty()) {
+            plan.descriptions.insert(scheme_name.clone(), text.to_owned());
+        }
+        diagnostics.push(Diagnostic::elsewhere(
+            Code::SecurityChoice,
+            format!(
+                "security scheme \"{scheme_name}\" sends the API's key as {} parameter \"{}\" (used by {count} operation(s)), as asked",
+                parameter.location.as_str(),
+                parameter.name
+            ),
+        ));
+        plan.schemes.insert(scheme_name, scheme);
+    }
+    Ok(())
+}
+
+fn not_found(asked: &str) -> Diagnostic {
+    Diagnostic::elsewhere(
+        Code::SecurityNotAvailable,
+        format!(
+            "\"{asked}\" was named as the API's key, but no operation converted has such a query, header or cookie parameter"
+        ),
+    )
+}
+
+/// A warning for each parameter left to the requester that looks like the API's credential
+/// ([`looks_like_credential`](crate::ois::credential::looks_like_credential)): its value would
+/// sit in every on-chain template. Never rewritten without being asked: the caller names it.
+pub(super) fn credential_looking_parameters(operations: &[KeptOperation<'_>], diagnostics: &mut Vec<Diagnostic>) {
+    let mut seen: IndexMap<(Location, &str), (Place, usize)> = IndexMap::new();
+    for operation in operations {
+        for parameter in &operation.parameters {
+            if crate::ois::credential::looks_like_credential(&parameter.name, parameter.description) {
+                seen.entry((parameter.location, parameter.name.as_str()))
+                    .or_insert_with(|| (operation.place.clone(), 0))
+                    .1 += 1;
+            }
+        }
+    }
+    for ((location, name), (at, count)) in seen {
+        let asked = if location == Location::Query { name.to_owned() } else { format!("{}:{name}", location.as_str()) };
+        diagnostics.push(
+            Diagnostic::new(
+                Code::CredentialLookingParameter,
+                &at,
+                format!(
+                    "{} parameter \"{name}\" of {count} operation(s) looks like the API's key, but no security scheme sends it: as a requester parameter its value would sit in every template, on chain",
+                    location.as_str()
+                ),
+            )
+            .with_fix(Fix::MakeCredential(asked)),
+        );
+    }
+}
+
 /// The schemes to emit, in the order the document defines them. `choice`: the alternatives the
 /// caller allows, in order of preference (`Some(&[])`: none, a public API); `None` chooses the
 /// smallest set that serves every operation.

@@ -160,6 +160,7 @@ codes! {
         TemplateEscaped = "CNV072", Warning, "a `${` from the document is written `\\${`, so the node's secrets interpolation keeps it as text";
         TemplateNested = "CNV073", Warning, "a `${` opens inside another `${…}`: no escape survives the node's interpolation, which reads the text with a stray `\\`";
         SecretNameSuffixed = "CNV074", Note, "a security scheme whose secret would be named like one of the node's own secrets (its mnemonic, a signed API's token) gets the name with `_API_CREDENTIAL` after it";
+        CredentialLookingParameter = "CNV075", Warning, "a parameter that looks like the API's key (its name or description says so) but that no security scheme sends: its value would sit in every on-chain template";
         UpdateNoBase = "CNV080", Warning, "an update without a record of the last conversion or a base document: a two-way merge that keeps everything in the OIS";
         UpdateConflict = "CNV081", Warning, "update: the OIS and the API changed the same thing; the OIS's version is kept";
         EndpointRemoved = "CNV082", Warning, "update: an endpoint whose operation the API no longer has is removed, and its endpoint ID with it";
@@ -249,6 +250,7 @@ codes! {
         ConfigsDisagree = "OIS083", Error, "an Airnode Feed config and a Signed API config checked together that do not agree (the Airnode, the push token, the URL)";
         DuplicateEntry = "OIS084", Error, "two entries the node requires to differ: signed API names, Signed API endpoint paths";
         FetchIntervalTooShort = "OIS085", Warning, "an Airnode Feed trigger whose fetchInterval is 0, negative or under a second: the Feed calls the API back to back";
+        TemplateCredential = "OIS086", Warning, "a template value for a parameter that looks like the API's key: it is on chain, and hashed into the template's ID, for ever";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";

@@ -37,6 +37,9 @@ pub enum Fix {
     GiveAirnode,
     /// Write the document's defaults of optional parameters (`ConvertOptions::defaults`).
     CopyDefaults,
+    /// Make the named parameter (`NAME` or `LOCATION:NAME`) the API's credential: an apiKey
+    /// scheme the node fills from its secrets (`ConvertOptions::api_key_parameters`).
+    MakeCredential(String),
     /// Choose the security schemes to keep (`ConvertOptions::security`).
     ChooseSecurity,
     /// Run the snippet with the system `node`, which has the Node.js built-ins (`processing::Engine::Node`).
@@ -90,6 +93,9 @@ impl Fix {
     pub fn describe(&self) -> String {
         match self {
             Fix::ChooseTitle => "set ConvertOptions::title to choose it yourself".to_owned(),
+            Fix::MakeCredential(name) => format!(
+                "make it the API's credential, sent from the node's secrets: add \"{name}\" to ConvertOptions::api_key_parameters (an update keeps the OIS's refinements)"
+            ),
             Fix::ChooseVersion => "set ConvertOptions::ois_version to choose it yourself".to_owned(),
             Fix::GiveBaseUrl => "give the API's base URL in ConvertOptions::base_url".to_owned(),
             Fix::GiveRelativeBase => "give the URL it is relative to in ConvertOptions::base_url".to_owned(),

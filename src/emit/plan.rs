@@ -64,6 +64,12 @@ impl<'a> Plan<'a> {
         self.push(path, contents, replace, true)
     }
 
+    /// As [`Plan::companion`], for a file of secrets: a new one is readable by its owner only.
+    pub fn secret_companion(&mut self, path: &Path, contents: impl Contents + 'a, force: bool) -> &mut Plan<'a> {
+        let replace = if force { Replace::Anything } else { Replace::RegularFile };
+        self.push(path, contents, replace, true)
+    }
+
     fn push(&mut self, path: &Path, contents: impl Contents + 'a, replace: Replace, private: bool) -> &mut Plan<'a> {
         let path = (!is_standard_output(path)).then(|| path.to_path_buf());
         self.writes.push(Planned { path, contents: Box::new(contents), replace, create_folder: false, private });

@@ -106,7 +106,7 @@ pub(super) fn write_conversion(
             .ois
             .filter(|p| !crate::emit::is_standard_output(p))
             .map_or_else(|| if outputs.config { "the config".to_owned() } else { "the OIS".to_owned() }, file_name);
-        kept = plan_secrets(&mut plan, path, &secrets_env, &for_what, writes.force);
+        kept = plan_secrets(&mut plan, path, &secrets_env, &for_what, SecretsReplace::WhenForced(writes.force));
     }
     match outputs.ois {
         Some(path) if outputs.create_folder => plan.file_in_new_folder(path, text, writes.force),
@@ -142,20 +142,34 @@ pub(super) fn file_name(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |name| name.to_string_lossy().into_owned())
 }
 
+/// How a secrets template may replace a file already there.
+#[derive(Clone, Copy)]
+pub(super) enum SecretsReplace {
+    /// Only when forced (a new scaffold).
+    WhenForced(bool),
+    /// A regular file always, a link only when forced: the template of an OIS being updated,
+    /// which goes with it.
+    Companion(bool),
+}
+
 /// Plans the secrets template `body` (headed as the secrets of `for_what`) at `path`. Replacing a
-/// regular file (forced) keeps every value it holds; the note returned says which.
+/// regular file keeps every value it holds; the note returned says which.
 pub(super) fn plan_secrets(
     plan: &mut Plan,
     path: &Path,
     body: &str,
     for_what: &str,
-    force: bool,
+    replace: SecretsReplace,
 ) -> Option<Diagnostic> {
-    let existing = (force && !crate::emit::is_standard_output(path))
+    let replaces = matches!(replace, SecretsReplace::WhenForced(true) | SecretsReplace::Companion(_));
+    let existing = (replaces && !crate::emit::is_standard_output(path))
         .then(|| crate::source::Source::read_regular(path).ok())
         .flatten();
     let filled = crate::scaffold::secrets::template(body, for_what, existing.as_ref().map(|s| s.text.as_str()));
-    plan.secret_file(path, filled.text, force);
+    match replace {
+        SecretsReplace::WhenForced(force) => plan.secret_file(path, filled.text, force),
+        SecretsReplace::Companion(force) => plan.secret_companion(path, filled.text, force),
+    };
     if filled.kept.is_empty() && filled.unknown.is_empty() {
         return None;
     }

@@ -207,7 +207,13 @@ pub fn write(scaffold: NodeScaffold, outputs: &ScaffoldOutputs) -> Result<Scaffo
             .as_deref()
             .filter(|p| !crate::emit::is_standard_output(p))
             .map_or_else(|| "the config".to_owned(), super::outputs::file_name);
-        let kept = super::outputs::plan_secrets(&mut plan, path, &scaffold.secrets_env, &for_what, outputs.force);
+        let kept = super::outputs::plan_secrets(
+            &mut plan,
+            path,
+            &scaffold.secrets_env,
+            &for_what,
+            super::outputs::SecretsReplace::WhenForced(outputs.force),
+        );
         plan.write()?;
         diagnostics.extend(kept);
     } else {
@@ -277,6 +283,7 @@ fn servable(config: &mut Value, batch: bool) -> Result<Vec<Diagnostic>, Diagnost
         ),
     );
     refusal.help = first.help.clone();
+    refusal.fix = first.fix.clone();
     Err(refusal)
 }
 

@@ -30,6 +30,9 @@ pub struct UpdateJob {
     pub check: bool,
     /// Write nothing; the report carries the unified diff.
     pub diff: bool,
+    /// Also write the secrets.env template of the updated OIS here; a file there keeps the values
+    /// it holds.
+    pub secrets_out: Option<PathBuf>,
     /// Replace, strict, records.
     pub writes: Writes,
 }
@@ -122,9 +125,10 @@ pub fn run(job: &UpdateJob) -> Result<UpdateReport, Refused> {
                 report.status = Status::Failed;
             } else {
                 match write(job, update) {
-                    Ok(output) => {
+                    Ok((output, kept)) => {
                         report.written = true;
                         report.output = output;
+                        diagnostics.extend(kept);
                     }
                     Err(error) => {
                         diagnostics.push(error);
@@ -143,10 +147,21 @@ pub fn run(job: &UpdateJob) -> Result<UpdateReport, Refused> {
     Ok(report)
 }
 
-/// Writes the updated file (itself, or the output) and the record next to it, all or nothing;
-/// returns where the OIS went (`None`: standard output).
-fn write(job: &UpdateJob, update: &Update) -> Result<Option<String>, Diagnostic> {
+/// Writes the updated file (itself, or the output), the record next to it and the secrets
+/// template, all or nothing; returns where the OIS went (`None`: standard output) and which
+/// values of the secrets file were kept.
+fn write(job: &UpdateJob, update: &Update) -> Result<(Option<String>, Option<Diagnostic>), Diagnostic> {
     let mut plan = Plan::new();
+    let mut kept = None;
+    if let Some(path) = &job.secrets_out {
+        let descriptions = &update.scheme_descriptions;
+        let scaffold = crate::scaffold::config_described(std::slice::from_ref(&update.merged.ois), |_, scheme| {
+            descriptions.get(scheme).cloned()
+        });
+        let for_what = super::outputs::file_name(job.output.as_deref().unwrap_or(&job.ois_file));
+        let replace = super::outputs::SecretsReplace::Companion(job.writes.force);
+        kept = super::outputs::plan_secrets(&mut plan, path, &scaffold.secrets_env, &for_what, replace);
+    }
     let target = match &job.output {
         Some(output) => {
             plan.file(output, update.text.as_str(), job.writes.force);
@@ -160,7 +175,7 @@ fn write(job: &UpdateJob, update: &Update) -> Result<Option<String>, Diagnostic>
     };
     if crate::emit::is_standard_output(target) {
         plan.write()?;
-        return Ok(None);
+        return Ok((None, kept));
     }
     if job.writes.record {
         let record = &update.record;
@@ -168,7 +183,7 @@ fn write(job: &UpdateJob, update: &Update) -> Result<Option<String>, Diagnostic>
         plan.companion(&path, text, job.writes.force);
     }
     plan.write()?;
-    Ok(Some(target.display().to_string()))
+    Ok((Some(target.display().to_string()), kept))
 }
 
 /// "12 endpoint(s) kept, 1 added, 1 removed, 2 conflict(s)".

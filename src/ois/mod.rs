@@ -1,6 +1,7 @@
 //! The OIS side: the model the converter writes, the rules every OIS must follow, the reserved
 //! parameters as the node reads them, and the kinds of file OIS objects come in.
 
+pub mod credential;
 pub mod document;
 pub mod model;
 pub(crate) mod reserved;

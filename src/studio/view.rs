@@ -62,6 +62,9 @@ fn in_the_page(fix: &Fix) -> String {
         Fix::PickServer | Fix::GiveServerVariable(_) => setting("Server"),
         Fix::CopyDefaults => setting("Write the document's defaults"),
         Fix::ChooseSecurity => setting("Security schemes"),
+        Fix::MakeCredential(name) => {
+            format!("add {name} to *API key parameters* under Conversion settings, then Convert again")
+        }
         Fix::ChooseOis => "choose the OIS above the endpoints".to_owned(),
         Fix::Replace => "tick *replace a file that exists*".to_owned(),
         Fix::GiveParameters => "give the endpoint's parameters under Request and call".to_owned(),

@@ -37,6 +37,9 @@ pub struct Update {
     pub diagnostics: Vec<Diagnostic>,
     /// The record to keep for the next update.
     pub record: Record,
+    /// What the new document says of each security scheme (a prefix the value needs, where to get
+    /// a key), for a secrets template.
+    pub scheme_descriptions: indexmap::IndexMap<String, String>,
 }
 
 /// Updates the OIS in `ois_file` from the API document `new` (and `base`, the document it was
@@ -141,7 +144,8 @@ pub fn update(
     let unchanged = text == ois_file.text;
     let record_title = merged.ois.get("title").and_then(Value::as_str).unwrap_or_default();
     let record = Record::new(record_title, effective, theirs.ois);
-    Ok(Update { text, unchanged, merged, diagnostics, record })
+    let scheme_descriptions = theirs.scheme_descriptions;
+    Ok(Update { text, unchanged, merged, diagnostics, record, scheme_descriptions })
 }
 
 /// `options`, naming the format `ours` is written in when neither the command line nor the record

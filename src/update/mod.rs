@@ -657,6 +657,18 @@ fn tidy_mappings(
         }
         let ours_had = |parameter: &(String, String)| had.get(operation).is_some_and(|list| list.contains(parameter));
         for (location, name) in parameters.iter().filter(|p| ours_had(p)) {
+            if let Some(scheme) = scheme_sending(theirs, location, name) {
+                notes.diagnostics.push(Diagnostic::new(
+                    Code::CredentialParameter,
+                    crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str()]),
+                    format!(
+                        "{} {}: {location} parameter \"{name}\" is now the API's key, sent by security scheme \"{scheme}\" from the node's secrets; it is removed from the operation and from every endpoint that mapped or fixed it",
+                        operation.0.to_uppercase(),
+                        operation.1
+                    ),
+                ));
+                continue;
+            }
             notes.diagnostics.push(Diagnostic::new(
                 Code::ApiParameterRemoved,
                 crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str()]),
@@ -724,6 +736,21 @@ fn tidy_mappings(
             }
         }
     }
+}
+
+/// The apiKey scheme of `ois` that sends the `location` parameter `name` (header names compared
+/// without case), if one does: the parameter was made the API's key, not taken away by the API.
+fn scheme_sending<'o>(ois: &'o Value, location: &str, name: &str) -> Option<&'o str> {
+    let schemes = ois.pointer("/apiSpecifications/components/securitySchemes")?.as_object()?;
+    schemes.iter().find_map(|(scheme, value)| {
+        let sends = value.get("type")?.as_str()? == "apiKey"
+            && value.get("in")?.as_str()? == location
+            && value
+                .get("name")?
+                .as_str()
+                .is_some_and(|n| if location == "header" { n.eq_ignore_ascii_case(name) } else { n == name });
+        sends.then_some(scheme.as_str())
+    })
 }
 
 #[cfg(test)]

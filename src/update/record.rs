@@ -58,6 +58,9 @@ pub struct RecordedOptions {
     /// Whether the document's defaults were written.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub defaults: bool,
+    /// Parameters made the API's key (`NAME` or `LOCATION:NAME`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub api_key_parameters: Vec<String>,
 }
 
 impl RecordedOptions {
@@ -83,6 +86,12 @@ impl RecordedOptions {
             exclude: pick_list(&given.exclude, &self.exclude),
             security: pick_list(&given.security, &self.security),
             defaults: given.defaults || self.defaults,
+            // Added to: a key named once stays the key through every later update.
+            api_key_parameters: {
+                let mut all = self.api_key_parameters.clone();
+                all.extend(given.api_key_parameters.iter().filter(|p| !self.api_key_parameters.contains(p)).cloned());
+                all
+            },
         }
     }
 
@@ -120,6 +129,7 @@ impl RecordedOptions {
             exclude: self.exclude.iter().map(|f| Filter::parse(f)).collect::<Result<_, _>>()?,
             defaults: self.defaults,
             security: security_choice(&self.security)?,
+            api_key_parameters: self.api_key_parameters.clone(),
             ..ConvertOptions::default()
         })
     }

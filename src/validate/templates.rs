@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::diagnostic::{Code, Diagnostic, Fix, Severity};
 use crate::node::ids::parameters_from_json;
 use crate::ois::model::RESERVED_NAMES;
 use crate::pointer;
@@ -127,6 +127,15 @@ fn check_template(
             fine = false;
             diagnostics.push(unknown);
         }
+        let declared = declared.iter().find(|p| declared_name(p) == parameter.name);
+        if let Some(key) = declared.and_then(|declared| credential_looking(declared)) {
+            diagnostics.push(credential_in_template(
+                format!("{at}/parameters/{index}/value"),
+                &whose,
+                &parameter.name,
+                key,
+            ));
+        }
     }
     if !fine {
         return None;
@@ -169,14 +178,16 @@ fn check_template(
         let name = declared_name(parameter);
         if required && !runs_snippet && !prepared.given.contains_key(&name) {
             fine = false;
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::TemplateParameterMissing,
-                    format!("{at}/parameters"),
-                    format!("{whose}: the required parameter \"{name}\" is not given (Airnode Feed applies no defaults)"),
-                )
-                .with_help(format!("add {{\"type\": \"string32\", \"name\": \"{name}\", \"value\": …}} to the template (its ID changes with it)")),
+            let missing = Diagnostic::new(
+                Code::TemplateParameterMissing,
+                format!("{at}/parameters"),
+                format!("{whose}: the required parameter \"{name}\" is not given (Airnode Feed applies no defaults)"),
             );
+            // A key is never a template's to carry: it would be on chain, in the template's ID.
+            diagnostics.push(match credential_looking(parameter) {
+                Some(key) => missing.with_fix(Fix::MakeCredential(key)),
+                None => missing.with_help(format!("add {{\"type\": \"string32\", \"name\": \"{name}\", \"value\": …}} to the template (its ID changes with it)")),
+            });
         }
     }
     if !fine {
@@ -199,6 +210,29 @@ fn check_template(
     let parameters = Value::Object(prepared.processed.clone().unwrap_or_else(|| prepared.given.clone()));
     let processed = prepared.request.is_some().then(|| parameters.clone());
     Some(Served { endpoint_id: endpoint_id.to_owned(), processed, parameters })
+}
+
+/// How to name an endpoint parameter that looks like the API's credential
+/// ([`looks_like_credential`](crate::ois::credential::looks_like_credential), by its name, the API
+/// parameter it maps to, or its description) when asking for it to be made one: the API
+/// parameter's `NAME` (`LOCATION:NAME` outside the query); `None` when it does not look like one.
+fn credential_looking(parameter: &Value) -> Option<String> {
+    let name = parameter.get("name").and_then(Value::as_str).unwrap_or_default();
+    let target = parameter.get("operationParameter");
+    let api_name = target.and_then(|t| t.get("name")).and_then(Value::as_str).unwrap_or(name);
+    let location = target.and_then(|t| t.get("in")).and_then(Value::as_str).unwrap_or("query");
+    let description = parameter.get("description").and_then(Value::as_str);
+    let looks = [name, api_name].iter().any(|n| crate::ois::credential::looks_like_credential(n, description));
+    looks.then(|| if location == "query" { api_name.to_owned() } else { format!("{location}:{api_name}") })
+}
+
+fn credential_in_template(at: String, whose: &str, name: &str, key: String) -> Diagnostic {
+    Diagnostic::new(
+        Code::TemplateCredential,
+        at,
+        format!("{whose}: parameter \"{name}\" looks like the API's key, and its value is in the template: on chain, and hashed into the template's ID, for ever"),
+    )
+    .with_fix(Fix::MakeCredential(key))
 }
 
 /// The template IDs of an Airnode Feed trigger (`triggers.signedApiUpdates[i]`), in order.

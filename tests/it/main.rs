@@ -17,6 +17,7 @@ mod call_config;
 mod cli;
 mod console_examples;
 mod corpus;
+mod credential_parameter;
 mod diagnostic_codes;
 mod endpoint;
 mod fidelity;

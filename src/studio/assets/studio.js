@@ -170,6 +170,7 @@ function renderOperations(openapi) {
   options($('opt-target'), state.targets, o.target);
   $('opt-server').value = o.server || '';
   $('opt-security').value = (o.security || []).join(', ');
+  $('opt-api-key-params').value = (o.apiKeyParameters || []).join(', ');
   $('opt-include').value = (o.include || []).join(', ');
   $('opt-exclude').value = (o.exclude || []).join(', ');
   $('opt-base-url').value = o.baseUrl || '';
@@ -557,7 +558,7 @@ function wire() {
   $('reconvert').addEventListener('click', async () => {
     const text = (id) => $(id).value.trim() || undefined;
     const body = {
-      target: $('opt-target').value, server: text('opt-server'), security: list($('opt-security').value),
+      target: $('opt-target').value, server: text('opt-server'), security: list($('opt-security').value), apiKeyParameters: list($('opt-api-key-params').value),
       include: list($('opt-include').value), exclude: list($('opt-exclude').value), baseUrl: text('opt-base-url'),
       title: text('opt-title'), oisVersion: text('opt-version'), defaults: $('opt-defaults').checked,
     };
