@@ -21,6 +21,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    global: cli::GlobalArgs,
 }
 
 #[derive(Subcommand)]
@@ -199,6 +201,7 @@ fn main() -> ExitCode {
         (Command::Call(args), Some(("call", call))) => args.inputs.keep_order(call),
         _ => {}
     }
+    cli::set_global(cli.global);
     match cli.command {
         Command::Convert(args) => cli::run_convert(args),
         Command::Validate(args) => cli::run_validate(args),

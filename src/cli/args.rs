@@ -16,6 +16,10 @@ pub(crate) struct Outputs {
     /// Replace existing output files.
     #[arg(long)]
     force: bool,
+    /// How to report on standard error: text, or json (what was written, the IDs, the node
+    /// release, every diagnostic; for scripts).
+    #[arg(long, value_enum, default_value = "text")]
+    pub(crate) report: super::ReportArg,
 }
 
 impl Outputs {

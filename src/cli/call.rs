@@ -77,11 +77,14 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
         };
     }
     match ois::jobs::call::one(&job, endpoint, super::now()) {
-        Ok(report) => {
+        Ok(mut report) => {
+            super::settle(&mut report.diagnostics, report.source.as_ref());
             super::report_diagnostics(&report.diagnostics, report.source.as_ref(), style);
             let called = &report.called;
             let output = match args.format {
-                CallFormat::Json => super::js_json_text(&called.json(show)),
+                CallFormat::Json => {
+                    super::js_json_text(&ois::report::machine::with_diagnostics(called.json(show), &report.diagnostics))
+                }
                 CallFormat::Text => {
                     let body_lines = std::io::stdout().is_terminal().then_some(BODY_LINES_ON_TERMINAL);
                     render::text_before_answer(&called.exchange, show)
@@ -106,7 +109,8 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
                 }
             }
         }
-        Err(stopped) => {
+        Err(mut stopped) => {
+            super::settle(&mut stopped.stop.diagnostics, stopped.stop.source.as_ref());
             if args.format == CallFormat::Json {
                 // A script always has something to parse.
                 let json = super::js_json_text(&stopped.json(show));
@@ -159,7 +163,8 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
     progress.finish_and_clear();
     let report = match report {
         Ok(report) => report,
-        Err(stop) => {
+        Err(mut stop) => {
+            super::settle(&mut stop.diagnostics, stop.source.as_ref());
             if args.format == CallFormat::Json {
                 let _ = write_stdout(&*super::js_json_text(&stop.json()));
             }
@@ -167,9 +172,11 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
         }
     };
     super::report_diagnostics(report.diagnostics(), report.source(), style);
+    let mut diagnostics = report.diagnostics().to_vec();
+    super::settle(&mut diagnostics, report.source());
     let output = match (args.format, &report) {
-        (CallFormat::Json, ManyReport::Endpoints(r)) => json_text(r),
-        (CallFormat::Json, ManyReport::Beacons(r)) => json_text(r),
+        (CallFormat::Json, ManyReport::Endpoints(r)) => json_text(r, &diagnostics),
+        (CallFormat::Json, ManyReport::Beacons(r)) => json_text(r, &diagnostics),
         (CallFormat::Text, ManyReport::Endpoints(r)) => summary_table(r),
         (CallFormat::Text, ManyReport::Beacons(r)) => beacon_table(r),
     };
@@ -188,8 +195,10 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
     if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }
 
-fn json_text(report: &impl serde::Serialize) -> String {
-    serde_json::to_value(report).map(|v| super::js_json_text(&v)).unwrap_or_default()
+fn json_text(report: &impl serde::Serialize, diagnostics: &[Diagnostic]) -> String {
+    serde_json::to_value(report)
+        .map(|v| super::js_json_text(&ois::report::machine::with_diagnostics(v, diagnostics)))
+        .unwrap_or_default()
 }
 
 /// The values, joined and cut to fit a column.

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use ois::jobs::scaffold::{ScaffoldJob, ScaffoldKind};
 
 use super::args::Outputs;
-use super::fail_with;
 
 #[derive(clap::Args)]
 pub(crate) struct ConfigArgs {
@@ -21,21 +20,10 @@ pub(crate) struct ConfigArgs {
     target: Option<super::TargetArg>,
     #[command(flatten)]
     outputs: Outputs,
-    /// Show only errors.
-    #[arg(short, long)]
-    quiet: bool,
 }
 
 pub(crate) fn run_config(args: ConfigArgs) -> ExitCode {
     let kind = ScaffoldKind::Fragment { target: args.target.map(super::TargetArg::target) };
     let job = ScaffoldJob::new(args.files.clone(), kind, args.outputs.outputs());
-    match ois::jobs::scaffold::run(&job) {
-        Ok(report) => {
-            if !args.quiet {
-                super::report_diagnostics(&report.diagnostics, None, super::style_for(false));
-            }
-            ExitCode::SUCCESS
-        }
-        Err(error) => fail_with(&error),
-    }
+    super::scaffold_report::show(ois::jobs::scaffold::run(&job), &job.kind, args.outputs.report)
 }

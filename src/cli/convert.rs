@@ -70,9 +70,6 @@ pub(crate) struct ConvertArgs {
     /// How to report on stderr.
     #[arg(long, value_enum, default_value = "text")]
     report: DiagnosticsArg,
-    /// Show only errors.
-    #[arg(short, long)]
-    quiet: bool,
     /// Show every diagnostic in full (by default the text report shows the first 3 of each code
     /// and counts the rest; --report json always has every one).
     #[arg(short, long)]
@@ -158,7 +155,7 @@ impl ConvertArgs {
 
     /// What the text report shows.
     fn show(&self) -> Show {
-        Show::new(if self.quiet { Severity::Error } else { Severity::Note }, self.verbose)
+        Show::new(if super::quiet() { Severity::Error } else { Severity::Note }, self.verbose)
     }
 
     fn job(&self) -> ConvertJob {
@@ -269,7 +266,7 @@ fn batch_text(results: &[batch::FileResult], args: &ConvertArgs) -> String {
             for result in results.iter().filter(|r| r.status == batch::Status::Failed) {
                 text.push_str(&diagnostics_text(&result.diagnostics, errors, style, None));
             }
-            if !args.quiet {
+            if !super::quiet() {
                 text.push_str(&batch::table(results));
             }
             text

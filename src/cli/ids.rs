@@ -81,16 +81,17 @@ pub(crate) fn run_ids(args: IdsArgs) -> ExitCode {
             Err(error) => fail_with(&error),
         };
     }
-    let report = match ois::jobs::ids::run(&args.job()) {
+    let mut report = match ois::jobs::ids::run(&args.job()) {
         Ok(report) => report,
         Err(error) => return fail_with(&error),
     };
-    for warning in &report.warnings {
-        let _ = fail_with(warning);
-    }
+    super::settle(&mut report.diagnostics, None);
+    super::report_diagnostics(&report.diagnostics, None, super::style_for(std::io::stderr().is_terminal()));
     let output = match args.format {
         // Template values as JSON.stringify writes them (1e+21), as the node does.
-        ReportArg::Json => serde_json::to_value(&report).map(|v| super::js_json_text(&v)).unwrap_or_default(),
+        ReportArg::Json => serde_json::to_value(&report)
+            .map(|v| super::js_json_text(&ois::report::machine::with_diagnostics(v, &report.diagnostics)))
+            .unwrap_or_default(),
         // Titles, endpoint names and template values come from documents: shown, not obeyed.
         ReportArg::Text => ois::emit::printable(&text(&report)).into_owned(),
     };

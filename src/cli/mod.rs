@@ -13,6 +13,7 @@ mod ids;
 mod processing;
 mod request;
 mod scaffold;
+mod scaffold_report;
 mod schema;
 mod studio;
 mod update;
@@ -39,6 +40,42 @@ use clap::ValueEnum;
 
 use ois::report::{RenderStyle, render};
 use ois::{Diagnostic, Fix};
+
+/// The options every command takes, before or after its name.
+#[derive(clap::Args, Clone, Copy)]
+pub(crate) struct GlobalArgs {
+    /// Show only errors on standard error (no warnings, notes or tables); what goes to standard
+    /// output is unchanged.
+    #[arg(short, long, global = true)]
+    pub(crate) quiet: bool,
+    /// When to colour what goes to standard error: auto (on a terminal, unless NO_COLOR is set),
+    /// always, never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto", global = true)]
+    pub(crate) color: ColorArg,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+static GLOBAL: std::sync::OnceLock<GlobalArgs> = std::sync::OnceLock::new();
+
+/// Takes the global options for the run (once, before the command runs).
+pub(crate) fn set_global(args: GlobalArgs) {
+    let _ = GLOBAL.set(args);
+}
+
+fn global() -> GlobalArgs {
+    GLOBAL.get().copied().unwrap_or(GlobalArgs { quiet: false, color: ColorArg::Auto })
+}
+
+/// Whether only errors are shown (`-q`).
+pub(crate) fn quiet() -> bool {
+    global().quiet
+}
 
 /// Exit code: input could not be converted (or --strict found warnings); nothing was written.
 pub(crate) const FAILURE: u8 = 1;
@@ -200,10 +237,21 @@ pub(crate) fn fail_with(diagnostic: &Diagnostic) -> ExitCode {
     ExitCode::from(FAILURE)
 }
 
+/// `diagnostics` as a JSON report carries them: each fix named by its flag, each located in the
+/// text of `source` when it is about that file.
+pub(crate) fn settle(diagnostics: &mut [Diagnostic], source: Option<&ois::Source>) {
+    in_flags(diagnostics);
+    if let Some(source) = source {
+        diagnostics.iter_mut().for_each(|d| source.locate_diagnostic(d));
+    }
+}
+
 /// Renders `diagnostics` on standard error, each fix named by its flag; those about the file are
 /// located in its text (those about the arguments, the secrets or a response are not).
 pub(crate) fn report_diagnostics(diagnostics: &[Diagnostic], source: Option<&ois::Source>, style: RenderStyle) {
-    let mut diagnostics = diagnostics.to_vec();
+    let quiet = quiet();
+    let mut diagnostics: Vec<Diagnostic> =
+        diagnostics.iter().filter(|d| !quiet || d.severity == ois::Severity::Error).cloned().collect();
     in_flags(&mut diagnostics);
     let text: String = diagnostics
         .iter_mut()
@@ -251,9 +299,22 @@ pub(crate) fn now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
-/// Colours only on a terminal, and never with NO_COLOR set.
+/// Colours as `--color` says: by default only on a terminal, and never with NO_COLOR set.
 pub(crate) fn style_for(terminal: bool) -> RenderStyle {
-    RenderStyle { color: terminal && std::env::var_os("NO_COLOR").is_none() }
+    let color = match global().color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
+    };
+    RenderStyle { color }
+}
+
+/// Writes `text` (what a person reads beside the output: tables, what was written) to standard
+/// error, unless `-q`.
+pub(crate) fn say(text: &str) {
+    if !quiet() {
+        let _ = std::io::stderr().write_all(text.as_bytes());
+    }
 }
 
 #[cfg(test)]

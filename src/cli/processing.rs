@@ -73,7 +73,7 @@ pub(crate) fn run_processing(command: ProcessingCommand) -> ExitCode {
             ) {
                 Ok(moved) => {
                     for Moved { file, pointer, .. } in moved {
-                        eprintln!("{} <- {pointer}", file.display());
+                        super::say(&format!("{} <- {pointer}\n", file.display()));
                     }
                     ExitCode::SUCCESS
                 }
@@ -92,7 +92,7 @@ pub(crate) fn run_processing(command: ProcessingCommand) -> ExitCode {
             ) {
                 Ok(moved) => {
                     for Moved { file, pointer, .. } in moved {
-                        eprintln!("{}#{pointer} <- {}", file.display(), args.dir.display());
+                        super::say(&format!("{}#{pointer} <- {}\n", file.display(), args.dir.display()));
                     }
                     ExitCode::SUCCESS
                 }

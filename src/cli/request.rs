@@ -151,11 +151,15 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
         };
     }
     match ois::jobs::request::run(&job, super::now()) {
-        Ok(report) => {
+        Ok(mut report) => {
+            super::settle(&mut report.diagnostics, report.source.as_ref());
             let report_them = |d: &[Diagnostic]| super::report_diagnostics(d, report.source.as_ref(), style);
             report_them(&report.diagnostics);
             let output = match args.format {
-                RequestFormat::Json => Ok(render::json_text(&report.exchange, show)),
+                RequestFormat::Json => Ok(super::js_json_text(&ois::report::machine::with_diagnostics(
+                    render::json(&report.exchange, show),
+                    &report.diagnostics,
+                ))),
                 RequestFormat::Text => Ok(render::text(&report.exchange, show)),
                 RequestFormat::Curl => report.curl(show),
             };
@@ -195,7 +199,10 @@ pub(crate) fn show_paths(
 ) -> ExitCode {
     super::report_diagnostics(&report.diagnostics, report.source.as_ref(), style);
     let output = if json {
-        ois::emit::printable_json(&super::json_text(report)).into_owned()
+        let mut diagnostics = report.diagnostics.clone();
+        super::settle(&mut diagnostics, report.source.as_ref());
+        let value = serde_json::to_value(report).unwrap_or_default();
+        super::js_json_text(&ois::report::machine::with_diagnostics(value, &diagnostics))
     } else {
         let mut rows: Vec<[String; 4]> = Vec::new();
         for leaf in &report.leaves {

@@ -4,11 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use ois::jobs::ids::Airnode;
-use ois::jobs::scaffold::{FeedRequest, ScaffoldJob, ScaffoldKind, ScaffoldReport, SignedApiRequest};
+use ois::jobs::scaffold::{FeedRequest, ScaffoldJob, ScaffoldKind, SignedApiRequest};
 
 use super::args::Outputs;
 use super::config::{ConfigArgs, run_config};
-use super::fail_with;
 
 #[derive(clap::Subcommand)]
 pub(crate) enum ScaffoldCommand {
@@ -124,6 +123,12 @@ pub(crate) struct AirnodeArgs {
 }
 
 pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
+    let report_format = match &command {
+        ScaffoldCommand::Config(_) => super::ReportArg::Text,
+        ScaffoldCommand::Feed(args) => args.outputs.report,
+        ScaffoldCommand::SignedApi(args) => args.outputs.report,
+        ScaffoldCommand::Airnode(args) => args.outputs.report,
+    };
     let job = match command {
         ScaffoldCommand::Config(args) => return run_config(args),
         ScaffoldCommand::Feed(args) => {
@@ -156,37 +161,5 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
             ScaffoldJob::new(args.files, kind, args.outputs.outputs())
         }
     };
-    match ois::jobs::scaffold::run(&job) {
-        Ok(report) => {
-            for diagnostic in &report.diagnostics {
-                let _ = fail_with(diagnostic);
-            }
-            if matches!(job.kind, ScaffoldKind::Feed(_)) {
-                eprint!("{}", id_table(&report));
-            }
-            match (&report.node, &job.kind) {
-                (Some(node), ScaffoldKind::Feed(_)) => eprintln!(
-                    "for {node} (a node runs only a config naming exactly its own version; --target names another)"
-                ),
-                (Some(node), _) => eprintln!("for {node} (the Feed config's version: they are released together)"),
-                _ => {}
-            }
-            ExitCode::SUCCESS
-        }
-        Err(error) => fail_with(&error),
-    }
-}
-
-/// The IDs of a generated Airnode Feed config, on standard error (the config may be on standard
-/// output).
-fn id_table(report: &ScaffoldReport) -> String {
-    let mut table = String::from("endpoint IDs:\n");
-    for endpoint in &report.endpoints {
-        table.push_str(&format!("  {}  {} / {}\n", endpoint.endpoint_id, endpoint.ois_title, endpoint.endpoint_name));
-    }
-    table.push_str("template IDs:\n");
-    for template in &report.templates {
-        table.push_str(&format!("  {}  {}\n", template.template_id, template.parameters.join(",")));
-    }
-    table
+    super::scaffold_report::show(ois::jobs::scaffold::run(&job), &job.kind, report_format)
 }

@@ -28,9 +28,6 @@ pub(crate) struct ValidateArgs {
     /// Warnings count as errors (exit 1): for CI.
     #[arg(long)]
     strict: bool,
-    /// Show only errors.
-    #[arg(short, long)]
-    quiet: bool,
     /// Show every diagnostic in full (by default the first 3 of each code, then a count).
     #[arg(short, long)]
     verbose: bool,
@@ -43,7 +40,7 @@ pub(crate) fn parse_family(text: &str) -> Result<FormatFamily, String> {
 
 pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     let style = super::style_for(std::io::stdout().is_terminal());
-    let show = Show::new(if args.quiet { Severity::Error } else { Severity::Note }, args.verbose);
+    let show = Show::new(if super::quiet() { Severity::Error } else { Severity::Note }, args.verbose);
     let mut job = ValidateJob::default();
     job.files = args.files.clone();
     job.family = args.target.map(|t| t.target().family()).or(args.ois_format);

@@ -107,6 +107,8 @@ pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
     let picked = crate::request::prepare(&selected.ois, &options, &job.inputs.engine)
         .map_err(CallFailure::from)
         .and_then(|prepared| {
+            let request = prepared.request.as_ref().map(crate::request::Request::diagnostics).unwrap_or_default();
+            warnings.extend(request.into_iter().map(|d| d.within(&selected.pointer)));
             let reply = crate::call::fetch(&prepared, &job.options)?;
             let response = reply.as_ref().and_then(|r| r.json.as_ref());
             let processed = prepared

@@ -114,8 +114,7 @@ pub struct IdsReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config_hash: Option<String>,
     /// What about the templates' values surprises people (how the encoder reads them).
-    #[serde(skip)]
-    pub warnings: Vec<Diagnostic>,
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 fn bad(message: String) -> Diagnostic {
@@ -307,7 +306,7 @@ pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
         .ok()
         .filter(|root| crate::node::ConfigKind::of(root) == Some(crate::node::ConfigKind::AirnodeFeed))
         .map(|root| ids::config_hash(&root));
-    Ok(IdsReport { endpoints, airnode, templates, beacon_set_id, config_hash, warnings })
+    Ok(IdsReport { endpoints, airnode, templates, beacon_set_id, config_hash, diagnostics: warnings })
 }
 
 /// What `ois ids verify` found.

@@ -385,7 +385,7 @@ pub struct PathsReport {
     pub leaves: Vec<request::paths::Leaf>,
     /// Whether there were more than [`request::paths::MAX_LEAVES`].
     pub truncated: bool,
-    /// Warnings, located in the file.
+    /// Warnings, located in the file (a JSON report lists them: [`with_diagnostics`](crate::report::machine::with_diagnostics)).
     #[serde(skip)]
     pub diagnostics: Vec<Diagnostic>,
     /// The file read, for showing diagnostics in its text.

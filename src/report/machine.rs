@@ -110,6 +110,25 @@ pub fn github(file: &str, diagnostics: &[Diagnostic]) -> String {
     out
 }
 
+/// `report` (a JSON object) with every diagnostic, and their counts, beside what it holds: what
+/// every command's JSON report carries, with the fields of a conversion's. Diagnostics already
+/// there (a stop's) are kept; a report that is not an object is returned as it is.
+pub fn with_diagnostics(mut report: Value, diagnostics: &[Diagnostic]) -> Value {
+    if let Some(object) = report.as_object_mut() {
+        let counts = serde_json::to_value(crate::diagnostic::Counts::of(diagnostics)).unwrap_or(Value::Null);
+        let listed = serde_json::to_value(diagnostics).unwrap_or(Value::Null);
+        object.entry("counts").or_insert(counts);
+        object.entry("diagnostics").or_insert(listed);
+    }
+    report
+}
+
+/// The JSON report of a command that stopped before it made anything: every diagnostic and their
+/// counts.
+pub fn diagnostics_report(diagnostics: &[Diagnostic]) -> Value {
+    with_diagnostics(Value::Object(serde_json::Map::new()), diagnostics)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

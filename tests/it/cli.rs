@@ -1203,3 +1203,42 @@ fn validate_strict_refuses_a_config_that_would_hammer_the_api() {
     assert_eq!(output.status.code(), Some(1), "{said}");
     assert!(said.contains("OIS085") && said.contains("OUT003"), "{said}");
 }
+
+/// `-q` leaves only errors on standard error, whatever the command; `--color` decides colour
+/// whatever the terminal; `--report json` of a scaffold is the whole report, for scripts.
+#[test]
+fn quiet_color_and_report_behave_alike_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let ois_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/codes/REQ010.request.ois.json");
+    let ois_file = ois_file.to_str().unwrap();
+    let config = dir.path().join("config.json");
+    let scaffold = ["scaffold", "feed", ois_file, "--feed", "item:id=string32:1", "--force", "-o"];
+    let scaffold = [&scaffold[..], &[config.to_str().unwrap()]].concat();
+    let stderr = |args: &[&str]| {
+        let output = ois().env("NO_COLOR", "1").args(args).output().unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let (code, told) = stderr(&scaffold);
+    assert_eq!(code, Some(0), "{told}");
+    assert!(told.contains("template IDs:"), "{told}");
+    for quiet in [&[&scaffold[..], &["-q"]].concat(), &[&["--quiet"][..], &scaffold].concat()] {
+        let (code, told) = stderr(quiet);
+        assert_eq!((code, told.as_str()), (Some(0), ""), "{quiet:?}");
+    }
+    let (code, told) = stderr(&[&scaffold[..], &["--report", "json"]].concat());
+    assert_eq!(code, Some(0), "{told}");
+    let report: serde_json::Value = serde_json::from_str(&told).unwrap();
+    assert!(report["templates"][0]["templateId"].is_string() && report["counts"].is_object(), "{report}");
+    // Request and call: their warnings (REQ016, no secrets) go, the request stays.
+    let request = ["request", ois_file, "--endpoint", "item", "--param", "id=1"];
+    let (code, told) = stderr(&request);
+    assert!(code == Some(0) && told.contains("REQ016"), "{told}");
+    let output = ois().args([&request[..], &["-q"]].concat()).output().unwrap();
+    assert!(output.stderr.is_empty() && !output.stdout.is_empty());
+    // Errors stay, coloured when asked even off a terminal (NO_COLOR set), plain when not.
+    let missing = ["request", ois_file, "--endpoint", "nope", "-q"];
+    let (code, told) = stderr(&[&missing[..], &["--color", "always"]].concat());
+    assert!(code == Some(1) && told.contains("REQ001") && told.contains('\u{1b}'), "{told}");
+    let (_, told) = stderr(&[&missing[..], &["--color", "never"]].concat());
+    assert!(told.contains("REQ001") && !told.contains('\u{1b}'), "{told}");
+}

@@ -76,3 +76,52 @@ fn github_commands_and_sarif_are_golden() {
     let validate = ois(&["validate", "samples/expected/coins.ois.json", "--format", "github"]);
     assert!(validate.status.success());
 }
+
+/// Every command's JSON report carries every diagnostic (with a convert report's fields and
+/// counts), fixes named by their flags: `ids`, `request`, `request --paths`, `call` and `call --all`
+/// printed some on standard error only.
+#[test]
+fn every_json_report_carries_its_diagnostics() {
+    let server = common::server::Server::start(|_, stream| {
+        common::server::answer(stream, "200 OK", "application/json", "", b"2")
+    });
+    let ois_file = "tests/codes/REQ010.request.ois.json";
+    let codes = |output: &std::process::Output| -> Vec<String> {
+        let report: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&output.stdout)));
+        let listed = report["diagnostics"].as_array().unwrap_or_else(|| panic!("no diagnostics: {report}"));
+        assert!(report["counts"].is_object(), "{report}");
+        listed.iter().map(|d| d["code"].as_str().unwrap().to_owned()).collect()
+    };
+    let ids = ois(&[
+        "ids",
+        ois_file,
+        "--template",
+        "item:id=string32:1,flag=bool:false",
+        "--airnode",
+        "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(codes(&ids), ["OIS074"]);
+    let request = ["request", ois_file, "--endpoint", "item", "--param", "id=1", "--param", "unknown=2"];
+    let output = ois(&[&request[..], &["--format", "json"]].concat());
+    assert!(codes(&output).contains(&"REQ010".to_owned()), "{}", String::from_utf8_lossy(&output.stdout));
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = dir.path().join("secrets.env");
+    std::fs::write(&secrets, "BASE_KEY=k-4722\n").unwrap();
+    let secrets = secrets.to_str().unwrap();
+    let call = ["call", ois_file, "--endpoint", "item", "--param", "id=1", "--param", "unknown=2"];
+    let call = [&call[..], &["--secrets", secrets]].concat();
+    let call = [&call[..], &["--server"]].concat();
+    let output = ois(&[&call[..], &[server.base.as_str(), "--format", "json"]].concat());
+    assert!(codes(&output).contains(&"REQ010".to_owned()), "{}", String::from_utf8_lossy(&output.stdout));
+    let output = ois(&[&call[..], &[server.base.as_str(), "--format", "json", "--paths"]].concat());
+    assert!(codes(&output).contains(&"REQ010".to_owned()), "{}", String::from_utf8_lossy(&output.stdout));
+    // A fix is named by its flag, as on standard error, and located in the file.
+    let unauthenticated = ois(&["request", ois_file, "--endpoint", "item", "--param", "id=1", "--format", "json"]);
+    let report: Value = serde_json::from_slice(&unauthenticated.stdout).unwrap();
+    let warning = report["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "REQ016").unwrap();
+    assert!(warning["help"].as_str().unwrap().contains("--secrets"), "{warning}");
+    assert!(warning["line"].is_u64(), "{warning}");
+}

@@ -89,6 +89,25 @@ fn every_command_has_examples_in_its_help() {
     assert!(missing.is_empty(), "commands whose --help has no EXAMPLES running them: {missing:?}");
 }
 
+/// Every command takes the global options, before or after its name, and says so in its help.
+#[test]
+fn every_command_takes_the_global_options() {
+    let mut refused = Vec::new();
+    for command in command_tree() {
+        let words: Vec<&str> = command.iter().map(String::as_str).collect();
+        for global in [&["-q"][..], &["--quiet"], &["--color", "never"], &["--color=always"]] {
+            for args in [[&words[..], global, &["--help"]].concat(), [global, &words[..], &["--help"]].concat()] {
+                let output = Command::cargo_bin("ois").unwrap().args(&args).output().unwrap();
+                let help = String::from_utf8_lossy(&output.stdout);
+                if !output.status.success() || !help.contains("--quiet") || !help.contains("--color <WHEN>") {
+                    refused.push(args.join(" "));
+                }
+            }
+        }
+    }
+    assert!(refused.is_empty(), "refused or not in the help: {refused:?}");
+}
+
 /// `ois man --dir` replaces its own pages, but never writes through a link there (which could
 /// lead anywhere) unless forced: nothing is written, the link's target untouched.
 #[cfg(unix)]

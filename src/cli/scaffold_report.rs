@@ -1,0 +1,61 @@
+//! What a scaffold did, as `scaffold` and `config` report it on standard error.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use ois::jobs::scaffold::{ScaffoldKind, ScaffoldReport};
+
+use super::fail_with;
+
+/// What a scaffold did, on standard error: its diagnostics, then (for people) the IDs and the
+/// release, or (for scripts) the whole report as JSON.
+pub(crate) fn show(
+    result: Result<ScaffoldReport, ois::Diagnostic>,
+    kind: &ScaffoldKind,
+    format: super::ReportArg,
+) -> ExitCode {
+    let mut report = match result {
+        Ok(report) => report,
+        Err(error) if format == super::ReportArg::Json => {
+            let mut diagnostics = vec![error];
+            super::settle(&mut diagnostics, None);
+            let failed = ois::report::machine::diagnostics_report(&diagnostics);
+            let _ = std::io::stderr().write_all(super::json_text(&failed).as_bytes());
+            return ExitCode::from(super::FAILURE);
+        }
+        Err(error) => return fail_with(&error),
+    };
+    super::settle(&mut report.diagnostics, None);
+    if format == super::ReportArg::Json {
+        let value = serde_json::to_value(&report).unwrap_or_default();
+        let json = super::json_text(&ois::report::machine::with_diagnostics(value, &report.diagnostics));
+        let _ = std::io::stderr().write_all(json.as_bytes());
+        return ExitCode::SUCCESS;
+    }
+    super::report_diagnostics(&report.diagnostics, None, super::style_for(std::io::stderr().is_terminal()));
+    if matches!(kind, ScaffoldKind::Feed(_)) {
+        super::say(&id_table(&report));
+    }
+    match (&report.node, kind) {
+        (Some(node), ScaffoldKind::Feed(_)) => super::say(&format!(
+            "for {node} (a node runs only a config naming exactly its own version; --target names another)\n"
+        )),
+        (Some(node), _) => super::say(&format!("for {node} (the Feed config's version: they are released together)\n")),
+        _ => {}
+    }
+    ExitCode::SUCCESS
+}
+
+/// The IDs of a generated Airnode Feed config, on standard error (the config may be on standard
+/// output).
+fn id_table(report: &ScaffoldReport) -> String {
+    let mut table = String::from("endpoint IDs:\n");
+    for endpoint in &report.endpoints {
+        table.push_str(&format!("  {}  {} / {}\n", endpoint.endpoint_id, endpoint.ois_title, endpoint.endpoint_name));
+    }
+    table.push_str("template IDs:\n");
+    for template in &report.templates {
+        table.push_str(&format!("  {}  {}\n", template.template_id, template.parameters.join(",")));
+    }
+    table
+}
