@@ -209,10 +209,11 @@ pub(crate) fn show_paths(
             let value = leaf.value.as_str().map_or_else(|| leaf.value.to_string(), str::to_owned);
             let value: String =
                 if value.chars().count() > 40 { value.chars().take(39).collect::<String>() + "…" } else { value };
-            let path = match leaf.path.as_deref() {
-                Some("") => "(the whole response: no _path)".to_owned(),
-                Some(path) => path.to_owned(),
-                None => "(no _path reaches it)".to_owned(),
+            let path = match (leaf.path.as_deref(), leaf.path_in_list.as_deref()) {
+                (Some(""), _) => "(the whole response: no _path)".to_owned(),
+                (Some(path), _) => path.to_owned(),
+                (None, Some(listed)) => format!("(only in a _path of several values: {listed})"),
+                (None, None) => "(no _path reaches it)".to_owned(),
             };
             rows.push([
                 path,
@@ -238,14 +239,15 @@ pub(crate) fn show_paths(
         if report.truncated {
             out.push_str(&format!("… the first {} leaves only\n", report.leaves.len()));
         }
-        // Numbers are what feeds encode: offer the first one, else the first leaf reached.
-        let reached = || report.leaves.iter().filter(|l| l.path.is_some());
-        let pick = reached().find(|l| l.value.is_number()).or_else(|| reached().next());
-        if let Some(first) = pick {
-            let mut apply = format!("\nApply one: ois endpoint set {} {}", file.display(), report.endpoint);
+        if let Some(first) = report.suggested.and_then(|index| report.leaves.get(index)) {
+            let mut apply = format!(
+                "\nApply the likeliest: ois endpoint set {} {}",
+                shell_word(&file.display().to_string()),
+                shell_word(&report.endpoint)
+            );
             match first.path.as_deref() {
                 Some("") | None => apply.push_str(" --reserved _path"),
-                Some(path) => apply.push_str(&format!(" --reserved _path={path}")),
+                Some(path) => apply.push_str(&format!(" --reserved {}", shell_word(&format!("_path={path}")))),
             }
             if let Some(kind) = first.suggested_type {
                 apply.push_str(&format!(" --reserved _type={kind}"));
@@ -264,5 +266,16 @@ pub(crate) fn show_paths(
             super::report_diagnostics(&[error], None, style);
             ExitCode::from(FAILURE)
         }
+    }
+}
+
+/// `word` as a POSIX shell reads it back: as it is when it holds only safe characters, else in
+/// single quotes (a `_path` with `\.` would lose its backslash unquoted).
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "._-/=:@+,".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }

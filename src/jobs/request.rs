@@ -385,6 +385,8 @@ pub struct PathsReport {
     pub leaves: Vec<request::paths::Leaf>,
     /// Whether there were more than [`request::paths::MAX_LEAVES`].
     pub truncated: bool,
+    /// The leaf a feed most likely wants ([`request::paths::suggested`]): its index in `leaves`.
+    pub suggested: Option<usize>,
     /// Warnings, located in the file (a JSON report lists them: [`with_diagnostics`](crate::report::machine::with_diagnostics)).
     #[serde(skip)]
     pub diagnostics: Vec<Diagnostic>,
@@ -402,7 +404,8 @@ impl PathsReport {
         source: Source,
     ) -> PathsReport {
         let (leaves, truncated) = response.map(request::paths::leaves).unwrap_or_default();
-        PathsReport { endpoint: endpoint.to_owned(), leaves, truncated, diagnostics, source: Some(source) }
+        let suggested = request::paths::suggested(&leaves);
+        PathsReport { endpoint: endpoint.to_owned(), leaves, truncated, suggested, diagnostics, source: Some(source) }
     }
 }
 

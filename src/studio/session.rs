@@ -755,7 +755,8 @@ impl PreparedCall {
         let leaves = |value: Option<&Value>| {
             let masked = value.map(|v| crate::request::render::masked_json(&secrets, false, v));
             let (leaves, truncated) = masked.as_ref().map(crate::request::paths::leaves).unwrap_or_default();
-            json!({"leaves": leaves, "truncated": truncated})
+            let suggested = crate::request::paths::suggested(&leaves);
+            json!({"leaves": leaves, "truncated": truncated, "suggested": suggested})
         };
         match crate::jobs::call::one(&self.job, &self.endpoint, now()) {
             Ok(report) => {

@@ -241,9 +241,12 @@ fn the_value_picker_lists_each_leaf_with_the_path_the_node_reads_and_applies_wit
     // preview encodes that value.
     let text = ois(&["request", path, "--endpoint", "item", "--param", "id=1", "--response", sample, "--paths"]);
     let shown = String::from_utf8_lossy(&text.stdout).into_owned();
-    let apply = shown.lines().last().unwrap().strip_prefix("Apply one: ois ").unwrap().to_owned();
-    let args: Vec<&str> = apply.split(' ').collect();
-    assert!(ois(&args).status.success(), "{apply}");
+    // A shell reads it back as printed (the `\.` of the path quoted).
+    let apply = shown.lines().last().unwrap().strip_prefix("Apply the likeliest: ois ").unwrap().to_owned();
+    assert!(apply.contains("'_path=data.a\\.b'"), "{apply}");
+    let bin = assert_cmd::cargo::cargo_bin("ois");
+    let run = std::process::Command::new("sh").arg("-c").arg(format!("'{}' {apply}", bin.display())).output().unwrap();
+    assert!(run.status.success(), "{apply}: {}", String::from_utf8_lossy(&run.stderr));
     let preview =
         ois(&["request", path, "--endpoint", "item", "--param", "id=1", "--response", sample, "--format", "json"]);
     assert!(
@@ -380,4 +383,30 @@ fn hostile_file_arguments_fail_cleanly_and_write_nothing_else() {
     names.sort();
     assert_eq!(names, ["a\u{1}b c.json", "link.json", "sub"]);
     assert!(std::fs::read_to_string(&odd).unwrap().contains("\"fixed\": \"p\""));
+}
+
+/// An FX vendor's answer: the amount asked, a timestamp and a count come before the rate, which
+/// is a numeric string. The picker offers the rate, as an int256 that keeps its decimals.
+#[test]
+fn the_value_picker_suggests_the_rate_not_the_first_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = dir.path().join("fx.json");
+    std::fs::write(
+        &sample,
+        r#"{"amount": 1, "base": "USD", "time_last_updated": 1732700000, "count": 2, "rates": {"EUR": "0.9512", "JPY": "151"}}"#,
+    )
+    .unwrap();
+    let ois_file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/codes/REQ010.request.ois.json");
+    let args = ["request", ois_file, "--endpoint", "item", "--param", "id=1", "--response", sample.to_str().unwrap()];
+    let text = ois(&[&args[..], &["--paths"]].concat());
+    let shown = String::from_utf8_lossy(&text.stdout).into_owned();
+    let apply = shown.lines().last().unwrap();
+    assert!(
+        apply.contains("--reserved _path=rates.EUR --reserved _type=int256 --reserved _times=1000000000000000000"),
+        "{shown}"
+    );
+    let json = ois(&[&args[..], &["--paths", "--format", "json"]].concat());
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let suggested = report["suggested"].as_u64().unwrap() as usize;
+    assert_eq!(report["leaves"][suggested]["path"], "rates.EUR", "{report}");
 }

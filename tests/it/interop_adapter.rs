@@ -483,3 +483,46 @@ fn javascript_semantics_match_node() {
     assert!(numbers.len() > 10_000, "the sample should be large");
     assert!(differences.is_empty(), "{} differences:\n{}", differences.len(), differences.join("\n"));
 }
+
+/// The value picker's paths, as the adapter reads them: every leaf of a response with keys holding
+/// `.` and `,` (and numbers sent as strings), picked with its suggested `_type` and `_times`, alone
+/// and (with its list form) as one value of two, encodes the same value in ours and the adapter's.
+#[test]
+fn the_picker_s_paths_read_what_the_adapter_reads() {
+    if !common::interop_installed("@api3/airnode-adapter") {
+        return;
+    }
+    let data = json!({
+        "rates": {"EUR": "0.9512", "JPY": "151", "BTC.USD": 67123.45, "a,b": 2, "x.y,z": {"w": [1.25, "-3.5e-2"]}},
+        "time_last_updated": 1_732_700_000, "base": "USD", "ok": true
+    });
+    let (leaves, _) = ois::request::paths::leaves(&data);
+    let mut cases = Vec::new();
+    for leaf in &leaves {
+        let Some(kind) = leaf.suggested_type else { continue };
+        let times = leaf.suggested_times.unwrap_or("");
+        if let Some(path) = &leaf.path {
+            cases.push(json!({"id": format!("{path} alone"), "data": data, "reserved": {"_type": kind, "_path": path, "_times": times}}));
+        }
+        let Some(listed) = leaf.path_in_list.as_ref().or(leaf.path.as_ref()) else { continue };
+        cases.push(json!({"id": format!("{listed} in a list"), "data": data,
+            "reserved": {"_type": format!("{kind},{kind}"), "_path": format!("{listed},{listed}"), "_times": format!("{times},{times}")}}));
+    }
+    assert!(cases.len() >= 14, "{cases:?}");
+    // A key with a comma has no `_path` of one value (the adapter cannot read it), only a list form.
+    let comma = leaves.iter().find(|l| l.value == json!(2)).unwrap();
+    assert_eq!((comma.path.as_deref(), comma.path_in_list.as_deref()), (None, Some("rates.a\\,b")));
+    let theirs = run_node("adapter.js", &json!({"requests": [], "responses": cases}));
+    let mut differences = Vec::new();
+    for (case, real) in cases.iter().zip(theirs["responses"].as_array().unwrap()) {
+        let ours =
+            match response::extract_and_encode(&case["data"], case["reserved"].as_object().unwrap(), 1_700_000_000) {
+                Ok(preview) => json!({"id": case["id"], "values": preview.values, "encoded": preview.encoded}),
+                Err(error) => json!({"id": case["id"], "error": error.message}),
+            };
+        if real.get("error").is_some() || ours != *real {
+            differences.push(format!("{}:\n  ours   {ours}\n  theirs {real}", case["id"]));
+        }
+    }
+    assert!(differences.is_empty(), "{} differences:\n{}", differences.len(), differences.join("\n"));
+}

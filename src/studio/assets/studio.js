@@ -414,9 +414,11 @@ function showAnswer(call, picker) {
   }
   if (picker && picker.leaves.length) {
     view.append(el('p', { class: 'muted', text: 'Click a value to read it (_path), with the _type and _times that fit it.' }),
-      el('div', { class: 'tree', 'data-testid': 'picker' }, ...picker.leaves.filter((leaf) => leaf.path !== null).map((leaf) => el('button', {
-        type: 'button', class: 'leaf', 'data-path': leaf.path, onclick: () => pick(leaf),
+      el('div', { class: 'tree', 'data-testid': 'picker' }, ...picker.leaves.map((leaf, index) => [leaf, index]).filter(([leaf]) => leaf.path !== null).map(([leaf, index]) => el('button', {
+        type: 'button', class: index === picker.suggested ? 'leaf suggested' : 'leaf', 'data-path': leaf.path, onclick: () => pick(leaf),
+        title: index === picker.suggested ? 'the likeliest value for a feed' : undefined,
       }, el('span', { class: 'path', text: leaf.path || '(the whole answer)' }), ' = ', JSON.stringify(leaf.value),
+      index === picker.suggested ? el('span', { class: 'badge', text: ' likeliest' }) : null,
       leaf.suggestedType ? el('span', { class: 'muted', text: `  ${leaf.suggestedType}${leaf.suggestedTimes ? ` × ${leaf.suggestedTimes}` : ''}` }) : null))));
     if (picker.truncated) view.append(el('p', { class: 'muted', text: 'only the first leaves are shown' }));
   }
