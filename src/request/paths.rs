@@ -139,10 +139,8 @@ fn key_words(key: &str) -> Vec<String> {
     let mut current = String::new();
     let mut previous_lower = false;
     for c in key.chars() {
-        if !c.is_alphanumeric() || (c.is_uppercase() && previous_lower) {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
+        if (!c.is_alphanumeric() || (c.is_uppercase() && previous_lower)) && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
         }
         if c.is_alphanumeric() {
             current.extend(c.to_lowercase());
