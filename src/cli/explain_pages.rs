@@ -164,6 +164,7 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     ("OIS084", include_str!("../../docs/codes/OIS084.md")),
     ("OIS085", include_str!("../../docs/codes/OIS085.md")),
     ("OIS086", include_str!("../../docs/codes/OIS086.md")),
+    ("OIS087", include_str!("../../docs/codes/OIS087.md")),
     ("REQ001", include_str!("../../docs/codes/REQ001.md")),
     ("REQ002", include_str!("../../docs/codes/REQ002.md")),
     ("REQ003", include_str!("../../docs/codes/REQ003.md")),

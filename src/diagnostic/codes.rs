@@ -251,6 +251,7 @@ codes! {
         DuplicateEntry = "OIS084", Error, "two entries the node requires to differ: signed API names, Signed API endpoint paths";
         FetchIntervalTooShort = "OIS085", Warning, "an Airnode Feed trigger whose fetchInterval is 0, negative or under a second: the Feed calls the API back to back";
         TemplateCredential = "OIS086", Warning, "a template value for a parameter that looks like the API's key: it is on chain, and hashed into the template's ID, for ever";
+        BatchSplit = "OIS087", Note, "a batching Airnode Feed scaffold: an endpoint's templates that need more than one API call (their parameters after pre-processing differ), what differs and what would make them one";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";

@@ -49,7 +49,57 @@ pub fn feed_batches(config: &Value, diagnostics: &mut Vec<Diagnostic>) -> Vec<Ve
             None => groups.push((&template.endpoint_id, &template.parameters, vec![(*id).clone()])),
         }
     }
+    diagnostics.extend(split_batches(config, &groups));
     groups.into_iter().map(|(_, _, members)| members).collect()
+}
+
+/// A note for each endpoint whose templates could not share one trigger: what differs in the
+/// parameters the Feed compares (those after pre-processing), and what would make them one call.
+fn split_batches(config: &Value, groups: &[(&str, &Value, Vec<String>)]) -> Vec<Diagnostic> {
+    let mut endpoints: Vec<&str> = groups.iter().map(|(endpoint, _, _)| *endpoint).collect();
+    endpoints.dedup();
+    let mut notes = Vec::new();
+    for endpoint in endpoints.iter().filter(|e| groups.iter().filter(|(g, _, _)| g == *e).count() > 1) {
+        let split: Vec<&(&str, &Value, Vec<String>)> = groups.iter().filter(|(g, _, _)| g == endpoint).collect();
+        let templates: usize = split.iter().map(|(_, _, members)| members.len()).sum();
+        // The names whose values differ between the calls, in the first call's order.
+        let mut differing: Vec<&str> = Vec::new();
+        let leaders: Vec<&serde_json::Map<String, Value>> =
+            split.iter().filter_map(|(_, p, _)| p.as_object()).collect();
+        for leader in &leaders {
+            for name in leader.keys() {
+                if !differing.contains(&name.as_str())
+                    && leaders.iter().any(|other| other.get(name) != leader.get(name))
+                {
+                    differing.push(name);
+                }
+            }
+        }
+        let named = config.pointer(&pointer::join("/endpoints", [*endpoint]));
+        let name = named.and_then(|n| n.get("endpointName")).and_then(Value::as_str).unwrap_or(endpoint);
+        let message = format!(
+            "the {templates} templates of endpoint \"{name}\" need {} API calls, one per trigger: the Feed makes one call per trigger, with its first template's parameters, so a trigger's templates must agree on every parameter after pre-processing, and these differ in {}",
+            split.len(),
+            differing.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        );
+        let reserved: Vec<&str> = differing.iter().copied().filter(|n| RESERVED_NAMES.contains(n)).collect();
+        let first = if reserved.is_empty() {
+            "they ask the API different things".to_owned()
+        } else {
+            // @api3/commons takes reserved parameters out before pre-processing and puts them back
+            // after it, so no snippet can make them agree.
+            format!(
+                "reserved parameters ({}) go into the comparison as given (pre-processing never sees them), so templates that differ there never share a call",
+                reserved.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            )
+        };
+        let help = format!(
+            "{first}; to answer them from one call, choose each value in post-processing by a parameter that pre-processing leaves out of the call: a `feed` endpoint by name, as API3's own OIS are (one parameter `name`; pre-processing maps every name of a batch to the same call, `ids=bitcoin,ethereum`; post-processing picks each name's value)"
+        );
+        notes
+            .push(Diagnostic::new(Code::BatchSplit, pointer::join("/endpoints", [*endpoint]), message).with_help(help));
+    }
+    notes
 }
 
 fn serve_feed<'c>(config: &'c Value, diagnostics: &mut Vec<Diagnostic>) -> Vec<(&'c String, Served)> {

@@ -194,6 +194,7 @@ one_test_per_code! {
     ois084_duplicate_entry: DuplicateEntry,
     ois085_fetch_interval_too_short: FetchIntervalTooShort,
     ois086_template_credential: TemplateCredential,
+    ois087_batch_split: BatchSplit,
     cnv074_secret_name_suffixed: SecretNameSuffixed,
     cnv075_credential_looking_parameter: CredentialLookingParameter,
     ois073_bad_template_parameter: BadTemplateParameter,

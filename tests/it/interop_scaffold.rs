@@ -230,3 +230,53 @@ fn batched_triggers_pass_the_feeds_same_operation_check() {
     let differs = config["triggers"]["signedApiUpdates"].as_array().unwrap().len() > 1;
     assert_eq!(results[0]["valid"], !differs, "{}", results[0]["issues"]);
 }
+
+/// Three feeds of one endpoint that differ in `_path`: a batching scaffold gives them triggers of
+/// their own and says why (`OIS087`), and the real Feed agrees: one trigger for the two that
+/// differ only in `_path` is refused by its same-operation check (reserved parameters are compared
+/// as given).
+#[test]
+fn feeds_that_differ_in_path_are_not_batched_and_the_feed_agrees() {
+    if !common::interop_installed("@api3/airnode-feed") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/codes/OIS087.in/fx.json"), d.join("fx.json")).unwrap();
+    let run = |args: &[&str]| {
+        let output = common::ois().current_dir(d).args(args).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    run(&["convert", "fx.json", "-o", "fx.ois.json"]);
+    run(&["endpoint", "set", "fx.ois.json", "latest", "--reserved", "_type=int256", "--reserved", "_path"]);
+    let told = run(&[
+        "scaffold",
+        "feed",
+        "fx.ois.json",
+        "--feed",
+        "latest:base=string32:USD,_path=string32:rates.EUR",
+        "--feed",
+        "latest:base=string32:USD,_path=string32:rates.JPY",
+        "--batch",
+        "-o",
+        "config.json",
+    ]);
+    assert!(told.contains("OIS087") && told.contains("`_path`") && !told.contains("`base`"), "{told}");
+    let config: Value = serde_json::from_str(&std::fs::read_to_string(d.join("config.json")).unwrap()).unwrap();
+    let updates = config["triggers"]["signedApiUpdates"].as_array().unwrap();
+    assert_eq!(updates.len(), 2, "{updates:?}");
+    let verdict = |config: &Value| {
+        common::run_node(
+            "node-configs.js",
+            &json!([{"kind": "feed", "secrets": secrets_for(config), "config": config}]),
+        )
+    };
+    assert_eq!(verdict(&config)[0]["valid"], true, "{}", verdict(&config)[0]["issues"]);
+    let mut merged = config.clone();
+    let all: Vec<Value> = merged["templates"].as_object().unwrap().keys().map(|k| json!(k)).collect();
+    merged["triggers"]["signedApiUpdates"] = json!([{"templateIds": all, "fetchInterval": 5}]);
+    let results = verdict(&merged);
+    assert_eq!(results[0]["valid"], false, "the Feed batched templates that differ in _path");
+    assert!(results[0]["issues"].to_string().contains("same operation effect"), "{}", results[0]["issues"]);
+}
