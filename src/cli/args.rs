@@ -16,6 +16,10 @@ pub(crate) struct Outputs {
     /// Replace existing output files.
     #[arg(long)]
     force: bool,
+    /// The secrets.env name of a scheme's credential, instead of the one derived from the OIS
+    /// title (or its host, for a long title); repeatable.
+    #[arg(long = "secret-name", value_name = "SCHEME=NAME", value_parser = super::parse_pair)]
+    secret_names: Vec<(String, String)>,
     /// How to report on standard error: text, or json (what was written, the IDs, the node
     /// release, every diagnostic; for scripts).
     #[arg(long, value_enum, default_value = "text")]
@@ -29,6 +33,7 @@ impl Outputs {
         outputs.output = self.output.clone();
         outputs.secrets_out = self.secrets_out.clone();
         outputs.force = self.force;
+        outputs.secret_names = self.secret_names.clone();
         outputs
     }
 }

@@ -96,6 +96,11 @@ pub(crate) struct ConvertArgs {
     /// added to those its record names.
     #[arg(long = "api-key-param", value_name = "[LOCATION:]NAME")]
     api_key_params: Vec<String>,
+    /// With --secrets-out or --config: the secrets.env name of a scheme's credential, instead of
+    /// the one derived from the OIS title (or its host, for a long title); repeatable, recorded
+    /// for --update.
+    #[arg(long = "secret-name", value_name = "SCHEME=NAME", value_parser = super::parse_pair)]
+    secret_names: Vec<(String, String)>,
     /// Write the document's defaults of optional parameters as OIS defaults (by default none are:
     /// the node would send them whenever the requester gives no value, where the API would apply
     /// its own).
@@ -146,6 +151,7 @@ impl ConvertArgs {
         given.security = self.security.clone();
         given.defaults = self.defaults;
         given.api_key_parameters = self.api_key_params.clone();
+        given.secret_names = self.secret_names.clone();
         given
     }
 

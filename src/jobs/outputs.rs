@@ -68,7 +68,7 @@ pub(super) fn write_conversion(
     let scaffold = (outputs.config || outputs.secrets.is_some())
         .then(|| conversion.ois().map_err(|error| problems.push(error)).ok())
         .flatten()
-        .map(|ois| {
+        .and_then(|ois| {
             let descriptions = &conversion.scheme_descriptions;
             let mut scaffold = crate::scaffold::config_described(std::slice::from_ref(&ois), |_, scheme| {
                 descriptions.get(scheme).cloned()
@@ -76,7 +76,10 @@ pub(super) fn write_conversion(
             if !outputs.config {
                 scaffold.notes = crate::scaffold::suffixed_secret_notes(&ois, "");
             }
-            scaffold
+            let named =
+                crate::scaffold::name_secrets(&mut scaffold.config, &mut scaffold.secrets_env, &given.secret_names);
+            named.map_err(|error| problems.push(error)).ok()?;
+            Some(scaffold)
         });
     diagnostics.extend(scaffold.iter().flat_map(|scaffold| scaffold.notes.iter().cloned()));
     // A record sits next to an OIS file; standard output has no "next to".

@@ -26,6 +26,8 @@ pub struct ScaffoldOutputs {
     pub secrets_out: Option<PathBuf>,
     /// Replace files that exist.
     pub force: bool,
+    /// The secret names chosen for schemes' credentials (scheme, name), instead of those derived.
+    pub secret_names: Vec<(String, String)>,
 }
 
 /// An Airnode Feed config's feeds and settings.
@@ -193,7 +195,8 @@ fn signed_api(job: &ScaffoldJob, request: &SignedApiRequest) -> Result<NodeScaff
 
 /// Writes `scaffold` where `outputs` say, the config and its secrets template all or nothing (a
 /// filled secrets file replaced keeps its values), and reports the IDs in it.
-pub fn write(scaffold: NodeScaffold, outputs: &ScaffoldOutputs) -> Result<ScaffoldReport, Diagnostic> {
+pub fn write(mut scaffold: NodeScaffold, outputs: &ScaffoldOutputs) -> Result<ScaffoldReport, Diagnostic> {
+    crate::scaffold::name_secrets(&mut scaffold.config, &mut scaffold.secrets_env, &outputs.secret_names)?;
     let text = crate::emit::to_text(&scaffold.config, OutputFormat::Json)?;
     let mut plan = Plan::new();
     match &outputs.output {

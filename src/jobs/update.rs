@@ -155,9 +155,11 @@ fn write(job: &UpdateJob, update: &Update) -> Result<(Option<String>, Option<Dia
     let mut kept = None;
     if let Some(path) = &job.secrets_out {
         let descriptions = &update.scheme_descriptions;
-        let scaffold = crate::scaffold::config_described(std::slice::from_ref(&update.merged.ois), |_, scheme| {
+        let mut scaffold = crate::scaffold::config_described(std::slice::from_ref(&update.merged.ois), |_, scheme| {
             descriptions.get(scheme).cloned()
         });
+        let names = &update.record.options.secret_names;
+        crate::scaffold::name_secrets(&mut scaffold.config, &mut scaffold.secrets_env, names)?;
         let for_what = super::outputs::file_name(job.output.as_deref().unwrap_or(&job.ois_file));
         let replace = super::outputs::SecretsReplace::Companion(job.writes.force);
         kept = super::outputs::plan_secrets(&mut plan, path, &scaffold.secrets_env, &for_what, replace);

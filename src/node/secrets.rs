@@ -137,6 +137,45 @@ fn plain_secret_name(title: &str, scheme: &str) -> String {
     }
 }
 
+/// Secret names longer than this are made from the API's host instead of the OIS title.
+const LONGEST_TITLED_NAME: usize = 40;
+
+/// The secrets.env name of `scheme` of `ois` (titled `title`): [`plain_secret_name`] of the title,
+/// or, when that is longer than [`LONGEST_TITLED_NAME`] (`ACME_INTERACTIVE_SWAGGER_UI_DOCUMENTATION_API_KEY`),
+/// of the name its server's host is registered under (`api.acme.com` → `ACME_API_KEY`), when that is
+/// shorter. Derived from the OIS alone, so every command names it the same.
+fn short_secret_name(title: &str, scheme: &str, ois: &Value) -> String {
+    let titled = plain_secret_name(title, scheme);
+    if titled.len() <= LONGEST_TITLED_NAME {
+        return titled;
+    }
+    let server = ois.pointer("/apiSpecifications/servers/0/url").and_then(Value::as_str);
+    let hosted = server.and_then(registered_name).map(|name| plain_secret_name(&name, scheme));
+    match hosted {
+        Some(hosted) if hosted.len() < titled.len() => hosted,
+        _ => titled,
+    }
+}
+
+/// The name a server's host is registered under: `pro-api.coingecko.com` → `coingecko`,
+/// `api.example.co.uk` → `example`; `None` for an IP address or a URL without a host.
+fn registered_name(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url).ok()?;
+    let url::Host::Domain(host) = parsed.host()? else { return None };
+    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
+    let name = match labels.as_slice() {
+        [.., name, second, country]
+            if country.len() == 2 && ["co", "com", "org", "net", "ac", "gov"].contains(second) =>
+        {
+            name
+        }
+        [.., name, _top] => name,
+        [only] => only,
+        [] => return None,
+    };
+    Some((*name).to_owned())
+}
+
 /// The secrets.env name of the token a signed API named `name` expects:
 /// `SIGNED_API_<NAME>_AUTH_TOKEN` (`SIGNED_API_AUTH_TOKEN` for one named `signed-api`).
 pub fn signed_api_token_secret(name: &str) -> String {
@@ -186,7 +225,7 @@ pub fn credential_slots(ois: &Value) -> Vec<CredentialSlot> {
             (Some("http"), _) => "the bearer token, sent as \"Authorization: Bearer <token>\"".to_owned(),
             _ => continue,
         };
-        let plain = plain_secret_name(title, name);
+        let plain = short_secret_name(title, name, ois);
         let variable = not_the_node_s(plain.clone());
         slots.push(CredentialSlot {
             title: title.to_owned(),
@@ -218,6 +257,22 @@ mod tests {
         for name in ["", "1A", "a", "A-B", "_A", "É"] {
             assert!(!is_secret_name(name), "{name}");
         }
+    }
+
+    #[test]
+    fn a_long_title_gives_way_to_the_host() {
+        let ois = |title: &str, url: &str| {
+            serde_json::json!({"title": title, "apiSpecifications": {"servers": [{"url": url}],
+                "components": {"securitySchemes": {"ApiKeyAuth": {"type": "apiKey", "in": "header", "name": "x"}}},
+                "security": {"ApiKeyAuth": []}}})
+        };
+        let name = |title: &str, url: &str| credential_slots(&ois(title, url))[0].variable.clone();
+        assert_eq!(name("Acme Interactive Swagger UI Documentation", "https://api.acme.com/v2"), "ACME_API_KEY_AUTH");
+        assert_eq!(name("Acme Interactive Swagger UI Documentation", "https://api.acme.co.uk"), "ACME_API_KEY_AUTH");
+        assert_eq!(name("Acme", "https://api.other.com"), "ACME_API_KEY_AUTH");
+        // No host to name it after: the title's, long as it is.
+        let long = name("Acme Interactive Swagger UI Documentation", "http://127.0.0.1:8080");
+        assert_eq!(long, "ACME_INTERACTIVE_SWAGGER_UI_DOCUMENTATION_API_KEY_AUTH");
     }
 
     #[test]

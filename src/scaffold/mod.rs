@@ -68,6 +68,64 @@ fn suffixed_note(slot: &CredentialSlot, at: &str) -> Option<Diagnostic> {
     ))
 }
 
+/// Gives the credentials of the schemes `names` lists (scheme, secret name) the names chosen: in
+/// the config's `apiCredentials` and in the secrets template. Refused, changing nothing, for a
+/// scheme with no credential, a name the node's rule refuses, or one of the node's own secrets.
+pub fn name_secrets(
+    config: &mut Value,
+    secrets_env: &mut String,
+    names: &[(String, String)],
+) -> Result<(), Diagnostic> {
+    if names.is_empty() {
+        return Ok(());
+    }
+    let bad = |message: String| Diagnostic::elsewhere(Code::BadArgument, message);
+    let credentials = config.get("apiCredentials").and_then(Value::as_array).cloned().unwrap_or_default();
+    let scheme_of = |c: &Value| c.get("securitySchemeName").and_then(Value::as_str).map(str::to_owned);
+    let mut renamed = credentials.clone();
+    let mut text = secrets_env.clone();
+    for (scheme, name) in names {
+        if !crate::node::is_secret_name(name) {
+            return Err(bad(format!(
+                "secret name \"{name}\" for scheme \"{scheme}\" breaks the node's rule ^[A-Z][A-Z0-9_]*$"
+            )));
+        }
+        if crate::node::is_node_secret(name) {
+            return Err(bad(format!(
+                "secret name \"{name}\" is one the node keeps for itself (its mnemonic, a signed API's token, a provider): the API would receive it"
+            )));
+        }
+        let mut found = false;
+        for credential in renamed.iter_mut().filter(|c| scheme_of(c).as_deref() == Some(scheme)) {
+            found = true;
+            let old = credential.get("securitySchemeValue").and_then(Value::as_str).unwrap_or_default().to_owned();
+            if let Some(object) = credential.as_object_mut() {
+                object.insert("securitySchemeValue".to_owned(), Value::from(format!("${{{name}}}")));
+            }
+            if let Some(old) = old.strip_prefix("${").and_then(|o| o.strip_suffix('}')) {
+                text = text
+                    .lines()
+                    .map(|line| if line == format!("{old}=") { format!("{name}=") } else { line.to_owned() })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    + if text.ends_with('\n') { "\n" } else { "" };
+            }
+        }
+        if !found {
+            let known: Vec<String> = credentials.iter().filter_map(scheme_of).collect();
+            let known = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
+            return Err(bad(format!(
+                "a secret name was given for scheme \"{scheme}\", which has no credential here (schemes with one: {known})"
+            )));
+        }
+    }
+    if let Some(object) = config.as_object_mut() {
+        object.insert("apiCredentials".to_owned(), Value::Array(renamed));
+    }
+    *secrets_env = text;
+    Ok(())
+}
+
 fn add_credential(
     slot: &CredentialSlot,
     describe: &impl Fn(&str, &str) -> Option<String>,

@@ -31,7 +31,7 @@ pub struct Filled {
 
 /// `template` (lines `NAME=` under comments) with the values `existing` (a secrets file, read as
 /// dotenv reads it) gives: a name the template has gets its value; a name it lacks is kept at the
-/// end under a comment, so that replacing a filled file never loses a secret.
+/// end under a comment (unless empty), so that replacing a filled file never loses a secret.
 pub fn keep_values(template: &str, existing: &str) -> Filled {
     let mut values: Vec<(String, String)> = Vec::new();
     for entry in dotenv::parse(existing).unwrap_or_default() {
@@ -55,7 +55,9 @@ pub fn keep_values(template: &str, existing: &str) -> Filled {
         }
         used.extend(name.map(str::to_owned));
     }
-    let unknown: Vec<&(String, String)> = values.iter().filter(|(name, _)| !used.contains(name)).collect();
+    // An empty one held no secret: nothing is lost leaving it out.
+    let unknown: Vec<&(String, String)> =
+        values.iter().filter(|(name, value)| !used.contains(name) && !value.is_empty()).collect();
     if !unknown.is_empty() {
         filled.text.push_str("\n# Kept from the file this replaced (this configuration does not refer to them):\n");
         for (name, value) in unknown {

@@ -660,6 +660,7 @@ impl Session {
                     output: Some(target.clone()),
                     secrets_out: secrets_out.clone(),
                     force: request.force,
+                    ..ScaffoldOutputs::default()
                 };
                 let report = crate::jobs::scaffold::write(built.scaffold.clone(), &outputs)?;
                 let written: Vec<String> =

@@ -61,6 +61,10 @@ pub struct RecordedOptions {
     /// Parameters made the API's key (`NAME` or `LOCATION:NAME`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub api_key_parameters: Vec<String>,
+    /// Secret names chosen for schemes' credentials (scheme, name), in secrets templates and
+    /// config fragments.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub secret_names: Vec<(String, String)>,
 }
 
 impl RecordedOptions {
@@ -90,6 +94,17 @@ impl RecordedOptions {
             api_key_parameters: {
                 let mut all = self.api_key_parameters.clone();
                 all.extend(given.api_key_parameters.iter().filter(|p| !self.api_key_parameters.contains(p)).cloned());
+                all
+            },
+            // A scheme named now is named so from now on; the others keep their recorded names.
+            secret_names: {
+                let mut all: Vec<(String, String)> = self
+                    .secret_names
+                    .iter()
+                    .filter(|(scheme, _)| !given.secret_names.iter().any(|(named, _)| named == scheme))
+                    .cloned()
+                    .collect();
+                all.extend(given.secret_names.iter().cloned());
                 all
             },
         }

@@ -167,3 +167,65 @@ fn an_api_key_parameter_that_is_not_there_is_refused() {
     let ois: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(ois["apiSpecifications"]["components"]["securitySchemes"]["X-Key"]["in"], "header", "{out}");
 }
+
+/// A long title gives a secret name from the API's host; a name chosen is written in the config
+/// and the secrets template, kept by the record through updates, and refused when the node would
+/// not take it.
+#[test]
+fn secret_names_are_short_and_can_be_chosen() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let long = DOCUMENT.replace(r#""title": "Weather""#, r#""title": "Weather Interactive Swagger UI Documentation""#);
+    std::fs::write(d.join("weather.json"), long).unwrap();
+    let (code, _, err) =
+        run(d, &["convert", "weather.json", "-o", "w.ois.json", "--api-key-param", "key", "--secrets-out", "s.env"]);
+    assert_eq!(code, 0, "{err}");
+    let template = std::fs::read_to_string(d.join("s.env")).unwrap();
+    assert!(template.contains("\nWEATHER_KEY=\n"), "{template}");
+
+    // Chosen at conversion, recorded, and kept by an update that rewrites the template.
+    let (code, _, err) = run(
+        d,
+        &[
+            "convert",
+            "weather.json",
+            "-o",
+            "w.ois.json",
+            "--api-key-param",
+            "key",
+            "--secrets-out",
+            "s.env",
+            "--secret-name",
+            "key=WX_KEY",
+            "--force",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(d.join("s.env")).unwrap().contains("\nWX_KEY=\n"));
+    let (code, _, err) = run(d, &["convert", "weather.json", "--update", "w.ois.json", "--secrets-out", "s.env"]);
+    assert_eq!(code, 0, "{err}");
+    let template = std::fs::read_to_string(d.join("s.env")).unwrap();
+    assert!(template.contains("\nWX_KEY=\n") && !template.contains("WEATHER_KEY="), "{template}");
+
+    // Chosen for a node config.
+    let (code, _, err) = run(d, &["endpoint", "set", "w.ois.json", "current", "--reserved", "_type=int256"]);
+    assert_eq!(code, 0, "{err}");
+    let scaffold = ["scaffold", "feed", "w.ois.json", "--feed", "current:q=string32:London", "-o", "config.json"];
+    let (code, _, err) =
+        run(d, &[&scaffold[..], &["--secret-name", "key=MY_WEATHER_KEY", "--secrets-out", "n.env"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let config = read_json(&d.join("config.json"));
+    assert_eq!(config["apiCredentials"][0]["securitySchemeValue"], "${MY_WEATHER_KEY}");
+    assert!(std::fs::read_to_string(d.join("n.env")).unwrap().contains("\nMY_WEATHER_KEY=\n"));
+    let (code, _, err) = run(d, &["validate", "config.json"]);
+    assert_eq!(code, 0, "{err}");
+    for (named, says) in [
+        ("nope=X_KEY", "has no credential here"),
+        ("key=lower", "breaks the node's rule"),
+        ("key=AIRNODE_WALLET_MNEMONIC", "keeps for itself"),
+    ] {
+        let (code, _, err) = run(d, &[&scaffold[..], &["--secret-name", named, "--force"]].concat());
+        assert_eq!(code, 1, "{named}: {err}");
+        assert!(err.contains(says), "{named}: {err}");
+    }
+}
