@@ -7,6 +7,7 @@
 //! one that does not).
 
 mod follow;
+pub mod restyle;
 
 pub use follow::{follow_rename, forget_endpoint, references};
 

@@ -23,6 +23,7 @@ use plan::Replace;
 
 pub(crate) use pretty::{write_pretty_at, write_pretty_items, write_written_at};
 pub use text::{Contents, Text};
+pub(crate) use yaml::inline as yaml_scalar;
 pub use yaml::to_yaml;
 
 /// The text format a document is written in.

@@ -97,7 +97,7 @@ fn pad(out: &mut String, indent: usize) {
 }
 
 /// A scalar or an empty collection on one line.
-fn inline(value: &Value) -> String {
+pub(crate) fn inline(value: &Value) -> String {
     match value {
         Value::Null => "null".to_owned(),
         Value::Bool(b) => b.to_string(),

@@ -157,8 +157,15 @@ pub fn edit_source(source: &Source, title: Option<&str>, edit: &EndpointEdit) ->
         refusal.help = first.help.clone();
         return Err(vec![refusal]);
     }
-    let format = if source.format == Format::Yaml { OutputFormat::Yaml } else { OutputFormat::Json };
-    let text = crate::emit::to_text_like(&after, &source.text, format).map_err(|error| vec![error])?;
+    // A YAML file keeps its style where only scalars and keys changed; anything else is written
+    // whole, JSON in the file's indentation.
+    let text = match crate::edit::restyle::yaml_like(source, &before, &after) {
+        Some(text) => text,
+        None => {
+            let format = if source.format == Format::Yaml { OutputFormat::Yaml } else { OutputFormat::Json };
+            crate::emit::to_text_like(&after, &source.text, format).map_err(|error| vec![error])?
+        }
+    };
     Ok(Edited { text, notes })
 }
 

@@ -410,6 +410,14 @@ impl Source {
         Some((line, column))
     }
 
+    /// The byte offset in the text of the key or item at `pointer`, or of its nearest ancestor
+    /// found (what [`Source::locate`] gives as line and column).
+    pub(crate) fn locate_offset(&self, pointer: &str) -> Option<usize> {
+        let (line, column) = self.locate(pointer)?;
+        let start = self.lines().line(&self.text, line)?.start;
+        Some(start + self.column_byte(line, column)?)
+    }
+
     /// The text of 1-based line `line`, without its line break.
     pub fn line_text(&self, line: usize) -> Option<&str> {
         let range = self.lines().line(&self.text, line)?;

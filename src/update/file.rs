@@ -140,7 +140,15 @@ pub fn update(
     if let Some(slot) = document.pointer_mut(&pointer) {
         *slot = merged.ois.clone();
     }
-    let text = render_like(&document, &ois_file.text, ois_file.format).map_err(Failure::from)?;
+    // A YAML file keeps its style where the update only changed scalars and keys in place.
+    let restyled = (ois_file.format == Format::Yaml)
+        .then(|| ois_file.parse().ok())
+        .flatten()
+        .and_then(|before| crate::edit::restyle::yaml_like(ois_file, &before, &document));
+    let text = match restyled {
+        Some(text) => text,
+        None => render_like(&document, &ois_file.text, ois_file.format).map_err(Failure::from)?,
+    };
     let unchanged = text == ois_file.text;
     let record_title = merged.ois.get("title").and_then(Value::as_str).unwrap_or_default();
     let record = Record::new(record_title, effective, theirs.ois);

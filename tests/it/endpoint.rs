@@ -410,3 +410,26 @@ fn the_value_picker_suggests_the_rate_not_the_first_number() {
     let suggested = report["suggested"].as_u64().unwrap() as usize;
     assert_eq!(report["leaves"][suggested]["path"], "rates.EUR", "{report}");
 }
+
+/// A YAML OIS written by hand (indented sequences, flow mappings, quotes, comments) keeps its
+/// style through a rename and a changed value: only the changed lines change.
+#[test]
+fn a_hand_written_yaml_ois_keeps_its_style() {
+    let yaml = "# Weather, refined by hand\noisFormat: \"3.0.0\"\ntitle: 'Weather'\nversion: 1.0.0\napiSpecifications:\n  servers:\n    - url: \"https://api.weather.example/v1\"\n  paths:\n    /current.json:\n      get:\n        parameters:\n          - {in: query, name: q}\n  components:\n    securitySchemes: {}\n  security: {}\nendpoints:\n  - name: current          # the conditions now\n    operation:\n      method: get\n      path: /current.json\n    fixedOperationParameters: []\n    reservedParameters:\n      - name: _type\n        fixed: int256\n    parameters:\n      - name: q\n        operationParameter: {in: query, name: q}\n        required: true\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "weather.ois.yaml", yaml);
+    let path = file.to_str().unwrap();
+    let renamed = ois(&["endpoint", "set", path, "current", "--rename", "weather", "--reserved", "_type=uint256"]);
+    assert!(renamed.status.success(), "{}", stderr(&renamed));
+    let expected = yaml
+        .replace("  - name: current          # the conditions now", "  - name: weather          # the conditions now")
+        .replace("        fixed: int256", "        fixed: uint256");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), expected);
+    // A change of shape (a reserved parameter added) is written whole, and reads back right.
+    let added = ois(&["endpoint", "set", path, "weather", "--reserved", "_path=current.temp_c"]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    assert_eq!(
+        read(&file)["endpoints"][0]["reservedParameters"][1],
+        json!({"name": "_path", "fixed": "current.temp_c"})
+    );
+}
