@@ -365,3 +365,28 @@ fn the_mnemonic_held_never_reaches_an_api() {
     let text = called.to_string();
     assert!(!text.contains(MNEMONIC) && !text.contains(&hex), "{text}");
 }
+
+/// The page makes a key documented as a plain parameter the API's credential, as `--api-key-param`
+/// does: the warning names the page's own setting, and converting with it writes the scheme.
+#[test]
+fn the_page_makes_a_parameter_the_api_s_key() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        format!("{}/tests/codes/CNV075.openapi.json", env!("CARGO_MANIFEST_DIR")),
+        folder.path().join("weather.json"),
+    )
+    .unwrap();
+    let studio = Studio::start(folder.path(), &["weather.json"]);
+    let ok = |answer: (u16, Value)| {
+        assert_eq!(answer.1["ok"], true, "{}", answer.1);
+        answer.1["answer"].clone()
+    };
+    let host = format!("127.0.0.1:{}", studio.port);
+    let (_, told) = studio.raw("GET", "/api/state", &[("Host", &host), ("X-Ois-Token", &studio.token)], "");
+    assert!(told.contains("CNV075") && told.contains("API key parameters"), "{told}");
+    assert!(!told.contains("--api-key-param"), "a flag named to the page: {told}");
+    let view = ok(studio.api("/api/convert", &json!({"apiKeyParameters": ["key"]})));
+    let draft: Value = serde_json::from_str(view["draft"]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(draft["apiSpecifications"]["security"], json!({"key": []}), "{draft}");
+    assert_eq!(view["openapi"]["options"]["apiKeyParameters"], json!(["key"]));
+}
