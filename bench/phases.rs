@@ -11,7 +11,8 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use ois::report::{Positions, RenderStyle, Show, convert_rendered, text_report};
+use ois::convert::{Positions, convert_rendered};
+use ois::report::{RenderStyle, Show, text_report};
 use ois::{ConvertOptions, OutputFormat, Severity, Source};
 
 /// The same allocator as the `ois` binary, or the figures would not be its figures, counting the

@@ -135,8 +135,8 @@ pub(crate) struct ConvertArgs {
 
 impl ConvertArgs {
     /// The convert options as given on the command line, as a record keeps them.
-    fn given(&self) -> ois::update::record::RecordedOptions {
-        let mut given = ois::update::record::RecordedOptions::default();
+    fn given(&self) -> ois::convert::GivenOptions {
+        let mut given = ois::convert::GivenOptions::default();
         given.server = self.server.clone();
         given.server_vars = self.server_vars.clone();
         given.base_url = self.base_url.clone();

@@ -7,9 +7,11 @@
 mod body;
 mod endpoints;
 mod filter;
+mod given;
 mod meta;
 mod operations;
 mod options;
+mod pipeline;
 mod reading;
 mod security;
 mod servers;
@@ -28,7 +30,9 @@ use crate::parallel;
 use crate::source::Source;
 
 pub use filter::Filter;
+pub use given::{GivenOptions, security_choice};
 pub use options::ConvertOptions;
+pub use pipeline::{Positions, Rendered, convert_rendered};
 pub use reading::{parse, reading};
 pub use shared::Summary;
 use shared::reason;

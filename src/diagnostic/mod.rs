@@ -6,6 +6,7 @@
 
 mod codes;
 mod fix;
+mod show;
 
 use std::fmt;
 
@@ -14,6 +15,7 @@ use serde::ser::SerializeStruct;
 
 pub use codes::{Code, Stage};
 pub use fix::Fix;
+pub use show::{PER_CODE, Show};
 
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

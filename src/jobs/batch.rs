@@ -8,12 +8,12 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::outputs::{Outputs, Writes, write_conversion};
+use crate::convert::GivenOptions;
 use crate::convert::{ConvertOptions, Summary};
+use crate::convert::{Positions, convert_rendered};
 use crate::diagnostic::{Code, Counts, Diagnostic};
 use crate::emit::OutputFormat;
-use crate::report::{Positions, convert_rendered};
 use crate::source::Source;
-use crate::update::record::RecordedOptions;
 
 /// One input file and where its OIS goes, relative to the output folder.
 #[derive(Clone, Debug)]
@@ -188,7 +188,7 @@ pub struct Settings<'a> {
     /// Which diagnostics get a line and column.
     pub positions: Positions,
     /// The options as given, kept in each record.
-    pub given: &'a RecordedOptions,
+    pub given: &'a GivenOptions,
 }
 
 /// Converts every item into `out_dir`, in parallel; `done` is called after each file.

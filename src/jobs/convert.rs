@@ -12,11 +12,12 @@ pub use super::outputs::Writes;
 use super::outputs::{Outputs, write_conversion};
 use crate::Failure;
 use crate::convert::Summary;
+use crate::convert::{GivenOptions, security_choice};
+use crate::convert::{Positions, convert_rendered};
+use crate::diagnostic::Show;
 use crate::diagnostic::{Code, Counts, Diagnostic};
 use crate::emit::OutputFormat;
-use crate::report::{Positions, Show, convert_rendered};
 use crate::source::Source;
-use crate::update::record::{RecordedOptions, security_choice};
 
 /// Everything `ois convert` is asked to do.
 #[derive(Clone, Debug, Default)]
@@ -29,7 +30,7 @@ pub struct ConvertJob {
     /// The output format; `None`: from the output's extension, else JSON.
     pub format: Option<OutputFormat>,
     /// The conversion options as given, as a record keeps them.
-    pub given: RecordedOptions,
+    pub given: GivenOptions,
     /// Where `$ref`s may reach (default: the document's folder).
     pub allow_root: Option<PathBuf>,
     /// Write the config.json fragment instead of the bare OIS.
@@ -186,7 +187,7 @@ fn one(
     job: &ConvertJob,
     input: &Path,
     options: &crate::ConvertOptions,
-    given: &RecordedOptions,
+    given: &GivenOptions,
     format: OutputFormat,
 ) -> DocumentReport {
     let file = input.display().to_string();

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
+use crate::convert::GivenOptions;
+use crate::convert::Rendered;
 use crate::convert::Summary;
 use crate::diagnostic::{Code, Counts, Diagnostic, Fix};
 use crate::emit::{OutputFormat, Plan, Text};
-use crate::report::Rendered;
-use crate::update::record::RecordedOptions;
 
 /// How a command writes its files: one setting for every command that writes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -59,7 +59,7 @@ pub(super) fn write_conversion(
     conversion: &mut Rendered,
     outputs: &Outputs<'_>,
     writes: Writes,
-    given: &RecordedOptions,
+    given: &GivenOptions,
     format: OutputFormat,
 ) -> (bool, Vec<Diagnostic>, Option<Summary>) {
     let mut diagnostics = std::mem::take(&mut conversion.diagnostics);
@@ -84,7 +84,7 @@ pub(super) fn write_conversion(
     diagnostics.extend(scaffold.iter().flat_map(|scaffold| scaffold.notes.iter().cloned()));
     // A record sits next to an OIS file; standard output has no "next to".
     let record_at = outputs.ois.filter(|path| writes.record && !crate::emit::is_standard_output(path));
-    let record = record_at.map(|path| conversion.record_file(path, given));
+    let record = record_at.map(|path| record_file(conversion, path, given));
     let text: Option<Text> = match &scaffold {
         Some(scaffold) if outputs.config => {
             crate::emit::to_text(&scaffold.config, format).map(Text::from).map_err(|error| problems.push(error)).ok()
@@ -185,4 +185,18 @@ pub(super) fn plan_secrets(
         ));
     }
     Some(Diagnostic::elsewhere(Code::SecretsKept, message))
+}
+
+/// The path and text of the conversion record next to the OIS file `output`, with `options` as
+/// given: the OIS's JSON text moved in when that is the text, or written straight from the model.
+fn record_file(
+    conversion: &Rendered,
+    output: &Path,
+    options: &GivenOptions,
+) -> Result<(std::path::PathBuf, String), Diagnostic> {
+    use crate::update::record::{file_next_to, file_next_to_written};
+    match conversion.format() {
+        OutputFormat::Json => file_next_to_written(output, conversion.title(), options, &conversion.text),
+        OutputFormat::Yaml => file_next_to(output, conversion.title(), options, conversion.model()),
+    }
 }

@@ -23,7 +23,7 @@ pub struct UpdateJob {
     /// Where the update goes (`None`: the OIS file itself; `-`: standard output).
     pub output: Option<PathBuf>,
     /// The conversion options as given.
-    pub given: record::RecordedOptions,
+    pub given: crate::convert::GivenOptions,
     /// The OIS of a config.json that holds several.
     pub title: Option<String>,
     /// Write nothing; fail when the update would change the file.

@@ -4,11 +4,9 @@
 
 mod group;
 pub mod machine;
-mod pipeline;
 mod render;
 mod summary;
 
 pub use group::{PER_CODE, Show};
-pub use pipeline::{Positions, Rendered, convert_rendered};
 pub use render::{RenderStyle, render};
 pub use summary::{Report, counts_text, diagnostics_text, text_report, validation_report};

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use super::folder::Folder;
 use super::view::{self, Placed};
+use crate::convert::GivenOptions;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::emit::{OutputFormat, Plan};
 use crate::jobs::Held;
@@ -19,7 +20,7 @@ use crate::jobs::request::{CallInputs, RequestJob};
 use crate::jobs::scaffold::{FeedRequest, ScaffoldKind, ScaffoldOutputs};
 use crate::request::Secrets;
 use crate::source::Source;
-use crate::update::record::{self, Record, RecordedOptions};
+use crate::update::record::{self, Record};
 
 /// The studio's state.
 #[derive(Debug)]
@@ -49,7 +50,7 @@ struct Opened {
     name: String,
     path: Option<PathBuf>,
     text: String,
-    options: RecordedOptions,
+    options: GivenOptions,
     diagnostics: Vec<Placed>,
     operations: Vec<view::Operation>,
 }
@@ -121,7 +122,7 @@ pub struct OpenRequest {
     pub text: Option<String>,
     /// How an OpenAPI document is converted (as `ois convert`'s flags say it).
     #[serde(default)]
-    pub options: Option<RecordedOptions>,
+    pub options: Option<GivenOptions>,
 }
 
 /// Settings of an endpoint edit, as the page's form gives them.
@@ -403,7 +404,7 @@ impl Session {
     }
 
     /// Converts the OpenAPI document opened again, with `options`: a new draft.
-    pub fn reconvert(&mut self, options: RecordedOptions) -> Answer {
+    pub fn reconvert(&mut self, options: GivenOptions) -> Answer {
         let opened = self.openapi.as_ref().ok_or_else(|| refuse("open an OpenAPI document first"))?;
         let source = match &opened.path {
             Some(path) => {
@@ -425,7 +426,7 @@ impl Session {
         source: Source,
         root: &Value,
         path: Option<PathBuf>,
-        options: RecordedOptions,
+        options: GivenOptions,
     ) -> Result<(), Refusal> {
         let convert_options = options.convert_options()?;
         let conversion = crate::convert::convert(&source, &convert_options).map_err(|failure| Refusal {

@@ -4,8 +4,9 @@
 
 use serde_json::Value;
 
-use super::record::{self, Record, RecordedOptions};
+use super::record::{self, Record};
 use super::{Merged, merge};
+use crate::convert::GivenOptions;
 use crate::convert::{Failure, convert};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::ois::OisDocument;
@@ -17,7 +18,7 @@ use crate::source::{Format, Source};
 #[non_exhaustive]
 pub struct UpdateOptions {
     /// The convert options given now; they override the recorded ones.
-    pub given: RecordedOptions,
+    pub given: GivenOptions,
     /// The OIS to update, by title, when the file holds several (a config.json).
     pub title: Option<String>,
     /// The records kept next to the OIS file ([`record::read`]).
@@ -159,19 +160,19 @@ pub fn update(
 /// `options`, naming the format `ours` is written in when neither the command line nor the record
 /// names one: an update keeps an OIS in its format unless asked to move it (a record from before
 /// records kept the target names none, and the default target may have changed since).
-fn keep_format(options: record::RecordedOptions, ours: &Value) -> record::RecordedOptions {
+fn keep_format(options: GivenOptions, ours: &Value) -> GivenOptions {
     if options.says_format() {
         return options;
     }
     match ours.get("oisFormat").and_then(Value::as_str).filter(|f| FormatFamily::of_version(f).is_some()) {
-        Some(format) => record::RecordedOptions { ois_format: Some(format.to_owned()), ..options },
+        Some(format) => GivenOptions { ois_format: Some(format.to_owned()), ..options },
         None => options.with_default_target(),
     }
 }
 
 /// The merged OIS in the format the converter wrote now: a target or format asked for is the
 /// converter's to change, like everything it generates (the merge keeps `oisFormat` the user's).
-fn move_format(merged: &mut Merged, theirs: &Value, options: &record::RecordedOptions) {
+fn move_format(merged: &mut Merged, theirs: &Value, options: &GivenOptions) {
     let (Some(now), Some(ois)) = (theirs.get("oisFormat"), merged.ois.as_object_mut()) else { return };
     let before = ois.insert("oisFormat".to_owned(), now.clone());
     if before.as_ref() == Some(now) {
@@ -204,8 +205,8 @@ fn belongs_to(record: &record::Record, ours: &Value) -> bool {
 /// server, its security): a record is a file anyone with the repository can edit, and a tampered
 /// one would otherwise move an OIS's calls to another host in silence.
 fn record_changes_calls(
-    recorded: &record::RecordedOptions,
-    given: &record::RecordedOptions,
+    recorded: &GivenOptions,
+    given: &GivenOptions,
     ours: &Value,
     merged: &Value,
     at: &str,

@@ -11,164 +11,12 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::convert::{ConvertOptions, Filter};
+use crate::convert::GivenOptions;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::emit::{Text, write_pretty_at, write_pretty_items, write_written_at};
-use crate::node::Target;
 
 /// The version of the record format; a record of another version is not read.
 pub const RECORD_VERSION: u64 = 1;
-
-/// The convert options as given (the text of filters and security choices), so that the API's
-/// new document is converted the same way.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-#[non_exhaustive]
-pub struct RecordedOptions {
-    /// The server chosen (index or URL).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub server: Option<String>,
-    /// Server variable values.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub server_vars: Vec<(String, String)>,
-    /// The base URL.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub base_url: Option<String>,
-    /// The title asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// The OIS version asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ois_version: Option<String>,
-    /// The node written for (`airnode-feed@3`); its format is [`ois_format`](Self::ois_format).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub target: Option<String>,
-    /// The `oisFormat` written.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ois_format: Option<String>,
-    /// Operation filters to include.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub include: Vec<String>,
-    /// Operation filters to exclude.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub exclude: Vec<String>,
-    /// `NAME` or `NAME+NAME` alternatives, or `["none"]`; empty: the converter chooses.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub security: Vec<String>,
-    /// Whether the document's defaults were written.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub defaults: bool,
-    /// Parameters made the API's key (`NAME` or `LOCATION:NAME`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub api_key_parameters: Vec<String>,
-    /// Secret names chosen for schemes' credentials (scheme, name), in secrets templates and
-    /// config fragments.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub secret_names: Vec<(String, String)>,
-}
-
-impl RecordedOptions {
-    /// `self` with every option `given` sets taken from it (the command line overrides the
-    /// record).
-    pub fn overridden_by(&self, given: &RecordedOptions) -> RecordedOptions {
-        fn pick<T: Clone>(given: &Option<T>, recorded: &Option<T>) -> Option<T> {
-            given.clone().or_else(|| recorded.clone())
-        }
-        fn pick_list<T: Clone>(given: &[T], recorded: &[T]) -> Vec<T> {
-            if given.is_empty() { recorded.to_vec() } else { given.to_vec() }
-        }
-        RecordedOptions {
-            server: pick(&given.server, &self.server),
-            server_vars: pick_list(&given.server_vars, &self.server_vars),
-            base_url: pick(&given.base_url, &self.base_url),
-            title: pick(&given.title, &self.title),
-            ois_version: pick(&given.ois_version, &self.ois_version),
-            // A format given now replaces the recorded target with it (and a target its format).
-            target: if given.says_format() { given.target.clone() } else { self.target.clone() },
-            ois_format: if given.says_format() { given.ois_format.clone() } else { self.ois_format.clone() },
-            include: pick_list(&given.include, &self.include),
-            exclude: pick_list(&given.exclude, &self.exclude),
-            security: pick_list(&given.security, &self.security),
-            defaults: given.defaults || self.defaults,
-            // Added to: a key named once stays the key through every later update.
-            api_key_parameters: {
-                let mut all = self.api_key_parameters.clone();
-                all.extend(given.api_key_parameters.iter().filter(|p| !self.api_key_parameters.contains(p)).cloned());
-                all
-            },
-            // A scheme named now is named so from now on; the others keep their recorded names.
-            secret_names: {
-                let mut all: Vec<(String, String)> = self
-                    .secret_names
-                    .iter()
-                    .filter(|(scheme, _)| !given.secret_names.iter().any(|(named, _)| named == scheme))
-                    .cloned()
-                    .collect();
-                all.extend(given.secret_names.iter().cloned());
-                all
-            },
-        }
-    }
-
-    /// Whether these name the format to write (a target, or an `oisFormat`).
-    pub fn says_format(&self) -> bool {
-        self.target.is_some() || self.ois_format.is_some()
-    }
-
-    /// These with the target and format of `target` (the others kept).
-    pub fn with_target(mut self, target: Target) -> RecordedOptions {
-        self.target = Some(target.name().to_owned());
-        self.ois_format = Some(target.ois_format().to_owned());
-        self
-    }
-
-    /// These, naming the newest released node when they name no format: what a conversion writes
-    /// by default, kept in its record so that a later update (or a later default) does not move it.
-    pub fn with_default_target(self) -> RecordedOptions {
-        if self.says_format() { self } else { self.with_target(Target::NEWEST_RELEASED) }
-    }
-
-    /// The [`ConvertOptions`] these say (filters and security choices parsed).
-    pub fn convert_options(&self) -> Result<ConvertOptions, Diagnostic> {
-        Ok(ConvertOptions {
-            server: self.server.clone(),
-            server_vars: self.server_vars.clone(),
-            base_url: self.base_url.clone(),
-            title: self.title.clone(),
-            ois_version: self.ois_version.clone(),
-            ois_format: self
-                .ois_format
-                .clone()
-                .or_else(|| self.target.as_deref().and_then(Target::named).map(|t| t.ois_format().to_owned())),
-            include: self.include.iter().map(|f| Filter::parse(f)).collect::<Result<_, _>>()?,
-            exclude: self.exclude.iter().map(|f| Filter::parse(f)).collect::<Result<_, _>>()?,
-            defaults: self.defaults,
-            security: security_choice(&self.security)?,
-            api_key_parameters: self.api_key_parameters.clone(),
-            ..ConvertOptions::default()
-        })
-    }
-}
-
-/// `--security` values: `NAME`, `NAME+NAME` (alternatives in order), or `none` alone.
-pub fn security_choice(values: &[String]) -> Result<Option<Vec<Vec<String>>>, Diagnostic> {
-    if values.is_empty() {
-        return Ok(None);
-    }
-    if values.len() > 1 && values.iter().any(|s| s == "none") {
-        return Err(Diagnostic::elsewhere(
-            Code::BadArgument,
-            "the security choice `none` cannot be combined with other schemes",
-        ));
-    }
-    Ok(Some(
-        values
-            .iter()
-            .filter(|s| *s != "none")
-            .map(|s| s.split('+').map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned).collect())
-            .collect(),
-    ))
-}
 
 /// What one conversion left behind for the next update.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -179,14 +27,14 @@ pub struct Record {
     /// The tool and version that generated it.
     pub generated_by: String,
     /// The options it was generated with.
-    pub options: RecordedOptions,
+    pub options: GivenOptions,
     /// The OIS as generated, before any refinement.
     pub generated: Value,
 }
 
 impl Record {
     /// A record made now, by this version of the tool.
-    pub fn new(title: &str, options: RecordedOptions, generated: Value) -> Record {
+    pub fn new(title: &str, options: GivenOptions, generated: Value) -> Record {
         Record { title: title.to_owned(), generated_by: generated_by(), options, generated }
     }
 }
@@ -264,7 +112,7 @@ fn text_with_written(
     kept: &[Record],
     at: usize,
     title: &str,
-    options: &RecordedOptions,
+    options: &GivenOptions,
     written: &Text,
 ) -> Result<String, Diagnostic> {
     #[derive(Serialize)]
@@ -272,7 +120,7 @@ fn text_with_written(
     struct Head<'a> {
         title: &'a str,
         generated_by: String,
-        options: &'a RecordedOptions,
+        options: &'a GivenOptions,
     }
     let (before, after) = kept.split_at(at.min(kept.len()));
     let lines = written.blocks().map(|block| memchr::memchr_iter(b'\n', block).count()).sum::<usize>();
@@ -310,7 +158,7 @@ fn unwritable(error: impl std::fmt::Display) -> Diagnostic {
 pub fn file_next_to<G: Serialize>(
     output: &Path,
     title: &str,
-    options: &RecordedOptions,
+    options: &GivenOptions,
     generated: &G,
 ) -> Result<(PathBuf, String), Diagnostic> {
     let mut written = Text::new();
@@ -324,7 +172,7 @@ pub fn file_next_to<G: Serialize>(
 pub fn file_next_to_written(
     output: &Path,
     title: &str,
-    options: &RecordedOptions,
+    options: &GivenOptions,
     written: &Text,
 ) -> Result<(PathBuf, String), Diagnostic> {
     next_to(output, title, |kept, at| text_with_written(kept, at, title, options, written))
@@ -404,13 +252,13 @@ mod tests {
 
     #[test]
     fn given_options_override_recorded_ones() {
-        let recorded = RecordedOptions {
+        let recorded = GivenOptions {
             server: Some("1".into()),
             include: vec!["tag:a".into()],
             ois_format: Some("2.3.2".into()),
             ..Default::default()
         };
-        let given = RecordedOptions { include: vec!["tag:b".into()], ..Default::default() };
+        let given = GivenOptions { include: vec!["tag:b".into()], ..Default::default() };
         let merged = recorded.overridden_by(&given);
         assert_eq!(merged.server.as_deref(), Some("1"));
         assert_eq!(merged.include, ["tag:b"]);
@@ -419,7 +267,7 @@ mod tests {
 
     #[test]
     fn records_round_trip_and_replace_by_title() {
-        let first = Record::new("A", RecordedOptions::default(), serde_json::json!({"title": "A"}));
+        let first = Record::new("A", GivenOptions::default(), serde_json::json!({"title": "A"}));
         let dir = tempfile::tempdir().unwrap();
         let ois = dir.path().join("x.json");
         let path = path_for(&ois);
@@ -428,7 +276,7 @@ mod tests {
         assert!(problem.is_none());
         assert_eq!(records, [first]);
         // The OIS was renamed: its lone record is replaced, not joined by a second.
-        let renamed = Record::new("B", RecordedOptions::default(), serde_json::json!({"title": "B"}));
+        let renamed = Record::new("B", GivenOptions::default(), serde_json::json!({"title": "B"}));
         write_next_to(&ois, renamed.clone()).unwrap();
         assert_eq!(read(&path).0, [renamed]);
         std::fs::write(&path, "{").unwrap();
@@ -438,7 +286,7 @@ mod tests {
     #[test]
     fn a_record_among_others_is_replaced_in_place_and_the_others_kept_whole() {
         let record = |title: &str, marker: u64| {
-            Record::new(title, RecordedOptions::default(), serde_json::json!({"title": title, "marker": marker}))
+            Record::new(title, GivenOptions::default(), serde_json::json!({"title": title, "marker": marker}))
         };
         let dir = tempfile::tempdir().unwrap();
         let ois = dir.path().join("config.json");
@@ -460,7 +308,7 @@ mod tests {
     }
 
     /// The record file as serde_json writes it whole: what [`text_with_written`] must equal.
-    fn serialized(kept: &[Record], at: usize, title: &str, options: &RecordedOptions, generated: &Value) -> String {
+    fn serialized(kept: &[Record], at: usize, title: &str, options: &GivenOptions, generated: &Value) -> String {
         let fresh = Record {
             title: title.to_owned(),
             generated_by: generated_by(),
@@ -476,15 +324,11 @@ mod tests {
     #[test]
     fn a_record_around_the_written_ois_is_the_record_serialized() {
         let record = |title: &str| {
-            Record::new(
-                title,
-                RecordedOptions::default(),
-                serde_json::json!({"title": title, "list": [1, {"a": "x\ny"}]}),
-            )
+            Record::new(title, GivenOptions::default(), serde_json::json!({"title": title, "list": [1, {"a": "x\ny"}]}))
         };
         let generated =
             serde_json::json!({"oisFormat": "2.3.2", "title": "B", "endpoints": [], "nested": {"a": [{"b": {}}]}});
-        let options = RecordedOptions { server: Some("1".into()), include: vec!["tag:a".into()], ..Default::default() };
+        let options = GivenOptions { server: Some("1".into()), include: vec!["tag:a".into()], ..Default::default() };
         let mut written = Text::new();
         write_pretty_at(&mut written, &generated, 0).unwrap();
         written.push(b"\n");
@@ -493,8 +337,8 @@ mod tests {
             let moved = text_with_written(&kept, at, "B", &options, &written).unwrap();
             assert_eq!(moved, serialized(&kept, at, "B", &options, &generated), "the fresh record at {at}");
         }
-        let none = text_with_written(&[], 0, "B", &RecordedOptions::default(), &written).unwrap();
-        assert_eq!(none, serialized(&[], 0, "B", &RecordedOptions::default(), &generated));
+        let none = text_with_written(&[], 0, "B", &GivenOptions::default(), &written).unwrap();
+        assert_eq!(none, serialized(&[], 0, "B", &GivenOptions::default(), &generated));
         // Written from the model, without its text at hand: the same file.
         let dir = tempfile::tempdir().unwrap();
         let (_, text) = file_next_to(&dir.path().join("x.json"), "B", &options, &generated).unwrap();

@@ -52,6 +52,8 @@ const STAGES: &[(&str, &[&str])] = &[
     ("options", &["filter"]),
     ("reading", &[]),
     ("filter", &["shared"]),
+    ("given", &["options", "filter"]),
+    ("pipeline", &["shared", "options"]),
 ];
 
 type Module = Vec<String>;
@@ -257,6 +259,24 @@ fn library_modules_import_only_modules_below_them() {
             let Some(other) = target.first().and_then(|t| LAYERS.iter().position(|l| l == t)) else { continue };
             if other < rank {
                 wrong.push(format!("{} imports {}, which is above it", name(&module), name(&target)));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// `ois convert`'s walk goes down once: the jobs that run a conversion import its options and its
+/// pipeline from `convert/`, never from `update/` (which only writes the record) or `report/`.
+#[test]
+fn a_conversion_walks_down_once() {
+    let graph = graph(&files());
+    let mut wrong = Vec::new();
+    for job in ["convert", "batch", "outputs"] {
+        let module: Module = vec!["jobs".to_owned(), job.to_owned()];
+        for target in graph.get(&(Crate::Library, module.clone())).into_iter().flatten() {
+            let allowed = *target == ["update".to_owned(), "record".to_owned()] && job == "outputs";
+            if matches!(target.first().map(String::as_str), Some("update" | "report")) && !allowed {
+                wrong.push(format!("{} imports {}", name(&module), name(target)));
             }
         }
     }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use ois::Code;
 use ois::Source;
-use ois::report::{Positions, convert_rendered};
+use ois::convert::{Positions, convert_rendered};
 use ois::{ConvertOptions, convert};
 use ois::{OutputFormat, to_text};
 

@@ -113,10 +113,9 @@ impl Fixture<'_> {
             }
             "openapi.json" => {
                 let options = match self.companion("options.json") {
-                    Some(text) => serde_json::from_str::<ois::update::record::RecordedOptions>(&text)
-                        .unwrap()
-                        .convert_options()
-                        .unwrap(),
+                    Some(text) => {
+                        serde_json::from_str::<ois::convert::GivenOptions>(&text).unwrap().convert_options().unwrap()
+                    }
                     None => ConvertOptions::default(),
                 };
                 converted(&Source::from_text("openapi.json", None, self.text()), &options)

@@ -4,7 +4,8 @@
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use crate::convert::{self, Built, ConvertOptions, Failure, Summary};
+use super::{Built, ConvertOptions, Failure, Summary};
+use crate::convert;
 use crate::diagnostic::Code;
 use crate::diagnostic::Diagnostic;
 use crate::emit::{OutputFormat, Text, model_text, write_pretty_at, write_pretty_items};
@@ -12,7 +13,7 @@ use crate::ois::model::{ApiSpecifications, Ois};
 use crate::parallel;
 use crate::source::Source;
 
-use super::group::Show;
+use crate::diagnostic::Show;
 
 /// Endpoints to check or diagnostics to locate below which the three tasks of the last stage run
 /// one after the other: together they take less than starting threads would.
@@ -52,19 +53,19 @@ impl Rendered {
         convert::to_value(&self.model)
     }
 
-    /// The path and text of the conversion record next to the OIS file `output`, with `options`
-    /// as given (`crate::update::record`): the OIS's JSON text moved in when that is the text, or
-    /// written straight from the model.
-    pub fn record_file(
-        &self,
-        output: &std::path::Path,
-        options: &crate::update::record::RecordedOptions,
-    ) -> Result<(std::path::PathBuf, String), Diagnostic> {
-        use crate::update::record::{file_next_to, file_next_to_written};
-        match self.format {
-            OutputFormat::Json => file_next_to_written(output, &self.model.title, options, &self.text),
-            OutputFormat::Yaml => file_next_to(output, &self.model.title, options, &self.model),
-        }
+    /// The OIS's title.
+    pub fn title(&self) -> &str {
+        &self.model.title
+    }
+
+    /// The OIS as the typed model (what a YAML record is written from).
+    pub(crate) fn model(&self) -> &Ois {
+        &self.model
+    }
+
+    /// The format of [`Rendered::text`].
+    pub fn format(&self) -> OutputFormat {
+        self.format
     }
 }
 
