@@ -21,6 +21,10 @@
 //! report; the command line only fills the job from its flags and shows the report. What the
 //! nodes are — targets, ID derivation, secret names, what axios puts on the wire — is [`node`].
 //!
+//! The local web page of `ois studio` is the module `studio`, behind the `studio` feature (on by
+//! default); a library user who only converts, checks and previews turns it off
+//! (`default-features = false`) and builds no HTTP server.
+//!
 //! Every problem is a [`Diagnostic`] with a stable [`Code`], a [`Location`] (which document, a
 //! JSON pointer, and a line and column when the text is at hand) and a message a person can act
 //! on. Functions return them as values; nothing here prints, exits or touches the network.
@@ -125,6 +129,7 @@ pub mod report;
 pub mod request;
 pub mod scaffold;
 mod source;
+#[cfg(feature = "studio")]
 pub mod studio;
 #[cfg(test)]
 mod testing;

@@ -115,6 +115,7 @@ enum Command {
   ois studio api.yaml                 convert a vendor's document and refine it in the browser
   ois studio api.ois.json --port 8700
   ois studio --no-open                print the address only (files: the current folder)")]
+    #[cfg(feature = "studio")]
     Studio(cli::StudioArgs),
     /// An endpoint's processing snippets as .js files to edit, and back into the OIS.
     #[command(
@@ -212,6 +213,7 @@ fn main() -> ExitCode {
         Command::EndpointIds(args) => cli::run_endpoint_ids(args),
         Command::Ids(args) => cli::run_ids(args),
         Command::Schema(args) => cli::run_schema(args),
+        #[cfg(feature = "studio")]
         Command::Studio(args) => cli::run_studio(args),
         Command::Completions { shell } => {
             let mut command = Cli::command();

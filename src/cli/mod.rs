@@ -15,6 +15,7 @@ mod request;
 mod scaffold;
 mod scaffold_report;
 mod schema;
+#[cfg(feature = "studio")]
 mod studio;
 mod update;
 mod validate;
@@ -30,6 +31,7 @@ pub(crate) use processing::{ProcessingCommand, run_processing};
 pub(crate) use request::{RequestArgs, run_request};
 pub(crate) use scaffold::{ScaffoldCommand, run_scaffold};
 pub(crate) use schema::{SchemaArgs, run_schema};
+#[cfg(feature = "studio")]
 pub(crate) use studio::{StudioArgs, run_studio};
 pub(crate) use validate::{ValidateArgs, run_validate};
 

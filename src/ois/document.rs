@@ -19,6 +19,27 @@ pub enum DocumentKind {
     /// A Signed API config (no OIS in it).
     #[serde(rename = "signed-api")]
     SignedApi,
+    /// An OpenAPI 3.x or Swagger 2.0 document: something to convert, not an OIS.
+    #[serde(rename = "openapi")]
+    OpenApi,
+}
+
+impl DocumentKind {
+    /// What `root` is at a glance, the one answer every command and the studio use: a node
+    /// configuration (a root `ois`), an OpenAPI document (`openapi` or `swagger`, and no `ois`), an
+    /// array of OIS objects, or one OIS object; `None` for a scalar. A Signed API config is told
+    /// apart by [`crate::node::ConfigKind::of`], which knows the nodes' configurations.
+    pub fn of(root: &Value) -> Option<DocumentKind> {
+        match root {
+            Value::Object(object) if object.contains_key("ois") => Some(DocumentKind::Config),
+            Value::Object(object) if ["openapi", "swagger"].iter().any(|key| object.contains_key(*key)) => {
+                Some(DocumentKind::OpenApi)
+            }
+            Value::Object(_) => Some(DocumentKind::Ois),
+            Value::Array(_) => Some(DocumentKind::List),
+            _ => None,
+        }
+    }
 }
 
 /// The OIS objects of a document, each with the pointer to it (`""`, `/2`, `/ois/0`).
@@ -44,7 +65,7 @@ impl<'a> OisDocument<'a> {
                     return Err((DocumentKind::Config, error));
                 }
                 // An OpenAPI document passed by mistake: one clear error, not one per field.
-                None if ["openapi", "swagger"].iter().any(|key| object.contains_key(*key)) => {
+                None if DocumentKind::of(root) == Some(DocumentKind::OpenApi) => {
                     let key = if object.contains_key("openapi") { "openapi" } else { "swagger" };
                     let error = Diagnostic::new(
                         Code::OpenApiNotOis,
@@ -52,7 +73,7 @@ impl<'a> OisDocument<'a> {
                         "this is an OpenAPI document, not an OIS: it has an `openapi` or `swagger` field",
                     )
                     .with_fix(crate::diagnostic::Fix::ConvertFirst);
-                    return Err((DocumentKind::Ois, error));
+                    return Err((DocumentKind::OpenApi, error));
                 }
                 None => (DocumentKind::Ois, vec![(String::new(), root)]),
             },

@@ -372,7 +372,7 @@ impl Session {
             (None, None) => return Err(refuse("give a file (path) or its text")),
         };
         let root = source.parse()?;
-        let is_openapi = root.get("openapi").is_some() || root.get("swagger").is_some();
+        let is_openapi = crate::ois::DocumentKind::of(&root) == Some(crate::ois::DocumentKind::OpenApi);
         self.response = None;
         self.built = None;
         self.pending = None;
