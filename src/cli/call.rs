@@ -211,23 +211,11 @@ fn values_cell(values: Option<&Vec<serde_json::Value>>) -> String {
     if value.chars().count() > 40 { value.chars().take(39).collect::<String>() + "…" } else { value }
 }
 
-/// Rows under a header, each column as wide as its widest cell.
-fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
-    let mut widths = header.map(|h| h.chars().count());
-    for row in rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    let line = |cells: &mut dyn Iterator<Item = &str>| -> String {
-        let padded: Vec<String> = cells.zip(widths).map(|(c, w)| format!("{c:<w$}")).collect();
-        padded.join("  ").trim_end().to_owned() + "\n"
-    };
-    let mut out = line(&mut header.into_iter());
-    for row in rows {
-        out.push_str(&line(&mut row.iter().map(String::as_str)));
-    }
-    out
+/// Rows under a header, drawn by the library's one table.
+fn table<const N: usize>(header: [&str; N], rows: Vec<[String; N]>) -> String {
+    let mut table = ois::report::Table::new(header);
+    rows.into_iter().for_each(|row| table.row(row));
+    table.render()
 }
 
 fn optional<T>(value: Option<T>, show: impl Fn(T) -> String) -> String {
@@ -253,7 +241,7 @@ fn beacon_table(report: &ConfigCallReport) -> String {
         })
         .collect();
     let header = ["template", "beacon", "endpoint", "status", "latency", "value", "encoded", "verdict"];
-    let mut out = table(header, &rows);
+    let mut out = table(header, rows);
     let airnode = report.airnode.as_deref().map(|a| format!(", Airnode {a}")).unwrap_or_default();
     let rows = if report.node == "airnode" { "RRP template(s)" } else { "beacon(s)" };
     out.push_str(&format!(
@@ -281,7 +269,8 @@ fn summary_table(report: &AllReport) -> String {
             ]
         })
         .collect();
-    let mut out = table(["endpoint", "status", "latency", "value", "encoded", "verdict"], &rows);
-    out.push_str(&format!("\n{} endpoint(s): {} ok, {} failed\n", rows.len(), report.ok, report.failed));
+    let count = rows.len();
+    let mut out = table(["endpoint", "status", "latency", "value", "encoded", "verdict"], rows);
+    out.push_str(&format!("\n{count} endpoint(s): {} ok, {} failed\n", report.ok, report.failed));
     out
 }

@@ -273,12 +273,45 @@ fn batch_text(results: &[batch::FileResult], args: &ConvertArgs) -> String {
                 text.push_str(&diagnostics_text(&result.diagnostics, errors, style, None));
             }
             if !super::quiet() {
-                text.push_str(&batch::table(results));
+                text.push_str(&batch_table(results));
             }
             text
         }
         machine => super::machine_report(machine, &files).unwrap_or_default(),
     }
+}
+
+/// The end-of-batch table: file, operations kept / skipped, warnings, status (files that are not
+/// OpenAPI documents are only counted).
+fn batch_table(results: &[batch::FileResult]) -> String {
+    let mut table =
+        ois::report::Table::new(["file", "kept", "skipped", "warnings", "status"]).right_aligned(&[1, 2, 3]);
+    for result in results.iter().filter(|r| r.status != batch::Status::Skipped) {
+        let (kept, skipped) = result.summary.as_ref().map_or((0, 0), |s| (s.operations_kept, s.skipped_total()));
+        let status = match result.status {
+            batch::Status::Converted => "converted",
+            batch::Status::Skipped => "skipped (not OpenAPI)",
+            batch::Status::Empty => "no get/post operations",
+            batch::Status::Failed => "FAILED",
+        };
+        table.row([
+            result.file.clone(),
+            kept.to_string(),
+            skipped.to_string(),
+            result.counts.warnings.to_string(),
+            status.to_owned(),
+        ]);
+    }
+    let mut out = table.render();
+    let count = |status| results.iter().filter(|r| r.status == status).count();
+    out.push_str(&format!(
+        "{} converted, {} with nothing to convert, {} failed; {} files that are not OpenAPI documents skipped\n",
+        count(batch::Status::Converted),
+        count(batch::Status::Empty),
+        count(batch::Status::Failed),
+        count(batch::Status::Skipped)
+    ));
+    out
 }
 
 /// `--ois-format`: a full version of a family the node reads; anything else is a usage error.

@@ -204,7 +204,7 @@ pub(crate) fn show_paths(
         let value = serde_json::to_value(report).unwrap_or_default();
         super::js_json_text(&ois::report::machine::with_diagnostics(value, &diagnostics))
     } else {
-        let mut rows: Vec<[String; 4]> = Vec::new();
+        let mut table = ois::report::Table::new(["_path", "value", "_type", "_times"]);
         for leaf in &report.leaves {
             let value = leaf.value.as_str().map_or_else(|| leaf.value.to_string(), str::to_owned);
             let value: String =
@@ -215,27 +215,14 @@ pub(crate) fn show_paths(
                 (None, Some(listed)) => format!("(only in a _path of several values: {listed})"),
                 (None, None) => "(no _path reaches it)".to_owned(),
             };
-            rows.push([
+            table.row([
                 path,
                 value,
                 leaf.suggested_type.unwrap_or("-").to_owned(),
                 leaf.suggested_times.unwrap_or("-").to_owned(),
             ]);
         }
-        let mut widths = [5, 5, 5, 6];
-        for row in &rows {
-            for (width, cell) in widths.iter_mut().zip(row) {
-                *width = (*width).max(cell.chars().count());
-            }
-        }
-        let line = |cells: [&str; 4]| {
-            let padded: Vec<String> = cells.iter().zip(widths).map(|(c, w)| format!("{c:<w$}")).collect();
-            padded.join("  ").trim_end().to_owned() + "\n"
-        };
-        let mut out = line(["_path", "value", "_type", "_times"]);
-        for row in &rows {
-            out.push_str(&line([&row[0], &row[1], &row[2], &row[3]]));
-        }
+        let mut out = table.render();
         if report.truncated {
             out.push_str(&format!("… the first {} leaves only\n", report.leaves.len()));
         }

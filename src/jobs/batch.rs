@@ -273,36 +273,6 @@ fn not_openapi(file: &str) -> Diagnostic {
     .in_file(file.to_owned())
 }
 
-/// The end-of-batch table: file, operations kept / skipped, warnings, status (files that are not
-/// OpenAPI documents are only counted).
-pub fn table(results: &[FileResult]) -> String {
-    let shown: Vec<&FileResult> = results.iter().filter(|r| r.status != Status::Skipped).collect();
-    let width = shown.iter().map(|r| r.file.chars().count()).max().unwrap_or(4).max(4);
-    let mut out = format!("{:<width$}  {:>5}  {:>7}  {:>8}  status\n", "file", "kept", "skipped", "warnings");
-    for result in shown {
-        let (kept, skipped) = result.summary.as_ref().map_or((0, 0), |s| (s.operations_kept, s.skipped_total()));
-        let status = match result.status {
-            Status::Converted => "converted",
-            Status::Skipped => "skipped (not OpenAPI)",
-            Status::Empty => "no get/post operations",
-            Status::Failed => "FAILED",
-        };
-        out.push_str(&format!(
-            "{:<width$}  {kept:>5}  {skipped:>7}  {:>8}  {status}\n",
-            result.file, result.counts.warnings
-        ));
-    }
-    let count = |status| results.iter().filter(|r| r.status == status).count();
-    out.push_str(&format!(
-        "{} converted, {} with nothing to convert, {} failed; {} files that are not OpenAPI documents skipped\n",
-        count(Status::Converted),
-        count(Status::Empty),
-        count(Status::Failed),
-        count(Status::Skipped)
-    ));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,9 @@ mod group;
 pub mod machine;
 mod render;
 mod summary;
+mod table;
 
 pub use group::{PER_CODE, Show};
 pub use render::{RenderStyle, render};
 pub use summary::{Report, counts_text, diagnostics_text, text_report, validation_report};
+pub use table::Table;
