@@ -4,6 +4,22 @@ use std::path::PathBuf;
 
 use ois::jobs::scaffold::ScaffoldOutputs;
 
+/// Which OIS of a file that holds several (a list, a config.json): every command that reads one
+/// asks the same way.
+#[derive(clap::Args, Clone, Default)]
+pub(crate) struct OisChoice {
+    /// With a file of several OIS objects (a list, a config.json): the title of the one to use.
+    #[arg(long = "ois", value_name = "TITLE")]
+    pub(crate) title: Option<String>,
+}
+
+impl OisChoice {
+    /// The title given, if any.
+    pub(crate) fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+}
+
 /// Where a configuration and its secrets template go.
 #[derive(clap::Args)]
 pub(crate) struct Outputs {

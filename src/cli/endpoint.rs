@@ -19,9 +19,8 @@ pub(crate) enum EndpointCommand {
     List {
         /// An OIS, a list of them, a config.json or an Airnode Feed config.
         file: PathBuf,
-        /// With a file of several OIS objects: the title of the one to use.
-        #[arg(long = "ois", value_name = "TITLE")]
-        ois_title: Option<String>,
+        #[command(flatten)]
+        ois: super::args::OisChoice,
         #[arg(long, value_enum, default_value = "text")]
         format: ReportArg,
     },
@@ -86,9 +85,8 @@ pub(crate) struct Target {
     /// The file edited in place: an OIS (JSON or YAML), a list, a config.json or an Airnode Feed
     /// config; its style (indent, key order, final newline) is kept.
     file: PathBuf,
-    /// With a file of several OIS objects: the title of the one to edit.
-    #[arg(long = "ois", value_name = "TITLE")]
-    ois_title: Option<String>,
+    #[command(flatten)]
+    ois: super::args::OisChoice,
     /// Show the change as a diff and write nothing.
     #[arg(long)]
     dry_run: bool,
@@ -172,7 +170,7 @@ impl SettingsArgs {
 
 pub(crate) fn run_endpoint(command: EndpointCommand) -> ExitCode {
     let (target, edit) = match command {
-        EndpointCommand::List { file, ois_title, format } => return list(&file, ois_title.as_deref(), format),
+        EndpointCommand::List { file, ois, format } => return list(&file, ois.title(), format),
         EndpointCommand::Add { target, name, operation, settings } => match settings.settings() {
             Ok(settings) => (target, EndpointEdit::Add { name, operation, settings }),
             Err(error) => return fail_with(&error),
@@ -185,7 +183,7 @@ pub(crate) fn run_endpoint(command: EndpointCommand) -> ExitCode {
         EndpointCommand::Keep { target, filters } => (target, EndpointEdit::Keep { filters }),
     };
     let mut job = EndpointJob::new(target.file.clone(), edit);
-    job.ois_title = target.ois_title.clone();
+    job.ois_title = target.ois.title.clone();
     job.dry_run = target.dry_run;
     match ois::jobs::endpoint::run(&job) {
         Ok(report) => show(&report, &target),

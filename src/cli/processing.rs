@@ -33,9 +33,8 @@ pub(crate) struct ExtractArgs {
     /// The folder to write them to (created when missing).
     #[arg(short, long, value_name = "DIR")]
     output: PathBuf,
-    /// With a config.json of several OIS objects: the title of the one to use.
-    #[arg(long = "ois", value_name = "TITLE")]
-    ois_title: Option<String>,
+    #[command(flatten)]
+    ois: super::args::OisChoice,
     /// Replace files that exist.
     #[arg(long)]
     force: bool,
@@ -56,21 +55,15 @@ pub(crate) struct EmbedArgs {
     /// Replace the --output file when it exists (and write through FILE when it is a link).
     #[arg(long)]
     force: bool,
-    /// With a config.json of several OIS objects: the title of the one to use.
-    #[arg(long = "ois", value_name = "TITLE")]
-    ois_title: Option<String>,
+    #[command(flatten)]
+    ois: super::args::OisChoice,
 }
 
 pub(crate) fn run_processing(command: ProcessingCommand) -> ExitCode {
     match command {
         ProcessingCommand::Extract(args) => {
-            match ois::jobs::processing::extract(
-                &args.file,
-                args.ois_title.as_deref(),
-                &args.endpoint,
-                &args.output,
-                args.force,
-            ) {
+            match ois::jobs::processing::extract(&args.file, args.ois.title(), &args.endpoint, &args.output, args.force)
+            {
                 Ok(moved) => {
                     for Moved { file, pointer, .. } in moved {
                         super::say(&format!("{} <- {pointer}\n", file.display()));
@@ -84,7 +77,7 @@ pub(crate) fn run_processing(command: ProcessingCommand) -> ExitCode {
             let output = args.output.as_deref();
             match ois::jobs::processing::embed(
                 &args.file,
-                args.ois_title.as_deref(),
+                args.ois.title(),
                 &args.endpoint,
                 &args.dir,
                 output,

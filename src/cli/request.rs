@@ -58,9 +58,8 @@ pub(crate) struct Inputs {
     /// A requester parameter given as JSON (repeatable).
     #[arg(long = "param-json", value_name = "NAME=JSON", value_parser = parse_pair)]
     params_json: Vec<(String, String)>,
-    /// With a config.json of several OIS objects: the title of the one to use.
-    #[arg(long = "ois", value_name = "TITLE")]
-    ois_title: Option<String>,
+    #[command(flatten)]
+    ois: super::args::OisChoice,
     /// A secrets.env file: the `${VAR}`s of a config's apiCredentials, or for a bare OIS its
     /// schemes' credentials under the names `ois config` gives them (`ois convert --secrets-out`
     /// writes the template). The node's own secrets in it (the mnemonic, signed API tokens) are
@@ -127,7 +126,7 @@ impl Inputs {
     pub(crate) fn call_inputs(&self) -> CallInputs {
         let mut inputs = CallInputs::new(self.file.clone());
         inputs.parameters = self.requester.clone();
-        inputs.ois_title = self.ois_title.clone();
+        inputs.ois_title = self.ois.title.clone();
         inputs.secrets = self.secrets.clone();
         inputs.secrets_from_environment = self.env_secrets.clone();
         inputs.server = self.server.clone();
