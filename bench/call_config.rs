@@ -107,7 +107,8 @@ fn main() -> ExitCode {
     let (mut ours, mut floor) = (Vec::new(), Vec::new());
     for _ in 0..runs {
         let start = Instant::now();
-        let report = many(&job, false, jobs, 0, &|_| {}).map_err(|stop| format!("{:?}", stop.diagnostics)).unwrap();
+        let report =
+            many(&job, false, jobs, 0, &|_| {}).map_err(|stop| format!("{:?}", stop.located.diagnostics)).unwrap();
         ours.push(start.elapsed().as_secs_f64() * 1000.0);
         let ManyReport::Beacons(report) = report else { unreachable!("a Feed config") };
         if report.ok != templates || report.api_calls != templates {

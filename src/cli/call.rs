@@ -78,13 +78,14 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
     }
     match ois::jobs::call::one(&job, endpoint, super::now()) {
         Ok(mut report) => {
-            super::settle(&mut report.diagnostics, report.source.as_ref());
-            super::report_diagnostics(&report.diagnostics, report.source.as_ref(), style);
+            super::settle(&mut report.located.diagnostics, report.located.source.as_ref());
+            super::report_diagnostics(&report.located.diagnostics, report.located.source.as_ref(), style);
             let called = &report.called;
             let output = match args.format {
-                CallFormat::Json => {
-                    super::js_json_text(&ois::report::machine::with_diagnostics(called.json(show), &report.diagnostics))
-                }
+                CallFormat::Json => super::js_json_text(&ois::report::machine::with_diagnostics(
+                    called.json(show),
+                    &report.located.diagnostics,
+                )),
                 CallFormat::Text => {
                     let body_lines = std::io::stdout().is_terminal().then_some(BODY_LINES_ON_TERMINAL);
                     render::text_before_answer(&called.exchange, show)
@@ -110,7 +111,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
             }
         }
         Err(mut stopped) => {
-            super::settle(&mut stopped.stop.diagnostics, stopped.stop.source.as_ref());
+            super::settle(&mut stopped.stop.located.diagnostics, stopped.stop.located.source.as_ref());
             if args.format == CallFormat::Json {
                 // A script always has something to parse.
                 let json = super::js_json_text(&stopped.json(show));
@@ -164,7 +165,7 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
     let report = match report {
         Ok(report) => report,
         Err(mut stop) => {
-            super::settle(&mut stop.diagnostics, stop.source.as_ref());
+            super::settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
             if args.format == CallFormat::Json {
                 let _ = write_stdout(&*super::js_json_text(&stop.json()));
             }

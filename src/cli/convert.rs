@@ -253,9 +253,16 @@ fn document_text(report: &DocumentReport, args: &ConvertArgs) -> String {
         DiagnosticsArg::Json => super::json_text(report),
         DiagnosticsArg::Text => {
             let style = super::style_for(std::io::stderr().is_terminal());
-            text_report(name, &report.diagnostics, report.summary.as_ref(), args.show(), style, report.source.as_ref())
+            text_report(
+                name,
+                &report.located.diagnostics,
+                report.summary.as_ref(),
+                args.show(),
+                style,
+                report.located.source.as_ref(),
+            )
         }
-        machine => super::machine_report(machine, &[(name, &report.diagnostics)]).unwrap_or_default(),
+        machine => super::machine_report(machine, &[(name, &report.located.diagnostics)]).unwrap_or_default(),
     }
 }
 

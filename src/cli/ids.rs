@@ -138,15 +138,16 @@ fn text(report: &IdsReport) -> String {
 }
 
 fn show_verify(mut report: VerifyReport, format: ReportArg) -> ExitCode {
-    in_flags(&mut report.diagnostics);
+    in_flags(&mut report.located.diagnostics);
     let output = match format {
         ReportArg::Json => super::json_text(&report),
         ReportArg::Text => {
             let style = super::style_for(std::io::stdout().is_terminal());
             let mut text: String = report
+                .located
                 .diagnostics
                 .iter()
-                .map(|d| ois::report::render(d, style, report.source.as_ref()) + "\n")
+                .map(|d| ois::report::render(d, style, report.located.source.as_ref()) + "\n")
                 .collect();
             text.push_str(&if report.mismatches == 0 {
                 format!("{}: every ID is derived from what it names\n", report.file)

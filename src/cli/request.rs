@@ -151,13 +151,13 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
     }
     match ois::jobs::request::run(&job, super::now()) {
         Ok(mut report) => {
-            super::settle(&mut report.diagnostics, report.source.as_ref());
-            let report_them = |d: &[Diagnostic]| super::report_diagnostics(d, report.source.as_ref(), style);
-            report_them(&report.diagnostics);
+            super::settle(&mut report.located.diagnostics, report.located.source.as_ref());
+            let report_them = |d: &[Diagnostic]| super::report_diagnostics(d, report.located.source.as_ref(), style);
+            report_them(&report.located.diagnostics);
             let output = match args.format {
                 RequestFormat::Json => Ok(super::js_json_text(&ois::report::machine::with_diagnostics(
                     render::json(&report.exchange, show),
-                    &report.diagnostics,
+                    &report.located.diagnostics,
                 ))),
                 RequestFormat::Text => Ok(render::text(&report.exchange, show)),
                 RequestFormat::Curl => report.curl(show),
@@ -185,7 +185,7 @@ pub(crate) fn show_stop(stop: &Stop, style: ois::report::RenderStyle) -> ExitCod
     let logs: String =
         stop.logs.iter().map(|log| format!("console ({}-processing): {}\n", log.phase, log.line)).collect();
     let _ = std::io::stderr().write_all(ois::emit::printable(&logs).as_bytes());
-    super::report_diagnostics(&stop.diagnostics, stop.source.as_ref(), style);
+    super::report_diagnostics(&stop.located.diagnostics, stop.located.source.as_ref(), style);
     ExitCode::from(FAILURE)
 }
 
@@ -196,10 +196,10 @@ pub(crate) fn show_paths(
     json: bool,
     style: ois::report::RenderStyle,
 ) -> ExitCode {
-    super::report_diagnostics(&report.diagnostics, report.source.as_ref(), style);
+    super::report_diagnostics(&report.located.diagnostics, report.located.source.as_ref(), style);
     let output = if json {
-        let mut diagnostics = report.diagnostics.clone();
-        super::settle(&mut diagnostics, report.source.as_ref());
+        let mut diagnostics = report.located.diagnostics.clone();
+        super::settle(&mut diagnostics, report.located.source.as_ref());
         let value = serde_json::to_value(report).unwrap_or_default();
         super::js_json_text(&ois::report::machine::with_diagnostics(value, &diagnostics))
     } else {

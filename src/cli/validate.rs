@@ -47,16 +47,16 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     job.strict = args.strict;
     let mut verdicts = ois::jobs::validate::run(&job);
     for verdict in &mut verdicts {
-        in_flags(&mut verdict.diagnostics);
+        in_flags(&mut verdict.located.diagnostics);
     }
     let files: Vec<(&str, &[ois::Diagnostic])> =
-        verdicts.iter().map(|v| (v.file.as_str(), v.diagnostics.as_slice())).collect();
+        verdicts.iter().map(|v| (v.file.as_str(), v.located.diagnostics.as_slice())).collect();
     let text = match args.format {
         DiagnosticsArg::Json => super::json_text(&verdicts),
         DiagnosticsArg::Text => verdicts
             .iter()
             .map(|v| {
-                let mut report = validation_report(&v.file, &v.validation(), show, style, v.source.as_ref());
+                let mut report = validation_report(&v.file, &v.validation(), show, style, v.located.source.as_ref());
                 if show.min <= Severity::Note {
                     if let Some(advice) = &v.unreleased {
                         let newest = ois::node::Target::NEWEST_RELEASED;

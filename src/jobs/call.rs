@@ -32,10 +32,8 @@ impl CallJob {
 pub struct CallReport {
     /// The exchange and the API's answer.
     pub called: Called,
-    /// Warnings, located in the file.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The file read, for showing diagnostics in its text.
-    pub source: Option<Source>,
+    /// Its diagnostics, and the file read for showing them in its text.
+    pub located: crate::source::Located,
 }
 
 /// A call that stopped, with the API's answer when there was one.
@@ -68,7 +66,10 @@ impl CallStop {
 fn set_up(job: &CallJob, endpoint: &str) -> Result<(Vec<Diagnostic>, Source, Setup), CallStop> {
     let warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
     let stopped = |error: Diagnostic, source: Option<Source>| CallStop {
-        stop: Stop { diagnostics: [warnings.clone(), vec![error]].concat(), logs: Vec::new(), source },
+        stop: Stop {
+            located: crate::source::Located::new([warnings.clone(), vec![error]].concat(), source),
+            logs: Vec::new(),
+        },
         reply: None,
         secrets: Vec::new(),
     };
@@ -87,7 +88,7 @@ pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallSt
         Ok(called) => {
             warnings.extend(called.reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
             warnings.extend(called.exchange.diagnostics().into_iter().map(|d| d.within(&selected.pointer)));
-            Ok(CallReport { called, diagnostics: warnings, source: Some(source) })
+            Ok(CallReport { called, located: crate::source::Located::new(warnings, Some(source)) })
         }
         Err(CallFailure { mut stopped, reply }) => {
             warnings.extend(reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
@@ -158,12 +159,9 @@ pub struct AllReport {
     pub ok: usize,
     /// How many failed.
     pub failed: usize,
-    /// Warnings about the whole (the engine), located in the file.
-    #[serde(skip)]
-    pub diagnostics: Vec<Diagnostic>,
-    /// The file read, for showing diagnostics in its text.
-    #[serde(skip)]
-    pub source: Option<Source>,
+    /// Its diagnostics, and the file read for showing them in its text.
+    #[serde(flatten)]
+    pub located: crate::source::Located,
 }
 
 /// Whether a call was ok, and what stopped it when not (serialised at the end of its row).
@@ -244,7 +242,10 @@ pub(super) fn all(
     let Setup { selected, options: base, notes } = match job.inputs.setup(&source, "", true) {
         Ok(setup) => setup,
         Err(error) => {
-            return Err(Stop { diagnostics: [warnings, vec![error]].concat(), logs: Vec::new(), source: Some(source) });
+            return Err(Stop {
+                located: crate::source::Located::new([warnings, vec![error]].concat(), Some(source)),
+                logs: Vec::new(),
+            });
         }
     };
     warnings.extend(notes);
@@ -290,5 +291,10 @@ pub(super) fn all(
     };
     let calls = crate::parallel::map_at_most(endpoints, jobs, |_, endpoint| call_one(endpoint));
     let failed = calls.iter().filter(|c| !c.outcome.is_ok()).count();
-    Ok(AllReport { ok: calls.len() - failed, failed, endpoints: calls, diagnostics: warnings, source: Some(source) })
+    Ok(AllReport {
+        ok: calls.len() - failed,
+        failed,
+        endpoints: calls,
+        located: crate::source::Located::new(warnings, Some(source)),
+    })
 }

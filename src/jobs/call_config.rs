@@ -66,12 +66,9 @@ pub struct ConfigCallReport {
     pub ok: usize,
     /// How many failed.
     pub failed: usize,
-    /// Notes about the whole (the engine, the mnemonic, templates in no trigger), located.
-    #[serde(skip)]
-    pub diagnostics: Vec<Diagnostic>,
-    /// The file read, for showing diagnostics in its text.
-    #[serde(skip)]
-    pub source: Option<Source>,
+    /// Its diagnostics, and the file read for showing them in its text.
+    #[serde(flatten)]
+    pub located: crate::source::Located,
 }
 
 /// A call of many: the templates of an Airnode Feed config, or every endpoint with its examples.
@@ -96,8 +93,8 @@ impl ManyReport {
     /// The notes about the whole, located in the file.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         match self {
-            ManyReport::Endpoints(report) => &report.diagnostics,
-            ManyReport::Beacons(report) => &report.diagnostics,
+            ManyReport::Endpoints(report) => &report.located.diagnostics,
+            ManyReport::Beacons(report) => &report.located.diagnostics,
         }
     }
 
@@ -114,8 +111,8 @@ impl ManyReport {
     /// The file read, for showing diagnostics in its text.
     pub fn source(&self) -> Option<&Source> {
         match self {
-            ManyReport::Endpoints(report) => report.source.as_ref(),
-            ManyReport::Beacons(report) => report.source.as_ref(),
+            ManyReport::Endpoints(report) => report.located.source.as_ref(),
+            ManyReport::Beacons(report) => report.located.source.as_ref(),
         }
     }
 }
@@ -132,9 +129,8 @@ pub fn many(
     done: &(dyn Fn(usize) + Sync),
 ) -> Result<ManyReport, Stop> {
     let stop = |error: Diagnostic, source: Option<Source>| Stop {
-        diagnostics: job.inputs.engine_warning().into_iter().chain([error]).collect(),
+        located: crate::source::Located::new(job.inputs.engine_warning().into_iter().chain([error]).collect(), source),
         logs: Vec::new(),
-        source,
     };
     let source = job.inputs.read().map_err(|error| stop(error, None))?;
     let document = match source.parse() {
@@ -201,7 +197,7 @@ pub fn run(
         Ok(prepared) => prepared,
         Err(error) => {
             notes.push(error);
-            return Err(Stop { diagnostics: notes, logs: Vec::new(), source: Some(source) });
+            return Err(Stop { located: crate::source::Located::new(notes, Some(source)), logs: Vec::new() });
         }
     };
     notes.extend(server_notes);
@@ -249,8 +245,7 @@ pub fn run(
         ok: beacons.len() - failed,
         failed,
         beacons,
-        diagnostics: notes,
-        source: Some(source),
+        located: crate::source::Located::new(notes, Some(source)),
     })
 }
 

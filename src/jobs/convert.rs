@@ -74,11 +74,9 @@ pub struct DocumentReport {
     pub summary: Option<Summary>,
     /// Diagnostics by severity.
     pub counts: Counts,
-    /// Every diagnostic.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The document read, for showing diagnostics in its text.
-    #[serde(skip)]
-    pub source: Option<Source>,
+    /// Its diagnostics, and the file read for showing them in its text.
+    #[serde(flatten)]
+    pub located: crate::source::Located,
 }
 
 /// What `ois convert` did.
@@ -103,7 +101,7 @@ impl ConvertReport {
     /// Every diagnostic, for naming fixes in a front end's own terms.
     pub fn diagnostics_mut(&mut self) -> Vec<&mut Diagnostic> {
         match self {
-            ConvertReport::Document(report) => report.diagnostics.iter_mut().collect(),
+            ConvertReport::Document(report) => report.located.diagnostics.iter_mut().collect(),
             ConvertReport::Batch(results) => results.iter_mut().flat_map(|r| r.diagnostics.iter_mut()).collect(),
         }
     }
@@ -178,8 +176,7 @@ fn failed(file: String, diagnostics: Vec<Diagnostic>, source: Option<Source>) ->
         output: None,
         summary: None,
         counts: Counts::of(&diagnostics),
-        diagnostics,
-        source,
+        located: crate::source::Located::new(diagnostics, source),
     }
 }
 
@@ -223,7 +220,6 @@ fn one(
         output: output.map(|p| p.display().to_string()),
         summary: summary.filter(|_| written),
         counts: Counts::of(&diagnostics),
-        diagnostics: std::mem::take(&mut diagnostics),
-        source: Some(source),
+        located: crate::source::Located::new(std::mem::take(&mut diagnostics), Some(source)),
     }
 }

@@ -321,11 +321,9 @@ pub struct VerifyReport {
     /// Other errors found on the way (a template its endpoint cannot serve, a parameter the
     /// encoder refuses): the IDs may all be derived, the config still not servable.
     pub other_errors: usize,
-    /// Each finding, located in the config.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The config read, for showing diagnostics in its text.
-    #[serde(skip)]
-    pub source: Option<Source>,
+    /// Its diagnostics, and the file read for showing them in its text.
+    #[serde(flatten)]
+    pub located: crate::source::Located,
 }
 
 /// Re-derives every ID of the config at `path`.
@@ -340,5 +338,10 @@ pub fn verify(path: &std::path::Path) -> Result<VerifyReport, Diagnostic> {
     let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
     let mismatches = errors.iter().filter(is_mismatch).count();
     let other_errors = errors.len() - mismatches;
-    Ok(VerifyReport { file: path.display().to_string(), mismatches, other_errors, diagnostics, source: Some(source) })
+    Ok(VerifyReport {
+        file: path.display().to_string(),
+        mismatches,
+        other_errors,
+        located: crate::source::Located::new(diagnostics, Some(source)),
+    })
 }

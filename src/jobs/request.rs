@@ -278,10 +278,8 @@ impl RequestJob {
 pub struct RequestReport {
     /// Processing, the request and the value.
     pub exchange: Exchange,
-    /// Warnings, located in the file.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The file read, for showing diagnostics in its text.
-    pub source: Option<Source>,
+    /// Its diagnostics, and the file read for showing them in its text.
+    pub located: crate::source::Located,
 }
 
 impl RequestReport {
@@ -302,26 +300,24 @@ impl RequestReport {
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Stop {
-    /// The diagnostics.
-    pub diagnostics: Vec<Diagnostic>,
+    /// Its diagnostics (the one that stopped it last), and the file read when it was.
+    pub located: crate::source::Located,
     /// What the snippets logged.
     pub logs: Vec<Log>,
-    /// The file read, when it was.
-    pub source: Option<Source>,
 }
 
 impl Stop {
     /// What a script reads of it: `{"error": the diagnostic that stopped it, "diagnostics":
     /// every one}`.
     pub fn json(&self) -> Value {
-        let error = self.diagnostics.last().and_then(|d| serde_json::to_value(d).ok()).unwrap_or(Value::Null);
-        let all = serde_json::to_value(&self.diagnostics).unwrap_or(Value::Null);
+        let error = self.located.diagnostics.last().and_then(|d| serde_json::to_value(d).ok()).unwrap_or(Value::Null);
+        let all = serde_json::to_value(&self.located.diagnostics).unwrap_or(Value::Null);
         serde_json::json!({ "error": error, "diagnostics": all })
     }
 
     pub(super) fn new(mut warnings: Vec<Diagnostic>, stopped: Stopped, source: Option<Source>) -> Stop {
         warnings.push(stopped.diagnostic);
-        Stop { diagnostics: warnings, logs: stopped.logs, source }
+        Stop { located: crate::source::Located::new(warnings, source), logs: stopped.logs }
     }
 }
 
@@ -330,10 +326,10 @@ pub fn run(job: &RequestJob, now: u64) -> Result<RequestReport, Stop> {
     let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
     let source = match job.inputs.read() {
         Ok(source) => source,
-        Err(error) => return Err(Stop { diagnostics: vec![error], logs: Vec::new(), source: None }),
+        Err(error) => return Err(Stop { located: crate::source::Located::new(vec![error], None), logs: Vec::new() }),
     };
     match exchange(job, &source, &mut warnings, now) {
-        Ok(exchange) => Ok(RequestReport { exchange, diagnostics: warnings, source: Some(source) }),
+        Ok(exchange) => Ok(RequestReport { exchange, located: crate::source::Located::new(warnings, Some(source)) }),
         Err(stopped) => Err(Stop::new(warnings, stopped, Some(source))),
     }
 }
@@ -387,12 +383,9 @@ pub struct PathsReport {
     pub truncated: bool,
     /// The leaf a feed most likely wants ([`request::paths::suggested`]): its index in `leaves`.
     pub suggested: Option<usize>,
-    /// Warnings, located in the file (a JSON report lists them: [`with_diagnostics`](crate::report::machine::with_diagnostics)).
-    #[serde(skip)]
-    pub diagnostics: Vec<Diagnostic>,
-    /// The file read, for showing diagnostics in its text.
-    #[serde(skip)]
-    pub source: Option<Source>,
+    /// Its diagnostics, and the file read for showing them in its text.
+    #[serde(flatten)]
+    pub located: crate::source::Located,
 }
 
 impl PathsReport {
@@ -405,7 +398,13 @@ impl PathsReport {
     ) -> PathsReport {
         let (leaves, truncated) = response.map(request::paths::leaves).unwrap_or_default();
         let suggested = request::paths::suggested(&leaves);
-        PathsReport { endpoint: endpoint.to_owned(), leaves, truncated, suggested, diagnostics, source: Some(source) }
+        PathsReport {
+            endpoint: endpoint.to_owned(),
+            leaves,
+            truncated,
+            suggested,
+            located: crate::source::Located::new(diagnostics, Some(source)),
+        }
     }
 }
 
@@ -415,7 +414,7 @@ pub fn paths(job: &RequestJob) -> Result<PathsReport, Stop> {
     let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
     let source = match job.inputs.read() {
         Ok(source) => source,
-        Err(error) => return Err(Stop { diagnostics: vec![error], logs: Vec::new(), source: None }),
+        Err(error) => return Err(Stop { located: crate::source::Located::new(vec![error], None), logs: Vec::new() }),
     };
     let picked = (|| {
         let Some(path) = &job.response else {

@@ -39,8 +39,9 @@ pub struct FileVerdict {
     pub kind: Option<DocumentKind>,
     /// Diagnostics by severity.
     pub counts: Counts,
-    /// Every diagnostic.
-    pub diagnostics: Vec<crate::Diagnostic>,
+    /// Its diagnostics, and the file read for showing them in its text.
+    #[serde(flatten)]
+    pub located: crate::source::Located,
     /// The OIS format families of its OIS objects.
     #[serde(skip)]
     pub families: Vec<FormatFamily>,
@@ -52,9 +53,6 @@ pub struct FileVerdict {
     /// When it is valid and no released node reads it: what to do.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unreleased: Option<String>,
-    /// The file read, for showing diagnostics in its text.
-    #[serde(skip)]
-    pub source: Option<Source>,
 }
 
 impl FileVerdict {
@@ -62,7 +60,7 @@ impl FileVerdict {
     pub fn validation(&self) -> Validation {
         Validation {
             kind: self.kind,
-            diagnostics: self.diagnostics.clone(),
+            diagnostics: self.located.diagnostics.clone(),
             families: self.families.clone(),
             accepted_by: self.accepted_by.clone(),
         }
@@ -77,11 +75,11 @@ pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
     if job.strict {
         for verdict in verdicts.iter_mut().filter(|v| v.valid && v.counts.warnings > 0) {
             verdict.valid = false;
-            verdict.diagnostics.push(Diagnostic::elsewhere(
+            verdict.located.diagnostics.push(Diagnostic::elsewhere(
                 Code::StrictWarnings,
                 format!("strict: its {} warning(s) count as errors", verdict.counts.warnings),
             ));
-            verdict.counts = Counts::of(&verdict.diagnostics);
+            verdict.counts = Counts::of(&verdict.located.diagnostics);
         }
     }
     verdicts
@@ -93,7 +91,7 @@ fn agree(verdicts: &mut [FileVerdict]) {
     if !verdicts.iter().any(|v| v.kind == Some(DocumentKind::SignedApi)) {
         return;
     }
-    let parsed = |v: &FileVerdict| v.source.as_ref().and_then(|s| s.parse().ok());
+    let parsed = |v: &FileVerdict| v.located.source.as_ref().and_then(|s| s.parse().ok());
     let feeds: Vec<Value> = verdicts
         .iter()
         .filter(|v| v.kind == Some(DocumentKind::Config))
@@ -104,14 +102,14 @@ fn agree(verdicts: &mut [FileVerdict]) {
         let Some(signed_api) = parsed(verdict) else { continue };
         let mut found: Vec<Diagnostic> =
             feeds.iter().flat_map(|feed| crate::validate::configs_agree(feed, &signed_api)).collect();
-        if let Some(source) = &verdict.source {
+        if let Some(source) = &verdict.located.source {
             for diagnostic in &mut found {
                 source.locate_diagnostic(diagnostic);
             }
         }
         verdict.valid &= !found.iter().any(Diagnostic::is_error);
-        verdict.diagnostics.extend(found);
-        verdict.counts = Counts::of(&verdict.diagnostics);
+        verdict.located.diagnostics.extend(found);
+        verdict.counts = Counts::of(&verdict.located.diagnostics);
     }
 }
 
@@ -138,8 +136,7 @@ fn each_file(job: &ValidateJob) -> Vec<FileVerdict> {
                 valid: validation.is_valid(),
                 kind: validation.kind,
                 counts: Counts::of(&validation.diagnostics),
-                diagnostics: validation.diagnostics,
-                source,
+                located: crate::source::Located::new(validation.diagnostics, source),
             }
         })
         .collect()

@@ -110,15 +110,16 @@ pub fn github(file: &str, diagnostics: &[Diagnostic]) -> String {
     out
 }
 
-/// `report` (a JSON object) with every diagnostic, and their counts, beside what it holds: what
-/// every command's JSON report carries, with the fields of a conversion's. Diagnostics already
-/// there (a stop's) are kept; a report that is not an object is returned as it is.
+/// `report` (a JSON object) with `diagnostics` (as the front end settled them: fixes named its
+/// way, located) and their counts: what every command's JSON report carries, with the fields of a
+/// conversion's. Fields of those names already there are replaced in place; a report that is not
+/// an object is returned as it is.
 pub fn with_diagnostics(mut report: Value, diagnostics: &[Diagnostic]) -> Value {
     if let Some(object) = report.as_object_mut() {
         let counts = serde_json::to_value(crate::diagnostic::Counts::of(diagnostics)).unwrap_or(Value::Null);
         let listed = serde_json::to_value(diagnostics).unwrap_or(Value::Null);
-        object.entry("counts").or_insert(counts);
-        object.entry("diagnostics").or_insert(listed);
+        object.insert("counts".to_owned(), counts);
+        object.insert("diagnostics".to_owned(), listed);
     }
     report
 }

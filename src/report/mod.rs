@@ -8,6 +8,7 @@ mod render;
 mod summary;
 mod table;
 
+pub use crate::source::Located;
 pub use group::{PER_CODE, Show};
 pub use render::{RenderStyle, render};
 pub use summary::{Report, counts_text, diagnostics_text, text_report, validation_report};

@@ -5,6 +5,7 @@ mod chars;
 mod depth;
 mod lines;
 mod locate;
+mod located;
 mod parse;
 
 use std::io::Read;
@@ -17,6 +18,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
 
+pub use located::Located;
 pub(crate) use parse::is_url;
 pub use parse::{Interest, Reading};
 

@@ -539,10 +539,10 @@ impl Session {
             Ok(report) => Ok(json!({
                 "exchange": crate::request::render::json(&report.exchange, false),
                 "curl": report.curl(false).ok(),
-                "diagnostics": view::placed(report.diagnostics, report.source.as_ref()),
+                "diagnostics": view::placed(report.located.diagnostics, report.located.source.as_ref()),
             })),
             Err(stop) => Err(Refusal {
-                diagnostics: view::placed(stop.diagnostics, stop.source.as_ref()),
+                diagnostics: view::placed(stop.located.diagnostics, stop.located.source.as_ref()),
                 detail: Some(json!({"logs": stop.logs})),
             }),
         }
@@ -767,7 +767,7 @@ impl PreparedCall {
                 let answer = json!({
                     "call": report.called.json(false),
                     "picker": leaves(processed),
-                    "diagnostics": view::placed(report.diagnostics, report.source.as_ref()),
+                    "diagnostics": view::placed(report.located.diagnostics, report.located.source.as_ref()),
                 });
                 (response, Ok(answer))
             }
@@ -779,7 +779,7 @@ impl PreparedCall {
                     "logs": stopped.stop.logs,
                 });
                 let refusal = Refusal {
-                    diagnostics: view::placed(stopped.stop.diagnostics, stopped.stop.source.as_ref()),
+                    diagnostics: view::placed(stopped.stop.located.diagnostics, stopped.stop.located.source.as_ref()),
                     detail: Some(detail),
                 };
                 (response, Err(refusal))
