@@ -55,8 +55,17 @@ enum Command {
     #[command(after_help = "EXAMPLES:
   ois call api.ois.json --endpoint price --param coinId=bitcoin --secrets secrets.env
   ois call config.json --all --jobs 8                every endpoint with its examples, a summary table
-  ois call config.json --all --format json           the same, for scripts (exit 1 unless all ok)")]
+  ois call config.json --all --format json           the same, for scripts (exit 1 unless all ok)
+  ois call config.json --record answers/             call, and keep each exchange (no credentials)
+  ois call config.json --replay answers/             the same values from the recordings: nothing sent")]
     Call(CallArgs),
+    /// Serve recorded answers on 127.0.0.1 (`ois call … --record DIR` makes them): a call, a node
+    /// or CI runs without the vendor. The one command besides `call` and `studio` that opens a socket.
+    #[cfg(feature = "mock")]
+    #[command(after_help = "EXAMPLES:
+  ois mock answers/ --port 8701                 serve them; point a call or a config at it:
+  ois call config.json --server http://127.0.0.1:8701 --secrets secrets.env")]
+    Mock(cli::MockArgs),
     /// Scaffold what a node needs next to an OIS: an Airnode Feed config, an Airnode config.json,
     /// or the config.json fragment.
     #[command(
@@ -212,6 +221,8 @@ fn main() -> ExitCode {
         Command::Scaffold(command) => cli::run_scaffold(command),
         Command::EndpointIds(args) => cli::run_endpoint_ids(args),
         Command::Ids(args) => cli::run_ids(args),
+        #[cfg(feature = "mock")]
+        Command::Mock(args) => cli::run_mock(args),
         Command::Schema(args) => cli::run_schema(args),
         #[cfg(feature = "studio")]
         Command::Studio(args) => cli::run_studio(args),

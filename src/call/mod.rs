@@ -7,6 +7,10 @@
 //! and a JSON body for POST. The answer is read up to a size limit, parsed as `JSON.parse` would,
 //! and finished as the node finishes it: post-processing, `_path`/`_times`/`_type`, the encoding.
 
+#[cfg(feature = "mock")]
+pub mod mock;
+pub mod recording;
+
 use std::io::Read;
 use std::time::{Duration, Instant};
 
@@ -36,11 +40,20 @@ pub struct CallOptions {
     pub timeout: Duration,
     /// The largest answer read; a larger one is [`Code::ResponseTooLarge`].
     pub max_response_bytes: u64,
+    /// Keep each exchange in this folder ([`recording`]), credentials replaced.
+    pub record: Option<std::path::PathBuf>,
+    /// Answer from the recordings in this folder instead of the network: nothing is sent.
+    pub replay: Option<std::path::PathBuf>,
 }
 
 impl Default for CallOptions {
     fn default() -> Self {
-        CallOptions { timeout: DEFAULT_TIMEOUT, max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES }
+        CallOptions {
+            timeout: DEFAULT_TIMEOUT,
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            record: None,
+            replay: None,
+        }
     }
 }
 
@@ -132,7 +145,13 @@ pub fn call_held(
 pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result<Option<Reply>, CallFailure> {
     let Some(built) = &prepared.request else { return Ok(None) };
     let stopped = |diagnostic| Stopped { diagnostic, logs: prepared.logs.clone() };
-    let reply = send(built, call_options).map_err(stopped)?;
+    let reply = match &call_options.replay {
+        Some(folder) => recording::find(folder, built).map(|found| found.reply()).map_err(stopped)?,
+        None => send(built, call_options).map_err(stopped)?,
+    };
+    if let Some(folder) = &call_options.record {
+        recording::keep(folder, &recording::Recording::of(built, &reply)).map_err(stopped)?;
+    }
     if !(200..300).contains(&reply.status) {
         return Err(CallFailure { stopped: stopped(status_error(&reply, &built.secrets)), reply: Some(reply) });
     }

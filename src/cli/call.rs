@@ -48,6 +48,14 @@ pub(crate) struct CallArgs {
     /// The largest answer read, in bytes.
     #[arg(long, default_value_t = DEFAULT_MAX_RESPONSE_BYTES, value_name = "N")]
     max_response_bytes: u64,
+    /// Keep each exchange in DIR, one readable JSON file per request (credentials replaced, never
+    /// written; a recording made again is rewritten only when the answer changed).
+    #[arg(long, value_name = "DIR", conflicts_with = "replay")]
+    record: Option<std::path::PathBuf>,
+    /// Answer from the recordings in DIR instead of the API: nothing is sent (CAL011 when none
+    /// answers a request).
+    #[arg(long, value_name = "DIR")]
+    replay: Option<std::path::PathBuf>,
 }
 
 /// Lines of a body shown on a terminal before it is cut.
@@ -63,6 +71,8 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
     let mut options = CallOptions::default();
     options.timeout = Duration::from_secs_f64(args.timeout.min(86_400.0));
     options.max_response_bytes = args.max_response_bytes;
+    options.record = args.record.clone();
+    options.replay = args.replay.clone();
     let job = CallJob::new(args.inputs.call_inputs(), options);
     let Some(endpoint) = &args.endpoint else {
         return run_many(&args, &job, style);

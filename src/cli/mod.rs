@@ -10,6 +10,8 @@ mod endpoint_ids;
 mod explain;
 mod explain_pages;
 mod ids;
+#[cfg(feature = "mock")]
+mod mock;
 mod processing;
 mod request;
 mod scaffold;
@@ -27,6 +29,8 @@ pub(crate) use endpoint::{EndpointCommand, run_endpoint};
 pub(crate) use endpoint_ids::{EndpointIdsArgs, run_endpoint_ids};
 pub(crate) use explain::run_explain;
 pub(crate) use ids::{IdsArgs, run_ids};
+#[cfg(feature = "mock")]
+pub(crate) use mock::{MockArgs, run_mock};
 pub(crate) use processing::{ProcessingCommand, run_processing};
 pub(crate) use request::{RequestArgs, run_request};
 pub(crate) use scaffold::{ScaffoldCommand, run_scaffold};
@@ -176,6 +180,10 @@ fn flag_help(fix: &Fix) -> String {
         Fix::GiveAirnode => "pass --secrets FILE holding the mnemonic, or --airnode ADDRESS".to_owned(),
         Fix::CopyDefaults => "pass --defaults to write it (the node then sends it whenever none is given)".to_owned(),
         Fix::ChooseSecurity => "choose the scheme to keep with --security NAME".to_owned(),
+        Fix::RecordFirst => {
+            "record it first: the same call with --record DIR instead of --replay reaches the API once and keeps its answer"
+                .to_owned()
+        }
         Fix::MakeCredential(name) => format!(
             "make it the API's credential, sent from the node's secrets: convert again with --api-key-param {name} (`--update OIS` keeps your refinements); never put the key in a template"
         ),
@@ -353,6 +361,7 @@ mod tests {
             Fix::CopyDefaults,
             Fix::ChooseSecurity,
             Fix::MakeCredential("key".into()),
+            Fix::RecordFirst,
             Fix::UseNodeEngine,
             Fix::GiveBase,
             Fix::LeaveStrict,

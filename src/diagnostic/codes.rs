@@ -298,6 +298,7 @@ codes! {
         ResponseTooLarge = "CAL008", Error, "the API's answer is larger than the response size limit";
         CallFailed = "CAL009", Error, "the call failed in another way (the message says how)";
         CredentialRedirected = "CAL010", Warning, "a redirect carried a credential header to another origin, as the node's client would";
+        NoRecording = "CAL011", Error, "a call answered from recordings, and none answers this request (nothing is sent)";
     }
     Edit {
         BadEdit = "EDT001", Error, "an endpoint edit that cannot be made: no such endpoint or parameter, a name taken or malformed, a value the node cannot read";

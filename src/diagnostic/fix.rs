@@ -40,6 +40,8 @@ pub enum Fix {
     /// Make the named parameter (`NAME` or `LOCATION:NAME`) the API's credential: an apiKey
     /// scheme the node fills from its secrets (`ConvertOptions::api_key_parameters`).
     MakeCredential(String),
+    /// Record the exchange first: the same call with `CallOptions::record` set reaches the API once.
+    RecordFirst,
     /// Choose the security schemes to keep (`ConvertOptions::security`).
     ChooseSecurity,
     /// Run the snippet with the system `node`, which has the Node.js built-ins (`processing::Engine::Node`).
@@ -93,6 +95,10 @@ impl Fix {
     pub fn describe(&self) -> String {
         match self {
             Fix::ChooseTitle => "set ConvertOptions::title to choose it yourself".to_owned(),
+            Fix::RecordFirst => {
+                "record it first: the same call with CallOptions::record set reaches the API once and keeps its answer"
+                    .to_owned()
+            }
             Fix::MakeCredential(name) => format!(
                 "make it the API's credential, sent from the node's secrets: add \"{name}\" to ConvertOptions::api_key_parameters (an update keeps the OIS's refinements)"
             ),

@@ -210,6 +210,7 @@ one_test_per_code! {
     cal008_response_too_large: ResponseTooLarge,
     cal009_call_failed: CallFailed,
     cal010_credential_redirected: CredentialRedirected,
+    cal011_no_recording: NoRecording,
     edt001_bad_edit: BadEdit,
     edt002_edit_breaks_ois: EditBreaksOis,
     edt003_edit_note: EditNote,

@@ -38,6 +38,7 @@ mod job_reports;
 mod multi_file;
 mod processing_cli;
 mod real_ois_examples;
+mod record_replay;
 mod reports;
 mod samples;
 mod schema;

@@ -1,0 +1,374 @@
+//! Real answers kept to be used again without the vendor: a call can record each exchange (one
+//! readable JSON file per request, its credentials replaced by [`CREDENTIAL`] and never written)
+//! and replay them instead of the network; `ois mock` serves them. A recording is found for a
+//! request by method, path, query and body: the recorded path may carry the server's own prefix
+//! (`/api/v3/simple/price` answers `/simple/price` too, so that a config pointed at a mock or a
+//! staging host finds it), and where the recording has a credential any value matches, as a
+//! vendor checks only that one is there.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::Reply;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::request::Request;
+
+/// The version of the recording format; files of another are not read.
+pub const RECORDING_VERSION: u64 = 1;
+
+/// What a credential is written as in a recording.
+pub const CREDENTIAL: &str = "<credential>";
+
+/// One exchange: the request as the node made it (credentials replaced) and the answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recording {
+    /// [`RECORDING_VERSION`].
+    pub ois_recording: u64,
+    /// The request.
+    pub request: RecordedRequest,
+    /// The answer.
+    pub response: RecordedResponse,
+    /// How long the answer took when it was recorded.
+    pub latency_ms: u64,
+}
+
+/// A request as sent, credentials replaced by [`CREDENTIAL`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedRequest {
+    /// `GET` or `POST`.
+    pub method: String,
+    /// The URL, query included.
+    pub url: String,
+    /// The headers that carry a credential (the others are what every client sends).
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub headers: serde_json::Map<String, Value>,
+    /// The JSON body of a POST.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<Value>,
+}
+
+/// An answer: status, headers, and the body (JSON as `JSON.parse` read it, or text).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedResponse {
+    /// The HTTP status.
+    pub status: u16,
+    /// The headers, in order.
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    /// The body: JSON when it was JSON, else its text as a string (with `text` set).
+    pub body: Value,
+    /// Whether `body` is the text of a body that was not JSON.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub text: bool,
+}
+
+impl Recording {
+    /// The recording of `request` answered by `reply`, every credential of the request replaced.
+    pub fn of(request: &Request, reply: &Reply) -> Recording {
+        let secrets = &request.secrets;
+        let redact = |text: &str| redacted(text, secrets);
+        let headers = request
+            .headers
+            .iter()
+            .filter_map(|(name, value)| {
+                let text = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
+                let clean = redact(&text);
+                (clean != text).then(|| (name.clone(), Value::String(clean)))
+            })
+            .collect();
+        let (body, text) = match &reply.json {
+            Some(json) => (redacted_json(json, secrets), false),
+            None => (Value::String(redact(&reply.text)), true),
+        };
+        Recording {
+            ois_recording: RECORDING_VERSION,
+            request: RecordedRequest {
+                method: request.method.to_owned(),
+                url: redact(&request.url),
+                headers,
+                body: request.body.as_ref().map(|b| redacted_json(b, secrets)),
+            },
+            response: RecordedResponse {
+                status: reply.status,
+                headers: reply.headers.iter().map(|(n, v)| (n.clone(), redact(v))).collect(),
+                body,
+                text,
+            },
+            latency_ms: reply.latency_ms(),
+        }
+    }
+
+    /// The answer as the call reads it.
+    pub fn reply(&self) -> Reply {
+        let (text, json) = match (&self.response.body, self.response.text) {
+            (Value::String(text), true) => (text.clone(), None),
+            (body, _) => (crate::js::stringify(body), Some(body.clone())),
+        };
+        Reply {
+            status: self.response.status,
+            latency: Duration::from_millis(self.latency_ms),
+            headers: self.response.headers.clone(),
+            text,
+            json,
+            notes: Vec::new(),
+        }
+    }
+
+    /// The file name this recording is kept under: method, a slug of the path and a hash of the
+    /// request, so that one request always has the same file.
+    pub fn file_name(&self) -> String {
+        use sha2::Digest;
+        let request = &self.request;
+        let body = request.body.as_ref().map(crate::js::stringify).unwrap_or_default();
+        let digest = sha2::Sha256::digest(format!("{}\n{}\n{body}", request.method, request.url).as_bytes());
+        let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+        let path = url::Url::parse(&request.url).map(|u| u.path().to_owned()).unwrap_or_default();
+        let mut slug: String = path
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+            .collect::<String>()
+            .split('-')
+            .filter(|part| !part.is_empty())
+            .collect::<Vec<_>>()
+            .join("-");
+        slug.truncate(48);
+        let slug = if slug.is_empty() { "root".to_owned() } else { slug.trim_end_matches('-').to_owned() };
+        format!("{}-{slug}-{hash}.json", request.method.to_ascii_lowercase())
+    }
+
+    /// Whether this recording answers `method` at `url` with `headers` and `body` (see the module):
+    /// at the same path when `exactly`, else at one that differs by the server's prefix.
+    pub fn answers(
+        &self,
+        method: &str,
+        url: &str,
+        headers: &[(String, String)],
+        body: Option<&Value>,
+        exactly: bool,
+    ) -> bool {
+        let (Ok(recorded), Ok(asked)) = (url::Url::parse(&self.request.url), url::Url::parse(url)) else {
+            return false;
+        };
+        self.request.method.eq_ignore_ascii_case(method)
+            && (if exactly { recorded.path() == asked.path() } else { same_path(recorded.path(), asked.path()) })
+            && same_query(&recorded, &asked)
+            && self.request.headers.iter().all(|(name, value)| {
+                let given = headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str());
+                match (value.as_str(), given) {
+                    (_, None) => false,
+                    (Some(recorded), Some(given)) => matches_text(recorded, given),
+                    (None, Some(_)) => true,
+                }
+            })
+            && match (&self.request.body, body) {
+                (None, None) => true,
+                (Some(recorded), Some(given)) => matches_json(recorded, given),
+                (None, Some(given)) => given.is_null(),
+                (Some(recorded), None) => recorded.is_null(),
+            }
+    }
+
+    /// Whether this recording is for the same operation as `url` (method and path), whatever its
+    /// query or body: the nearest to name when none answers.
+    pub fn is_near(&self, method: &str, url: &str) -> bool {
+        let (Ok(recorded), Ok(asked)) = (url::Url::parse(&self.request.url), url::Url::parse(url)) else {
+            return false;
+        };
+        self.request.method.eq_ignore_ascii_case(method) && same_path(recorded.path(), asked.path())
+    }
+}
+
+/// The recorded path is the asked one, or ends with it at a segment (the server's prefix left out
+/// by a config pointed elsewhere), or the other way round.
+fn same_path(recorded: &str, asked: &str) -> bool {
+    let ends_with_segments = |long: &str, short: &str| {
+        short.len() > 1
+            && long.ends_with(short)
+            && long.get(..long.len() - short.len()).is_some_and(|p| !p.ends_with('/') || short.starts_with('/'))
+    };
+    recorded == asked || ends_with_segments(recorded, asked) || ends_with_segments(asked, recorded)
+}
+
+/// The same query pairs, in any order; a recorded credential matches any value.
+fn same_query(recorded: &url::Url, asked: &url::Url) -> bool {
+    let mut left: Vec<(String, String)> =
+        recorded.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+    let right: Vec<(String, String)> = asked.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+    if left.len() != right.len() {
+        return false;
+    }
+    for (name, value) in &right {
+        match left.iter().position(|(n, v)| n == name && matches_text(v, value)) {
+            Some(index) => {
+                left.swap_remove(index);
+            }
+            None => return false,
+        }
+    }
+    true
+}
+
+/// `given` is `recorded`, where each [`CREDENTIAL`] in it stands for any non-empty text.
+fn matches_text(recorded: &str, given: &str) -> bool {
+    let parts: Vec<&str> = recorded.split(CREDENTIAL).collect();
+    let (Some(first), Some(last), true) = (parts.first(), parts.last(), parts.len() > 1) else {
+        return recorded == given;
+    };
+    let Some(mut rest) = given.strip_prefix(first).and_then(|r| r.strip_suffix(last)) else { return false };
+    // Each part between two credentials, in order, after at least one character of credential.
+    for part in parts.get(1..parts.len() - 1).unwrap_or_default() {
+        let Some(at) = rest.get(1..).and_then(|r| r.find(part)) else { return false };
+        rest = rest.get(1 + at + part.len()..).unwrap_or_default();
+    }
+    !rest.is_empty()
+}
+
+fn matches_json(recorded: &Value, given: &Value) -> bool {
+    match (recorded, given) {
+        (Value::String(recorded), Value::String(given)) => matches_text(recorded, given),
+        (Value::Array(left), Value::Array(right)) => {
+            left.len() == right.len() && left.iter().zip(right).all(|(l, r)| matches_json(l, r))
+        }
+        (Value::Object(left), Value::Object(right)) => {
+            left.len() == right.len()
+                && left.iter().all(|(key, value)| right.get(key).is_some_and(|other| matches_json(value, other)))
+        }
+        (left, right) => left == right,
+    }
+}
+
+/// `text` with every credential (as given, and as a query string writes it) replaced.
+fn redacted(text: &str, secrets: &[String]) -> String {
+    let mut out = text.to_owned();
+    for secret in secrets.iter().filter(|s| !s.is_empty()) {
+        let encoded: String = url::form_urlencoded::byte_serialize(secret.as_bytes()).collect();
+        let escaped = percent_encoding::utf8_percent_encode(secret, percent_encoding::NON_ALPHANUMERIC).to_string();
+        for form in [secret.as_str(), encoded.as_str(), escaped.as_str()] {
+            out = out.replace(form, CREDENTIAL);
+        }
+    }
+    out
+}
+
+fn redacted_json(value: &Value, secrets: &[String]) -> Value {
+    match value {
+        Value::String(text) => Value::String(redacted(text, secrets)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| redacted_json(v, secrets)).collect()),
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), redacted_json(v, secrets))).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The recordings of a folder, by file name (files that are not recordings are left out).
+pub fn read_folder(folder: &Path) -> Result<Vec<(String, Recording)>, Diagnostic> {
+    let entries = std::fs::read_dir(folder).map_err(|error| {
+        Diagnostic::elsewhere(Code::NoRecording, format!("cannot read the recordings in {}: {error}", folder.display()))
+    })?;
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let Ok(source) = crate::source::Source::read_regular(&path) else { continue };
+        let Ok(recording) = serde_json::from_str::<Recording>(&source.text) else { continue };
+        if recording.ois_recording == RECORDING_VERSION {
+            found.push((entry.file_name().to_string_lossy().into_owned(), recording));
+        }
+    }
+    found.sort_by(|(a, _), (b, _)| a.cmp(b));
+    Ok(found)
+}
+
+/// The recording in `folder` that answers `request`; the error names what was asked and the
+/// nearest recording, when there is one.
+pub fn find(folder: &Path, request: &Request) -> Result<Recording, Diagnostic> {
+    let recordings = read_folder(folder)?;
+    let headers: Vec<(String, String)> = request
+        .headers
+        .iter()
+        .map(|(name, value)| (name.clone(), value.as_str().map_or_else(|| value.to_string(), str::to_owned)))
+        .collect();
+    // At the same path first; then at one whose server prefix differs.
+    for exactly in [true, false] {
+        let answers = |r: &Recording| r.answers(request.method, &request.url, &headers, request.body.as_ref(), exactly);
+        if let Some((_, found)) = recordings.iter().find(|(_, r)| answers(r)) {
+            return Ok(found.clone());
+        }
+    }
+    let asked = redacted(&request.url, &request.secrets);
+    let mut missing = Diagnostic::elsewhere(
+        Code::NoRecording,
+        format!("none of the recordings in {} answers {} {asked}; nothing was sent", folder.display(), request.method),
+    );
+    missing = match recordings.iter().find(|(_, r)| r.is_near(request.method, &request.url)) {
+        Some((name, near)) => missing.with_help(format!(
+            "the nearest, {name}, was recorded for {} {}: record this request too (a call that records reaches the API once)",
+            near.request.method, near.request.url
+        )),
+        None => missing.with_fix(crate::diagnostic::Fix::RecordFirst),
+    };
+    Err(missing)
+}
+
+/// Writes `recording` into `folder` (made when missing) under its [`Recording::file_name`],
+/// unless the file there already holds the same answer (a recording made again changes only what
+/// changed). Returns the file written, if any.
+pub fn keep(folder: &Path, recording: &Recording) -> Result<Option<PathBuf>, Diagnostic> {
+    let path = folder.join(recording.file_name());
+    if let Ok(source) = crate::source::Source::read_regular(&path)
+        && let Ok(kept) = serde_json::from_str::<Recording>(&source.text)
+        && kept.request == recording.request
+        && kept.response == recording.response
+    {
+        return Ok(None);
+    }
+    let text =
+        crate::emit::to_text(&serde_json::to_value(recording).unwrap_or_default(), crate::emit::OutputFormat::Json)?;
+    let mut plan = crate::emit::Plan::new();
+    plan.file_in_new_folder(&path, text, true);
+    plan.write()?;
+    Ok(Some(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_match_any_value_and_prefixes_may_differ() {
+        assert!(matches_text("<credential>", "k-1"));
+        assert!(matches_text("Bearer <credential>", "Bearer t"));
+        assert!(!matches_text("Bearer <credential>", "Bearer "));
+        assert!(!matches_text("Bearer <credential>", "Basic t"));
+        assert!(same_path("/api/v3/simple/price", "/simple/price"));
+        assert!(same_path("/simple/price", "/api/v3/simple/price"));
+        assert!(!same_path("/a", "/b"));
+        let recording = Recording {
+            ois_recording: RECORDING_VERSION,
+            request: RecordedRequest {
+                method: "GET".into(),
+                url: "https://api.x.example/api/v3/price?ids=btc&key=<credential>".into(),
+                headers: serde_json::Map::new(),
+                body: None,
+            },
+            response: RecordedResponse {
+                status: 200,
+                headers: Vec::new(),
+                body: serde_json::json!({"p": 1}),
+                text: false,
+            },
+            latency_ms: 5,
+        };
+        assert!(recording.answers("GET", "http://127.0.0.1:1/price?key=other&ids=btc", &[], None, false));
+        assert!(!recording.answers("GET", "http://127.0.0.1:1/price?key=other&ids=btc", &[], None, true));
+        assert!(recording.answers("GET", "http://127.0.0.1:1/api/v3/price?key=k&ids=btc", &[], None, true));
+        assert!(!recording.answers("GET", "http://127.0.0.1:1/price?ids=btc", &[], None, false));
+        assert!(!recording.answers("GET", "http://127.0.0.1:1/price?ids=eth&key=k", &[], None, false));
+        assert!(recording.file_name().starts_with("get-api-v3-price-"), "{}", recording.file_name());
+    }
+}

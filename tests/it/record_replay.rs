@@ -1,0 +1,121 @@
+//! Without the vendor: `ois call CONFIG --record DIR` keeps each exchange (no credential written),
+//! `--replay DIR` gives the same values with nothing sent, and `ois mock DIR` serves the
+//! recordings to a call pointed at it, refusing what they do not answer.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::common::{self, vendor};
+
+fn call(config: &std::path::Path, secrets: &std::path::Path, more: &[&str]) -> (i32, Value, String) {
+    let output = common::ois()
+        .env("NO_COLOR", "1")
+        .arg("call")
+        .arg(config)
+        .arg("--secrets")
+        .arg(secrets)
+        .args(["--format", "json"])
+        .args(more)
+        .output()
+        .unwrap();
+    let report = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    (output.status.code().unwrap_or(-1), report, String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+fn values(report: &Value) -> Vec<Value> {
+    report["beacons"].as_array().unwrap().iter().map(|b| b["values"].clone()).collect()
+}
+
+/// A child `ois mock` on a free port, stopped when dropped.
+struct MockProcess {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Drop for MockProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn mock(dir: &std::path::Path) -> MockProcess {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ois"))
+        .args(["mock"])
+        .arg(dir)
+        .args(["--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    MockProcess { child, base: line.trim().to_owned() }
+}
+
+#[test]
+fn record_replay_and_mock_give_the_values_the_vendor_gave() {
+    let server = vendor::vendor();
+    let deployment = vendor::deploy(
+        &server,
+        &["feed:name=string32:USD/EUR", "feed:name=string32:USD/GBP", "price:symbol=string32:BTC"],
+    );
+    let (config, secrets) = (&deployment.config, &deployment.secrets);
+    let recordings = deployment.dir.path().join("answers");
+
+    let (code, live, err) = call(config, secrets, &["--record", recordings.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let sent = server.take().len();
+    assert_eq!(sent, 2, "one call for the batched feed, one for price");
+    let files: Vec<String> = std::fs::read_dir(&recordings)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    for file in &files {
+        let text = std::fs::read_to_string(recordings.join(file)).unwrap();
+        assert!(!text.contains(vendor::KEY), "{file} holds the key: {text}");
+        assert!(text.contains("<credential>"), "{file}: {text}");
+    }
+    // Recorded again, the same answers leave the files as they were.
+    let before: Vec<std::time::SystemTime> =
+        files.iter().map(|f| std::fs::metadata(recordings.join(f)).unwrap().modified().unwrap()).collect();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_eq!(call(config, secrets, &["--record", recordings.to_str().unwrap()]).0, 0);
+    let after: Vec<std::time::SystemTime> =
+        files.iter().map(|f| std::fs::metadata(recordings.join(f)).unwrap().modified().unwrap()).collect();
+    assert_eq!(before, after, "unchanged recordings were rewritten");
+    server.take();
+
+    // Replayed: the same values, nothing sent.
+    let (code, replayed, err) = call(config, secrets, &["--replay", recordings.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(values(&replayed), values(&live));
+    assert!(server.take().is_empty(), "a replay sent a request");
+
+    // Served by `ois mock` to the config pointed at it.
+    let mocked = mock(&recordings);
+    let (code, served, err) = call(config, secrets, &["--server", &mocked.base]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(values(&served), values(&live));
+    assert!(server.take().is_empty(), "the vendor was called, not the mock");
+
+    // A request no recording answers (its recording taken away): CAL011 from a replay, naming
+    // what was asked; 404 from the mock, so the call fails.
+    drop(mocked);
+    let price = files.iter().find(|f| f.contains("price")).unwrap();
+    std::fs::remove_file(recordings.join(price)).unwrap();
+    let (code, report, err) = call(config, secrets, &["--replay", recordings.to_str().unwrap()]);
+    assert_eq!(code, 1, "{report} {err}");
+    let failed: Vec<&Value> = report["beacons"].as_array().unwrap().iter().filter(|b| b["verdict"] != "ok").collect();
+    assert_eq!(failed.len(), 1, "{report}");
+    assert_eq!(failed[0]["code"], "CAL011", "{report}");
+    assert!(failed[0]["message"].as_str().unwrap().contains("/price?symbol=BTC"), "{report}");
+    let mocked = mock(&recordings);
+    let (code, report, _) = call(config, secrets, &["--server", &mocked.base]);
+    assert_eq!(code, 1, "{report}");
+    assert!(report.to_string().contains("404"), "{report}");
+    assert!(server.take().is_empty());
+}
