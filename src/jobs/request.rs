@@ -228,7 +228,7 @@ impl CallInputs {
 }
 
 /// `ois`, calling `server` instead of its own server; the note that says so.
-fn replace_server(ois: &mut Value, server: &str) -> Result<Diagnostic, Diagnostic> {
+pub(super) fn replace_server(ois: &mut Value, server: &str) -> Result<Diagnostic, Diagnostic> {
     let parsed = url::Url::parse(server).ok().filter(|url| matches!(url.scheme(), "http" | "https") && url.has_host());
     if parsed.is_none() {
         return Err(Diagnostic::elsewhere(

@@ -48,6 +48,8 @@ pub struct FeedRequest {
     pub fetch_interval: u64,
     /// One trigger for the feeds of an endpoint whose pre-processed parameters are equal.
     pub batch: bool,
+    /// Another server for every OIS of the config (a mock, a staging host): a staging config.
+    pub server: Option<String>,
 }
 
 impl Default for FeedRequest {
@@ -62,6 +64,7 @@ impl Default for FeedRequest {
             signed_apis: Vec::new(),
             fetch_interval: DEFAULT_FETCH_INTERVAL,
             batch: false,
+            server: None,
         }
     }
 }
@@ -243,6 +246,9 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
         ScaffoldKind::Fragment { target } => fragment(oises, *target)?,
         ScaffoldKind::Feed(request) => {
             let mut scaffold = feed(oises, request)?;
+            if let Some(server) = &request.server {
+                scaffold.warnings.extend(staging(&mut scaffold.config, server)?);
+            }
             let found = servable(&mut scaffold.config, request.batch)?;
             scaffold.warnings.extend(found);
             scaffold
@@ -261,6 +267,29 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
         }
     };
     Ok(scaffold)
+}
+
+/// Points every OIS of `config` at `server` (a mock, a staging host), each with a note that the
+/// config does not call the vendor's production server.
+fn staging(config: &mut Value, server: &str) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let mut notes = Vec::new();
+    let oises = config.get_mut("ois").and_then(Value::as_array_mut).into_iter().flatten();
+    for (index, ois) in oises.enumerate() {
+        // Checked as a call's server is (an absolute http(s) URL); its note is the call's own.
+        super::request::replace_server(ois, server)?;
+        let own = ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let mut note = Diagnostic::new(
+            Code::ServerReplaced,
+            format!("/ois/{index}/apiSpecifications/servers/0/url"),
+            format!(
+                "a staging config: \"{own}\" calls {} here, not its own server; deploy the config made without it to reach the vendor",
+                crate::emit::printable(server)
+            ),
+        );
+        note.location.document = crate::diagnostic::Document::Output;
+        notes.push(note);
+    }
+    Ok(notes)
 }
 
 /// What the Feed would say of serving `config`'s templates: an error stops the scaffold (a config

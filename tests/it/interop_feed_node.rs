@@ -238,3 +238,112 @@ fn a_broken_template_fails_validation_before_any_node_runs_it() {
     let shown = String::from_utf8_lossy(&validated.stdout);
     assert!(shown.contains("OIS076") && shown.contains("\"ticker\""), "{shown}");
 }
+
+/// Without the vendor: the config's answers recorded by `ois call CONFIG --record`, the vendor
+/// then never called again, `ois mock` serving the recordings, a staging config made by `ois
+/// scaffold feed --server MOCK`, run by the real Airnode Feed 4.6.0 and Signed API: every beacon
+/// arrives with the value the live call gave.
+#[test]
+fn the_real_feed_runs_on_recorded_answers_served_by_ois_mock() {
+    let version = "4.6.0";
+    let (Some(feed_main), Some(signed_api_main)) =
+        (common::node_main(version, "airnode-feed"), common::node_main(version, "signed-api"))
+    else {
+        return;
+    };
+    let vendor = vendor();
+    let port = free_port();
+    let signed_api = format!("http://127.0.0.1:{port}");
+    let feeds = ["feed:name=string32:USD/EUR", "feed:name=string32:USD/GBP", "price:symbol=string32:BTC"];
+    let signed_api_arg = format!("local={signed_api}");
+    let more = ["--signed-api", signed_api_arg.as_str(), "--fetch-interval", "1"];
+    let deployment = deploy_for(&vendor, None, &feeds, &more);
+    let (config, secrets) = (deployment.config.display().to_string(), deployment.secrets.display().to_string());
+    let answers = deployment.dir.path().join("answers");
+    let live = common::ois()
+        .args(["call", &config, "--secrets", &secrets, "--format", "json", "--record"])
+        .arg(&answers)
+        .output()
+        .unwrap();
+    assert!(live.status.success(), "{}", String::from_utf8_lossy(&live.stderr));
+    let live: Value = serde_json::from_slice(&live.stdout).unwrap();
+    vendor.take();
+
+    // The mock, and the staging config pointed at it (the same feeds, IDs and secrets).
+    let mut mock = Command::new(assert_cmd::cargo::cargo_bin("ois"))
+        .arg("mock")
+        .arg(&answers)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(mock.stdout.take().unwrap()), &mut line).unwrap();
+    let _mock = Running(mock);
+    let mock_base = line.trim().to_owned();
+    let staging = deployment.dir.path().join("staging.json");
+    let mut scaffold = vec!["scaffold", "feed", deployment.ois.to_str().unwrap(), "--batch"];
+    for feed in &feeds {
+        scaffold.extend(["--feed", feed]);
+    }
+    scaffold.extend(more);
+    scaffold.extend(["--server", &mock_base, "-o", staging.to_str().unwrap()]);
+    let made = common::ois().args(&scaffold).output().unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    assert!(String::from_utf8_lossy(&made.stderr).contains("a staging config"), "the note");
+
+    let feed_dir = deployment.dir.path().join("feed");
+    std::fs::create_dir_all(feed_dir.join("config")).unwrap();
+    std::fs::copy(&staging, feed_dir.join("config/airnode-feed.json")).unwrap();
+    std::fs::copy(&deployment.secrets, feed_dir.join("config/secrets.env")).unwrap();
+    let api_dir = deployment.dir.path().join("signed-api");
+    std::fs::create_dir_all(api_dir.join("config")).unwrap();
+    let (api_config, api_secrets) = (api_dir.join("config/signed-api.json"), api_dir.join("config/secrets.env"));
+    let made = common::ois()
+        .args(["scaffold", "signed-api"])
+        .arg(&staging)
+        .args(["--secrets", &secrets, "-o"])
+        .arg(&api_config)
+        .arg("--secrets-out")
+        .arg(&api_secrets)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let token = std::fs::read_to_string(&deployment.secrets)
+        .unwrap()
+        .lines()
+        .find_map(|line| line.strip_prefix("SIGNED_API_LOCAL_AUTH_TOKEN=").map(str::to_owned))
+        .unwrap();
+    const READ_TOKEN: &str = "read-t0ken-3141";
+    common::vendor::fill(
+        &api_secrets,
+        &[("SIGNED_API_LOCAL_AUTH_TOKEN", &token), ("REAL_TIME_TOKEN", READ_TOKEN), ("OEV_TOKEN", "oev-t0ken")],
+    );
+    let airnode = live["airnode"].as_str().unwrap().to_owned();
+    let port_text = port.to_string();
+    let _signed_api = start_node(&signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
+    let _feed = start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
+
+    let expected = live["beacons"].as_array().unwrap().len();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let data = loop {
+        let answer = get_json(&format!("{signed_api}/real-time/{airnode}"), READ_TOKEN);
+        let data = answer.as_ref().and_then(|a| a["data"].as_object().cloned()).unwrap_or_default();
+        if data.len() >= expected {
+            break data;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} of {expected} beacons pushed in 60 s\nfeed log:\n{}",
+            data.len(),
+            log_of(&feed_dir)
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    };
+    for beacon in live["beacons"].as_array().unwrap() {
+        let beacon_id = beacon["beaconId"].as_str().unwrap();
+        let datum = data.get(beacon_id).unwrap_or_else(|| panic!("beacon {beacon_id} not pushed: {data:?}"));
+        assert_eq!(datum["encodedValue"], beacon["encodedValue"], "{beacon_id}");
+    }
+    assert!(vendor.take().is_empty(), "the Feed reached the vendor, not the mock");
+}
