@@ -350,9 +350,16 @@ fn exchange(job: &RequestJob, source: &Source, warnings: &mut Vec<Diagnostic>, n
 }
 
 /// A sample response, read as the node reads an API's answer: JSON.parse, duplicates and 1e400
-/// included, each leniency a warning.
+/// included, each leniency a warning; of a recording, the answer it recorded.
 fn read_response(path: &std::path::Path, warnings: &mut Vec<Diagnostic>) -> Result<Value, Diagnostic> {
     let (response, duplicate_keys, infinities) = Source::read(path)?.parse_as_javascript()?;
+    // A recording (`ois call … --record`): its answer's body.
+    let response = match response.get("oisRecording").and_then(Value::as_u64) {
+        Some(crate::call::recording::RECORDING_VERSION) => {
+            response.pointer("/response/body").cloned().unwrap_or(Value::Null)
+        }
+        _ => response,
+    };
     let file = path.display();
     if duplicate_keys > 0 {
         warnings.push(Diagnostic::elsewhere(

@@ -119,3 +119,23 @@ fn record_replay_and_mock_give_the_values_the_vendor_gave() {
     assert!(report.to_string().contains("404"), "{report}");
     assert!(server.take().is_empty());
 }
+
+/// `ois request --response` reads a recording as the answer it recorded.
+#[test]
+fn a_recording_is_a_response_to_preview() {
+    let dir = tempfile::tempdir().unwrap();
+    let recording = dir.path().join("get-items-2-00000000.json");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/codes/CAL011.in/answers/get-items-2-00000000.json");
+    let text = std::fs::read_to_string(fixture).unwrap().replace(r#"{"price": 2}"#, "7");
+    std::fs::write(&recording, text).unwrap();
+    let ois_file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/codes/CAL011.in/api.ois.json");
+    let output = common::ois()
+        .args(["request", ois_file, "--endpoint", "item", "--param", "id=2", "--response"])
+        .arg(&recording)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(report.to_string().contains("\"values\":[\"7\"]"), "{report}");
+}
