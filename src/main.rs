@@ -57,7 +57,8 @@ enum Command {
   ois call config.json --all --jobs 8                every endpoint with its examples, a summary table
   ois call config.json --all --format json           the same, for scripts (exit 1 unless all ok)
   ois call config.json --record answers/             call, and keep each exchange (no credentials)
-  ois call config.json --replay answers/             the same values from the recordings: nothing sent")]
+  ois call config.json --replay answers/             the same values from the recordings: nothing sent
+  ois call config.json --check answers/ --format sarif   in a scheduled CI job: exit 1 when an answer drifted")]
     Call(CallArgs),
     /// Serve recorded answers on 127.0.0.1 (`ois call … --record DIR` makes them): a call, a node
     /// or CI runs without the vendor. The one command besides `call` and `studio` that opens a socket.

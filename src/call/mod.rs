@@ -44,6 +44,8 @@ pub struct CallOptions {
     pub record: Option<std::path::PathBuf>,
     /// Answer from the recordings in this folder instead of the network: nothing is sent.
     pub replay: Option<std::path::PathBuf>,
+    /// Compare each live answer with its recording: a call whose answer drifted fails.
+    pub check: Option<recording::DriftCheck>,
 }
 
 impl Default for CallOptions {
@@ -53,6 +55,7 @@ impl Default for CallOptions {
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             record: None,
             replay: None,
+            check: None,
         }
     }
 }
@@ -146,7 +149,7 @@ pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result
     let Some(built) = &prepared.request else { return Ok(None) };
     let stopped = |diagnostic| Stopped { diagnostic, logs: prepared.logs.clone() };
     let reply = match &call_options.replay {
-        Some(folder) => recording::find(folder, built).map(|found| found.reply()).map_err(stopped)?,
+        Some(folder) => recording::find(folder, built).map(|(_, found)| found.reply()).map_err(stopped)?,
         None => send(built, call_options).map_err(stopped)?,
     };
     if let Some(folder) = &call_options.record {
@@ -157,6 +160,21 @@ pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result
     }
     if reply.json.is_none() {
         return Err(CallFailure { stopped: stopped(not_json(&reply, &built.secrets)), reply: Some(reply) });
+    }
+    if let Some(check) = &call_options.check {
+        let drifted = |message: String| Diagnostic::elsewhere(Code::AnswerDrifted, message);
+        let (name, recorded) = recording::find(&check.folder, built).map_err(stopped)?;
+        let live = reply.json.as_ref().unwrap_or(&Value::Null);
+        let moved = recording::drift(&recorded.response.body, live, check.tolerance);
+        if !moved.is_empty() {
+            let message = format!(
+                "the answer to {} {} drifted from its recording {name}: {}",
+                built.method,
+                crate::emit::printable(&recorded.request.url),
+                moved.join("; ")
+            );
+            return Err(CallFailure { stopped: stopped(drifted(message)), reply: Some(reply) });
+        }
     }
     Ok(Some(reply))
 }

@@ -19,6 +19,21 @@ use super::{FAILURE, write_stdout};
 pub(crate) enum CallFormat {
     Text,
     Json,
+    /// SARIF 2.1.0 of what failed (a scheduled CI job watching a feed's source: `--check`).
+    Sarif,
+    /// GitHub Actions workflow commands of what failed.
+    Github,
+}
+
+impl CallFormat {
+    /// The machine format of diagnostics this is, if it is one.
+    fn machine(self) -> Option<super::DiagnosticsArg> {
+        match self {
+            CallFormat::Sarif => Some(super::DiagnosticsArg::Sarif),
+            CallFormat::Github => Some(super::DiagnosticsArg::Github),
+            CallFormat::Text | CallFormat::Json => None,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -54,8 +69,27 @@ pub(crate) struct CallArgs {
     record: Option<std::path::PathBuf>,
     /// Answer from the recordings in DIR instead of the API: nothing is sent (CAL011 when none
     /// answers a request).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "check")]
     replay: Option<std::path::PathBuf>,
+    /// Call the API and compare each answer with its recording in DIR: a value gone, of another
+    /// type, or a number moved by more than --tolerance is drift (CAL012, exit 1).
+    #[arg(long, value_name = "DIR", conflicts_with = "record")]
+    check: Option<std::path::PathBuf>,
+    /// With --check: how far a number may move, relative (`5%` or `0.05`).
+    #[arg(long, value_name = "FRACTION", default_value = "5%", value_parser = parse_tolerance, requires = "check")]
+    tolerance: f64,
+}
+
+/// `5%` or `0.05`: a relative change, not negative.
+fn parse_tolerance(text: &str) -> Result<f64, String> {
+    let (number, scale) = match text.strip_suffix('%') {
+        Some(percent) => (percent, 100.0),
+        None => (text, 1.0),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() && value >= 0.0 => Ok(value / scale),
+        _ => Err(format!("\"{text}\" is not a tolerance: write 5% or 0.05")),
+    }
 }
 
 /// Lines of a body shown on a terminal before it is cut.
@@ -73,10 +107,23 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
     options.max_response_bytes = args.max_response_bytes;
     options.record = args.record.clone();
     options.replay = args.replay.clone();
+    options.check =
+        args.check.clone().map(|folder| ois::call::recording::DriftCheck { folder, tolerance: args.tolerance });
     let job = CallJob::new(args.inputs.call_inputs(), options);
     let Some(endpoint) = &args.endpoint else {
         return run_many(&args, &job, style);
     };
+    if let Some(machine) = args.format.machine() {
+        let (mut diagnostics, source, ok) = match ois::jobs::call::one(&job, endpoint, super::now()) {
+            Ok(report) => (report.located.diagnostics, report.located.source, true),
+            Err(stopped) => (stopped.stop.located.diagnostics, stopped.stop.located.source, false),
+        };
+        super::settle(&mut diagnostics, source.as_ref());
+        let file = args.inputs.file.display().to_string();
+        let output = super::machine_report(machine, &[(&file, &diagnostics)]).unwrap_or_default();
+        let written = write_stdout(&*ois::emit::printable(&output));
+        return if ok && written.is_ok() { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) };
+    }
     let show = args.inputs.show_secrets;
     if args.paths {
         return match ois::jobs::call::paths(&job, endpoint) {
@@ -96,7 +143,8 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
                     called.json(show),
                     &report.located.diagnostics,
                 )),
-                CallFormat::Text => {
+                // The machine formats were answered above.
+                CallFormat::Text | CallFormat::Sarif | CallFormat::Github => {
                     let body_lines = std::io::stdout().is_terminal().then_some(BODY_LINES_ON_TERMINAL);
                     render::text_before_answer(&called.exchange, show)
                         + &called
@@ -110,7 +158,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
             // What the API answered may not act on the terminal.
             let output = match args.format {
                 CallFormat::Json => ois::emit::printable_json(&output),
-                CallFormat::Text => ois::emit::printable(&output),
+                _ => ois::emit::printable(&output),
             };
             match write_stdout(&*output) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -190,6 +238,13 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
         (CallFormat::Json, ManyReport::Beacons(r)) => json_text(r, &diagnostics),
         (CallFormat::Text, ManyReport::Endpoints(r)) => summary_table(r),
         (CallFormat::Text, ManyReport::Beacons(r)) => beacon_table(r),
+        (machine, _) => {
+            let mut problems = report.problems();
+            super::settle(&mut problems, report.source());
+            diagnostics.extend(problems);
+            let file = args.inputs.file.display().to_string();
+            machine.machine().and_then(|m| super::machine_report(m, &[(&file, &diagnostics)])).unwrap_or_default()
+        }
     };
     // The problems in full, after the table, so the table stays readable.
     if args.format == CallFormat::Text {
@@ -197,7 +252,7 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
     }
     let output = match args.format {
         CallFormat::Json => ois::emit::printable_json(&output),
-        CallFormat::Text => ois::emit::printable(&output),
+        _ => ois::emit::printable(&output),
     };
     if let Err(error) = write_stdout(&*output) {
         super::report_diagnostics(&[error], None, style);

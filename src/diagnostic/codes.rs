@@ -299,6 +299,7 @@ codes! {
         CallFailed = "CAL009", Error, "the call failed in another way (the message says how)";
         CredentialRedirected = "CAL010", Warning, "a redirect carried a credential header to another origin, as the node's client would";
         NoRecording = "CAL011", Error, "a call answered from recordings, and none answers this request (nothing is sent)";
+        AnswerDrifted = "CAL012", Error, "a live answer that drifted from its recording: a value gone, of another type, or a number moved more than allowed";
     }
     Edit {
         BadEdit = "EDT001", Error, "an endpoint edit that cannot be made: no such endpoint or parameter, a name taken or malformed, a value the node cannot read";

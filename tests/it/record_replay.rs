@@ -139,3 +139,50 @@ fn a_recording_is_a_response_to_preview() {
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(report.to_string().contains("\"values\":[\"7\"]"), "{report}");
 }
+
+/// `--check DIR` calls the API and compares each answer with its recording: no drift, exit 0;
+/// a number moved beyond the tolerance or a value of another type is CAL012, exit 1, in SARIF
+/// for a scheduled CI job.
+#[test]
+fn a_drifted_answer_is_caught_against_its_recording() {
+    let server = vendor::vendor();
+    let deployment = vendor::deploy(&server, &["feed:name=string32:USD/EUR", "price:symbol=string32:BTC"]);
+    let (config, secrets) = (&deployment.config, &deployment.secrets);
+    let answers = deployment.dir.path().join("answers");
+    let answers = answers.to_str().unwrap();
+    assert_eq!(call(config, secrets, &["--record", answers]).0, 0);
+    let (code, report, err) = call(config, secrets, &["--check", answers]);
+    assert_eq!(code, 0, "{report} {err}");
+
+    // Another server with the answers moved: EUR up 60 %, the price now a string.
+    let drifted = common::server::Server::start(|request, stream| {
+        let body = match request.path() {
+            "/rates" => r#"{"rates": {"EUR": 1.5, "GBP": 0.79, "JPY": 151.2}}"#,
+            _ => r#"{"symbol": "BTC", "price": "103"}"#,
+        };
+        common::server::answer(stream, "200 OK", "application/json", "", body.as_bytes());
+    });
+    let output = common::ois()
+        .arg("call")
+        .arg(config)
+        .arg("--secrets")
+        .arg(secrets)
+        .args(["--server", &drifted.base, "--check", answers, "--format", "sarif"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let sarif = String::from_utf8_lossy(&output.stdout);
+    assert!(sarif.contains("CAL012") && sarif.contains("/rates/EUR moved from 0.92 to 1.5"), "{sarif}");
+    assert!(sarif.contains("/price was a number and is now a string"), "{sarif}");
+    let (code, report, _) =
+        call(config, secrets, &["--server", &drifted.base, "--check", answers, "--tolerance", "100%"]);
+    assert_eq!(code, 1);
+    let failed: Vec<&str> = report["beacons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["verdict"] != "ok")
+        .map(|b| b["endpoint"].as_str().unwrap())
+        .collect();
+    assert_eq!(failed, ["price"], "{report}");
+}

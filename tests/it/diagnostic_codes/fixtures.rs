@@ -204,7 +204,7 @@ fn serve(answer: Vec<u8>, delay_ms: u64) -> String {
 }
 
 /// `{"answers", "closed", "https", "delayMs", "timeoutMs", "maxResponseBytes", "refine",
-/// "credentials"}`: the base OIS's `item` endpoint (id 1) called with its server replaced by the
+/// "credentials", "check"}`: the base OIS's `item` endpoint (id 1) called with its server replaced by the
 /// first of loopback servers that each answer with their `answers` (lines joined by CRLF; `{1}`
 /// in one is the second server's URL), or by a port nothing listens on when `closed`. The call's
 /// error, or the reply's notes; every server's port written `PORT`.
@@ -255,6 +255,15 @@ fn call_codes(case: &Value) -> Vec<Shown> {
     }
     if let Some(bytes) = case["maxResponseBytes"].as_u64() {
         options.max_response_bytes = bytes;
+    }
+    // `"check": {"recording", "tolerance"}`: the answer compared with that recording.
+    let recordings = tempfile::tempdir().unwrap();
+    if let Some(check) = case.get("check") {
+        std::fs::write(recordings.path().join("get-items-1.json"), check["recording"].to_string()).unwrap();
+        options.check = Some(ois::call::recording::DriftCheck {
+            folder: recordings.path().to_path_buf(),
+            tolerance: check["tolerance"].as_f64().unwrap_or(0.05),
+        });
     }
     let produced = match call(&ois, &request, &ois::processing::Engine::Embedded, &options, 0) {
         Ok(called) => called.reply.map(|reply| reply.notes).unwrap_or_default(),
