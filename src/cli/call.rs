@@ -75,6 +75,11 @@ pub(crate) struct CallArgs {
     /// type, or a number moved by more than --tolerance is drift (CAL012, exit 1).
     #[arg(long, value_name = "DIR", conflicts_with = "record")]
     check: Option<std::path::PathBuf>,
+    /// Call the config and OTHER beacon by beacon, and print both values and their difference:
+    /// OTHER is another config (a mock or staging one, calling its own servers) or a folder of
+    /// recordings (the same config answered from them). For moving mock → staging → live.
+    #[arg(long, value_name = "OTHER", conflicts_with_all = ["endpoint", "all", "replay", "record", "check"])]
+    compare: Option<std::path::PathBuf>,
     /// With --check: how far a number may move, relative (`5%` or `0.05`).
     #[arg(long, value_name = "FRACTION", default_value = "5%", value_parser = parse_tolerance, requires = "check")]
     tolerance: f64,
@@ -212,13 +217,19 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
     let progress =
         if std::io::stderr().is_terminal() { indicatif::ProgressBar::new(0) } else { indicatif::ProgressBar::hidden() };
     let started = std::sync::atomic::AtomicBool::new(false);
-    let report = ois::jobs::call_config::many(job, args.all, usize::from(args.jobs), super::now(), &|step| {
+    let step = |step: usize| {
         if started.swap(true, std::sync::atomic::Ordering::Relaxed) {
             progress.inc(step as u64);
         } else {
             progress.set_length(step as u64);
         }
-    });
+    };
+    if let Some(other) = &args.compare {
+        let compared = ois::jobs::call_config::compare_runs(job, other, usize::from(args.jobs), super::now(), &step);
+        progress.finish_and_clear();
+        return show_comparison(args, compared, style);
+    }
+    let report = ois::jobs::call_config::many(job, args.all, usize::from(args.jobs), super::now(), &step);
     progress.finish_and_clear();
     let report = match report {
         Ok(report) => report,
@@ -339,4 +350,47 @@ fn summary_table(report: &AllReport) -> String {
     let mut out = table(["endpoint", "status", "latency", "value", "encoded", "verdict"], rows);
     out.push_str(&format!("\n{count} endpoint(s): {} ok, {} failed\n", report.ok, report.failed));
     out
+}
+
+/// Two runs side by side: a table (or the report as JSON); exit 1 when a beacon failed in either
+/// run or is in one only (values that differ are what a comparison is for).
+fn show_comparison(
+    args: &CallArgs,
+    compared: Result<ois::jobs::call_config::CompareReport, ois::jobs::request::Stop>,
+    style: ois::report::RenderStyle,
+) -> ExitCode {
+    let report = match compared {
+        Ok(report) => report,
+        Err(mut stop) => {
+            super::settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
+            return show_stop(&stop, style);
+        }
+    };
+    let output = if args.format == CallFormat::Json {
+        json_text(&report, &[])
+    } else {
+        let rows: Vec<[String; 6]> = report
+            .beacons
+            .iter()
+            .map(|b| {
+                [
+                    optional(b.beacon_id.as_deref().or(Some(b.template_id.as_str())), ois::node::ids::short),
+                    b.endpoint.clone(),
+                    values_cell(b.values.as_ref()),
+                    values_cell(b.other_values.as_ref()),
+                    optional(b.difference, |d| format!("{:+.2} %", d * 100.0)),
+                    b.verdict.clone(),
+                ]
+            })
+            .collect();
+        let mut out = table(["beacon", "endpoint", "this", "other", "difference", "verdict"], rows);
+        out.push_str(&format!("\n{} the same, {} not\n", report.same, report.different));
+        out
+    };
+    if let Err(error) = write_stdout(&*ois::emit::printable(&output)) {
+        super::report_diagnostics(&[error], None, style);
+        return ExitCode::from(FAILURE);
+    }
+    let failed = report.beacons.iter().any(|b| b.verdict != "same" && b.verdict != "differs");
+    if failed { ExitCode::from(FAILURE) } else { ExitCode::SUCCESS }
 }

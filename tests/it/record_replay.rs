@@ -186,3 +186,47 @@ fn a_drifted_answer_is_caught_against_its_recording() {
         .collect();
     assert_eq!(failed, ["price"], "{report}");
 }
+
+/// `--compare`: a config against its recordings (every beacon the same), and against a staging
+/// config pointed at another server (the moved rate differs, with its difference).
+#[test]
+fn two_runs_side_by_side() {
+    let server = vendor::vendor();
+    let feeds = ["feed:name=string32:USD/EUR", "price:symbol=string32:BTC"];
+    let deployment = vendor::deploy(&server, &feeds);
+    let (config, secrets) = (&deployment.config, &deployment.secrets);
+    let answers = deployment.dir.path().join("answers");
+    assert_eq!(call(config, secrets, &["--record", answers.to_str().unwrap()]).0, 0);
+    let (code, report, err) = call(config, secrets, &["--compare", answers.to_str().unwrap()]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!((report["same"].as_u64(), report["different"].as_u64()), (Some(2), Some(0)), "{report}");
+
+    let moved = common::server::Server::start(|request, stream| {
+        let body = match request.path() {
+            "/rates" => r#"{"rates": {"EUR": 0.966, "GBP": 0.79, "JPY": 151.2}}"#,
+            _ => r#"{"symbol": "BTC", "price": 103}"#,
+        };
+        common::server::answer(stream, "200 OK", "application/json", "", body.as_bytes());
+    });
+    let staging = deployment.dir.path().join("staging.json");
+    let mut scaffold = vec!["scaffold", "feed", deployment.ois.to_str().unwrap(), "--batch"];
+    for feed in &feeds {
+        scaffold.extend(["--feed", feed]);
+    }
+    scaffold.extend(["--server", &moved.base, "-o", staging.to_str().unwrap()]);
+    let made = common::ois().args(&scaffold).output().unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let output = common::ois()
+        .arg("call")
+        .arg(config)
+        .arg("--secrets")
+        .arg(secrets)
+        .args(["--compare", staging.to_str().unwrap()])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{table} {}", String::from_utf8_lossy(&output.stderr));
+    assert!(table.contains("920000") && table.contains("966000") && table.contains("+5.00 %"), "{table}");
+    assert!(table.contains("1 the same, 1 not"), "{table}");
+}
