@@ -60,12 +60,13 @@ enum Command {
   ois call config.json --replay answers/             the same values from the recordings: nothing sent
   ois call config.json --check answers/ --format sarif   in a scheduled CI job: exit 1 when an answer drifted")]
     Call(CallArgs),
-    /// Serve recorded answers on 127.0.0.1 (`ois call … --record DIR` makes them): a call, a node
-    /// or CI runs without the vendor. The one command besides `call` and `studio` that opens a socket.
+    /// Serve recorded answers (`ois call … --record DIR` makes them), or answers made from an
+    /// OpenAPI document, on 127.0.0.1: a call, a node or CI runs without the vendor. The one command besides `call` and `studio` that opens a socket.
     #[cfg(feature = "mock")]
     #[command(after_help = "EXAMPLES:
   ois mock answers/ --port 8701                 serve them; point a call or a config at it:
-  ois call config.json --server http://127.0.0.1:8701 --secrets secrets.env")]
+  ois call config.json --server http://127.0.0.1:8701 --secrets secrets.env
+  ois mock api.yaml --seed 7                    answers made from the document's examples and schemas")]
     Mock(cli::MockArgs),
     /// Scaffold what a node needs next to an OIS: an Airnode Feed config, an Airnode config.json,
     /// or the config.json fragment.

@@ -1,55 +1,86 @@
-//! `ois mock`: the recordings of a folder served on 127.0.0.1, so that a call, a node or CI can
-//! run without the vendor. A request gets the recording that answers it ([`Recording::answers`]:
-//! method, path, query and body; a recorded credential must be there, any value); one that none
-//! answers gets 404 naming what was asked and the nearest recording. Each hit is logged.
+//! `ois mock`: the recordings of a folder — or answers made from an OpenAPI document — served on
+//! 127.0.0.1, so that a call, a node or CI can run without the vendor. A request gets the
+//! recording that answers it ([`Recording::answers`]: method, path, query and body; a recorded
+//! credential must be there, any value), or the document's operation at its path; one that none
+//! answers gets 404 (501 for a path the document has with another method) naming what was asked.
+//! Each hit is logged.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::recording::{Recording, read_folder};
+use super::synthesized::{Route, routes};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 
 /// The largest request body read (a node's POST bodies are small).
 const MAX_BODY_BYTES: u64 = 1 << 20;
 
-/// A mock bound to its port, with the recordings it serves.
+/// What a mock answers with.
+enum Answers {
+    /// A folder's recordings, by file name.
+    Recorded(Vec<(String, Recording)>),
+    /// An OpenAPI document's operations.
+    Made(Vec<Route>),
+}
+
+/// A mock bound to its port, with what it serves.
 pub struct Mock {
     server: tiny_http::Server,
     /// The port bound (the one asked for, or the free one chosen for 0).
     pub port: u16,
-    /// The folder the recordings came from.
+    /// The folder of recordings, or the OpenAPI document, served.
     pub folder: PathBuf,
-    recordings: Vec<(String, Recording)>,
+    answers: Answers,
 }
 
 impl Mock {
-    /// Reads the recordings of `folder` and binds 127.0.0.1 (only) at `port` (0: any free one).
-    /// Refused when the folder holds no recording.
-    pub fn bind(folder: &Path, port: u16) -> Result<Mock, Diagnostic> {
-        let recordings = read_folder(folder)?;
-        if recordings.is_empty() {
-            return Err(Diagnostic::elsewhere(
-                Code::NoRecording,
-                format!("{} holds no recording to serve", folder.display()),
-            )
-            .with_help("record a call's exchanges into it first"));
-        }
+    /// Reads what `from` holds — a folder of recordings, or an OpenAPI document whose answers are
+    /// made with `seed` — and binds 127.0.0.1 (only) at `port` (0: any free one). Refused when
+    /// there is nothing to serve.
+    pub fn bind(from: &Path, port: u16, seed: u64) -> Result<Mock, Diagnostic> {
+        let answers = if from.is_dir() {
+            let recordings = read_folder(from)?;
+            if recordings.is_empty() {
+                return Err(Diagnostic::elsewhere(
+                    Code::NoRecording,
+                    format!("{} holds no recording to serve", from.display()),
+                )
+                .with_help("record a call's exchanges into it first"));
+            }
+            Answers::Recorded(recordings)
+        } else {
+            let source = crate::source::Source::read(from)?;
+            let root = source.parse()?;
+            Answers::Made(routes(&root, seed).map_err(|mut error| {
+                source.locate_diagnostic(&mut error);
+                error
+            })?)
+        };
+        let folder = from;
         let server = tiny_http::Server::http(("127.0.0.1", port)).map_err(|error| {
             Diagnostic::elsewhere(Code::BadArgument, format!("cannot listen on 127.0.0.1:{port}: {error}"))
                 .with_fix(Fix::ChoosePort)
         })?;
         let port = server.server_addr().to_ip().map_or(port, |address| address.port());
-        Ok(Mock { server, port, folder: folder.to_path_buf(), recordings })
+        Ok(Mock { server, port, folder: folder.to_path_buf(), answers })
     }
 
-    /// How many recordings it serves.
+    /// How many recordings or operations it serves.
     pub fn len(&self) -> usize {
-        self.recordings.len()
+        match &self.answers {
+            Answers::Recorded(recordings) => recordings.len(),
+            Answers::Made(routes) => routes.len(),
+        }
     }
 
     /// Whether it serves none (never, once bound).
     pub fn is_empty(&self) -> bool {
-        self.recordings.is_empty()
+        self.len() == 0
+    }
+
+    /// Whether it serves recordings (not answers made from a document).
+    pub fn is_recorded(&self) -> bool {
+        matches!(self.answers, Answers::Recorded(_))
     }
 
     /// Serves until the process ends, one request at a time; `log` hears a line per request:
@@ -67,30 +98,7 @@ impl Mock {
             let read = request.as_reader().take(MAX_BODY_BYTES).read_to_end(&mut body);
             let json = (read.is_ok() && !body.is_empty()).then(|| serde_json::from_slice(&body).ok()).flatten();
             let url = format!("http://127.0.0.1:{}{target}", self.port);
-            let (status, response_headers, text, said) = match self.answer(&method, &url, &headers, json.as_ref()) {
-                Some((name, recording)) => {
-                    let reply = recording.reply();
-                    let kept: Vec<(String, String)> = reply
-                        .headers
-                        .into_iter()
-                        .filter(|(n, _)| {
-                            !["content-length", "transfer-encoding", "connection", "content-encoding"]
-                                .contains(&n.to_ascii_lowercase().as_str())
-                        })
-                        .collect();
-                    (reply.status, kept, reply.text, name.clone())
-                }
-                None => {
-                    let nearest =
-                        self.recordings.iter().find(|(_, r)| r.is_near(&method, &url)).map(|(n, _)| n.clone());
-                    let error = serde_json::json!({
-                        "error": format!("no recording in {} answers {method} {target}", self.folder.display()),
-                        "nearest": nearest,
-                    });
-                    let content = vec![("content-type".to_owned(), "application/json".to_owned())];
-                    (404, content, error.to_string(), "no recording".to_owned())
-                }
-            };
+            let (status, response_headers, text, said) = self.respond(&method, &url, &target, &headers, json.as_ref());
             log(&format!("{method} {target} → {status} {said}"));
             let mut response = tiny_http::Response::from_data(text.into_bytes()).with_status_code(status);
             for (name, value) in response_headers {
@@ -102,17 +110,65 @@ impl Mock {
         }
     }
 
-    /// The recording that answers a request: at its very path first, then at one differing by a
-    /// server prefix.
-    fn answer(
+    /// The status, headers, body and what answered (for the log) of one request.
+    fn respond(
         &self,
         method: &str,
         url: &str,
+        target: &str,
         headers: &[(String, String)],
         body: Option<&serde_json::Value>,
-    ) -> Option<&(String, Recording)> {
-        [true, false]
-            .into_iter()
-            .find_map(|exactly| self.recordings.iter().find(|(_, r)| r.answers(method, url, headers, body, exactly)))
+    ) -> (u16, Vec<(String, String)>, String, String) {
+        let json_type = || vec![("content-type".to_owned(), "application/json".to_owned())];
+        let refused = |status: u16, error: String, nearest: Option<String>| {
+            let body = serde_json::json!({"error": error, "nearest": nearest});
+            (status, json_type(), body.to_string(), "no answer".to_owned())
+        };
+        match &self.answers {
+            Answers::Recorded(recordings) => {
+                // At its very path first, then at one differing by a server prefix.
+                let found = [true, false].into_iter().find_map(|exactly| {
+                    recordings.iter().find(|(_, r)| r.answers(method, url, headers, body, exactly))
+                });
+                match found {
+                    Some((name, recording)) => {
+                        let reply = recording.reply();
+                        let kept: Vec<(String, String)> = reply
+                            .headers
+                            .into_iter()
+                            .filter(|(n, _)| {
+                                !["content-length", "transfer-encoding", "connection", "content-encoding"]
+                                    .contains(&n.to_ascii_lowercase().as_str())
+                            })
+                            .collect();
+                        (reply.status, kept, reply.text, name.clone())
+                    }
+                    None => {
+                        let nearest = recordings.iter().find(|(_, r)| r.is_near(method, url)).map(|(n, _)| n.clone());
+                        let error = format!("no recording in {} answers {method} {target}", self.folder.display());
+                        refused(404, error, nearest)
+                    }
+                }
+            }
+            Answers::Made(routes) => {
+                let path = url::Url::parse(url).map(|u| u.path().to_owned()).unwrap_or_default();
+                match routes.iter().find(|route| route.matches(method, &path)) {
+                    Some(route) => (
+                        route.status,
+                        json_type(),
+                        crate::js::stringify(&route.body),
+                        format!("{} {}", route.method, route.path),
+                    ),
+                    None => match routes.iter().find(|route| route.matches(&route.method, &path)) {
+                        Some(route) => refused(
+                            501,
+                            format!("{} has {} {}, not {method}", self.folder.display(), route.method, route.path),
+                            None,
+                        ),
+                        None => refused(404, format!("{} has no operation at {target}", self.folder.display()), None),
+                    },
+                }
+            }
+        }
     }
 }

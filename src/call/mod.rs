@@ -10,6 +10,7 @@
 #[cfg(feature = "mock")]
 pub mod mock;
 pub mod recording;
+pub mod synthesized;
 
 use std::io::Read;
 use std::time::{Duration, Instant};

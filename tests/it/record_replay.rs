@@ -230,3 +230,91 @@ fn two_runs_side_by_side() {
     assert!(table.contains("920000") && table.contains("966000") && table.contains("+5.00 %"), "{table}");
     assert!(table.contains("1 the same, 1 not"), "{table}");
 }
+
+/// `ois mock OPENAPI`: each operation answers with its example, or a value its schema allows, the
+/// same for a seed; a call of the converted OIS pointed at it gets that value.
+#[test]
+fn a_mock_made_from_an_openapi_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let document = dir.path().join("coins.yaml");
+    std::fs::write(
+        &document,
+        r#"openapi: 3.0.3
+info: {title: Coins, version: 1.0.0}
+servers: [{url: "https://api.coins.example/api/v3"}]
+paths:
+  /simple/price:
+    get:
+      operationId: simplePrice
+      parameters: [{in: query, name: ids, required: true, schema: {type: string}}]
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {example: {bitcoin: {usd: 67123.45}}}}
+  /coins/{id}:
+    get:
+      operationId: coin
+      parameters: [{in: path, name: id, required: true, schema: {type: string}}]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  id: {type: string, enum: [bitcoin]}
+                  price: {type: number, minimum: 1000, maximum: 2000}
+"#,
+    )
+    .unwrap();
+    let ois_file = dir.path().join("coins.ois.json");
+    let converted = common::ois().arg("convert").arg(&document).arg("-o").arg(&ois_file).output().unwrap();
+    assert!(converted.status.success(), "{}", String::from_utf8_lossy(&converted.stderr));
+    let value_of = |base: &str, endpoint: &str, params: &[&str], reserved: &[&str]| -> Value {
+        let mut args =
+            vec!["call", ois_file.to_str().unwrap(), "--endpoint", endpoint, "--server", base, "--format", "json"];
+        for param in params.iter().chain(reserved) {
+            args.extend(["--param", param]);
+        }
+        // No `_type` yet: the call stops after the answer, which its report still carries.
+        let output = common::ois().args(&args).output().unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["call"]["status"], 200, "{report}");
+        report["call"]["body"].clone()
+    };
+    let seeded = |seed: &str| {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("ois"))
+            .arg("mock")
+            .arg(&document)
+            .args(["--seed", seed])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        MockProcess { child, base: line.trim().to_owned() }
+    };
+    let first = seeded("7");
+    assert_eq!(
+        value_of(&first.base, "simplePrice", &["ids=bitcoin"], &[]),
+        serde_json::json!({"bitcoin": {"usd": 67123.45}})
+    );
+    let coin = value_of(&first.base, "coin", &["id=bitcoin"], &[]);
+    assert_eq!(coin["id"], "bitcoin");
+    let price = coin["price"].as_f64().unwrap();
+    assert!((1000.0..=2000.0).contains(&price), "{coin}");
+    let again = seeded("7");
+    assert_eq!(value_of(&again.base, "coin", &["id=ethereum"], &[]), coin, "the same seed, the same answer");
+    // What the document does not have: 404 for a path, 501 for a method.
+    let status = |method: &str, path: &str| match ureq::run(
+        ureq::http::Request::builder().method(method).uri(format!("{}{path}", first.base)).body(()).unwrap(),
+    ) {
+        Ok(response) => response.status().as_u16(),
+        Err(ureq::Error::StatusCode(code)) => code,
+        Err(other) => panic!("{other}"),
+    };
+    assert_eq!(status("GET", "/nowhere"), 404);
+    assert_eq!(status("POST", "/simple/price"), 501);
+}
