@@ -213,6 +213,9 @@ pub struct CallRequest {
     /// Airnode Feed's request instead of Airnode's.
     #[serde(default)]
     pub feed: bool,
+    /// A folder (below the studio's) to keep the call's exchange in, as a recording.
+    #[serde(default)]
+    pub record: Option<String>,
 }
 
 /// Feeds for a node config.
@@ -551,7 +554,11 @@ impl Session {
     /// What a real call needs, taken from the session so that the call itself runs without it
     /// (a slow API must not hold every other step of the page).
     pub fn prepare_call(&self, request: &CallRequest) -> Result<PreparedCall, Refusal> {
-        let job = crate::jobs::call::CallJob::new(self.inputs(request)?, crate::call::CallOptions::default());
+        let mut options = crate::call::CallOptions::default();
+        // A recording goes below the studio's folder, never through a link.
+        options.record =
+            request.record.as_deref().filter(|r| !r.is_empty()).map(|r| self.folder.writable(r)).transpose()?;
+        let job = crate::jobs::call::CallJob::new(self.inputs(request)?, options);
         Ok(PreparedCall { job, endpoint: request.endpoint.clone(), secrets: self.secret_values() })
     }
 

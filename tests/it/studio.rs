@@ -390,3 +390,47 @@ fn the_page_makes_a_parameter_the_api_s_key() {
     assert_eq!(draft["apiSpecifications"]["security"], json!({"key": []}), "{draft}");
     assert_eq!(view["openapi"]["options"]["apiKeyParameters"], json!(["key"]));
 }
+
+/// The page keeps a call's exchange as a recording, below its folder, the key written
+/// `<credential>` even where the API echoed it; a folder through a link is refused.
+#[test]
+fn the_page_records_a_call_below_its_folder() {
+    const KEY: &str = "k-page-4740";
+    let api = Server::start(|request, stream| {
+        let key = request.header("x-cg-demo-api-key").unwrap_or_default().to_owned();
+        answer(stream, "200 OK", "application/json", "", json!({"echo": key, "p": 1}).to_string().as_bytes());
+    });
+    let folder = folder_with_coins();
+    std::fs::copy(
+        format!("{}/samples/expected/coins.ois.json", env!("CARGO_MANIFEST_DIR")),
+        folder.path().join("coins.ois.json"),
+    )
+    .unwrap();
+    let studio = Studio::start(folder.path(), &["coins.ois.json"]);
+    let ois: Value =
+        serde_json::from_str(&std::fs::read_to_string(folder.path().join("coins.ois.json")).unwrap()).unwrap();
+    let secret = ois::node::credential_slots(&ois)[0].variable.clone();
+    studio.api("/api/secrets", &json!({ secret: KEY }));
+    let endpoint = ois["endpoints"][0]["name"].as_str().unwrap().to_owned();
+    let parameters = json!([["ids", "bitcoin"], ["vs_currencies", "usd"], ["_type", "int256"], ["_path", "p"]]);
+    let call = json!({"endpoint": endpoint, "parameters": parameters, "server": api.base, "record": "answers"});
+    let called = studio.api("/api/call", &call).1;
+    assert_eq!(called["ok"], true, "{called}");
+    let files: Vec<_> = std::fs::read_dir(folder.path().join("answers")).unwrap().flatten().collect();
+    assert_eq!(files.len(), 1);
+    let recorded = std::fs::read_to_string(files[0].path()).unwrap();
+    assert!(!recorded.contains(KEY) && recorded.contains("<credential>"), "{recorded}");
+    #[cfg(unix)]
+    {
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), folder.path().join("out")).unwrap();
+        let refused = studio
+            .api(
+                "/api/call",
+                &json!({"endpoint": endpoint, "parameters": parameters, "server": api.base, "record": "out"}),
+            )
+            .1;
+        assert_eq!(refused["ok"], false, "{refused}");
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+}

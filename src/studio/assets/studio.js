@@ -376,7 +376,7 @@ function callBody(extra) {
   const parameters = [...$('try-params').querySelectorAll('input')]
     .filter((i) => i.value !== '')
     .map((i) => [i.dataset.param, i.value]);
-  return { endpoint: $('try-endpoint').value, parameters, server: $('try-server').value || null, feed: $('try-feed').checked, ...extra };
+  return { endpoint: $('try-endpoint').value, parameters, server: $('try-server').value || null, feed: $('try-feed').checked, record: $('try-record').value || null, ...extra };
 }
 
 function valueBox(response) {
