@@ -554,10 +554,10 @@ impl Session {
     /// What a real call needs, taken from the session so that the call itself runs without it
     /// (a slow API must not hold every other step of the page).
     pub fn prepare_call(&self, request: &CallRequest) -> Result<PreparedCall, Refusal> {
-        let mut options = crate::call::CallOptions::default();
         // A recording goes below the studio's folder, never through a link.
-        options.record =
+        let record =
             request.record.as_deref().filter(|r| !r.is_empty()).map(|r| self.folder.writable(r)).transpose()?;
+        let options = crate::call::CallOptions { record, ..crate::call::CallOptions::default() };
         let job = crate::jobs::call::CallJob::new(self.inputs(request)?, options);
         Ok(PreparedCall { job, endpoint: request.endpoint.clone(), secrets: self.secret_values() })
     }
