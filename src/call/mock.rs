@@ -144,9 +144,17 @@ impl Mock {
                         (reply.status, kept, reply.text, name.clone())
                     }
                     None => {
-                        let nearest = recordings.iter().find(|(_, r)| r.is_near(method, url)).map(|(n, _)| n.clone());
+                        let near = recordings.iter().find(|(_, r)| r.is_near(method, url));
+                        // As the vendor would: a request without the credential it requires is
+                        // refused as unauthorized.
+                        if let Some((name, missing)) =
+                            near.and_then(|(n, r)| Some((n, r.credential_missing(url, headers)?)))
+                        {
+                            let error = format!("no credential in {missing}, which the recording {name} was made with");
+                            return refused(401, error, Some(name.clone()));
+                        }
                         let error = format!("no recording in {} answers {method} {target}", self.folder.display());
-                        refused(404, error, nearest)
+                        refused(404, error, near.map(|(n, _)| n.clone()))
                     }
                 }
             }

@@ -172,6 +172,25 @@ impl Recording {
             }
     }
 
+    /// Where the recorded request carried a credential that the request at `url` with `headers`
+    /// does not carry (`query "key"`, `header "x-api-key"`): a vendor refuses it.
+    pub fn credential_missing(&self, url: &str, headers: &[(String, String)]) -> Option<String> {
+        let recorded = url::Url::parse(&self.request.url).ok()?;
+        let asked = url::Url::parse(url).ok()?;
+        let in_query = recorded
+            .query_pairs()
+            .filter(|(_, value)| value.contains(CREDENTIAL))
+            .find(|(name, _)| !asked.query_pairs().any(|(given, _)| given == *name))
+            .map(|(name, _)| format!("query \"{name}\""));
+        in_query.or_else(|| {
+            self.request
+                .headers
+                .keys()
+                .find(|name| !headers.iter().any(|(given, _)| given.eq_ignore_ascii_case(name)))
+                .map(|name| format!("header \"{name}\""))
+        })
+    }
+
     /// Whether this recording is for the same operation as `url` (method and path), whatever its
     /// query or body: the nearest to name when none answers.
     pub fn is_near(&self, method: &str, url: &str) -> bool {

@@ -101,6 +101,9 @@ fn record_replay_and_mock_give_the_values_the_vendor_gave() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(values(&served), values(&live));
     assert!(server.take().is_empty(), "the vendor was called, not the mock");
+    // Without the key, the mock refuses as the vendor would.
+    let unauthorized = ureq::get(format!("{}/price?symbol=BTC", mocked.base)).call();
+    assert!(matches!(unauthorized, Err(ureq::Error::StatusCode(401))), "{unauthorized:?}");
 
     // A request no recording answers (its recording taken away): CAL011 from a replay, naming
     // what was asked; 404 from the mock, so the call fails.
