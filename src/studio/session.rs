@@ -233,6 +233,9 @@ pub struct BuildRequest {
     /// One trigger per API call the feeds can share.
     #[serde(default)]
     pub batch: bool,
+    /// A staging config: every OIS calls this server (a mock, a staging host) instead of its own.
+    #[serde(default)]
+    pub server: Option<String>,
 }
 
 /// A file written.
@@ -595,6 +598,7 @@ impl Session {
                 feeds: request.feeds,
                 signed_apis: request.signed_apis,
                 batch: request.batch,
+                server: request.server.filter(|s| !s.trim().is_empty()),
                 ..FeedRequest::default()
             }),
             "airnode" => ScaffoldKind::Airnode { http: false, signed_http: false },

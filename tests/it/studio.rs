@@ -161,6 +161,14 @@ fn secrets_typed_in_never_come_back_nor_reach_the_log() {
     // A config built in the page calls the API as the command line's does: 5 s apart, never 0.
     let config: Value = serde_json::from_str(built["answer"]["config"].as_str().unwrap()).unwrap();
     assert_eq!(config["triggers"]["signedApiUpdates"][0]["fetchInterval"], 5, "{config}");
+    // A staging config calls the server given (a mock), said in a note; the same template IDs.
+    let staging = json!({"node": "feed", "feeds": ["simplePrice:ids=string32:bitcoin,vs_currencies=string32:usd"],
+        "server": api.base});
+    let staged = send("/api/build", staging);
+    let staged_config: Value = serde_json::from_str(staged["answer"]["config"].as_str().unwrap()).unwrap();
+    assert_eq!(staged_config["ois"][0]["apiSpecifications"]["servers"][0]["url"], api.base.as_str());
+    assert_eq!(staged_config["templates"], config["templates"]);
+    assert!(staged.to_string().contains("a staging config"), "{staged}");
     // With the mnemonic held, every beacon and, for two feeds, their beacon set; the mnemonic never shown.
     const MNEMONIC: &str = "test test test test test test test test test test test junk";
     let name = built["answer"]["mnemonic"].as_str().unwrap_or_else(|| panic!("{built}")).to_owned();

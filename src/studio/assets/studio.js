@@ -482,6 +482,7 @@ async function build() {
     feeds,
     signedApis: url ? [[$('signed-name').value.trim() || 'local', url]] : [],
     batch: $('feed-batch').checked,
+    server: $('build-server').value.trim() || null,
   };
   const answer = await step($('build-problems'), () => api('/api/build', body));
   if (!answer) return;
