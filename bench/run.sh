@@ -20,6 +20,9 @@
 #        bench/run.sh call-config [RUNS TEMPLATES API_MS JOBS]
 #                                          ois call CONFIG against plain GETs to the same
 #                                          loopback API (bench/call_config.rs)
+#        bench/run.sh mock [RUNS REQUESTS CLIENTS RECORDINGS]
+#                                          ois mock's requests per second against a trivial
+#                                          server answering the same body (bench/mock.rs)
 #        bench/run.sh studio [RUNS]        ois studio in headless Chromium on the largest corpus
 #                                          documents: click Open to drawn, Apply an edit to
 #                                          re-validated and redrawn (bench/studio.js)
@@ -54,6 +57,11 @@ case "${1:-}" in
     url=$(sed -n 's/^ois studio: //p' "$folder/address")
     NODE_PATH=tests/interop/node_modules node bench/studio.js "$url" "${1:-5}" coins.yaml api.github.com.json spec3.yaml
     exit 0
+    ;;
+  mock)
+    shift
+    cargo build --release --quiet --example mock
+    exec target/release/examples/mock "$@"
     ;;
   call-config)
     shift

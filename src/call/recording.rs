@@ -468,4 +468,70 @@ mod tests {
         assert_eq!(moved.len(), 1);
         assert!(moved[0].starts_with("/rates/EUR moved from 0.92 to 1.5"), "{moved:?}");
     }
+
+    /// JSON values of every kind, nested a few levels.
+    fn json() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-1.0e12f64..1.0e12).prop_map(|n| serde_json::json!(n)),
+            any::<i32>().prop_map(|n| serde_json::json!(n)),
+            "[a-z0-9 ,.\\\\\"]{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::btree_map("[a-z.,]{1,6}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// A replay answers with exactly what was recorded: the body as the call read it.
+        #[test]
+        fn a_replay_is_the_recorded_answer(body in json(), status in 200u16..300) {
+            let request = Request {
+                method: "GET",
+                url: "https://api.x.example/v1/rates?key=k-4750".into(),
+                headers: serde_json::Map::new(),
+                built_headers: None,
+                body: None,
+                ignored: Vec::new(),
+                reserved: serde_json::Map::new(),
+                warnings: Vec::new(),
+                secrets: vec!["k-4750".into()],
+            };
+            let reply = Reply {
+                status,
+                latency: Duration::from_millis(3),
+                headers: vec![("content-type".into(), "application/json".into())],
+                text: crate::js::stringify(&body),
+                json: Some(body.clone()),
+                notes: Vec::new(),
+            };
+            let recording = Recording::of(&request, &reply);
+            proptest::prop_assert!(!serde_json::to_string(&recording).unwrap().contains("k-4750"));
+            let written = serde_json::to_string(&recording).unwrap();
+            let read: Recording = serde_json::from_str(&written).unwrap();
+            let replayed = read.reply();
+            proptest::prop_assert_eq!(replayed.json.as_ref(), Some(&body));
+            proptest::prop_assert_eq!(replayed.status, status);
+            proptest::prop_assert!(read.answers("GET", "http://127.0.0.1:9/v1/rates?key=other", &[], None, true));
+        }
+
+        /// An answer never drifts from itself, and a value taken away always does.
+        #[test]
+        fn drift_is_what_changed(body in json()) {
+            proptest::prop_assert!(drift(&body, &body, 0.0).is_empty());
+            if let Value::Object(map) = &body
+                && let Some((key, _)) = map.iter().next()
+            {
+                let mut gone = map.clone();
+                gone.remove(key);
+                proptest::prop_assert!(!drift(&body, &Value::Object(gone), 0.0).is_empty());
+            }
+        }
+    }
 }
