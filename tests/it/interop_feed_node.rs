@@ -239,55 +239,45 @@ fn a_broken_template_fails_validation_before_any_node_runs_it() {
     assert!(shown.contains("OIS076") && shown.contains("\"ticker\""), "{shown}");
 }
 
-/// Without the vendor: the config's answers recorded by `ois call CONFIG --record`, the vendor
-/// then never called again, `ois mock` serving the recordings, a staging config made by `ois
-/// scaffold feed --server MOCK`, run by the real Airnode Feed 4.6.0 and Signed API: every beacon
-/// arrives with the value the live call gave.
-#[test]
-fn the_real_feed_runs_on_recorded_answers_served_by_ois_mock() {
-    let version = "4.6.0";
-    let (Some(feed_main), Some(signed_api_main)) =
-        (common::node_main(version, "airnode-feed"), common::node_main(version, "signed-api"))
-    else {
-        return;
-    };
-    let vendor = vendor();
-    let port = free_port();
-    let signed_api = format!("http://127.0.0.1:{port}");
-    let feeds = ["feed:name=string32:USD/EUR", "feed:name=string32:USD/GBP", "price:symbol=string32:BTC"];
-    let signed_api_arg = format!("local={signed_api}");
-    let more = ["--signed-api", signed_api_arg.as_str(), "--fetch-interval", "1"];
-    let deployment = deploy_for(&vendor, None, &feeds, &more);
-    let (config, secrets) = (deployment.config.display().to_string(), deployment.secrets.display().to_string());
-    let answers = deployment.dir.path().join("answers");
-    let live = common::ois()
-        .args(["call", &config, "--secrets", &secrets, "--format", "json", "--record"])
-        .arg(&answers)
-        .output()
-        .unwrap();
-    assert!(live.status.success(), "{}", String::from_utf8_lossy(&live.stderr));
-    let live: Value = serde_json::from_slice(&live.stdout).unwrap();
-    vendor.take();
-
-    // The mock, and the staging config pointed at it (the same feeds, IDs and secrets).
+/// A child `ois mock FROM`, stopped with the test, and its address.
+fn ois_mock(from: &Path) -> (Running, String) {
     let mut mock = Command::new(assert_cmd::cargo::cargo_bin("ois"))
         .arg("mock")
-        .arg(&answers)
+        .arg(from)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let mut line = String::new();
     std::io::BufRead::read_line(&mut std::io::BufReader::new(mock.stdout.take().unwrap()), &mut line).unwrap();
-    let _mock = Running(mock);
-    let mock_base = line.trim().to_owned();
+    (Running(mock), line.trim().to_owned())
+}
+
+/// The vendor's feeds and the arguments of the scaffold that deploys them to a signed API on `port`.
+const FEEDS: [&str; 3] = ["feed:name=string32:USD/EUR", "feed:name=string32:USD/GBP", "price:symbol=string32:BTC"];
+
+/// A staging config of the deployment's OIS pointed at `server`, made by `ois scaffold feed
+/// --server` (the note said), with the Signed API's config beside it; the Feed and Signed API
+/// 4.6.0 run them, and the beacons they push (all of `expected`) are returned.
+fn staged_and_pushed(
+    deployment: &common::vendor::Deployment,
+    server: &str,
+    port: u16,
+    expected: usize,
+) -> Option<serde_json::Map<String, Value>> {
+    let version = "4.6.0";
+    let (feed_main, signed_api_main) =
+        (common::node_main(version, "airnode-feed")?, common::node_main(version, "signed-api")?);
+    let secrets = deployment.secrets.display().to_string();
+    let signed_api = format!("http://127.0.0.1:{port}");
+    let signed_api_arg = format!("local={signed_api}");
     let staging = deployment.dir.path().join("staging.json");
     let mut scaffold = vec!["scaffold", "feed", deployment.ois.to_str().unwrap(), "--batch"];
-    for feed in &feeds {
+    for feed in &FEEDS {
         scaffold.extend(["--feed", feed]);
     }
-    scaffold.extend(more);
-    scaffold.extend(["--server", &mock_base, "-o", staging.to_str().unwrap()]);
+    scaffold.extend(["--signed-api", &signed_api_arg, "--fetch-interval", "1", "--server", server, "--force", "-o"]);
+    scaffold.push(staging.to_str().unwrap());
     let made = common::ois().args(&scaffold).output().unwrap();
     assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
     assert!(String::from_utf8_lossy(&made.stderr).contains("a staging config"), "the note");
@@ -302,7 +292,7 @@ fn the_real_feed_runs_on_recorded_answers_served_by_ois_mock() {
     let made = common::ois()
         .args(["scaffold", "signed-api"])
         .arg(&staging)
-        .args(["--secrets", &secrets, "-o"])
+        .args(["--secrets", &secrets, "--force", "-o"])
         .arg(&api_config)
         .arg("--secrets-out")
         .arg(&api_secrets)
@@ -319,18 +309,17 @@ fn the_real_feed_runs_on_recorded_answers_served_by_ois_mock() {
         &api_secrets,
         &[("SIGNED_API_LOCAL_AUTH_TOKEN", &token), ("REAL_TIME_TOKEN", READ_TOKEN), ("OEV_TOKEN", "oev-t0ken")],
     );
-    let airnode = live["airnode"].as_str().unwrap().to_owned();
+    // The Airnode of the vendor's deployment mnemonic (Hardhat's).
+    let airnode = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
     let port_text = port.to_string();
     let _signed_api = start_node(&signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
     let _feed = start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
-
-    let expected = live["beacons"].as_array().unwrap().len();
     let deadline = Instant::now() + Duration::from_secs(60);
-    let data = loop {
+    loop {
         let answer = get_json(&format!("{signed_api}/real-time/{airnode}"), READ_TOKEN);
         let data = answer.as_ref().and_then(|a| a["data"].as_object().cloned()).unwrap_or_default();
         if data.len() >= expected {
-            break data;
+            return Some(data);
         }
         assert!(
             Instant::now() < deadline,
@@ -339,11 +328,80 @@ fn the_real_feed_runs_on_recorded_answers_served_by_ois_mock() {
             log_of(&feed_dir)
         );
         std::thread::sleep(Duration::from_millis(250));
-    };
-    for beacon in live["beacons"].as_array().unwrap() {
+    }
+}
+
+/// Every beacon of `called` (an `ois call CONFIG --format json` report) pushed with its value.
+fn every_value_pushed(called: &Value, pushed: &serde_json::Map<String, Value>) {
+    for beacon in called["beacons"].as_array().unwrap() {
         let beacon_id = beacon["beaconId"].as_str().unwrap();
-        let datum = data.get(beacon_id).unwrap_or_else(|| panic!("beacon {beacon_id} not pushed: {data:?}"));
+        let datum = pushed.get(beacon_id).unwrap_or_else(|| panic!("beacon {beacon_id} not pushed: {pushed:?}"));
         assert_eq!(datum["encodedValue"], beacon["encodedValue"], "{beacon_id}");
     }
+}
+
+/// Without the vendor: the config's answers recorded by `ois call CONFIG --record`, the vendor
+/// then never called again, `ois mock` serving the recordings, a staging config made by `ois
+/// scaffold feed --server MOCK`, run by the real Airnode Feed 4.6.0 and Signed API: every beacon
+/// arrives with the value the live call gave.
+#[test]
+fn the_real_feed_runs_on_recorded_answers_served_by_ois_mock() {
+    let vendor = vendor();
+    let port = free_port();
+    let signed_api_arg = format!("local=http://127.0.0.1:{port}");
+    let deployment = deploy_for(&vendor, None, &FEEDS, &["--signed-api", &signed_api_arg]);
+    let (config, secrets) = (deployment.config.display().to_string(), deployment.secrets.display().to_string());
+    let answers = deployment.dir.path().join("answers");
+    let live = common::ois()
+        .args(["call", &config, "--secrets", &secrets, "--format", "json", "--record"])
+        .arg(&answers)
+        .output()
+        .unwrap();
+    assert!(live.status.success(), "{}", String::from_utf8_lossy(&live.stderr));
+    let live: Value = serde_json::from_slice(&live.stdout).unwrap();
+    vendor.take();
+    let (_mock, mock_base) = ois_mock(&answers);
+    let Some(pushed) = staged_and_pushed(&deployment, &mock_base, port, live["beacons"].as_array().unwrap().len())
+    else {
+        return;
+    };
+    every_value_pushed(&live, &pushed);
     assert!(vendor.take().is_empty(), "the Feed reached the vendor, not the mock");
+}
+
+/// Before anything is recorded: `ois mock` of the vendor's document with response examples, the
+/// staging config pointed at it, run by the real Feed: every beacon arrives with the value `ois
+/// call` of the staging config gave, the examples' values.
+#[test]
+fn the_real_feed_runs_on_a_mock_made_from_the_vendor_s_examples() {
+    let vendor = vendor();
+    let port = free_port();
+    let signed_api_arg = format!("local=http://127.0.0.1:{port}");
+    let deployment = deploy_for(&vendor, None, &FEEDS, &["--signed-api", &signed_api_arg]);
+    let document = deployment.dir.path().join("rates-examples.yaml");
+    std::fs::write(
+        &document,
+        "openapi: 3.0.3\ninfo: {title: Rates, version: 1.0.0}\npaths:\n  /rates:\n    get:\n      responses:\n        \"200\":\n          description: ok\n          content: {application/json: {example: {rates: {EUR: 0.9, GBP: 0.8, JPY: 150}}}}\n  /price:\n    get:\n      responses:\n        \"200\":\n          description: ok\n          content: {application/json: {example: {symbol: BTC, price: 105}}}\n",
+    )
+    .unwrap();
+    let (_mock, mock_base) = ois_mock(&document);
+    let secrets = deployment.secrets.display().to_string();
+    let staging = deployment.dir.path().join("preview.json");
+    let mut scaffold = vec!["scaffold", "feed", deployment.ois.to_str().unwrap(), "--batch", "--server", &mock_base];
+    for feed in &FEEDS {
+        scaffold.extend(["--feed", feed]);
+    }
+    scaffold.extend(["-o", staging.to_str().unwrap()]);
+    assert!(common::ois().args(&scaffold).output().unwrap().status.success());
+    let called = common::ois()
+        .args(["call", staging.to_str().unwrap(), "--secrets", &secrets, "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(called.status.success(), "{}", String::from_utf8_lossy(&called.stderr));
+    let called: Value = serde_json::from_slice(&called.stdout).unwrap();
+    let values: Vec<Value> = called["beacons"].as_array().unwrap().iter().map(|b| b["values"][0].clone()).collect();
+    assert_eq!(values, [json!("900000"), json!("800000"), json!("105000000")], "the examples' values");
+    let Some(pushed) = staged_and_pushed(&deployment, &mock_base, port, values.len()) else { return };
+    every_value_pushed(&called, &pushed);
+    assert!(vendor.take().is_empty(), "the vendor was reached, not the mock");
 }
