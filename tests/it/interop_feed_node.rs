@@ -84,6 +84,35 @@ fn signer(datum: &Value) -> Address {
     signature.recover_address_from_msg(digest.as_slice()).unwrap()
 }
 
+/// The Signed API's config for the Feed config `config`, by `ois scaffold signed-api` (the
+/// Airnode from the mnemonic in `secrets`), in `dir/config/`, its secrets template filled with the
+/// Feed's push token and `read_token`.
+fn signed_api_config(dir: &Path, config: &Path, secrets: &Path, read_token: &str) {
+    std::fs::create_dir_all(dir.join("config")).unwrap();
+    let (api_config, api_secrets) = (dir.join("config/signed-api.json"), dir.join("config/secrets.env"));
+    let made = common::ois()
+        .args(["scaffold", "signed-api"])
+        .arg(config)
+        .arg("--secrets")
+        .arg(secrets)
+        .args(["--force", "-o"])
+        .arg(&api_config)
+        .arg("--secrets-out")
+        .arg(&api_secrets)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let token = std::fs::read_to_string(secrets)
+        .unwrap()
+        .lines()
+        .find_map(|line| line.strip_prefix("SIGNED_API_LOCAL_AUTH_TOKEN=").map(str::to_owned))
+        .expect("the signed API's token in the secrets");
+    common::vendor::fill(
+        &api_secrets,
+        &[("SIGNED_API_LOCAL_AUTH_TOKEN", &token), ("REAL_TIME_TOKEN", read_token), ("OEV_TOKEN", "oev-t0ken")],
+    );
+}
+
 #[test]
 fn the_real_feed_3_pushes_what_ois_predicted() {
     the_real_feed_pushes_what_ois_predicted(Some("airnode-feed@3"), "3.3.0");
@@ -150,11 +179,6 @@ fn the_real_feed_pushes_what_ois_predicted(target: Option<&str>, version: &str) 
     assert!(ids.status.success(), "{}", String::from_utf8_lossy(&ids.stderr));
     let ids: Value = serde_json::from_slice(&ids.stdout).unwrap();
     let airnode = ids["airnode"].as_str().unwrap().to_owned();
-    let token = std::fs::read_to_string(&deployment.secrets)
-        .unwrap()
-        .lines()
-        .find_map(|line| line.strip_prefix("SIGNED_API_LOCAL_AUTH_TOKEN=").map(str::to_owned))
-        .expect("the signed API's token in the secrets");
     let config_json: Value = serde_json::from_str(&std::fs::read_to_string(&deployment.config).unwrap()).unwrap();
     assert_eq!(config_json["nodeSettings"]["nodeVersion"], version, "the exact version the node requires");
     // The config hash the Feed's heartbeat logs (`createSha256Hash(serializePlainObject(rawConfig))`
@@ -171,21 +195,9 @@ fn the_real_feed_pushes_what_ois_predicted(target: Option<&str>, version: &str) 
     // The Signed API's config, by `ois scaffold signed-api` from the Feed's config and its
     // mnemonic; its secrets template filled with the same push token and a read token.
     let api_dir = deployment.dir.path().join("signed-api");
-    std::fs::create_dir_all(api_dir.join("config")).unwrap();
-    let (api_config, api_secrets) = (api_dir.join("config/signed-api.json"), api_dir.join("config/secrets.env"));
-    let made = common::ois()
-        .args(["scaffold", "signed-api", &config, "--secrets", &secrets, "-o"])
-        .arg(&api_config)
-        .arg("--secrets-out")
-        .arg(&api_secrets)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
     const READ_TOKEN: &str = "read-t0ken-2718";
-    common::vendor::fill(
-        &api_secrets,
-        &[("SIGNED_API_LOCAL_AUTH_TOKEN", &token), ("REAL_TIME_TOKEN", READ_TOKEN), ("OEV_TOKEN", "oev-t0ken")],
-    );
+    signed_api_config(&api_dir, &deployment.config, &deployment.secrets, READ_TOKEN);
+    let api_config = api_dir.join("config/signed-api.json");
     let validated = common::ois().arg("validate").arg(&api_config).arg(&config).output().unwrap();
     assert!(validated.status.success(), "{}", String::from_utf8_lossy(&validated.stdout));
 
@@ -239,20 +251,6 @@ fn a_broken_template_fails_validation_before_any_node_runs_it() {
     assert!(shown.contains("OIS076") && shown.contains("\"ticker\""), "{shown}");
 }
 
-/// A child `ois mock FROM`, stopped with the test, and its address.
-fn ois_mock(from: &Path) -> (Running, String) {
-    let mut mock = Command::new(assert_cmd::cargo::cargo_bin("ois"))
-        .arg("mock")
-        .arg(from)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(mock.stdout.take().unwrap()), &mut line).unwrap();
-    (Running(mock), line.trim().to_owned())
-}
-
 /// The vendor's feeds and the arguments of the scaffold that deploys them to a signed API on `port`.
 const FEEDS: [&str; 3] = ["feed:name=string32:USD/EUR", "feed:name=string32:USD/GBP", "price:symbol=string32:BTC"];
 
@@ -268,7 +266,6 @@ fn staged_and_pushed(
     let version = "4.6.0";
     let (feed_main, signed_api_main) =
         (common::node_main(version, "airnode-feed")?, common::node_main(version, "signed-api")?);
-    let secrets = deployment.secrets.display().to_string();
     let signed_api = format!("http://127.0.0.1:{port}");
     let signed_api_arg = format!("local={signed_api}");
     let staging = deployment.dir.path().join("staging.json");
@@ -287,28 +284,8 @@ fn staged_and_pushed(
     std::fs::copy(&staging, feed_dir.join("config/airnode-feed.json")).unwrap();
     std::fs::copy(&deployment.secrets, feed_dir.join("config/secrets.env")).unwrap();
     let api_dir = deployment.dir.path().join("signed-api");
-    std::fs::create_dir_all(api_dir.join("config")).unwrap();
-    let (api_config, api_secrets) = (api_dir.join("config/signed-api.json"), api_dir.join("config/secrets.env"));
-    let made = common::ois()
-        .args(["scaffold", "signed-api"])
-        .arg(&staging)
-        .args(["--secrets", &secrets, "--force", "-o"])
-        .arg(&api_config)
-        .arg("--secrets-out")
-        .arg(&api_secrets)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
-    let token = std::fs::read_to_string(&deployment.secrets)
-        .unwrap()
-        .lines()
-        .find_map(|line| line.strip_prefix("SIGNED_API_LOCAL_AUTH_TOKEN=").map(str::to_owned))
-        .unwrap();
     const READ_TOKEN: &str = "read-t0ken-3141";
-    common::vendor::fill(
-        &api_secrets,
-        &[("SIGNED_API_LOCAL_AUTH_TOKEN", &token), ("REAL_TIME_TOKEN", READ_TOKEN), ("OEV_TOKEN", "oev-t0ken")],
-    );
+    signed_api_config(&api_dir, &staging, &deployment.secrets, READ_TOKEN);
     // The Airnode of the vendor's deployment mnemonic (Hardhat's).
     let airnode = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
     let port_text = port.to_string();
@@ -360,7 +337,8 @@ fn the_real_feed_runs_on_recorded_answers_served_by_ois_mock() {
     assert!(live.status.success(), "{}", String::from_utf8_lossy(&live.stderr));
     let live: Value = serde_json::from_slice(&live.stdout).unwrap();
     vendor.take();
-    let (_mock, mock_base) = ois_mock(&answers);
+    let mock = common::ois_mock(&answers, &[]);
+    let mock_base = mock.base.clone();
     let Some(pushed) = staged_and_pushed(&deployment, &mock_base, port, live["beacons"].as_array().unwrap().len())
     else {
         return;
@@ -384,7 +362,8 @@ fn the_real_feed_runs_on_a_mock_made_from_the_vendor_s_examples() {
         "openapi: 3.0.3\ninfo: {title: Rates, version: 1.0.0}\npaths:\n  /rates:\n    get:\n      responses:\n        \"200\":\n          description: ok\n          content: {application/json: {example: {rates: {EUR: 0.9, GBP: 0.8, JPY: 150}}}}\n  /price:\n    get:\n      responses:\n        \"200\":\n          description: ok\n          content: {application/json: {example: {symbol: BTC, price: 105}}}\n",
     )
     .unwrap();
-    let (_mock, mock_base) = ois_mock(&document);
+    let mock = common::ois_mock(&document, &[]);
+    let mock_base = mock.base.clone();
     let secrets = deployment.secrets.display().to_string();
     let staging = deployment.dir.path().join("preview.json");
     let mut scaffold = vec!["scaffold", "feed", deployment.ois.to_str().unwrap(), "--batch", "--server", &mock_base];

@@ -2,9 +2,6 @@
 //! `--replay DIR` gives the same values with nothing sent, and `ois mock DIR` serves the
 //! recordings to a call pointed at it, refusing what they do not answer.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
 use crate::common::{self, vendor};
@@ -28,31 +25,8 @@ fn values(report: &Value) -> Vec<Value> {
     report["beacons"].as_array().unwrap().iter().map(|b| b["values"].clone()).collect()
 }
 
-/// A child `ois mock` on a free port, stopped when dropped.
-struct MockProcess {
-    child: std::process::Child,
-    base: String,
-}
-
-impl Drop for MockProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn mock(dir: &std::path::Path) -> MockProcess {
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ois"))
-        .args(["mock"])
-        .arg(dir)
-        .args(["--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    MockProcess { child, base: line.trim().to_owned() }
+fn mock(from: &std::path::Path) -> common::MockProcess {
+    common::ois_mock(from, &[])
 }
 
 #[test]
@@ -286,19 +260,7 @@ paths:
         assert_eq!(report["call"]["status"], 200, "{report}");
         report["call"]["body"].clone()
     };
-    let seeded = |seed: &str| {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("ois"))
-            .arg("mock")
-            .arg(&document)
-            .args(["--seed", seed])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        MockProcess { child, base: line.trim().to_owned() }
-    };
+    let seeded = |seed: &str| common::ois_mock(&document, &["--seed", seed]);
     let first = seeded("7");
     assert_eq!(
         value_of(&first.base, "simplePrice", &["ids=bitcoin"], &[]),

@@ -197,3 +197,34 @@ pub fn table_names(code: &str) -> Vec<String> {
     }
     names
 }
+
+/// A child `ois mock`, stopped when dropped, and the address it serves on.
+pub struct MockProcess {
+    child: std::process::Child,
+    pub base: String,
+}
+
+impl Drop for MockProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `ois mock FROM MORE...` on a free port of 127.0.0.1 (its first line of output is its address).
+pub fn ois_mock(from: &std::path::Path, more: &[&str]) -> MockProcess {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ois"))
+        .arg("mock")
+        .arg(from)
+        .args(["--port", "0"])
+        .args(more)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("ois mock runs");
+    let mut line = String::new();
+    let stdout = child.stdout.take().expect("its output");
+    std::io::BufReader::new(stdout).read_line(&mut line).expect("its address");
+    MockProcess { child, base: line.trim().to_owned() }
+}
