@@ -23,6 +23,10 @@ pub struct Route {
     pub status: u16,
     /// The body.
     pub body: Value,
+    /// The response's schema, as the document writes it (`$ref`s unresolved), when it has one.
+    pub schema: Option<Value>,
+    /// Whether the body is the document's own example (not built from the schema).
+    pub from_example: bool,
 }
 
 impl Route {
@@ -56,13 +60,15 @@ pub fn routes(root: &Value, seed: u64) -> Result<Vec<Route>, Diagnostic> {
         let Ok(item) = resolver.resolve(item, &at) else { continue };
         for method in ["get", "post"] {
             let Some(operation) = item.value.get(method) else { continue };
-            let (status, body) = answer(operation, &resolver, swagger2, seed ^ hash(&format!("{method} {path}")));
+            let answered = answer(operation, &resolver, swagger2, seed ^ hash(&format!("{method} {path}")));
             routes.push(Route {
                 method: method.to_ascii_uppercase(),
                 segments: path.split('/').filter(|s| !s.is_empty()).map(str::to_owned).collect(),
                 path: path.clone(),
-                status,
-                body,
+                status: answered.status,
+                body: answered.body,
+                schema: answered.schema,
+                from_example: answered.from_example,
             });
         }
     }
@@ -76,8 +82,17 @@ pub fn routes(root: &Value, seed: u64) -> Result<Vec<Route>, Diagnostic> {
     Ok(routes)
 }
 
+/// What an operation answers.
+struct Answered {
+    status: u16,
+    body: Value,
+    schema: Option<Value>,
+    from_example: bool,
+}
+
 /// The first success response's status and body (an empty object when it says nothing).
-fn answer(operation: &Value, resolver: &Resolver<'_>, swagger2: bool, seed: u64) -> (u16, Value) {
+fn answer(operation: &Value, resolver: &Resolver<'_>, swagger2: bool, seed: u64) -> Answered {
+    let empty = |status| Answered { status, body: json!({}), schema: None, from_example: false };
     let nowhere = Location::input("");
     let responses = operation.get("responses").and_then(Value::as_object);
     let chosen = responses
@@ -85,9 +100,9 @@ fn answer(operation: &Value, resolver: &Resolver<'_>, swagger2: bool, seed: u64)
         .flatten()
         .find(|(code, _)| code.starts_with('2'))
         .or_else(|| responses.into_iter().flatten().find(|(code, _)| code.as_str() == "default"));
-    let Some((code, response)) = chosen else { return (200, json!({})) };
+    let Some((code, response)) = chosen else { return empty(200) };
     let status = code.parse().unwrap_or(200);
-    let Ok(response) = resolver.resolve(response, &nowhere) else { return (status, json!({})) };
+    let Ok(response) = resolver.resolve(response, &nowhere) else { return empty(status) };
     let response = response.value;
     let (example, schema) = if swagger2 {
         (response.pointer("/examples/application~1json").cloned(), response.get("schema"))
@@ -105,38 +120,39 @@ fn answer(operation: &Value, resolver: &Resolver<'_>, swagger2: bool, seed: u64)
         (example, media.and_then(|m| m.get("schema")))
     };
     let mut state = seed;
+    let from_example = example.is_some();
     let body = example.or_else(|| schema.map(|s| built(s, resolver, 0, &mut state))).unwrap_or_else(|| json!({}));
-    (status, body)
+    Answered { status, body, schema: schema.cloned(), from_example }
 }
 
 /// A value of `schema`: its example, default, const or first enum value, or one built from its
-/// type.
+/// type within its bounds (lengths, item counts, a pattern when a likely text fits it).
 fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, state: &mut u64) -> Value {
     let nowhere = Location::input("");
     let Ok(schema) = resolver.resolve(schema, &nowhere) else { return Value::Null };
     let schema = schema.value;
-    for key in ["example", "default", "const"] {
-        if let Some(value) = schema.get(key) {
+    // A vendor's example or default that breaks the type it sits in (`"series": "{}"` of an
+    // object) is not served: the answer must be what the schema says.
+    // A structure is built from its parts (an example of a whole object may hold a part of
+    // another type than the part's own schema says); a leaf takes its example.
+    let structured = ["properties", "items", "allOf", "oneOf", "anyOf"].iter().any(|key| schema.get(*key).is_some());
+    for key in ["const", "example", "default"] {
+        if let Some(value) = schema.get(key).filter(|value| of_its_type(value, schema))
+            && (key == "const" || !structured)
+        {
             return value.clone();
         }
     }
     if let Some(first) = schema.get("enum").and_then(Value::as_array).and_then(|e| e.first()) {
         return first.clone();
     }
-    if depth >= MAX_DEPTH {
-        return Value::Null;
-    }
-    if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
-        let mut merged = Map::new();
-        for part in parts {
-            if let Value::Object(object) = built(part, resolver, depth + 1, state) {
-                merged.extend(object);
-            }
-        }
-        return Value::Object(merged);
+    if let Some(parts) = schema.get("allOf").and_then(Value::as_array).filter(|_| depth < 3 * MAX_DEPTH) {
+        return all_of(parts, resolver, depth, state);
     }
     for key in ["oneOf", "anyOf"] {
-        if let Some(first) = schema.get(key).and_then(Value::as_array).and_then(|a| a.first()) {
+        if let Some(first) =
+            schema.get(key).and_then(Value::as_array).and_then(|a| a.first()).filter(|_| depth < 3 * MAX_DEPTH)
+        {
             return built(first, resolver, depth + 1, state);
         }
     }
@@ -147,26 +163,174 @@ fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, state: &mut u64)
         _ if schema.get("items").is_some() => "array",
         _ => "object",
     };
+    // Deeper than this (a recursive schema): the least value of its type.
+    let deep = depth >= MAX_DEPTH;
+    let size = |key: &str| schema.get(key).and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok());
     match kind {
+        // Deeper: only what it requires, until even that stops.
+        "object" if depth >= 3 * MAX_DEPTH => json!({}),
         "object" => {
-            let properties = schema.get("properties").and_then(Value::as_object).into_iter().flatten();
-            Value::Object(properties.map(|(name, s)| (name.clone(), built(s, resolver, depth + 1, state))).collect())
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            let properties = schema.get("properties").and_then(Value::as_object);
+            let mut object: Map<String, Value> = properties
+                .into_iter()
+                .flatten()
+                .filter(|(name, _)| !deep || required.contains(&name.as_str()))
+                .map(|(name, s)| (name.clone(), built(s, resolver, depth + 1, state)))
+                .collect();
+            // Required, with no schema of its own: any value does.
+            for name in required {
+                if !object.contains_key(name) {
+                    object.insert(name.to_owned(), json!("string"));
+                }
+            }
+            Value::Object(object)
         }
+        "array" if deep && size("minItems").is_none_or(|n| n == 0) => json!([]),
         "array" => match schema.get("items") {
-            Some(items) => Value::Array(vec![built(items, resolver, depth + 1, state)]),
+            Some(items) => {
+                let count = size("minItems").unwrap_or(1).max(1).min(size("maxItems").unwrap_or(usize::MAX)).min(16);
+                Value::Array((0..count).map(|_| built(items, resolver, depth + 1, state)).collect())
+            }
             None => json!([]),
         },
         "integer" => json!(number(schema, state).round() as i64),
         "number" => json!((number(schema, state) * 100.0).round() / 100.0),
         "boolean" => json!(true),
-        "string" => json!(match schema.get("format").and_then(Value::as_str) {
-            Some("date-time") => "2026-01-01T00:00:00Z",
-            Some("date") => "2026-01-01",
-            Some("uuid") => "00000000-0000-4000-8000-000000000000",
-            _ => "string",
-        }),
+        "string" => json!(text(schema, size("minLength"), size("maxLength"))),
         _ => Value::Null,
     }
+}
+
+/// A value every part of an `allOf` accepts: the parts' properties merged schema by schema (a
+/// property two parts describe is built from both: the one naming its values wins), their required
+/// names together; parts without properties merged value by value.
+fn all_of(parts: &[Value], resolver: &Resolver<'_>, depth: usize, state: &mut u64) -> Value {
+    let nowhere = Location::input("");
+    let resolved: Vec<&Value> =
+        parts.iter().filter_map(|p| resolver.resolve(p, &nowhere).ok().map(|r| r.value)).collect();
+    // A part that names the value (an enum, a const) decides it.
+    if let Some(narrow) = resolved.iter().find(|p| p.get("enum").is_some() || p.get("const").is_some()) {
+        return built(narrow, resolver, depth + 1, state);
+    }
+    if resolved.iter().any(|p| p.get("properties").is_some()) {
+        let mut properties: Map<String, Value> = Map::new();
+        let mut required: Vec<Value> = Vec::new();
+        let mut rest = Vec::new();
+        for part in &resolved {
+            match part.get("properties").and_then(Value::as_object) {
+                Some(own) => {
+                    for (name, property) in own {
+                        match properties.get_mut(name) {
+                            Some(Value::Object(both)) if both.contains_key("allOf") && both.len() == 1 => {
+                                if let Some(Value::Array(list)) = both.get_mut("allOf") {
+                                    list.push(property.clone());
+                                }
+                            }
+                            Some(first) => *first = json!({"allOf": [first.clone(), property]}),
+                            None => {
+                                properties.insert(name.clone(), property.clone());
+                            }
+                        }
+                    }
+                    required.extend(part.get("required").and_then(Value::as_array).into_iter().flatten().cloned());
+                }
+                None if part.get("allOf").is_some() || part.get("oneOf").is_some() || part.get("anyOf").is_some() => {
+                    rest.push((*part).clone());
+                }
+                None => {}
+            }
+        }
+        let merged = json!({"type": "object", "properties": properties, "required": required});
+        let mut value = built(&merged, resolver, depth + 1, state);
+        // Parts that are combinations themselves add what they build.
+        for part in rest {
+            if let (Value::Object(object), Value::Object(more)) = (&mut value, built(&part, resolver, depth + 1, state))
+            {
+                for (name, extra) in more {
+                    object.entry(name).or_insert(extra);
+                }
+            }
+        }
+        return value;
+    }
+    // The first part to give a value its type keeps it (a later one may only add a description).
+    let mut merged = Map::new();
+    let mut scalar = None;
+    for part in &resolved {
+        match built(part, resolver, depth + 1, state) {
+            Value::Object(object) => {
+                for (name, value) in object {
+                    merged.entry(name).or_insert(value);
+                }
+            }
+            other if scalar.is_none() && !other.is_null() => scalar = Some(other),
+            _ => {}
+        }
+    }
+    scalar.filter(|_| merged.is_empty()).unwrap_or(Value::Object(merged))
+}
+
+/// Whether `value` is of the type `schema` declares (any, when it declares none).
+fn of_its_type(value: &Value, schema: &Value) -> bool {
+    let fits = |kind: &str| match kind {
+        "object" => value.is_object(),
+        "array" => value.is_array(),
+        "string" => value.is_string(),
+        "integer" => value.is_i64() || value.is_u64(),
+        "number" => value.is_number(),
+        "boolean" => value.is_boolean(),
+        "null" => value.is_null(),
+        _ => true,
+    };
+    match schema.get("type") {
+        Some(Value::String(kind)) => {
+            fits(kind) || (value.is_null() && schema.get("nullable") == Some(&Value::Bool(true)))
+        }
+        Some(Value::Array(kinds)) => kinds.iter().filter_map(Value::as_str).any(fits),
+        _ => true,
+    }
+}
+
+/// A string of `schema`: one its `format` names, or the first of a few likely texts that its
+/// `pattern` accepts (the pattern's own literal start among them), fitted to its lengths.
+fn text(schema: &Value, min: Option<usize>, max: Option<usize>) -> String {
+    let formatted = match schema.get("format").and_then(Value::as_str) {
+        Some("date-time") => Some("2026-01-01T00:00:00Z"),
+        Some("date") => Some("2026-01-01"),
+        Some("time") => Some("00:00:00"),
+        Some("uuid") => Some("00000000-0000-4000-8000-000000000000"),
+        Some("email") => Some("user@example.com"),
+        Some("uri" | "url") => Some("https://example.com"),
+        Some("ipv4") => Some("127.0.0.1"),
+        Some("ipv6") => Some("::1"),
+        _ => None,
+    };
+    let mut candidates: Vec<String> = formatted.into_iter().map(str::to_owned).collect();
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        let literal: String =
+            pattern.trim_start_matches('^').chars().take_while(|c| !"\\[](){}|.*+?$^".contains(*c)).collect();
+        let tries =
+            [literal.clone(), format!("{literal}0"), "0".into(), "1".into(), "a".into(), "A".into(), "string".into()];
+        let fits = fancy_regex::Regex::new(pattern)
+            .ok()
+            .and_then(|regex| tries.into_iter().find(|t| regex.is_match(t).unwrap_or(false)));
+        candidates.extend(fits);
+    }
+    let mut chosen = candidates.into_iter().next().unwrap_or_else(|| "string".to_owned());
+    while min.is_some_and(|min| chosen.chars().count() < min) {
+        chosen.push('x');
+    }
+    if let Some(max) = max {
+        chosen = chosen.chars().take(max).collect();
+    }
+    chosen
 }
 
 /// A number within the schema's bounds (0 to 1000 when it has none), from the seeded sequence.
