@@ -106,7 +106,7 @@ fn a_mock_of_every_corpus_document_answers_what_its_schemas_say() {
     let mut documents = Vec::new();
     let mut count = 0;
     for path in &root_documents() {
-        let Ok(root) = Source::read(path).and_then(|s| s.parse()) else { continue };
+        let Some(root) = Source::read(path).ok().and_then(|s| s.parse().ok()) else { continue };
         let Ok(routes) = ois::call::synthesized::routes(&root, 7) else { continue };
         let cases: Vec<serde_json::Value> = routes
             .iter()
