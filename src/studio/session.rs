@@ -774,7 +774,10 @@ impl PreparedCall {
         match crate::jobs::call::one(&self.job, &self.endpoint, now()) {
             Ok(report) => {
                 let response = report.called.reply.as_ref().and_then(|r| r.json.clone());
-                let processed = report.called.exchange.answer.as_ref().and_then(|a| a.processed.as_ref());
+                // The answer as post-processing leaves it, or as the API gave it when there is
+                // none (the picker was empty for an endpoint that already had `_type`).
+                let processed =
+                    report.called.exchange.answer.as_ref().and_then(|a| a.processed.as_ref()).or(response.as_ref());
                 let answer = json!({
                     "call": report.called.json(false),
                     "picker": leaves(processed),

@@ -153,6 +153,10 @@ fn secrets_typed_in_never_come_back_nor_reach_the_log() {
     let called = send("/api/call", call);
     assert_eq!(called["ok"], true, "{called}");
     assert_eq!(called["answer"]["call"]["call"]["body"]["bitcoin"]["usd"], 1.5);
+    // The picker lists the answer's leaves though the call already had `_type` and `_path` (and
+    // the endpoint no post-processing): it was empty.
+    let leaves = called["answer"]["picker"]["leaves"].as_array().unwrap();
+    assert!(leaves.iter().any(|l| l["path"] == "bitcoin.usd"), "{called}");
     let encoding = json!([["_type", "int256"], ["_path", "bitcoin.usd"], ["_times", "100"]]);
     send("/api/edit", json!({"kind": "set", "name": "simplePrice", "settings": {"reserved": encoding}}));
     let one = json!({"node": "feed", "feeds": ["simplePrice:ids=string32:bitcoin,vs_currencies=string32:usd"]});

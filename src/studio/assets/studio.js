@@ -24,8 +24,20 @@ async function api(path, body) {
       init.headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(body);
     }
-    const response = await fetch(path, init);
-    if (!response.ok) throw new Error(`the studio answered ${response.status}: ${await response.text()}`);
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch (error) {
+      // The studio stopped (or the network between): say so, never "working" for ever.
+      status.className = 'error';
+      status.textContent = 'the studio does not answer: is ois studio still running?';
+      throw error;
+    }
+    if (!response.ok) {
+      status.className = 'error';
+      status.textContent = `the studio answered ${response.status}`;
+      throw new Error(`the studio answered ${response.status}: ${await response.text()}`);
+    }
     const data = await response.json();
     if (!data.ok) {
       status.className = 'error';
@@ -117,6 +129,11 @@ function timed(kind, started) {
 }
 
 async function open(body) {
+  // An unsaved draft is not replaced without asking.
+  const draft = state && state.draft;
+  if (draft && draft.dirty && !window.confirm(`${draft.file || draft.name} has changes that are not saved. Open the other file and lose them?`)) {
+    return;
+  }
   const started = performance.now();
   const view = await step($('open-section').querySelector('.problems') || addProblems($('open-section')),
     () => api('/api/open', body));
@@ -436,8 +453,10 @@ async function call() {
     showRequest(answer.call, null);
     showAnswer(answer.call.call, answer.picker);
   } catch (error) {
-    if (!error.refusal) throw error;
+    if (!error.refusal) return;
     problems.replaceChildren(...diagnostics(error.refusal.diagnostics || []));
+    // No value from this call: the previous call's value box goes.
+    $('request-view').replaceChildren();
     const detail = error.refusal.detail || {};
     showAnswer(detail.call, detail.picker);
   }
@@ -585,8 +604,13 @@ function wire() {
   $('call').addEventListener('click', call);
   $('hold-secrets').addEventListener('click', holdSecrets);
   $('add-feed').addEventListener('click', () => {
+    // A feed of an endpoint without parameters is `ENDPOINT:`, as the command line takes it.
     const params = $('feed-params').value.trim();
-    if (!$('feed-endpoint').value || !params) return;
+    if (!$('feed-endpoint').value) {
+      $('status').className = 'error';
+      $('status').textContent = 'choose the endpoint of the feed first';
+      return;
+    }
     feeds.push(`${$('feed-endpoint').value}:${params}`);
     $('feed-params').value = '';
     renderFeeds();
