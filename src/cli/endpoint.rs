@@ -103,6 +103,10 @@ pub(crate) struct SettingsArgs {
     /// or, with no value, left to the requester (repeatable).
     #[arg(long, value_name = "NAME[=VALUE]")]
     reserved: Vec<String>,
+    /// A reserved parameter taken away from the endpoint (`_path`, to pick another), before any
+    /// --reserved (repeatable).
+    #[arg(long, value_name = "NAME")]
+    unreserve: Vec<String>,
     /// An operation parameter fixed to a value; the endpoint parameter mapping it goes
     /// (repeatable).
     #[arg(long, value_name = "NAME=VALUE")]
@@ -144,6 +148,7 @@ fn snippet(v2: Option<&PathBuf>, v1: Option<&PathBuf>) -> Result<Option<Snippet>
 impl SettingsArgs {
     fn settings(&self) -> Result<Settings, Diagnostic> {
         let mut settings = Settings::default();
+        settings.unreserved = self.unreserve.clone();
         for text in &self.reserved {
             let (name, value) = match text.split_once('=') {
                 Some((name, value)) => (name, Some(value.to_owned())),

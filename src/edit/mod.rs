@@ -23,6 +23,8 @@ use crate::ois::model::RESERVED_NAMES;
 pub struct Settings {
     /// Reserved parameters: the name and its fixed value (`None`: left to the requester).
     pub reserved: Vec<(String, Option<String>)>,
+    /// Reserved parameters taken away from the endpoint (a `_path` picked before, to pick again).
+    pub unreserved: Vec<String>,
     /// Operation parameters fixed to a value (the endpoint parameter mapping it goes).
     pub fixed: Vec<(String, String)>,
     /// Endpoint parameters changed or dropped.
@@ -304,6 +306,9 @@ pub fn set(
 ) -> Result<Vec<Diagnostic>, Diagnostic> {
     let index = position(ois, name)?;
     let mut notes = Vec::new();
+    for name in &settings.unreserved {
+        unreserve(ois, index, name)?;
+    }
     for (reserved, value) in &settings.reserved {
         set_reserved(ois, index, reserved, value.as_deref())?;
     }
@@ -364,6 +369,18 @@ fn times_value(value: &str) -> Result<String, Diagnostic> {
         }
         _ => Ok(value.to_owned()),
     }
+}
+
+/// Takes the reserved parameter `name` away from the endpoint at `index`; refused when it has none.
+fn unreserve(ois: &mut Value, index: usize, name: &str) -> Result<(), Diagnostic> {
+    let endpoint = endpoint_at(ois, index)?;
+    let reserved = list_at(endpoint, "reservedParameters")?;
+    let before = reserved.len();
+    reserved.retain(|r| text(r, "name") != Some(name));
+    if reserved.len() == before {
+        return Err(refuse(format!("the endpoint has no reserved parameter \"{name}\" to take away")));
+    }
+    Ok(())
 }
 
 fn set_reserved(ois: &mut Value, index: usize, name: &str, value: Option<&str>) -> Result<(), Diagnostic> {

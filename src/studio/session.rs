@@ -131,6 +131,8 @@ pub struct OpenRequest {
 pub struct SettingsRequest {
     /// Reserved parameters: name and fixed value (`None`: the requester's).
     pub reserved: Vec<(String, Option<String>)>,
+    /// Reserved parameters taken away (a value cleared in the form).
+    pub unreserved: Vec<String>,
     /// Operation parameters fixed: name and value.
     pub fixed: Vec<(String, String)>,
     /// Endpoint parameters changed: name and `required`, `optional`, `default=V`,
@@ -144,8 +146,12 @@ pub struct SettingsRequest {
 
 impl SettingsRequest {
     fn settings(self) -> Result<crate::edit::Settings, Refusal> {
-        let mut settings =
-            crate::edit::Settings { reserved: self.reserved, fixed: self.fixed, ..crate::edit::Settings::default() };
+        let mut settings = crate::edit::Settings {
+            reserved: self.reserved,
+            unreserved: self.unreserved,
+            fixed: self.fixed,
+            ..crate::edit::Settings::default()
+        };
         for (name, change) in self.parameters {
             let parsed = crate::edit::ParameterChange::parse(&change).ok_or_else(|| {
                 refuse(format!("parameter {name}: \"{change}\" is not required, optional, default=V, description=TEXT, rename=NEW or drop"))

@@ -433,3 +433,29 @@ fn a_hand_written_yaml_ois_keeps_its_style() {
         json!({"name": "_path", "fixed": "current.temp_c"})
     );
 }
+
+/// `--unreserve` takes a reserved parameter away (a `_path` picked before, to pick another); one
+/// the endpoint does not have is refused, and nothing is written.
+#[test]
+fn a_reserved_parameter_is_taken_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = serde_json::to_string_pretty(&two_operations()).unwrap() + "\n";
+    let file = write(dir.path(), "api.ois.json", &text);
+    let path = file.to_str().unwrap();
+    let set = ois(&["endpoint", "set", path, "item", "--reserved", "_path=price", "--reserved", "_times=100"]);
+    assert!(set.status.success(), "{}", stderr(&set));
+    let taken = ois(&["endpoint", "set", path, "item", "--unreserve", "_path"]);
+    assert!(taken.status.success(), "{}", stderr(&taken));
+    let names: Vec<Value> = read(&file)["endpoints"][0]["reservedParameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].clone())
+        .collect();
+    assert!(!names.contains(&json!("_path")) && names.contains(&json!("_times")), "{names:?}");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let refused = ois(&["endpoint", "set", path, "item", "--unreserve", "_path"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(stderr(&refused).contains("no reserved parameter \"_path\""), "{}", stderr(&refused));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+}

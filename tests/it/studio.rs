@@ -157,6 +157,13 @@ fn secrets_typed_in_never_come_back_nor_reach_the_log() {
     // the endpoint no post-processing): it was empty.
     let leaves = called["answer"]["picker"]["leaves"].as_array().unwrap();
     assert!(leaves.iter().any(|l| l["path"] == "bitcoin.usd"), "{called}");
+    // A reserved value cleared in the form takes it away, to pick again.
+    let fixed = json!([["_type", "int256"], ["_path", "bitcoin.usd"]]);
+    send("/api/edit", json!({"kind": "set", "name": "simplePrice", "settings": {"reserved": fixed}}));
+    let cleared =
+        send("/api/edit", json!({"kind": "set", "name": "simplePrice", "settings": {"unreserved": ["_path"]}}));
+    let text = cleared["answer"]["draft"]["text"].as_str().unwrap();
+    assert!(!text.contains("\"bitcoin.usd\""), "{text}");
     let encoding = json!([["_type", "int256"], ["_path", "bitcoin.usd"], ["_times", "100"]]);
     send("/api/edit", json!({"kind": "set", "name": "simplePrice", "settings": {"reserved": encoding}}));
     let one = json!({"node": "feed", "feeds": ["simplePrice:ids=string32:bitcoin,vs_currencies=string32:usd"]});

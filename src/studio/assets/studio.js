@@ -307,12 +307,15 @@ function endpointForm(card, endpoint, index, objects, problems) {
 }
 
 function collectSettings(card, endpoint) {
-  const settings = { reserved: [], fixed: [], parameters: [] };
+  const settings = { reserved: [], unreserved: [], fixed: [], parameters: [] };
   const reserved = new Map(endpoint.reserved.map(([name, value]) => [name, value]));
   card.querySelectorAll('[data-reserved]').forEach((input) => {
     const name = input.dataset.reserved;
     const before = reserved.has(name) ? (reserved.get(name) ?? '') : '';
-    if (input.value !== String(before) && input.value !== '') settings.reserved.push([name, input.value]);
+    if (input.value === String(before)) return;
+    // A value cleared takes the reserved parameter away (to pick another `_path`).
+    if (input.value === '') settings.unreserved.push(name);
+    else settings.reserved.push([name, input.value]);
   });
   card.querySelectorAll('[data-param]').forEach((select) => {
     if (select.value) settings.parameters.push([select.dataset.param, select.value]);
