@@ -316,6 +316,11 @@ pub fn set(
         fix(ois, index, parameter, value)?;
     }
     for (parameter, change) in &settings.parameters {
+        // Fixing a parameter already takes it off the endpoint (and needs the operation's): a
+        // drop of it in the same edit asks for nothing more.
+        if *change == ParameterChange::Drop && settings.fixed.iter().any(|(fixed, _)| fixed == parameter) {
+            continue;
+        }
         notes.extend(change_parameter(ois, index, parameter, change)?);
     }
     for (key_v2, key_v1, snippet) in [

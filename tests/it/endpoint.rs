@@ -459,3 +459,18 @@ fn a_reserved_parameter_is_taken_away() {
     assert!(stderr(&refused).contains("no reserved parameter \"_path\""), "{}", stderr(&refused));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
 }
+
+/// Dropping a parameter and fixing it in the same edit (the studio's form sends both) fixes it.
+#[test]
+fn a_parameter_dropped_and_fixed_at_once_is_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let document = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/codes/CNV075.openapi.json");
+    let file = dir.path().join("weather.ois.json");
+    let path = file.to_str().unwrap();
+    assert!(ois(&["convert", document, "-o", path]).status.success());
+    let edited = ois(&["endpoint", "set", path, "current", "--fixed", "q=London", "--param", "q:drop"]);
+    assert!(edited.status.success(), "{}", stderr(&edited));
+    let endpoint = &read(&file)["endpoints"][0];
+    assert!(endpoint["fixedOperationParameters"].to_string().contains("London"), "{endpoint}");
+    assert!(!endpoint["parameters"].to_string().contains("\"q\""), "{endpoint}");
+}
