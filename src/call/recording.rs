@@ -260,26 +260,14 @@ fn matches_json(recorded: &Value, given: &Value) -> bool {
     }
 }
 
-/// `text` with every credential (as given, and as a query string writes it) replaced.
+/// `text` with every credential replaced by [`CREDENTIAL`], in every form the request or an echo
+/// may carry it ([`crate::request::mask_as`]).
 fn redacted(text: &str, secrets: &[String]) -> String {
-    let mut out = text.to_owned();
-    for secret in secrets.iter().filter(|s| !s.is_empty()) {
-        let encoded: String = url::form_urlencoded::byte_serialize(secret.as_bytes()).collect();
-        let escaped = percent_encoding::utf8_percent_encode(secret, percent_encoding::NON_ALPHANUMERIC).to_string();
-        for form in [secret.as_str(), encoded.as_str(), escaped.as_str()] {
-            out = out.replace(form, CREDENTIAL);
-        }
-    }
-    out
+    crate::request::mask_as(text, secrets, CREDENTIAL)
 }
 
 fn redacted_json(value: &Value, secrets: &[String]) -> Value {
-    match value {
-        Value::String(text) => Value::String(redacted(text, secrets)),
-        Value::Array(items) => Value::Array(items.iter().map(|v| redacted_json(v, secrets)).collect()),
-        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), redacted_json(v, secrets))).collect()),
-        other => other.clone(),
-    }
+    crate::request::mask_json_as(value, secrets, CREDENTIAL)
 }
 
 /// The recordings of a folder, by file name (files that are not recordings are left out).

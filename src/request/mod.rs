@@ -26,7 +26,7 @@ pub use exchange::{
 pub use query::serialize_query;
 pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode};
 pub use secrets::Secrets;
-pub use setup::{Selected, check_ois, mask, select, select_all};
+pub use setup::{Selected, check_ois, mask, mask_as, mask_json_as, select, select_all};
 
 use crate::js::{self, encode_uri_component};
 use crate::node::axios;

@@ -11,14 +11,7 @@ fn masked(secrets: &[String], show_secrets: bool, text: &str) -> String {
 }
 
 fn masked_value(secrets: &[String], show_secrets: bool, value: &Value) -> Value {
-    match value {
-        Value::String(s) => Value::String(masked(secrets, show_secrets, s)),
-        Value::Array(items) => Value::Array(items.iter().map(|v| masked_value(secrets, show_secrets, v)).collect()),
-        Value::Object(map) => {
-            Value::Object(map.iter().map(|(k, v)| (k.clone(), masked_value(secrets, show_secrets, v))).collect())
-        }
-        other => other.clone(),
-    }
+    if show_secrets { value.clone() } else { super::setup::mask_json_as(value, secrets, "****") }
 }
 
 fn secrets_of(exchange: &Exchange) -> &[String] {

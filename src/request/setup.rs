@@ -145,6 +145,12 @@ pub fn check_ois(ois: &Value) -> Result<(), Diagnostic> {
 /// encodes a value picked from such an echo in: the hex of its bytes (`bytes`, `string`), of its
 /// first 31 characters (`string32`).
 pub fn mask(text: &str, secrets: &[String]) -> String {
+    mask_as(text, secrets, "****")
+}
+
+/// [`mask`] with every form of a secret replaced by `placeholder` (a recording writes
+/// `<credential>`, which it can match again).
+pub fn mask_as(text: &str, secrets: &[String], placeholder: &str) -> String {
     let mut forms: Vec<String> = secrets.iter().filter(|s| !s.is_empty()).flat_map(|s| forms_of(s)).collect();
     // Longer first, so a secret containing another is masked whole.
     forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
@@ -153,10 +159,22 @@ pub fn mask(text: &str, secrets: &[String]) -> String {
     // A secret as it is is masked however short; only its other forms need a length to be told apart.
     for form in forms.iter().filter(|form| form.len() >= MIN_MASKED_LEN || secrets.contains(form)) {
         if masked.contains(form.as_str()) {
-            masked = masked.replace(form.as_str(), "****");
+            masked = masked.replace(form.as_str(), placeholder);
         }
     }
     masked
+}
+
+/// Every string of `value` as [`mask_as`] leaves it.
+pub fn mask_json_as(value: &Value, secrets: &[String], placeholder: &str) -> Value {
+    match value {
+        Value::String(text) => Value::String(mask_as(text, secrets, placeholder)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| mask_json_as(v, secrets, placeholder)).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), mask_json_as(v, secrets, placeholder))).collect())
+        }
+        other => other.clone(),
+    }
 }
 
 /// Forms shorter than this are not masked on their own (a decoded `a:b` would mask every `a:b`).
