@@ -1,6 +1,6 @@
 //! `ois mock`: the recordings of a folder — or answers made from an OpenAPI document — served on
 //! 127.0.0.1, so that a call, a node or CI can run without the vendor. A request gets the
-//! recording that answers it ([`Recording::answers`]: method, path, query and body; a recorded
+//! recording that answers it ([`Recording::answers`](super::recording::Recording::answers): method, path, query and body; a recorded
 //! credential must be there, any value), or the document's operation at its path; one that none
 //! answers gets 404 (501 for a path the document has with another method) naming what was asked.
 //! Each hit is logged.
@@ -8,7 +8,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::recording::{Recording, read_folder};
+use super::recording::Recordings;
 use super::synthesized::{Route, routes};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 
@@ -17,8 +17,8 @@ const MAX_BODY_BYTES: u64 = 1 << 20;
 
 /// What a mock answers with.
 enum Answers {
-    /// A folder's recordings, by file name.
-    Recorded(Vec<(String, Recording)>),
+    /// A folder's recordings.
+    Recorded(Recordings),
     /// An OpenAPI document's operations.
     Made(Vec<Route>),
 }
@@ -39,8 +39,8 @@ impl Mock {
     /// there is nothing to serve.
     pub fn bind(from: &Path, port: u16, seed: u64) -> Result<Mock, Diagnostic> {
         let answers = if from.is_dir() {
-            let recordings = read_folder(from)?;
-            if recordings.is_empty() {
+            let recordings = Recordings::at(from);
+            if recordings.all()?.is_empty() {
                 return Err(Diagnostic::elsewhere(
                     Code::NoRecording,
                     format!("{} holds no recording to serve", from.display()),
@@ -68,7 +68,7 @@ impl Mock {
     /// How many recordings or operations it serves.
     pub fn len(&self) -> usize {
         match &self.answers {
-            Answers::Recorded(recordings) => recordings.len(),
+            Answers::Recorded(recordings) => recordings.all().map_or(0, <[_]>::len),
             Answers::Made(routes) => routes.len(),
         }
     }
@@ -125,39 +125,33 @@ impl Mock {
             (status, json_type(), body.to_string(), "no answer".to_owned())
         };
         match &self.answers {
-            Answers::Recorded(recordings) => {
-                // At its very path first, then at one differing by a server prefix.
-                let found = [true, false].into_iter().find_map(|exactly| {
-                    recordings.iter().find(|(_, r)| r.answers(method, url, headers, body, exactly))
-                });
-                match found {
-                    Some((name, recording)) => {
-                        let reply = recording.reply();
-                        let kept: Vec<(String, String)> = reply
-                            .headers
-                            .into_iter()
-                            .filter(|(n, _)| {
-                                !["content-length", "transfer-encoding", "connection", "content-encoding"]
-                                    .contains(&n.to_ascii_lowercase().as_str())
-                            })
-                            .collect();
-                        (reply.status, kept, reply.text, name.clone())
-                    }
-                    None => {
-                        let near = recordings.iter().find(|(_, r)| r.is_near(method, url));
-                        // As the vendor would: a request without the credential it requires is
-                        // refused as unauthorized.
-                        if let Some((name, missing)) =
-                            near.and_then(|(n, r)| Some((n, r.credential_missing(url, headers)?)))
-                        {
-                            let error = format!("no credential in {missing}, which the recording {name} was made with");
-                            return refused(401, error, Some(name.clone()));
-                        }
-                        let error = format!("no recording in {} answers {method} {target}", self.folder.display());
-                        refused(404, error, near.map(|(n, _)| n.clone()))
-                    }
+            Answers::Recorded(recordings) => match recordings.answering(method, url, headers, body).ok().flatten() {
+                Some((name, recording)) => {
+                    let reply = recording.reply();
+                    let kept: Vec<(String, String)> = reply
+                        .headers
+                        .into_iter()
+                        .filter(|(n, _)| {
+                            !["content-length", "transfer-encoding", "connection", "content-encoding"]
+                                .contains(&n.to_ascii_lowercase().as_str())
+                        })
+                        .collect();
+                    (reply.status, kept, reply.text, name.clone())
                 }
-            }
+                None => {
+                    let near = recordings.nearest(method, url);
+                    // As the vendor would: a request without the credential it requires is
+                    // refused as unauthorized.
+                    if let Some((name, missing)) =
+                        near.and_then(|(n, r)| Some((n, r.credential_missing(url, headers)?)))
+                    {
+                        let error = format!("no credential in {missing}, which the recording {name} was made with");
+                        return refused(401, error, Some(name.clone()));
+                    }
+                    let error = format!("no recording in {} answers {method} {target}", self.folder.display());
+                    refused(404, error, near.map(|(n, _)| n.clone()))
+                }
+            },
             Answers::Made(routes) => {
                 let path = url::Url::parse(url).map(|u| u.path().to_owned()).unwrap_or_default();
                 match routes.iter().find(|route| route.matches(method, &path)) {

@@ -43,8 +43,8 @@ pub struct CallOptions {
     pub max_response_bytes: u64,
     /// Keep each exchange in this folder ([`recording`]), credentials replaced.
     pub record: Option<std::path::PathBuf>,
-    /// Answer from the recordings in this folder instead of the network: nothing is sent.
-    pub replay: Option<std::path::PathBuf>,
+    /// Answer from these recordings instead of the network: nothing is sent.
+    pub replay: Option<recording::Recordings>,
     /// Compare each live answer with its recording: a call whose answer drifted fails.
     pub check: Option<recording::DriftCheck>,
 }
@@ -150,7 +150,7 @@ pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result
     let Some(built) = &prepared.request else { return Ok(None) };
     let stopped = |diagnostic| Stopped { diagnostic, logs: prepared.logs.clone() };
     let reply = match &call_options.replay {
-        Some(folder) => recording::find(folder, built).map(|(_, found)| found.reply()).map_err(stopped)?,
+        Some(recordings) => recordings.find(built).map(|(_, found)| found.reply()).map_err(stopped)?,
         None => send(built, call_options).map_err(stopped)?,
     };
     if let Some(folder) = &call_options.record {
@@ -164,7 +164,7 @@ pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result
     }
     if let Some(check) = &call_options.check {
         let drifted = |message: String| Diagnostic::elsewhere(Code::AnswerDrifted, message);
-        let (name, recorded) = recording::find(&check.folder, built).map_err(stopped)?;
+        let (name, recorded) = check.recordings.find(built).map_err(stopped)?;
         let live = reply.json.as_ref().unwrap_or(&Value::Null);
         let moved = recording::drift(&recorded.response.body, live, check.tolerance);
         if !moved.is_empty() {

@@ -291,35 +291,82 @@ pub fn read_folder(folder: &Path) -> Result<Vec<(String, Recording)>, Diagnostic
     Ok(found)
 }
 
-/// The recording in `folder` that answers `request`, with its file name; the error names what was
-/// asked and the nearest recording, when there is one.
-pub fn find(folder: &Path, request: &Request) -> Result<(String, Recording), Diagnostic> {
-    let recordings = read_folder(folder)?;
-    let headers: Vec<(String, String)> = request
-        .headers
-        .iter()
-        .map(|(name, value)| (name.clone(), value.as_str().map_or_else(|| value.to_string(), str::to_owned)))
-        .collect();
-    // At the same path first; then at one whose server prefix differs.
-    for exactly in [true, false] {
-        let answers = |r: &Recording| r.answers(request.method, &request.url, &headers, request.body.as_ref(), exactly);
-        if let Some(found) = recordings.iter().find(|(_, r)| answers(r)) {
+/// A folder's recordings by file name, or why they could not be read.
+type Read = Result<Vec<(String, Recording)>, Diagnostic>;
+
+/// The recordings of a folder, read once — the first time one is asked for — however many
+/// requests a replay, a drift check or a mock answers from them.
+#[derive(Clone, Debug)]
+pub struct Recordings {
+    folder: PathBuf,
+    read: std::sync::Arc<std::sync::OnceLock<Read>>,
+}
+
+impl Recordings {
+    /// The recordings in `folder` (read when first needed).
+    pub fn at(folder: impl Into<PathBuf>) -> Recordings {
+        Recordings { folder: folder.into(), read: std::sync::Arc::default() }
+    }
+
+    /// The folder they are in.
+    pub fn folder(&self) -> &Path {
+        &self.folder
+    }
+
+    /// Every recording, by file name.
+    pub fn all(&self) -> Result<&[(String, Recording)], Diagnostic> {
+        self.read.get_or_init(|| read_folder(&self.folder)).as_deref().map_err(Clone::clone)
+    }
+
+    /// The recording that answers `method` at `url` with `headers` and `body`: at the same path
+    /// first, then at one whose server prefix differs ([`Recording::answers`]).
+    pub fn answering(
+        &self,
+        method: &str,
+        url: &str,
+        headers: &[(String, String)],
+        body: Option<&Value>,
+    ) -> Result<Option<&(String, Recording)>, Diagnostic> {
+        let all = self.all()?;
+        Ok([true, false]
+            .into_iter()
+            .find_map(|exactly| all.iter().find(|(_, r)| r.answers(method, url, headers, body, exactly))))
+    }
+
+    /// The recording of the same operation as `method` at `url`, whatever its query or body: the
+    /// one to name when none answers.
+    pub fn nearest(&self, method: &str, url: &str) -> Option<&(String, Recording)> {
+        self.all().ok()?.iter().find(|(_, r)| r.is_near(method, url))
+    }
+
+    /// The recording that answers `request`, with its file name; the error names what was asked
+    /// and the nearest recording, when there is one.
+    pub fn find(&self, request: &Request) -> Result<(String, Recording), Diagnostic> {
+        let headers: Vec<(String, String)> = request
+            .headers
+            .iter()
+            .map(|(name, value)| (name.clone(), value.as_str().map_or_else(|| value.to_string(), str::to_owned)))
+            .collect();
+        if let Some(found) = self.answering(request.method, &request.url, &headers, request.body.as_ref())? {
             return Ok(found.clone());
         }
+        let asked = redacted(&request.url, &request.secrets);
+        let missing = Diagnostic::elsewhere(
+            Code::NoRecording,
+            format!(
+                "none of the recordings in {} answers {} {asked}; nothing was sent",
+                self.folder.display(),
+                request.method
+            ),
+        );
+        Err(match self.nearest(request.method, &request.url) {
+            Some((name, near)) => missing.with_help(format!(
+                "the nearest, {name}, was recorded for {} {}: record this request too (a call that records reaches the API once)",
+                near.request.method, near.request.url
+            )),
+            None => missing.with_fix(crate::diagnostic::Fix::RecordFirst),
+        })
     }
-    let asked = redacted(&request.url, &request.secrets);
-    let mut missing = Diagnostic::elsewhere(
-        Code::NoRecording,
-        format!("none of the recordings in {} answers {} {asked}; nothing was sent", folder.display(), request.method),
-    );
-    missing = match recordings.iter().find(|(_, r)| r.is_near(request.method, &request.url)) {
-        Some((name, near)) => missing.with_help(format!(
-            "the nearest, {name}, was recorded for {} {}: record this request too (a call that records reaches the API once)",
-            near.request.method, near.request.url
-        )),
-        None => missing.with_fix(crate::diagnostic::Fix::RecordFirst),
-    };
-    Err(missing)
 }
 
 /// Writes `recording` into `folder` (made when missing) under its [`Recording::file_name`],
@@ -345,8 +392,8 @@ pub fn keep(folder: &Path, recording: &Recording) -> Result<Option<PathBuf>, Dia
 /// How far a live answer may be from its recording before it has drifted.
 #[derive(Clone, Debug)]
 pub struct DriftCheck {
-    /// The folder of recordings.
-    pub folder: PathBuf,
+    /// The recordings compared with.
+    pub recordings: Recordings,
     /// The largest relative change of a number (`0.05`: 5 %).
     pub tolerance: f64,
 }

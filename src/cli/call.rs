@@ -111,9 +111,11 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
     options.timeout = Duration::from_secs_f64(args.timeout.min(86_400.0));
     options.max_response_bytes = args.max_response_bytes;
     options.record = args.record.clone();
-    options.replay = args.replay.clone();
-    options.check =
-        args.check.clone().map(|folder| ois::call::recording::DriftCheck { folder, tolerance: args.tolerance });
+    options.replay = args.replay.clone().map(ois::call::recording::Recordings::at);
+    options.check = args.check.clone().map(|folder| ois::call::recording::DriftCheck {
+        recordings: ois::call::recording::Recordings::at(folder),
+        tolerance: args.tolerance,
+    });
     let job = CallJob::new(args.inputs.call_inputs(), options);
     let Some(endpoint) = &args.endpoint else {
         return run_many(&args, &job, style);

@@ -574,7 +574,7 @@ pub fn compare_runs(
 ) -> Result<CompareReport, Stop> {
     let mut second = job.clone();
     if other.is_dir() {
-        second.options.replay = Some(other.to_path_buf());
+        second.options.replay = Some(crate::call::recording::Recordings::at(other));
     } else {
         second.inputs.file = other.to_path_buf();
         second.inputs.server = None;

@@ -261,7 +261,7 @@ fn call_codes(case: &Value) -> Vec<Shown> {
     if let Some(check) = case.get("check") {
         std::fs::write(recordings.path().join("get-items-1.json"), check["recording"].to_string()).unwrap();
         options.check = Some(ois::call::recording::DriftCheck {
-            folder: recordings.path().to_path_buf(),
+            recordings: ois::call::recording::Recordings::at(recordings.path()),
             tolerance: check["tolerance"].as_f64().unwrap_or(0.05),
         });
     }
