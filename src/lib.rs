@@ -139,6 +139,8 @@ pub mod validate;
 pub use convert::{Conversion, ConvertOptions, Failure, Filter, Summary, convert, convert_value};
 pub use diagnostic::{Code, Counts, Diagnostic, Document, Fix, Location, Severity, Stage};
 pub use emit::{OutputFormat, to_text, write_atomically};
+/// Feeds by name: the production `feed` endpoint's tables, read and written.
+pub use ois::feeds;
 pub use ois::model::{FormatFamily, RESERVED_NAMES};
 pub use ois::rules::check as check_ois;
 pub use ois::rules::placeholders;

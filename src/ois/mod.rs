@@ -3,6 +3,7 @@
 
 pub mod credential;
 pub mod document;
+pub mod feeds;
 pub mod model;
 pub(crate) mod reserved;
 pub mod rules;

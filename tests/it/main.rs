@@ -20,6 +20,7 @@ mod corpus;
 mod credential_parameter;
 mod diagnostic_codes;
 mod endpoint;
+mod feeds;
 mod fidelity;
 mod file_writes;
 mod interop;

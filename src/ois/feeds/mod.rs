@@ -1,0 +1,227 @@
+//! Feeds by name: API3's production `feed` endpoint. One endpoint named `feed` on a multiplexing
+//! operation `GET /{path}` serves every data feed of an API; the requester (a template) gives
+//! only the feed's `name` (`BTC/USD`), the pre-processing looks the name up in a table of the
+//! vendor's path and parameters, and the post-processing in a table of parser snippets. This
+//! module reads those tables from an OIS and writes them back in the text API3's own scripts
+//! write (prettier's layout), so an OIS made here and one made there read alike.
+//!
+//! The tables are read as data (JSON5), never run; the code around them must be production's, or
+//! the endpoint is not taken for a feed endpoint ([`read`] says why).
+
+mod render;
+mod table;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Code, Diagnostic};
+
+pub use render::{post_processing_code, pre_processing_code};
+
+/// The name of the endpoint that serves feeds by name.
+pub const FEED_ENDPOINT: &str = "feed";
+/// The multiplexing operation's path; its `path` parameter is each feed's vendor path.
+pub const FEED_OPERATION_PATH: &str = "/{path}";
+/// The endpoint parameter that carries the feed's name (what a template gives).
+pub const NAME_PARAMETER: &str = "name";
+/// The endpoint parameter (and path parameter) that carries the vendor path.
+pub const PATH_PARAMETER: &str = "path";
+/// A feed name's longest encoding: it goes on chain as `string32`.
+pub const MAX_NAME_BYTES: usize = 31;
+
+/// One data feed served by name.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Feed {
+    /// The name a template gives (`BTC/USD`).
+    pub name: String,
+    /// The vendor's path, without the leading `/` (`simple/price`).
+    pub path: String,
+    /// The vendor's parameters for it, in order.
+    pub parameters: Map<String, Value>,
+    /// The parser snippet, `(response) => { … }`, as the node runs it; `None` when the
+    /// post-processing table has no entry for the name.
+    pub parser: Option<String>,
+}
+
+impl Feed {
+    /// A feed of `name` on `path` with no parameters and no parser yet.
+    pub fn new(name: impl Into<String>, path: impl Into<String>) -> Feed {
+        Feed { name: name.into(), path: path.into(), parameters: Map::new(), parser: None }
+    }
+
+    /// The value path the parser reads (`quotes.USD.price`), when it is the plain reader
+    /// [`parser_for`] writes (or one written like it).
+    pub fn value_path(&self) -> Option<String> {
+        self.parser.as_deref().and_then(value_path_of)
+    }
+}
+
+/// The feeds of a feed endpoint, and what its tables do not pair.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct FeedTables {
+    /// The feeds, in the pre-processing table's order.
+    pub feeds: Vec<Feed>,
+    /// Names the post-processing table has and the pre-processing table does not.
+    pub parsers_without_request: Vec<String>,
+}
+
+/// The index of the `feed` endpoint of `ois`.
+pub fn feed_endpoint_index(ois: &Value) -> Option<usize> {
+    ois.get("endpoints")?.as_array()?.iter().position(|e| e.get("name").and_then(Value::as_str) == Some(FEED_ENDPOINT))
+}
+
+/// The feeds of `ois`'s `feed` endpoint: `Ok(None)` when it has none; an error (EDT005) when
+/// its processing is not production's feed tables.
+pub fn read(ois: &Value) -> Result<Option<FeedTables>, Diagnostic> {
+    let Some(index) = feed_endpoint_index(ois) else { return Ok(None) };
+    let at = format!("/endpoints/{index}");
+    let endpoint = ois.pointer(&at).unwrap_or(&Value::Null);
+    table::read_endpoint(endpoint, &at).map(Some)
+}
+
+/// Checks `name` is a feed name: not empty, no spaces at its ends, no control or invisible
+/// characters, and at most [`MAX_NAME_BYTES`] bytes (it goes on chain as `string32`).
+pub fn check_name(name: &str) -> Result<(), Diagnostic> {
+    let shown = crate::emit::printable(name);
+    let refuse = |why: String| Diagnostic::elsewhere(Code::BadFeed, format!("feed name \"{shown}\" {why}"));
+    if name.trim().is_empty() || name.trim() != name {
+        return Err(refuse("is empty, or has spaces at its ends".to_owned()));
+    }
+    if name.len() > MAX_NAME_BYTES {
+        return Err(refuse(format!(
+            "is {} bytes long: a template carries it as string32, at most {MAX_NAME_BYTES} bytes",
+            name.len()
+        )));
+    }
+    if name.chars().any(|c| c.is_control() || crate::emit::is_invisible(c)) {
+        return Err(refuse("has a control character or an invisible format character".to_owned()));
+    }
+    Ok(())
+}
+
+/// The parser that reads `path` (a `_path`: `.` between segments, `\.` for a dot in a key,
+/// numbers into arrays) from the response, as API3's blueprints write one:
+/// `(response) => {\n  return response.quotes.USD.price\n}`.
+pub fn parser_for(path: &str) -> Result<String, Diagnostic> {
+    let segments = crate::ois::reserved::escape_aware_split(path, '.');
+    if path.is_empty() || segments.iter().any(String::is_empty) {
+        return Err(Diagnostic::elsewhere(
+            Code::BadFeed,
+            format!("value path \"{}\" has an empty segment", crate::emit::printable(path)),
+        ));
+    }
+    let mut reader = String::from("response");
+    for segment in &segments {
+        reader.push_str(&render::accessor(segment));
+    }
+    Ok(format!("(response) => {{\n  return {reader}\n}}"))
+}
+
+/// The value path a parser reads, when it only returns a chain of property reads of the
+/// response (`response.a['b'][0]`): what `feed list` shows instead of code.
+pub fn value_path_of(parser: &str) -> Option<String> {
+    let compact = without_spaces_outside_quotes(parser);
+    let body = compact.strip_prefix("(response)=>")?;
+    let reader = match body.strip_prefix("{return") {
+        Some(rest) => rest.strip_suffix('}')?.trim_end_matches(';'),
+        None => body,
+    };
+    let mut rest = reader.strip_prefix("response")?;
+    let mut segments = Vec::new();
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('.') {
+            let end = after.find(['.', '[']).unwrap_or(after.len());
+            let name = after.get(..end)?;
+            if !render::is_identifier(name) {
+                return None;
+            }
+            segments.push(name.to_owned());
+            rest = after.get(end..)?;
+        } else if let Some(after) = rest.strip_prefix('[') {
+            let end = after.find(']')?;
+            let inside = after.get(..end)?;
+            let segment = match inside.chars().next()? {
+                quote @ ('\'' | '"') => {
+                    let text = inside.strip_prefix(quote)?.strip_suffix(quote)?;
+                    if text.contains(['\\', '\'', '"']) {
+                        return None;
+                    }
+                    text.to_owned()
+                }
+                _ if inside.bytes().all(|b| b.is_ascii_digit()) => inside.to_owned(),
+                _ => return None,
+            };
+            segments.push(segment);
+            rest = after.get(end + 1..)?;
+        } else {
+            return None;
+        }
+    }
+    if segments.is_empty() {
+        return None;
+    }
+    Some(segments.iter().map(|s| s.replace('.', "\\.")).collect::<Vec<_>>().join("."))
+}
+
+/// `code` without its whitespace, except inside quotes.
+fn without_spaces_outside_quotes(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in code.chars() {
+        match quote {
+            Some(open) => {
+                out.push(c);
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == open {
+                    quote = None;
+                }
+            }
+            None if c.is_whitespace() => {}
+            None => {
+                if matches!(c, '\'' | '"' | '`') {
+                    quote = Some(c);
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_path_and_its_parser_read_each_other() {
+        for path in ["quotes.USD.price", "rates.AAVE-USD.rate", "data.0.price", "a\\.b.c", "price"] {
+            let parser = parser_for(path).unwrap();
+            assert_eq!(value_path_of(&parser).as_deref(), Some(path), "{parser}");
+        }
+        assert_eq!(
+            parser_for("rates.AAVE-USD.rate").unwrap(),
+            "(response) => {\n  return response.rates[\"AAVE-USD\"].rate\n}"
+        );
+        assert_eq!(value_path_of("(response) => {\n  return response['aave']['usd']\n}").as_deref(), Some("aave.usd"));
+        assert_eq!(value_path_of("(response) => { return (response.a + response.b) / 2 }"), None);
+        assert_eq!(value_path_of("(response) => response['a b'].c").as_deref(), Some("a b.c"));
+        assert!(parser_for("a..b").is_err());
+        assert!(parser_for("").is_err());
+    }
+
+    #[test]
+    fn feed_names_take_the_form_a_template_can_carry() {
+        assert!(check_name("BTC/USD").is_ok());
+        assert!(check_name("sFRAX/FRAX Exchange Rate").is_ok());
+        for bad in ["", " BTC/USD", "A".repeat(32).as_str(), "BTC\u{200b}/USD", "BTC\n"] {
+            assert_eq!(check_name(bad).unwrap_err().code, Code::BadFeed, "{bad:?}");
+        }
+    }
+}
