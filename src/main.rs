@@ -148,6 +148,18 @@ enum Command {
   ois endpoint set config.json price --rename spot      (a Feed config's templates and triggers follow)"
     )]
     Endpoint(cli::EndpointCommand),
+    /// Feeds by name: API3's production `feed` endpoint (one endpoint, every data feed by its
+    /// name), made, kept, batched, imported from and exported to data-feed blueprints.
+    #[command(
+        subcommand,
+        after_help = "EXAMPLES:
+  ois feed add api.ois.json BTC/USD --operation 'GET /simple/price' --param ids=bitcoin --param vs_currencies=usd --value bitcoin.usd
+  ois feed list api.ois.json
+  ois feed batch api.ois.json BTC/USD ETH/USD
+  ois feed import api.ois.json data-feed-blueprints/
+  ois request api.ois.json --feed BTC/USD"
+    )]
+    Feed(cli::FeedCommand),
     /// What a diagnostic code means, why it matters and how to fix it, with an example.
     #[command(after_help = "EXAMPLES:
   ois explain OIS076
@@ -236,6 +248,7 @@ fn main() -> ExitCode {
         Command::Man { dir, force } => man(dir.as_deref(), force),
         Command::Processing(command) => cli::run_processing(command),
         Command::Endpoint(command) => cli::run_endpoint(command),
+        Command::Feed(command) => cli::run_feed(command),
         Command::Explain { code } => cli::run_explain(code.as_deref()),
     }
 }

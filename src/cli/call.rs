@@ -42,8 +42,15 @@ pub(crate) struct CallArgs {
     pub(crate) inputs: Inputs,
     /// The endpoint to call. Without it, an Airnode Feed config is called whole: every trigger as
     /// the Feed calls it, a row per beacon.
-    #[arg(long, conflicts_with = "all")]
+    #[arg(long, conflicts_with_all = ["all", "feed", "all_feeds"])]
     endpoint: Option<String>,
+    /// The feed to call, by name, of the OIS's `feed` endpoint (`ois feed list`).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["all", "all_feeds"])]
+    feed: Option<String>,
+    /// Call every feed served by name, as the Airnode Feed config `ois scaffold feed --all-feeds`
+    /// makes would: one API call for the feeds one call answers, a row per feed.
+    #[arg(long, conflicts_with_all = ["all", "compare"])]
+    all_feeds: bool,
     /// Call every endpoint, each with its parameters' `example` values (and defaults); --param
     /// values are added to every call. On an Airnode Feed config: its templates.
     #[arg(long)]
@@ -58,7 +65,7 @@ pub(crate) struct CallArgs {
     timeout: f64,
     /// With --endpoint: list every leaf of the (post-processed) answer with its `_path` and the
     /// `_type`/`_times` that fit it, to pick from.
-    #[arg(long, requires = "endpoint")]
+    #[arg(long)]
     paths: bool,
     /// The largest answer read, in bytes.
     #[arg(long, default_value_t = DEFAULT_MAX_RESPONSE_BYTES, value_name = "N")]
@@ -116,8 +123,18 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
         recordings: ois::call::recording::Recordings::at(folder),
         tolerance: args.tolerance,
     });
-    let job = CallJob::new(args.inputs.call_inputs(), options);
-    let Some(endpoint) = &args.endpoint else {
+    let mut inputs = args.inputs.call_inputs();
+    let endpoint = match &args.feed {
+        Some(name) => Some(inputs.ask_for_feed(name).to_owned()),
+        None => args.endpoint.clone(),
+    };
+    let job = CallJob::new(inputs, options);
+    let Some(endpoint) = &endpoint else {
+        if args.paths {
+            let error = Diagnostic::elsewhere(Code::BadArgument, "--paths lists one call's answer: name --endpoint or --feed");
+            super::report_diagnostics(&[error], None, style);
+            return ExitCode::from(FAILURE);
+        }
         return run_many(&args, &job, style);
     };
     if let Some(machine) = args.format.machine() {
@@ -231,7 +248,11 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
         progress.finish_and_clear();
         return show_comparison(args, compared, style);
     }
-    let report = ois::jobs::call_config::many(job, args.all, usize::from(args.jobs), super::now(), &step);
+    let report = if args.all_feeds {
+        ois::jobs::call_config::every_feed(job, usize::from(args.jobs), super::now(), &step).map(ManyReport::Beacons)
+    } else {
+        ois::jobs::call_config::many(job, args.all, usize::from(args.jobs), super::now(), &step)
+    };
     progress.finish_and_clear();
     let report = match report {
         Ok(report) => report,
@@ -287,7 +308,7 @@ fn values_cell(values: Option<&Vec<serde_json::Value>>) -> String {
             v.iter().map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_owned)).collect::<Vec<_>>().join(", ")
         })
         .unwrap_or_else(|| "-".to_owned());
-    if value.chars().count() > 40 { value.chars().take(39).collect::<String>() + "…" } else { value }
+    super::shorten(&value)
 }
 
 /// Rows under a header, drawn by the library's one table.
@@ -310,7 +331,7 @@ fn beacon_table(report: &ConfigCallReport) -> String {
             [
                 short(&b.template_id),
                 optional(b.beacon_id.as_deref(), short),
-                b.endpoint.clone(),
+                b.feed.as_ref().map_or_else(|| b.endpoint.clone(), |name| format!("{} {name}", b.endpoint)),
                 optional(b.status, |s| s.to_string()),
                 optional(b.latency_ms, |l| format!("{l} ms")),
                 values_cell(b.values.as_ref()),

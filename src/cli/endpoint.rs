@@ -84,17 +84,17 @@ pub(crate) enum EndpointCommand {
 pub(crate) struct Target {
     /// The file edited in place: an OIS (JSON or YAML), a list, a config.json or an Airnode Feed
     /// config; its style (indent, key order, final newline) is kept.
-    file: PathBuf,
+    pub(crate) file: PathBuf,
     #[command(flatten)]
-    ois: super::args::OisChoice,
+    pub(crate) ois: super::args::OisChoice,
     /// Show the change as a diff and write nothing.
     #[arg(long)]
-    dry_run: bool,
+    pub(crate) dry_run: bool,
     /// Also show the change as a diff when writing.
     #[arg(long)]
-    diff: bool,
+    pub(crate) diff: bool,
     #[arg(long, value_enum, default_value = "text")]
-    format: ReportArg,
+    pub(crate) format: ReportArg,
 }
 
 #[derive(clap::Args)]
@@ -187,11 +187,16 @@ pub(crate) fn run_endpoint(command: EndpointCommand) -> ExitCode {
         EndpointCommand::Rm { target, names } => (target, EndpointEdit::Remove { names }),
         EndpointCommand::Keep { target, filters } => (target, EndpointEdit::Keep { filters }),
     };
+    edit_in_place(&target, edit)
+}
+
+/// Makes `edit` on the target file and shows what it did.
+pub(crate) fn edit_in_place(target: &Target, edit: EndpointEdit) -> ExitCode {
     let mut job = EndpointJob::new(target.file.clone(), edit);
     job.ois_title = target.ois.title.clone();
     job.dry_run = target.dry_run;
     match ois::jobs::endpoint::run(&job) {
-        Ok(report) => show(&report, &target),
+        Ok(report) => show(&report, target),
         Err(diagnostics) => {
             let style = super::style_for(std::io::stderr().is_terminal());
             super::report_diagnostics(&diagnostics, None, style);

@@ -7,6 +7,7 @@ mod config;
 mod convert;
 mod endpoint;
 mod endpoint_ids;
+mod feed;
 mod explain;
 mod explain_pages;
 mod ids;
@@ -27,6 +28,7 @@ pub(crate) use config::{ConfigArgs, run_config};
 pub(crate) use convert::{ConvertArgs, run_convert};
 pub(crate) use endpoint::{EndpointCommand, run_endpoint};
 pub(crate) use endpoint_ids::{EndpointIdsArgs, run_endpoint_ids};
+pub(crate) use feed::{FeedCommand, run_feed};
 pub(crate) use explain::run_explain;
 pub(crate) use ids::{IdsArgs, run_ids};
 #[cfg(feature = "mock")]
@@ -292,6 +294,23 @@ pub(crate) fn machine_report(format: DiagnosticsArg, files: &[(&str, &[Diagnosti
 
 /// A report as pretty JSON with a final newline (empty if it cannot be serialized, which a report
 /// of plain data never is).
+/// The widest a value is shown in a table column, in characters.
+const CELL_CHARS: usize = 40;
+
+/// `text` cut to a table column, `…` where it was cut.
+pub(crate) fn shorten(text: &str) -> String {
+    if text.chars().count() > CELL_CHARS {
+        text.chars().take(CELL_CHARS - 1).collect::<String>() + "…"
+    } else {
+        text.to_owned()
+    }
+}
+
+/// A JSON value in a table column: a string as its text, anything else as JSON, cut to fit.
+pub(crate) fn cell(value: &serde_json::Value) -> String {
+    shorten(&value.as_str().map_or_else(|| value.to_string(), str::to_owned))
+}
+
 pub(crate) fn json_text(report: &impl serde::Serialize) -> String {
     // serde_json leaves DEL, the C1 controls and the invisible format characters raw in strings:
     // escaped, they read back as the same JSON and cannot act on a terminal.

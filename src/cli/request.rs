@@ -97,8 +97,11 @@ pub(crate) struct RequestArgs {
     #[command(flatten)]
     pub(crate) inputs: Inputs,
     /// The endpoint to call.
-    #[arg(long)]
-    endpoint: String,
+    #[arg(long, required_unless_present = "feed", conflicts_with = "feed")]
+    endpoint: Option<String>,
+    /// The feed to call, by name, of the OIS's `feed` endpoint (`ois feed list`).
+    #[arg(long, value_name = "NAME")]
+    feed: Option<String>,
     #[arg(long, value_enum, default_value = "text")]
     format: RequestFormat,
     /// A sample API response (JSON): show the values and the encoding the node would produce.
@@ -140,7 +143,12 @@ impl Inputs {
 
 pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
     let style = super::style_for(std::io::stderr().is_terminal());
-    let mut job = RequestJob::new(args.inputs.call_inputs(), args.endpoint.clone());
+    let mut inputs = args.inputs.call_inputs();
+    let endpoint = match &args.feed {
+        Some(name) => inputs.ask_for_feed(name).to_owned(),
+        None => args.endpoint.clone().unwrap_or_default(),
+    };
+    let mut job = RequestJob::new(inputs, endpoint);
     job.response = args.response.clone();
     let show = args.inputs.show_secrets;
     if args.paths {
@@ -205,9 +213,7 @@ pub(crate) fn show_paths(
     } else {
         let mut table = ois::report::Table::new(["_path", "value", "_type", "_times"]);
         for leaf in &report.leaves {
-            let value = leaf.value.as_str().map_or_else(|| leaf.value.to_string(), str::to_owned);
-            let value: String =
-                if value.chars().count() > 40 { value.chars().take(39).collect::<String>() + "…" } else { value };
+            let value = super::cell(&leaf.value);
             let path = match (leaf.path.as_deref(), leaf.path_in_list.as_deref()) {
                 (Some(""), _) => "(the whole response: no _path)".to_owned(),
                 (Some(path), _) => path.to_owned(),
@@ -225,7 +231,15 @@ pub(crate) fn show_paths(
         if report.truncated {
             out.push_str(&format!("… the first {} leaves only\n", report.leaves.len()));
         }
-        if let Some(first) = report.suggested.and_then(|index| report.leaves.get(index)) {
+        let feed_value = report.suggested.and_then(|index| report.leaves.get(index)).zip(report.feed.as_deref());
+        if let Some((first, feed)) = feed_value {
+            out.push_str(&format!(
+                "\nApply the likeliest: ois feed set {} {} --value {}\n",
+                shell_word(&file.display().to_string()),
+                shell_word(feed),
+                shell_word(first.path.as_deref().unwrap_or_default())
+            ));
+        } else if let Some(first) = report.suggested.and_then(|index| report.leaves.get(index)) {
             let mut apply = format!(
                 "\nApply the likeliest: ois endpoint set {} {}",
                 shell_word(&file.display().to_string()),

@@ -78,6 +78,10 @@ pub(crate) struct FeedArgs {
     /// are equal, as Airnode Feed requires of a batch; pre-processing runs in the embedded engine.
     #[arg(long)]
     batch: bool,
+    /// A template for every feed the OIS serves by name (its `feed` endpoint; `ois feed list`),
+    /// the feeds one call answers in one trigger.
+    #[arg(long)]
+    all_feeds: bool,
     /// A staging config: every OIS calls this server (`ois mock`'s address, a staging host)
     /// instead of its own, said in a note.
     #[arg(long, value_name = "URL")]
@@ -145,6 +149,7 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
             request.signed_apis = args.signed_apis.clone();
             request.fetch_interval = args.fetch_interval;
             request.batch = args.batch;
+            request.all_feeds = args.all_feeds;
             request.server = args.server.clone();
             ScaffoldJob::new(args.files, ScaffoldKind::Feed(request), args.outputs.outputs())
         }

@@ -6,6 +6,7 @@
 //! result passes every OIS rule is the caller's check ([`crate::jobs::endpoint`] refuses to write
 //! one that does not).
 
+pub mod feeds;
 mod follow;
 pub mod restyle;
 

@@ -105,6 +105,7 @@ pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
     let (mut warnings, source, Setup { selected, options, notes }) = set_up(job, endpoint)?;
     warnings.extend(notes);
     let secrets: Vec<String> = options.credentials.iter().map(|c| c.value.clone()).collect();
+    let feed = super::request::feed_asked(endpoint, &options);
     let picked = crate::request::prepare(&selected.ois, &options, &job.inputs.engine)
         .map_err(CallFailure::from)
         .and_then(|prepared| {
@@ -112,6 +113,10 @@ pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
             warnings.extend(request.into_iter().map(|d| d.within(&selected.pointer)));
             let reply = crate::call::fetch(&prepared, &job.options)?;
             let response = reply.as_ref().and_then(|r| r.json.as_ref());
+            // A feed's value path is read from the vendor's answer as it came.
+            if feed.is_some() {
+                return Ok((response.cloned(), reply));
+            }
             let processed = prepared
                 .post_processed(&job.inputs.engine, response)
                 .map_err(|stopped| CallFailure { stopped, reply: reply.clone() })?;
@@ -120,7 +125,9 @@ pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
     match picked {
         Ok((processed, reply)) => {
             warnings.extend(reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
-            Ok(PathsReport::of(endpoint, processed.as_ref(), warnings, source))
+            let mut report = PathsReport::of(endpoint, processed.as_ref(), warnings, source);
+            report.feed = feed;
+            Ok(report)
         }
         Err(CallFailure { mut stopped, reply }) => {
             stopped.diagnostic = stopped.diagnostic.within(&selected.pointer);

@@ -35,6 +35,9 @@ pub struct BeaconCall {
     pub ois_title: String,
     /// The endpoint.
     pub endpoint: String,
+    /// The feed's name, for a template of a feed endpoint served by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feed: Option<String>,
     /// The API's HTTP status, when it answered.
     pub status: Option<u16>,
     /// How long the trigger's API call took.
@@ -149,6 +152,31 @@ pub fn many(
         return Err(stop(error, Some(source)));
     }
     super::call::all(job, source, jobs, now, done).map(ManyReport::Endpoints)
+}
+
+/// Calls every feed the chosen OIS serves by name, as the Airnode Feed config `ois scaffold feed
+/// --all-feeds` makes of it would: a template a name, one API call for the feeds one call answers.
+pub fn every_feed(job: &CallJob, jobs: usize, now: u64, done: &(dyn Fn(usize) + Sync)) -> Result<ConfigCallReport, Stop> {
+    let stop = |error: Diagnostic, source: Option<Source>| Stop {
+        located: crate::source::Located::new(job.inputs.engine_warning().into_iter().chain([error]).collect(), source),
+        logs: Vec::new(),
+    };
+    let source = job.inputs.read().map_err(|error| stop(error, None))?;
+    let config = (|| {
+        let document = source.parse()?;
+        let read = crate::ois::OisDocument::read(&document).map_err(|(_, error)| error)?;
+        let chosen = read.choose(job.inputs.ois_title.as_deref())?;
+        let request = super::scaffold::FeedRequest { all_feeds: true, ..Default::default() };
+        let scaffold = super::scaffold::build(std::slice::from_ref(chosen.ois), &super::scaffold::ScaffoldKind::Feed(request))?;
+        Ok::<_, Diagnostic>(scaffold.config)
+    })();
+    let config = match config {
+        Ok(config) => config,
+        Err(error) => return Err(stop(error, Some(source))),
+    };
+    let text = serde_json::to_string_pretty(&config).unwrap_or_default();
+    let name = format!("the Airnode Feed config of {}'s feeds", source.name);
+    run(job, Source::from_text(&name, None, text), &config, jobs, now, done)
 }
 
 /// Whether `document` is an Airnode Feed config with its templates (what is called whole).
@@ -440,6 +468,16 @@ impl Run<'_> {
             .and_then(Value::as_str)
             .and_then(|e| self.config.get("endpoints")?.get(e));
         let text = |key: &str| named.and_then(|n| n.get(key)).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let endpoint = text("endpointName");
+        let feed = (endpoint == crate::ois::feeds::FEED_ENDPOINT)
+            .then(|| {
+                let parameters = self.config.get("templates")?.get(id)?.get("parameters")?.as_array()?;
+                let name = parameters.iter().find(|p| {
+                    p.get("name").and_then(Value::as_str) == Some(crate::ois::feeds::NAME_PARAMETER)
+                })?;
+                name.get("value")?.as_str().map(str::to_owned)
+            })
+            .flatten();
         let airnode = self.airnode.filter(|_| trigger.is_some());
         let beacon = airnode.zip(id.parse::<B256>().ok()).map(|(airnode, template)| beacon_id(airnode, template));
         BeaconCall {
@@ -447,7 +485,8 @@ impl Run<'_> {
             template_id: id.to_owned(),
             beacon_id: beacon.map(|b| b.to_string()),
             ois_title: text("oisTitle"),
-            endpoint: text("endpointName"),
+            endpoint,
+            feed,
             status: None,
             latency_ms: None,
             values: None,

@@ -46,6 +46,8 @@ pub enum EndpointEdit {
         /// The filters.
         filters: Vec<String>,
     },
+    /// A change of the feeds served by name (`ois feed`).
+    Feeds(crate::edit::feeds::FeedChange),
 }
 
 /// What `ois endpoint add|set|rm|keep` is asked for.
@@ -207,6 +209,7 @@ fn apply(
         EndpointEdit::Set { name, settings, rename } => edit::set(ois, name, settings, rename.as_deref())?,
         EndpointEdit::Remove { names } => edit::remove(ois, names)?,
         EndpointEdit::Keep { filters } => edit::keep(ois, filters)?,
+        EndpointEdit::Feeds(change) => edit::feeds::apply(ois, change)?,
     };
     let after: Vec<String> = edit::names(ois).map(str::to_owned).collect();
     if kind != DocumentKind::Config {

@@ -14,6 +14,7 @@ pub use update::{UpdateJob, UpdateReport};
 pub mod call;
 pub mod call_config;
 pub mod endpoint;
+pub mod feed;
 pub mod ids;
 pub mod processing;
 pub mod request;

@@ -78,6 +78,13 @@ impl CallInputs {
         }
     }
 
+    /// Asks for the feed `name` of the OIS's `feed` endpoint (feeds by name): its `name` first
+    /// among the requester's parameters. The endpoint to call.
+    pub fn ask_for_feed(&mut self, name: &str) -> &'static str {
+        self.parameters.insert(0, (crate::ois::feeds::NAME_PARAMETER.to_owned(), name.to_owned(), false));
+        crate::ois::feeds::FEED_ENDPOINT
+    }
+
     /// The document: the one held, or the file read.
     pub fn read(&self) -> Result<Source, Diagnostic> {
         super::Held::or_read(self.held.as_ref(), &self.file)
@@ -115,6 +122,11 @@ impl CallInputs {
             notes.push(replace_server(&mut selected.ois, server)?.within(&selected.pointer));
         }
         let mut options = self.base_options(endpoint)?;
+        if endpoint == crate::ois::feeds::FEED_ENDPOINT
+            && let Some(name) = options.parameters.get(crate::ois::feeds::NAME_PARAMETER).and_then(Value::as_str)
+        {
+            crate::ois::feeds::require(&selected.ois, name).map_err(|error| error.within(&selected.pointer))?;
+        }
         options.credentials = selected.credentials.clone();
         Ok(Setup { selected, options, notes })
     }
@@ -390,6 +402,10 @@ pub struct PathsReport {
     pub truncated: bool,
     /// The leaf a feed most likely wants ([`request::paths::suggested`]): its index in `leaves`.
     pub suggested: Option<usize>,
+    /// The feed served by name whose answer this is: the leaves are of the vendor's answer as
+    /// it came (a feed's value path is read from it by its parser), not of the post-processed one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feed: Option<String>,
     /// Its diagnostics, and the file read for showing them in its text.
     #[serde(flatten)]
     pub located: crate::source::Located,
@@ -410,9 +426,17 @@ impl PathsReport {
             leaves,
             truncated,
             suggested,
+            feed: None,
             located: crate::source::Located::new(diagnostics, Some(source)),
         }
     }
+}
+
+/// The feed by name a call of `endpoint` with `options` asks for (`None`: not a feed endpoint's).
+pub(super) fn feed_asked(endpoint: &str, options: &RequestOptions) -> Option<String> {
+    (endpoint == crate::ois::feeds::FEED_ENDPOINT)
+        .then(|| options.parameters.get(crate::ois::feeds::NAME_PARAMETER)?.as_str().map(str::to_owned))
+        .flatten()
 }
 
 /// The value picker on a sample response: every leaf of `job.response`, post-processed as the
@@ -433,14 +457,22 @@ pub fn paths(job: &RequestJob) -> Result<PathsReport, Stop> {
         let Setup { selected, options, notes } = job.inputs.setup(&source, &job.endpoint, false)?;
         warnings.extend(notes);
         let response = read_response(path, &mut warnings)?;
+        let feed = feed_asked(&job.endpoint, &options);
+        if feed.is_some() {
+            return Ok((Some(response), feed));
+        }
         let prepared = request::prepare(&selected.ois, &options, &job.inputs.engine).map_err(|stopped| Stopped {
             diagnostic: stopped.diagnostic.within(&selected.pointer),
             logs: stopped.logs,
         })?;
-        prepared.post_processed(&job.inputs.engine, Some(&response))
+        Ok((prepared.post_processed(&job.inputs.engine, Some(&response))?, None))
     })();
     match picked {
-        Ok(response) => Ok(PathsReport::of(&job.endpoint, response.as_ref(), warnings, source)),
+        Ok((response, feed)) => {
+            let mut report = PathsReport::of(&job.endpoint, response.as_ref(), warnings, source);
+            report.feed = feed;
+            Ok(report)
+        }
         Err(stopped) => Err(Stop::new(warnings, stopped, Some(source))),
     }
 }

@@ -50,6 +50,9 @@ pub struct FeedRequest {
     pub batch: bool,
     /// Another server for every OIS of the config (a mock, a staging host): a staging config.
     pub server: Option<String>,
+    /// A template for every feed served by name (each OIS's `feed` endpoint, `name` as
+    /// string32), batched as their requests are the same.
+    pub all_feeds: bool,
 }
 
 impl Default for FeedRequest {
@@ -65,6 +68,7 @@ impl Default for FeedRequest {
             fetch_interval: DEFAULT_FETCH_INTERVAL,
             batch: false,
             server: None,
+            all_feeds: false,
         }
     }
 }
@@ -249,7 +253,8 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
             if let Some(server) = &request.server {
                 scaffold.warnings.extend(staging(&mut scaffold.config, server)?);
             }
-            let found = servable(&mut scaffold.config, request.batch)?;
+            // Feeds by name are batched as production batches them: by the request each makes.
+            let found = servable(&mut scaffold.config, request.batch || request.all_feeds)?;
             scaffold.warnings.extend(found);
             scaffold
         }
@@ -352,6 +357,9 @@ fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnost
     if let Some(path) = &request.feeds_file {
         feeds.extend(Feed::list_from_json(&Source::read_regular(path)?.parse()?, &path.display().to_string())?);
     }
+    if request.all_feeds {
+        feeds.extend(feeds_by_name(oises)?);
+    }
     if feeds.is_empty() {
         return Err(Diagnostic::elsewhere(
             Code::BadArgument,
@@ -380,6 +388,31 @@ fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnost
         ..FeedOptions::default()
     };
     feed_config(oises, &feeds, &options)
+}
+
+/// A template for each feed every OIS serves by name: the `feed` endpoint, its `name` as string32.
+fn feeds_by_name(oises: &[Value]) -> Result<Vec<Feed>, Diagnostic> {
+    let mut feeds = Vec::new();
+    for ois in oises {
+        let Some(tables) = crate::ois::feeds::read(ois)? else { continue };
+        for feed in tables.feeds {
+            feeds.push(Feed {
+                endpoint: crate::ois::feeds::FEED_ENDPOINT.to_owned(),
+                parameters: vec![crate::node::ids::TemplateParameter {
+                    kind: "string32".to_owned(),
+                    name: crate::ois::feeds::NAME_PARAMETER.to_owned(),
+                    value: Value::String(feed.name),
+                }],
+            });
+        }
+    }
+    if feeds.is_empty() {
+        return Err(Diagnostic::elsewhere(
+            Code::BadArgument,
+            "no feeds by name: no OIS has a `feed` endpoint with feeds (make one with `ois feed add`)",
+        ));
+    }
+    Ok(feeds)
 }
 
 /// The Airnode Feed that reads the OIS files as they are: Feed 3 for OIS 2.3.x, Feed 4 for 3.0.x

@@ -562,7 +562,10 @@ fn substitute_path(
     for (matched, name) in placeholder_matches(template) {
         let Some(value) = values.get(name).filter(|v| js::is_truthy(v)) else { continue };
         let value = js::string(value);
-        if value.contains(['/', '?', '#']) {
+        // The multiplexing operation of feeds by name, `/{path}`, is there to take a path.
+        let multiplexing = template == crate::ois::feeds::FEED_OPERATION_PATH && name == crate::ois::feeds::PATH_PARAMETER;
+        let changes = if multiplexing { value.contains(['?', '#']) } else { value.contains(['/', '?', '#']) };
+        if changes {
             warnings.push(
                 Diagnostic::new(
                     Code::PathValueChangesUrl,

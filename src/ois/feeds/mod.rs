@@ -82,6 +82,34 @@ pub fn read(ois: &Value) -> Result<Option<FeedTables>, Diagnostic> {
     table::read_endpoint(endpoint, &at).map(Some)
 }
 
+/// Checks the feed endpoint of `ois` serves `name` (an endpoint whose tables cannot be read is
+/// taken at its word): without it, its pre-processing would fail on a missing table entry.
+pub fn require(ois: &Value, name: &str) -> Result<(), Diagnostic> {
+    let Ok(Some(tables)) = read(ois) else { return Ok(()) };
+    if tables.feeds.iter().any(|feed| feed.name == name) {
+        return Ok(());
+    }
+    let index = feed_endpoint_index(ois).unwrap_or_default();
+    let like: Vec<&str> = tables
+        .feeds
+        .iter()
+        .map(|feed| feed.name.as_str())
+        .filter(|other| other.to_lowercase().contains(&name.to_lowercase()) || name.to_lowercase().contains(&other.to_lowercase()))
+        .take(5)
+        .collect();
+    let shown: Vec<&str> = if like.is_empty() { tables.feeds.iter().map(|f| f.name.as_str()).take(10).collect() } else { like };
+    Err(Diagnostic::new(
+        Code::BadFeed,
+        format!("/endpoints/{index}/preProcessingSpecificationV2/value"),
+        format!(
+            "the feed endpoint serves no feed \"{}\" ({} feed(s); e.g. {})",
+            crate::emit::printable(name),
+            tables.feeds.len(),
+            shown.join(", ")
+        ),
+    ))
+}
+
 /// Checks `name` is a feed name: not empty, no spaces at its ends, no control or invisible
 /// characters, and at most [`MAX_NAME_BYTES`] bytes (it goes on chain as `string32`).
 pub fn check_name(name: &str) -> Result<(), Diagnostic> {

@@ -1,0 +1,411 @@
+//! Feed edits: the `feed` endpoint made and kept in production's shape, one feed at a time. Each
+//! edit reads the feeds from the endpoint's tables, changes the list, and writes the tables back
+//! with the operation `GET /{path}` and the endpoint's parameters grown to what the feeds use;
+//! everything else of the endpoint (its reserved parameters, a parameter's description, key
+//! order) stays as it was.
+
+use serde_json::{Map, Value, json};
+
+use super::{endpoints_mut, note, text};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::ois::feeds::{self, FEED_ENDPOINT, FEED_OPERATION_PATH, Feed, NAME_PARAMETER, PATH_PARAMETER};
+use crate::ois::model::RESERVED_NAMES;
+
+/// Where a vendor parameter goes in the request (`query`, `header`, `cookie`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParameterPlace {
+    /// The parameter's name.
+    pub name: String,
+    /// Its `in`.
+    pub location: String,
+}
+
+/// A change of the feeds of an OIS.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum FeedChange {
+    /// New feeds; a name already served is refused unless `replace`.
+    Put {
+        /// The feeds.
+        feeds: Vec<Feed>,
+        /// Where their parameters go (a parameter not listed, and not declared by the operation
+        /// already, goes in the query).
+        places: Vec<ParameterPlace>,
+        /// Feeds of the same name are replaced (an import); otherwise refused (an add).
+        replace: bool,
+    },
+    /// Changes to one feed.
+    Set {
+        /// The feed.
+        name: String,
+        /// Its new name.
+        rename: Option<String>,
+        /// Its new vendor path; with it, its parameters are the ones given, not added to.
+        path: Option<String>,
+        /// Parameters set (`Some`) or removed (`None`).
+        parameters: Vec<(String, Option<Value>)>,
+        /// Its new parser.
+        parser: Option<String>,
+        /// Where new parameters go.
+        places: Vec<ParameterPlace>,
+    },
+    /// Feeds removed.
+    Remove {
+        /// Their names.
+        names: Vec<String>,
+    },
+    /// Feeds answered by one call: every parameter that differs among them becomes the list of
+    /// their values (comma-separated, in order, each once), as production's batches are.
+    Batch {
+        /// The feeds, two or more on one vendor path.
+        names: Vec<String>,
+    },
+}
+
+fn refuse(message: String) -> Diagnostic {
+    Diagnostic::elsewhere(Code::BadFeed, message)
+}
+
+fn shown(name: &str) -> String {
+    crate::emit::printable(name).into_owned()
+}
+
+/// Applies `change` to the feeds of `ois`.
+pub fn apply(ois: &mut Value, change: &FeedChange) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let mut list = feeds::read(ois)?.map(|tables| tables.feeds).unwrap_or_default();
+    let mut notes = Vec::new();
+    let find = |list: &[Feed], name: &str| {
+        list.iter().position(|f| f.name == name).ok_or_else(|| {
+            let there: Vec<&str> = list.iter().map(|f| f.name.as_str()).take(20).collect();
+            refuse(format!("no feed \"{}\" (the feeds: {})", shown(name), there.join(", ")))
+        })
+    };
+    let places: &[ParameterPlace] = match change {
+        FeedChange::Put { feeds: new, places, replace } => {
+            for feed in new {
+                check_feed(feed)?;
+                match list.iter().position(|f| f.name == feed.name) {
+                    Some(at) if *replace => {
+                        if let Some(slot) = list.get_mut(at) {
+                            *slot = feed.clone();
+                        }
+                    }
+                    Some(_) => return Err(refuse(format!("feed \"{}\" is served already: change it with `ois feed set`", shown(&feed.name)))),
+                    None => list.push(feed.clone()),
+                }
+            }
+            places
+        }
+        FeedChange::Set { name, rename, path, parameters, parser, places } => {
+            let at = find(&list, name)?;
+            let mut feed = list.get(at).cloned().ok_or_else(|| refuse(format!("no feed \"{}\"", shown(name))))?;
+            if let Some(path) = path {
+                feed.path = path.clone();
+                feed.parameters = Map::new();
+            }
+            for (key, value) in parameters {
+                match value {
+                    Some(value) => {
+                        feed.parameters.insert(key.clone(), value.clone());
+                    }
+                    None => {
+                        if feed.parameters.shift_remove(key).is_none() {
+                            return Err(refuse(format!("feed \"{}\" has no parameter \"{}\"", shown(name), shown(key))));
+                        }
+                    }
+                }
+            }
+            if let Some(parser) = parser {
+                feed.parser = Some(parser.clone());
+            }
+            if let Some(new) = rename.as_ref().filter(|new| *new != name) {
+                if list.iter().any(|f| &f.name == new) {
+                    return Err(refuse(format!("feed name \"{}\" is taken", shown(new))));
+                }
+                feed.name = new.clone();
+            }
+            check_feed(&feed)?;
+            if let Some(slot) = list.get_mut(at) {
+                *slot = feed;
+            }
+            places
+        }
+        FeedChange::Remove { names } => {
+            for name in names {
+                let at = find(&list, name)?;
+                list.remove(at);
+            }
+            &[]
+        }
+        FeedChange::Batch { names } => {
+            notes.push(batch(&mut list, names, find)?);
+            &[]
+        }
+    };
+    notes.extend(write(ois, &list, places)?);
+    Ok(notes)
+}
+
+fn check_feed(feed: &Feed) -> Result<(), Diagnostic> {
+    feeds::check_name(&feed.name)?;
+    if feed.path.starts_with('/') || feed.path.trim().is_empty() {
+        return Err(refuse(format!(
+            "feed \"{}\": its path \"{}\" is empty or starts with `/` (the operation is `/{{path}}`: write `simple/price`)",
+            shown(&feed.name),
+            shown(&feed.path)
+        )));
+    }
+    for key in feed.parameters.keys() {
+        if key == PATH_PARAMETER || RESERVED_NAMES.contains(&key.as_str()) {
+            return Err(refuse(format!(
+                "feed \"{}\": a vendor parameter cannot be named \"{key}\" on the feed endpoint (it carries the feed's own)",
+                shown(&feed.name)
+            )));
+        }
+    }
+    if feed.parser.is_none() {
+        return Err(refuse(format!("feed \"{}\" has no value: give a value path or a parser", shown(&feed.name))));
+    }
+    Ok(())
+}
+
+/// Makes the feeds `names` one call; the note says which parameters became lists.
+fn batch(
+    list: &mut [Feed],
+    names: &[String],
+    find: impl Fn(&[Feed], &str) -> Result<usize, Diagnostic>,
+) -> Result<Diagnostic, Diagnostic> {
+    if names.len() < 2 {
+        return Err(refuse("a batch is two feeds or more".to_owned()));
+    }
+    let indexes = names.iter().map(|name| find(list, name)).collect::<Result<Vec<_>, _>>()?;
+    let members: Vec<Feed> = indexes.iter().filter_map(|&i| list.get(i).cloned()).collect();
+    let Some(first) = members.first() else { return Err(refuse("a batch is two feeds or more".to_owned())) };
+    if let Some(other) = members.iter().find(|f| f.path != first.path) {
+        return Err(refuse(format!(
+            "feeds \"{}\" and \"{}\" call different paths ({} and {}): one call answers feeds of one path",
+            shown(&first.name),
+            shown(&other.name),
+            shown(&first.path),
+            shown(&other.path)
+        )));
+    }
+    let mut merged = Map::new();
+    let mut listed = Vec::new();
+    let keys: Vec<String> = {
+        let mut keys: Vec<String> = Vec::new();
+        for member in &members {
+            for key in member.parameters.keys() {
+                if !keys.contains(key) {
+                    keys.push(key.clone());
+                }
+            }
+        }
+        keys
+    };
+    for key in keys {
+        let values: Vec<&Value> = members.iter().filter_map(|m| m.parameters.get(&key)).collect();
+        let first_value = values.first().copied().cloned().unwrap_or(Value::Null);
+        if values.len() == members.len() && values.iter().all(|v| **v == first_value) {
+            merged.insert(key, first_value);
+            continue;
+        }
+        let mut items: Vec<String> = Vec::new();
+        for value in values {
+            let text = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
+            for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                if !items.iter().any(|i| i == item) {
+                    items.push(item.to_owned());
+                }
+            }
+        }
+        listed.push(key.clone());
+        merged.insert(key, Value::String(items.join(",")));
+    }
+    for &i in &indexes {
+        if let Some(member) = list.get_mut(i) {
+            member.parameters = merged.clone();
+        }
+    }
+    let what = if listed.is_empty() {
+        "they already ask the same".to_owned()
+    } else {
+        format!("{} now list(s) every feed's value", listed.join(", "))
+    };
+    Ok(note(
+        String::new(),
+        format!("{} feeds answered by one call ({what}); a trigger of their templates makes one API call", names.len()),
+    ))
+}
+
+/// Writes `list` into `ois`: the operation, the endpoint, its tables. With no feeds left, the
+/// endpoint goes (and the operation, when no other endpoint uses it).
+fn write(ois: &mut Value, list: &[Feed], places: &[ParameterPlace]) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let index = feeds::feed_endpoint_index(ois);
+    if list.is_empty() {
+        let Some(index) = index else { return Ok(Vec::new()) };
+        endpoints_mut(ois)?.remove(index);
+        let used = super::endpoints(ois).iter().any(|e| {
+            e.get("operation").is_some_and(|o| text(o, "path") == Some(FEED_OPERATION_PATH) && text(o, "method") == Some("get"))
+        });
+        let mut notes = vec![note(format!("/endpoints/{index}"), "no feeds are left: the feed endpoint is removed".to_owned())];
+        if !used && let Some(Value::Object(paths)) = ois.pointer_mut("/apiSpecifications/paths") {
+            paths.shift_remove(FEED_OPERATION_PATH);
+            notes.push(note("/apiSpecifications/paths".to_owned(), "GET /{path} is removed with it".to_owned()));
+        }
+        return Ok(notes);
+    }
+    if let Some(index) = index {
+        let operation = ois.pointer(&format!("/endpoints/{index}/operation"));
+        let on_path = operation.is_some_and(|o| text(o, "path") == Some(FEED_OPERATION_PATH) && text(o, "method") == Some("get"));
+        if !on_path {
+            return Err(refuse(format!(
+                "endpoint \"{FEED_ENDPOINT}\" is there and is not on GET {FEED_OPERATION_PATH}: rename it (`ois endpoint set OIS feed --rename NEW`) to serve feeds by name"
+            )));
+        }
+    }
+    let used: Vec<String> = {
+        let mut used: Vec<String> = Vec::new();
+        for key in list.iter().flat_map(|f| f.parameters.keys()) {
+            if !used.contains(key) {
+                used.push(key.clone());
+            }
+        }
+        used
+    };
+    let declared = operation_parameters(ois, &used, places)?;
+    let endpoint = match index {
+        Some(index) => endpoints_mut(ois)?.get_mut(index).and_then(Value::as_object_mut),
+        None => {
+            let endpoints = endpoints_mut(ois)?;
+            endpoints.push(json!({
+                "name": FEED_ENDPOINT,
+                "operation": {"method": "get", "path": FEED_OPERATION_PATH},
+                "fixedOperationParameters": [],
+                "reservedParameters": [
+                    {"name": "_type", "fixed": "int256"},
+                    {"name": "_times", "fixed": "1000000000000000000"}
+                ],
+                "parameters": [],
+            }));
+            endpoints.last_mut().and_then(Value::as_object_mut)
+        }
+    }
+    .ok_or_else(|| refuse("the feed endpoint is not an object".to_owned()))?;
+    endpoint_parameters(endpoint, &used, &declared)?;
+    for (key, code) in [
+        ("preProcessingSpecificationV2", feeds::pre_processing_code(list)),
+        ("postProcessingSpecificationV2", feeds::post_processing_code(list)),
+    ] {
+        let code = crate::ois::templates::escape(&code).unwrap_or(code);
+        match endpoint.get_mut(key).and_then(Value::as_object_mut) {
+            Some(specification) => {
+                specification.insert("value".to_owned(), Value::String(code));
+            }
+            None => {
+                endpoint.insert(key.to_owned(), json!({"environment": "Node", "value": code, "timeoutMs": 5000}));
+            }
+        }
+    }
+    // One kind of processing a phase: V1 lists beside the tables would be ignored by the node.
+    endpoint.shift_remove("preProcessingSpecifications");
+    endpoint.shift_remove("postProcessingSpecifications");
+    Ok(Vec::new())
+}
+
+/// Makes `GET /{path}` declare `path` and every parameter in `used`; the place of each, by name.
+fn operation_parameters(
+    ois: &mut Value,
+    used: &[String],
+    places: &[ParameterPlace],
+) -> Result<Vec<(String, String)>, Diagnostic> {
+    let specification = ois
+        .as_object_mut()
+        .ok_or_else(|| refuse("the OIS is not an object".to_owned()))?
+        .entry("apiSpecifications")
+        .or_insert_with(|| json!({}));
+    let paths = specification
+        .as_object_mut()
+        .ok_or_else(|| refuse("apiSpecifications is not an object".to_owned()))?
+        .entry("paths")
+        .or_insert_with(|| json!({}));
+    let operation = paths
+        .as_object_mut()
+        .ok_or_else(|| refuse("apiSpecifications.paths is not an object".to_owned()))?
+        .entry(FEED_OPERATION_PATH)
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .ok_or_else(|| refuse("apiSpecifications.paths./{path} is not an object".to_owned()))?
+        .entry("get")
+        .or_insert_with(|| json!({"parameters": []}));
+    let parameters = operation
+        .as_object_mut()
+        .ok_or_else(|| refuse("GET /{path} is not an object".to_owned()))?
+        .entry("parameters")
+        .or_insert_with(|| json!([]));
+    let list = parameters.as_array_mut().ok_or_else(|| refuse("GET /{path}'s parameters are not a list".to_owned()))?;
+    let has = |list: &[Value], name: &str| list.iter().any(|p| text(p, "name") == Some(name) && text(p, "in") != Some("path"));
+    if !list.iter().any(|p| text(p, "name") == Some(PATH_PARAMETER) && text(p, "in") == Some("path")) {
+        list.insert(0, json!({"in": "path", "name": PATH_PARAMETER}));
+    }
+    for name in used {
+        if has(list, name) {
+            continue;
+        }
+        let location = places.iter().find(|p| &p.name == name).map_or("query", |p| p.location.as_str());
+        list.push(json!({"in": location, "name": name}));
+    }
+    Ok(list
+        .iter()
+        .filter_map(|p| Some((text(p, "name")?.to_owned(), text(p, "in")?.to_owned())))
+        .filter(|(_, location)| location != "path")
+        .collect())
+}
+
+/// Makes the endpoint's parameters hold `name`, `path` and a mapping of each parameter `used`.
+fn endpoint_parameters(
+    endpoint: &mut Map<String, Value>,
+    used: &[String],
+    declared: &[(String, String)],
+) -> Result<(), Diagnostic> {
+    let list = super::list_at(endpoint, "parameters")?;
+    let maps = |list: &[Value], name: &str| {
+        list.iter().any(|p| p.get("operationParameter").and_then(|o| text(o, "name")) == Some(name))
+    };
+    let location = |name: &str| declared.iter().find(|(n, _)| n == name).map_or("query", |(_, l)| l.as_str());
+    // A vendor parameter `name` (Nodary's) is the same endpoint parameter: the table sets it.
+    let mapping = used.iter().any(|u| u == NAME_PARAMETER).then(|| json!({"in": location(NAME_PARAMETER), "name": NAME_PARAMETER}));
+    match list.iter_mut().find(|p| text(p, "name") == Some(NAME_PARAMETER)).and_then(Value::as_object_mut) {
+        None => {
+            let mut parameter = Map::new();
+            parameter.insert("name".to_owned(), json!(NAME_PARAMETER));
+            if let Some(mapping) = &mapping {
+                parameter.insert("operationParameter".to_owned(), mapping.clone());
+            }
+            parameter.insert("required".to_owned(), json!(true));
+            list.insert(0, Value::Object(parameter));
+        }
+        Some(parameter) => {
+            if let Some(mapping) = mapping.filter(|_| !parameter.contains_key("operationParameter")) {
+                parameter.insert("operationParameter".to_owned(), mapping);
+            }
+        }
+    }
+    if !maps(list, PATH_PARAMETER) {
+        if list.iter().any(|p| text(p, "name") == Some(PATH_PARAMETER)) {
+            return Err(refuse("the feed endpoint has a parameter \"path\" that is not the operation's path".to_owned()));
+        }
+        let at = list.iter().position(|p| text(p, "name") == Some(NAME_PARAMETER)).map_or(0, |i| i + 1);
+        list.insert(at, json!({"name": PATH_PARAMETER, "operationParameter": {"in": "path", "name": PATH_PARAMETER}, "required": true}));
+    }
+    for name in used {
+        if maps(list, name) {
+            continue;
+        }
+        if list.iter().any(|p| text(p, "name") == Some(name.as_str())) {
+            return Err(refuse(format!("the feed endpoint has a parameter \"{}\" mapping another operation parameter", shown(name))));
+        }
+        list.push(json!({"name": name, "operationParameter": {"in": location(name), "name": name}}));
+    }
+    Ok(())
+}

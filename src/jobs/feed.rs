@@ -1,0 +1,472 @@
+//! `ois feed list|add|set|rm|batch|import|export`: feeds by name on an OIS's `feed` endpoint.
+//! A feed is given as API3's blueprints give one (a name, a vendor operation and its parameters,
+//! a value); here it is checked against the vendor's document when that is given, and made into
+//! the [`FeedChange`] the endpoint edit applies (written as `ois endpoint` writes: atomically, in
+//! the file's style, refused when it breaks a rule).
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::edit::feeds::{FeedChange, ParameterPlace};
+use crate::emit::Plan;
+use crate::ois::OisDocument;
+use crate::ois::feeds::{self, Feed, FeedTables};
+use crate::source::Source;
+
+fn refuse(message: String) -> Diagnostic {
+    Diagnostic::elsewhere(Code::BadFeed, message)
+}
+
+/// A feed as given on the command line or in the studio.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct FeedInput {
+    /// Its name.
+    pub name: String,
+    /// The vendor operation: an operation ID of the vendor's document, or `GET /path`.
+    pub operation: Option<String>,
+    /// The vendor's OpenAPI document, to check the operation and parameters against.
+    pub document: Option<PathBuf>,
+    /// Parameters `NAME=VALUE` (a path parameter of the operation fills its path); a name may be
+    /// written `header:NAME` where no document says where it goes.
+    pub parameters: Vec<(String, String)>,
+    /// Parameters taken away (`feed set`).
+    pub dropped: Vec<String>,
+    /// The value: a `_path`-like path in the response.
+    pub value: Option<String>,
+    /// The value: a parser snippet, `(response) => …`.
+    pub parser: Option<String>,
+    /// Its new name (`feed set`).
+    pub rename: Option<String>,
+}
+
+/// A vendor operation as the feed endpoint calls it.
+#[derive(Clone, Debug)]
+struct VendorOperation {
+    method: String,
+    path: String,
+    /// Its query, header and cookie parameters: name, `in`, required.
+    parameters: Vec<(String, String, bool)>,
+    /// Its path parameters.
+    path_parameters: Vec<String>,
+}
+
+/// The feeds of the chosen OIS of `file` (none when it has no feed endpoint).
+pub fn list(file: &Path, title: Option<&str>) -> Result<FeedTables, Diagnostic> {
+    let source = Source::read(file)?;
+    let root = source.parse()?;
+    let read = OisDocument::read(&root).map_err(|(_, error)| error)?;
+    let chosen = read.choose(title).map_err(|mut error| {
+        source.locate_diagnostic(&mut error);
+        error
+    })?;
+    feeds::read(chosen.ois)
+        .map_err(|mut error| {
+            error.location.pointer = format!("{}{}", chosen.pointer, error.location.pointer);
+            source.locate_diagnostic(&mut error);
+            error
+        })
+        .map(Option::unwrap_or_default)
+}
+
+/// The title of the chosen OIS of `file`.
+pub fn list_title(file: &Path, title: Option<&str>) -> Result<String, Diagnostic> {
+    let source = Source::read(file)?;
+    let root = source.parse()?;
+    let read = OisDocument::read(&root).map_err(|(_, error)| error)?;
+    let chosen = read.choose(title)?;
+    Ok(chosen.ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned())
+}
+
+/// The change `feed add` makes of `input`.
+pub fn add(input: &FeedInput) -> Result<FeedChange, Diagnostic> {
+    let operation = input.operation.as_deref().ok_or_else(|| {
+        refuse(format!("feed \"{}\": give the vendor operation it calls", crate::emit::printable(&input.name)))
+    })?;
+    let (path, parameters, places) = request(operation, input.document.as_deref(), &input.parameters)?;
+    let mut feed = Feed::new(input.name.clone(), path);
+    feed.parameters = parameters;
+    feed.parser = Some(parser(input)?.ok_or_else(|| {
+        refuse(format!("feed \"{}\" has no value: give a value path or a parser", crate::emit::printable(&input.name)))
+    })?);
+    Ok(FeedChange::Put { feeds: vec![feed], places, replace: false })
+}
+
+/// The change `feed set` makes of `input`: with an operation, the feed's path and parameters are
+/// the ones given; without, the parameters given are set on it and `dropped` taken away.
+pub fn set(input: &FeedInput) -> Result<FeedChange, Diagnostic> {
+    let (path, parameters, places) = match input.operation.as_deref() {
+        Some(operation) => {
+            let (path, parameters, places) = request(operation, input.document.as_deref(), &input.parameters)?;
+            (Some(path), parameters.into_iter().map(|(k, v)| (k, Some(v))).collect(), places)
+        }
+        None => {
+            let mut places = Vec::new();
+            let mut parameters = Vec::new();
+            for (key, value) in &input.parameters {
+                let (location, name) = placed(key);
+                places.push(ParameterPlace { name: name.to_owned(), location: location.to_owned() });
+                parameters.push((name.to_owned(), Some(Value::String(value.clone()))));
+            }
+            (None, parameters, places)
+        }
+    };
+    let mut parameters: Vec<(String, Option<Value>)> = parameters;
+    parameters.extend(input.dropped.iter().map(|name| (name.clone(), None)));
+    Ok(FeedChange::Set {
+        name: input.name.clone(),
+        rename: input.rename.clone(),
+        path,
+        parameters,
+        parser: parser(input)?,
+        places,
+    })
+}
+
+fn parser(input: &FeedInput) -> Result<Option<String>, Diagnostic> {
+    match (&input.value, &input.parser) {
+        (Some(_), Some(_)) => Err(refuse("give a value path or a parser, not both".to_owned())),
+        (Some(path), None) => feeds::parser_for(path).map(Some),
+        (None, Some(code)) => Ok(Some(code.trim_end().to_owned())),
+        (None, None) => Ok(None),
+    }
+}
+
+/// `header:NAME` → (`header`, `NAME`); a plain name goes in the query.
+fn placed(key: &str) -> (&str, &str) {
+    match key.split_once(':') {
+        Some((location @ ("query" | "header" | "cookie"), name)) => (location, name),
+        _ => ("query", key),
+    }
+}
+
+/// A feed's vendor path, its parameters, and where they go.
+type VendorRequest = (String, Map<String, Value>, Vec<ParameterPlace>);
+
+/// The feed's vendor path, parameters and their places, for `operation` given `given`.
+fn request(
+    operation: &str,
+    document: Option<&Path>,
+    given: &[(String, String)],
+) -> Result<VendorRequest, Diagnostic> {
+    let vendor = match document {
+        Some(document) => vendor_operation(document, operation)?,
+        None => {
+            let (method, path) = method_and_path(operation).ok_or_else(|| {
+                refuse(format!(
+                    "operation \"{}\": without the vendor's document, write it METHOD /path (e.g. 'GET /simple/price')",
+                    crate::emit::printable(operation)
+                ))
+            })?;
+            let path_parameters = braced(&path);
+            let parameters = given
+                .iter()
+                .map(|(key, _)| placed(key))
+                .filter(|(_, name)| !path_parameters.iter().any(|p| p == name))
+                .map(|(location, name)| (name.to_owned(), location.to_owned(), false))
+                .collect();
+            VendorOperation { method, path, parameters, path_parameters }
+        }
+    };
+    if vendor.method != "get" {
+        return Err(refuse(format!(
+            "{} {} is not a GET: the feed endpoint calls GET /{{path}} (give this operation an endpoint of its own)",
+            vendor.method.to_uppercase(),
+            vendor.path
+        )));
+    }
+    let mut path = vendor.path.trim_start_matches('/').to_owned();
+    let mut parameters = Map::new();
+    let mut places = Vec::new();
+    for (key, value) in given {
+        let (_, name) = placed(key);
+        if vendor.path_parameters.iter().any(|p| p == name) {
+            path = path.replace(&format!("{{{name}}}"), value);
+            continue;
+        }
+        let Some((_, location, _)) = vendor.parameters.iter().find(|(n, _, _)| n == name) else {
+            let known: Vec<&str> = vendor
+                .path_parameters
+                .iter()
+                .map(String::as_str)
+                .chain(vendor.parameters.iter().map(|(n, _, _)| n.as_str()))
+                .collect();
+            return Err(refuse(format!(
+                "GET {} has no parameter \"{}\" (it has: {})",
+                vendor.path,
+                crate::emit::printable(name),
+                if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+            )));
+        };
+        parameters.insert(name.to_owned(), Value::String(value.clone()));
+        places.push(ParameterPlace { name: name.to_owned(), location: location.clone() });
+    }
+    let unfilled = braced(&path);
+    if !unfilled.is_empty() {
+        return Err(refuse(format!("GET {}: give its path parameter(s) {}", vendor.path, unfilled.join(", "))));
+    }
+    let missing: Vec<&str> =
+        vendor.parameters.iter().filter(|(n, _, required)| *required && !parameters.contains_key(n)).map(|(n, _, _)| n.as_str()).collect();
+    if !missing.is_empty() {
+        return Err(refuse(format!("GET {} requires {}", vendor.path, missing.join(", "))));
+    }
+    Ok((path, parameters, places))
+}
+
+fn method_and_path(operation: &str) -> Option<(String, String)> {
+    let (method, path) = operation.trim().split_once(' ')?;
+    let path = path.trim();
+    path.starts_with('/').then(|| (method.to_ascii_lowercase(), path.to_owned()))
+}
+
+/// The `{name}`s of a path.
+fn braced(path: &str) -> Vec<String> {
+    path.split('{').skip(1).filter_map(|part| part.split_once('}').map(|(name, _)| name.to_owned())).collect()
+}
+
+/// The operation `operation` (an operation ID, or `GET /path`) of the vendor's document, with its
+/// parameters as the conversion reads them ($refs, path-level parameters, OpenAPI 2.0).
+fn vendor_operation(document: &Path, operation: &str) -> Result<VendorOperation, Diagnostic> {
+    let source = Source::read(document)?;
+    let root = source.parse()?;
+    let (method, path) = match method_and_path(operation) {
+        Some(found) => found,
+        None => operation_by_id(&root, operation).ok_or_else(|| {
+            refuse(format!(
+                "the vendor's document has no operation ID \"{}\" (write an operation ID, or METHOD /path)",
+                crate::emit::printable(operation)
+            ))
+        })?,
+    };
+    let converted = crate::convert::convert(&source, &crate::convert::ConvertOptions::default())
+        .map_err(|failure| failure.diagnostics.into_iter().next().unwrap_or_else(|| refuse("the vendor's document does not convert".to_owned())))?;
+    let ois = converted.ois;
+    let declared = ois
+        .pointer("/apiSpecifications/paths")
+        .and_then(|paths| paths.get(&path))
+        .and_then(|item| item.get(&method))
+        .ok_or_else(|| {
+            refuse(format!("the vendor's document has no operation {} {path} (or the conversion left it out)", method.to_uppercase()))
+        })?;
+    let required: Vec<String> = ois
+        .get("endpoints")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|e| {
+            e.get("operation").is_some_and(|o| {
+                o.get("path").and_then(Value::as_str) == Some(path.as_str())
+                    && o.get("method").and_then(Value::as_str) == Some(method.as_str())
+            })
+        })
+        .flat_map(|e| e.get("parameters").and_then(Value::as_array).into_iter().flatten())
+        .filter(|p| p.get("required").and_then(Value::as_bool) == Some(true))
+        .filter_map(|p| p.pointer("/operationParameter/name").and_then(Value::as_str).map(str::to_owned))
+        .collect();
+    let mut parameters = Vec::new();
+    let mut path_parameters = Vec::new();
+    for parameter in declared.get("parameters").and_then(Value::as_array).into_iter().flatten() {
+        let (Some(name), Some(location)) =
+            (parameter.get("name").and_then(Value::as_str), parameter.get("in").and_then(Value::as_str))
+        else {
+            continue;
+        };
+        if location == "path" {
+            path_parameters.push(name.to_owned());
+        } else {
+            parameters.push((name.to_owned(), location.to_owned(), required.iter().any(|r| r == name)));
+        }
+    }
+    Ok(VendorOperation { method, path, parameters, path_parameters })
+}
+
+fn operation_by_id(root: &Value, id: &str) -> Option<(String, String)> {
+    root.get("paths")?.as_object()?.iter().find_map(|(path, item)| {
+        item.as_object()?.iter().find_map(|(method, operation)| {
+            (operation.get("operationId").and_then(Value::as_str) == Some(id)).then(|| (method.to_ascii_lowercase(), path.clone()))
+        })
+    })
+}
+
+/// One data-feed blueprint, as API3's repository keeps them (`data-feed-blueprints/*.json`).
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Blueprint {
+    name: String,
+    #[serde(default)]
+    parameters: Map<String, Value>,
+    path: String,
+    #[serde(default)]
+    parser: Option<String>,
+}
+
+/// The feeds of `from`: a folder of blueprint files, a JSON array of blueprints (or one), or an
+/// OIS (a list, a config) whose `feed` endpoint serves them, with where their parameters go.
+pub fn import(from: &Path, title: Option<&str>) -> Result<FeedChange, Diagnostic> {
+    let (feeds, places) = if from.is_dir() { (blueprints_in_folder(from)?, Vec::new()) } else { from_file(from, title)? };
+    if feeds.is_empty() {
+        return Err(refuse(format!("{} has no feeds", from.display())));
+    }
+    Ok(FeedChange::Put { feeds, places, replace: true })
+}
+
+fn blueprints_in_folder(folder: &Path) -> Result<Vec<Feed>, Diagnostic> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .map_err(|error| Diagnostic::elsewhere(Code::InputUnreadable, format!("{}: {error}", folder.display())))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut feeds = Vec::with_capacity(files.len());
+    for file in files {
+        let source = Source::read_regular(&file)?;
+        let value = source.parse()?;
+        feeds.push(blueprint(value, &source)?);
+    }
+    Ok(feeds)
+}
+
+fn blueprint(value: Value, source: &Source) -> Result<Feed, Diagnostic> {
+    let read: Blueprint = serde_json::from_value(value).map_err(|error| {
+        let mut error = Diagnostic::new(Code::BadFeed, String::new(), format!("not a data-feed blueprint: {error}"));
+        source.locate_diagnostic(&mut error);
+        error
+    })?;
+    let mut feed = Feed::new(read.name, read.path.trim_start_matches('/'));
+    feed.parameters = read.parameters;
+    feed.parser = read.parser;
+    Ok(feed)
+}
+
+fn from_file(file: &Path, title: Option<&str>) -> Result<(Vec<Feed>, Vec<ParameterPlace>), Diagnostic> {
+    let source = Source::read(file)?;
+    let value = source.parse()?;
+    let is_blueprint = |item: &Value| item.get("apiSpecifications").is_none() && item.get("path").is_some();
+    if let Value::Array(items) = &value
+        && items.iter().all(is_blueprint)
+    {
+        let feeds = items.iter().cloned().map(|item| blueprint(item, &source)).collect::<Result<_, _>>()?;
+        return Ok((feeds, Vec::new()));
+    }
+    if is_blueprint(&value) {
+        return Ok((vec![blueprint(value, &source)?], Vec::new()));
+    }
+    let read = OisDocument::read(&value).map_err(|(_, error)| error)?;
+    let chosen = read.choose(title)?;
+    let tables = feeds::read(chosen.ois)?.ok_or_else(|| refuse(format!("{} has no feed endpoint", file.display())))?;
+    let places = chosen
+        .ois
+        .pointer("/apiSpecifications/paths/~1{path}/get/parameters")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            let location = p.get("in").and_then(Value::as_str)?;
+            (location != "path").then(|| ParameterPlace {
+                name: p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                location: location.to_owned(),
+            })
+        })
+        .collect();
+    Ok((tables.feeds, places))
+}
+
+/// What `feed export` wrote.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ExportReport {
+    /// The files written.
+    pub written: Vec<String>,
+    /// The feeds exported.
+    pub feeds: usize,
+    /// The batches (feeds answered by one call), when a batches file was asked for.
+    pub batches: usize,
+}
+
+/// Writes the feeds of `file` as blueprints: one file each into the folder `to`, or one array
+/// when `to` ends in `.json`; and, with `batches`, the groups of feeds one call answers, in the
+/// shape API3 keeps (`{"supportedFeedsInBatches": {TITLE: [[NAME, …], …]}}`).
+pub fn export(
+    file: &Path,
+    title: Option<&str>,
+    to: &Path,
+    batches: Option<&Path>,
+    replace: bool,
+) -> Result<ExportReport, Diagnostic> {
+    let source = Source::read(file)?;
+    let root = source.parse()?;
+    let read = OisDocument::read(&root).map_err(|(_, error)| error)?;
+    let chosen = read.choose(title)?;
+    let tables = feeds::read(chosen.ois)?.ok_or_else(|| refuse(format!("{} has no feed endpoint", file.display())))?;
+    let blueprint_of = |feed: &Feed| {
+        json!({"name": feed.name, "parameters": feed.parameters, "path": feed.path, "parser": feed.parser})
+    };
+    let mut plan = Plan::new();
+    let mut written = Vec::new();
+    let pretty = |value: &Value| format!("{}\n", serde_json::to_string_pretty(value).unwrap_or_default());
+    if to.extension().is_some_and(|e| e == "json") {
+        let all: Vec<Value> = tables.feeds.iter().map(blueprint_of).collect();
+        plan.file(to, pretty(&Value::Array(all)), replace);
+        written.push(to.display().to_string());
+    } else {
+        let mut names: Vec<String> = Vec::new();
+        for feed in &tables.feeds {
+            let file_name = format!("{}.json", file_name_of(&feed.name));
+            if names.contains(&file_name) {
+                return Err(refuse(format!("two feeds would be written to {file_name}: export them to one .json file")));
+            }
+            let path = to.join(&file_name);
+            plan.file_in_new_folder(&path, pretty(&blueprint_of(feed)), replace);
+            written.push(path.display().to_string());
+            names.push(file_name);
+        }
+    }
+    let groups = batch_groups(&tables.feeds);
+    if let Some(batches) = batches {
+        let title = chosen.ois.get("title").and_then(Value::as_str).unwrap_or_default();
+        let document = json!({"supportedFeedsInBatches": {title: groups}});
+        plan.file(batches, pretty(&document), replace);
+        written.push(batches.display().to_string());
+    }
+    plan.write()?;
+    Ok(ExportReport { written, feeds: tables.feeds.len(), batches: groups.len() })
+}
+
+/// Feeds whose requests are the same (one call answers them all), two or more, in order.
+pub fn batch_groups(feeds: &[Feed]) -> Vec<Vec<String>> {
+    let mut groups: Vec<(&str, &Map<String, Value>, Vec<String>)> = Vec::new();
+    for feed in feeds {
+        match groups.iter_mut().find(|(path, parameters, _)| *path == feed.path && **parameters == feed.parameters) {
+            Some((_, _, names)) => names.push(feed.name.clone()),
+            None => groups.push((&feed.path, &feed.parameters, vec![feed.name.clone()])),
+        }
+    }
+    groups.into_iter().map(|(_, _, names)| names).filter(|names| names.len() > 1).collect()
+}
+
+/// The batches of a batches file: `supportedFeedsInBatches` (of API3's `api-data.json` or on its
+/// own), the lists of the OIS `title` (or of its only entry).
+pub fn read_batches(file: &Path, title: &str) -> Result<Vec<Vec<String>>, Diagnostic> {
+    let source = Source::read(file)?;
+    let value = source.parse()?;
+    let table = value.get("supportedFeedsInBatches").unwrap_or(&value);
+    let lists = table
+        .get(title)
+        .or_else(|| table.as_object().filter(|m| m.len() == 1).and_then(|m| m.values().next()))
+        .ok_or_else(|| refuse(format!("{}: no `supportedFeedsInBatches` entry for \"{title}\"", file.display())))?;
+    serde_json::from_value(lists.clone())
+        .map_err(|error| refuse(format!("{}: the batches are not lists of feed names: {error}", file.display())))
+}
+
+/// A file name for a feed's blueprint: `BTC/USD` → `BTC-USD`, as API3's are named.
+fn file_name_of(name: &str) -> String {
+    name.chars()
+        .map(|c| if c == '/' { '-' } else if c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | ' ') { c } else { '_' })
+        .collect::<String>()
+        .trim_start_matches('.')
+        .to_owned()
+}
