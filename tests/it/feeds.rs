@@ -39,3 +39,187 @@ fn the_tables_read_from_production_are_written_back_as_api3_s_scripts_wrote_them
     }
     assert!(feeds > 500, "{feeds}");
 }
+
+/// `ois` + `feed`… run in `dir`, its stdout; panics with stderr on failure.
+fn feed_ok(dir: &std::path::Path, args: &[&str]) -> String {
+    let output = common::ois().current_dir(dir).args(args).output().expect("runs");
+    assert!(output.status.success(), "ois {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// `ois` + args run in `dir`, expected to fail: its stderr.
+fn feed_refused(dir: &std::path::Path, args: &[&str]) -> String {
+    let output = common::ois().current_dir(dir).args(args).output().expect("runs");
+    assert_eq!(output.status.code(), Some(1), "ois {args:?} should fail");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The production OIS without its feed endpoint and `GET /{path}`: what an integrator has before
+/// `ois feed` (servers and security from `ois convert`).
+fn without_feeds(ois: &Value) -> Value {
+    let mut base = ois.clone();
+    base["endpoints"] = serde_json::json!([]);
+    base["apiSpecifications"]["paths"].as_object_mut().unwrap().shift_remove("/{path}");
+    base
+}
+
+fn request_of(ois: &Value, name: &str) -> (String, Value) {
+    let mut options = ois::request::RequestOptions::new("feed");
+    options.parameters.insert("name".to_owned(), Value::String(name.to_owned()));
+    options.mode = ois::request::Mode::Feed;
+    let prepared = ois::request::prepare(ois, &options, &ois::processing::Engine::Embedded)
+        .unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostic));
+    let request = prepared.request.expect("an API call");
+    (request.url, Value::Object(request.headers))
+}
+
+#[test]
+fn every_production_feed_endpoint_is_rebuilt_by_commands_and_asks_the_same_for_every_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut names = 0;
+    for (file, production) in production() {
+        let base = dir.path().join(&file);
+        std::fs::write(&base, serde_json::to_string_pretty(&without_feeds(&production)).unwrap()).unwrap();
+        let from = common::shared_dir().join("examples/ois").join(&file);
+        feed_ok(dir.path(), &["feed", "import", base.to_str().unwrap(), from.to_str().unwrap()]);
+        let rebuilt: Value = serde_json::from_str(&std::fs::read_to_string(&base).unwrap()).unwrap();
+        let (ours, theirs) = (&rebuilt["endpoints"][0], &production["endpoints"][0]);
+        for key in ["preProcessingSpecificationV2", "postProcessingSpecificationV2", "reservedParameters", "operation"] {
+            assert_eq!(ours[key], theirs[key], "{file}: {key}");
+        }
+        assert!(ois::validate_value(&rebuilt, None).diagnostics.iter().all(|d| !d.is_error()), "{file}");
+        for feed in ois::feeds::read(&rebuilt).unwrap().unwrap().feeds {
+            assert_eq!(request_of(&rebuilt, &feed.name), request_of(&production, &feed.name), "{file}: {}", feed.name);
+            names += 1;
+        }
+    }
+    assert!(names > 500, "{names}");
+}
+
+/// A vendor's document: two GET operations feeds can use, and a POST one they cannot.
+fn vendor() -> Value {
+    serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Coin Prices", "version": "1.0.0"},
+        "servers": [{"url": "https://api.coins.example/v3"}],
+        "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "x-api-key"}}},
+        "security": [{"key": []}],
+        "paths": {
+            "/simple/price": {"get": {
+                "operationId": "simplePrice",
+                "parameters": [
+                    {"name": "ids", "in": "query", "required": true, "schema": {"type": "string"}},
+                    {"name": "vs_currencies", "in": "query", "required": true, "schema": {"type": "string"}},
+                    {"name": "precision", "in": "query", "schema": {"type": "string"}}
+                ],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+            }},
+            "/tickers/{coin_id}": {"get": {
+                "operationId": "ticker",
+                "parameters": [
+                    {"name": "coin_id", "in": "path", "required": true, "schema": {"type": "string"}},
+                    {"name": "quotes", "in": "query", "schema": {"type": "string"}}
+                ],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+            }},
+            "/orders": {"post": {
+                "operationId": "order",
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+            }}
+        }
+    })
+}
+
+#[test]
+fn the_feed_loop_by_commands_add_batch_list_request_export_import_remove() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("vendor.json"), vendor().to_string()).unwrap();
+    feed_ok(d, &["convert", "vendor.json", "-o", "api.ois.json"]);
+    let add = |name: &str, more: &[&str]| {
+        let mut args = vec!["feed", "add", "api.ois.json", name, "--openapi", "vendor.json"];
+        args.extend_from_slice(more);
+        feed_ok(d, &args)
+    };
+    add("BTC/USD", &["--operation", "simplePrice", "--param", "ids=bitcoin", "--param", "vs_currencies=usd", "--value", "bitcoin.usd"]);
+    add("ETH/USD", &["--operation", "GET /simple/price", "--param", "ids=ethereum", "--param", "vs_currencies=usd", "--value", "ethereum.usd"]);
+    add("AAVE/USD", &["--operation", "ticker", "--param", "coin_id=aave-new", "--param", "quotes=USD", "--value", "quotes.USD.price"]);
+
+    // The vendor's document says no.
+    for (args, says) in [
+        (vec!["--operation", "simplePrice", "--param", "ids=x", "--value", "x.usd"], "requires vs_currencies"),
+        (vec!["--operation", "simplePrice", "--param", "ids=x", "--param", "vs_currencies=usd", "--param", "nope=1", "--value", "a"], "has no parameter \"nope\""),
+        (vec!["--operation", "order", "--value", "a"], "is not a GET"),
+        (vec!["--operation", "missing", "--value", "a"], "no operation ID \"missing\""),
+        (vec!["--operation", "ticker", "--value", "a"], "give its path parameter(s) coin_id"),
+    ] {
+        let mut full = vec!["feed", "add", "api.ois.json", "NEW/USD", "--openapi", "vendor.json"];
+        full.extend(args);
+        let stderr = feed_refused(d, &full);
+        assert!(stderr.contains("EDT004") && stderr.contains(says), "{says}: {stderr}");
+    }
+    let taken = feed_refused(d, &["feed", "add", "api.ois.json", "BTC/USD", "--operation", "GET /simple/price", "--param", "ids=b", "--value", "b"]);
+    assert!(taken.contains("served already"), "{taken}");
+    let long = feed_refused(d, &["feed", "add", "api.ois.json", &"X".repeat(32), "--operation", "GET /a", "--value", "b"]);
+    assert!(long.contains("string32"), "{long}");
+
+    feed_ok(d, &["feed", "batch", "api.ois.json", "BTC/USD", "ETH/USD"]);
+    let listed: Value = serde_json::from_str(&feed_ok(d, &["feed", "list", "api.ois.json", "--format", "json"])).unwrap();
+    let feeds = listed["feeds"].as_array().unwrap();
+    assert_eq!(feeds.len(), 3);
+    assert_eq!(feeds[0]["parameters"], serde_json::json!({"ids": "bitcoin,ethereum", "vs_currencies": "usd"}));
+    assert_eq!(feeds[1]["parameters"], feeds[0]["parameters"]);
+    assert_eq!(feeds[2]["path"], "tickers/aave-new");
+    let text = feed_ok(d, &["feed", "list", "api.ois.json"]);
+    assert!(text.contains("quotes.USD.price") && text.contains("bitcoin.usd"), "{text}");
+
+    // The OIS passes every rule, and each name asks the vendor what its feed needs.
+    feed_ok(d, &["validate", "api.ois.json"]);
+    let shown = feed_ok(d, &["request", "api.ois.json", "--feed", "AAVE/USD", "--format", "json"]);
+    let shown: Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(shown["url"], "https://api.coins.example/v3/tickers/aave-new?quotes=USD", "{shown}");
+    let unknown = feed_refused(d, &["request", "api.ois.json", "--feed", "DOGE/USD"]);
+    assert!(unknown.contains("serves no feed \"DOGE/USD\""), "{unknown}");
+
+    // Blueprints out and back in: the same endpoint.
+    feed_ok(d, &["feed", "export", "api.ois.json", "blueprints", "--batches", "batches.json"]);
+    let btc: Value = serde_json::from_str(&std::fs::read_to_string(d.join("blueprints/BTC-USD.json")).unwrap()).unwrap();
+    assert_eq!(btc["path"], "simple/price");
+    assert_eq!(btc["parser"], "(response) => {\n  return response.bitcoin.usd\n}");
+    let batches: Value = serde_json::from_str(&std::fs::read_to_string(d.join("batches.json")).unwrap()).unwrap();
+    assert_eq!(batches["supportedFeedsInBatches"]["Coin Prices"], serde_json::json!([["BTC/USD", "ETH/USD"]]));
+    feed_ok(d, &["convert", "vendor.json", "-o", "again.ois.json"]);
+    feed_ok(d, &["feed", "import", "again.ois.json", "blueprints"]);
+    let (first, again): (Value, Value) = (
+        serde_json::from_str(&std::fs::read_to_string(d.join("api.ois.json")).unwrap()).unwrap(),
+        serde_json::from_str(&std::fs::read_to_string(d.join("again.ois.json")).unwrap()).unwrap(),
+    );
+    let feed_of = |ois: &Value| ois["endpoints"].as_array().unwrap().iter().find(|e| e["name"] == "feed").cloned().unwrap();
+    // Blueprint files come back in file-name order; the requests and values are the same.
+    let (ours, theirs) = (ois::feeds::read(&first).unwrap().unwrap(), ois::feeds::read(&again).unwrap().unwrap());
+    let mut sorted = ours.feeds.clone();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    assert_eq!(sorted, theirs.feeds);
+    assert_eq!(feed_of(&first)["reservedParameters"], feed_of(&again)["reservedParameters"]);
+
+    // A rename and a value changed; the last feed removed takes the endpoint and GET /{path}.
+    feed_ok(d, &["feed", "set", "api.ois.json", "AAVE/USD", "--value", "quotes.USD.ath_price", "--rename", "AAVE/USD ATH"]);
+    let text = feed_ok(d, &["feed", "list", "api.ois.json"]);
+    assert!(text.contains("AAVE/USD ATH") && text.contains("quotes.USD.ath_price"), "{text}");
+    feed_ok(d, &["feed", "rm", "api.ois.json", "BTC/USD", "ETH/USD", "AAVE/USD ATH"]);
+    let emptied: Value = serde_json::from_str(&std::fs::read_to_string(d.join("api.ois.json")).unwrap()).unwrap();
+    assert!(emptied["endpoints"].as_array().unwrap().iter().all(|e| e["name"] != "feed"));
+    assert!(emptied.pointer("/apiSpecifications/paths/~1{path}").is_none());
+}
+
+#[test]
+fn a_feed_endpoint_with_hand_written_processing_is_not_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ois = common::base_ois();
+    ois["endpoints"][0]["name"] = "feed".into();
+    std::fs::write(dir.path().join("o.json"), ois.to_string()).unwrap();
+    let stderr = feed_refused(dir.path(), &["feed", "list", "o.json"]);
+    assert!(stderr.contains("EDT005"), "{stderr}");
+    let stderr = feed_refused(dir.path(), &["feed", "add", "o.json", "A/B", "--operation", "GET /x", "--value", "a"]);
+    assert!(stderr.contains("EDT005"), "{stderr}");
+}
