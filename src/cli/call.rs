@@ -131,7 +131,8 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
     let job = CallJob::new(inputs, options);
     let Some(endpoint) = &endpoint else {
         if args.paths {
-            let error = Diagnostic::elsewhere(Code::BadArgument, "--paths lists one call's answer: name --endpoint or --feed");
+            let error =
+                Diagnostic::elsewhere(Code::BadArgument, "--paths lists one call's answer: name --endpoint or --feed");
             super::report_diagnostics(&[error], None, style);
             return ExitCode::from(FAILURE);
         }

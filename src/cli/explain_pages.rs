@@ -212,6 +212,8 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     ("EDT001", include_str!("../../docs/codes/EDT001.md")),
     ("EDT002", include_str!("../../docs/codes/EDT002.md")),
     ("EDT003", include_str!("../../docs/codes/EDT003.md")),
+    ("EDT004", include_str!("../../docs/codes/EDT004.md")),
+    ("EDT005", include_str!("../../docs/codes/EDT005.md")),
     ("OUT001", include_str!("../../docs/codes/OUT001.md")),
     ("OUT002", include_str!("../../docs/codes/OUT002.md")),
     ("OUT003", include_str!("../../docs/codes/OUT003.md")),

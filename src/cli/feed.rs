@@ -236,11 +236,8 @@ fn list(file: &std::path::Path, title: Option<&str>, format: ReportArg) -> ExitC
         ReportArg::Text => {
             let mut table = ois::report::Table::new(["NAME", "PATH", "PARAMETERS", "VALUE"]);
             for feed in &tables.feeds {
-                let parameters: Vec<String> = feed
-                    .parameters
-                    .iter()
-                    .map(|(k, v)| format!("{k}={}", super::cell(v)))
-                    .collect();
+                let parameters: Vec<String> =
+                    feed.parameters.iter().map(|(k, v)| format!("{k}={}", super::cell(v))).collect();
                 let value = match (&feed.parser, feed.value_path()) {
                     (None, _) => "(no parser)".to_owned(),
                     (Some(_), Some(path)) => path,

@@ -7,9 +7,9 @@ mod config;
 mod convert;
 mod endpoint;
 mod endpoint_ids;
-mod feed;
 mod explain;
 mod explain_pages;
+mod feed;
 mod ids;
 #[cfg(feature = "mock")]
 mod mock;
@@ -28,8 +28,8 @@ pub(crate) use config::{ConfigArgs, run_config};
 pub(crate) use convert::{ConvertArgs, run_convert};
 pub(crate) use endpoint::{EndpointCommand, run_endpoint};
 pub(crate) use endpoint_ids::{EndpointIdsArgs, run_endpoint_ids};
-pub(crate) use feed::{FeedCommand, run_feed};
 pub(crate) use explain::run_explain;
+pub(crate) use feed::{FeedCommand, run_feed};
 pub(crate) use ids::{IdsArgs, run_ids};
 #[cfg(feature = "mock")]
 pub(crate) use mock::{MockArgs, run_mock};

@@ -90,7 +90,12 @@ pub fn apply(ois: &mut Value, change: &FeedChange) -> Result<Vec<Diagnostic>, Di
                             *slot = feed.clone();
                         }
                     }
-                    Some(_) => return Err(refuse(format!("feed \"{}\" is served already: change it with `ois feed set`", shown(&feed.name)))),
+                    Some(_) => {
+                        return Err(refuse(format!(
+                            "feed \"{}\" is served already: change it with `ois feed set`",
+                            shown(&feed.name)
+                        )));
+                    }
                     None => list.push(feed.clone()),
                 }
             }
@@ -110,7 +115,11 @@ pub fn apply(ois: &mut Value, change: &FeedChange) -> Result<Vec<Diagnostic>, Di
                     }
                     None => {
                         if feed.parameters.shift_remove(key).is_none() {
-                            return Err(refuse(format!("feed \"{}\" has no parameter \"{}\"", shown(name), shown(key))));
+                            return Err(refuse(format!(
+                                "feed \"{}\" has no parameter \"{}\"",
+                                shown(name),
+                                shown(key)
+                            )));
                         }
                     }
                 }
@@ -246,9 +255,11 @@ fn write(ois: &mut Value, list: &[Feed], places: &[ParameterPlace]) -> Result<Ve
         let Some(index) = index else { return Ok(Vec::new()) };
         endpoints_mut(ois)?.remove(index);
         let used = super::endpoints(ois).iter().any(|e| {
-            e.get("operation").is_some_and(|o| text(o, "path") == Some(FEED_OPERATION_PATH) && text(o, "method") == Some("get"))
+            e.get("operation")
+                .is_some_and(|o| text(o, "path") == Some(FEED_OPERATION_PATH) && text(o, "method") == Some("get"))
         });
-        let mut notes = vec![note(format!("/endpoints/{index}"), "no feeds are left: the feed endpoint is removed".to_owned())];
+        let mut notes =
+            vec![note(format!("/endpoints/{index}"), "no feeds are left: the feed endpoint is removed".to_owned())];
         if !used && let Some(Value::Object(paths)) = ois.pointer_mut("/apiSpecifications/paths") {
             paths.shift_remove(FEED_OPERATION_PATH);
             notes.push(note("/apiSpecifications/paths".to_owned(), "GET /{path} is removed with it".to_owned()));
@@ -257,10 +268,11 @@ fn write(ois: &mut Value, list: &[Feed], places: &[ParameterPlace]) -> Result<Ve
     }
     if let Some(index) = index {
         let operation = ois.pointer(&format!("/endpoints/{index}/operation"));
-        let on_path = operation.is_some_and(|o| text(o, "path") == Some(FEED_OPERATION_PATH) && text(o, "method") == Some("get"));
+        let on_path =
+            operation.is_some_and(|o| text(o, "path") == Some(FEED_OPERATION_PATH) && text(o, "method") == Some("get"));
         if !on_path {
             return Err(refuse(format!(
-                "endpoint \"{FEED_ENDPOINT}\" is there and is not on GET {FEED_OPERATION_PATH}: rename it (`ois endpoint set OIS feed --rename NEW`) to serve feeds by name"
+                "endpoint \"{FEED_ENDPOINT}\" is there and is not on GET {FEED_OPERATION_PATH}: give it another name to serve feeds by name"
             )));
         }
     }
@@ -344,7 +356,9 @@ fn operation_parameters(
         .entry("parameters")
         .or_insert_with(|| json!([]));
     let list = parameters.as_array_mut().ok_or_else(|| refuse("GET /{path}'s parameters are not a list".to_owned()))?;
-    let has = |list: &[Value], name: &str| list.iter().any(|p| text(p, "name") == Some(name) && text(p, "in") != Some("path"));
+    let has = |list: &[Value], name: &str| {
+        list.iter().any(|p| text(p, "name") == Some(name) && text(p, "in") != Some("path"))
+    };
     if !list.iter().any(|p| text(p, "name") == Some(PATH_PARAMETER) && text(p, "in") == Some("path")) {
         list.insert(0, json!({"in": "path", "name": PATH_PARAMETER}));
     }
@@ -374,7 +388,10 @@ fn endpoint_parameters(
     };
     let location = |name: &str| declared.iter().find(|(n, _)| n == name).map_or("query", |(_, l)| l.as_str());
     // A vendor parameter `name` (Nodary's) is the same endpoint parameter: the table sets it.
-    let mapping = used.iter().any(|u| u == NAME_PARAMETER).then(|| json!({"in": location(NAME_PARAMETER), "name": NAME_PARAMETER}));
+    let mapping = used
+        .iter()
+        .any(|u| u == NAME_PARAMETER)
+        .then(|| json!({"in": location(NAME_PARAMETER), "name": NAME_PARAMETER}));
     match list.iter_mut().find(|p| text(p, "name") == Some(NAME_PARAMETER)).and_then(Value::as_object_mut) {
         None => {
             let mut parameter = Map::new();
@@ -393,7 +410,9 @@ fn endpoint_parameters(
     }
     if !maps(list, PATH_PARAMETER) {
         if list.iter().any(|p| text(p, "name") == Some(PATH_PARAMETER)) {
-            return Err(refuse("the feed endpoint has a parameter \"path\" that is not the operation's path".to_owned()));
+            return Err(refuse(
+                "the feed endpoint has a parameter \"path\" that is not the operation's path".to_owned(),
+            ));
         }
         let at = list.iter().position(|p| text(p, "name") == Some(NAME_PARAMETER)).map_or(0, |i| i + 1);
         list.insert(at, json!({"name": PATH_PARAMETER, "operationParameter": {"in": "path", "name": PATH_PARAMETER}, "required": true}));
@@ -403,7 +422,10 @@ fn endpoint_parameters(
             continue;
         }
         if list.iter().any(|p| text(p, "name") == Some(name.as_str())) {
-            return Err(refuse(format!("the feed endpoint has a parameter \"{}\" mapping another operation parameter", shown(name))));
+            return Err(refuse(format!(
+                "the feed endpoint has a parameter \"{}\" mapping another operation parameter",
+                shown(name)
+            )));
         }
         list.push(json!({"name": name, "operationParameter": {"in": location(name), "name": name}}));
     }

@@ -156,7 +156,12 @@ pub fn many(
 
 /// Calls every feed the chosen OIS serves by name, as the Airnode Feed config `ois scaffold feed
 /// --all-feeds` makes of it would: a template a name, one API call for the feeds one call answers.
-pub fn every_feed(job: &CallJob, jobs: usize, now: u64, done: &(dyn Fn(usize) + Sync)) -> Result<ConfigCallReport, Stop> {
+pub fn every_feed(
+    job: &CallJob,
+    jobs: usize,
+    now: u64,
+    done: &(dyn Fn(usize) + Sync),
+) -> Result<ConfigCallReport, Stop> {
     let stop = |error: Diagnostic, source: Option<Source>| Stop {
         located: crate::source::Located::new(job.inputs.engine_warning().into_iter().chain([error]).collect(), source),
         logs: Vec::new(),
@@ -167,7 +172,8 @@ pub fn every_feed(job: &CallJob, jobs: usize, now: u64, done: &(dyn Fn(usize) + 
         let read = crate::ois::OisDocument::read(&document).map_err(|(_, error)| error)?;
         let chosen = read.choose(job.inputs.ois_title.as_deref())?;
         let request = super::scaffold::FeedRequest { all_feeds: true, ..Default::default() };
-        let scaffold = super::scaffold::build(std::slice::from_ref(chosen.ois), &super::scaffold::ScaffoldKind::Feed(request))?;
+        let scaffold =
+            super::scaffold::build(std::slice::from_ref(chosen.ois), &super::scaffold::ScaffoldKind::Feed(request))?;
         Ok::<_, Diagnostic>(scaffold.config)
     })();
     let config = match config {
@@ -472,9 +478,9 @@ impl Run<'_> {
         let feed = (endpoint == crate::ois::feeds::FEED_ENDPOINT)
             .then(|| {
                 let parameters = self.config.get("templates")?.get(id)?.get("parameters")?.as_array()?;
-                let name = parameters.iter().find(|p| {
-                    p.get("name").and_then(Value::as_str) == Some(crate::ois::feeds::NAME_PARAMETER)
-                })?;
+                let name = parameters
+                    .iter()
+                    .find(|p| p.get("name").and_then(Value::as_str) == Some(crate::ois::feeds::NAME_PARAMETER))?;
                 name.get("value")?.as_str().map(str::to_owned)
             })
             .flatten();

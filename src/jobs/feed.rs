@@ -147,11 +147,7 @@ fn placed(key: &str) -> (&str, &str) {
 type VendorRequest = (String, Map<String, Value>, Vec<ParameterPlace>);
 
 /// The feed's vendor path, parameters and their places, for `operation` given `given`.
-fn request(
-    operation: &str,
-    document: Option<&Path>,
-    given: &[(String, String)],
-) -> Result<VendorRequest, Diagnostic> {
+fn request(operation: &str, document: Option<&Path>, given: &[(String, String)]) -> Result<VendorRequest, Diagnostic> {
     let vendor = match document {
         Some(document) => vendor_operation(document, operation)?,
         None => {
@@ -208,8 +204,12 @@ fn request(
     if !unfilled.is_empty() {
         return Err(refuse(format!("GET {}: give its path parameter(s) {}", vendor.path, unfilled.join(", "))));
     }
-    let missing: Vec<&str> =
-        vendor.parameters.iter().filter(|(n, _, required)| *required && !parameters.contains_key(n)).map(|(n, _, _)| n.as_str()).collect();
+    let missing: Vec<&str> = vendor
+        .parameters
+        .iter()
+        .filter(|(n, _, required)| *required && !parameters.contains_key(n))
+        .map(|(n, _, _)| n.as_str())
+        .collect();
     if !missing.is_empty() {
         return Err(refuse(format!("GET {} requires {}", vendor.path, missing.join(", "))));
     }
@@ -241,15 +241,24 @@ fn vendor_operation(document: &Path, operation: &str) -> Result<VendorOperation,
             ))
         })?,
     };
-    let converted = crate::convert::convert(&source, &crate::convert::ConvertOptions::default())
-        .map_err(|failure| failure.diagnostics.into_iter().next().unwrap_or_else(|| refuse("the vendor's document does not convert".to_owned())))?;
+    let converted =
+        crate::convert::convert(&source, &crate::convert::ConvertOptions::default()).map_err(|failure| {
+            failure
+                .diagnostics
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| refuse("the vendor's document does not convert".to_owned()))
+        })?;
     let ois = converted.ois;
     let declared = ois
         .pointer("/apiSpecifications/paths")
         .and_then(|paths| paths.get(&path))
         .and_then(|item| item.get(&method))
         .ok_or_else(|| {
-            refuse(format!("the vendor's document has no operation {} {path} (or the conversion left it out)", method.to_uppercase()))
+            refuse(format!(
+                "the vendor's document has no operation {} {path} (or the conversion left it out)",
+                method.to_uppercase()
+            ))
         })?;
     let required: Vec<String> = ois
         .get("endpoints")
@@ -286,7 +295,8 @@ fn vendor_operation(document: &Path, operation: &str) -> Result<VendorOperation,
 fn operation_by_id(root: &Value, id: &str) -> Option<(String, String)> {
     root.get("paths")?.as_object()?.iter().find_map(|(path, item)| {
         item.as_object()?.iter().find_map(|(method, operation)| {
-            (operation.get("operationId").and_then(Value::as_str) == Some(id)).then(|| (method.to_ascii_lowercase(), path.clone()))
+            (operation.get("operationId").and_then(Value::as_str) == Some(id))
+                .then(|| (method.to_ascii_lowercase(), path.clone()))
         })
     })
 }
@@ -306,7 +316,8 @@ struct Blueprint {
 /// The feeds of `from`: a folder of blueprint files, a JSON array of blueprints (or one), or an
 /// OIS (a list, a config) whose `feed` endpoint serves them, with where their parameters go.
 pub fn import(from: &Path, title: Option<&str>) -> Result<FeedChange, Diagnostic> {
-    let (feeds, places) = if from.is_dir() { (blueprints_in_folder(from)?, Vec::new()) } else { from_file(from, title)? };
+    let (feeds, places) =
+        if from.is_dir() { (blueprints_in_folder(from)?, Vec::new()) } else { from_file(from, title)? };
     if feeds.is_empty() {
         return Err(refuse(format!("{} has no feeds", from.display())));
     }
@@ -402,9 +413,7 @@ pub fn export(
     let read = OisDocument::read(&root).map_err(|(_, error)| error)?;
     let chosen = read.choose(title)?;
     let tables = feeds::read(chosen.ois)?.ok_or_else(|| refuse(format!("{} has no feed endpoint", file.display())))?;
-    let blueprint_of = |feed: &Feed| {
-        json!({"name": feed.name, "parameters": feed.parameters, "path": feed.path, "parser": feed.parser})
-    };
+    let blueprint_of = |feed: &Feed| json!({"name": feed.name, "parameters": feed.parameters, "path": feed.path, "parser": feed.parser});
     let mut plan = Plan::new();
     let mut written = Vec::new();
     let pretty = |value: &Value| format!("{}\n", serde_json::to_string_pretty(value).unwrap_or_default());
@@ -417,7 +426,9 @@ pub fn export(
         for feed in &tables.feeds {
             let file_name = format!("{}.json", file_name_of(&feed.name));
             if names.contains(&file_name) {
-                return Err(refuse(format!("two feeds would be written to {file_name}: export them to one .json file")));
+                return Err(refuse(format!(
+                    "two feeds would be written to {file_name}: export them to one .json file"
+                )));
             }
             let path = to.join(&file_name);
             plan.file_in_new_folder(&path, pretty(&blueprint_of(feed)), replace);
@@ -465,7 +476,15 @@ pub fn read_batches(file: &Path, title: &str) -> Result<Vec<Vec<String>>, Diagno
 /// A file name for a feed's blueprint: `BTC/USD` → `BTC-USD`, as API3's are named.
 fn file_name_of(name: &str) -> String {
     name.chars()
-        .map(|c| if c == '/' { '-' } else if c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | ' ') { c } else { '_' })
+        .map(|c| {
+            if c == '/' {
+                '-'
+            } else if c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | ' ') {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect::<String>()
         .trim_start_matches('.')
         .to_owned()

@@ -563,7 +563,8 @@ fn substitute_path(
         let Some(value) = values.get(name).filter(|v| js::is_truthy(v)) else { continue };
         let value = js::string(value);
         // The multiplexing operation of feeds by name, `/{path}`, is there to take a path.
-        let multiplexing = template == crate::ois::feeds::FEED_OPERATION_PATH && name == crate::ois::feeds::PATH_PARAMETER;
+        let multiplexing =
+            template == crate::ois::feeds::FEED_OPERATION_PATH && name == crate::ois::feeds::PATH_PARAMETER;
         let changes = if multiplexing { value.contains(['?', '#']) } else { value.contains(['/', '?', '#']) };
         if changes {
             warnings.push(

@@ -215,6 +215,8 @@ one_test_per_code! {
     edt001_bad_edit: BadEdit,
     edt002_edit_breaks_ois: EditBreaksOis,
     edt003_edit_note: EditNote,
+    edt004_bad_feed: BadFeed,
+    edt005_feed_table_unreadable: FeedTableUnreadable,
     ois071_snippet_unrunnable: SnippetUnrunnable,
     ois072_no_snippet_result: NoSnippetResult,
     req030_processing_syntax: ProcessingSyntax,

@@ -84,7 +84,8 @@ fn every_production_feed_endpoint_is_rebuilt_by_commands_and_asks_the_same_for_e
         feed_ok(dir.path(), &["feed", "import", base.to_str().unwrap(), from.to_str().unwrap()]);
         let rebuilt: Value = serde_json::from_str(&std::fs::read_to_string(&base).unwrap()).unwrap();
         let (ours, theirs) = (&rebuilt["endpoints"][0], &production["endpoints"][0]);
-        for key in ["preProcessingSpecificationV2", "postProcessingSpecificationV2", "reservedParameters", "operation"] {
+        for key in ["preProcessingSpecificationV2", "postProcessingSpecificationV2", "reservedParameters", "operation"]
+        {
             assert_eq!(ours[key], theirs[key], "{file}: {key}");
         }
         assert!(ois::validate_value(&rebuilt, None).diagnostics.iter().all(|d| !d.is_error()), "{file}");
@@ -141,14 +142,64 @@ fn the_feed_loop_by_commands_add_batch_list_request_export_import_remove() {
         args.extend_from_slice(more);
         feed_ok(d, &args)
     };
-    add("BTC/USD", &["--operation", "simplePrice", "--param", "ids=bitcoin", "--param", "vs_currencies=usd", "--value", "bitcoin.usd"]);
-    add("ETH/USD", &["--operation", "GET /simple/price", "--param", "ids=ethereum", "--param", "vs_currencies=usd", "--value", "ethereum.usd"]);
-    add("AAVE/USD", &["--operation", "ticker", "--param", "coin_id=aave-new", "--param", "quotes=USD", "--value", "quotes.USD.price"]);
+    add(
+        "BTC/USD",
+        &[
+            "--operation",
+            "simplePrice",
+            "--param",
+            "ids=bitcoin",
+            "--param",
+            "vs_currencies=usd",
+            "--value",
+            "bitcoin.usd",
+        ],
+    );
+    add(
+        "ETH/USD",
+        &[
+            "--operation",
+            "GET /simple/price",
+            "--param",
+            "ids=ethereum",
+            "--param",
+            "vs_currencies=usd",
+            "--value",
+            "ethereum.usd",
+        ],
+    );
+    add(
+        "AAVE/USD",
+        &[
+            "--operation",
+            "ticker",
+            "--param",
+            "coin_id=aave-new",
+            "--param",
+            "quotes=USD",
+            "--value",
+            "quotes.USD.price",
+        ],
+    );
 
     // The vendor's document says no.
     for (args, says) in [
         (vec!["--operation", "simplePrice", "--param", "ids=x", "--value", "x.usd"], "requires vs_currencies"),
-        (vec!["--operation", "simplePrice", "--param", "ids=x", "--param", "vs_currencies=usd", "--param", "nope=1", "--value", "a"], "has no parameter \"nope\""),
+        (
+            vec![
+                "--operation",
+                "simplePrice",
+                "--param",
+                "ids=x",
+                "--param",
+                "vs_currencies=usd",
+                "--param",
+                "nope=1",
+                "--value",
+                "a",
+            ],
+            "has no parameter \"nope\"",
+        ),
         (vec!["--operation", "order", "--value", "a"], "is not a GET"),
         (vec!["--operation", "missing", "--value", "a"], "no operation ID \"missing\""),
         (vec!["--operation", "ticker", "--value", "a"], "give its path parameter(s) coin_id"),
@@ -158,13 +209,29 @@ fn the_feed_loop_by_commands_add_batch_list_request_export_import_remove() {
         let stderr = feed_refused(d, &full);
         assert!(stderr.contains("EDT004") && stderr.contains(says), "{says}: {stderr}");
     }
-    let taken = feed_refused(d, &["feed", "add", "api.ois.json", "BTC/USD", "--operation", "GET /simple/price", "--param", "ids=b", "--value", "b"]);
+    let taken = feed_refused(
+        d,
+        &[
+            "feed",
+            "add",
+            "api.ois.json",
+            "BTC/USD",
+            "--operation",
+            "GET /simple/price",
+            "--param",
+            "ids=b",
+            "--value",
+            "b",
+        ],
+    );
     assert!(taken.contains("served already"), "{taken}");
-    let long = feed_refused(d, &["feed", "add", "api.ois.json", &"X".repeat(32), "--operation", "GET /a", "--value", "b"]);
+    let long =
+        feed_refused(d, &["feed", "add", "api.ois.json", &"X".repeat(32), "--operation", "GET /a", "--value", "b"]);
     assert!(long.contains("string32"), "{long}");
 
     feed_ok(d, &["feed", "batch", "api.ois.json", "BTC/USD", "ETH/USD"]);
-    let listed: Value = serde_json::from_str(&feed_ok(d, &["feed", "list", "api.ois.json", "--format", "json"])).unwrap();
+    let listed: Value =
+        serde_json::from_str(&feed_ok(d, &["feed", "list", "api.ois.json", "--format", "json"])).unwrap();
     let feeds = listed["feeds"].as_array().unwrap();
     assert_eq!(feeds.len(), 3);
     assert_eq!(feeds[0]["parameters"], serde_json::json!({"ids": "bitcoin,ethereum", "vs_currencies": "usd"}));
@@ -183,7 +250,8 @@ fn the_feed_loop_by_commands_add_batch_list_request_export_import_remove() {
 
     // Blueprints out and back in: the same endpoint.
     feed_ok(d, &["feed", "export", "api.ois.json", "blueprints", "--batches", "batches.json"]);
-    let btc: Value = serde_json::from_str(&std::fs::read_to_string(d.join("blueprints/BTC-USD.json")).unwrap()).unwrap();
+    let btc: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("blueprints/BTC-USD.json")).unwrap()).unwrap();
     assert_eq!(btc["path"], "simple/price");
     assert_eq!(btc["parser"], "(response) => {\n  return response.bitcoin.usd\n}");
     let batches: Value = serde_json::from_str(&std::fs::read_to_string(d.join("batches.json")).unwrap()).unwrap();
@@ -194,7 +262,8 @@ fn the_feed_loop_by_commands_add_batch_list_request_export_import_remove() {
         serde_json::from_str(&std::fs::read_to_string(d.join("api.ois.json")).unwrap()).unwrap(),
         serde_json::from_str(&std::fs::read_to_string(d.join("again.ois.json")).unwrap()).unwrap(),
     );
-    let feed_of = |ois: &Value| ois["endpoints"].as_array().unwrap().iter().find(|e| e["name"] == "feed").cloned().unwrap();
+    let feed_of =
+        |ois: &Value| ois["endpoints"].as_array().unwrap().iter().find(|e| e["name"] == "feed").cloned().unwrap();
     // Blueprint files come back in file-name order; the requests and values are the same.
     let (ours, theirs) = (ois::feeds::read(&first).unwrap().unwrap(), ois::feeds::read(&again).unwrap().unwrap());
     let mut sorted = ours.feeds.clone();
@@ -203,7 +272,10 @@ fn the_feed_loop_by_commands_add_batch_list_request_export_import_remove() {
     assert_eq!(feed_of(&first)["reservedParameters"], feed_of(&again)["reservedParameters"]);
 
     // A rename and a value changed; the last feed removed takes the endpoint and GET /{path}.
-    feed_ok(d, &["feed", "set", "api.ois.json", "AAVE/USD", "--value", "quotes.USD.ath_price", "--rename", "AAVE/USD ATH"]);
+    feed_ok(
+        d,
+        &["feed", "set", "api.ois.json", "AAVE/USD", "--value", "quotes.USD.ath_price", "--rename", "AAVE/USD ATH"],
+    );
     let text = feed_ok(d, &["feed", "list", "api.ois.json"]);
     assert!(text.contains("AAVE/USD ATH") && text.contains("quotes.USD.ath_price"), "{text}");
     feed_ok(d, &["feed", "rm", "api.ois.json", "BTC/USD", "ETH/USD", "AAVE/USD ATH"]);

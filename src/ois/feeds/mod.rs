@@ -94,10 +94,13 @@ pub fn require(ois: &Value, name: &str) -> Result<(), Diagnostic> {
         .feeds
         .iter()
         .map(|feed| feed.name.as_str())
-        .filter(|other| other.to_lowercase().contains(&name.to_lowercase()) || name.to_lowercase().contains(&other.to_lowercase()))
+        .filter(|other| {
+            other.to_lowercase().contains(&name.to_lowercase()) || name.to_lowercase().contains(&other.to_lowercase())
+        })
         .take(5)
         .collect();
-    let shown: Vec<&str> = if like.is_empty() { tables.feeds.iter().map(|f| f.name.as_str()).take(10).collect() } else { like };
+    let shown: Vec<&str> =
+        if like.is_empty() { tables.feeds.iter().map(|f| f.name.as_str()).take(10).collect() } else { like };
     Err(Diagnostic::new(
         Code::BadFeed,
         format!("/endpoints/{index}/preProcessingSpecificationV2/value"),
