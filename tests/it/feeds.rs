@@ -295,3 +295,103 @@ fn a_feed_endpoint_with_hand_written_processing_is_not_rewritten() {
     let stderr = feed_refused(dir.path(), &["feed", "add", "o.json", "A/B", "--operation", "GET /x", "--value", "a"]);
     assert!(stderr.contains("EDT005"), "{stderr}");
 }
+
+/// The OIS of [`vendor`] with three feeds, two of them one call.
+fn three_feeds(d: &std::path::Path) {
+    std::fs::write(d.join("vendor.json"), vendor().to_string()).unwrap();
+    feed_ok(d, &["convert", "vendor.json", "-o", "api.ois.json", "--secrets-out", "secrets.env"]);
+    for args in [
+        ["BTC/USD", "simplePrice", "ids=bitcoin", "vs_currencies=usd", "bitcoin.usd"],
+        ["ETH/USD", "simplePrice", "ids=ethereum", "vs_currencies=usd", "ethereum.usd"],
+        ["AAVE/USD", "ticker", "coin_id=aave-new", "quotes=USD", "quotes.USD.price"],
+    ] {
+        let [name, operation, first, second, value] = args;
+        feed_ok(
+            d,
+            &[
+                "feed",
+                "add",
+                "api.ois.json",
+                name,
+                "--openapi",
+                "vendor.json",
+                "--operation",
+                operation,
+                "--param",
+                first,
+                "--param",
+                second,
+                "--value",
+                value,
+            ],
+        );
+    }
+    feed_ok(d, &["feed", "batch", "api.ois.json", "BTC/USD", "ETH/USD"]);
+    std::fs::write(d.join("secrets.env"), "COIN_PRICES_KEY=the-key\n").unwrap();
+}
+
+#[test]
+fn every_feed_is_a_template_and_the_feeds_one_call_answers_share_a_trigger() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_feeds(d);
+    feed_ok(d, &["scaffold", "feed", "api.ois.json", "--all-feeds", "-o", "feed.json", "--secrets-out", "feed.env"]);
+    let config: Value = serde_json::from_str(&std::fs::read_to_string(d.join("feed.json")).unwrap()).unwrap();
+    let templates = config["templates"].as_object().unwrap();
+    let names: Vec<&Value> = templates.values().map(|t| &t["parameters"][0]["value"]).collect();
+    assert_eq!(names, ["BTC/USD", "ETH/USD", "AAVE/USD"]);
+    assert!(
+        templates.values().all(|t| t["parameters"][0]["type"] == "string32" && t["parameters"][0]["name"] == "name")
+    );
+    let triggers = config["triggers"]["signedApiUpdates"].as_array().unwrap();
+    let sizes: Vec<usize> = triggers.iter().map(|t| t["templateIds"].as_array().unwrap().len()).collect();
+    assert_eq!(sizes, [2, 1]);
+    assert!(triggers.iter().all(|t| t["fetchInterval"].as_u64() > Some(0)));
+    feed_ok(d, &["validate", "feed.json"]);
+}
+
+#[test]
+fn call_all_feeds_calls_the_api_once_per_batch_and_reads_each_feed_s_value() {
+    use crate::common::server::{Server, answer};
+    let server = Server::start(|request, stream| {
+        let body = if request.path().starts_with("/v3/simple/price") {
+            r#"{"bitcoin": {"usd": 67000.5}, "ethereum": {"usd": 3500.25}}"#
+        } else {
+            r#"{"quotes": {"USD": {"price": 91.75}}}"#
+        };
+        answer(stream, "200 OK", "application/json", "", body.as_bytes());
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_feeds(d);
+    let base = format!("{}/v3", server.base);
+    let out = feed_ok(
+        d,
+        &["call", "api.ois.json", "--all-feeds", "--secrets", "secrets.env", "--server", &base, "--format", "json"],
+    );
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["apiCalls"], 2, "{report}");
+    let values: Vec<(&Value, &Value)> =
+        report["beacons"].as_array().unwrap().iter().map(|b| (&b["feed"], &b["values"][0])).collect();
+    assert_eq!(
+        values,
+        [
+            (&Value::from("BTC/USD"), &Value::from("67000500000000000000000")),
+            (&Value::from("ETH/USD"), &Value::from("3500250000000000000000")),
+            (&Value::from("AAVE/USD"), &Value::from("91750000000000000000")),
+        ]
+    );
+    let received = server.take();
+    assert_eq!(received.len(), 2);
+    assert!(received.iter().all(|r| r.header("x-api-key") == Some("the-key")));
+    assert!(
+        received.iter().any(|r| r.target == "/v3/simple/price?ids=bitcoin,ethereum&vs_currencies=usd"),
+        "{:?}",
+        received.iter().map(|r| r.target.clone()).collect::<Vec<_>>()
+    );
+    let text = feed_ok(
+        d,
+        &["call", "api.ois.json", "--feed", "AAVE/USD", "--secrets", "secrets.env", "--server", &base, "--paths"],
+    );
+    assert!(text.contains("ois feed set api.ois.json AAVE/USD --value quotes.USD.price"), "{text}");
+}
