@@ -88,6 +88,7 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     ("CNV089", include_str!("../../docs/codes/CNV089.md")),
     ("CNV090", include_str!("../../docs/codes/CNV090.md")),
     ("CNV091", include_str!("../../docs/codes/CNV091.md")),
+    ("CNV092", include_str!("../../docs/codes/CNV092.md")),
     ("CNV099", include_str!("../../docs/codes/CNV099.md")),
     ("OIS001", include_str!("../../docs/codes/OIS001.md")),
     ("OIS002", include_str!("../../docs/codes/OIS002.md")),

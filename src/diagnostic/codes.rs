@@ -173,6 +173,7 @@ codes! {
         RecordChangesCalls = "CNV089", Warning, "update: an option taken from the record (server, base URL, security) changes what the OIS calls";
         FormatMoved = "CNV090", Note, "an update for another node: the OIS moves to the format of the node asked for, its refinements kept";
         ParameterRenamed = "CNV091", Note, "update: a parameter went and another came in the same place of an operation, likely a rename that refinements do not follow";
+        FeedOperationGone = "CNV092", Error, "update: a feed served by name calls an operation the API no longer has; nothing is written";
         SelfCheckFailed = "CNV099", Error, "the generated OIS failed its own check (a bug: please report it)";
     }
     Ois {

@@ -116,6 +116,27 @@ pub fn update(
     }
     diagnostics.extend(merged.diagnostics.iter().cloned());
 
+    let gone = crate::ois::feeds::callers_gone(&ours, &merged.ois);
+    if !gone.is_empty() {
+        let at = crate::ois::feeds::feed_endpoint_index(&ours)
+            .map(|index| format!("{pointer}/endpoints/{index}/preProcessingSpecificationV2/value"))
+            .unwrap_or_else(|| pointer.clone());
+        for (feed, operation) in gone {
+            let mut error = Diagnostic::new(
+                Code::FeedOperationGone,
+                at.clone(),
+                format!(
+                    "feed \"{}\" calls GET {operation}, which the API no longer has: nothing was written",
+                    crate::emit::printable(&feed)
+                ),
+            )
+            .with_help("move the feed to an operation the API has, or remove it, then update again");
+            ois_file.locate_diagnostic(&mut error);
+            diagnostics.push(error);
+        }
+        return Err(Failure { diagnostics });
+    }
+
     let errors: Vec<Diagnostic> =
         crate::ois::rules::check(&merged.ois, None).into_iter().filter(Diagnostic::is_error).collect();
     if !errors.is_empty() {

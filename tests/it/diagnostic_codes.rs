@@ -197,6 +197,7 @@ one_test_per_code! {
     ois087_batch_split: BatchSplit,
     cnv074_secret_name_suffixed: SecretNameSuffixed,
     cnv075_credential_looking_parameter: CredentialLookingParameter,
+    cnv092_feed_operation_gone: FeedOperationGone,
     ois073_bad_template_parameter: BadTemplateParameter,
     ois074_template_value_surprise: TemplateValueSurprise,
     ois075_id_mismatch: IdMismatch,

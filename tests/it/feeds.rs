@@ -395,3 +395,27 @@ fn call_all_feeds_calls_the_api_once_per_batch_and_reads_each_feed_s_value() {
     );
     assert!(text.contains("ois feed set api.ois.json AAVE/USD --value quotes.USD.price"), "{text}");
 }
+
+#[test]
+fn an_update_keeps_every_feed_and_refuses_one_whose_operation_went() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_feeds(d);
+    let before = feed_ok(d, &["feed", "list", "api.ois.json", "--format", "json"]);
+    let mut changed = vendor();
+    changed["paths"]["/simple/price"]["get"]["parameters"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"name": "include_24hr_vol", "in": "query", "schema": {"type": "boolean"}}));
+    std::fs::write(d.join("changed.json"), changed.to_string()).unwrap();
+    feed_ok(d, &["convert", "changed.json", "--update", "api.ois.json"]);
+    assert_eq!(feed_ok(d, &["feed", "list", "api.ois.json", "--format", "json"]), before);
+    feed_ok(d, &["convert", "changed.json", "--update", "api.ois.json", "--check"]);
+
+    changed["paths"].as_object_mut().unwrap().shift_remove("/tickers/{coin_id}");
+    std::fs::write(d.join("gone.json"), changed.to_string()).unwrap();
+    let kept = std::fs::read_to_string(d.join("api.ois.json")).unwrap();
+    let stderr = feed_refused(d, &["convert", "gone.json", "--update", "api.ois.json"]);
+    assert!(stderr.contains("CNV092") && stderr.contains("\"AAVE/USD\" calls GET /tickers/{coin_id}"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(d.join("api.ois.json")).unwrap(), kept);
+}

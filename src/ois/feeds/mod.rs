@@ -113,6 +113,48 @@ pub fn require(ois: &Value, name: &str) -> Result<(), Diagnostic> {
     ))
 }
 
+/// The GET operation of `ois` (other than `/{path}`) whose path template `path` fills: a
+/// `{param}` takes one segment or more (a value may hold `/`).
+pub fn operation_for(ois: &Value, path: &str) -> Option<String> {
+    let paths = ois.pointer("/apiSpecifications/paths")?.as_object()?;
+    let wanted: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    paths
+        .iter()
+        .filter(|(template, item)| *template != FEED_OPERATION_PATH && item.get("get").is_some())
+        .map(|(template, _)| template)
+        .find(|template| {
+            let parts: Vec<&str> = template.trim_start_matches('/').split('/').collect();
+            fills(&parts, &wanted)
+        })
+        .cloned()
+}
+
+/// Whether `segments` fill the template `parts` (`{x}` taking one segment or more).
+fn fills(parts: &[&str], segments: &[&str]) -> bool {
+    match (parts.split_first(), segments.split_first()) {
+        (None, None) => true,
+        (Some((part, rest)), _) if part.starts_with('{') && part.ends_with('}') => {
+            (1..=segments.len()).any(|taken| fills(rest, segments.get(taken..).unwrap_or_default()))
+        }
+        (Some((part, rest)), Some((segment, others))) => part == segment && fills(rest, others),
+        _ => false,
+    }
+}
+
+/// The feeds of `after` whose vendor operation `before` had and `after` has not (an update that
+/// took it away): each named with the operation it called.
+pub fn callers_gone(before: &Value, after: &Value) -> Vec<(String, String)> {
+    let Ok(Some(tables)) = read(after) else { return Vec::new() };
+    tables
+        .feeds
+        .into_iter()
+        .filter_map(|feed| {
+            let operation = operation_for(before, &feed.path)?;
+            operation_for(after, &feed.path).is_none().then_some((feed.name, operation))
+        })
+        .collect()
+}
+
 /// Checks `name` is a feed name: not empty, no spaces at its ends, no control or invisible
 /// characters, and at most [`MAX_NAME_BYTES`] bytes (it goes on chain as `string32`).
 pub fn check_name(name: &str) -> Result<(), Diagnostic> {
@@ -245,6 +287,22 @@ mod tests {
         assert_eq!(value_path_of("(response) => response['a b'].c").as_deref(), Some("a b.c"));
         assert!(parser_for("a..b").is_err());
         assert!(parser_for("").is_err());
+    }
+
+    #[test]
+    fn a_feed_path_finds_the_operation_it_fills() {
+        let ois = serde_json::json!({"apiSpecifications": {"paths": {
+            "/{path}": {"get": {}},
+            "/simple/price": {"get": {}},
+            "/tickers/{id}": {"get": {}},
+            "/a/{x}/b": {"get": {}},
+            "/orders": {"post": {}},
+        }}});
+        assert_eq!(operation_for(&ois, "simple/price").as_deref(), Some("/simple/price"));
+        assert_eq!(operation_for(&ois, "tickers/aave-new").as_deref(), Some("/tickers/{id}"));
+        assert_eq!(operation_for(&ois, "a/x/y/b").as_deref(), Some("/a/{x}/b"));
+        assert_eq!(operation_for(&ois, "orders"), None);
+        assert_eq!(operation_for(&ois, "simple/price/extra"), None);
     }
 
     #[test]
