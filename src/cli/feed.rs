@@ -94,6 +94,9 @@ pub(crate) enum FeedCommand {
         /// Then make the batches of this file (`supportedFeedsInBatches`) one call each.
         #[arg(long, value_name = "FILE")]
         batches: Option<PathBuf>,
+        /// The vendor's OpenAPI document: every feed's path and parameters are checked against it.
+        #[arg(long, value_name = "FILE")]
+        openapi: Option<PathBuf>,
     },
     /// The feeds as API3's data-feed blueprints: one file each into a folder, or one JSON array.
     #[command(after_help = "EXAMPLES:
@@ -180,8 +183,8 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
             Some(file) => batches_of(&target, &file),
             None => edit(&target, Ok(FeedChange::Batch { names })),
         },
-        FeedCommand::Import { target, from, batches } => {
-            let imported = edit(&target, ois::jobs::feed::import(&from, target.ois.title()));
+        FeedCommand::Import { target, from, batches, openapi } => {
+            let imported = edit(&target, ois::jobs::feed::import(&from, target.ois.title(), openapi.as_deref()));
             match batches {
                 Some(file) if imported == ExitCode::SUCCESS && !target.dry_run => batches_of(&target, &file),
                 _ => imported,

@@ -149,7 +149,7 @@ type VendorRequest = (String, Map<String, Value>, Vec<ParameterPlace>);
 /// The feed's vendor path, parameters and their places, for `operation` given `given`.
 fn request(operation: &str, document: Option<&Path>, given: &[(String, String)]) -> Result<VendorRequest, Diagnostic> {
     let vendor = match document {
-        Some(document) => vendor_operation(document, operation)?,
+        Some(document) => VendorDocument::read(document)?.operation(operation)?,
         None => {
             let (method, path) = method_and_path(operation).ok_or_else(|| {
                 refuse(format!(
@@ -227,69 +227,118 @@ fn braced(path: &str) -> Vec<String> {
     path.split('{').skip(1).filter_map(|part| part.split_once('}').map(|(name, _)| name.to_owned())).collect()
 }
 
-/// The operation `operation` (an operation ID, or `GET /path`) of the vendor's document, with its
-/// parameters as the conversion reads them ($refs, path-level parameters, OpenAPI 2.0).
-fn vendor_operation(document: &Path, operation: &str) -> Result<VendorOperation, Diagnostic> {
-    let source = Source::read(document)?;
-    let root = source.parse()?;
-    let (method, path) = match method_and_path(operation) {
-        Some(found) => found,
-        None => operation_by_id(&root, operation).ok_or_else(|| {
-            refuse(format!(
-                "the vendor's document has no operation ID \"{}\" (write an operation ID, or METHOD /path)",
-                crate::emit::printable(operation)
-            ))
-        })?,
-    };
-    let converted =
-        crate::convert::convert(&source, &crate::convert::ConvertOptions::default()).map_err(|failure| {
-            failure
-                .diagnostics
-                .into_iter()
-                .next()
-                .unwrap_or_else(|| refuse("the vendor's document does not convert".to_owned()))
-        })?;
-    let ois = converted.ois;
-    let declared = ois
-        .pointer("/apiSpecifications/paths")
-        .and_then(|paths| paths.get(&path))
-        .and_then(|item| item.get(&method))
-        .ok_or_else(|| {
-            refuse(format!(
-                "the vendor's document has no operation {} {path} (or the conversion left it out)",
-                method.to_uppercase()
-            ))
-        })?;
-    let required: Vec<String> = ois
-        .get("endpoints")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|e| {
-            e.get("operation").is_some_and(|o| {
-                o.get("path").and_then(Value::as_str) == Some(path.as_str())
-                    && o.get("method").and_then(Value::as_str) == Some(method.as_str())
-            })
-        })
-        .flat_map(|e| e.get("parameters").and_then(Value::as_array).into_iter().flatten())
-        .filter(|p| p.get("required").and_then(Value::as_bool) == Some(true))
-        .filter_map(|p| p.pointer("/operationParameter/name").and_then(Value::as_str).map(str::to_owned))
-        .collect();
-    let mut parameters = Vec::new();
-    let mut path_parameters = Vec::new();
-    for parameter in declared.get("parameters").and_then(Value::as_array).into_iter().flatten() {
-        let (Some(name), Some(location)) =
-            (parameter.get("name").and_then(Value::as_str), parameter.get("in").and_then(Value::as_str))
-        else {
-            continue;
-        };
-        if location == "path" {
-            path_parameters.push(name.to_owned());
-        } else {
-            parameters.push((name.to_owned(), location.to_owned(), required.iter().any(|r| r == name)));
-        }
+/// The vendor's OpenAPI document, converted once: its operations as the conversion reads them
+/// ($refs, path-level parameters, OpenAPI 2.0).
+struct VendorDocument {
+    root: Value,
+    ois: Value,
+}
+
+impl VendorDocument {
+    fn read(document: &Path) -> Result<VendorDocument, Diagnostic> {
+        let source = Source::read(document)?;
+        let root = source.parse()?;
+        let converted =
+            crate::convert::convert(&source, &crate::convert::ConvertOptions::default()).map_err(|failure| {
+                failure
+                    .diagnostics
+                    .into_iter()
+                    .next()
+                    .unwrap_or_else(|| refuse("the vendor's document does not convert".to_owned()))
+            })?;
+        Ok(VendorDocument { root, ois: converted.ois })
     }
-    Ok(VendorOperation { method, path, parameters, path_parameters })
+
+    /// The operation `operation`: an operation ID, or `GET /path`.
+    fn operation(&self, operation: &str) -> Result<VendorOperation, Diagnostic> {
+        let (method, path) = match method_and_path(operation) {
+            Some(found) => found,
+            None => operation_by_id(&self.root, operation).ok_or_else(|| {
+                refuse(format!(
+                    "the vendor's document has no operation ID \"{}\" (write an operation ID, or METHOD /path)",
+                    crate::emit::printable(operation)
+                ))
+            })?,
+        };
+        let ois = &self.ois;
+        let declared = ois
+            .pointer("/apiSpecifications/paths")
+            .and_then(|paths| paths.get(&path))
+            .and_then(|item| item.get(&method))
+            .ok_or_else(|| {
+                refuse(format!(
+                    "the vendor's document has no operation {} {path} (or the conversion left it out)",
+                    method.to_uppercase()
+                ))
+            })?;
+        let required: Vec<String> = ois
+            .get("endpoints")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|e| {
+                e.get("operation").is_some_and(|o| {
+                    o.get("path").and_then(Value::as_str) == Some(path.as_str())
+                        && o.get("method").and_then(Value::as_str) == Some(method.as_str())
+                })
+            })
+            .flat_map(|e| e.get("parameters").and_then(Value::as_array).into_iter().flatten())
+            .filter(|p| p.get("required").and_then(Value::as_bool) == Some(true))
+            .filter_map(|p| p.pointer("/operationParameter/name").and_then(Value::as_str).map(str::to_owned))
+            .collect();
+        let mut parameters = Vec::new();
+        let mut path_parameters = Vec::new();
+        for parameter in declared.get("parameters").and_then(Value::as_array).into_iter().flatten() {
+            let (Some(name), Some(location)) =
+                (parameter.get("name").and_then(Value::as_str), parameter.get("in").and_then(Value::as_str))
+            else {
+                continue;
+            };
+            if location == "path" {
+                path_parameters.push(name.to_owned());
+            } else {
+                parameters.push((name.to_owned(), location.to_owned(), required.iter().any(|r| r == name)));
+            }
+        }
+        Ok(VendorOperation { method, path, parameters, path_parameters })
+    }
+
+    /// Checks each of `feeds` calls a GET operation of the document with parameters it declares;
+    /// where each parameter goes. Every feed that does not is named, not only the first.
+    fn check(&self, feeds: &[Feed]) -> Result<Vec<ParameterPlace>, Diagnostic> {
+        let mut places: Vec<ParameterPlace> = Vec::new();
+        let mut problems = Vec::new();
+        for feed in feeds {
+            let Some(template) = feeds::operation_for(&self.ois, &feed.path) else {
+                problems.push(format!("{}: no GET operation of the document has the path /{}", feed.name, feed.path));
+                continue;
+            };
+            let operation = self.operation(&format!("GET {template}"))?;
+            for (name, _) in &feed.parameters {
+                match operation.parameters.iter().find(|(n, _, _)| n == name) {
+                    Some((_, location, _)) => {
+                        if !places.iter().any(|p| &p.name == name) {
+                            places.push(ParameterPlace { name: name.clone(), location: location.clone() });
+                        }
+                    }
+                    None => problems.push(format!("{}: GET {template} has no parameter \"{name}\"", feed.name)),
+                }
+            }
+        }
+        if let Some(first) = problems.first() {
+            let more = if problems.len() > 1 {
+                format!(
+                    " (and {} more: {})",
+                    problems.len() - 1,
+                    problems.iter().skip(1).take(5).cloned().collect::<Vec<_>>().join("; ")
+                )
+            } else {
+                String::new()
+            };
+            return Err(refuse(format!("feeds the vendor's document does not have: {first}{more}")));
+        }
+        Ok(places)
+    }
 }
 
 fn operation_by_id(root: &Value, id: &str) -> Option<(String, String)> {
@@ -315,11 +364,16 @@ struct Blueprint {
 
 /// The feeds of `from`: a folder of blueprint files, a JSON array of blueprints (or one), or an
 /// OIS (a list, a config) whose `feed` endpoint serves them, with where their parameters go.
-pub fn import(from: &Path, title: Option<&str>) -> Result<FeedChange, Diagnostic> {
-    let (feeds, places) =
+/// With `document`, every feed is checked against the vendor's document (its path an operation
+/// there, its parameters that operation's), which also says where each parameter goes.
+pub fn import(from: &Path, title: Option<&str>, document: Option<&Path>) -> Result<FeedChange, Diagnostic> {
+    let (feeds, mut places) =
         if from.is_dir() { (blueprints_in_folder(from)?, Vec::new()) } else { from_file(from, title)? };
     if feeds.is_empty() {
         return Err(refuse(format!("{} has no feeds", from.display())));
+    }
+    if let Some(document) = document {
+        places = VendorDocument::read(document)?.check(&feeds)?;
     }
     Ok(FeedChange::Put { feeds, places, replace: true })
 }
