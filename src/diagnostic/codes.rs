@@ -253,6 +253,9 @@ codes! {
         FetchIntervalTooShort = "OIS085", Warning, "an Airnode Feed trigger whose fetchInterval is 0, negative or under a second: the Feed calls the API back to back";
         TemplateCredential = "OIS086", Warning, "a template value for a parameter that looks like the API's key: it is on chain, and hashed into the template's ID, for ever";
         BatchSplit = "OIS087", Note, "a batching Airnode Feed scaffold: an endpoint's templates that need more than one API call (their parameters after pre-processing differ), what differs and what would make them one";
+        FeedWithoutParser = "OIS088", Error, "a feed served by name has a request in the pre-processing table and no parser in the post-processing table: its post-processing fails";
+        FeedParserBroken = "OIS089", Error, "a feed's parser (in the post-processing table) is not a function expression: its post-processing fails";
+        FeedNameUnusable = "OIS090", Error, "a feed name no template can carry: longer than 31 bytes (string32), empty, or with control characters";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";

@@ -6,6 +6,7 @@
 mod config;
 mod feed_config;
 pub(crate) mod feed_ids;
+mod feeds;
 mod node_config;
 mod shape;
 pub(crate) mod signed_api;
@@ -93,6 +94,7 @@ fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostic
     if ois.is_object() {
         found.extend(traps::check(ois));
         found.extend(snippets::check(ois));
+        found.extend(feeds::check(ois));
     }
     diagnostics.extend(found.into_iter().map(|diagnostic| diagnostic.within(prefix)));
 }

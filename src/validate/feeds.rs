@@ -1,0 +1,80 @@
+//! Feeds served by name (a `feed` endpoint's tables, as `ois feed` and API3's scripts write
+//! them): each name a template can carry, each with a parser, each parser a function. An endpoint
+//! whose tables cannot be read is someone's own processing and is left to the snippet checks.
+
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::ois::feeds;
+use crate::processing::{self, Environment, Snippet};
+
+/// What the node would fail on for one of the OIS's feeds; pointers relative to the OIS.
+pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let (Some(index), Ok(Some(tables))) = (feeds::feed_endpoint_index(ois), feeds::read(ois)) else { return found };
+    let pre = format!("/endpoints/{index}/preProcessingSpecificationV2/value");
+    let post = format!("/endpoints/{index}/postProcessingSpecificationV2/value");
+    // The parsers are evaluated (to see each is a function) within one budget for the OIS.
+    let mut budget = processing::CHECK_BUDGET;
+    for feed in &tables.feeds {
+        let shown = crate::emit::printable(&feed.name);
+        if let Err(error) = feeds::check_name(&feed.name) {
+            found.push(Diagnostic::new(Code::FeedNameUnusable, pre.as_str(), error.message));
+        }
+        let Some(parser) = &feed.parser else {
+            found.push(
+                Diagnostic::new(
+                    Code::FeedWithoutParser,
+                    post.as_str(),
+                    format!("feed \"{shown}\" has no parser: the post-processing fails for it (`eval(undefined)` is not a function)"),
+                )
+                .with_help("give it a value path or a parser (`ois feed set`)"),
+            );
+            continue;
+        };
+        let snippet =
+            Snippet { environment: Environment::Node, code: parser.clone(), timeout_ms: None, pointer: post.clone() };
+        if let Err(failure) = processing::check_snippet_within(&snippet, true, &mut budget) {
+            found.push(
+                Diagnostic::new(
+                    Code::FeedParserBroken,
+                    post.as_str(),
+                    format!("feed \"{shown}\": its parser is not a function expression: {}", failure.message),
+                )
+                .with_help("a parser is `(response) => …`, run on the vendor's answer"),
+            );
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ois(parsers: &str) -> Value {
+        let mut feeds = vec![
+            crate::ois::feeds::Feed::new("BTC/USD", "simple/price"),
+            crate::ois::feeds::Feed::new("ETH/USD", "simple/price"),
+        ];
+        feeds[0].parser = Some("(response) => response.bitcoin.usd".to_owned());
+        let pre = crate::ois::feeds::pre_processing_code(&feeds);
+        let post = format!(
+            "({{ response, endpointParameters }}) => {{\n  const postProcessingObject = {parsers}\n  const parser = eval(postProcessingObject[endpointParameters.name])\n  return {{ response: parser(response) }}\n}}\n"
+        );
+        serde_json::json!({"endpoints": [{
+            "name": "feed",
+            "preProcessingSpecificationV2": {"environment": "Node", "value": pre, "timeoutMs": 5000},
+            "postProcessingSpecificationV2": {"environment": "Node", "value": post, "timeoutMs": 5000},
+        }]})
+    }
+
+    #[test]
+    fn every_name_has_a_parser_that_is_a_function() {
+        let codes = |parsers: &str| check(&ois(parsers)).into_iter().map(|d| d.code).collect::<Vec<_>>();
+        assert_eq!(codes(r#"{ "BTC/USD": "(r) => r.a", "ETH/USD": "(r) => r.b" }"#), []);
+        assert_eq!(codes(r#"{ "BTC/USD": "(r) => r.a" }"#), [Code::FeedWithoutParser]);
+        assert_eq!(codes(r#"{ "BTC/USD": "(r) => r.a", "ETH/USD": "(r) => {" }"#), [Code::FeedParserBroken]);
+        assert_eq!(codes(r#"{ "BTC/USD": "(r) => r.a", "ETH/USD": "42" }"#), [Code::FeedParserBroken]);
+    }
+}
