@@ -25,6 +25,9 @@ pub(crate) struct IdsArgs {
     /// Templates from a JSON file: `[{"endpoint": "feed", "parameters": [{"type", "name", "value"}]}]`.
     #[arg(long = "templates", value_name = "FILE")]
     templates_file: Option<PathBuf>,
+    /// A template for every feed the OIS serves by name (`ois feed list`): its `name` as string32.
+    #[arg(long)]
+    all_feeds: bool,
     /// The Airnode address, for beacon and RRP template IDs.
     #[arg(long, value_name = "ADDRESS", conflicts_with = "mnemonic_env")]
     airnode: Option<String>,
@@ -63,6 +66,7 @@ impl IdsArgs {
         job.file = self.file.clone().unwrap_or_default();
         job.templates = self.templates.clone();
         job.templates_file = self.templates_file.clone();
+        job.all_feeds = self.all_feeds;
         job.airnode = match (&self.airnode, &self.mnemonic_env, &self.secrets) {
             (Some(address), _, _) => Airnode::Address(address.clone()),
             (None, Some(variable), _) => Airnode::MnemonicIn(variable.clone()),

@@ -543,3 +543,28 @@ fn file_name_of(name: &str) -> String {
         .trim_start_matches('.')
         .to_owned()
 }
+
+/// A template for each feed every OIS serves by name: the `feed` endpoint, its `name` as string32.
+pub(crate) fn templates(oises: &[Value]) -> Result<Vec<crate::scaffold::node::Feed>, Diagnostic> {
+    let mut feeds = Vec::new();
+    for ois in oises {
+        let Some(tables) = crate::ois::feeds::read(ois)? else { continue };
+        for feed in tables.feeds {
+            feeds.push(crate::scaffold::node::Feed {
+                endpoint: crate::ois::feeds::FEED_ENDPOINT.to_owned(),
+                parameters: vec![crate::node::ids::TemplateParameter {
+                    kind: "string32".to_owned(),
+                    name: crate::ois::feeds::NAME_PARAMETER.to_owned(),
+                    value: Value::String(feed.name),
+                }],
+            });
+        }
+    }
+    if feeds.is_empty() {
+        return Err(Diagnostic::elsewhere(
+            Code::BadArgument,
+            "no feeds by name: no OIS has a `feed` endpoint with feeds (make one with `ois feed add`)",
+        ));
+    }
+    Ok(feeds)
+}

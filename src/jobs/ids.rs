@@ -40,6 +40,8 @@ pub struct IdsJob {
     pub templates: Vec<String>,
     /// A JSON file of templates.
     pub templates_file: Option<PathBuf>,
+    /// A template for every feed served by name (each OIS's `feed` endpoint).
+    pub all_feeds: bool,
     /// The Airnode, for beacon and RRP template IDs.
     pub airnode: Airnode,
     /// Also the beacon set of the templates' beacons, in the order given.
@@ -192,11 +194,18 @@ fn requested(
     document: &Source,
     endpoints: &[EndpointId],
 ) -> Result<Vec<(EndpointId, Vec<TemplateParameter>)>, Diagnostic> {
-    if job.templates.is_empty() && job.templates_file.is_none() {
+    if job.templates.is_empty() && job.templates_file.is_none() && !job.all_feeds {
         return config_templates(document, endpoints);
     }
     let mut requested = Vec::new();
-    for template in templates_of(job)? {
+    let mut all = templates_of(job)?;
+    if job.all_feeds {
+        let root = document.parse()?;
+        let read = crate::ois::OisDocument::read(&root).map_err(|(_, error)| error)?;
+        let oises: Vec<Value> = read.oises.iter().map(|(_, ois)| (*ois).clone()).collect();
+        all.extend(super::feed::templates(&oises)?);
+    }
+    for template in all {
         let matching: Vec<&EndpointId> = endpoints.iter().filter(|e| e.endpoint_name == template.endpoint).collect();
         let [endpoint] = matching.as_slice() else {
             let names: Vec<&str> = endpoints.iter().map(|e| e.endpoint_name.as_str()).collect();

@@ -358,7 +358,7 @@ fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnost
         feeds.extend(Feed::list_from_json(&Source::read_regular(path)?.parse()?, &path.display().to_string())?);
     }
     if request.all_feeds {
-        feeds.extend(feeds_by_name(oises)?);
+        feeds.extend(super::feed::templates(oises)?);
     }
     if feeds.is_empty() {
         return Err(Diagnostic::elsewhere(
@@ -388,31 +388,6 @@ fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnost
         ..FeedOptions::default()
     };
     feed_config(oises, &feeds, &options)
-}
-
-/// A template for each feed every OIS serves by name: the `feed` endpoint, its `name` as string32.
-fn feeds_by_name(oises: &[Value]) -> Result<Vec<Feed>, Diagnostic> {
-    let mut feeds = Vec::new();
-    for ois in oises {
-        let Some(tables) = crate::ois::feeds::read(ois)? else { continue };
-        for feed in tables.feeds {
-            feeds.push(Feed {
-                endpoint: crate::ois::feeds::FEED_ENDPOINT.to_owned(),
-                parameters: vec![crate::node::ids::TemplateParameter {
-                    kind: "string32".to_owned(),
-                    name: crate::ois::feeds::NAME_PARAMETER.to_owned(),
-                    value: Value::String(feed.name),
-                }],
-            });
-        }
-    }
-    if feeds.is_empty() {
-        return Err(Diagnostic::elsewhere(
-            Code::BadArgument,
-            "no feeds by name: no OIS has a `feed` endpoint with feeds (make one with `ois feed add`)",
-        ));
-    }
-    Ok(feeds)
 }
 
 /// The Airnode Feed that reads the OIS files as they are: Feed 3 for OIS 2.3.x, Feed 4 for 3.0.x

@@ -348,6 +348,14 @@ fn every_feed_is_a_template_and_the_feeds_one_call_answers_share_a_trigger() {
     assert_eq!(sizes, [2, 1]);
     assert!(triggers.iter().all(|t| t["fetchInterval"].as_u64() > Some(0)));
     feed_ok(d, &["validate", "feed.json"]);
+    // `ois ids --all-feeds` on the OIS names the config's templates, by feed name.
+    let ids: Value =
+        serde_json::from_str(&feed_ok(d, &["ids", "api.ois.json", "--all-feeds", "--format", "json"])).unwrap();
+    let listed: Vec<(&Value, &Value)> =
+        ids["templates"].as_array().unwrap().iter().map(|t| (&t["templateId"], &t["parameters"][0]["value"])).collect();
+    let configured: Vec<(Value, &Value)> =
+        templates.iter().map(|(id, t)| (Value::from(id.as_str()), &t["parameters"][0]["value"])).collect();
+    assert_eq!(listed, configured.iter().map(|(id, name)| (id, *name)).collect::<Vec<_>>());
 }
 
 #[test]
