@@ -27,6 +27,6 @@ const run = async (item) => {
 (async () => {
   const results = [];
   for (const item of cases) results.push(await run(item));
-  process.stdout.write(JSON.stringify(results));
-  process.exit(0);
+  // Exit only once the output is written: a pipe takes 64 KiB at a time, and exiting drops the rest.
+  process.stdout.write(JSON.stringify(results), () => process.exit(0));
 })();

@@ -29,6 +29,7 @@ mod interop_config;
 mod interop_feed_config;
 mod interop_feed_node;
 mod interop_feed_skip;
+mod interop_feeds;
 mod interop_ids;
 mod interop_processing;
 mod interop_scaffold;
