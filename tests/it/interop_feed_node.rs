@@ -384,3 +384,125 @@ fn the_real_feed_runs_on_a_mock_made_from_the_vendor_s_examples() {
     every_value_pushed(&called, &pushed);
     assert!(vendor.take().is_empty(), "the vendor was reached, not the mock");
 }
+
+#[test]
+fn the_real_feed_3_pushes_feeds_by_name() {
+    the_real_feed_pushes_feeds_by_name(Some("airnode-feed@3"), "3.3.0");
+}
+
+#[test]
+fn the_real_feed_4_pushes_feeds_by_name() {
+    the_real_feed_pushes_feeds_by_name(None, "4.6.0");
+}
+
+/// The README's feeds-by-name variant: API3's production shape made by commands only — `ois
+/// convert`, three `ois feed add` checked against the vendor's document (two names on one vendor
+/// call), `ois scaffold feed --all-feeds` — run by the real Feed: one API call for the two rates,
+/// every beacon pushed with the value `ois call OIS --all-feeds` predicted.
+fn the_real_feed_pushes_feeds_by_name(target: Option<&str>, version: &str) {
+    let (Some(feed_main), Some(signed_api_main)) =
+        (common::node_main(version, "airnode-feed"), common::node_main(version, "signed-api"))
+    else {
+        return;
+    };
+    let vendor = vendor();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |args: &[&str]| {
+        let output = common::ois().current_dir(d).args(args).output().unwrap();
+        assert!(output.status.success(), "ois {}: {}", args.join(" "), String::from_utf8_lossy(&output.stderr));
+        output.stdout
+    };
+    std::fs::write(d.join("rates.yaml"), common::vendor::openapi(&vendor.base)).unwrap();
+    let mut convert = vec!["convert", "rates.yaml", "-o", "rates.ois.json", "--secrets-out", "secrets.env"];
+    convert.extend(target.map(|t| ["--target", t]).into_iter().flatten());
+    run(&convert);
+    common::vendor::fill(&d.join("secrets.env"), &[("KEY", common::vendor::KEY)]);
+    for (name, operation, value, parameters) in [
+        ("USD/EUR", "getRates", "rates.EUR", vec![]),
+        ("USD/GBP", "getRates", "rates.GBP", vec![]),
+        ("BTC/USD", "getPrice", "price", vec!["--param", "symbol=BTC"]),
+    ] {
+        let mut add = vec!["feed", "add", "rates.ois.json", name, "--openapi", "rates.yaml", "--operation", operation];
+        add.extend(["--value", value]);
+        add.extend(parameters);
+        run(&add);
+    }
+    let port = free_port();
+    let signed_api = format!("http://127.0.0.1:{port}");
+    let signed_api_arg = format!("local={signed_api}");
+    run(&[
+        "scaffold",
+        "feed",
+        "rates.ois.json",
+        "--all-feeds",
+        "--signed-api",
+        &signed_api_arg,
+        "--fetch-interval",
+        "1",
+        "-o",
+        "config.json",
+        "--secrets-out",
+        "secrets.env",
+        "--force",
+    ]);
+    common::vendor::fill(
+        &d.join("secrets.env"),
+        &[("MNEMONIC", common::vendor::MNEMONIC), ("AUTH_TOKEN", "t0ken-1618")],
+    );
+    run(&["validate", "config.json"]);
+    let by_name: Value = serde_json::from_slice(&run(&[
+        "call",
+        "rates.ois.json",
+        "--all-feeds",
+        "--secrets",
+        "secrets.env",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(by_name["apiCalls"], 2, "the two rates are one call: {by_name}");
+    let called: Value =
+        serde_json::from_slice(&run(&["call", "config.json", "--secrets", "secrets.env", "--format", "json"])).unwrap();
+    let values = |report: &Value| -> Vec<Value> {
+        report["beacons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| json!([b["feed"], b["values"], b["encodedValue"]]))
+            .collect()
+    };
+    assert_eq!(values(&by_name), values(&called));
+    vendor.take();
+
+    let feed_dir = d.join("feed");
+    std::fs::create_dir_all(feed_dir.join("config")).unwrap();
+    std::fs::copy(d.join("config.json"), feed_dir.join("config/airnode-feed.json")).unwrap();
+    std::fs::copy(d.join("secrets.env"), feed_dir.join("config/secrets.env")).unwrap();
+    let api_dir = d.join("signed-api");
+    const READ_TOKEN: &str = "read-t0ken-1414";
+    signed_api_config(&api_dir, &d.join("config.json"), &d.join("secrets.env"), READ_TOKEN);
+    let port_text = port.to_string();
+    let _signed_api = start_node(&signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
+    let _feed = start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
+    let airnode = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let pushed = loop {
+        let answer = get_json(&format!("{signed_api}/real-time/{airnode}"), READ_TOKEN);
+        let data = answer.as_ref().and_then(|a| a["data"].as_object().cloned()).unwrap_or_default();
+        if data.len() >= 3 {
+            break data;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} of 3 beacons pushed in 60 s\nfeed log:\n{}",
+            data.len(),
+            log_of(&feed_dir)
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    };
+    every_value_pushed(&by_name, &pushed);
+    // One call a trigger: the rates' trigger asks /rates once for both names.
+    let asked: Vec<String> = vendor.take().iter().map(|r| r.path().to_owned()).collect();
+    assert!(asked.iter().any(|p| p == "/rates") && asked.iter().any(|p| p == "/price"), "{asked:?}");
+}

@@ -33,7 +33,7 @@ pub fn vendor() -> Server {
 
 /// The vendor's OpenAPI document: `/rates` (every rate against USD) and `/price?symbol=`, an API
 /// key in a header.
-fn openapi(base: &str) -> String {
+pub fn openapi(base: &str) -> String {
     format!(
         r#"openapi: 3.0.3
 info: {{title: Rates, version: 1.0.0}}
