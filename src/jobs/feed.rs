@@ -30,6 +30,8 @@ pub struct FeedInput {
     pub operation: Option<String>,
     /// The vendor's OpenAPI document, to check the operation and parameters against.
     pub document: Option<PathBuf>,
+    /// The vendor's document already in hand (the studio's), instead of `document`.
+    pub held_document: Option<super::Held>,
     /// Parameters `NAME=VALUE` (a path parameter of the operation fills its path); a name may be
     /// written `header:NAME` where no document says where it goes.
     pub parameters: Vec<(String, String)>,
@@ -86,7 +88,7 @@ pub fn add(input: &FeedInput) -> Result<FeedChange, Diagnostic> {
     let operation = input.operation.as_deref().ok_or_else(|| {
         refuse(format!("feed \"{}\": give the vendor operation it calls", crate::emit::printable(&input.name)))
     })?;
-    let (path, parameters, places) = request(operation, input.document.as_deref(), &input.parameters)?;
+    let (path, parameters, places) = request(operation, vendor(input)?.as_ref(), &input.parameters)?;
     let mut feed = Feed::new(input.name.clone(), path);
     feed.parameters = parameters;
     feed.parser = Some(parser(input)?.ok_or_else(|| {
@@ -100,7 +102,7 @@ pub fn add(input: &FeedInput) -> Result<FeedChange, Diagnostic> {
 pub fn set(input: &FeedInput) -> Result<FeedChange, Diagnostic> {
     let (path, parameters, places) = match input.operation.as_deref() {
         Some(operation) => {
-            let (path, parameters, places) = request(operation, input.document.as_deref(), &input.parameters)?;
+            let (path, parameters, places) = request(operation, vendor(input)?.as_ref(), &input.parameters)?;
             (Some(path), parameters.into_iter().map(|(k, v)| (k, Some(v))).collect(), places)
         }
         None => {
@@ -147,9 +149,13 @@ fn placed(key: &str) -> (&str, &str) {
 type VendorRequest = (String, Map<String, Value>, Vec<ParameterPlace>);
 
 /// The feed's vendor path, parameters and their places, for `operation` given `given`.
-fn request(operation: &str, document: Option<&Path>, given: &[(String, String)]) -> Result<VendorRequest, Diagnostic> {
+fn request(
+    operation: &str,
+    document: Option<&VendorDocument>,
+    given: &[(String, String)],
+) -> Result<VendorRequest, Diagnostic> {
     let vendor = match document {
-        Some(document) => VendorDocument::read(document)?.operation(operation)?,
+        Some(document) => document.operation(operation)?,
         None => {
             let (method, path) = method_and_path(operation).ok_or_else(|| {
                 refuse(format!(
@@ -234,12 +240,24 @@ struct VendorDocument {
     ois: Value,
 }
 
+/// The vendor's document `input` names or holds.
+fn vendor(input: &FeedInput) -> Result<Option<VendorDocument>, Diagnostic> {
+    match (&input.held_document, &input.document) {
+        (Some(held), _) => VendorDocument::of(&held.source()).map(Some),
+        (None, Some(path)) => VendorDocument::read(path).map(Some),
+        (None, None) => Ok(None),
+    }
+}
+
 impl VendorDocument {
     fn read(document: &Path) -> Result<VendorDocument, Diagnostic> {
-        let source = Source::read(document)?;
+        VendorDocument::of(&Source::read(document)?)
+    }
+
+    fn of(source: &Source) -> Result<VendorDocument, Diagnostic> {
         let root = source.parse()?;
         let converted =
-            crate::convert::convert(&source, &crate::convert::ConvertOptions::default()).map_err(|failure| {
+            crate::convert::convert(source, &crate::convert::ConvertOptions::default()).map_err(|failure| {
                 failure
                     .diagnostics
                     .into_iter()

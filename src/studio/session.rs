@@ -199,6 +199,54 @@ pub enum EditRequest {
         /// Names or `GET /path`s.
         filters: Vec<String>,
     },
+    /// `ois feed add` (checked against the OpenAPI document open in the studio).
+    AddFeed {
+        /// The feed.
+        #[serde(flatten)]
+        feed: FeedRequestFields,
+    },
+    /// `ois feed set`.
+    SetFeed {
+        /// The feed and what changes.
+        #[serde(flatten)]
+        feed: FeedRequestFields,
+        /// Its new name.
+        #[serde(default)]
+        rename: Option<String>,
+        /// Parameters taken away.
+        #[serde(default)]
+        dropped: Vec<String>,
+    },
+    /// `ois feed rm`.
+    RemoveFeeds {
+        /// The feeds.
+        names: Vec<String>,
+    },
+    /// `ois feed batch`.
+    BatchFeeds {
+        /// The feeds, two or more on one vendor path.
+        names: Vec<String>,
+    },
+}
+
+/// A feed by name as the page gives it.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedRequestFields {
+    /// Its name.
+    pub name: String,
+    /// The vendor operation: an operation ID of the open document, or `GET /path`.
+    #[serde(default)]
+    pub operation: Option<String>,
+    /// Its vendor parameters, name and value.
+    #[serde(default)]
+    pub parameters: Vec<(String, String)>,
+    /// The value's path in the vendor's answer.
+    #[serde(default)]
+    pub value: Option<String>,
+    /// A parser snippet instead.
+    #[serde(default)]
+    pub parser: Option<String>,
 }
 
 /// A request preview or a call.
@@ -242,6 +290,9 @@ pub struct BuildRequest {
     /// A staging config: every OIS calls this server (a mock, a staging host) instead of its own.
     #[serde(default)]
     pub server: Option<String>,
+    /// A template for every feed served by name.
+    #[serde(default)]
+    pub all_feeds: bool,
 }
 
 /// A file written.
@@ -326,6 +377,7 @@ impl Session {
             Err(error) => crate::validate::Validation::unreadable(error.clone()),
         };
         let mut endpoints = Vec::new();
+        let mut feeds = Value::Null;
         let mut titles = Vec::new();
         let mut kind = Value::Null;
         let mut needed = Vec::new();
@@ -337,6 +389,7 @@ impl Session {
             if let Ok(chosen) = read.choose(draft.title.as_deref()) {
                 endpoints = crate::edit::list(chosen.ois);
                 needed = view::secret_names(chosen.ois);
+                feeds = view::feeds(chosen.ois);
             }
         }
         let changed_on_disk = draft.file.as_deref().is_some_and(|file| {
@@ -354,6 +407,7 @@ impl Session {
             "dirty": draft.on_disk.as_deref() != Some(draft.text.as_str()),
             "changedOnDisk": changed_on_disk,
             "endpoints": endpoints,
+            "feeds": feeds,
             "diagnostics": view::placed(validation.diagnostics, Some(&source)),
             "secretsNeeded": needed,
         })
@@ -490,6 +544,15 @@ impl Session {
             }
             EditRequest::Remove { names } => EndpointEdit::Remove { names },
             EditRequest::Keep { filters } => EndpointEdit::Keep { filters },
+            EditRequest::AddFeed { feed } => EndpointEdit::Feeds(crate::jobs::feed::add(&self.feed_input(feed))?),
+            EditRequest::SetFeed { feed, rename, dropped } => {
+                let mut input = self.feed_input(feed);
+                input.rename = rename.filter(|r| !r.is_empty());
+                input.dropped = dropped;
+                EndpointEdit::Feeds(crate::jobs::feed::set(&input)?)
+            }
+            EditRequest::RemoveFeeds { names } => EndpointEdit::Feeds(crate::edit::feeds::FeedChange::Remove { names }),
+            EditRequest::BatchFeeds { names } => EndpointEdit::Feeds(crate::edit::feeds::FeedChange::Batch { names }),
         };
         let draft = self.draft()?;
         let source = draft.held().source();
@@ -503,6 +566,25 @@ impl Session {
             object.insert("notes".to_owned(), json!(view::placed(notes, None)));
         }
         Ok(view)
+    }
+
+    /// A feed as the job takes it, checked against the OpenAPI document open in the studio.
+    fn feed_input(&self, fields: FeedRequestFields) -> crate::jobs::feed::FeedInput {
+        let mut input = crate::jobs::feed::FeedInput {
+            name: fields.name,
+            operation: fields.operation.filter(|o| !o.trim().is_empty()),
+            parameters: fields.parameters.into_iter().filter(|(name, _)| !name.trim().is_empty()).collect(),
+            value: fields.value.filter(|v| !v.is_empty()),
+            parser: fields.parser.filter(|p| !p.trim().is_empty()),
+            ..Default::default()
+        };
+        if let Some(opened) = &self.openapi {
+            match &opened.path {
+                Some(path) => input.document = Some(path.clone()),
+                None => input.held_document = Some(Held { name: opened.name.clone(), text: opened.text.clone() }),
+            }
+        }
+        input
     }
 
     /// Replaces the draft's text (the page's text editor), when it still reads as OIS.
@@ -604,6 +686,7 @@ impl Session {
                 feeds: request.feeds,
                 signed_apis: request.signed_apis,
                 batch: request.batch,
+                all_feeds: request.all_feeds,
                 server: request.server.filter(|s| !s.trim().is_empty()),
                 ..FeedRequest::default()
             }),
@@ -777,16 +860,31 @@ impl PreparedCall {
             let suggested = crate::request::paths::suggested(&leaves);
             json!({"leaves": leaves, "truncated": truncated, "suggested": suggested})
         };
+        // A feed's value path is read from the vendor's answer as it came, by its parser.
+        let feed = (self.endpoint == crate::ois::feeds::FEED_ENDPOINT)
+            .then(|| {
+                let given = self.job.inputs.parameters.iter().find(|(n, _, _)| n == crate::ois::feeds::NAME_PARAMETER);
+                given.map(|(_, value, _)| value.clone())
+            })
+            .flatten();
         match crate::jobs::call::one(&self.job, &self.endpoint, now()) {
             Ok(report) => {
                 let response = report.called.reply.as_ref().and_then(|r| r.json.clone());
                 // The answer as post-processing leaves it, or as the API gave it when there is
                 // none (the picker was empty for an endpoint that already had `_type`).
-                let processed =
-                    report.called.exchange.answer.as_ref().and_then(|a| a.processed.as_ref()).or(response.as_ref());
+                let processed = match feed {
+                    Some(_) => response.as_ref(),
+                    None => {
+                        report.called.exchange.answer.as_ref().and_then(|a| a.processed.as_ref()).or(response.as_ref())
+                    }
+                };
+                let mut picker = leaves(processed);
+                if let (Some(name), Some(object)) = (&feed, picker.as_object_mut()) {
+                    object.insert("feed".to_owned(), json!(name));
+                }
                 let answer = json!({
                     "call": report.called.json(false),
-                    "picker": leaves(processed),
+                    "picker": picker,
                     "diagnostics": view::placed(report.located.diagnostics, report.located.source.as_ref()),
                 });
                 (response, Ok(answer))

@@ -142,6 +142,31 @@ pub fn secret_names(ois: &Value) -> Vec<String> {
     crate::node::credential_slots(ois).into_iter().map(|slot| slot.variable).collect()
 }
 
+/// The feeds served by name of an OIS, for the page's feeds table: each name, vendor path,
+/// parameters and value path (or `null` with the parser's line count); `{"error": …}` when the
+/// `feed` endpoint's processing is not the tables; `null` without a feed endpoint.
+pub(super) fn feeds(ois: &Value) -> Value {
+    match crate::ois::feeds::read(ois) {
+        Ok(None) => Value::Null,
+        Ok(Some(tables)) => Value::Array(
+            tables
+                .feeds
+                .iter()
+                .map(|feed| {
+                    serde_json::json!({
+                        "name": feed.name,
+                        "path": feed.path,
+                        "parameters": feed.parameters,
+                        "value": feed.value_path(),
+                        "parserLines": feed.parser.as_ref().map(|p| p.lines().count()),
+                    })
+                })
+                .collect(),
+        ),
+        Err(error) => serde_json::json!({"error": error.message}),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]

@@ -453,3 +453,67 @@ fn the_page_records_a_call_below_its_folder() {
         assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
     }
 }
+
+/// Feeds by name in the page: added against the open document (a parameter it lacks refused),
+/// listed, batched, called by name with the picker writing the feed's value, built into a config
+/// with a template per name.
+#[test]
+fn the_page_serves_feeds_by_name() {
+    let api = Server::start(|_, stream| {
+        answer(
+            stream,
+            "200 OK",
+            "application/json",
+            "",
+            br#"{"bitcoin": {"usd": 67000.5}, "ethereum": {"usd": 3500.25}}"#,
+        );
+    });
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let ok = |answer: (u16, Value)| {
+        assert_eq!(answer.1["ok"], true, "{}", answer.1);
+        answer.1["answer"].clone()
+    };
+    let add = |name: &str, ids: &str| {
+        json!({"kind": "addFeed", "name": name, "operation": "simplePrice",
+            "parameters": [["ids", ids], ["vs_currencies", "usd"]], "value": format!("{ids}.usd")})
+    };
+    ok(studio.api("/api/edit", &add("BTC/USD", "bitcoin")));
+    let view = ok(studio.api("/api/edit", &add("ETH/USD", "ethereum")));
+    let feeds = view["draft"]["feeds"].as_array().unwrap();
+    assert_eq!(feeds.len(), 2);
+    assert_eq!(feeds[1]["value"], "ethereum.usd");
+    let refused = studio.api(
+        "/api/edit",
+        &json!({"kind": "addFeed", "name": "SOL/USD", "operation": "simplePrice", "parameters": [["coin", "solana"]], "value": "x"}),
+    );
+    assert_eq!(refused.1["ok"], false);
+    assert!(refused.1.to_string().contains("has no parameter \\\"coin\\\""), "{}", refused.1);
+    let view = ok(studio.api("/api/edit", &json!({"kind": "batchFeeds", "names": ["BTC/USD", "ETH/USD"]})));
+    assert_eq!(view["draft"]["feeds"][0]["parameters"]["ids"], "bitcoin,ethereum");
+
+    let ois: Value = serde_json::from_str(view["draft"]["text"].as_str().unwrap()).unwrap();
+    let secret = ois::node::credential_slots(&ois)[0].variable.clone();
+    studio.api("/api/secrets", &json!({ secret: "k" }));
+    let call = json!({"endpoint": "feed", "parameters": [["name", "ETH/USD"]], "server": api.base, "feed": true});
+    let called = ok(studio.api("/api/call", &call));
+    assert_eq!(called["picker"]["feed"], "ETH/USD");
+    let paths: Vec<&str> =
+        called["picker"]["leaves"].as_array().unwrap().iter().map(|l| l["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["bitcoin.usd", "ethereum.usd"], "the vendor's answer as it came");
+    let view = ok(studio.api(
+        "/api/edit",
+        &json!({"kind": "setFeed", "name": "ETH/USD", "value": "bitcoin.usd", "rename": "BTC/USD 2"}),
+    ));
+    assert_eq!(view["draft"]["feeds"][1]["name"], "BTC/USD 2");
+    let built = ok(studio.api("/api/build", &json!({"node": "feed", "allFeeds": true})));
+    let names: Vec<&str> = built["ids"]["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["parameters"][0]["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["BTC/USD", "BTC/USD 2"]);
+    let view = ok(studio.api("/api/edit", &json!({"kind": "removeFeeds", "names": ["BTC/USD", "BTC/USD 2"]})));
+    assert_eq!(view["draft"]["feeds"], Value::Null);
+}

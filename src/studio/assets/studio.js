@@ -375,10 +375,72 @@ function renderDraft(draft) {
   options($('try-endpoint'), names);
   options($('feed-endpoint'), names);
   renderTryParameters();
+  renderByName(draft);
   $('secret-fields').replaceChildren(...draft.secretsNeeded.map((name) => el('label', {}, name,
     el('input', { type: 'password', autocomplete: 'off', 'data-secret': name, placeholder: state.secrets.includes(name) ? 'held' : '' }))));
   $('secrets-box').hidden = draft.secretsNeeded.length === 0;
   $('secrets-held').textContent = state.secrets.length ? `held: ${state.secrets.join(', ')}` : 'none held';
+}
+
+// ---- 3b. feeds by name
+
+let editingFeed = null;
+
+function feedParameters(text) {
+  return list(text).map((pair) => { const at = pair.indexOf('='); return at < 0 ? [pair, ''] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()]; });
+}
+
+function feedForm(feed) {
+  editingFeed = feed ? feed.name : null;
+  $('bn-name').value = feed ? feed.name : '';
+  $('bn-operation').value = '';
+  $('bn-params').value = feed ? Object.entries(feed.parameters).map(([k, v]) => `${k}=${v}`).join(', ') : '';
+  $('bn-value').value = feed && feed.value ? feed.value : '';
+  $('bn-save').hidden = !feed;
+  $('bn-add').hidden = Boolean(feed);
+  if (feed) $('bn-name').focus();
+}
+
+function tryFeed(name) {
+  options($('try-endpoint'), state.draft.endpoints.map((e) => e.name), 'feed');
+  renderTryParameters();
+  const input = $('try-params').querySelector('[data-param="name"]');
+  if (input) input.value = name;
+  $('try-section').scrollIntoView();
+}
+
+function renderByName(draft) {
+  const feedsByName = draft.feeds;
+  const table = $('by-name-table');
+  const unreadable = feedsByName && !Array.isArray(feedsByName);
+  $('by-name-problems').replaceChildren(...(unreadable ? [el('p', { class: 'error', text: feedsByName.error })] : []));
+  const rows = Array.isArray(feedsByName) ? feedsByName : [];
+  table.hidden = rows.length === 0;
+  $('bn-batch').hidden = rows.length < 2;
+  table.tBodies[0].replaceChildren(...rows.map((feed) => el('tr', { 'data-feed': feed.name },
+    el('td', {}, el('input', { type: 'checkbox', 'aria-label': `choose ${feed.name}` })),
+    el('td', { text: feed.name }),
+    el('td', {}, el('code', { text: feed.path })),
+    el('td', { text: Object.entries(feed.parameters).map(([k, v]) => `${k}=${v}`).join(' ') }),
+    el('td', {}, feed.value ? el('code', { text: feed.value }) : el('span', { class: 'muted', text: feed.parserLines ? `parser, ${feed.parserLines} line(s)` : 'no value yet' })),
+    el('td', {},
+      el('button', { type: 'button', class: 'plain', text: 'edit', onclick: () => feedForm(feed) }),
+      el('button', { type: 'button', class: 'plain', text: 'try', onclick: () => tryFeed(feed.name) }),
+      el('button', { type: 'button', class: 'plain', text: 'remove', onclick: () => edit(null, { kind: 'removeFeeds', names: [feed.name] }) })))));
+  const operations = state.openapi && state.openapi.operations ? state.openapi.operations.filter((o) => o.method === 'GET') : [];
+  $('bn-operations').replaceChildren(...operations.map((o) => el('option', { value: `GET ${o.path}` })));
+}
+
+async function saveFeed(kind) {
+  const body = {
+    kind, name: editingFeed || $('bn-name').value.trim(),
+    operation: $('bn-operation').value.trim() || null,
+    parameters: feedParameters($('bn-params').value),
+    value: $('bn-value').value.trim() || null,
+  };
+  if (kind === 'setFeed' && $('bn-name').value.trim() !== editingFeed) body.rename = $('bn-name').value.trim();
+  const view = await step($('by-name-problems'), () => api('/api/edit', body));
+  if (view) { render(view); feedForm(null); }
 }
 
 // ---- 4. request and call
@@ -435,7 +497,7 @@ function showAnswer(call, picker) {
   if (picker && picker.leaves.length) {
     view.append(el('p', { class: 'muted', text: 'Click a value to read it (_path), with the _type and _times that fit it.' }),
       el('div', { class: 'tree', 'data-testid': 'picker' }, ...picker.leaves.map((leaf, index) => [leaf, index]).filter(([leaf]) => leaf.path !== null).map(([leaf, index]) => el('button', {
-        type: 'button', class: index === picker.suggested ? 'leaf suggested' : 'leaf', 'data-path': leaf.path, onclick: () => pick(leaf),
+        type: 'button', class: index === picker.suggested ? 'leaf suggested' : 'leaf', 'data-path': leaf.path, onclick: () => pick(leaf, picker),
         title: index === picker.suggested ? 'the likeliest value for a feed' : undefined,
       }, el('span', { class: 'path', text: leaf.path || '(the whole answer)' }), ' = ', JSON.stringify(leaf.value),
       index === picker.suggested ? el('span', { class: 'badge', text: ' likeliest' }) : null,
@@ -465,7 +527,13 @@ async function call() {
   }
 }
 
-async function pick(leaf) {
+async function pick(leaf, picker) {
+  if (picker && picker.feed) {
+    // A feed by name reads its value with its parser: the path becomes the feed's value.
+    const view = await edit(null, { kind: 'setFeed', name: picker.feed, value: leaf.path });
+    if (view) await preview({ useResponse: true });
+    return;
+  }
   const reserved = [];
   if (leaf.path) reserved.push(['_path', leaf.path]);
   if (leaf.suggestedType) reserved.push(['_type', leaf.suggestedType]);
@@ -504,6 +572,7 @@ async function build() {
     feeds,
     signedApis: url ? [[$('signed-name').value.trim() || 'local', url]] : [],
     batch: $('feed-batch').checked,
+    allFeeds: $('build-all-feeds').checked,
     server: $('build-server').value.trim() || null,
   };
   const answer = await step($('build-problems'), () => api('/api/build', body));
@@ -619,6 +688,12 @@ function wire() {
     renderFeeds();
   });
   $('build').addEventListener('click', build);
+  $('bn-add').addEventListener('click', () => saveFeed('addFeed'));
+  $('bn-save').addEventListener('click', () => saveFeed('setFeed'));
+  $('bn-batch').addEventListener('click', () => {
+    const names = [...$('by-name-table').tBodies[0].rows].filter((row) => row.querySelector('input').checked).map((row) => row.dataset.feed);
+    return edit(null, { kind: 'batchFeeds', names });
+  });
   $('save-config').addEventListener('click', () => save({ what: 'config', path: $('config-path').value, secretsPath: $('secrets-path').value || null, force: $('config-force').checked }, $('build-problems')));
   $('save-ids').addEventListener('click', () => save({ what: 'ids', path: $('ids-path').value, force: $('config-force').checked }, $('build-problems')));
   $('show-update').addEventListener('click', () => showUpdate({ path: $('update-select').value }));
