@@ -427,3 +427,133 @@ fn an_update_keeps_every_feed_and_refuses_one_whose_operation_went() {
     assert!(stderr.contains("CNV092") && stderr.contains("\"AAVE/USD\" calls GET /tickers/{coin_id}"), "{stderr}");
     assert_eq!(std::fs::read_to_string(d.join("api.ois.json")).unwrap(), kept);
 }
+
+#[test]
+fn batches_come_from_api3_s_file_and_blueprints_from_one_array() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("vendor.json"), vendor().to_string()).unwrap();
+    feed_ok(d, &["convert", "vendor.json", "-o", "api.ois.json"]);
+    let blueprints = serde_json::json!([
+        {"name": "BTC/USD", "parameters": {"ids": "bitcoin", "vs_currencies": "usd"}, "path": "simple/price", "parser": "(response) => response.bitcoin.usd"},
+        {"name": "ETH/USD", "parameters": {"ids": "ethereum", "vs_currencies": "usd"}, "path": "simple/price", "parser": "(response) => response.ethereum.usd"},
+        {"name": "SOL/USD", "parameters": {"ids": "solana", "vs_currencies": "usd"}, "path": "simple/price", "parser": "(response) => response.solana.usd"},
+    ]);
+    std::fs::write(d.join("feeds.json"), blueprints.to_string()).unwrap();
+    std::fs::write(
+        d.join("api-data.json"),
+        serde_json::json!({"alias": "coins", "supportedFeedsInBatches": {"Coin Prices": [["BTC/USD", "SOL/USD"]]}})
+            .to_string(),
+    )
+    .unwrap();
+    feed_ok(
+        d,
+        &["feed", "import", "api.ois.json", "feeds.json", "--openapi", "vendor.json", "--batches", "api-data.json"],
+    );
+    let listed: Value =
+        serde_json::from_str(&feed_ok(d, &["feed", "list", "api.ois.json", "--format", "json"])).unwrap();
+    let ids: Vec<&Value> = listed["feeds"].as_array().unwrap().iter().map(|f| &f["parameters"]["ids"]).collect();
+    assert_eq!(ids, ["bitcoin,solana", "ethereum", "bitcoin,solana"]);
+    // A blueprint the vendor's document does not have: every problem named, nothing written.
+    let before = std::fs::read_to_string(d.join("api.ois.json")).unwrap();
+    let wrong = serde_json::json!([
+        {"name": "X/USD", "parameters": {"coin": "x"}, "path": "simple/price", "parser": "(r) => r"},
+        {"name": "Y/USD", "parameters": {}, "path": "nowhere", "parser": "(r) => r"},
+    ]);
+    std::fs::write(d.join("wrong.json"), wrong.to_string()).unwrap();
+    let stderr = feed_refused(d, &["feed", "import", "api.ois.json", "wrong.json", "--openapi", "vendor.json"]);
+    assert!(
+        stderr.contains("X/USD: GET /simple/price has no parameter \"coin\"")
+            && stderr.contains("Y/USD: no GET operation"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(d.join("api.ois.json")).unwrap(), before);
+    // One array out, and a batch of feeds on two paths refused.
+    feed_ok(d, &["feed", "export", "api.ois.json", "out.json"]);
+    let out: Value = serde_json::from_str(&std::fs::read_to_string(d.join("out.json")).unwrap()).unwrap();
+    assert_eq!(out.as_array().unwrap().len(), 3);
+    assert_eq!(
+        out[1],
+        serde_json::json!({"name": "ETH/USD", "parameters": {"ids": "ethereum", "vs_currencies": "usd"}, "path": "simple/price", "parser": "(response) => response.ethereum.usd"})
+    );
+    feed_ok(
+        d,
+        &[
+            "feed",
+            "set",
+            "api.ois.json",
+            "ETH/USD",
+            "--operation",
+            "GET /tickers/{coin_id}",
+            "--param",
+            "coin_id=eth-ethereum",
+            "--value",
+            "quotes.USD.price",
+        ],
+    );
+    let stderr = feed_refused(d, &["feed", "batch", "api.ois.json", "BTC/USD", "ETH/USD"]);
+    assert!(stderr.contains("call different paths"), "{stderr}");
+    feed_ok(d, &["feed", "set", "api.ois.json", "SOL/USD", "--drop-param", "vs_currencies"]);
+    let listed: Value =
+        serde_json::from_str(&feed_ok(d, &["feed", "list", "api.ois.json", "--format", "json"])).unwrap();
+    assert_eq!(listed["feeds"][1]["path"], "tickers/eth-ethereum");
+    assert_eq!(listed["feeds"][2]["parameters"], serde_json::json!({"ids": "bitcoin,solana"}));
+}
+
+/// A parser that throws on a recorded answer fails its row when the feeds are replayed, the
+/// others read as before: the check of every parser against real answers, without the vendor.
+#[test]
+fn a_parser_that_throws_on_a_recorded_answer_fails_its_feed_on_replay() {
+    use crate::common::server::{Server, answer};
+    let server = Server::start(|_, stream| {
+        answer(
+            stream,
+            "200 OK",
+            "application/json",
+            "",
+            br#"{"bitcoin": {"usd": 67000.5}, "ethereum": {"usd": 3500.25}, "quotes": {"USD": {"price": 1}}}"#,
+        );
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_feeds(d);
+    let base = format!("{}/v3", server.base);
+    feed_ok(
+        d,
+        &["call", "api.ois.json", "--all-feeds", "--secrets", "secrets.env", "--server", &base, "--record", "answers"],
+    );
+    std::fs::write(
+        d.join("throws.js"),
+        "(response) => { if (!response.bitcoin.eur) throw new Error('no EUR price'); return response.bitcoin.eur }\n",
+    )
+    .unwrap();
+    feed_ok(d, &["feed", "set", "api.ois.json", "BTC/USD", "--parser", "throws.js"]);
+    let output = common::ois()
+        .current_dir(d)
+        .args([
+            "call",
+            "api.ois.json",
+            "--all-feeds",
+            "--secrets",
+            "secrets.env",
+            "--server",
+            &base,
+            "--replay",
+            "answers",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let verdicts: Vec<(&str, &str)> = report["beacons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["feed"].as_str().unwrap(), b["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(verdicts, [("BTC/USD", "processing failed"), ("ETH/USD", "ok"), ("AAVE/USD", "ok")], "{report}");
+    assert!(report.to_string().contains("no EUR price"), "{report}");
+    assert!(server.take().len() == 2, "the replay sent nothing");
+}
