@@ -105,7 +105,7 @@ pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
     let (mut warnings, source, Setup { selected, options, notes }) = set_up(job, endpoint)?;
     warnings.extend(notes);
     let secrets: Vec<String> = options.credentials.iter().map(|c| c.value.clone()).collect();
-    let feed = super::request::feed_asked(endpoint, &options);
+    let feed = super::request::feed_asked(&selected.ois, endpoint, &options);
     let picked = crate::request::prepare(&selected.ois, &options, &job.inputs.engine)
         .map_err(CallFailure::from)
         .and_then(|prepared| {

@@ -187,6 +187,10 @@ impl CallInputs {
             Some(file) => {
                 Diagnostic::new(Code::MissingSecret, at, format!("{needs}, which {file} does not hold: {outcome}"))
             }
+            // Secrets held in memory (the studio's): there is no file to speak of.
+            None if self.held_secrets.is_some() => {
+                Diagnostic::new(Code::CredentialNotGiven, at, format!("{needs}, which is not held: {outcome}"))
+            }
             None => Diagnostic::new(
                 Code::CredentialNotGiven,
                 at,
@@ -432,11 +436,10 @@ impl PathsReport {
     }
 }
 
-/// The feed by name a call of `endpoint` with `options` asks for (`None`: not a feed endpoint's).
-pub(super) fn feed_asked(endpoint: &str, options: &RequestOptions) -> Option<String> {
-    (endpoint == crate::ois::feeds::FEED_ENDPOINT)
-        .then(|| options.parameters.get(crate::ois::feeds::NAME_PARAMETER)?.as_str().map(str::to_owned))
-        .flatten()
+/// The feed by name a call of `endpoint` with `options` asks of `ois` (`None`: not a call of a
+/// feeds-by-name endpoint).
+pub(super) fn feed_asked(ois: &Value, endpoint: &str, options: &RequestOptions) -> Option<String> {
+    crate::ois::feeds::asked(ois, endpoint, options.parameters.get(crate::ois::feeds::NAME_PARAMETER))
 }
 
 /// The value picker on a sample response: every leaf of `job.response`, post-processed as the
@@ -457,7 +460,7 @@ pub fn paths(job: &RequestJob) -> Result<PathsReport, Stop> {
         let Setup { selected, options, notes } = job.inputs.setup(&source, &job.endpoint, false)?;
         warnings.extend(notes);
         let response = read_response(path, &mut warnings)?;
-        let feed = feed_asked(&job.endpoint, &options);
+        let feed = feed_asked(&selected.ois, &job.endpoint, &options);
         if feed.is_some() {
             return Ok((Some(response), feed));
         }

@@ -293,6 +293,9 @@ pub struct BuildRequest {
     /// A template for every feed served by name.
     #[serde(default)]
     pub all_feeds: bool,
+    /// Seconds between a trigger's API calls (the scaffold's default when none).
+    #[serde(default)]
+    pub fetch_interval: Option<u64>,
 }
 
 /// A file written.
@@ -360,6 +363,7 @@ impl Session {
             "draft": draft,
             "secrets": self.secrets.keys().collect::<Vec<_>>(),
             "hasResponse": self.response.is_some(),
+            "mnemonicSecret": crate::node::MNEMONIC_SECRET,
             "pending": self.pending.is_some(),
         });
         // The folder is walked for the file pickers when the page is drawn whole, not per edit.
@@ -568,6 +572,14 @@ impl Session {
         Ok(view)
     }
 
+    /// The chosen OIS of the draft, when it reads as one.
+    fn draft_ois(&self) -> Option<Value> {
+        let draft = self.draft.as_ref()?;
+        let root = draft.held().source().parse().ok()?;
+        let read = crate::ois::OisDocument::read(&root).ok()?;
+        read.choose(draft.title.as_deref()).ok().map(|chosen| chosen.ois.clone())
+    }
+
     /// A feed as the job takes it, checked against the OpenAPI document open in the studio.
     fn feed_input(&self, fields: FeedRequestFields) -> crate::jobs::feed::FeedInput {
         let mut input = crate::jobs::feed::FeedInput {
@@ -650,7 +662,11 @@ impl Session {
             request.record.as_deref().filter(|r| !r.is_empty()).map(|r| self.folder.writable(r)).transpose()?;
         let options = crate::call::CallOptions { record, ..crate::call::CallOptions::default() };
         let job = crate::jobs::call::CallJob::new(self.inputs(request)?, options);
-        Ok(PreparedCall { job, endpoint: request.endpoint.clone(), secrets: self.secret_values() })
+        let feed = self.draft_ois().and_then(|ois| {
+            let name = request.parameters.iter().find(|(n, _)| n == crate::ois::feeds::NAME_PARAMETER);
+            crate::ois::feeds::asked(&ois, &request.endpoint, name.map(|(_, v)| Value::String(v.clone())).as_ref())
+        });
+        Ok(PreparedCall { job, endpoint: request.endpoint.clone(), secrets: self.secret_values(), feed })
     }
 
     /// Holds the answer of a call made with [`Session::prepare_call`] for previews.
@@ -687,6 +703,7 @@ impl Session {
                 signed_apis: request.signed_apis,
                 batch: request.batch,
                 all_feeds: request.all_feeds,
+                fetch_interval: request.fetch_interval.unwrap_or(crate::jobs::scaffold::DEFAULT_FETCH_INTERVAL),
                 server: request.server.filter(|s| !s.trim().is_empty()),
                 ..FeedRequest::default()
             }),
@@ -848,6 +865,8 @@ pub struct PreparedCall {
     job: crate::jobs::call::CallJob,
     endpoint: String,
     secrets: Vec<String>,
+    /// The feed by name the call asks for: the picker lists the vendor's answer as it came.
+    feed: Option<String>,
 }
 
 impl PreparedCall {
@@ -861,12 +880,7 @@ impl PreparedCall {
             json!({"leaves": leaves, "truncated": truncated, "suggested": suggested})
         };
         // A feed's value path is read from the vendor's answer as it came, by its parser.
-        let feed = (self.endpoint == crate::ois::feeds::FEED_ENDPOINT)
-            .then(|| {
-                let given = self.job.inputs.parameters.iter().find(|(n, _, _)| n == crate::ois::feeds::NAME_PARAMETER);
-                given.map(|(_, value, _)| value.clone())
-            })
-            .flatten();
+        let feed = self.feed;
         match crate::jobs::call::one(&self.job, &self.endpoint, now()) {
             Ok(report) => {
                 let response = report.called.reply.as_ref().and_then(|r| r.json.clone());

@@ -82,6 +82,13 @@ pub fn read(ois: &Value) -> Result<Option<FeedTables>, Diagnostic> {
     table::read_endpoint(endpoint, &at).map(Some)
 }
 
+/// The feed a call of `endpoint` with `name` asks for, when `ois` serves feeds by name on it (its
+/// tables readable): its value path is then read from the vendor's answer as it came.
+pub fn asked(ois: &Value, endpoint: &str, name: Option<&Value>) -> Option<String> {
+    let name = name?.as_str()?;
+    (endpoint == FEED_ENDPOINT && matches!(read(ois), Ok(Some(_)))).then(|| name.to_owned())
+}
+
 /// Checks the feed endpoint of `ois` serves `name` (an endpoint whose tables cannot be read is
 /// taken at its word): without it, its pre-processing would fail on a missing table entry.
 pub fn require(ois: &Value, name: &str) -> Result<(), Diagnostic> {

@@ -179,10 +179,13 @@ function renderOperations(openapi) {
     return el('tr', { 'data-operation': label },
       el('td', {}, el('input', { type: 'checkbox', checked: operation.endpoints.length > 0, disabled: operation.endpoints.length === 0, 'aria-label': `keep ${label}` })),
       el('td', {}, el('code', { text: label }), operation.summary ? el('div', { class: 'muted', text: operation.summary }) : null),
-      el('td', { text: operation.endpoints.join(', ') || '— skipped' }),
+      el('td', {}, ...(operation.endpoints.length
+        ? operation.endpoints.flatMap((name, i) => [i ? ', ' : null, el('span', { 'data-endpoint': name, text: name })])
+        : ['— skipped'])),
       el('td', {}, ...operation.diagnostics.map((i) => diagnostic(all[i]))));
   }));
   filterOperations();
+  if (state.draft) markGone(state.draft.endpoints.map((e) => e.name));
   const o = openapi.options || {};
   options($('opt-target'), state.targets, o.target);
   $('opt-server').value = o.server || '';
@@ -194,6 +197,14 @@ function renderOperations(openapi) {
   $('opt-title').value = o.title || '';
   $('opt-version').value = o.oisVersion || '';
   $('opt-defaults').checked = Boolean(o.defaults);
+}
+
+// An endpoint the conversion made and an edit removed is struck out where the table names it.
+function markGone(names) {
+  document.querySelectorAll('#operations [data-endpoint]').forEach((cell) => {
+    cell.classList.toggle('gone', !names.includes(cell.dataset.endpoint));
+    cell.title = names.includes(cell.dataset.endpoint) ? '' : 'removed from the draft';
+  });
 }
 
 function filterOperations() {
@@ -376,6 +387,8 @@ function renderDraft(draft) {
   options($('feed-endpoint'), names);
   renderTryParameters();
   renderByName(draft);
+  renderMnemonic();
+  markGone(names);
   $('secret-fields').replaceChildren(...draft.secretsNeeded.map((name) => el('label', {}, name,
     el('input', { type: 'password', autocomplete: 'off', 'data-secret': name, placeholder: state.secrets.includes(name) ? 'held' : '' }))));
   $('secrets-box').hidden = draft.secretsNeeded.length === 0;
@@ -445,9 +458,14 @@ async function saveFeed(kind) {
 
 // ---- 4. request and call
 
+let triedEndpoint = null;
+
 function renderTryParameters() {
   const endpoint = state.draft.endpoints.find((e) => e.name === $('try-endpoint').value);
-  const before = Object.fromEntries([...$('try-params').querySelectorAll('input')].map((i) => [i.dataset.param, i.value]));
+  // Values typed for one endpoint are not another's: they are kept only while it stays chosen.
+  const same = triedEndpoint === $('try-endpoint').value;
+  triedEndpoint = $('try-endpoint').value;
+  const before = same ? Object.fromEntries([...$('try-params').querySelectorAll('input')].map((i) => [i.dataset.param, i.value])) : {};
   const names = endpoint ? endpoint.parameters.map((p) => p.name) : [];
   const reserved = endpoint ? endpoint.reserved.filter(([, v]) => v === null).map(([n]) => n) : [];
   $('try-params').replaceChildren(...[...names, ...reserved].map((name) => el('label', {}, name,
@@ -464,7 +482,7 @@ function callBody(extra) {
 function valueBox(response) {
   if (!response || !response.values) return null;
   return el('div', { class: 'value-box', 'data-testid': 'value' },
-    el('div', {}, 'Value: ', el('code', { text: JSON.stringify(response.values) })),
+    el('div', {}, response.values.length > 1 ? 'Values: ' : 'Value: ', el('code', { text: response.values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ') })),
     response.encoded ? el('div', {}, 'Encoded: ', el('code', { 'data-testid': 'encoded', text: response.encoded })) : null);
 }
 
@@ -559,6 +577,11 @@ async function holdSecrets() {
 
 // ---- 5. feeds
 
+function renderMnemonic() {
+  $('mnemonic-held').textContent = state.secrets.includes(state.mnemonicSecret) ? 'held' : 'not held: the config is built without beacon IDs';
+  $('mnemonic').placeholder = state.secrets.includes(state.mnemonicSecret) ? 'held (type another to replace it)' : '';
+}
+
 function renderFeeds() {
   $('feed-list').replaceChildren(...feeds.map((feed, i) => el('li', { 'data-feed': feed },
     el('code', { text: feed }), ' ',
@@ -573,6 +596,7 @@ async function build() {
     signedApis: url ? [[$('signed-name').value.trim() || 'local', url]] : [],
     batch: $('feed-batch').checked,
     allFeeds: $('build-all-feeds').checked,
+    fetchInterval: Number($('build-interval').value) || null,
     server: $('build-server').value.trim() || null,
   };
   const answer = await step($('build-problems'), () => api('/api/build', body));
@@ -688,6 +712,12 @@ function wire() {
     renderFeeds();
   });
   $('build').addEventListener('click', build);
+  $('hold-mnemonic').addEventListener('click', async () => {
+    const value = $('mnemonic').value.trim();
+    $('mnemonic').value = '';
+    const answer = await step($('build-problems'), () => api('/api/secrets', { [state.mnemonicSecret]: value }));
+    if (answer) { state.secrets = answer.secrets; renderMnemonic(); }
+  });
   $('bn-add').addEventListener('click', () => saveFeed('addFeed'));
   $('bn-save').addEventListener('click', () => saveFeed('setFeed'));
   $('bn-batch').addEventListener('click', () => {
