@@ -101,6 +101,7 @@ impl Studio {
             "/api/save" => self.step(body, |s, r| s.save(r)),
             "/api/disk" => self.with_session(|s| s.disk()),
             "/api/reload" => self.with_session(|s| s.reload()),
+            "/api/undo" => self.with_session(|s| s.undo()),
             "/api/update" => self.step(body, |s, r| s.update(r)),
             "/api/update/take" => self.with_session(|s| s.take_update()),
             _ => return Outgoing::text(404, "no such call"),

@@ -43,7 +43,14 @@ pub struct Session {
     pending: Option<crate::update::Update>,
     /// How many conversions were made: the page draws the operations again only when it changes.
     conversions: u64,
+    /// The draft's texts before its last changes, newest last: what undo goes back to.
+    undo: Vec<String>,
 }
+
+/// The most changes undo goes back through.
+const UNDO_STEPS: usize = 20;
+/// The most the undo texts hold together, in bytes (a big document's edits drop the oldest).
+const UNDO_BYTES: usize = 64 << 20;
 
 #[derive(Debug)]
 struct Opened {
@@ -331,6 +338,7 @@ impl Session {
             built: None,
             pending: None,
             conversions: 0,
+            undo: Vec::new(),
         }
     }
 
@@ -363,6 +371,7 @@ impl Session {
             "draft": draft,
             "secrets": self.secrets.keys().collect::<Vec<_>>(),
             "hasResponse": self.response.is_some(),
+            "undo": self.undo.len(),
             "mnemonicSecret": crate::node::MNEMONIC_SECRET,
             "pending": self.pending.is_some(),
         });
@@ -446,6 +455,8 @@ impl Session {
         self.response = None;
         self.built = None;
         self.pending = None;
+        // Another document: the last one's changes are not this one's to undo.
+        self.undo.clear();
         if is_openapi {
             let options = request.options.unwrap_or_default().with_default_target();
             self.convert(source, &root, file.map(|(_, absolute)| absolute), options)?;
@@ -486,7 +497,12 @@ impl Session {
         };
         let path = opened.path.clone();
         let root = source.parse()?;
+        let before = self.draft.as_ref().map(|draft| draft.text.clone());
         self.convert(source, &root, path, options.with_default_target())?;
+        // Converting again makes a new draft: the one replaced is one undo away.
+        if let Some(before) = before {
+            self.keep_for_undo(before);
+        }
         Ok(self.view())
     }
 
@@ -562,6 +578,7 @@ impl Session {
         let source = draft.held().source();
         let Edited { text, notes } = crate::jobs::endpoint::edit_source(&source, draft.title.as_deref(), &edit)
             .map_err(|diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None })?;
+        self.remember();
         if let Some(draft) = self.draft.as_mut() {
             draft.text = text;
         }
@@ -570,6 +587,33 @@ impl Session {
             object.insert("notes".to_owned(), json!(view::placed(notes, None)));
         }
         Ok(view)
+    }
+
+    /// Keeps the draft's text as it is now, for undo.
+    fn remember(&mut self) {
+        if let Some(text) = self.draft.as_ref().map(|draft| draft.text.clone()) {
+            self.keep_for_undo(text);
+        }
+    }
+
+    /// Keeps `text` as the draft's last text for undo, within [`UNDO_STEPS`] and [`UNDO_BYTES`].
+    fn keep_for_undo(&mut self, text: String) {
+        if self.undo.last() == Some(&text) {
+            return;
+        }
+        self.undo.push(text);
+        while self.undo.len() > UNDO_STEPS || self.undo.iter().map(String::len).sum::<usize>() > UNDO_BYTES {
+            self.undo.remove(0);
+        }
+    }
+
+    /// Takes the draft back to its text before the last change (an edit, the text editor, a file
+    /// taken from disk, an update taken).
+    pub fn undo(&mut self) -> Answer {
+        let previous = self.undo.pop().ok_or_else(|| refuse("nothing to undo"))?;
+        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
+        draft.text = previous;
+        Ok(self.view())
     }
 
     /// The chosen OIS of the draft, when it reads as one.
@@ -601,13 +645,15 @@ impl Session {
 
     /// Replaces the draft's text (the page's text editor), when it still reads as OIS.
     pub fn set_text(&mut self, text: String) -> Answer {
-        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
-        let source = Source::from_text(&draft.name, None, text);
+        let name = self.draft()?.name.clone();
+        let source = Source::from_text(&name, None, text);
         let root = source.parse()?;
         crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
             source.locate_diagnostic(&mut error);
             error
         })?;
+        self.remember();
+        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
         draft.text = source.text;
         Ok(self.view())
     }
@@ -743,6 +789,21 @@ impl Session {
     /// with its secrets template (all or nothing; a filled secrets file keeps its values), or the
     /// IDs.
     pub fn save(&mut self, request: SaveRequest) -> Answer {
+        // The page names files by their place in the folder: its absolute path is noise there.
+        let root = format!("{}{}", self.folder.root().display(), std::path::MAIN_SEPARATOR);
+        self.save_in_folder(request).map_err(|mut refusal| {
+            for placed in &mut refusal.diagnostics {
+                let diagnostic = &mut placed.diagnostic;
+                diagnostic.message = diagnostic.message.replace(&root, "");
+                if let Some(file) = diagnostic.location.file.as_mut() {
+                    *file = file.replace(&root, "");
+                }
+            }
+            refusal
+        })
+    }
+
+    fn save_in_folder(&mut self, request: SaveRequest) -> Answer {
         let target = self.folder.writable(&request.path)?;
         match request.what.as_str() {
             "ois" => {
@@ -809,6 +870,7 @@ impl Session {
         let draft = self.draft()?;
         let file = draft.file.clone().ok_or_else(|| refuse("the draft has no file yet: save it first"))?;
         let text = Source::read(&self.folder.existing(&file)?)?.text;
+        self.remember();
         if let Some(draft) = self.draft.as_mut() {
             draft.text = text.clone();
             draft.on_disk = Some(text);
@@ -851,6 +913,7 @@ impl Session {
     /// Takes the update shown last: the draft becomes it, and its record the new one.
     pub fn take_update(&mut self) -> Answer {
         let update = self.pending.take().ok_or_else(|| refuse("no update to take: show one first"))?;
+        self.remember();
         let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
         draft.text = update.text;
         self.record = Some(update.record);

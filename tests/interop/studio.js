@@ -60,8 +60,19 @@ const [url, api, apiKey, shots] = process.argv.slice(2);
     // A rule broken is refused beside the endpoint, and nothing changes.
     await price.locator('[data-reserved="_times"]').fill('not a number');
     await price.locator('[data-action="apply"]').click();
-    await price.locator('.diag.error').first().waitFor();
+    // ... beside the reserved parameters, the field it is about marked.
+    await price.locator('[data-part="reserved"] .diag.error').first().waitFor();
+    if (!(await price.locator('[data-reserved="_times"]').evaluate((e) => e.classList.contains('field-problem')))) {
+      throw new Error('the refused field is not marked');
+    }
     await price.locator('[data-reserved="_times"]').fill('');
+    // The operations table says the endpoint it made is now another's name.
+    await page.locator('#operations [data-endpoint="simplePrice"].gone').waitFor();
+    // Finding an endpoint by name.
+    await page.fill('#endpoint-filter', 'coins');
+    await price.waitFor({ state: 'hidden' });
+    if ((await page.locator('#endpoint-count').textContent()) !== '1 of 2') throw new Error('the endpoint count');
+    await page.fill('#endpoint-filter', '');
     await shot('refined');
 
     // 4. The node's request for given parameters, sent to the loopback API instead of the OIS's.
@@ -87,21 +98,70 @@ const [url, api, apiKey, shots] = process.argv.slice(2);
     await page.waitForSelector('[data-testid="encoded"]');
     const encoded = await page.locator('[data-testid="encoded"]').textContent();
     if (!/^0x[0-9a-f]{64}$/.test(encoded)) throw new Error(`encoded value: ${encoded}`);
+    const shownValue = await page.locator('[data-testid="value"]').textContent();
+    if (shownValue.includes('[') || shownValue.includes('"')) throw new Error(`the value shown as JSON: ${shownValue}`);
     await shot('picked-value');
+    // Another endpoint's request fields start empty: values typed for one are not another's.
+    await page.selectOption('#try-endpoint', 'coinsId');
+    for (const input of await page.locator('#try-params input').all()) {
+      if (await input.inputValue()) throw new Error('a field kept the previous endpoint\'s value');
+    }
+    await page.selectOption('#try-endpoint', 'price');
     // The picture docs/studio.md shows: the request, the answer and the value picked from it.
     await page.locator('#try-section').scrollIntoViewIfNeeded();
     await page.evaluate(() => document.querySelector('#try-title').scrollIntoView());
     await page.screenshot({ path: path.join(shots, 'docs-studio.png') });
 
-    // 7. Two feeds, a signed API, the config built with its IDs.
+    // 6b. Feeds by name: two feeds of one operation, checked against the document, made one call;
+    // one given the wrong value on purpose, then picked from a real call of it.
+    const addFeed = async (name, params, value) => {
+      await page.fill('#bn-name', name);
+      await page.fill('#bn-operation', 'simplePrice');
+      await page.fill('#bn-params', params);
+      await page.fill('#bn-value', value);
+      await page.click('#bn-add');
+    };
+    await addFeed('BTC/USD', 'ids=bitcoin, vs_currencies=usd', 'bitcoin.usd');
+    await page.locator('#by-name-table tr[data-feed="BTC/USD"]').waitFor();
+    await addFeed('BTC/EUR', 'ids=bitcoin, vs_currencies=eur', 'bitcoin.usd');
+    await page.locator('#by-name-table tr[data-feed="BTC/EUR"]').waitFor();
+    await addFeed('SOL/USD', 'coin=solana', 'solana.usd');
+    await page.locator('#by-name-problems .diag.error').getByText('has no parameter "coin"').waitFor();
+    for (const name of ['BTC/USD', 'BTC/EUR']) await page.locator(`#by-name-table tr[data-feed="${name}"] input`).check();
+    await page.click('#bn-batch');
+    await page.locator('#by-name-table tr[data-feed="BTC/EUR"]').getByText('vs_currencies=usd,eur').waitFor();
+    await page.locator('#by-name-table tr[data-feed="BTC/EUR"] button', { hasText: 'try' }).click();
+    await page.click('#call');
+    await page.locator('[data-testid="picker"] .leaf[data-path="bitcoin.eur"]').click();
+    await page.locator('#by-name-table tr[data-feed="BTC/EUR"]').getByText('bitcoin.eur').waitFor();
+    await shot('feeds-by-name');
+
+    // 6c. Undo: an endpoint removed comes back.
+    const coins = page.locator('.card[data-endpoint="coinsId"]');
+    await coins.locator('summary').click();
+    await coins.locator('[data-action="remove"]').click();
+    await coins.waitFor({ state: 'detached' });
+    await page.click('#undo');
+    await page.locator('.card[data-endpoint="coinsId"]').waitFor();
+    await shot('undone');
+
+    // 7. Two feeds, every feed by name, a signed API, the mnemonic held, the config built with
+    // its IDs and the fetch interval asked for.
     await page.selectOption('#feed-endpoint', 'price');
     await page.fill('#feed-params', 'ids=string32:bitcoin,vs_currencies=string32:usd');
     await page.click('#add-feed');
     await page.fill('#feed-params', 'ids=string32:bitcoin,vs_currencies=string32:eur');
     await page.click('#add-feed');
     await page.fill('#signed-url', 'http://127.0.0.1:8090');
+    await page.check('#build-all-feeds');
+    await page.fill('#build-interval', '7');
+    await page.fill('#mnemonic', 'test test test test test test test test test test test junk');
+    await page.click('#hold-mnemonic');
+    await page.waitForFunction(() => document.querySelector('#mnemonic-held').textContent === 'held');
     await page.click('#build');
-    await page.waitForFunction(() => document.querySelectorAll('#ids-table tbody tr').length === 2);
+    await page.waitForFunction(() => document.querySelectorAll('#ids-table tbody tr').length === 4);
+    if ((await page.locator('#ids-table').innerText()).includes('hold ')) throw new Error('no beacon IDs with the mnemonic held');
+    if (!(await page.locator('#config-text').textContent()).includes('"fetchInterval": 7')) throw new Error('the fetch interval');
     await shot('built');
 
     // 8. Save the config with its secrets template, the IDs, and the OIS.
@@ -109,6 +169,13 @@ const [url, api, apiKey, shots] = process.argv.slice(2);
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved config.json'));
     await page.click('#save-ids');
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved ids.json'));
+    // A file that exists is refused beside the Save button, named as the page names it.
+    await page.fill('#save-path', 'coins.yaml');
+    await page.click('#save-ois');
+    const refused = page.locator('#save-problems .diag.error');
+    await refused.first().waitFor();
+    if ((await refused.first().textContent()).includes('/tmp/')) throw new Error('an absolute path in the refusal');
+    await page.fill('#save-path', 'coins.ois.json');
     await page.click('#save-ois');
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved coins.ois.json'));
     await shot('saved');

@@ -517,3 +517,15 @@ fn the_page_serves_feeds_by_name() {
     let view = ok(studio.api("/api/edit", &json!({"kind": "removeFeeds", "names": ["BTC/USD", "BTC/USD 2"]})));
     assert_eq!(view["draft"]["feeds"], Value::Null);
 }
+
+/// A save refused (a file that exists) names the file as the page does, by its place in the folder.
+#[test]
+fn a_refused_save_names_the_file_by_its_place_in_the_folder() {
+    let folder = folder_with_coins();
+    let studio = Studio::start(folder.path(), &["coins.yaml"]);
+    let refused = studio.api("/api/save", &json!({"what": "ois", "path": "coins.yaml"})).1;
+    assert_eq!(refused["ok"], false, "{refused}");
+    let text = refused.to_string();
+    assert!(text.contains("coins.yaml") && !text.contains(&folder.path().display().to_string()), "{text}");
+    assert!(!text.contains("/tmp/") && !text.contains("--force"), "{text}");
+}

@@ -65,7 +65,7 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
     );
     let run: Value = serde_json::from_slice(&output.stdout).expect("the run's JSON");
     assert_eq!(run["consoleErrors"], json!([]), "{run}");
-    assert_eq!(run["steps"].as_array().unwrap().len(), 8, "{run}");
+    assert_eq!(run["steps"].as_array().unwrap().len(), 10, "{run}");
     for step in run["steps"].as_array().unwrap() {
         assert!(std::fs::read_dir(&shots).unwrap().any(|f| {
             f.unwrap().file_name().to_string_lossy().ends_with(&format!("-{}.png", step.as_str().unwrap()))
@@ -92,7 +92,12 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
         |name: &str| endpoint["reservedParameters"].as_array().unwrap().iter().find(|r| r["name"] == name).cloned();
     assert_eq!(reserved("_path").unwrap()["fixed"], "bitcoin.usd");
     assert_eq!(reserved("_type").unwrap()["fixed"], "int256");
-    assert_eq!(config["templates"].as_object().unwrap().len(), 2);
+    // Two feeds of `price`, and a template for each feed served by name.
+    assert_eq!(config["templates"].as_object().unwrap().len(), 4);
+    let names = ois::feeds::read(&config["ois"][0]).unwrap().unwrap().feeds;
+    let names: Vec<(&str, Option<String>)> = names.iter().map(|f| (f.name.as_str(), f.value_path())).collect();
+    assert_eq!(names, [("BTC/USD", Some("bitcoin.usd".to_owned())), ("BTC/EUR", Some("bitcoin.eur".to_owned()))]);
+    assert!(config["triggers"]["signedApiUpdates"].as_array().unwrap().iter().all(|t| t["fetchInterval"] == 7));
     let mut secrets = serde_json::Map::new();
     for line in written("secrets.env").lines().filter(|l| !l.starts_with('#') && l.contains('=')) {
         let name = line.split('=').next().unwrap();

@@ -352,10 +352,38 @@ function applyEndpoint(card, endpoint) {
 async function edit(card, body) {
   const started = performance.now();
   const problems = (card && card.querySelector('[data-part="endpoint"]')) || $('draft-problems');
-  const view = await step(problems, () => api('/api/edit', body));
-  if (view) render(view);
+  if (card) {
+    card.querySelectorAll('.field-problems').forEach((box) => box.replaceChildren());
+    card.querySelectorAll('.field-problem').forEach((field) => field.classList.remove('field-problem'));
+  }
+  let view = null;
+  try {
+    view = await api('/api/edit', body);
+  } catch (error) {
+    if (!error.refusal) { $('status').className = 'error'; $('status').textContent = String(error.message || error); return null; }
+    for (const d of error.refusal.diagnostics || []) placeRefusal(card, problems, d);
+    return null;
+  }
+  problems.replaceChildren();
+  render(view);
   timed('Edit', started);
   return view;
+}
+
+// A refusal goes beside the part of the form it is about, and the field it names is marked.
+function placeRefusal(card, fallback, d) {
+  if (!card) { fallback.append(diagnostic(d)); return; }
+  const part = PARTS[endpointPart(d.pointer)];
+  const named = [...card.querySelectorAll('[data-reserved], [data-param], [data-fixed-name], [data-field], [data-snippet]')]
+    .find((field) => {
+      const name = field.dataset.reserved || field.dataset.param || field.dataset.snippet || field.dataset.field;
+      return name && (d.message.includes(`"${name}"`) || d.message.includes(`\`${name}\``) || d.message.startsWith(`${name} `));
+    });
+  const box = (part && card.querySelector(`[data-part="${part}"]`))
+    || (named && named.closest('.grid') && named.closest('.grid').nextElementSibling && named.closest('.grid').nextElementSibling.classList.contains('field-problems') && named.closest('.grid').nextElementSibling)
+    || fallback;
+  box.append(diagnostic(d));
+  if (named) { named.classList.add('field-problem'); named.focus(); }
 }
 
 function renderDraft(draft) {
@@ -378,6 +406,8 @@ function renderDraft(draft) {
   let parsed = null;
   const objects = new Proxy([], { get: (_, key) => (parsed ??= endpointObjects())[key] });
   $('endpoints').replaceChildren(...draft.endpoints.map((e, i) => endpointCard(e, i, objects, byEndpoint[i])));
+  filterEndpoints();
+  $('undo').disabled = !state.undo;
   if (document.activeElement !== $('save-path')) $('save-path').value = draft.file || draft.suggested;
   // A big OIS's text is put in the page only when its section is open, or downloaded.
   if ($('text-details').open && document.activeElement !== $('draft-text')) $('draft-text').value = draft.text;
@@ -393,6 +423,23 @@ function renderDraft(draft) {
     el('input', { type: 'password', autocomplete: 'off', 'data-secret': name, placeholder: state.secrets.includes(name) ? 'held' : '' }))));
   $('secrets-box').hidden = draft.secretsNeeded.length === 0;
   $('secrets-held').textContent = state.secrets.length ? `held: ${state.secrets.join(', ')}` : 'none held';
+}
+
+async function undo() {
+  const view = await step($('save-problems'), () => api('/api/undo', {}));
+  if (view) render(view);
+}
+
+function filterEndpoints() {
+  const words = $('endpoint-filter').value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  let shown = 0;
+  const cards = document.querySelectorAll('#endpoints .card');
+  cards.forEach((card) => {
+    const text = card.querySelector('summary').textContent.toLowerCase();
+    card.hidden = !words.every((w) => text.includes(w));
+    if (!card.hidden) shown += 1;
+  });
+  $('endpoint-count').textContent = words.length ? `${shown} of ${cards.length}` : `${cards.length} endpoint(s)`;
 }
 
 // ---- 3b. feeds by name
@@ -689,7 +736,26 @@ function wire() {
     return edit(null, { kind: 'keep', filters });
   });
   $('title-select').addEventListener('change', async () => { const view = await step($('draft-problems'), () => api('/api/choose', $('title-select').value)); if (view) render(view); });
-  $('save-ois').addEventListener('click', () => save({ what: 'ois', path: $('save-path').value, force: $('save-force').checked }, $('draft-problems')));
+  $('save-ois').addEventListener('click', () => save({ what: 'ois', path: $('save-path').value, force: $('save-force').checked }, $('save-problems')));
+  $('undo').addEventListener('click', undo);
+  document.addEventListener('keydown', (e) => {
+    const typing = ['INPUT', 'TEXTAREA', 'SELECT'].includes(document.activeElement.tagName);
+    if ((e.ctrlKey || e.metaKey) && e.key === 'z' && !e.shiftKey && !typing && state.draft) { e.preventDefault(); undo(); }
+    // Ctrl+Enter: in the request section, call the API; in the config section, build.
+    if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+      if ($('try-section').contains(document.activeElement)) { e.preventDefault(); call(); }
+      if ($('feeds-section').contains(document.activeElement)) { e.preventDefault(); build(); }
+    }
+  });
+  $('endpoint-filter').addEventListener('input', filterEndpoints);
+  // Enter in a field applies its form.
+  $('by-name-form').addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); saveFeed(editingFeed ? 'setFeed' : 'addFeed'); } });
+  $('endpoints').addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.target.tagName !== 'INPUT') return;
+    const card = e.target.closest('.card');
+    const apply = card && card.querySelector('[data-action="apply"]');
+    if (apply) { e.preventDefault(); apply.click(); }
+  });
   $('show-disk').addEventListener('click', async () => {
     const answer = await step($('draft-problems'), () => api('/api/disk', {}));
     if (answer) { $('disk-diff').hidden = false; $('disk-diff').textContent = answer.diff || 'no difference'; }
