@@ -100,14 +100,10 @@ pub fn list(file: &std::path::Path, title: Option<&str>) -> Result<Vec<EndpointS
     Ok(edit::list(chosen.ois))
 }
 
-/// The errors of `document` as (code, pointer), to tell the ones an edit made from those it found.
-fn errors(document: &Value) -> Vec<(Code, String)> {
-    crate::validate::validate_value(document, None)
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| (d.code, d.location.pointer))
-        .collect()
+/// The errors of `diagnostics` as (code, pointer), to tell the ones an edit made from those it
+/// found.
+fn errors(diagnostics: &[Diagnostic]) -> Vec<(Code, String)> {
+    diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| (d.code, d.location.pointer.clone())).collect()
 }
 
 /// An edit made on a document's text: the new text in its style, and what the edit noted.
@@ -118,11 +114,26 @@ pub struct Edited {
     pub text: String,
     /// What the edit changed or kept beside what was asked.
     pub notes: Vec<Diagnostic>,
+    /// Every rule the document breaks after the edit (not located in `text`): the check the edit
+    /// made, for a caller that shows them not to make it again.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Makes `edit` on the OIS `title` chooses in `source`; refused, located in it, when it fails or
 /// breaks a rule the document did not already break.
 pub fn edit_source(source: &Source, title: Option<&str>, edit: &EndpointEdit) -> Result<Edited, Vec<Diagnostic>> {
+    edit_source_known(source, title, edit, None)
+}
+
+/// [`edit_source`] of a document whose rules were checked already: `known` is every diagnostic
+/// of its validation (a previous edit's [`Edited::diagnostics`]), so it is checked once an edit,
+/// after it, not before and after.
+pub fn edit_source_known(
+    source: &Source,
+    title: Option<&str>,
+    edit: &EndpointEdit,
+    known: Option<&[Diagnostic]>,
+) -> Result<Edited, Vec<Diagnostic>> {
     let refused = |diagnostics: Vec<Diagnostic>| {
         let mut diagnostics = diagnostics;
         for diagnostic in &mut diagnostics {
@@ -139,11 +150,15 @@ pub fn edit_source(source: &Source, title: Option<&str>, edit: &EndpointEdit) ->
     let mut after = before.clone();
     let notes = apply(&mut after, kind, &pointer, edit).map_err(|error| refused(vec![error]))?;
 
-    let found = errors(&before);
-    let made: Vec<Diagnostic> = crate::validate::validate_value(&after, None)
-        .diagnostics
-        .into_iter()
+    let found = match known {
+        Some(known) => errors(known),
+        None => errors(&crate::validate::validate_value(&before, None).diagnostics),
+    };
+    let diagnostics = crate::validate::validate_value(&after, None).diagnostics;
+    let made: Vec<Diagnostic> = diagnostics
+        .iter()
         .filter(|d| d.severity == Severity::Error && !found.contains(&(d.code, d.location.pointer.clone())))
+        .cloned()
         .collect();
     if let Some(first) = made.first() {
         let mut refusal = Diagnostic::new(
@@ -168,7 +183,7 @@ pub fn edit_source(source: &Source, title: Option<&str>, edit: &EndpointEdit) ->
             crate::emit::to_text_like(&after, &source.text, format).map_err(|error| vec![error])?
         }
     };
-    Ok(Edited { text, notes })
+    Ok(Edited { text, notes, diagnostics })
 }
 
 /// Makes the edit `job` asks for; what refuses it, located in the file.
@@ -179,7 +194,7 @@ pub fn run(job: &EndpointJob) -> Result<EditReport, Vec<Diagnostic>> {
         return Err(vec![error]);
     }
     let source = Source::read(&job.file).map_err(|error| vec![error])?;
-    let Edited { text, notes } = edit_source(&source, job.ois_title.as_deref(), &job.edit)?;
+    let Edited { text, notes, .. } = edit_source(&source, job.ois_title.as_deref(), &job.edit)?;
     let changed = text != source.text;
     let name = job.file.display().to_string();
     let diff = crate::emit::unified_diff(&name, &name, &source.text, &text);

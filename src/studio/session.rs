@@ -45,6 +45,9 @@ pub struct Session {
     conversions: u64,
     /// The draft's texts before its last changes, newest last: what undo goes back to.
     undo: Vec<String>,
+    /// The draft's text and every rule it breaks (not located), as the last edit checked it: an
+    /// edit checks the document once, and the view reuses that check.
+    checked: Option<(String, Vec<crate::diagnostic::Diagnostic>)>,
 }
 
 /// The most changes undo goes back through.
@@ -339,6 +342,7 @@ impl Session {
             pending: None,
             conversions: 0,
             undo: Vec::new(),
+            checked: None,
         }
     }
 
@@ -385,9 +389,19 @@ impl Session {
     fn draft_view(&self, draft: &Draft) -> Value {
         let source = draft.held().source();
         let parsed = source.parse();
-        let validation = match &parsed {
-            Ok(root) => crate::validate::validate_parsed(&source, root, None),
-            Err(error) => crate::validate::Validation::unreadable(error.clone()),
+        // The last edit checked this very text: its findings are located, not found again.
+        let checked = self.checked.as_ref().filter(|(text, _)| *text == draft.text);
+        let found = match (&parsed, checked) {
+            (Ok(_), Some((_, found))) => {
+                let mut diagnostics = found.clone();
+                for diagnostic in &mut diagnostics {
+                    source.locate_diagnostic(diagnostic);
+                }
+                diagnostics.splice(0..0, source.take_notes());
+                diagnostics
+            }
+            (Ok(root), None) => crate::validate::validate_parsed(&source, root, None).diagnostics,
+            (Err(error), _) => crate::validate::Validation::unreadable(error.clone()).diagnostics,
         };
         let mut endpoints = Vec::new();
         let mut feeds = Value::Null;
@@ -421,7 +435,7 @@ impl Session {
             "changedOnDisk": changed_on_disk,
             "endpoints": endpoints,
             "feeds": feeds,
-            "diagnostics": view::placed(validation.diagnostics, Some(&source)),
+            "diagnostics": view::placed(found, Some(&source)),
             "secretsNeeded": needed,
         })
     }
@@ -576,9 +590,13 @@ impl Session {
         };
         let draft = self.draft()?;
         let source = draft.held().source();
-        let Edited { text, notes } = crate::jobs::endpoint::edit_source(&source, draft.title.as_deref(), &edit)
-            .map_err(|diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None })?;
+        let known = self.checked.as_ref().filter(|(text, _)| *text == draft.text).map(|(_, found)| found.as_slice());
+        let Edited { text, notes, diagnostics } =
+            crate::jobs::endpoint::edit_source_known(&source, draft.title.as_deref(), &edit, known).map_err(
+                |diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None },
+            )?;
         self.remember();
+        self.checked = Some((text.clone(), diagnostics));
         if let Some(draft) = self.draft.as_mut() {
             draft.text = text;
         }
@@ -982,3 +1000,7 @@ impl PreparedCall {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod tests;

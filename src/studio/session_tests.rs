@@ -1,0 +1,94 @@
+//! The session's steps on their own, without the server: what the page is told after each.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+/// A session on a folder holding the coins sample, opened.
+fn opened() -> (tempfile::TempDir, Session) {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(format!("{}/samples/coins.yaml", env!("CARGO_MANIFEST_DIR")), folder.path().join("coins.yaml"))
+        .unwrap();
+    let mut session = Session::new(Folder::new(folder.path()).unwrap());
+    session.open(OpenRequest { path: Some("coins.yaml".to_owned()), ..OpenRequest::default() }).unwrap();
+    (folder, session)
+}
+
+fn edit(session: &mut Session, request: Value) -> Answer {
+    session.edit(serde_json::from_value(request).unwrap())
+}
+
+fn endpoint_names(view: &Value) -> Vec<String> {
+    view["draft"]["endpoints"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn an_edit_checks_the_document_once_and_the_view_says_what_a_fresh_check_says() {
+    let (_folder, mut session) = opened();
+    let view = edit(
+        &mut session,
+        json!({"kind": "set", "name": "simplePrice", "settings": {"reserved": [["_type", "int256"]]}}),
+    )
+    .unwrap();
+    let reused = session.view();
+    session.checked = None;
+    let fresh = session.view();
+    assert_eq!(reused["draft"]["diagnostics"], fresh["draft"]["diagnostics"]);
+    assert_eq!(view["draft"]["diagnostics"], fresh["draft"]["diagnostics"]);
+    assert!(!fresh["draft"]["diagnostics"].as_array().unwrap().is_empty(), "the sample breaks some rules: {fresh}");
+}
+
+#[test]
+fn undo_goes_back_through_edits_text_and_conversions() {
+    let (_folder, mut session) = opened();
+    let first = endpoint_names(&session.view());
+    edit(&mut session, json!({"kind": "remove", "names": ["coinsId"]})).unwrap();
+    edit(&mut session, json!({"kind": "set", "name": "simplePrice", "rename": "price"})).unwrap();
+    assert!(!endpoint_names(&session.view()).contains(&"coinsId".to_owned()));
+    let view = session.undo().unwrap();
+    assert!(endpoint_names(&view).contains(&"simplePrice".to_owned()));
+    assert_eq!(view["undo"], 1);
+    assert_eq!(endpoint_names(&session.undo().unwrap()), first);
+    assert!(session.undo().is_err(), "nothing left to undo");
+    // A refused edit changes nothing, and leaves nothing to undo.
+    assert!(edit(&mut session, json!({"kind": "remove", "names": ["nope"]})).is_err());
+    assert!(session.undo().is_err());
+    // Converting again replaces the draft: one undo away.
+    edit(&mut session, json!({"kind": "remove", "names": ["coinsId"]})).unwrap();
+    session.reconvert(GivenOptions::default()).unwrap();
+    assert!(endpoint_names(&session.view()).contains(&"coinsId".to_owned()));
+    assert!(!endpoint_names(&session.undo().unwrap()).contains(&"coinsId".to_owned()));
+}
+
+#[test]
+fn undo_keeps_at_most_its_steps() {
+    let (_folder, mut session) = opened();
+    for round in 0..(UNDO_STEPS + 5) {
+        let name = if round % 2 == 0 { "price" } else { "simplePrice" };
+        let from = if round % 2 == 0 { "simplePrice" } else { "price" };
+        edit(&mut session, json!({"kind": "set", "name": from, "rename": name})).unwrap();
+    }
+    assert_eq!(session.view()["undo"], UNDO_STEPS);
+}
+
+#[test]
+fn opening_another_document_forgets_the_last_one_s_undo() {
+    let (_folder, mut session) = opened();
+    edit(&mut session, json!({"kind": "remove", "names": ["coinsId"]})).unwrap();
+    session.open(OpenRequest { path: Some("coins.yaml".to_owned()), ..OpenRequest::default() }).unwrap();
+    assert_eq!(session.view()["undo"], 0);
+}
+
+#[test]
+fn feeds_by_name_are_listed_in_the_view() {
+    let (_folder, mut session) = opened();
+    assert_eq!(session.view()["draft"]["feeds"], Value::Null);
+    let add = json!({"kind": "addFeed", "name": "BTC/USD", "operation": "simplePrice",
+        "parameters": [["ids", "bitcoin"], ["vs_currencies", "usd"]], "value": "bitcoin.usd"});
+    let view = edit(&mut session, add).unwrap();
+    assert_eq!(
+        view["draft"]["feeds"],
+        json!([{"name": "BTC/USD", "path": "simple/price", "parameters": {"ids": "bitcoin", "vs_currencies": "usd"},
+            "value": "bitcoin.usd", "parserLines": 3}])
+    );
+}
