@@ -56,6 +56,8 @@ case "${1:-}" in
     sleep 0.5
     url=$(sed -n 's/^ois studio: //p' "$folder/address")
     NODE_PATH=tests/interop/node_modules node bench/studio.js "$url" "${1:-5}" coins.yaml api.github.com.json spec3.yaml
+    # The studio's own peak memory, against the largest document's size.
+    echo "studio process peak RSS: $(awk '/VmHWM/ {print int($2 / 1024) " MB"}' /proc/$studio/status) (largest document: $(( $(stat -c %s "$folder/spec3.yaml") / 1048576 )) MB)"
     exit 0
     ;;
   mock)

@@ -11,6 +11,7 @@
 
 mod folder;
 pub mod gate;
+mod page;
 mod session;
 mod view;
 
@@ -102,6 +103,7 @@ impl Studio {
             "/api/disk" => self.with_session(|s| s.disk()),
             "/api/reload" => self.with_session(|s| s.reload()),
             "/api/undo" => self.with_session(|s| s.undo()),
+            "/api/draft" => self.with_session(|s| s.draft_text()),
             "/api/update" => self.step(body, |s, r| s.update(r)),
             "/api/update/take" => self.with_session(|s| s.take_update()),
             _ => return Outgoing::text(404, "no such call"),

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::folder::Folder;
+use super::page::{self, DraftView, OpenApiView, PageView};
 use super::view::{self, Placed};
 use crate::convert::GivenOptions;
 use crate::diagnostic::{Code, Diagnostic};
@@ -355,38 +356,36 @@ impl Session {
     /// [`Session::view`], the conversion's report and operations and the folder's files left out
     /// unless `conversion` (an edit leaves them as they were; the page keeps what it drew).
     fn view_of(&self, conversion: bool) -> Value {
-        let openapi = self.openapi.as_ref().map(|opened| {
-            if !conversion {
-                return json!({"name": opened.name, "revision": self.conversions});
-            }
-            json!({
-                "name": opened.name,
-                "revision": self.conversions,
-                "options": opened.options,
-                "diagnostics": opened.diagnostics,
-                "operations": opened.operations,
-            })
-        });
-        let draft = self.draft.as_ref().map(|draft| self.draft_view(draft));
-        let mut view = json!({
-            "folder": self.folder.root().display().to_string(),
-            "targets": crate::node::Target::all().map(|t| t.name()).collect::<Vec<_>>(),
-            "openapi": openapi,
-            "draft": draft,
-            "secrets": self.secrets.keys().collect::<Vec<_>>(),
-            "hasResponse": self.response.is_some(),
-            "undo": self.undo.len(),
-            "mnemonicSecret": crate::node::MNEMONIC_SECRET,
-            "pending": self.pending.is_some(),
-        });
-        // The folder is walked for the file pickers when the page is drawn whole, not per edit.
-        if conversion && let Some(object) = view.as_object_mut() {
-            object.insert("files".to_owned(), json!(self.folder.documents()));
-        }
-        view
+        serde_json::to_value(self.page(conversion)).unwrap_or(Value::Null)
     }
 
-    fn draft_view(&self, draft: &Draft) -> Value {
+    /// [`Session::view_of`], typed.
+    fn page(&self, conversion: bool) -> PageView {
+        let openapi = self.openapi.as_ref().map(|opened| OpenApiView {
+            name: opened.name.clone(),
+            revision: self.conversions,
+            options: conversion.then(|| opened.options.clone()),
+            diagnostics: conversion.then(|| opened.diagnostics.clone()),
+            operations: conversion.then(|| opened.operations.clone()),
+        });
+        PageView {
+            folder: self.folder.root().display().to_string(),
+            targets: crate::node::Target::all().map(|t| t.name()).collect(),
+            reserved_names: &crate::RESERVED_NAMES,
+            mnemonic_secret: crate::node::MNEMONIC_SECRET,
+            openapi,
+            draft: self.draft.as_ref().map(|draft| self.draft_view(draft)),
+            secrets: self.secrets.keys().cloned().collect(),
+            has_response: self.response.is_some(),
+            pending: self.pending.is_some(),
+            undo: self.undo.len(),
+            // The folder is walked for the file pickers when the page is drawn whole, not per edit.
+            files: conversion.then(|| self.folder.documents()),
+            notes: None,
+        }
+    }
+
+    fn draft_view(&self, draft: &Draft) -> DraftView {
         let source = draft.held().source();
         let parsed = source.parse();
         // The last edit checked this very text: its findings are located, not found again.
@@ -403,41 +402,46 @@ impl Session {
             (Ok(root), None) => crate::validate::validate_parsed(&source, root, None).diagnostics,
             (Err(error), _) => crate::validate::Validation::unreadable(error.clone()).diagnostics,
         };
-        let mut endpoints = Vec::new();
-        let mut feeds = Value::Null;
-        let mut titles = Vec::new();
-        let mut kind = Value::Null;
-        let mut needed = Vec::new();
+        let mut diagnostics = view::placed(found, Some(&source));
+        let mut view = DraftView {
+            name: draft.name.clone(),
+            file: draft.file.clone(),
+            suggested: draft.suggested.clone(),
+            kind: None,
+            titles: Vec::new(),
+            title: draft.title.clone(),
+            text_bytes: draft.text.len(),
+            dirty: draft.on_disk.as_deref() != Some(draft.text.as_str()),
+            changed_on_disk: draft.file.as_deref().is_some_and(|file| {
+                let on_disk = self.folder.existing(file).ok().and_then(|path| Source::read(&path).ok());
+                on_disk.map(|s| s.text) != draft.on_disk
+            }),
+            endpoints: Vec::new(),
+            snippets: std::collections::BTreeMap::new(),
+            feeds: page::FeedsView::None,
+            diagnostics: Vec::new(),
+            secrets_needed: Vec::new(),
+        };
         if let Ok(root) = &parsed
             && let Ok(read) = crate::ois::OisDocument::read(root)
         {
-            kind = serde_json::to_value(read.kind).unwrap_or(Value::Null);
-            titles = read.titles().into_iter().map(str::to_owned).collect();
+            view.kind = Some(read.kind);
+            view.titles = read.titles().into_iter().map(str::to_owned).collect();
             if let Ok(chosen) = read.choose(draft.title.as_deref()) {
-                endpoints = crate::edit::list(chosen.ois);
-                needed = view::secret_names(chosen.ois);
-                feeds = view::feeds(chosen.ois);
+                view.endpoints = crate::edit::list(chosen.ois);
+                view.secrets_needed = view::secret_names(chosen.ois);
+                view.feeds = page::feeds(chosen.ois);
+                view.snippets = page::snippets(chosen.ois);
+                page::place_in_endpoints(&mut diagnostics, &chosen.pointer);
             }
         }
-        let changed_on_disk = draft.file.as_deref().is_some_and(|file| {
-            let on_disk = self.folder.existing(file).ok().and_then(|path| Source::read(&path).ok());
-            on_disk.map(|s| s.text) != draft.on_disk
-        });
-        json!({
-            "name": draft.name,
-            "file": draft.file,
-            "suggested": draft.suggested,
-            "kind": kind,
-            "titles": titles,
-            "title": draft.title,
-            "text": draft.text,
-            "dirty": draft.on_disk.as_deref() != Some(draft.text.as_str()),
-            "changedOnDisk": changed_on_disk,
-            "endpoints": endpoints,
-            "feeds": feeds,
-            "diagnostics": view::placed(found, Some(&source)),
-            "secretsNeeded": needed,
-        })
+        view.diagnostics = diagnostics;
+        view
+    }
+
+    /// The draft's text: what the page's text editor shows and its download holds.
+    pub fn draft_text(&self) -> Answer {
+        Ok(json!({"text": self.draft()?.text}))
     }
 
     fn draft(&self) -> Result<&Draft, Refusal> {
@@ -600,11 +604,9 @@ impl Session {
         if let Some(draft) = self.draft.as_mut() {
             draft.text = text;
         }
-        let mut view = self.view_of(false);
-        if let Some(object) = view.as_object_mut() {
-            object.insert("notes".to_owned(), json!(view::placed(notes, None)));
-        }
-        Ok(view)
+        let mut page = self.page(false);
+        page.notes = Some(view::placed(notes, None));
+        Ok(serde_json::to_value(page).unwrap_or(Value::Null))
     }
 
     /// Keeps the draft's text as it is now, for undo.

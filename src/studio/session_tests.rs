@@ -92,3 +92,41 @@ fn feeds_by_name_are_listed_in_the_view() {
             "value": "bitcoin.usd", "parserLines": 3}])
     );
 }
+
+#[test]
+fn each_diagnostic_says_which_endpoint_and_which_part_of_its_form() {
+    let (_folder, mut session) = opened();
+    let view = edit(
+        &mut session,
+        json!({"kind": "set", "name": "simplePrice", "settings": {"reserved": [["_type", "int256"]]}}),
+    )
+    .unwrap();
+    let names = endpoint_names(&view);
+    let placed = view["draft"]["diagnostics"].as_array().unwrap();
+    assert!(!placed.is_empty());
+    for d in placed {
+        let pointer = d["pointer"].as_str().unwrap();
+        match pointer.strip_prefix("/endpoints/") {
+            Some(rest) => {
+                let index: usize = rest.split('/').next().unwrap().parse().unwrap();
+                assert_eq!(d["endpoint"], index, "{d}");
+                assert!(index < names.len());
+                let part = d["part"].as_str().unwrap();
+                assert!(["reserved", "parameters", "fixed", "pre", "post", "endpoint"].contains(&part), "{d}");
+            }
+            None => assert!(d.get("endpoint").is_none() && d.get("part").is_none(), "{d}"),
+        }
+    }
+}
+
+/// The page's view of the coins sample, opened: its shape, snapshot-tested
+/// (`EXPECTORATE=overwrite cargo test --lib studio` writes it again).
+#[test]
+fn the_view_of_an_opened_document() {
+    let (folder, session) = opened();
+    let mut view = session.view();
+    let root = folder.path().display().to_string();
+    view["folder"] = json!("FOLDER");
+    let text = serde_json::to_string_pretty(&view).unwrap().replace(&root, "FOLDER");
+    expectorate::assert_contents("tests/studio/view-opened.json", &format!("{text}\n"));
+}

@@ -21,6 +21,13 @@ pub struct Placed {
     /// The line it points at, when the text is at hand.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub excerpt: Option<String>,
+    /// The endpoint it is about (its index), when it points into one of the draft's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<usize>,
+    /// The part of that endpoint's form it is about (`reserved`, `parameters`, `fixed`, `pre`,
+    /// `post`, or `endpoint`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<&'static str>,
 }
 
 /// `diagnostics` located in `source` (when they point into it), each with its line.
@@ -47,7 +54,7 @@ pub fn placed(diagnostics: Vec<Diagnostic>, source: Option<&Source>) -> Vec<Plac
                     Some(text.chars().take(EXCERPT_CHARS).collect())
                 });
             }
-            Placed { diagnostic, excerpt }
+            Placed { diagnostic, excerpt, endpoint: None, part: None }
         })
         .collect()
 }
@@ -140,31 +147,6 @@ pub fn operations(document: &Value, ois: &Value, diagnostics: &[Diagnostic]) -> 
 /// The secrets the node needs for `ois` (the names its secrets.env template gives them), in order.
 pub fn secret_names(ois: &Value) -> Vec<String> {
     crate::node::credential_slots(ois).into_iter().map(|slot| slot.variable).collect()
-}
-
-/// The feeds served by name of an OIS, for the page's feeds table: each name, vendor path,
-/// parameters and value path (or `null` with the parser's line count); `{"error": …}` when the
-/// `feed` endpoint's processing is not the tables; `null` without a feed endpoint.
-pub(super) fn feeds(ois: &Value) -> Value {
-    match crate::ois::feeds::read(ois) {
-        Ok(None) => Value::Null,
-        Ok(Some(tables)) => Value::Array(
-            tables
-                .feeds
-                .iter()
-                .map(|feed| {
-                    serde_json::json!({
-                        "name": feed.name,
-                        "path": feed.path,
-                        "parameters": feed.parameters,
-                        "value": feed.value_path(),
-                        "parserLines": feed.parser.as_ref().map(|p| p.lines().count()),
-                    })
-                })
-                .collect(),
-        ),
-        Err(error) => serde_json::json!({"error": error.message}),
-    }
 }
 
 #[cfg(test)]

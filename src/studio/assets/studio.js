@@ -5,7 +5,6 @@
 
 const token = document.querySelector('meta[name="ois-token"]').content;
 const $ = (id) => document.getElementById(id);
-const RESERVED = ['_type', '_path', '_times', '_gasPrice', '_minConfirmations'];
 
 let state = null;
 let feeds = [];
@@ -120,12 +119,54 @@ function setDownload(id, name, text) {
   $(id).download = name;
 }
 
+// ---- drawing long lists without freezing the page
+
+// How many items of a long list are drawn at once: the first lot before the page paints, the
+// rest in later tasks, so that no task is long enough to freeze the page.
+const CHUNK = 60;
+const drawing = new WeakMap();
+
+// Draws `makers` (each makes one element) into `parent`: the first CHUNK now, the rest a chunk a
+// task; `then` after each chunk (a filter applied to what is drawn). A newer drawing of the same
+// parent stops an older one.
+function drawInChunks(parent, makers, then) {
+  const run = {};
+  drawing.set(parent, run);
+  parent.replaceChildren(...makers.slice(0, CHUNK).map((make) => make()));
+  if (then) then();
+  let at = CHUNK;
+  const more = () => {
+    if (drawing.get(parent) !== run || at >= makers.length) return;
+    parent.append(...makers.slice(at, at + CHUNK).map((make) => make()));
+    at += CHUNK;
+    if (then) then();
+    setTimeout(more, 0);
+  };
+  setTimeout(more, 0);
+}
+
+// The first items of a long list, and a button that shows the rest.
+function shownAtFirst(items, make, what) {
+  const first = 50;
+  if (items.length <= first) return items.map(make);
+  const rest = el('button', { type: 'button', class: 'plain', text: `show ${items.length - first} more ${what}` });
+  rest.onclick = () => rest.replaceWith(...items.slice(first).map(make));
+  return [...items.slice(0, first).map(make), rest];
+}
+
+async function showDraftText() {
+  const answer = await step($('draft-problems'), () => api('/api/draft', {}));
+  if (answer) $('draft-text').value = answer.text;
+}
+
 // ---- 1. open
 
 // How long the last open and edit took, from the request sent to the page redrawn (read by
 // bench/studio.js).
 function timed(kind, started) {
   document.body.dataset[`last${kind}Ms`] = String(Math.round(performance.now() - started));
+  // The first frame painted after the redraw: what the one who clicked sees.
+  requestAnimationFrame(() => { document.body.dataset[`last${kind}PaintAt`] = String(performance.now()); });
 }
 
 async function open(body) {
@@ -174,7 +215,17 @@ function renderOperations(openapi) {
       ...diagnostics(list)));
   }
   const body = $('operations').tBodies[0];
-  body.replaceChildren(...openapi.operations.map((operation) => {
+  // What the conversion said of an operation: its codes at once, each message when opened.
+  const said = (operation) => {
+    if (!operation.diagnostics.length) return [];
+    const codes = operation.diagnostics.map((i) => all[i].code);
+    const box = el('details', { class: 'said' }, el('summary', { text: [...new Set(codes)].join(' · ') }));
+    box.addEventListener('toggle', () => {
+      if (box.open && box.childElementCount === 1) box.append(...operation.diagnostics.map((i) => diagnostic(all[i])));
+    }, { once: false });
+    return [box];
+  };
+  drawInChunks(body, openapi.operations.map((operation) => () => {
     const label = `${operation.method} ${operation.path}`;
     return el('tr', { 'data-operation': label },
       el('td', {}, el('input', { type: 'checkbox', checked: operation.endpoints.length > 0, disabled: operation.endpoints.length === 0, 'aria-label': `keep ${label}` })),
@@ -182,10 +233,11 @@ function renderOperations(openapi) {
       el('td', {}, ...(operation.endpoints.length
         ? operation.endpoints.flatMap((name, i) => [i ? ', ' : null, el('span', { 'data-endpoint': name, text: name })])
         : ['— skipped'])),
-      el('td', {}, ...operation.diagnostics.map((i) => diagnostic(all[i]))));
-  }));
-  filterOperations();
-  if (state.draft) markGone(state.draft.endpoints.map((e) => e.name));
+      el('td', {}, ...said(operation)));
+  }), () => {
+    filterOperations();
+    if (state.draft) markGone(state.draft.endpoints.map((e) => e.name));
+  });
   const o = openapi.options || {};
   options($('opt-target'), state.targets, o.target);
   $('opt-server').value = o.server || '';
@@ -201,9 +253,10 @@ function renderOperations(openapi) {
 
 // An endpoint the conversion made and an edit removed is struck out where the table names it.
 function markGone(names) {
+  const kept = new Set(names);
   document.querySelectorAll('#operations [data-endpoint]').forEach((cell) => {
-    cell.classList.toggle('gone', !names.includes(cell.dataset.endpoint));
-    cell.title = names.includes(cell.dataset.endpoint) ? '' : 'removed from the draft';
+    cell.classList.toggle('gone', !kept.has(cell.dataset.endpoint));
+    cell.title = kept.has(cell.dataset.endpoint) ? '' : 'removed from the draft';
   });
 }
 
@@ -218,43 +271,11 @@ const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
 
 // ---- 3. endpoints
 
-function draftJson() {
-  try { return JSON.parse(state.draft.text); } catch { return null; }
-}
-
-// The endpoint objects of the chosen OIS, when the draft is JSON (for the snippets' code).
-function endpointObjects() {
-  const root = draftJson();
-  if (!root) return [];
-  const oises = Array.isArray(root) ? root : Array.isArray(root.ois) ? root.ois : [root];
-  const title = state.draft.title;
-  const ois = title ? oises.find((o) => o && o.title === title) : oises[0];
-  return (ois && ois.endpoints) || [];
-}
-
-// Which endpoint a diagnostic is about (its index), and which part of it: the key after
-// /endpoints/N/ (the OIS may be inside a list or a config).
-const ENDPOINT_POINTER = /^(?:\/ois\/\d+|\/\d+)?\/endpoints\/(\d+)(?:\/([^/]+))?/;
-function endpointIndex(pointer) {
-  const match = ENDPOINT_POINTER.exec(pointer || '');
-  return match ? Number(match[1]) : null;
-}
-function endpointPart(pointer) {
-  const match = ENDPOINT_POINTER.exec(pointer || '');
-  return match ? (match[2] || 'endpoint') : null;
-}
-
-const PARTS = {
-  reservedParameters: 'reserved', parameters: 'parameters', fixedOperationParameters: 'fixed',
-  preProcessingSpecificationV2: 'pre', preProcessingSpecifications: 'pre',
-  postProcessingSpecificationV2: 'post', postProcessingSpecifications: 'post',
-};
-
 // The endpoints a user opened stay open across redraws (a document may have hundreds: each
 // card's form is built only when it is opened).
 const openCards = new Set();
 
-function endpointCard(endpoint, index, objects, problems) {
+function endpointCard(endpoint, index, problems) {
   const errors = problems.filter((d) => d.severity === 'error').length;
   const card = el('details', { class: 'card', 'data-endpoint': endpoint.name, open: openCards.has(endpoint.name) },
     el('summary', {}, el('strong', { text: endpoint.name }), ' ',
@@ -264,7 +285,7 @@ function endpointCard(endpoint, index, objects, problems) {
   const build = () => {
     if (built) return;
     built = true;
-    card.append(endpointForm(card, endpoint, index, objects, problems));
+    card.append(endpointForm(card, endpoint, problems));
   };
   card.addEventListener('toggle', () => {
     if (card.open) { openCards.add(endpoint.name); build(); } else openCards.delete(endpoint.name);
@@ -273,9 +294,8 @@ function endpointCard(endpoint, index, objects, problems) {
   return card;
 }
 
-function endpointForm(card, endpoint, index, objects, problems) {
-  const object = objects[index] || {};
-  const code = (key) => (object[`${key}ProcessingSpecificationV2`] || {}).value || '';
+function endpointForm(card, endpoint, problems) {
+  const code = (key) => (state.draft.snippets[endpoint.name] || {})[key] || '';
   const reserved = new Map(endpoint.reserved.map(([name, value]) => [name, value]));
   const boxes = {};
   const box = (part) => { boxes[part] = el('div', { class: 'field-problems', 'data-part': part }); return boxes[part]; };
@@ -293,7 +313,7 @@ function endpointForm(card, endpoint, index, objects, problems) {
         el('option', { value: 'drop', text: 'drop it' }))))),
     box('parameters'),
     el('h4', { text: 'Reserved parameters (fixed values; empty: left as they are)' }),
-    el('div', { class: 'grid' }, ...RESERVED.map((name) => el('label', {}, name,
+    el('div', { class: 'grid' }, ...state.reservedNames.map((name) => el('label', {}, name,
       el('input', { 'data-reserved': name, value: reserved.has(name) ? (reserved.get(name) ?? '') : '', placeholder: reserved.has(name) ? 'from the requester' : '' })))),
     box('reserved'),
     el('h4', { text: 'Fixed operation parameters' }),
@@ -312,7 +332,7 @@ function endpointForm(card, endpoint, index, objects, problems) {
       el('button', { type: 'button', 'data-action': 'apply', text: 'Apply', onclick: () => applyEndpoint(card, endpoint) }),
       el('button', { type: 'button', class: 'plain', 'data-action': 'remove', text: 'Remove endpoint', onclick: () => edit(card, { kind: 'remove', names: [endpoint.name] }) })));
   for (const d of problems) {
-    boxes[PARTS[endpointPart(d.pointer)] || 'endpoint'].append(diagnostic(d));
+    (boxes[d.part] || boxes.endpoint).append(diagnostic(d));
   }
   return form;
 }
@@ -333,11 +353,10 @@ function collectSettings(card, endpoint) {
   });
   const fixedName = card.querySelector('[data-fixed-name]').value.trim();
   if (fixedName) settings.fixed.push([fixedName, card.querySelector('[data-fixed-value]').value]);
-  const objects = endpointObjects();
-  const object = objects.find((o) => o && o.name === endpoint.name) || {};
+  const code = state.draft.snippets[endpoint.name] || {};
   for (const key of ['pre', 'post']) {
     const text = card.querySelector(`[data-snippet="${key}"]`).value;
-    const before = (object[`${key}ProcessingSpecificationV2`] || {}).value || '';
+    const before = code[key] || '';
     if (text.trim() && text !== before) settings[key] = text;
   }
   return settings;
@@ -373,7 +392,7 @@ async function edit(card, body) {
 // A refusal goes beside the part of the form it is about, and the field it names is marked.
 function placeRefusal(card, fallback, d) {
   if (!card) { fallback.append(diagnostic(d)); return; }
-  const part = PARTS[endpointPart(d.pointer)];
+  const part = d.part;
   const named = [...card.querySelectorAll('[data-reserved], [data-param], [data-fixed-name], [data-field], [data-snippet]')]
     .find((field) => {
       const name = field.dataset.reserved || field.dataset.param || field.dataset.snippet || field.dataset.field;
@@ -398,19 +417,14 @@ function renderDraft(draft) {
   const byEndpoint = draft.endpoints.map(() => []);
   const own = [];
   for (const d of draft.diagnostics) {
-    const index = endpointIndex(d.pointer);
-    (index !== null && byEndpoint[index] ? byEndpoint[index] : own).push(d);
+    (d.endpoint !== undefined && byEndpoint[d.endpoint] ? byEndpoint[d.endpoint] : own).push(d);
   }
-  $('draft-problems').replaceChildren(...diagnostics(own));
-  // The endpoint objects (for the snippets' code) are read from the text only when a form needs them.
-  let parsed = null;
-  const objects = new Proxy([], { get: (_, key) => (parsed ??= endpointObjects())[key] });
-  $('endpoints').replaceChildren(...draft.endpoints.map((e, i) => endpointCard(e, i, objects, byEndpoint[i])));
-  filterEndpoints();
+  $('draft-problems').replaceChildren(...shownAtFirst(own, diagnostic, 'problem(s)'));
+  drawInChunks($('endpoints'), draft.endpoints.map((e, i) => () => endpointCard(e, i, byEndpoint[i])), filterEndpoints);
   $('undo').disabled = !state.undo;
   if (document.activeElement !== $('save-path')) $('save-path').value = draft.file || draft.suggested;
-  // A big OIS's text is put in the page only when its section is open, or downloaded.
-  if ($('text-details').open && document.activeElement !== $('draft-text')) $('draft-text').value = draft.text;
+  // A big OIS's text comes to the page only when its section is open, or downloaded.
+  if ($('text-details').open && document.activeElement !== $('draft-text')) showDraftText();
   $('download-ois').download = (draft.file || draft.suggested).split('/').pop();
   const names = draft.endpoints.map((e) => e.name);
   options($('try-endpoint'), names);
@@ -426,11 +440,14 @@ function renderDraft(draft) {
 }
 
 async function undo() {
+  const started = performance.now();
   const view = await step($('save-problems'), () => api('/api/undo', {}));
   if (view) render(view);
+  timed('Undo', started);
 }
 
 function filterEndpoints() {
+  const started = performance.now();
   const words = $('endpoint-filter').value.trim().toLowerCase().split(/\s+/).filter(Boolean);
   let shown = 0;
   const cards = document.querySelectorAll('#endpoints .card');
@@ -440,6 +457,7 @@ function filterEndpoints() {
     if (!card.hidden) shown += 1;
   });
   $('endpoint-count').textContent = words.length ? `${shown} of ${cards.length}` : `${cards.length} endpoint(s)`;
+  timed('Find', started);
 }
 
 // ---- 3b. feeds by name
@@ -795,8 +813,17 @@ function wire() {
   $('show-update').addEventListener('click', () => showUpdate({ path: $('update-select').value }));
   $('update-input').addEventListener('change', (e) => { const f = e.target.files[0]; if (f) readFile(f, (name, text) => showUpdate({ name, text })); });
   $('take-update').addEventListener('click', async () => { const view = await step($('update-problems'), () => api('/api/update/take', {})); if (view) { $('update-view').hidden = true; render(view); } });
-  $('text-details').addEventListener('toggle', () => { if ($('text-details').open) $('draft-text').value = state.draft.text; });
-  $('download-ois').addEventListener('click', () => setDownload('download-ois', $('download-ois').download, state.draft.text));
+  $('text-details').addEventListener('toggle', () => { if ($('text-details').open) showDraftText(); });
+  $('download-ois').addEventListener('click', async (e) => {
+    // The text is fetched first, then the link followed with it.
+    if ($('download-ois').dataset.ready === 'yes') { $('download-ois').dataset.ready = ''; return; }
+    e.preventDefault();
+    const answer = await step($('save-problems'), () => api('/api/draft', {}));
+    if (!answer) return;
+    setDownload('download-ois', $('download-ois').download, answer.text);
+    $('download-ois').dataset.ready = 'yes';
+    $('download-ois').click();
+  });
   $('apply-text').addEventListener('click', async () => { const view = await step($('draft-problems'), () => api('/api/text', $('draft-text').value)); if (view) render(view); });
 }
 

@@ -1,0 +1,210 @@
+//! What the page is sent: typed, so that its shape is one place (snapshot-tested in
+//! `session_tests.rs`), and so that the page receives the lists it needs (the reserved names,
+//! which endpoint and which part of its form each diagnostic is about) instead of knowing them.
+//!
+//! The draft's text is not in it: a big OIS's text is megabytes the page needs only to show or
+//! download it (`/api/draft`); the processing code of the endpoints that have some comes instead.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::view::{Operation, Placed};
+use crate::convert::GivenOptions;
+use crate::edit::EndpointSummary;
+use crate::ois::DocumentKind;
+
+/// Everything the page draws.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageView {
+    /// The studio's folder.
+    pub folder: String,
+    /// The nodes a conversion can target.
+    pub targets: Vec<&'static str>,
+    /// The reserved parameters an endpoint's form offers.
+    pub reserved_names: &'static [&'static str],
+    /// The secret name the node reads its mnemonic from.
+    pub mnemonic_secret: &'static str,
+    /// The OpenAPI document opened, when it was one.
+    pub openapi: Option<OpenApiView>,
+    /// The OIS being refined.
+    pub draft: Option<DraftView>,
+    /// The names of the secrets held (never their values).
+    pub secrets: Vec<String>,
+    /// Whether an API's answer is held for previews.
+    pub has_response: bool,
+    /// Whether an update is shown and not taken.
+    pub pending: bool,
+    /// How many changes undo can take back.
+    pub undo: usize,
+    /// The folder's documents, for the file pickers (only when the page is drawn whole).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<String>>,
+    /// What an edit changed or kept beside what was asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<Vec<Placed>>,
+}
+
+/// The OpenAPI document opened: the conversion's report and operations only when it changed
+/// (`revision` says which conversion the page drew).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenApiView {
+    /// Its name.
+    pub name: String,
+    /// Which conversion of it this is.
+    pub revision: u64,
+    /// The options it was converted with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub options: Option<GivenOptions>,
+    /// What the conversion said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<Vec<Placed>>,
+    /// Each operation and what became of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operations: Option<Vec<Operation>>,
+}
+
+/// The OIS being refined.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DraftView {
+    /// The name diagnostics give it.
+    pub name: String,
+    /// Its file in the folder, once it has one.
+    pub file: Option<String>,
+    /// Where it would be saved first.
+    pub suggested: String,
+    /// An OIS, a list or a config.
+    pub kind: Option<DocumentKind>,
+    /// The titles of the OIS objects it holds.
+    pub titles: Vec<String>,
+    /// The OIS chosen among them.
+    pub title: Option<String>,
+    /// How long its text is, in bytes (the text itself: `/api/draft`).
+    pub text_bytes: usize,
+    /// Whether it differs from its file.
+    pub dirty: bool,
+    /// Whether its file changed on disk since it was read or saved.
+    pub changed_on_disk: bool,
+    /// The chosen OIS's endpoints.
+    pub endpoints: Vec<EndpointSummary>,
+    /// The V2 processing code of the endpoints that have some, by endpoint name.
+    pub snippets: BTreeMap<String, Snippets>,
+    /// The feeds served by name.
+    pub feeds: FeedsView,
+    /// Every rule it breaks, each with the endpoint and the part of its form it is about.
+    pub diagnostics: Vec<Placed>,
+    /// The secrets its credentials need.
+    pub secrets_needed: Vec<String>,
+}
+
+/// An endpoint's processing code, as the form shows it.
+#[derive(Debug, Default, Serialize)]
+pub struct Snippets {
+    /// Its pre-processing (V2 `value`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pre: Option<String>,
+    /// Its post-processing (V2 `value`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub post: Option<String>,
+}
+
+/// The feeds served by name: none (no `feed` endpoint), the list, or why the tables cannot be read.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum FeedsView {
+    /// No feed endpoint.
+    None,
+    /// Each feed.
+    Listed(Vec<FeedRow>),
+    /// The feed endpoint's processing is not the tables.
+    Unreadable {
+        /// Why.
+        error: String,
+    },
+}
+
+/// One feed of the feeds table.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedRow {
+    /// Its name.
+    pub name: String,
+    /// The vendor path.
+    pub path: String,
+    /// The vendor parameters.
+    pub parameters: Map<String, Value>,
+    /// The value path its parser reads, when it only reads one.
+    pub value: Option<String>,
+    /// How many lines its parser has.
+    pub parser_lines: Option<usize>,
+}
+
+/// The feeds of `ois`, for the page.
+pub fn feeds(ois: &Value) -> FeedsView {
+    match crate::ois::feeds::read(ois) {
+        Ok(None) => FeedsView::None,
+        Ok(Some(tables)) => FeedsView::Listed(
+            tables
+                .feeds
+                .into_iter()
+                .map(|feed| FeedRow {
+                    value: feed.value_path(),
+                    parser_lines: feed.parser.as_ref().map(|p| p.lines().count()),
+                    name: feed.name,
+                    path: feed.path,
+                    parameters: feed.parameters,
+                })
+                .collect(),
+        ),
+        Err(error) => FeedsView::Unreadable { error: error.message },
+    }
+}
+
+/// The V2 processing code of each endpoint of `ois` that has some.
+pub fn snippets(ois: &Value) -> BTreeMap<String, Snippets> {
+    let code = |endpoint: &Value, key: &str| {
+        endpoint.get(key).and_then(|s| s.get("value")).and_then(Value::as_str).map(str::to_owned)
+    };
+    ois.get("endpoints")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|endpoint| {
+            let name = endpoint.get("name")?.as_str()?.to_owned();
+            let snippets = Snippets {
+                pre: code(endpoint, "preProcessingSpecificationV2"),
+                post: code(endpoint, "postProcessingSpecificationV2"),
+            };
+            (snippets.pre.is_some() || snippets.post.is_some()).then_some((name, snippets))
+        })
+        .collect()
+}
+
+/// The part of an endpoint's form each key of an endpoint is edited in.
+fn form_part(key: &str) -> &'static str {
+    match key {
+        "reservedParameters" => "reserved",
+        "parameters" => "parameters",
+        "fixedOperationParameters" => "fixed",
+        "preProcessingSpecificationV2" | "preProcessingSpecifications" => "pre",
+        "postProcessingSpecificationV2" | "postProcessingSpecifications" => "post",
+        _ => "endpoint",
+    }
+}
+
+/// Says of each diagnostic pointing into an endpoint of the OIS at `ois_pointer` which endpoint
+/// (its index) and which part of its form it is about.
+pub fn place_in_endpoints(placed: &mut [Placed], ois_pointer: &str) {
+    let prefix = format!("{ois_pointer}/endpoints/");
+    for one in placed {
+        let Some(rest) = one.diagnostic.location.pointer.strip_prefix(&prefix) else { continue };
+        let mut tokens = rest.split('/');
+        let Some(index) = tokens.next().and_then(|t| t.parse::<usize>().ok()) else { continue };
+        one.endpoint = Some(index);
+        one.part = Some(tokens.next().map_or("endpoint", form_part));
+    }
+}
