@@ -164,6 +164,22 @@ const [url, api, apiKey, shots] = process.argv.slice(2);
     if (!(await page.locator('#config-text').textContent()).includes('"fetchInterval": 7')) throw new Error('the fetch interval');
     await shot('built');
 
+    // 7b. A reload keeps the feeds, the last answer (a tree, the picked value marked) and the IDs.
+    await page.reload();
+    await page.waitForSelector('#endpoints .card');
+    await page.waitForFunction(() => document.querySelectorAll('#feed-list li').length === 2
+      && document.querySelectorAll('#ids-table tbody tr').length === 4);
+    await page.locator('[data-testid="answer-tree"] [data-tree-path="bitcoin.eur"]').waitFor();
+    await page.locator('[data-testid="answer-tree"] summary button', { hasText: 'copy' }).waitFor();
+    await page.locator('[data-testid="answer-tree"] [data-tree-path="bitcoin.usd"] button').click();
+    await page.locator('[data-testid="answer-tree"] [data-tree-path="bitcoin.usd"].picked').waitFor();
+    await page.locator('#by-name-table tr[data-feed="BTC/EUR"]').getByText('bitcoin.usd').waitFor();
+    await page.locator('#by-name-table tr[data-feed="BTC/EUR"] button', { hasText: 'edit' }).click();
+    await page.fill('#bn-value', 'bitcoin.eur');
+    await page.keyboard.press('Enter');
+    await page.locator('#by-name-table tr[data-feed="BTC/EUR"]').getByText('bitcoin.eur').waitFor();
+    await shot('reloaded');
+
     // 8. Save the config with its secrets template, the IDs, and the OIS.
     await page.click('#save-config');
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved config.json'));

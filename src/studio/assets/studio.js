@@ -119,6 +119,26 @@ function setDownload(id, name, text) {
   $(id).download = name;
 }
 
+// ---- what the page keeps across a reload (this tab only; never a secret)
+
+function keptKey(what) { return `ois-studio:${state ? state.folder : ''}:${what}`; }
+function keep(what, value) {
+  try { sessionStorage.setItem(keptKey(what), JSON.stringify(value)); } catch { /* full or refused: nothing kept */ }
+}
+function kept(what) {
+  try { return JSON.parse(sessionStorage.getItem(keptKey(what)) || 'null'); } catch { return null; }
+}
+
+// After the first view: the feeds, the last answer and the last build as they were.
+function restore() {
+  const savedFeeds = kept('feeds');
+  if (Array.isArray(savedFeeds)) { feeds = savedFeeds; renderFeeds(); }
+  const answer = kept('answer');
+  if (answer && state.draft) showAnswer(answer.call, answer.picker);
+  const built = kept('build');
+  if (built && state.draft) showBuild(built);
+}
+
 // ---- drawing long lists without freezing the page
 
 // How many items of a long list are drawn at once: the first lot before the page paints, the
@@ -572,6 +592,7 @@ async function preview(extra) {
 }
 
 function showAnswer(call, picker) {
+  keep('answer', { call, picker });
   const view = $('answer-view');
   view.replaceChildren();
   if (call) {
@@ -588,8 +609,39 @@ function showAnswer(call, picker) {
     if (picker.truncated) view.append(el('p', { class: 'muted', text: 'only the first leaves are shown' }));
   }
   if (call) {
-    view.append(el('details', {}, el('summary', { text: 'the whole answer' }), el('pre', { text: JSON.stringify(call.body, null, 2) })));
+    const copy = el('button', { type: 'button', class: 'plain', text: 'copy', title: 'copy the answer as JSON' });
+    copy.onclick = async () => {
+      try { await navigator.clipboard.writeText(JSON.stringify(call.body, null, 2)); copy.textContent = 'copied'; } catch { copy.textContent = 'the browser did not allow it'; }
+    };
+    view.append(el('details', { open: true, 'data-testid': 'answer-tree' }, el('summary', { text: 'the whole answer ' }, copy),
+      jsonTree(call.body, [], picker, 0)));
   }
+}
+
+// The answer as a tree: objects and arrays open a level at a time (their children drawn when
+// opened), each leaf the `_path` that reaches it; the one picked is marked.
+function jsonTree(value, segments, picker, depth) {
+  const byPath = new Map(((picker && picker.leaves) || []).filter((l) => l.path !== null).map((l) => [l.path, l]));
+  const node = (value, segments, depth) => {
+    const key = segments.length ? segments[segments.length - 1] : '(the whole answer)';
+    if (value !== null && typeof value === 'object') {
+      const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+      const box = el('details', { class: 'branch', open: depth < 2 },
+        el('summary', { text: `${key} ${Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`}` }));
+      const draw = () => { if (box.childElementCount === 1) box.append(...entries.map(([k, v]) => node(v, [...segments, k], depth + 1))); };
+      if (box.open) draw(); else box.addEventListener('toggle', draw);
+      return box;
+    }
+    const path = segments.map((s) => s.replace(/\./g, '\\.')).join('.');
+    const leaf = byPath.get(path);
+    const shown = el('div', { class: `node${leaf && pickedPath === path ? ' picked' : ''}`, 'data-tree-path': path },
+      el('span', { class: 'path', text: key }), ': ', el('code', { text: typeof value === 'string' ? value : JSON.stringify(value) }));
+    if (leaf) {
+      shown.append(' ', el('button', { type: 'button', class: 'plain', text: 'use this value', onclick: () => pick(leaf, picker) }));
+    }
+    return shown;
+  };
+  return node(value, segments, depth);
 }
 
 async function call() {
@@ -610,7 +662,14 @@ async function call() {
   }
 }
 
+// The `_path` picked last (the tree marks it).
+let pickedPath = null;
+
 async function pick(leaf, picker) {
+  pickedPath = leaf.path;
+  document.querySelectorAll('[data-tree-path].picked').forEach((n) => n.classList.remove('picked'));
+  const node = document.querySelector(`[data-tree-path="${CSS.escape(leaf.path)}"]`);
+  if (node) node.classList.add('picked');
   if (picker && picker.feed) {
     // A feed by name reads its value with its parser: the path becomes the feed's value.
     const view = await edit(null, { kind: 'setFeed', name: picker.feed, value: leaf.path });
@@ -648,6 +707,7 @@ function renderMnemonic() {
 }
 
 function renderFeeds() {
+  keep('feeds', feeds);
   $('feed-list').replaceChildren(...feeds.map((feed, i) => el('li', { 'data-feed': feed },
     el('code', { text: feed }), ' ',
     el('button', { type: 'button', class: 'plain', text: 'remove', onclick: () => { feeds.splice(i, 1); renderFeeds(); } }))));
@@ -667,11 +727,17 @@ async function build() {
   const answer = await step($('build-problems'), () => api('/api/build', body));
   if (!answer) return;
   $('build-problems').replaceChildren(...diagnostics(answer.diagnostics));
+  showBuild(answer);
+  // Kept across a reload of the page (not the secrets template: it may name what is held).
+  keep('build', { config: answer.config, ids: answer.ids, mnemonic: answer.mnemonic });
+}
+
+function showBuild(answer) {
   $('build-view').hidden = false;
   $('config-text').textContent = answer.config;
-  $('secrets-text').textContent = answer.secrets;
+  $('secrets-text').textContent = answer.secrets || '(build again for the secrets template)';
   setDownload('download-config', 'config.json', answer.config);
-  setDownload('download-secrets', 'secrets.env', answer.secrets);
+  if (answer.secrets) setDownload('download-secrets', 'secrets.env', answer.secrets);
   setDownload('download-ids', 'ids.json', JSON.stringify(answer.ids, null, 2));
   $('ids-table').tBodies[0].replaceChildren(...answer.ids.templates.map((t) => el('tr', {},
     el('td', { text: t.endpointName }),
@@ -828,4 +894,4 @@ function wire() {
 }
 
 wire();
-api('/api/state').then(render).catch((error) => { $('status').textContent = String(error.message || error); });
+api('/api/state').then((view) => { render(view); restore(); }).catch((error) => { $('status').textContent = String(error.message || error); });
