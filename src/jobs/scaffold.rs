@@ -38,6 +38,8 @@ pub struct FeedRequest {
     pub feeds: Vec<String>,
     /// A JSON file of feeds.
     pub feeds_file: Option<PathBuf>,
+    /// Feeds given as values (the studio's form), after those written out.
+    pub templates: Vec<crate::scaffold::node::Feed>,
     /// The node (`None`: the Feed of `node_version`, else the Feed that reads the OIS's format).
     pub target: Option<Target>,
     /// `nodeSettings.nodeVersion`: the exact release targeted (`None`: the target's newest).
@@ -62,6 +64,7 @@ impl Default for FeedRequest {
         FeedRequest {
             feeds: Vec::new(),
             feeds_file: None,
+            templates: Vec::new(),
             target: None,
             node_version: None,
             signed_apis: Vec::new(),
@@ -357,6 +360,7 @@ fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnost
     if let Some(path) = &request.feeds_file {
         feeds.extend(Feed::list_from_json(&Source::read_regular(path)?.parse()?, &path.display().to_string())?);
     }
+    feeds.extend(request.templates.iter().cloned());
     if request.all_feeds {
         feeds.extend(super::feed::templates(oises)?);
     }

@@ -25,6 +25,8 @@ pub struct PageView {
     pub targets: Vec<&'static str>,
     /// The reserved parameters an endpoint's form offers.
     pub reserved_names: &'static [&'static str],
+    /// The types a template parameter can have (string32 first: what feeds use).
+    pub parameter_types: Vec<&'static str>,
     /// The secret name the node reads its mnemonic from.
     pub mnemonic_secret: &'static str,
     /// The OpenAPI document opened, when it was one.

@@ -292,6 +292,9 @@ pub struct BuildRequest {
     /// Feeds, `ENDPOINT:NAME=TYPE:VALUE,...` each.
     #[serde(default)]
     pub feeds: Vec<String>,
+    /// Feeds as the form gives them: an endpoint and its parameters, (name, type, value) each.
+    #[serde(default)]
+    pub templates: Vec<TemplateRequest>,
     /// Signed APIs: name and URL.
     #[serde(default)]
     pub signed_apis: Vec<(String, String)>,
@@ -307,6 +310,17 @@ pub struct BuildRequest {
     /// Seconds between a trigger's API calls (the scaffold's default when none).
     #[serde(default)]
     pub fetch_interval: Option<u64>,
+}
+
+/// One feed of the form: an endpoint and its template parameters.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TemplateRequest {
+    /// The endpoint.
+    pub endpoint: String,
+    /// Its parameters: name, type (string32, uint256, …) and value.
+    #[serde(default)]
+    pub parameters: Vec<(String, String, String)>,
 }
 
 /// A file written.
@@ -372,6 +386,12 @@ impl Session {
             folder: self.folder.root().display().to_string(),
             targets: crate::node::Target::all().map(|t| t.name()).collect(),
             reserved_names: &crate::RESERVED_NAMES,
+            parameter_types: {
+                let mut types: Vec<&'static str> =
+                    crate::node::ids::PARAMETER_TYPES.iter().map(|(name, _)| *name).collect();
+                types.sort_by_key(|name| *name != "string32");
+                types
+            },
             mnemonic_secret: crate::node::MNEMONIC_SECRET,
             openapi,
             draft: self.draft.as_ref().map(|draft| self.draft_view(draft)),
@@ -766,6 +786,22 @@ impl Session {
         let kind = match request.node.as_str() {
             "feed" => ScaffoldKind::Feed(FeedRequest {
                 feeds: request.feeds,
+                templates: request
+                    .templates
+                    .into_iter()
+                    .map(|template| crate::scaffold::node::Feed {
+                        endpoint: template.endpoint,
+                        parameters: template
+                            .parameters
+                            .into_iter()
+                            .map(|(name, kind, value)| crate::node::ids::TemplateParameter {
+                                kind,
+                                name,
+                                value: Value::String(value),
+                            })
+                            .collect(),
+                    })
+                    .collect(),
                 signed_apis: request.signed_apis,
                 batch: request.batch,
                 all_feeds: request.all_feeds,

@@ -148,10 +148,14 @@ const [url, api, apiKey, shots] = process.argv.slice(2);
     // 7. Two feeds, every feed by name, a signed API, the mnemonic held, the config built with
     // its IDs and the fetch interval asked for.
     await page.selectOption('#feed-endpoint', 'price');
-    await page.fill('#feed-params', 'ids=string32:bitcoin,vs_currencies=string32:usd');
+    // A typed field a parameter: string32 is chosen unless another type is.
+    await page.fill('[data-value="ids"]', 'bitcoin');
+    await page.fill('[data-value="vs_currencies"]', 'usd');
     await page.click('#add-feed');
-    await page.fill('#feed-params', 'ids=string32:bitcoin,vs_currencies=string32:eur');
+    await page.fill('[data-value="ids"]', 'bitcoin');
+    await page.fill('[data-value="vs_currencies"]', 'eur');
     await page.click('#add-feed');
+    await page.locator('#feed-list li[data-feed="price:ids=string32:bitcoin,vs_currencies=string32:eur"]').waitFor();
     await page.fill('#signed-url', 'http://127.0.0.1:8090');
     await page.check('#build-all-feeds');
     await page.fill('#build-interval', '7');

@@ -132,7 +132,7 @@ function kept(what) {
 // After the first view: the feeds, the last answer and the last build as they were.
 function restore() {
   const savedFeeds = kept('feeds');
-  if (Array.isArray(savedFeeds)) { feeds = savedFeeds; renderFeeds(); }
+  if (Array.isArray(savedFeeds)) { feeds = savedFeeds.filter((f) => f && f.endpoint && Array.isArray(f.parameters)); renderFeeds(); }
   const answer = kept('answer');
   if (answer && state.draft) showAnswer(answer.call, answer.picker);
   const built = kept('build');
@@ -448,7 +448,9 @@ function renderDraft(draft) {
   $('download-ois').download = (draft.file || draft.suggested).split('/').pop();
   const names = draft.endpoints.map((e) => e.name);
   options($('try-endpoint'), names);
-  options($('feed-endpoint'), names);
+  const chosenFeedEndpoint = $('feed-endpoint').value;
+  options($('feed-endpoint'), names, chosenFeedEndpoint);
+  if ($('feed-endpoint').value !== chosenFeedEndpoint || !$('feed-fields').childElementCount) renderFeedFields();
   renderTryParameters();
   renderByName(draft);
   renderMnemonic();
@@ -706,18 +708,32 @@ function renderMnemonic() {
   $('mnemonic').placeholder = state.secrets.includes(state.mnemonicSecret) ? 'held (type another to replace it)' : '';
 }
 
+// A feed of section 5: `{endpoint, parameters: [[name, type, value], …]}`, shown as the command
+// line writes it.
+const feedText = (feed) => `${feed.endpoint}:${feed.parameters.map(([n, t, v]) => `${n}=${t}:${v}`).join(',')}`;
+
 function renderFeeds() {
   keep('feeds', feeds);
-  $('feed-list').replaceChildren(...feeds.map((feed, i) => el('li', { 'data-feed': feed },
-    el('code', { text: feed }), ' ',
+  $('feed-list').replaceChildren(...feeds.map((feed, i) => el('li', { 'data-feed': feedText(feed) },
+    el('code', { text: feedText(feed) }), ' ',
     el('button', { type: 'button', class: 'plain', text: 'remove', onclick: () => { feeds.splice(i, 1); renderFeeds(); } }))));
+}
+
+// A field a parameter of the chosen endpoint: its type (string32 first) and its value.
+function renderFeedFields() {
+  const endpoint = state.draft && state.draft.endpoints.find((e) => e.name === $('feed-endpoint').value);
+  const names = endpoint ? endpoint.parameters.map((p) => p.name) : [];
+  $('feed-fields').replaceChildren(...names.map((name) => el('fieldset', { class: 'typed', 'data-template-param': name },
+    el('legend', { text: name }),
+    el('select', { 'data-type': name, 'aria-label': `${name} type` }, ...state.parameterTypes.map((t) => el('option', { value: t, text: t }))),
+    el('input', { 'data-value': name, 'aria-label': `${name} value` }))));
 }
 
 async function build() {
   const url = $('signed-url').value.trim();
   const body = {
     node: $('build-node').value,
-    feeds,
+    templates: feeds,
     signedApis: url ? [[$('signed-name').value.trim() || 'local', url]] : [],
     batch: $('feed-batch').checked,
     allFeeds: $('build-all-feeds').checked,
@@ -849,16 +865,19 @@ function wire() {
   $('preview').addEventListener('click', () => preview({ useResponse: state.hasResponse }));
   $('call').addEventListener('click', call);
   $('hold-secrets').addEventListener('click', holdSecrets);
+  $('feed-endpoint').addEventListener('change', renderFeedFields);
   $('add-feed').addEventListener('click', () => {
-    // A feed of an endpoint without parameters is `ENDPOINT:`, as the command line takes it.
-    const params = $('feed-params').value.trim();
     if (!$('feed-endpoint').value) {
       $('status').className = 'error';
       $('status').textContent = 'choose the endpoint of the feed first';
       return;
     }
-    feeds.push(`${$('feed-endpoint').value}:${params}`);
-    $('feed-params').value = '';
+    // A feed of an endpoint without parameters has none, as `ENDPOINT:` on the command line.
+    const parameters = [...$('feed-fields').querySelectorAll('[data-template-param]')]
+      .map((box) => [box.dataset.templateParam, box.querySelector('select').value, box.querySelector('input').value])
+      .filter(([, , value]) => value !== '');
+    feeds.push({ endpoint: $('feed-endpoint').value, parameters });
+    $('feed-fields').querySelectorAll('input').forEach((input) => { input.value = ''; });
     renderFeeds();
   });
   $('build').addEventListener('click', build);
