@@ -119,3 +119,31 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
         .assert()
         .success();
 }
+
+/// A large document in the page (GitHub's API, 4 MB): every operation drawn, the table within its
+/// section, an endpoint found among hundreds, refined and undone, the text fetched when asked.
+#[test]
+fn a_large_document_in_a_browser() {
+    let Some(chromium) = chromium() else { return };
+    if !common::interop_installed("playwright-core") {
+        return;
+    }
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(common::shared_dir().join("corpus/github/api.github.com.json"), folder.path().join("github.json"))
+        .unwrap();
+    let studio = Studio::start(folder.path(), &["github.json"]);
+    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/studio-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let output = Command::new("node")
+        .arg(common::interop_dir().join("studio-large.js"))
+        .args([&studio.url, &shots.display().to_string()])
+        .env("CHROMIUM", &chromium)
+        .current_dir(common::interop_dir())
+        .output()
+        .expect("node runs");
+    assert!(output.status.success(), "the browser run failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    let run: Value = serde_json::from_slice(&output.stdout).expect("the run's JSON");
+    assert_eq!(run["consoleErrors"], json!([]), "{run}");
+    assert_eq!(run["steps"].as_array().unwrap().len(), 3, "{run}");
+    assert!(run["operations"].as_u64() > Some(800), "{run}");
+}

@@ -1,0 +1,77 @@
+// Drives `ois studio` on a large document (GitHub's API, 4 MB, 874 operations) in headless
+// Chromium: every operation drawn (a chunk at a time), filtered, two kept; an endpoint found among
+// hundreds, refined, the refinement undone; the text editor fetched on demand. Screenshots to the
+// folder named; prints {"steps": [...], "consoleErrors": [...], "operations": N}; throws on failure.
+// Usage: node studio-large.js STUDIO_URL SCREENSHOT_DIR
+'use strict';
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const [url, shots] = process.argv.slice(2);
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const steps = [];
+  const consoleErrors = [];
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  try {
+    page.setDefaultTimeout(60000);
+    page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+    page.on('pageerror', (error) => consoleErrors.push(String(error)));
+    page.on('dialog', (dialog) => dialog.accept());
+    const shot = async (name) => {
+      await page.screenshot({ path: path.join(shots, `large-${String(steps.length + 1).padStart(2, '0')}-${name}.png`) });
+      steps.push(name);
+    };
+    await page.goto(url);
+    // Every operation is drawn, the last ones after the page first painted.
+    await page.waitForSelector('#operations tbody tr');
+    await page.waitForFunction(() => {
+      const rows = document.querySelectorAll('#operations tbody tr').length;
+      return rows > 800 && rows === Number(document.querySelector('#convert-summary p').textContent.split(' ')[0]);
+    });
+    const operations = await page.locator('#operations tbody tr').count();
+    // The table fits its section: no column pushed off the page.
+    const widths = await page.evaluate(() => [document.querySelector('#operations').scrollWidth, document.querySelector('#convert-section').clientWidth]);
+    if (widths[0] > widths[1] + 2) throw new Error(`the operations table is ${widths[0]} px wide in a ${widths[1]} px section`);
+    // A row's messages are drawn when opened.
+    const said = page.locator('#operations details.said').first();
+    await said.locator('summary').click();
+    await said.locator('.diag').first().waitFor();
+    await shot('opened');
+
+    // Find an endpoint among hundreds, refine it, undo.
+    await page.waitForFunction(() => document.querySelector('#endpoint-count').textContent.endsWith('endpoint(s)'));
+    await page.fill('#endpoint-filter', 'meta root');
+    await page.waitForFunction(() => document.querySelector('#endpoint-count').textContent === '1 of ' + document.querySelectorAll('#endpoints .card').length);
+    const card = page.locator('#endpoints .card:not([hidden])').first();
+    const name = await card.getAttribute('data-endpoint');
+    await card.locator('summary').click();
+    await card.locator('[data-field="rename"]').fill('root');
+    await card.locator('[data-field="rename"]').press('Enter');
+    await page.locator('#endpoints .card[data-endpoint="root"]').waitFor({ state: 'attached' });
+    await page.locator(`#operations [data-endpoint="${name}"].gone`).waitFor();
+    await shot('refined');
+    await page.click('#undo');
+    await page.locator(`#endpoints .card[data-endpoint="${name}"]`).waitFor();
+    await page.fill('#endpoint-filter', '');
+    // The text editor gets the draft's text when opened (it is not in every answer).
+    await page.locator('#text-details summary').click();
+    await page.waitForFunction(() => document.querySelector('#draft-text').value.startsWith('{'));
+    await shot('text');
+    if (/^(null|undefined)$/m.test(await page.locator('main').innerText())) throw new Error('a "null" shown as text');
+    process.stdout.write(JSON.stringify({ steps, consoleErrors, operations }));
+  } catch (error) {
+    await page.screenshot({ path: path.join(shots, 'large-failed.png') }).catch(() => {});
+    throw error;
+  } finally {
+    await browser.close();
+  }
+})().catch((error) => {
+  process.stderr.write(`${error.stack || error}\n`);
+  process.exit(1);
+});
