@@ -5,18 +5,14 @@
 // JS heap after the runs. The studio process's peak memory is bench/run.sh's to print.
 // Usage (bench/run.sh studio does this): NODE_PATH=tests/interop/node_modules node bench/studio.js URL RUNS FILE...
 'use strict';
-const { chromium } = require('playwright-core');
+const { launch } = require('../tests/interop/browser');
 
 const [url, runsText, ...files] = process.argv.slice(2);
 const runs = Number(runsText) || 5;
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--enable-precise-memory-info'],
-  });
+  const browser = await launch(['--enable-precise-memory-info']);
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   page.setDefaultTimeout(120000);
   // Opening another document over an unsaved draft asks first: the bench says yes.

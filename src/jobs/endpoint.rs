@@ -90,14 +90,7 @@ pub struct EditReport {
 
 /// Every endpoint of the chosen OIS of the file at `file`.
 pub fn list(file: &std::path::Path, title: Option<&str>) -> Result<Vec<EndpointSummary>, Diagnostic> {
-    let source = Source::read(file)?;
-    let root = source.parse()?;
-    let read = OisDocument::read(&root).map_err(|(_, error)| error)?;
-    let chosen = read.choose(title).map_err(|mut error| {
-        source.locate_diagnostic(&mut error);
-        error
-    })?;
-    Ok(edit::list(chosen.ois))
+    super::with_chosen_ois(file, title, |ois, _| Ok(edit::list(ois)))
 }
 
 /// The errors of `diagnostics` as (code, pointer), to tell the ones an edit made from those it

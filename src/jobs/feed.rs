@@ -58,29 +58,14 @@ struct VendorOperation {
 
 /// The feeds of the chosen OIS of `file` (none when it has no feed endpoint).
 pub fn list(file: &Path, title: Option<&str>) -> Result<FeedTables, Diagnostic> {
-    let source = Source::read(file)?;
-    let root = source.parse()?;
-    let read = OisDocument::read(&root).map_err(|(_, error)| error)?;
-    let chosen = read.choose(title).map_err(|mut error| {
-        source.locate_diagnostic(&mut error);
-        error
-    })?;
-    feeds::read(chosen.ois)
-        .map_err(|mut error| {
-            error.location.pointer = format!("{}{}", chosen.pointer, error.location.pointer);
-            source.locate_diagnostic(&mut error);
-            error
-        })
-        .map(Option::unwrap_or_default)
+    super::with_chosen_ois(file, title, |ois, _| feeds::read(ois).map(Option::unwrap_or_default))
 }
 
 /// The title of the chosen OIS of `file`.
 pub fn list_title(file: &Path, title: Option<&str>) -> Result<String, Diagnostic> {
-    let source = Source::read(file)?;
-    let root = source.parse()?;
-    let read = OisDocument::read(&root).map_err(|(_, error)| error)?;
-    let chosen = read.choose(title)?;
-    Ok(chosen.ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned())
+    super::with_chosen_ois(file, title, |ois, _| {
+        Ok(ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned())
+    })
 }
 
 /// The change `feed add` makes of `input`.
@@ -480,11 +465,10 @@ pub fn export(
     batches: Option<&Path>,
     replace: bool,
 ) -> Result<ExportReport, Diagnostic> {
-    let source = Source::read(file)?;
-    let root = source.parse()?;
-    let read = OisDocument::read(&root).map_err(|(_, error)| error)?;
-    let chosen = read.choose(title)?;
-    let tables = feeds::read(chosen.ois)?.ok_or_else(|| refuse(format!("{} has no feed endpoint", file.display())))?;
+    let (tables, ois_title) = super::with_chosen_ois(file, title, |ois, _| {
+        let tables = feeds::read(ois)?.ok_or_else(|| refuse(format!("{} has no feed endpoint", file.display())))?;
+        Ok((tables, ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned()))
+    })?;
     let blueprint_of = |feed: &Feed| json!({"name": feed.name, "parameters": feed.parameters, "path": feed.path, "parser": feed.parser});
     let mut plan = Plan::new();
     let mut written = Vec::new();
@@ -510,8 +494,7 @@ pub fn export(
     }
     let groups = batch_groups(&tables.feeds);
     if let Some(batches) = batches {
-        let title = chosen.ois.get("title").and_then(Value::as_str).unwrap_or_default();
-        let document = json!({"supportedFeedsInBatches": {title: groups}});
+        let document = json!({"supportedFeedsInBatches": {ois_title: groups}});
         plan.file(batches, pretty(&document), replace);
         written.push(batches.display().to_string());
     }

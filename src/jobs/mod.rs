@@ -49,3 +49,27 @@ impl Held {
         }
     }
 }
+
+/// Reads `file` and gives its chosen OIS (`title` picks one of several) and the pointer to it to
+/// `with`; an error, whether the choice's or `with`'s (its pointer relative to the OIS), is
+/// located in the file.
+pub(crate) fn with_chosen_ois<T>(
+    file: &std::path::Path,
+    title: Option<&str>,
+    with: impl FnOnce(&serde_json::Value, &str) -> Result<T, crate::diagnostic::Diagnostic>,
+) -> Result<T, crate::diagnostic::Diagnostic> {
+    let source = crate::source::Source::read(file)?;
+    let root = source.parse()?;
+    let read = crate::ois::OisDocument::read(&root).map_err(|(_, error)| error)?;
+    let located = |mut error: crate::diagnostic::Diagnostic| {
+        source.locate_diagnostic(&mut error);
+        error
+    };
+    let chosen = read.choose(title).map_err(located)?;
+    with(chosen.ois, &chosen.pointer).map_err(|mut error| {
+        if error.location.document == crate::diagnostic::Document::Input {
+            error.location.pointer = format!("{}{}", chosen.pointer, error.location.pointer);
+        }
+        located(error)
+    })
+}

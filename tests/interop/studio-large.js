@@ -5,16 +5,12 @@
 // Usage: node studio-large.js STUDIO_URL SCREENSHOT_DIR
 'use strict';
 const path = require('path');
-const { chromium } = require('playwright-core');
+const { launch } = require('./browser');
 
 const [url, shots] = process.argv.slice(2);
 
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch([]);
   const steps = [];
   const consoleErrors = [];
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });

@@ -5,17 +5,12 @@
 // Usage: node studio.js STUDIO_URL API_URL API_KEY SCREENSHOT_DIR
 'use strict';
 const path = require('path');
-const { chromium } = require('playwright-core');
+const { launch } = require('./browser');
 
 const [url, api, apiKey, shots] = process.argv.slice(2);
 
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    // As root on a machine with a closed network: no sandbox, no background connections.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch([]);
   const steps = [];
   const consoleErrors = [];
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
