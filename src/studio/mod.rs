@@ -93,7 +93,14 @@ impl Studio {
             "/api/open" => self.step(body, |s, r| s.open(r)),
             "/api/convert" => self.step(body, |s, r| s.reconvert(r)),
             "/api/choose" => self.step(body, |s, r: Option<String>| s.choose(r)),
-            "/api/edit" => self.step(body, |s, r| s.edit(r)),
+            "/api/edit" => self.step(body, |s, mut r: serde_json::Value| {
+                // Which draft view the page holds, beside the edit itself.
+                let seen = r.as_object_mut().and_then(|o| o.remove("seen")).and_then(|v| v.as_u64());
+                let edit = serde_json::from_value(r).map_err(|error| {
+                    session::Refusal::from(Diagnostic::elsewhere(Code::BadArgument, format!("the page sent {error}")))
+                })?;
+                s.edit_seen(edit, seen)
+            }),
             "/api/text" => self.step(body, |s, r: String| s.set_text(r)),
             "/api/request" => self.step(body, |s, r| s.request(&r)),
             "/api/call" => self.call(body),

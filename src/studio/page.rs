@@ -69,10 +69,22 @@ pub struct OpenApiView {
     pub operations: Option<Vec<Operation>>,
 }
 
-/// The OIS being refined.
+/// The OIS being refined. After an edit, when the page holds the view before it (`revision`),
+/// only the endpoints that changed are sent (`changed`: their indexes; `endpoints` and their
+/// diagnostics are theirs alone, the rest the page keeps).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DraftView {
+    /// Which view of the draft this is: the page sends it back with an edit.
+    pub revision: u64,
+    /// When only some endpoints are sent: their indexes, in the order of `endpoints`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changed: Option<Vec<usize>>,
+    /// With `changed`: the endpoints not sent whose diagnostics moved in the text (an edit above
+    /// them added or took lines), each index with its diagnostics' new `[line, column, …]`, in the
+    /// order the page holds them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moved: Option<Vec<(usize, Vec<usize>)>>,
     /// The name diagnostics give it.
     pub name: String,
     /// Its file in the folder, once it has one.
@@ -209,4 +221,85 @@ pub fn place_in_endpoints(placed: &mut [Placed], ois_pointer: &str) {
         one.endpoint = Some(index);
         one.part = Some(tokens.next().map_or("endpoint", form_part));
     }
+}
+
+/// What the page holds of a draft view: the endpoints' names, and a print of each endpoint's
+/// summary and diagnostics, to send only those that change.
+#[derive(Debug, Default)]
+pub struct Sent {
+    revision: u64,
+    names: Vec<String>,
+    prints: Vec<u64>,
+    positions: Vec<Vec<usize>>,
+}
+
+/// Each endpoint's diagnostics' places in the text, `[line, column, …]`.
+fn positions(view: &DraftView) -> Vec<Vec<usize>> {
+    let mut found = vec![Vec::new(); view.endpoints.len()];
+    for placed in &view.diagnostics {
+        if let Some(list) = placed.endpoint.and_then(|index| found.get_mut(index)) {
+            let location = &placed.diagnostic.location;
+            list.extend([location.line.unwrap_or_default(), location.column.unwrap_or_default()]);
+        }
+    }
+    found
+}
+
+/// A print of each endpoint of `view`: its summary and its diagnostics, not where they are in
+/// the text (an edit above an endpoint moves its diagnostics without changing them).
+fn prints(view: &DraftView) -> Vec<u64> {
+    use std::hash::{BuildHasher, Hasher};
+    let state = foldhash::fast::FixedState::with_seed(0);
+    let mut hashers: Vec<_> = view
+        .endpoints
+        .iter()
+        .map(|summary| {
+            let mut hasher = state.build_hasher();
+            hasher.write(serde_json::to_string(summary).unwrap_or_default().as_bytes());
+            hasher
+        })
+        .collect();
+    for placed in &view.diagnostics {
+        if let Some(hasher) = placed.endpoint.and_then(|index| hashers.get_mut(index)) {
+            let mut unplaced = placed.clone();
+            (unplaced.diagnostic.location.line, unplaced.diagnostic.location.column) = (None, None);
+            hasher.write(serde_json::to_string(&unplaced).unwrap_or_default().as_bytes());
+        }
+    }
+    hashers.into_iter().map(|hasher| hasher.finish()).collect()
+}
+
+/// Makes `view` (whole, its `revision` set) what the page needs after holding `seen`: only the
+/// endpoints that changed when `seen` is what was sent last and no endpoint came or went or was
+/// renamed; `sent` becomes what the page will hold.
+pub fn since(mut view: DraftView, seen: Option<u64>, sent: &mut Sent) -> DraftView {
+    let now = prints(&view);
+    let places = positions(&view);
+    let names: Vec<String> = view.endpoints.iter().map(|e| e.name.clone()).collect();
+    let same_list = seen == Some(sent.revision) && sent.revision != 0 && names == sent.names;
+    let previous = std::mem::take(&mut sent.prints);
+    let previous_places = std::mem::take(&mut sent.positions);
+    *sent = Sent { revision: view.revision, names, prints: now.clone(), positions: places.clone() };
+    if !same_list {
+        return view;
+    }
+    let changed: Vec<usize> =
+        now.iter().zip(&previous).enumerate().filter(|(_, (a, b))| a != b).map(|(i, _)| i).collect();
+    let moved: Vec<(usize, Vec<usize>)> = places
+        .into_iter()
+        .zip(previous_places)
+        .enumerate()
+        .filter(|(index, (now, before))| now != before && !changed.contains(index))
+        .map(|(index, (now, _))| (index, now))
+        .collect();
+    view.moved = Some(moved);
+    view.endpoints = std::mem::take(&mut view.endpoints)
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| changed.contains(index))
+        .map(|(_, summary)| summary)
+        .collect();
+    view.diagnostics.retain(|placed| placed.endpoint.is_none_or(|index| changed.contains(&index)));
+    view.changed = Some(changed);
+    view
 }

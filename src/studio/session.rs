@@ -49,6 +49,10 @@ pub struct Session {
     /// The draft's text and every rule it breaks (not located), as the last edit checked it: an
     /// edit checks the document once, and the view reuses that check.
     checked: Option<(String, Vec<crate::diagnostic::Diagnostic>)>,
+    /// What the page holds of the draft's view (to send it only what an edit changed), and the
+    /// last view's revision.
+    sent: std::cell::RefCell<page::Sent>,
+    revisions: std::cell::Cell<u64>,
 }
 
 /// The most changes undo goes back through.
@@ -358,6 +362,8 @@ impl Session {
             conversions: 0,
             undo: Vec::new(),
             checked: None,
+            sent: std::cell::RefCell::default(),
+            revisions: std::cell::Cell::new(0),
         }
     }
 
@@ -375,6 +381,11 @@ impl Session {
 
     /// [`Session::view_of`], typed.
     fn page(&self, conversion: bool) -> PageView {
+        self.page_since(conversion, None)
+    }
+
+    /// [`Session::page`] for a page that holds the draft view `seen`: only what changed of it.
+    fn page_since(&self, conversion: bool, seen: Option<u64>) -> PageView {
         let openapi = self.openapi.as_ref().map(|opened| OpenApiView {
             name: opened.name.clone(),
             revision: self.conversions,
@@ -394,7 +405,10 @@ impl Session {
             },
             mnemonic_secret: crate::node::MNEMONIC_SECRET,
             openapi,
-            draft: self.draft.as_ref().map(|draft| self.draft_view(draft)),
+            draft: self.draft.as_ref().map(|draft| {
+                let view = self.draft_view(draft);
+                page::since(view, seen, &mut self.sent.borrow_mut())
+            }),
             secrets: self.secrets.keys().cloned().collect(),
             has_response: self.response.is_some(),
             pending: self.pending.is_some(),
@@ -423,7 +437,11 @@ impl Session {
             (Err(error), _) => crate::validate::Validation::unreadable(error.clone()).diagnostics,
         };
         let mut diagnostics = view::placed(found, Some(&source));
+        self.revisions.set(self.revisions.get() + 1);
         let mut view = DraftView {
+            revision: self.revisions.get(),
+            changed: None,
+            moved: None,
             name: draft.name.clone(),
             file: draft.file.clone(),
             suggested: draft.suggested.clone(),
@@ -593,6 +611,12 @@ impl Session {
 
     /// An endpoint edit on the draft, as `ois endpoint` makes it (refused when it breaks a rule).
     pub fn edit(&mut self, request: EditRequest) -> Answer {
+        self.edit_seen(request, None)
+    }
+
+    /// [`Session::edit`] for a page holding the draft view `seen`: the answer carries only the
+    /// endpoints the edit changed.
+    pub fn edit_seen(&mut self, request: EditRequest, seen: Option<u64>) -> Answer {
         let edit = match request {
             EditRequest::Add { name, operation, settings } => {
                 EndpointEdit::Add { name, operation, settings: settings.settings()? }
@@ -624,7 +648,7 @@ impl Session {
         if let Some(draft) = self.draft.as_mut() {
             draft.text = text;
         }
-        let mut page = self.page(false);
+        let mut page = self.page_since(false, seen);
         page.notes = Some(view::placed(notes, None));
         Ok(serde_json::to_value(page).unwrap_or(Value::Null))
     }

@@ -130,3 +130,66 @@ fn the_view_of_an_opened_document() {
     let text = serde_json::to_string_pretty(&view).unwrap().replace(&root, "FOLDER");
     expectorate::assert_contents("tests/studio/view-opened.json", &format!("{text}\n"));
 }
+
+/// An edit answered to a page holding the view before it: only the endpoint the edit changed,
+/// and what the page makes of it (its held endpoints and diagnostics, those replaced) is the
+/// whole view. A page holding another view, or an edit that renames, gets the whole view.
+#[test]
+fn an_edit_sends_only_the_endpoints_it_changed() {
+    let (_folder, mut session) = opened();
+    let before = session.view();
+    let seen = before["draft"]["revision"].as_u64();
+    let set = |name: &str, value: &str| -> EditRequest {
+        serde_json::from_value(json!({"kind": "set", "name": name, "settings": {"reserved": [["_times", value]]}}))
+            .unwrap()
+    };
+    let delta = session.edit_seen(set("simplePrice", "1000"), seen).unwrap();
+    let index = endpoint_names(&before).iter().position(|n| n == "simplePrice").unwrap();
+    assert_eq!(delta["draft"]["changed"], json!([index]), "{}", delta["draft"]);
+    assert_eq!(delta["draft"]["endpoints"].as_array().unwrap().len(), 1);
+    // The page's merge, as studio.js makes it: the kept diagnostics moved where the edit says.
+    let mut endpoints = before["draft"]["endpoints"].as_array().unwrap().clone();
+    endpoints[index] = delta["draft"]["endpoints"][0].clone();
+    let moved: std::collections::HashMap<u64, Vec<u64>> = delta["draft"]["moved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m[0].as_u64().unwrap(), m[1].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect()))
+        .collect();
+    assert!(!moved.is_empty(), "the edit added lines above other endpoints: {}", delta["draft"]);
+    let mut taken: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    let mut diagnostics: Vec<String> = before["draft"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d.get("endpoint").is_some_and(|e| e != index))
+        .map(|d| {
+            let mut d = d.clone();
+            let endpoint = d["endpoint"].as_u64().unwrap();
+            if let Some(places) = moved.get(&endpoint) {
+                let at = taken.entry(endpoint).or_default();
+                d["line"] = json!(places[*at]);
+                d["column"] = json!(places[*at + 1]);
+                *at += 2;
+            }
+            d
+        })
+        .chain(delta["draft"]["diagnostics"].as_array().unwrap().iter().cloned())
+        .map(|d| d.to_string())
+        .collect();
+    diagnostics.sort();
+    let whole = session.view();
+    let mut expected: Vec<String> =
+        whole["draft"]["diagnostics"].as_array().unwrap().iter().map(Value::to_string).collect();
+    expected.sort();
+    assert_eq!(Value::Array(endpoints), whole["draft"]["endpoints"]);
+    assert_eq!(diagnostics, expected);
+    // A page holding an older view gets all of it; so does a rename.
+    let stale = session.edit_seen(set("simplePrice", "1001"), seen).unwrap();
+    assert!(stale["draft"].get("changed").is_none());
+    let now = stale["draft"]["revision"].as_u64();
+    let rename = serde_json::from_value(json!({"kind": "set", "name": "simplePrice", "rename": "price"})).unwrap();
+    let renamed = session.edit_seen(rename, now).unwrap();
+    assert!(renamed["draft"].get("changed").is_none());
+    assert_eq!(renamed["draft"]["endpoints"].as_array().unwrap().len(), endpoint_names(&before).len());
+}

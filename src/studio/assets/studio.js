@@ -397,7 +397,7 @@ async function edit(card, body) {
   }
   let view = null;
   try {
-    view = await api('/api/edit', body);
+    view = await api('/api/edit', { ...body, seen: state.draft ? state.draft.revision : null });
   } catch (error) {
     if (!error.refusal) { $('status').className = 'error'; $('status').textContent = String(error.message || error); return null; }
     for (const d of error.refusal.diagnostics || []) placeRefusal(card, problems, d);
@@ -791,8 +791,30 @@ async function showUpdate(body) {
 
 let drawnConversion = null;
 
+// An edit's answer may carry only the endpoints it changed (`changed`: their indexes): the rest
+// of the draft is the one the page holds.
+function mergeDraft(held, draft) {
+  if (!draft || !draft.changed) return draft;
+  const endpoints = held.endpoints.slice();
+  draft.changed.forEach((index, i) => { endpoints[index] = draft.endpoints[i]; });
+  const changed = new Set(draft.changed);
+  const kept = held.diagnostics.filter((d) => d.endpoint !== undefined && !changed.has(d.endpoint));
+  // The kept diagnostics an edit above them moved: their new lines and columns, in order.
+  const moved = new Map((draft.moved || []).map(([index, places]) => [index, places]));
+  const seen = new Map();
+  const placed = kept.map((d) => {
+    const places = moved.get(d.endpoint);
+    if (!places) return d;
+    const at = seen.get(d.endpoint) || 0;
+    seen.set(d.endpoint, at + 2);
+    return { ...d, line: places[at] || d.line, column: places[at + 1] || d.column };
+  });
+  return { ...draft, endpoints, diagnostics: [...placed, ...draft.diagnostics], changed: undefined, moved: undefined };
+}
+
 function render(view) {
   const conversion = view.openapi ? view.openapi.revision : null;
+  if (view.draft && view.draft.changed) view.draft = mergeDraft(state.draft, view.draft);
   state = view;
   $('folder').textContent = view.folder;
   if (view.files) {
