@@ -52,6 +52,23 @@ const [url, shots] = process.argv.slice(2);
     await page.locator('#endpoints .card[data-endpoint="root"]').waitFor({ state: 'attached' });
     await page.locator(`#operations [data-endpoint="${name}"].gone`).waitFor();
     await shot('refined');
+    // An edit that renames nothing: only that endpoint's card is drawn again; the rest are kept.
+    const rootCard = page.locator('#endpoints .card[data-endpoint="root"]');
+    const other = await page.locator('#endpoints .card').nth(5).getAttribute('data-endpoint');
+    await page.evaluate(() => { document.querySelectorAll('#endpoints .card')[5].dataset.kept = 'yes'; });
+    await page.fill('#endpoint-filter', '');
+    if (!(await rootCard.evaluate((c) => c.open))) await rootCard.locator('summary').click();
+    await rootCard.locator('[data-reserved="_times"]').fill('1000');
+    await rootCard.locator('[data-reserved="_times"]').press('Enter');
+    await page.waitForFunction(() => {
+      const input = document.querySelector('#endpoints .card[data-endpoint="root"] [data-reserved="_times"]');
+      return input && input.value === '1000';
+    });
+    if (!(await page.locator(`#endpoints .card[data-endpoint="${other}"]`).evaluate((c) => c.dataset.kept === 'yes'))) {
+      throw new Error('an endpoint the edit did not change was drawn again');
+    }
+    await page.click('#undo');
+    await page.locator('#endpoints .card[data-endpoint="root"]').waitFor({ state: 'attached' });
     await page.click('#undo');
     await page.locator(`#endpoints .card[data-endpoint="${name}"]`).waitFor();
     await page.fill('#endpoint-filter', '');

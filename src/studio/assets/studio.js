@@ -150,13 +150,14 @@ const drawing = new WeakMap();
 // task; `then` after each chunk (a filter applied to what is drawn). A newer drawing of the same
 // parent stops an older one.
 function drawInChunks(parent, makers, then) {
-  const run = {};
+  const run = { pending: makers.length > CHUNK };
   drawing.set(parent, run);
   parent.replaceChildren(...makers.slice(0, CHUNK).map((make) => make()));
   if (then) then();
   let at = CHUNK;
   const more = () => {
-    if (drawing.get(parent) !== run || at >= makers.length) return;
+    if (drawing.get(parent) !== run) return;
+    if (at >= makers.length) { run.pending = false; return; }
     parent.append(...makers.slice(at, at + CHUNK).map((make) => make()));
     at += CHUNK;
     if (then) then();
@@ -295,6 +296,9 @@ const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
 // card's form is built only when it is opened).
 const openCards = new Set();
 
+// Each endpoint's problems, as the last view says (an unopened card builds its form from them).
+let problemsByEndpoint = [];
+
 function endpointCard(endpoint, index, problems) {
   const errors = problems.filter((d) => d.severity === 'error').length;
   const card = el('details', { class: 'card', 'data-endpoint': endpoint.name, open: openCards.has(endpoint.name) },
@@ -305,7 +309,8 @@ function endpointCard(endpoint, index, problems) {
   const build = () => {
     if (built) return;
     built = true;
-    card.append(endpointForm(card, endpoint, problems));
+    // Its problems as they are when it opens: an edit above it may have moved their lines.
+    card.append(endpointForm(card, endpoint, problemsByEndpoint[index] || problems));
   };
   card.addEventListener('toggle', () => {
     if (card.open) { openCards.add(endpoint.name); build(); } else openCards.delete(endpoint.name);
@@ -425,7 +430,7 @@ function placeRefusal(card, fallback, d) {
   if (named) { named.classList.add('field-problem'); named.focus(); }
 }
 
-function renderDraft(draft) {
+function renderDraft(draft, changed) {
   for (const id of ['draft-section', 'try-section', 'feeds-section', 'update-section', 'text-section']) {
     $(id).hidden = !draft;
   }
@@ -440,21 +445,38 @@ function renderDraft(draft) {
     (d.endpoint !== undefined && byEndpoint[d.endpoint] ? byEndpoint[d.endpoint] : own).push(d);
   }
   $('draft-problems').replaceChildren(...shownAtFirst(own, diagnostic, 'problem(s)'));
-  drawInChunks($('endpoints'), draft.endpoints.map((e, i) => () => endpointCard(e, i, byEndpoint[i])), filterEndpoints);
+  problemsByEndpoint = byEndpoint;
+  // After an edit that changed some endpoints (none came or went): only their cards are drawn
+  // again, and a card whose problems moved gets its new lines.
+  const cards = $('endpoints').children;
+  const patch = Boolean(changed) && cards.length === draft.endpoints.length && !(drawing.get($('endpoints')) || {}).pending;
+  if (patch) {
+    // A card whose problems only moved is drawn again only when open (its form shows the lines).
+    const moved = (changed.moved || []).filter((index) => cards[index] && cards[index].open);
+    for (const index of new Set([...changed, ...moved])) {
+      cards[index].replaceWith(endpointCard(draft.endpoints[index], index, byEndpoint[index]));
+    }
+    filterEndpoints();
+  } else {
+    drawInChunks($('endpoints'), draft.endpoints.map((e, i) => () => endpointCard(e, i, byEndpoint[i])), filterEndpoints);
+  }
   $('undo').disabled = !state.undo;
   if (document.activeElement !== $('save-path')) $('save-path').value = draft.file || draft.suggested;
   // A big OIS's text comes to the page only when its section is open, or downloaded.
   if ($('text-details').open && document.activeElement !== $('draft-text')) showDraftText();
   $('download-ois').download = (draft.file || draft.suggested).split('/').pop();
   const names = draft.endpoints.map((e) => e.name);
-  options($('try-endpoint'), names);
-  const chosenFeedEndpoint = $('feed-endpoint').value;
-  options($('feed-endpoint'), names, chosenFeedEndpoint);
-  if ($('feed-endpoint').value !== chosenFeedEndpoint || !$('feed-fields').childElementCount) renderFeedFields();
+  // The endpoints' names are the same after such an edit: the lists naming them stay.
+  if (!patch) {
+    options($('try-endpoint'), names);
+    const chosenFeedEndpoint = $('feed-endpoint').value;
+    options($('feed-endpoint'), names, chosenFeedEndpoint);
+    if ($('feed-endpoint').value !== chosenFeedEndpoint || !$('feed-fields').childElementCount) renderFeedFields();
+    markGone(names);
+  }
   renderTryParameters();
   renderByName(draft);
   renderMnemonic();
-  markGone(names);
   $('secret-fields').replaceChildren(...draft.secretsNeeded.map((name) => el('label', {}, name,
     el('input', { type: 'password', autocomplete: 'off', 'data-secret': name, placeholder: state.secrets.includes(name) ? 'held' : '' }))));
   $('secrets-box').hidden = draft.secretsNeeded.length === 0;
@@ -814,7 +836,12 @@ function mergeDraft(held, draft) {
 
 function render(view) {
   const conversion = view.openapi ? view.openapi.revision : null;
-  if (view.draft && view.draft.changed) view.draft = mergeDraft(state.draft, view.draft);
+  let changed = null;
+  if (view.draft && view.draft.changed) {
+    changed = view.draft.changed.slice();
+    changed.moved = (view.draft.moved || []).map(([index]) => index);
+    view.draft = mergeDraft(state.draft, view.draft);
+  }
   state = view;
   $('folder').textContent = view.folder;
   if (view.files) {
@@ -826,7 +853,7 @@ function render(view) {
     renderOperations(view.openapi);
     drawnConversion = conversion;
   }
-  renderDraft(view.draft);
+  renderDraft(view.draft, changed);
 }
 
 function wire() {
