@@ -109,7 +109,8 @@ impl Studio {
             "/api/save" => self.step(body, |s, r| s.save(r)),
             "/api/disk" => self.with_session(|s| s.disk()),
             "/api/reload" => self.with_session(|s| s.reload()),
-            "/api/undo" => self.with_session(|s| s.undo()),
+            "/api/undo" => self
+                .step(body, |s, r: serde_json::Value| s.undo_seen(r.get("seen").and_then(serde_json::Value::as_u64))),
             "/api/draft" => self.with_session(|s| s.draft_text()),
             "/api/update" => self.step(body, |s, r| s.update(r)),
             "/api/update/take" => self.with_session(|s| s.take_update()),

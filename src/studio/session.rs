@@ -674,10 +674,15 @@ impl Session {
     /// Takes the draft back to its text before the last change (an edit, the text editor, a file
     /// taken from disk, an update taken).
     pub fn undo(&mut self) -> Answer {
+        self.undo_seen(None)
+    }
+
+    /// [`Session::undo`] for a page holding the draft view `seen`: only what changed of it.
+    pub fn undo_seen(&mut self, seen: Option<u64>) -> Answer {
         let previous = self.undo.pop().ok_or_else(|| refuse("nothing to undo"))?;
         let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
         draft.text = previous;
-        Ok(self.view())
+        Ok(serde_json::to_value(self.page_since(false, seen)).unwrap_or(Value::Null))
     }
 
     /// The chosen OIS of the draft, when it reads as one.

@@ -485,7 +485,7 @@ function renderDraft(draft, changed) {
 
 async function undo() {
   const started = performance.now();
-  const view = await step($('save-problems'), () => api('/api/undo', {}));
+  const view = await step($('save-problems'), () => api('/api/undo', { seen: state.draft ? state.draft.revision : null }));
   if (view) render(view);
   timed('Undo', started);
 }
