@@ -28,6 +28,11 @@ const [url, api, apiKey, shots] = process.argv.slice(2);
     await page.goto(url);
     await page.waitForSelector('#operations tbody tr[data-operation="GET /simple/price"]');
     await page.locator('#operations tbody tr[data-operation="PUT /coins/{id}"]').getByText('CNV030').waitFor();
+    // The report's groups draw their diagnostics when opened.
+    const group = page.locator('#convert-summary details.group').first();
+    if (await group.locator('.diag').count()) throw new Error('a closed group drew its diagnostics');
+    await group.locator('summary').click();
+    await group.locator('.diag').first().waitFor();
     await shot('opened');
 
     // 2. Pick two operations (filter box, then checkboxes) and keep them.

@@ -230,10 +230,13 @@ function renderOperations(openapi) {
   // The report grouped by code, each diagnostic with its place and line.
   const byCode = new Map();
   all.forEach((d) => { byCode.set(d.code, [...(byCode.get(d.code) || []), d]); });
+  // Each group's diagnostics are drawn when it is opened (a big document has thousands).
   for (const [code, list] of byCode) {
-    summary.append(el('details', { class: 'group' },
-      el('summary', { text: `${code} × ${list.length}: ${list[0].message}` }),
-      ...diagnostics(list)));
+    const group = el('details', { class: 'group' }, el('summary', { text: `${code} × ${list.length}: ${list[0].message}` }));
+    group.addEventListener('toggle', () => {
+      if (group.open && group.childElementCount === 1) group.append(...shownAtFirst(list, diagnostic, 'diagnostic(s)'));
+    });
+    summary.append(group);
   }
   const body = $('operations').tBodies[0];
   // What the conversion said of an operation: its codes at once, each message when opened.
