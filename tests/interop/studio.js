@@ -2,12 +2,12 @@
 // operations, refine one into a feed endpoint, preview, call the loopback API, pick `_path` by
 // clicking, add two feeds, build and save the Airnode Feed config. A screenshot of each step goes
 // to the folder named; prints {"steps": [...], "consoleErrors": [...]}; throws on any failure.
-// Usage: node studio.js STUDIO_URL API_URL API_KEY SCREENSHOT_DIR
+// Usage: node studio.js STUDIO_URL API_URL API_KEY SCREENSHOT_DIR SIGNED_API_URL
 'use strict';
 const path = require('path');
 const { launch } = require('./browser');
 
-const [url, api, apiKey, shots] = process.argv.slice(2);
+const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
 
 (async () => {
   const browser = await launch([]);
@@ -156,7 +156,9 @@ const [url, api, apiKey, shots] = process.argv.slice(2);
     await page.fill('[data-value="vs_currencies"]', 'eur');
     await page.click('#add-feed');
     await page.locator('#feed-list li[data-feed="price:ids=string32:bitcoin,vs_currencies=string32:eur"]').waitFor();
-    await page.fill('#signed-url', 'http://127.0.0.1:8090');
+    await page.fill('#signed-url', signedApi);
+    // A staging config: its OIS call the loopback API, as the real Feed will run it.
+    await page.fill('#build-server', api);
     await page.check('#build-all-feeds');
     await page.fill('#build-interval', '7');
     await page.fill('#mnemonic', 'test test test test test test test test test test test junk');

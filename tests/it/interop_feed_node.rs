@@ -15,44 +15,12 @@ use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use alloy_primitives::{Address, B256, Signature, U256, keccak256};
+use common::nodes::{free_port, pushed, signed_api_config, start_node};
 use common::vendor::{deploy_for, deploy_with, vendor};
 use serde_json::{Value, json};
-
-/// A node process, stopped when the test ends however it ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts `node SCRIPT` in `dir` (where it reads `config/`), its output in `dir/node.log`.
-fn start_node(script: &Path, dir: &Path, env: &[(&str, &str)]) -> Running {
-    let log = std::fs::File::create(dir.join("node.log")).unwrap();
-    let mut command = Command::new("node");
-    command.arg(script).current_dir(dir).stdin(Stdio::null()).stdout(log.try_clone().unwrap()).stderr(log);
-    command.env("LOG_FORMAT", "json").env("LOG_LEVEL", "info").env("LOG_COLORIZE", "false");
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    Running(command.spawn().expect("node runs"))
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-/// `GET url` with a bearer token, as JSON; `None` while the server is not up or answers otherwise.
-fn get_json(url: &str, token: &str) -> Option<Value> {
-    let mut answer = ureq::get(url).header("Authorization", &format!("Bearer {token}")).call().ok()?;
-    serde_json::from_str(&answer.body_mut().read_to_string().ok()?).ok()
-}
 
 /// `createSha256Hash(serializePlainObject(config))` by the `@api3/commons` the Feed package at
 /// `feed_package` loads.
@@ -63,10 +31,6 @@ fn config_hash_by(feed_package: &Path, config: &Path) -> String {
     let output = Command::new("node").arg("-e").arg(script).arg(feed_package).arg(config).output().expect("node runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8(output.stdout).unwrap()
-}
-
-fn log_of(dir: &Path) -> String {
-    std::fs::read_to_string(dir.join("node.log")).unwrap_or_default()
 }
 
 /// What the Feed signs: `keccak256(abi.encodePacked(bytes32 templateId, uint256 timestamp, bytes
@@ -82,35 +46,6 @@ fn signer(datum: &Value) -> Address {
     let digest = keccak256(&packed);
     let signature: Signature = text("signature").parse().unwrap();
     signature.recover_address_from_msg(digest.as_slice()).unwrap()
-}
-
-/// The Signed API's config for the Feed config `config`, by `ois scaffold signed-api` (the
-/// Airnode from the mnemonic in `secrets`), in `dir/config/`, its secrets template filled with the
-/// Feed's push token and `read_token`.
-fn signed_api_config(dir: &Path, config: &Path, secrets: &Path, read_token: &str) {
-    std::fs::create_dir_all(dir.join("config")).unwrap();
-    let (api_config, api_secrets) = (dir.join("config/signed-api.json"), dir.join("config/secrets.env"));
-    let made = common::ois()
-        .args(["scaffold", "signed-api"])
-        .arg(config)
-        .arg("--secrets")
-        .arg(secrets)
-        .args(["--force", "-o"])
-        .arg(&api_config)
-        .arg("--secrets-out")
-        .arg(&api_secrets)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
-    let token = std::fs::read_to_string(secrets)
-        .unwrap()
-        .lines()
-        .find_map(|line| line.strip_prefix("SIGNED_API_LOCAL_AUTH_TOKEN=").map(str::to_owned))
-        .expect("the signed API's token in the secrets");
-    common::vendor::fill(
-        &api_secrets,
-        &[("SIGNED_API_LOCAL_AUTH_TOKEN", &token), ("REAL_TIME_TOKEN", read_token), ("OEV_TOKEN", "oev-t0ken")],
-    );
 }
 
 #[test]
@@ -206,22 +141,7 @@ fn the_real_feed_pushes_what_ois_predicted(target: Option<&str>, version: &str) 
     let _feed = start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
 
     let expected = called["beacons"].as_array().unwrap().len();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let data = loop {
-        let answer = get_json(&format!("{signed_api}/real-time/{airnode}"), READ_TOKEN);
-        let data = answer.as_ref().and_then(|a| a["data"].as_object().cloned()).unwrap_or_default();
-        if data.len() >= expected {
-            break data;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{} of {expected} beacons pushed in 60 s\nfeed log:\n{}\nsigned API log:\n{}",
-            data.len(),
-            log_of(&feed_dir),
-            log_of(&api_dir)
-        );
-        std::thread::sleep(Duration::from_millis(250));
-    };
+    let data = pushed(&signed_api, &airnode, READ_TOKEN, expected, &feed_dir);
 
     let pushed: BTreeMap<&str, &Value> = data.iter().map(|(beacon, datum)| (beacon.as_str(), datum)).collect();
     for (beacon, listed) in called["beacons"].as_array().unwrap().iter().zip(ids["templates"].as_array().unwrap()) {
@@ -291,21 +211,7 @@ fn staged_and_pushed(
     let port_text = port.to_string();
     let _signed_api = start_node(&signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
     let _feed = start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let answer = get_json(&format!("{signed_api}/real-time/{airnode}"), READ_TOKEN);
-        let data = answer.as_ref().and_then(|a| a["data"].as_object().cloned()).unwrap_or_default();
-        if data.len() >= expected {
-            return Some(data);
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{} of {expected} beacons pushed in 60 s\nfeed log:\n{}",
-            data.len(),
-            log_of(&feed_dir)
-        );
-        std::thread::sleep(Duration::from_millis(250));
-    }
+    Some(pushed(&signed_api, airnode, READ_TOKEN, expected, &feed_dir))
 }
 
 /// Every beacon of `called` (an `ois call CONFIG --format json` report) pushed with its value.
@@ -486,21 +392,7 @@ fn the_real_feed_pushes_feeds_by_name(target: Option<&str>, version: &str) {
     let _signed_api = start_node(&signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
     let _feed = start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
     let airnode = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let pushed = loop {
-        let answer = get_json(&format!("{signed_api}/real-time/{airnode}"), READ_TOKEN);
-        let data = answer.as_ref().and_then(|a| a["data"].as_object().cloned()).unwrap_or_default();
-        if data.len() >= 3 {
-            break data;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{} of 3 beacons pushed in 60 s\nfeed log:\n{}",
-            data.len(),
-            log_of(&feed_dir)
-        );
-        std::thread::sleep(Duration::from_millis(250));
-    };
+    let pushed = pushed(&signed_api, airnode, READ_TOKEN, 3, &feed_dir);
     every_value_pushed(&by_name, &pushed);
     // One call a trigger: the rates' trigger asks /rates once for both names.
     let asked: Vec<String> = vendor.take().iter().map(|r| r.path().to_owned()).collect();

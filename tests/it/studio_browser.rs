@@ -49,10 +49,12 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
     let studio = Studio::start(folder.path(), &["coins.yaml"]);
     let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/studio-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
+    let port = common::nodes::free_port();
+    let signed_api = format!("http://127.0.0.1:{port}");
 
     let output = Command::new("node")
         .arg(common::interop_dir().join("studio.js"))
-        .args([&studio.url, &api.base, API_KEY, &shots.display().to_string()])
+        .args([&studio.url, &api.base, API_KEY, &shots.display().to_string(), &signed_api])
         .env("CHROMIUM", &chromium)
         .current_dir(common::interop_dir())
         .output()
@@ -118,6 +120,45 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
         .args(["convert", "coins.yaml", "--update", "coins.ois.json", "--check"])
         .assert()
         .success();
+
+    // The saved config run by the real Airnode Feed 4.6.0, pushing to the real Signed API: every
+    // beacon arrives with the value `ois call` of the config gives.
+    let (Some(feed_main), Some(signed_api_main)) =
+        (common::node_main("4.6.0", "airnode-feed"), common::node_main("4.6.0", "signed-api"))
+    else {
+        return;
+    };
+    let secrets_file = folder.path().join("secrets.env");
+    common::vendor::fill(
+        &secrets_file,
+        &[("MNEMONIC", common::vendor::MNEMONIC), ("AUTH_TOKEN", "t0ken-2236"), ("COIN_PRICES", API_KEY)],
+    );
+    let called = common::ois()
+        .current_dir(folder.path())
+        .args(["call", "config.json", "--secrets", "secrets.env", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(called.status.success(), "{}", String::from_utf8_lossy(&called.stderr));
+    let called: Value = serde_json::from_slice(&called.stdout).unwrap();
+    let feed_dir = folder.path().join("feed");
+    std::fs::create_dir_all(feed_dir.join("config")).unwrap();
+    std::fs::copy(folder.path().join("config.json"), feed_dir.join("config/airnode-feed.json")).unwrap();
+    std::fs::copy(&secrets_file, feed_dir.join("config/secrets.env")).unwrap();
+    let api_dir = folder.path().join("signed-api");
+    const READ_TOKEN: &str = "read-t0ken-2236";
+    common::nodes::signed_api_config(&api_dir, &folder.path().join("config.json"), &secrets_file, READ_TOKEN);
+    let port_text = port.to_string();
+    let _signed_api = common::nodes::start_node(&signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
+    let _feed = common::nodes::start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
+    let airnode = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+    let beacons = called["beacons"].as_array().unwrap();
+    assert_eq!(beacons.len(), 4);
+    let data = common::nodes::pushed(&signed_api, airnode, READ_TOKEN, beacons.len(), &feed_dir);
+    for beacon in beacons {
+        let id = beacon["beaconId"].as_str().unwrap();
+        let datum = data.get(id).unwrap_or_else(|| panic!("beacon {id} not pushed: {data:?}"));
+        assert_eq!(datum["encodedValue"], beacon["encodedValue"], "{id}");
+    }
 }
 
 /// A large document in the page (GitHub's API, 4 MB): every operation drawn, the table within its

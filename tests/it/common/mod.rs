@@ -3,6 +3,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing, dead_code)] // tests fail by panicking; not every test uses every helper
 
+pub mod nodes;
 pub mod scratch;
 pub mod server;
 pub mod studio;
