@@ -131,10 +131,7 @@ pub fn many(
     now: u64,
     done: &(dyn Fn(usize) + Sync),
 ) -> Result<ManyReport, Stop> {
-    let stop = |error: Diagnostic, source: Option<Source>| Stop {
-        located: crate::source::Located::new(job.inputs.engine_warning().into_iter().chain([error]).collect(), source),
-        logs: Vec::new(),
-    };
+    let stop = |error, source| stopped(job, error, source);
     let source = job.inputs.read().map_err(|error| stop(error, None))?;
     let document = match source.parse() {
         Ok(document) => document,
@@ -162,11 +159,7 @@ pub fn every_feed(
     now: u64,
     done: &(dyn Fn(usize) + Sync),
 ) -> Result<ConfigCallReport, Stop> {
-    let stop = |error: Diagnostic, source: Option<Source>| Stop {
-        located: crate::source::Located::new(job.inputs.engine_warning().into_iter().chain([error]).collect(), source),
-        logs: Vec::new(),
-    };
-    let source = job.inputs.read().map_err(|error| stop(error, None))?;
+    let source = job.inputs.read().map_err(|error| stopped(job, error, None))?;
     let config = (|| {
         let document = source.parse()?;
         let read = crate::ois::OisDocument::read(&document).map_err(|(_, error)| error)?;
@@ -178,11 +171,20 @@ pub fn every_feed(
     })();
     let config = match config {
         Ok(config) => config,
-        Err(error) => return Err(stop(error, Some(source))),
+        Err(error) => return Err(stopped(job, error, Some(source))),
     };
     let text = serde_json::to_string_pretty(&config).unwrap_or_default();
     let name = format!("the Airnode Feed config of {}'s feeds", source.name);
     run(job, Source::from_text(&name, None, text), &config, jobs, now, done)
+}
+
+/// A call of many stopped by `error` before any call, with the engine's warning (and the file, when
+/// it was read).
+fn stopped(job: &CallJob, error: Diagnostic, source: Option<Source>) -> Stop {
+    Stop {
+        located: crate::source::Located::new(job.inputs.engine_warning().into_iter().chain([error]).collect(), source),
+        logs: Vec::new(),
+    }
 }
 
 /// Whether `document` is an Airnode Feed config with its templates (what is called whole).
