@@ -245,6 +245,20 @@ fn positions(view: &DraftView) -> Vec<Vec<usize>> {
     found
 }
 
+/// A hasher written to as JSON is serialized into it, with no text made.
+struct Writing<H>(H);
+
+impl<H: std::hash::Hasher> std::io::Write for Writing<H> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// A print of each endpoint of `view`: its summary and its diagnostics, not where they are in
 /// the text (an edit above an endpoint moves its diagnostics without changing them).
 fn prints(view: &DraftView) -> Vec<u64> {
@@ -254,19 +268,28 @@ fn prints(view: &DraftView) -> Vec<u64> {
         .endpoints
         .iter()
         .map(|summary| {
-            let mut hasher = state.build_hasher();
-            hasher.write(serde_json::to_string(summary).unwrap_or_default().as_bytes());
-            hasher
+            let mut writing = Writing(state.build_hasher());
+            let _ = serde_json::to_writer(&mut writing, summary);
+            writing
         })
         .collect();
     for placed in &view.diagnostics {
-        if let Some(hasher) = placed.endpoint.and_then(|index| hashers.get_mut(index)) {
-            let mut unplaced = placed.clone();
-            (unplaced.diagnostic.location.line, unplaced.diagnostic.location.column) = (None, None);
-            hasher.write(serde_json::to_string(&unplaced).unwrap_or_default().as_bytes());
+        if let Some(writing) = placed.endpoint.and_then(|index| hashers.get_mut(index)) {
+            let diagnostic = &placed.diagnostic;
+            // Everything of it but its line and column.
+            let _ = serde_json::to_writer(
+                &mut *writing,
+                &(
+                    diagnostic.code,
+                    &diagnostic.message,
+                    &diagnostic.help,
+                    &diagnostic.location.pointer,
+                    &placed.excerpt,
+                ),
+            );
         }
     }
-    hashers.into_iter().map(|hasher| hasher.finish()).collect()
+    hashers.into_iter().map(|writing| writing.0.finish()).collect()
 }
 
 /// Makes `view` (whole, its `revision` set) what the page needs after holding `seen`: only the

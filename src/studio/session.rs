@@ -587,18 +587,14 @@ impl Session {
             }
             None => format!("{stem}.ois.json"),
         };
-        self.record = Some(Record::new(&title, options.clone(), conversion.ois.clone()));
+        // The generated OIS is the record's now (not a copy: a big one is megabytes).
+        let diagnostics = view::placed(conversion.diagnostics, Some(&source));
+        self.record = Some(Record::new(&title, options.clone(), conversion.ois));
         self.conversions += 1;
         self.draft =
             Some(Draft { name: format!("{stem}.ois.json"), file: None, suggested, text, on_disk: None, title: None });
-        self.openapi = Some(Opened {
-            name: source.name.clone(),
-            path,
-            diagnostics: view::placed(conversion.diagnostics, Some(&source)),
-            text: source.text,
-            options,
-            operations,
-        });
+        self.openapi =
+            Some(Opened { name: source.name.clone(), path, diagnostics, text: source.text, options, operations });
         Ok(())
     }
 
