@@ -8,14 +8,14 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::feeds;
 use crate::processing::{self, Environment, Snippet};
 
-/// What the node would fail on for one of the OIS's feeds; pointers relative to the OIS.
-pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
+/// What the node would fail on for one of the OIS's feeds; pointers relative to the OIS. The
+/// parsers are evaluated (to see each is a function) on what is left of `budget`, the one the
+/// OIS's snippets spend too.
+pub(super) fn check(ois: &Value, budget: &mut std::time::Duration) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     let (Some(index), Ok(Some(tables))) = (feeds::feed_endpoint_index(ois), feeds::read(ois)) else { return found };
     let pre = format!("/endpoints/{index}/preProcessingSpecificationV2/value");
     let post = format!("/endpoints/{index}/postProcessingSpecificationV2/value");
-    // The parsers are evaluated (to see each is a function) within one budget for the OIS.
-    let mut budget = processing::CHECK_BUDGET;
     for feed in &tables.feeds {
         let shown = crate::emit::printable(&feed.name);
         if let Err(error) = feeds::check_name(&feed.name) {
@@ -34,7 +34,7 @@ pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
         };
         let snippet =
             Snippet { environment: Environment::Node, code: parser.clone(), timeout_ms: None, pointer: post.clone() };
-        if let Err(failure) = processing::check_snippet_within(&snippet, true, &mut budget) {
+        if let Err(failure) = processing::check_snippet_within(&snippet, true, budget) {
             found.push(
                 Diagnostic::new(
                     Code::FeedParserBroken,
@@ -71,7 +71,12 @@ mod tests {
 
     #[test]
     fn every_name_has_a_parser_that_is_a_function() {
-        let codes = |parsers: &str| check(&ois(parsers)).into_iter().map(|d| d.code).collect::<Vec<_>>();
+        let codes = |parsers: &str| {
+            check(&ois(parsers), &mut { crate::processing::CHECK_BUDGET })
+                .into_iter()
+                .map(|d| d.code)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(codes(r#"{ "BTC/USD": "(r) => r.a", "ETH/USD": "(r) => r.b" }"#), []);
         assert_eq!(codes(r#"{ "BTC/USD": "(r) => r.a" }"#), [Code::FeedWithoutParser]);
         assert_eq!(codes(r#"{ "BTC/USD": "(r) => r.a", "ETH/USD": "(r) => {" }"#), [Code::FeedParserBroken]);

@@ -93,8 +93,10 @@ fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostic
     let mut found = rules::check(ois, family);
     if ois.is_object() {
         found.extend(traps::check(ois));
-        found.extend(snippets::check(ois));
-        found.extend(feeds::check(ois));
+        // One evaluation budget for all of the OIS's code: its snippets and its feeds' parsers.
+        let mut budget = crate::processing::CHECK_BUDGET;
+        found.extend(snippets::check(ois, &mut budget));
+        found.extend(feeds::check(ois, &mut budget));
     }
     diagnostics.extend(found.into_iter().map(|diagnostic| diagnostic.within(prefix)));
 }

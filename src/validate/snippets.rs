@@ -9,18 +9,17 @@ use crate::pointer;
 use crate::processing::{self, EndpointProcessing, Environment, FailureKind, Specification};
 
 /// What the node would fail on when it runs one OIS object's snippets; pointers are relative to it.
-pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
+/// Evaluating V2 `value`s (to see each is a function) spends `budget`, the OIS's whole.
+pub(super) fn check(ois: &Value, budget: &mut std::time::Duration) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let Some(endpoints) = ois.get("endpoints").and_then(Value::as_array) else { return diagnostics };
-    // Evaluating V2 `value`s (to see each is a function) may take this long for the whole OIS.
-    let mut budget = processing::CHECK_BUDGET;
     for (index, endpoint) in endpoints.iter().enumerate() {
         let at = pointer::join("/endpoints", [index.to_string().as_str()]);
         let processing = EndpointProcessing::of(endpoint, &at);
         for specification in [&processing.pre, &processing.post].into_iter().flatten() {
             let v2 = matches!(specification, Specification::V2(_));
             for snippet in specification.snippets() {
-                if let Err(failure) = processing::check_snippet_within(snippet, v2, &mut budget) {
+                if let Err(failure) = processing::check_snippet_within(snippet, v2, budget) {
                     diagnostics.push(not_runnable(failure, v2, &snippet.pointer));
                 } else if !v2 && !processing::mentions_its_result(snippet) {
                     let (name, what) = match snippet.environment {
