@@ -155,6 +155,11 @@ pub fn apply(ois: &mut Value, change: &FeedChange) -> Result<Vec<Diagnostic>, Di
     Ok(notes)
 }
 
+/// `items` in their order, each once.
+fn each_once(items: impl Iterator<Item = String>) -> Vec<String> {
+    items.collect::<indexmap::IndexSet<String>>().into_iter().collect()
+}
+
 fn check_feed(feed: &Feed) -> Result<(), Diagnostic> {
     feeds::check_name(&feed.name)?;
     if feed.path.starts_with('/') || feed.path.trim().is_empty() {
@@ -201,33 +206,18 @@ fn batch(
     }
     let mut merged = Map::new();
     let mut listed = Vec::new();
-    let keys: Vec<String> = {
-        let mut keys: Vec<String> = Vec::new();
-        for member in &members {
-            for key in member.parameters.keys() {
-                if !keys.contains(key) {
-                    keys.push(key.clone());
-                }
-            }
-        }
-        keys
-    };
-    for key in keys {
+    for key in each_once(members.iter().flat_map(|m| m.parameters.keys().cloned())) {
         let values: Vec<&Value> = members.iter().filter_map(|m| m.parameters.get(&key)).collect();
         let first_value = values.first().copied().cloned().unwrap_or(Value::Null);
         if values.len() == members.len() && values.iter().all(|v| **v == first_value) {
             merged.insert(key, first_value);
             continue;
         }
-        let mut items: Vec<String> = Vec::new();
-        for value in values {
-            let text = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
-            for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                if !items.iter().any(|i| i == item) {
-                    items.push(item.to_owned());
-                }
-            }
-        }
+        let texts: Vec<String> =
+            values.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect();
+        let items = each_once(
+            texts.iter().flat_map(|text| text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned)),
+        );
         listed.push(key.clone());
         merged.insert(key, Value::String(items.join(",")));
     }
@@ -276,15 +266,7 @@ fn write(ois: &mut Value, list: &[Feed], places: &[ParameterPlace]) -> Result<Ve
             )));
         }
     }
-    let used: Vec<String> = {
-        let mut used: Vec<String> = Vec::new();
-        for key in list.iter().flat_map(|f| f.parameters.keys()) {
-            if !used.contains(key) {
-                used.push(key.clone());
-            }
-        }
-        used
-    };
+    let used = each_once(list.iter().flat_map(|f| f.parameters.keys().cloned()));
     let declared = operation_parameters(ois, &used, places)?;
     let endpoint = match index {
         Some(index) => endpoints_mut(ois)?.get_mut(index).and_then(Value::as_object_mut),
