@@ -32,8 +32,23 @@ impl CallJob {
 pub struct CallReport {
     /// The exchange and the API's answer.
     pub called: Called,
+    /// The feed by name the call asked for, when it called a feeds-by-name endpoint.
+    pub feed: Option<String>,
     /// Its diagnostics, and the file read for showing them in its text.
     pub located: crate::source::Located,
+}
+
+impl CallReport {
+    /// The answer the value picker lists: a feed's as the vendor gave it (its value path is read
+    /// from that by its parser), else the answer as post-processing leaves it, or as the API gave
+    /// it when the endpoint has no post-processing.
+    pub fn answer_to_pick(&self) -> Option<&Value> {
+        let response = self.called.reply.as_ref().and_then(|r| r.json.as_ref());
+        if self.feed.is_some() {
+            return response;
+        }
+        self.called.exchange.answer.as_ref().and_then(|a| a.processed.as_ref()).or(response)
+    }
 }
 
 /// A call that stopped, with the API's answer when there was one.
@@ -84,11 +99,12 @@ fn set_up(job: &CallJob, endpoint: &str) -> Result<(Vec<Diagnostic>, Source, Set
 pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallStop> {
     let (mut warnings, source, Setup { selected, options, notes }) = set_up(job, endpoint)?;
     warnings.extend(notes);
+    let feed = super::request::feed_asked(&selected.ois, endpoint, &options);
     match crate::call::call(&selected.ois, &options, &job.inputs.engine, &job.options, now) {
         Ok(called) => {
             warnings.extend(called.reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
             warnings.extend(called.exchange.diagnostics().into_iter().map(|d| d.within(&selected.pointer)));
-            Ok(CallReport { called, located: crate::source::Located::new(warnings, Some(source)) })
+            Ok(CallReport { called, feed, located: crate::source::Located::new(warnings, Some(source)) })
         }
         Err(CallFailure { mut stopped, reply }) => {
             warnings.extend(reply.iter().flat_map(|reply| reply.notes.iter().cloned()));

@@ -681,14 +681,6 @@ impl Session {
         Ok(serde_json::to_value(self.page_since(false, seen)).unwrap_or(Value::Null))
     }
 
-    /// The chosen OIS of the draft, when it reads as one.
-    fn draft_ois(&self) -> Option<Value> {
-        let draft = self.draft.as_ref()?;
-        let root = draft.held().source().parse().ok()?;
-        let read = crate::ois::OisDocument::read(&root).ok()?;
-        read.choose(draft.title.as_deref()).ok().map(|chosen| chosen.ois.clone())
-    }
-
     /// A feed as the job takes it, checked against the OpenAPI document open in the studio.
     fn feed_input(&self, fields: FeedRequestFields) -> crate::jobs::feed::FeedInput {
         let mut input = crate::jobs::feed::FeedInput {
@@ -773,11 +765,7 @@ impl Session {
             request.record.as_deref().filter(|r| !r.is_empty()).map(|r| self.folder.writable(r)).transpose()?;
         let options = crate::call::CallOptions { record, ..crate::call::CallOptions::default() };
         let job = crate::jobs::call::CallJob::new(self.inputs(request)?, options);
-        let feed = self.draft_ois().and_then(|ois| {
-            let name = request.parameters.iter().find(|(n, _)| n == crate::ois::feeds::NAME_PARAMETER);
-            crate::ois::feeds::asked(&ois, &request.endpoint, name.map(|(_, v)| Value::String(v.clone())).as_ref())
-        });
-        Ok(PreparedCall { job, endpoint: request.endpoint.clone(), secrets: self.secret_values(), feed })
+        Ok(PreparedCall { job, endpoint: request.endpoint.clone(), secrets: self.secret_values() })
     }
 
     /// Holds the answer of a call made with [`Session::prepare_call`] for previews.
@@ -1009,8 +997,6 @@ pub struct PreparedCall {
     job: crate::jobs::call::CallJob,
     endpoint: String,
     secrets: Vec<String>,
-    /// The feed by name the call asks for: the picker lists the vendor's answer as it came.
-    feed: Option<String>,
 }
 
 impl PreparedCall {
@@ -1023,21 +1009,11 @@ impl PreparedCall {
             let suggested = crate::request::paths::suggested(&leaves);
             json!({"leaves": leaves, "truncated": truncated, "suggested": suggested})
         };
-        // A feed's value path is read from the vendor's answer as it came, by its parser.
-        let feed = self.feed;
         match crate::jobs::call::one(&self.job, &self.endpoint, now()) {
             Ok(report) => {
                 let response = report.called.reply.as_ref().and_then(|r| r.json.clone());
-                // The answer as post-processing leaves it, or as the API gave it when there is
-                // none (the picker was empty for an endpoint that already had `_type`).
-                let processed = match feed {
-                    Some(_) => response.as_ref(),
-                    None => {
-                        report.called.exchange.answer.as_ref().and_then(|a| a.processed.as_ref()).or(response.as_ref())
-                    }
-                };
-                let mut picker = leaves(processed);
-                if let (Some(name), Some(object)) = (&feed, picker.as_object_mut()) {
+                let mut picker = leaves(report.answer_to_pick());
+                if let (Some(name), Some(object)) = (&report.feed, picker.as_object_mut()) {
                     object.insert("feed".to_owned(), json!(name));
                 }
                 let answer = json!({
