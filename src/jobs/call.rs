@@ -97,9 +97,8 @@ fn set_up(job: &CallJob, endpoint: &str) -> Result<(Vec<Diagnostic>, Source, Set
 
 /// Calls `endpoint`.
 pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallStop> {
-    let (mut warnings, source, Setup { selected, options, notes }) = set_up(job, endpoint)?;
+    let (mut warnings, source, Setup { selected, options, notes, feed }) = set_up(job, endpoint)?;
     warnings.extend(notes);
-    let feed = super::request::feed_asked(&selected.ois, endpoint, &options);
     match crate::call::call(&selected.ois, &options, &job.inputs.engine, &job.options, now) {
         Ok(called) => {
             warnings.extend(called.reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
@@ -118,10 +117,9 @@ pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallSt
 /// The value picker on the real answer: calls `endpoint` and lists every leaf of the answer as
 /// its post-processing leaves it.
 pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
-    let (mut warnings, source, Setup { selected, options, notes }) = set_up(job, endpoint)?;
+    let (mut warnings, source, Setup { selected, options, notes, feed }) = set_up(job, endpoint)?;
     warnings.extend(notes);
     let secrets: Vec<String> = options.credentials.iter().map(|c| c.value.clone()).collect();
-    let feed = super::request::feed_asked(&selected.ois, endpoint, &options);
     let picked = crate::request::prepare(&selected.ois, &options, &job.inputs.engine)
         .map_err(CallFailure::from)
         .and_then(|prepared| {
@@ -262,7 +260,7 @@ pub(super) fn all(
     done: &(dyn Fn(usize) + Sync),
 ) -> Result<AllReport, Stop> {
     let mut warnings: Vec<Diagnostic> = job.inputs.engine_warning().into_iter().collect();
-    let Setup { selected, options: base, notes } = match job.inputs.setup(&source, "", true) {
+    let Setup { selected, options: base, notes, .. } = match job.inputs.setup(&source, "", true) {
         Ok(setup) => setup,
         Err(error) => {
             return Err(Stop {

@@ -57,6 +57,8 @@ pub struct Setup {
     pub options: RequestOptions,
     /// Notes and warnings: another server, a credential not given.
     pub notes: Vec<Diagnostic>,
+    /// The feed by name the call asks for, when it calls a feeds-by-name endpoint.
+    pub feed: Option<String>,
 }
 
 impl CallInputs {
@@ -122,13 +124,14 @@ impl CallInputs {
             notes.push(replace_server(&mut selected.ois, server)?.within(&selected.pointer));
         }
         let mut options = self.base_options(endpoint)?;
-        if endpoint == crate::ois::feeds::FEED_ENDPOINT
-            && let Some(name) = options.parameters.get(crate::ois::feeds::NAME_PARAMETER).and_then(Value::as_str)
-        {
-            crate::ois::feeds::require(&selected.ois, name).map_err(|error| error.within(&selected.pointer))?;
-        }
+        let feed = crate::ois::feeds::asked(
+            &selected.ois,
+            endpoint,
+            options.parameters.get(crate::ois::feeds::NAME_PARAMETER),
+        )
+        .map_err(|error| error.within(&selected.pointer))?;
         options.credentials = selected.credentials.clone();
-        Ok(Setup { selected, options, notes })
+        Ok(Setup { selected, options, notes, feed })
     }
 
     /// The secrets: those held, or the file given, and the environment's for the names allowed.
@@ -351,7 +354,7 @@ pub fn run(job: &RequestJob, now: u64) -> Result<RequestReport, Stop> {
 }
 
 fn exchange(job: &RequestJob, source: &Source, warnings: &mut Vec<Diagnostic>, now: u64) -> Result<Exchange, Stopped> {
-    let Setup { selected, options, notes } = job.inputs.setup(source, &job.endpoint, false)?;
+    let Setup { selected, options, notes, .. } = job.inputs.setup(source, &job.endpoint, false)?;
     warnings.extend(notes);
     let within = |error: Diagnostic| error.within(&selected.pointer);
     let response = match (&job.held_response, &job.response) {
@@ -436,12 +439,6 @@ impl PathsReport {
     }
 }
 
-/// The feed by name a call of `endpoint` with `options` asks of `ois` (`None`: not a call of a
-/// feeds-by-name endpoint).
-pub(super) fn feed_asked(ois: &Value, endpoint: &str, options: &RequestOptions) -> Option<String> {
-    crate::ois::feeds::asked(ois, endpoint, options.parameters.get(crate::ois::feeds::NAME_PARAMETER))
-}
-
 /// The value picker on a sample response: every leaf of `job.response`, post-processed as the
 /// endpoint's snippets leave it.
 pub fn paths(job: &RequestJob) -> Result<PathsReport, Stop> {
@@ -457,10 +454,9 @@ pub fn paths(job: &RequestJob) -> Result<PathsReport, Stop> {
                     .with_fix(Fix::GiveResponse),
             ));
         };
-        let Setup { selected, options, notes } = job.inputs.setup(&source, &job.endpoint, false)?;
+        let Setup { selected, options, notes, feed } = job.inputs.setup(&source, &job.endpoint, false)?;
         warnings.extend(notes);
         let response = read_response(path, &mut warnings)?;
-        let feed = feed_asked(&selected.ois, &job.endpoint, &options);
         if feed.is_some() {
             return Ok((Some(response), feed));
         }

@@ -82,19 +82,16 @@ pub fn read(ois: &Value) -> Result<Option<FeedTables>, Diagnostic> {
     table::read_endpoint(endpoint, &at).map(Some)
 }
 
-/// The feed a call of `endpoint` with `name` asks for, when `ois` serves feeds by name on it (its
-/// tables readable): its value path is then read from the vendor's answer as it came.
-pub fn asked(ois: &Value, endpoint: &str, name: Option<&Value>) -> Option<String> {
-    let name = name?.as_str()?;
-    (endpoint == FEED_ENDPOINT && matches!(read(ois), Ok(Some(_)))).then(|| name.to_owned())
-}
-
-/// Checks the feed endpoint of `ois` serves `name` (an endpoint whose tables cannot be read is
-/// taken at its word): without it, its pre-processing would fail on a missing table entry.
-pub fn require(ois: &Value, name: &str) -> Result<(), Diagnostic> {
-    let Ok(Some(tables)) = read(ois) else { return Ok(()) };
+/// The feed a call of `endpoint` with the requester's `name` asks of `ois`: `Ok(Some(name))` when
+/// `ois` serves feeds by name on it (its tables readable: the value path is then read from the
+/// vendor's answer as it came) and `name` is one of them; `Ok(None)` for a call of any other
+/// endpoint (a `feed` endpoint whose tables cannot be read is taken at its word); an error naming
+/// the feeds it serves when `name` is not one (its pre-processing would fail on the missing entry).
+pub fn asked(ois: &Value, endpoint: &str, name: Option<&Value>) -> Result<Option<String>, Diagnostic> {
+    let Some(name) = name.and_then(Value::as_str).filter(|_| endpoint == FEED_ENDPOINT) else { return Ok(None) };
+    let Ok(Some(tables)) = read(ois) else { return Ok(None) };
     if tables.feeds.iter().any(|feed| feed.name == name) {
-        return Ok(());
+        return Ok(Some(name.to_owned()));
     }
     let index = feed_endpoint_index(ois).unwrap_or_default();
     let like: Vec<&str> = tables
