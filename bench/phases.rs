@@ -1,6 +1,7 @@
 //! Where `ois convert FILE`'s time goes, phase by phase, on the path the command line takes:
 //! read, parse, convert (prepare, build, then check, render and locate side by side), and the
-//! text report. For finding what to optimise; `bench/run.sh` is the benchmark. With `--all`, every
+//! text report. With `--studio`, the studio's *Open* of the file instead: the session's open
+//! (converted, the draft checked, the view made) and the answer's text, as the server sends it. For finding what to optimise; `bench/run.sh` is the benchmark. With `--all`, every
 //! diagnostic is located, as for `--report json`. Beside each phase's time it prints the heap
 //! in use after it and the highest it reached during it: on these machines every fresh 2 MB of
 //! heap is a huge page the kernel zeroes first, so memory touched is time spent.
@@ -90,11 +91,15 @@ fn phase(ms: f64) -> String {
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let Some(path) = args.next() else {
-        eprintln!("usage: phases FILE [--all]");
+        eprintln!("usage: phases FILE [--all | --studio]");
         return ExitCode::from(2);
     };
+    let mode = args.next();
+    if mode.as_deref() == Some("--studio") {
+        return studio_open(Path::new(&path));
+    }
     let show = Show::new(Severity::Note, false);
-    let positions = if args.next().as_deref() == Some("--all") { Positions::All } else { Positions::Shown(show) };
+    let positions = if mode.as_deref() == Some("--all") { Positions::All } else { Positions::Shown(show) };
     let mut clock = Instant::now();
     let mut lap = || {
         let now = Instant::now();
@@ -130,4 +135,45 @@ fn main() -> ExitCode {
     // The process ends here; freeing the parsed document piece by piece would only cost time.
     std::mem::forget(root);
     ExitCode::SUCCESS
+}
+
+/// The studio's *Open* of `path`, twice (the second as a user opening it again: the first
+/// document's state is dropped on the way), on a session of the file's folder.
+#[cfg(feature = "studio")]
+fn studio_open(path: &Path) -> ExitCode {
+    use ois::studio::{Folder, Incoming, Studio};
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else { return ExitCode::from(2) };
+    let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
+    let Ok(folder) = Folder::new(folder) else { return ExitCode::FAILURE };
+    let studio = Studio::new(folder, 8000, "token".to_owned());
+    let request = Incoming {
+        method: "POST".to_owned(),
+        url: "/api/open".to_owned(),
+        host: Some("127.0.0.1:8000".to_owned()),
+        token: Some("token".to_owned()),
+        origin: None,
+        body: serde_json::json!({"path": name.to_string_lossy()}).to_string().into_bytes(),
+    };
+    for round in ["first", "again"] {
+        let mut clock = Instant::now();
+        let mut lap = || {
+            let now = Instant::now();
+            let elapsed = (now - clock).as_secs_f64() * 1000.0;
+            clock = now;
+            elapsed
+        };
+        let answer = studio.handle(&request);
+        let opened = phase(lap());
+        println!("open ({round}) {opened}: {} bytes answered, status {}", answer.body.len(), answer.status);
+        if let Ok(dump) = std::env::var("OIS_STUDIO_DUMP") {
+            let _ = std::fs::write(dump, &answer.body);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(not(feature = "studio"))]
+fn studio_open(_: &Path) -> ExitCode {
+    eprintln!("the studio is not built in (the `studio` feature)");
+    ExitCode::from(2)
 }

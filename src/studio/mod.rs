@@ -11,6 +11,7 @@
 
 mod folder;
 pub mod gate;
+mod generated;
 mod page;
 mod session;
 mod view;

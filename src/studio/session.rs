@@ -10,9 +10,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::folder::Folder;
+use super::generated::Generated;
 use super::page::{self, DraftView, OpenApiView, PageView};
 use super::view::{self, Placed};
-use crate::convert::GivenOptions;
+use crate::convert::{GivenOptions, Positions};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::emit::{OutputFormat, Plan};
 use crate::jobs::Held;
@@ -21,7 +22,7 @@ use crate::jobs::request::{CallInputs, RequestJob};
 use crate::jobs::scaffold::{FeedRequest, ScaffoldKind, ScaffoldOutputs};
 use crate::request::Secrets;
 use crate::source::Source;
-use crate::update::record::{self, Record};
+use crate::update::record;
 
 /// The studio's state.
 #[derive(Debug)]
@@ -33,7 +34,7 @@ pub struct Session {
     draft: Option<Draft>,
     /// What the draft was generated as, before any refinement: the record `ois convert` keeps,
     /// written next to the OIS when it is saved, read by the three-way update.
-    record: Option<Record>,
+    record: Option<Generated>,
     /// Secrets typed into the page: held here only, never written, never sent back.
     secrets: BTreeMap<String, String>,
     /// The API's last answer, to preview the value from without calling again.
@@ -63,8 +64,10 @@ const UNDO_BYTES: usize = 64 << 20;
 #[derive(Debug)]
 struct Opened {
     name: String,
+    /// Its file: converting again reads it again.
     path: Option<PathBuf>,
-    text: String,
+    /// Its text, when it has no file.
+    pasted: Option<String>,
     options: GivenOptions,
     diagnostics: Vec<Placed>,
     operations: Vec<view::Operation>,
@@ -343,6 +346,15 @@ pub struct SaveRequest {
     pub force: bool,
 }
 
+/// What the studio reads of a document it opens: what a conversion reads, and the summary of each
+/// operation (the operations table shows it, for the skipped ones too).
+fn reading(path: &[&str]) -> crate::source::Reading {
+    match path {
+        ["paths", _, _, "summary"] => crate::source::Reading::Whole,
+        _ => crate::convert::reading(path),
+    }
+}
+
 fn now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
@@ -506,7 +518,9 @@ impl Session {
             }
             (None, None) => return Err(refuse("give a file (path) or its text")),
         };
-        let root = source.parse()?;
+        // Parsed once, as a conversion reads it: what is not an OpenAPI document keeps all it
+        // has (only an OpenAPI document's operations and schemas are read in part).
+        let mut root = source.parse_for(reading)?;
         let is_openapi = crate::ois::DocumentKind::of(&root) == Some(crate::ois::DocumentKind::OpenApi);
         self.response = None;
         self.built = None;
@@ -515,7 +529,7 @@ impl Session {
         self.undo.clear();
         if is_openapi {
             let options = request.options.unwrap_or_default().with_default_target();
-            self.convert(source, &root, file.map(|(_, absolute)| absolute), options)?;
+            self.convert(source, &mut root, file.map(|(_, absolute)| absolute), options)?;
         } else {
             crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
                 source.locate_diagnostic(&mut error);
@@ -525,7 +539,7 @@ impl Session {
             self.record = absolute.as_deref().and_then(|path| {
                 let (records, _) = record::read(&record::path_for(path));
                 let title = root.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
-                record::find(&records, &title).cloned()
+                record::find(&records, &title).cloned().map(Generated::Read)
             });
             self.openapi = None;
             self.draft = Some(Draft {
@@ -543,18 +557,18 @@ impl Session {
     /// Converts the OpenAPI document opened again, with `options`: a new draft.
     pub fn reconvert(&mut self, options: GivenOptions) -> Answer {
         let opened = self.openapi.as_ref().ok_or_else(|| refuse("open an OpenAPI document first"))?;
-        let source = match &opened.path {
-            Some(path) => {
+        let source = match (&opened.path, &opened.pasted) {
+            (Some(path), _) => {
                 let mut source = Source::read(path)?;
                 source.name = opened.name.clone();
                 source
             }
-            None => Source::from_text(&opened.name, None, opened.text.clone()),
+            (None, pasted) => Source::from_text(&opened.name, None, pasted.clone().unwrap_or_default()),
         };
         let path = opened.path.clone();
-        let root = source.parse()?;
+        let mut root = source.parse_for(reading)?;
         let before = self.draft.as_ref().map(|draft| draft.text.clone());
-        self.convert(source, &root, path, options.with_default_target())?;
+        self.convert(source, &mut root, path, options.with_default_target())?;
         // Converting again makes a new draft: the one replaced is one undo away.
         if let Some(before) = before {
             self.keep_for_undo(before);
@@ -562,22 +576,26 @@ impl Session {
         Ok(self.view())
     }
 
-    /// Converts `source` (parsed: `root`) with `options`: the draft, the record, the operations.
+    /// Converts `source` (parsed as a conversion reads it: `root`) with `options`, as `ois convert`
+    /// does: the draft, the record, the operations.
     fn convert(
         &mut self,
         source: Source,
-        root: &Value,
+        root: &mut Value,
         path: Option<PathBuf>,
         options: GivenOptions,
     ) -> Result<(), Refusal> {
         let convert_options = options.convert_options()?;
-        let conversion = crate::convert::convert(&source, &convert_options).map_err(|failure| Refusal {
-            diagnostics: view::placed(failure.diagnostics, Some(&source)),
-            detail: None,
-        })?;
-        let operations = view::operations(root, &conversion.ois, &conversion.diagnostics);
-        let title = conversion.ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let text = crate::emit::to_text(&conversion.ois, OutputFormat::Json)?;
+        let rendered =
+            crate::convert::convert_rendered(&source, root, &convert_options, OutputFormat::Json, Positions::All)
+                .map_err(|failure| Refusal {
+                    diagnostics: view::placed(failure.diagnostics, Some(&source)),
+                    detail: None,
+                })?;
+        let made =
+            rendered.model().endpoints.iter().map(|e| (e.operation.method.as_str(), &*e.operation.path, &*e.name));
+        let operations = view::operations(root, made, &rendered.diagnostics);
+        let title = rendered.title().to_owned();
         let stem = source.name.rsplit('/').next().unwrap_or("api").to_owned();
         let stem = stem.split('.').next().filter(|s| !s.is_empty()).unwrap_or("api").to_owned();
         let suggested = match &path {
@@ -587,14 +605,19 @@ impl Session {
             }
             None => format!("{stem}.ois.json"),
         };
-        // The generated OIS is the record's now (not a copy: a big one is megabytes).
-        let diagnostics = view::placed(conversion.diagnostics, Some(&source));
-        self.record = Some(Record::new(&title, options.clone(), conversion.ois));
+        let diagnostics = view::placed(rendered.diagnostics, Some(&source));
+        let generated = rendered.text;
+        let text = {
+            let mut bytes = Vec::with_capacity(generated.len());
+            generated.blocks().for_each(|block| bytes.extend_from_slice(block));
+            String::from_utf8(bytes).map_err(|error| refuse(format!("the OIS is not UTF-8: {error}")))?
+        };
+        self.record = Some(Generated::Converted { title, options: options.clone(), text: generated });
         self.conversions += 1;
         self.draft =
             Some(Draft { name: format!("{stem}.ois.json"), file: None, suggested, text, on_disk: None, title: None });
-        self.openapi =
-            Some(Opened { name: source.name.clone(), path, diagnostics, text: source.text, options, operations });
+        let pasted = path.is_none().then_some(source.text);
+        self.openapi = Some(Opened { name: source.name, path, pasted, diagnostics, options, operations });
         Ok(())
     }
 
@@ -692,9 +715,12 @@ impl Session {
             ..Default::default()
         };
         if let Some(opened) = &self.openapi {
-            match &opened.path {
-                Some(path) => input.document = Some(path.clone()),
-                None => input.held_document = Some(Held { name: opened.name.clone(), text: opened.text.clone() }),
+            match (&opened.path, &opened.pasted) {
+                (Some(path), _) => input.document = Some(path.clone()),
+                (None, pasted) => {
+                    let text = pasted.clone().unwrap_or_default();
+                    input.held_document = Some(Held { name: opened.name.clone(), text });
+                }
             }
         }
         input
@@ -885,8 +911,7 @@ impl Session {
                     plan.file(&target, draft.text.as_str(), request.force);
                 }
                 if let Some(record) = &self.record {
-                    let (path, text) =
-                        record::file_next_to(&target, &record.title, &record.options, &record.generated)?;
+                    let (path, text) = record.file_next_to(&target)?;
                     // The record goes through the folder's check like every file the studio
                     // writes: below the folder, never through a link.
                     let path = self.folder.writable(&self.folder.relative(&path))?;
@@ -965,7 +990,7 @@ impl Session {
         let mut options = crate::update::UpdateOptions::default();
         options.given = request.options.unwrap_or_default();
         options.title = draft.title.clone();
-        options.records = self.record.iter().cloned().collect();
+        options.records = self.record.as_ref().map(Generated::record).transpose()?.into_iter().collect();
         let update = crate::update::update(&new, None, &source, &options)
             .map_err(|failure| Refusal { diagnostics: view::placed(failure.diagnostics, Some(&new)), detail: None })?;
         let conflicts = update.diagnostics.iter().filter(|d| d.code == Code::UpdateConflict).count();
@@ -985,7 +1010,7 @@ impl Session {
         self.remember();
         let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
         draft.text = update.text;
-        self.record = Some(update.record);
+        self.record = Some(Generated::Read(update.record));
         Ok(self.view())
     }
 }

@@ -108,9 +108,13 @@ fn operation_of(pointer: &str) -> Option<&str> {
     head.starts_with("/paths/").then_some(head)
 }
 
-/// Every operation of `document` in its order, with the endpoints `ois` made of it and the
-/// diagnostics about it (linear in both).
-pub fn operations(document: &Value, ois: &Value, diagnostics: &[Diagnostic]) -> Vec<Operation> {
+/// Every operation of `document` in its order, with the endpoints made of it (`made`: each
+/// endpoint's method, path and name) and the diagnostics about it (linear in all three).
+pub fn operations<'m>(
+    document: &Value,
+    made: impl Iterator<Item = (&'m str, &'m str, &'m str)>,
+    diagnostics: &[Diagnostic],
+) -> Vec<Operation> {
     let mut said: HashMap<&str, Vec<usize>> = HashMap::new();
     for (index, diagnostic) in diagnostics.iter().enumerate() {
         if diagnostic.location.document == Document::Input
@@ -119,10 +123,9 @@ pub fn operations(document: &Value, ois: &Value, diagnostics: &[Diagnostic]) -> 
             said.entry(operation).or_default().push(index);
         }
     }
-    let mut made: HashMap<(String, String), Vec<String>> = HashMap::new();
-    for endpoint in ois.get("endpoints").and_then(Value::as_array).into_iter().flatten() {
-        let text = |pointer: &str| endpoint.pointer(pointer).and_then(Value::as_str).unwrap_or_default().to_owned();
-        made.entry((text("/operation/method"), text("/operation/path"))).or_default().push(text("/name"));
+    let mut endpoints: HashMap<(&str, &str), Vec<String>> = HashMap::new();
+    for (method, path, name) in made {
+        endpoints.entry((method, path)).or_default().push(name.to_owned());
     }
     let mut found = Vec::new();
     for (path, item) in document.get("paths").and_then(Value::as_object).into_iter().flatten() {
@@ -135,7 +138,7 @@ pub fn operations(document: &Value, ois: &Value, diagnostics: &[Diagnostic]) -> 
                 method: method.to_ascii_uppercase(),
                 path: path.clone(),
                 summary: operation.get("summary").and_then(Value::as_str).map(str::to_owned),
-                endpoints: made.get(&(method.clone(), path.clone())).cloned().unwrap_or_default(),
+                endpoints: endpoints.get(&(method.as_str(), path.as_str())).cloned().unwrap_or_default(),
                 diagnostics: said.get(pointer.as_str()).cloned().unwrap_or_default(),
                 pointer,
             });

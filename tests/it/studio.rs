@@ -532,3 +532,45 @@ fn a_refused_save_names_the_file_by_its_place_in_the_folder() {
     assert!(text.contains("coins.yaml") && !text.contains(&folder.path().display().to_string()), "{text}");
     assert!(!text.contains("/tmp/") && !text.contains("--force"), "{text}");
 }
+
+/// The page converts as `ois convert` does: the OIS and the record it saves are the command's,
+/// byte for byte, on a YAML document and on a big JSON one (read in part: its responses never
+/// built, its schemas parsed where a `$ref` leads); the operations table has every operation's
+/// summary, the skipped ones' too.
+#[test]
+fn the_page_converts_as_the_command_does() {
+    let folder = folder_with_coins();
+    let github = format!("{}/../shared/corpus/github/api.github.com.json", env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(github, folder.path().join("github.json")).unwrap();
+    for side in ["page", "cli"] {
+        std::fs::create_dir(folder.path().join(side)).unwrap();
+    }
+    let studio = Studio::start(folder.path(), &[]);
+    for (document, options) in
+        [("coins.yaml", json!({})), ("github.json", json!({"baseUrl": "https://api.github.com"}))]
+    {
+        let view = studio.api("/api/open", &json!({"path": document, "options": options})).1;
+        assert_eq!(view["ok"], true, "{view}");
+        let skipped = view["answer"]["openapi"]["operations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["endpoints"].as_array().unwrap().is_empty())
+            .filter(|o| o["summary"].is_string())
+            .count();
+        assert!(skipped > 0 || document == "coins.yaml", "{document}: a skipped operation's summary is shown");
+        let stem = document.split('.').next().unwrap();
+        let saved = studio.api("/api/save", &json!({"what": "ois", "path": format!("page/{stem}.ois.json")})).1;
+        assert_eq!(saved["ok"], true, "{saved}");
+        let mut command = common::ois();
+        command.current_dir(folder.path()).args(["convert", document, "-o", &format!("cli/{stem}.ois.json")]);
+        if let Some(base) = options["baseUrl"].as_str() {
+            command.args(["--base-url", base]);
+        }
+        command.assert().success();
+        for file in [format!("{stem}.ois.json"), format!("{stem}.ois.convert.json")] {
+            let read = |side: &str| std::fs::read_to_string(folder.path().join(side).join(&file)).unwrap();
+            assert!(read("page") == read("cli"), "{file}: the page's differs from the command's");
+        }
+    }
+}

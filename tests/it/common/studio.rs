@@ -74,11 +74,15 @@ impl Studio {
         }
         request.push_str(&format!("Content-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()));
         stream.write_all(request.as_bytes()).expect("sends");
-        let mut answer = String::new();
-        let _ = stream.read_to_string(&mut answer);
-        let status = answer.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-        let body = answer.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
-        (status, body)
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        let split = answer.windows(4).position(|w| w == b"\r\n\r\n").map_or(answer.len(), |at| at + 4);
+        let (head, body) = answer.split_at(split);
+        let head = String::from_utf8_lossy(head);
+        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let chunked = head.lines().any(|line| line.eq_ignore_ascii_case("transfer-encoding: chunked"));
+        let body = if chunked { unchunked(body) } else { body.to_vec() };
+        (status, String::from_utf8(body).expect("UTF-8"))
     }
 
     /// A call of the page's: its Host, its token, a JSON body.
@@ -92,6 +96,23 @@ impl Studio {
         );
         (status, serde_json::from_str(&text).unwrap_or_else(|_| serde_json::Value::String(text)))
     }
+}
+
+/// The body of a chunked answer (a big one is sent that way): each chunk's size line, in hex, then
+/// its bytes, until the empty chunk.
+fn unchunked(mut rest: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    while let Some(line_end) = rest.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&rest[..line_end]).expect("a chunk's size line");
+        let size = usize::from_str_radix(size.trim(), 16).expect("a chunk's size");
+        if size == 0 {
+            break;
+        }
+        let after = &rest[line_end + 2..];
+        body.extend_from_slice(&after[..size]);
+        rest = after[size..].strip_prefix(b"\r\n").expect("a chunk's end");
+    }
+    body
 }
 
 impl Drop for Studio {
