@@ -119,13 +119,25 @@ impl Studio {
         };
         // A refusal is an answer too (the page shows its diagnostics), not a failed request: the
         // HTTP errors are for requests the studio would not take at all.
+        #[derive(serde::Serialize)]
+        #[serde(untagged)]
+        enum Body {
+            Answered { ok: bool, answer: session::Reply },
+            Refused { ok: bool, refused: session::Refusal },
+        }
         let body = match answer {
-            Ok(value) => json!({ "ok": true, "answer": value }),
-            Err(refusal) => json!({ "ok": false, "refused": refusal }),
+            Ok(answer) => Body::Answered { ok: true, answer },
+            Err(refused) => Body::Refused { ok: false, refused },
         };
         // Every form of every secret held, wherever an answer carries it (an echoed key picked
-        // as the value, its string32 hex, what a snippet logged), the mnemonic included.
+        // as the value, its string32 hex, what a snippet logged), the mnemonic included. With
+        // none held, the answer is written as it is (a big document's view is megabytes).
         let secrets = self.with_session(|s| s.secret_values());
+        if secrets.is_empty() {
+            let body = serde_json::to_vec(&body).unwrap_or_else(|_| b"null".to_vec());
+            return Outgoing { status: 200, content_type: "application/json", body };
+        }
+        let body = serde_json::to_value(&body).unwrap_or(serde_json::Value::Null);
         Outgoing::json(200, &crate::request::render::masked_json(&secrets, false, &body))
     }
 

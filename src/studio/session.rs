@@ -117,7 +117,48 @@ impl From<Diagnostic> for Refusal {
 }
 
 /// What a step answers: its result, or why not.
-pub type Answer = Result<Value, Refusal>;
+pub type Answer = Result<Reply, Refusal>;
+
+/// A step's result: the page's view (typed: written straight to the answer's text, never made a
+/// `Value` first unless a secret held has to be masked in it), or anything else.
+#[derive(Debug)]
+pub enum Reply {
+    /// The page's view.
+    Page(Box<PageView>),
+    /// Any other result.
+    Value(Value),
+}
+
+impl Reply {
+    /// The result as a `Value`.
+    pub fn into_value(self) -> Value {
+        match self {
+            Reply::Page(page) => serde_json::to_value(page).unwrap_or(Value::Null),
+            Reply::Value(value) => value,
+        }
+    }
+}
+
+impl From<Value> for Reply {
+    fn from(value: Value) -> Self {
+        Reply::Value(value)
+    }
+}
+
+impl From<PageView> for Reply {
+    fn from(page: PageView) -> Self {
+        Reply::Page(Box::new(page))
+    }
+}
+
+impl Serialize for Reply {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Reply::Page(page) => page.serialize(serializer),
+            Reply::Value(value) => value.serialize(serializer),
+        }
+    }
+}
 
 fn refuse(message: impl Into<String>) -> Refusal {
     Refusal::from(Diagnostic::elsewhere(Code::BadArgument, message))
@@ -491,7 +532,7 @@ impl Session {
 
     /// The draft's text: what the page's text editor shows and its download holds.
     pub fn draft_text(&self) -> Answer {
-        Ok(json!({"text": self.draft()?.text}))
+        Ok(json!({"text": self.draft()?.text}).into())
     }
 
     fn draft(&self) -> Result<&Draft, Refusal> {
@@ -551,7 +592,7 @@ impl Session {
                 title: None,
             });
         }
-        Ok(self.view())
+        Ok(self.page(true).into())
     }
 
     /// Converts the OpenAPI document opened again, with `options`: a new draft.
@@ -573,7 +614,7 @@ impl Session {
         if let Some(before) = before {
             self.keep_for_undo(before);
         }
-        Ok(self.view())
+        Ok(self.page(true).into())
     }
 
     /// Converts `source` (parsed as a conversion reads it: `root`) with `options`, as `ois convert`
@@ -625,7 +666,7 @@ impl Session {
     pub fn choose(&mut self, title: Option<String>) -> Answer {
         let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
         draft.title = title;
-        Ok(self.view())
+        Ok(self.page(true).into())
     }
 
     /// An endpoint edit on the draft, as `ois endpoint` makes it (refused when it breaks a rule).
@@ -669,7 +710,7 @@ impl Session {
         }
         let mut page = self.page_since(false, seen);
         page.notes = Some(view::placed(notes, None));
-        Ok(serde_json::to_value(page).unwrap_or(Value::Null))
+        Ok(page.into())
     }
 
     /// Keeps the draft's text as it is now, for undo.
@@ -701,7 +742,7 @@ impl Session {
         let previous = self.undo.pop().ok_or_else(|| refuse("nothing to undo"))?;
         let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
         draft.text = previous;
-        Ok(serde_json::to_value(self.page_since(false, seen)).unwrap_or(Value::Null))
+        Ok(self.page_since(false, seen).into())
     }
 
     /// A feed as the job takes it, checked against the OpenAPI document open in the studio.
@@ -738,7 +779,7 @@ impl Session {
         self.remember();
         let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
         draft.text = source.text;
-        Ok(self.view())
+        Ok(self.page(true).into())
     }
 
     fn inputs(&self, request: &CallRequest) -> Result<CallInputs, Refusal> {
@@ -775,7 +816,8 @@ impl Session {
                 "exchange": crate::request::render::json(&report.exchange, false),
                 "curl": report.curl(false).ok(),
                 "diagnostics": view::placed(report.located.diagnostics, report.located.source.as_ref()),
-            })),
+            })
+            .into()),
             Err(stop) => Err(Refusal {
                 diagnostics: view::placed(stop.located.diagnostics, stop.located.source.as_ref()),
                 detail: Some(json!({"logs": stop.logs})),
@@ -814,7 +856,7 @@ impl Session {
                 self.secrets.insert(name, value);
             }
         }
-        Ok(json!({"secrets": self.secrets.keys().collect::<Vec<_>>()}))
+        Ok(json!({"secrets": self.secrets.keys().collect::<Vec<_>>()}).into())
     }
 
     /// A node config of the draft (as `ois scaffold feed|airnode`), checked as the node would
@@ -877,7 +919,7 @@ impl Session {
             "diagnostics": view::placed(scaffold.warnings.clone(), None),
         });
         self.built = Some(Built { scaffold, ids: ids_text });
-        Ok(answer)
+        Ok(answer.into())
     }
 
     /// Writes a file below the folder: the draft (its record next to it, style kept), the config
@@ -924,7 +966,7 @@ impl Session {
                     draft.name = target.file_name().map_or(draft.name.clone(), |n| n.to_string_lossy().into_owned());
                     draft.on_disk = Some(text);
                 }
-                Ok(json!({"written": [self.folder.relative(&target)], "view": self.view()}))
+                Ok(json!({"written": [self.folder.relative(&target)], "view": self.view()}).into())
             }
             "config" => {
                 let built = self.built.as_ref().ok_or_else(|| refuse("build a node config first"))?;
@@ -938,14 +980,14 @@ impl Session {
                 let report = crate::jobs::scaffold::write(built.scaffold.clone(), &outputs)?;
                 let written: Vec<String> =
                     [Some(target), secrets_out].iter().flatten().map(|p| self.folder.relative(p)).collect();
-                Ok(json!({"written": written, "diagnostics": view::placed(report.diagnostics, None)}))
+                Ok(json!({"written": written, "diagnostics": view::placed(report.diagnostics, None)}).into())
             }
             "ids" => {
                 let built = self.built.as_ref().ok_or_else(|| refuse("build a node config first"))?;
                 let mut plan = Plan::new();
                 plan.file(&target, built.ids.as_str(), request.force);
                 plan.write()?;
-                Ok(json!({"written": [self.folder.relative(&target)]}))
+                Ok(json!({"written": [self.folder.relative(&target)]}).into())
             }
             other => Err(refuse(format!("save \"{other}\": ois, config or ids"))),
         }
@@ -956,7 +998,7 @@ impl Session {
         let draft = self.draft()?;
         let file = draft.file.as_deref().ok_or_else(|| refuse("the draft has no file yet: save it first"))?;
         let text = Source::read(&self.folder.existing(file)?)?.text;
-        Ok(json!({"file": file, "diff": crate::emit::unified_diff(file, file, &draft.text, &text)}))
+        Ok(json!({"file": file, "diff": crate::emit::unified_diff(file, file, &draft.text, &text)}).into())
     }
 
     /// Takes the draft's file as it is on disk now (what another program, the CLI, wrote).
@@ -969,7 +1011,7 @@ impl Session {
             draft.text = text.clone();
             draft.on_disk = Some(text);
         }
-        Ok(self.view())
+        Ok(self.page(true).into())
     }
 
     /// The three-way update of the draft from a new version of the API's document (as
@@ -1001,7 +1043,7 @@ impl Session {
             "diagnostics": view::placed(update.diagnostics.clone(), Some(&new)),
         });
         self.pending = Some(update);
-        Ok(answer)
+        Ok(answer.into())
     }
 
     /// Takes the update shown last: the draft becomes it, and its record the new one.
@@ -1011,7 +1053,7 @@ impl Session {
         let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
         draft.text = update.text;
         self.record = Some(Generated::Read(update.record));
-        Ok(self.view())
+        Ok(self.page(true).into())
     }
 }
 
@@ -1046,7 +1088,7 @@ impl PreparedCall {
                     "picker": picker,
                     "diagnostics": view::placed(report.located.diagnostics, report.located.source.as_ref()),
                 });
-                (response, Ok(answer))
+                (response, Ok(answer.into()))
             }
             Err(stopped) => {
                 let response = stopped.reply.as_ref().and_then(|r| r.json.clone());

@@ -14,8 +14,8 @@ fn opened() -> (tempfile::TempDir, Session) {
     (folder, session)
 }
 
-fn edit(session: &mut Session, request: Value) -> Answer {
-    session.edit(serde_json::from_value(request).unwrap())
+fn edit(session: &mut Session, request: Value) -> Result<Value, Refusal> {
+    session.edit(serde_json::from_value(request).unwrap()).map(Reply::into_value)
 }
 
 fn endpoint_names(view: &Value) -> Vec<String> {
@@ -45,10 +45,10 @@ fn undo_goes_back_through_edits_text_and_conversions() {
     edit(&mut session, json!({"kind": "remove", "names": ["coinsId"]})).unwrap();
     edit(&mut session, json!({"kind": "set", "name": "simplePrice", "rename": "price"})).unwrap();
     assert!(!endpoint_names(&session.view()).contains(&"coinsId".to_owned()));
-    let view = session.undo().unwrap();
+    let view = session.undo().unwrap().into_value();
     assert!(endpoint_names(&view).contains(&"simplePrice".to_owned()));
     assert_eq!(view["undo"], 1);
-    assert_eq!(endpoint_names(&session.undo().unwrap()), first);
+    assert_eq!(endpoint_names(&session.undo().unwrap().into_value()), first);
     assert!(session.undo().is_err(), "nothing left to undo");
     // A refused edit changes nothing, and leaves nothing to undo.
     assert!(edit(&mut session, json!({"kind": "remove", "names": ["nope"]})).is_err());
@@ -57,7 +57,7 @@ fn undo_goes_back_through_edits_text_and_conversions() {
     edit(&mut session, json!({"kind": "remove", "names": ["coinsId"]})).unwrap();
     session.reconvert(GivenOptions::default()).unwrap();
     assert!(endpoint_names(&session.view()).contains(&"coinsId".to_owned()));
-    assert!(!endpoint_names(&session.undo().unwrap()).contains(&"coinsId".to_owned()));
+    assert!(!endpoint_names(&session.undo().unwrap().into_value()).contains(&"coinsId".to_owned()));
 }
 
 #[test]
@@ -143,7 +143,7 @@ fn an_edit_sends_only_the_endpoints_it_changed() {
         serde_json::from_value(json!({"kind": "set", "name": name, "settings": {"reserved": [["_times", value]]}}))
             .unwrap()
     };
-    let delta = session.edit_seen(set("simplePrice", "1000"), seen).unwrap();
+    let delta = session.edit_seen(set("simplePrice", "1000"), seen).unwrap().into_value();
     let index = endpoint_names(&before).iter().position(|n| n == "simplePrice").unwrap();
     assert_eq!(delta["draft"]["changed"], json!([index]), "{}", delta["draft"]);
     assert_eq!(delta["draft"]["endpoints"].as_array().unwrap().len(), 1);
@@ -185,11 +185,11 @@ fn an_edit_sends_only_the_endpoints_it_changed() {
     assert_eq!(Value::Array(endpoints), whole["draft"]["endpoints"]);
     assert_eq!(diagnostics, expected);
     // A page holding an older view gets all of it; so does a rename.
-    let stale = session.edit_seen(set("simplePrice", "1001"), seen).unwrap();
+    let stale = session.edit_seen(set("simplePrice", "1001"), seen).unwrap().into_value();
     assert!(stale["draft"].get("changed").is_none());
     let now = stale["draft"]["revision"].as_u64();
     let rename = serde_json::from_value(json!({"kind": "set", "name": "simplePrice", "rename": "price"})).unwrap();
-    let renamed = session.edit_seen(rename, now).unwrap();
+    let renamed = session.edit_seen(rename, now).unwrap().into_value();
     assert!(renamed["draft"].get("changed").is_none());
     assert_eq!(renamed["draft"]["endpoints"].as_array().unwrap().len(), endpoint_names(&before).len());
 }
