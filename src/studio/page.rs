@@ -50,7 +50,8 @@ pub struct PageView {
 }
 
 /// The OpenAPI document opened: the conversion's report and operations only when it changed
-/// (`revision` says which conversion the page drew).
+/// (`revision` says which conversion the page drew). The report is its counts and groups: its
+/// diagnostics come when the page opens one of them (`/api/report`; GitHub's are 400 KB).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OpenApiView {
@@ -61,12 +62,66 @@ pub struct OpenApiView {
     /// The options it was converted with.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub options: Option<GivenOptions>,
-    /// What the conversion said.
+    /// What the conversion said, counted and grouped.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub diagnostics: Option<Vec<Placed>>,
+    pub report: Option<ReportSummary>,
     /// Each operation and what became of it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operations: Option<Vec<Operation>>,
+}
+
+/// A conversion's diagnostics counted by severity and grouped by code.
+#[derive(Debug, Default, Serialize)]
+pub struct ReportSummary {
+    /// How many are errors.
+    pub errors: usize,
+    /// How many are warnings.
+    pub warnings: usize,
+    /// How many are notes.
+    pub notes: usize,
+    /// Each code said, in the order first said.
+    pub groups: Vec<Group>,
+}
+
+/// The diagnostics of one code.
+#[derive(Debug, Serialize)]
+pub struct Group {
+    /// The code.
+    pub code: crate::Code,
+    /// How many.
+    pub count: usize,
+    /// The first one's message.
+    pub message: String,
+}
+
+/// `diagnostics` counted and grouped.
+pub fn summary(diagnostics: &[Placed]) -> ReportSummary {
+    use crate::Severity;
+    let mut summary = ReportSummary::default();
+    let mut groups: indexmap::IndexMap<crate::Code, Group> = indexmap::IndexMap::new();
+    for placed in diagnostics {
+        let diagnostic = &placed.diagnostic;
+        match diagnostic.severity {
+            Severity::Error => summary.errors += 1,
+            Severity::Warning => summary.warnings += 1,
+            Severity::Note => summary.notes += 1,
+        }
+        groups
+            .entry(diagnostic.code)
+            .or_insert_with(|| Group { code: diagnostic.code, count: 0, message: diagnostic.message.clone() })
+            .count += 1;
+    }
+    summary.groups = groups.into_values().collect();
+    summary
+}
+
+/// A conversion's diagnostics, for the page that opened a group or an operation's messages.
+#[derive(Debug, Serialize)]
+pub struct ReportView {
+    /// Which conversion they are of.
+    pub revision: u64,
+    /// Each, in the order the operations index them.
+    pub diagnostics: Vec<Placed>,
 }
 
 /// The OIS being refined. After an edit, when the page holds the view before it (`revision`),

@@ -125,6 +125,8 @@ pub type Answer = Result<Reply, Refusal>;
 pub enum Reply {
     /// The page's view.
     Page(Box<PageView>),
+    /// The conversion's diagnostics.
+    Report(Box<page::ReportView>),
     /// Any other result.
     Value(Value),
 }
@@ -134,6 +136,7 @@ impl Reply {
     pub fn into_value(self) -> Value {
         match self {
             Reply::Page(page) => serde_json::to_value(page).unwrap_or(Value::Null),
+            Reply::Report(report) => serde_json::to_value(report).unwrap_or(Value::Null),
             Reply::Value(value) => value,
         }
     }
@@ -155,6 +158,7 @@ impl Serialize for Reply {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Reply::Page(page) => page.serialize(serializer),
+            Reply::Report(report) => report.serialize(serializer),
             Reply::Value(value) => value.serialize(serializer),
         }
     }
@@ -443,7 +447,7 @@ impl Session {
             name: opened.name.clone(),
             revision: self.conversions,
             options: conversion.then(|| opened.options.clone()),
-            diagnostics: conversion.then(|| opened.diagnostics.clone()),
+            report: conversion.then(|| page::summary(&opened.diagnostics)),
             operations: conversion.then(|| opened.operations.clone()),
         });
         PageView {
@@ -528,6 +532,14 @@ impl Session {
         }
         view.diagnostics = diagnostics;
         view
+    }
+
+    /// What the conversion of the OpenAPI document opened said, each diagnostic located: what
+    /// the page draws when a group of its report or an operation's messages are opened.
+    pub fn report(&self) -> Answer {
+        let opened = self.openapi.as_ref().ok_or_else(|| refuse("open an OpenAPI document first"))?;
+        let report = page::ReportView { revision: self.conversions, diagnostics: opened.diagnostics.clone() };
+        Ok(Reply::Report(Box::new(report)))
     }
 
     /// The draft's text: what the page's text editor shows and its download holds.

@@ -193,3 +193,41 @@ fn an_edit_sends_only_the_endpoints_it_changed() {
     assert!(renamed["draft"].get("changed").is_none());
     assert_eq!(renamed["draft"]["endpoints"].as_array().unwrap().len(), endpoint_names(&before).len());
 }
+
+/// The view carries the conversion's report as counts and groups; its diagnostics come on
+/// demand, and agree with them: each group's count, each operation's codes and indexes.
+#[test]
+fn the_conversion_s_diagnostics_come_when_asked_and_agree_with_the_view() {
+    let (folder, session) = opened();
+    let view = session.view();
+    let report = session.report().unwrap().into_value();
+    assert_eq!(report["revision"], view["openapi"]["revision"]);
+    let diagnostics = report["diagnostics"].as_array().unwrap();
+    let summary = &view["openapi"]["report"];
+    let severities = ["error", "warning", "note"].map(|s| diagnostics.iter().filter(|d| d["severity"] == s).count());
+    assert_eq!(
+        severities.map(|n| json!(n)),
+        [&summary["errors"], &summary["warnings"], &summary["notes"]].map(Value::clone)
+    );
+    for group in summary["groups"].as_array().unwrap() {
+        let of_code: Vec<&Value> = diagnostics.iter().filter(|d| d["code"] == group["code"]).collect();
+        assert_eq!(json!(of_code.len()), group["count"]);
+        assert_eq!(of_code[0]["message"], group["message"]);
+    }
+    let mut said = 0;
+    for operation in view["openapi"]["operations"].as_array().unwrap() {
+        let mut codes: Vec<&Value> = Vec::new();
+        for index in operation["diagnostics"].as_array().unwrap() {
+            let code = &diagnostics[usize::try_from(index.as_u64().unwrap()).unwrap()]["code"];
+            if !codes.contains(&code) {
+                codes.push(code);
+            }
+            said += 1;
+        }
+        assert_eq!(operation["codes"].as_array().unwrap().iter().collect::<Vec<_>>(), codes);
+    }
+    assert!(said > 0, "the sample's operations have diagnostics");
+    // Nothing opened: nothing to report.
+    let empty = Session::new(Folder::new(folder.path()).unwrap());
+    assert!(empty.report().is_err());
+}

@@ -94,6 +94,8 @@ pub struct Operation {
     pub summary: Option<String>,
     /// The endpoints made of it (none: it was skipped).
     pub endpoints: Vec<String>,
+    /// The codes the conversion said about it, each once, in order.
+    pub codes: Vec<crate::Code>,
     /// What the conversion said about it: indexes into the conversion's diagnostics.
     pub diagnostics: Vec<usize>,
 }
@@ -134,12 +136,20 @@ pub fn operations<'m>(
                 continue;
             }
             let pointer = crate::pointer::join("/paths", [path.as_str(), method.as_str()]);
+            let indexes = said.get(pointer.as_str()).cloned().unwrap_or_default();
+            let mut codes: Vec<crate::Code> = Vec::new();
+            for code in indexes.iter().filter_map(|&index| diagnostics.get(index)).map(|d| d.code) {
+                if !codes.contains(&code) {
+                    codes.push(code);
+                }
+            }
             found.push(Operation {
                 method: method.to_ascii_uppercase(),
                 path: path.clone(),
                 summary: operation.get("summary").and_then(Value::as_str).map(str::to_owned),
                 endpoints: endpoints.get(&(method.as_str(), path.as_str())).cloned().unwrap_or_default(),
-                diagnostics: said.get(pointer.as_str()).cloned().unwrap_or_default(),
+                codes,
+                diagnostics: indexes,
                 pointer,
             });
         }

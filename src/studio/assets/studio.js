@@ -217,37 +217,53 @@ function readFile(file, then) {
 
 // ---- 2. operations
 
+// The conversion's diagnostics, asked for when a group of its report or an operation's messages
+// is first opened (a big document's are hundreds of KB the page mostly never shows).
+let conversionReport = null;
+async function conversionDiagnostics() {
+  const revision = state.openapi.revision;
+  if (!conversionReport || conversionReport.revision !== revision) {
+    conversionReport = await api('/api/report', {});
+  }
+  return conversionReport.diagnostics;
+}
+
+// A details box whose content is drawn from the conversion's diagnostics when it first opens.
+function drawnWhenOpened(box, draw) {
+  box.addEventListener('toggle', async () => {
+    if (!box.open || box.dataset.drawn) return;
+    box.dataset.drawn = 'yes';
+    try {
+      box.append(...draw(await conversionDiagnostics()));
+    } catch (error) {
+      delete box.dataset.drawn;
+      box.append(el('div', { class: 'diag error', text: String(error.message || error) }));
+    }
+  });
+  return box;
+}
+
 function renderOperations(openapi) {
   $('convert-section').hidden = !openapi;
   if (!openapi) return;
   $('openapi-name').textContent = openapi.name;
-  const all = openapi.diagnostics;
-  const count = (severity) => all.filter((d) => d.severity === severity).length;
+  const report = openapi.report;
   const kept = openapi.operations.filter((o) => o.endpoints.length).length;
   const summary = $('convert-summary');
   summary.replaceChildren(
-    el('p', { text: `${openapi.operations.length} operation(s): ${kept} made into endpoints, ${openapi.operations.length - kept} skipped. ${count('error')} error(s), ${count('warning')} warning(s), ${count('note')} note(s).` }));
-  // The report grouped by code, each diagnostic with its place and line.
-  const byCode = new Map();
-  all.forEach((d) => { byCode.set(d.code, [...(byCode.get(d.code) || []), d]); });
-  // Each group's diagnostics are drawn when it is opened (a big document has thousands).
-  for (const [code, list] of byCode) {
-    const group = el('details', { class: 'group' }, el('summary', { text: `${code} × ${list.length}: ${list[0].message}` }));
-    group.addEventListener('toggle', () => {
-      if (group.open && group.childElementCount === 1) group.append(...shownAtFirst(list, diagnostic, 'diagnostic(s)'));
-    });
-    summary.append(group);
+    el('p', { text: `${openapi.operations.length} operation(s): ${kept} made into endpoints, ${openapi.operations.length - kept} skipped. ${report.errors} error(s), ${report.warnings} warning(s), ${report.notes} note(s).` }));
+  // The report grouped by code, each diagnostic with its place and line, drawn when its group
+  // is opened (a big document has thousands).
+  for (const { code, count, message } of report.groups) {
+    const group = el('details', { class: 'group' }, el('summary', { text: `${code} × ${count}: ${message}` }));
+    summary.append(drawnWhenOpened(group, (all) => shownAtFirst(all.filter((d) => d.code === code), diagnostic, 'diagnostic(s)')));
   }
   const body = $('operations').tBodies[0];
   // What the conversion said of an operation: its codes at once, each message when opened.
   const said = (operation) => {
-    if (!operation.diagnostics.length) return [];
-    const codes = operation.diagnostics.map((i) => all[i].code);
-    const box = el('details', { class: 'said' }, el('summary', { text: [...new Set(codes)].join(' · ') }));
-    box.addEventListener('toggle', () => {
-      if (box.open && box.childElementCount === 1) box.append(...operation.diagnostics.map((i) => diagnostic(all[i])));
-    }, { once: false });
-    return [box];
+    if (!operation.codes.length) return [];
+    const box = el('details', { class: 'said' }, el('summary', { text: operation.codes.join(' · ') }));
+    return [drawnWhenOpened(box, (all) => operation.diagnostics.map((i) => diagnostic(all[i])))];
   };
   drawInChunks(body, openapi.operations.map((operation) => () => {
     const label = `${operation.method} ${operation.path}`;
