@@ -50,7 +50,7 @@ case "${1:-}" in
     cp samples/coins.yaml "$folder/"
     root=$PWD
     # The studio's folder is the one it starts in.
-    (cd "$folder" && exec "$root/target/release/ois" studio --no-open --port 0 > address 2>/dev/null) &
+    (cd "$folder" && exec "$root/target/release/ois" studio --no-open --port 0 > address 2>"${STUDIO_LOG:-/dev/null}") &
     studio=$!
     trap 'kill $studio 2>/dev/null; rm -rf "$folder"' EXIT
     sleep 0.5

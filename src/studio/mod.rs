@@ -186,7 +186,7 @@ const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Serves `studio` on `server` until the process ends, each request on a thread of its own (a slow
 /// API call or a slow client holds only its own request); each logged as its method, path (never
-/// the query, which holds the token) and status.
+/// the query, which holds the token), status and how long the studio took to answer.
 pub fn serve(studio: &Studio, server: &tiny_http::Server, log: &(dyn Fn(&str) + Sync)) {
     let in_flight = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
@@ -195,7 +195,8 @@ pub fn serve(studio: &Studio, server: &tiny_http::Server, log: &(dyn Fn(&str) + 
             let taken = in_flight.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             scope.spawn(move || {
                 if taken >= MAX_IN_FLIGHT {
-                    respond(request, Outgoing::text(503, "the studio is busy: try again"), log);
+                    let started = std::time::Instant::now();
+                    respond(request, Outgoing::text(503, "the studio is busy: try again"), started, log);
                 } else {
                     serve_one(studio, request, log);
                 }
@@ -208,6 +209,7 @@ pub fn serve(studio: &Studio, server: &tiny_http::Server, log: &(dyn Fn(&str) + 
 /// One request: who is asking is checked before its body is read; the body is read within its
 /// size and time bounds; then the studio answers.
 fn serve_one(studio: &Studio, mut request: tiny_http::Request, log: &(dyn Fn(&str) + Sync)) {
+    let started = std::time::Instant::now();
     let header = |name: &'static str| {
         request.headers().iter().find(|h| h.field.equiv(name)).map(|h| h.value.as_str().to_owned())
     };
@@ -220,16 +222,16 @@ fn serve_one(studio: &Studio, mut request: tiny_http::Request, log: &(dyn Fn(&st
         body: Vec::new(),
     };
     if let Some(refusal) = gate::refusal(&incoming, studio.port, &studio.token) {
-        return respond(request, refusal, log);
+        return respond(request, refusal, started, log);
     }
     if request.body_length().is_some_and(|length| length as u64 > MAX_BODY_BYTES) {
-        return respond(request, Outgoing::text(413, "the request is larger than the studio reads"), log);
+        return respond(request, Outgoing::text(413, "the request is larger than the studio reads"), started, log);
     }
     let outgoing = match read_body(request.as_reader(), &mut incoming.body) {
         Ok(()) => studio.handle(&incoming),
         Err(refusal) => refusal,
     };
-    respond(request, outgoing, log);
+    respond(request, outgoing, started, log);
 }
 
 /// Reads a body of at most [`MAX_BODY_BYTES`] within [`BODY_DEADLINE`].
@@ -249,9 +251,11 @@ fn read_body(reader: &mut dyn std::io::Read, body: &mut Vec<u8>) -> Result<(), O
     }
 }
 
-fn respond(request: tiny_http::Request, outgoing: Outgoing, log: &(dyn Fn(&str) + Sync)) {
+fn respond(request: tiny_http::Request, outgoing: Outgoing, started: std::time::Instant, log: &(dyn Fn(&str) + Sync)) {
     let path = request.url().split('?').next().unwrap_or_default();
-    log(&format!("{} {} {}", request.method().as_str(), crate::emit::printable(path), outgoing.status));
+    let method = request.method().as_str();
+    let took = started.elapsed().as_secs_f64() * 1000.0;
+    log(&format!("{method} {} {} {took:.1} ms", crate::emit::printable(path), outgoing.status));
     let mut response = tiny_http::Response::from_data(outgoing.body).with_status_code(outgoing.status);
     let headers = gate::SECURITY_HEADERS.iter().copied().chain([("Content-Type", outgoing.content_type)]);
     for (name, value) in headers {

@@ -142,28 +142,42 @@ function restore() {
 // ---- drawing long lists without freezing the page
 
 // How many items of a long list are drawn at once: the first lot before the page paints, the
-// rest in later tasks, so that no task is long enough to freeze the page.
+// rest after it, a few lots a frame, so that the first frame is not held back by the rest and no
+// task is long enough to freeze the page.
 const CHUNK = 60;
+// How long the lots drawn between two frames may take, in ms.
+const FRAME_BUDGET = 8;
 const drawing = new WeakMap();
 
-// Draws `makers` (each makes one element) into `parent`: the first CHUNK now, the rest a chunk a
-// task; `then` after each chunk (a filter applied to what is drawn). A newer drawing of the same
-// parent stops an older one.
-function drawInChunks(parent, makers, then) {
+// After the next frame is painted.
+const afterPaint = (then) => requestAnimationFrame(() => setTimeout(then, 0));
+
+// Draws `makers` (each makes one element) into `parent`: the first CHUNK now, the rest after the
+// page painted, as many chunks as FRAME_BUDGET allows between two frames. `then(drawn)` after each
+// chunk, given only its elements (a filter applied to them: linear in the list, not quadratic),
+// and `finished()` once all are drawn. A newer drawing of the same parent stops an older one.
+function drawInChunks(parent, makers, then, finished) {
   const run = { pending: makers.length > CHUNK };
   drawing.set(parent, run);
-  parent.replaceChildren(...makers.slice(0, CHUNK).map((make) => make()));
-  if (then) then();
+  const chunk = (from) => {
+    const drawn = makers.slice(from, from + CHUNK).map((make) => make());
+    if (from === 0) parent.replaceChildren(...drawn); else parent.append(...drawn);
+    if (then) then(drawn);
+  };
+  chunk(0);
   let at = CHUNK;
   const more = () => {
     if (drawing.get(parent) !== run) return;
-    if (at >= makers.length) { run.pending = false; return; }
-    parent.append(...makers.slice(at, at + CHUNK).map((make) => make()));
-    at += CHUNK;
-    if (then) then();
-    setTimeout(more, 0);
+    const until = performance.now() + FRAME_BUDGET;
+    while (at < makers.length && performance.now() < until) {
+      chunk(at);
+      at += CHUNK;
+    }
+    if (at < makers.length) { afterPaint(more); return; }
+    run.pending = false;
+    if (finished) finished();
   };
-  setTimeout(more, 0);
+  if (run.pending) afterPaint(more); else if (finished) finished();
 }
 
 // The first items of a long list, and a button that shows the rest.
@@ -274,9 +288,9 @@ function renderOperations(openapi) {
         ? operation.endpoints.flatMap((name, i) => [i ? ', ' : null, el('span', { 'data-endpoint': name, text: name })])
         : ['— skipped'])),
       el('td', {}, ...said(operation)));
-  }), () => {
-    filterOperations();
-    if (state.draft) markGone(state.draft.endpoints.map((e) => e.name));
+  }), (rows) => {
+    filterOperations(rows);
+    if (state.draft) markGone(keptNames(), rows);
   });
   const o = openapi.options || {};
   options($('opt-target'), state.targets, o.target);
@@ -291,18 +305,30 @@ function renderOperations(openapi) {
   $('opt-defaults').checked = Boolean(o.defaults);
 }
 
-// An endpoint the conversion made and an edit removed is struck out where the table names it.
-function markGone(names) {
-  const kept = new Set(names);
-  document.querySelectorAll('#operations [data-endpoint]').forEach((cell) => {
+// The names of the draft's endpoints, as a set (made once per draft view).
+let keptNamesOf = null;
+function keptNames() {
+  if (!keptNamesOf || keptNamesOf.draft !== state.draft) {
+    keptNamesOf = { draft: state.draft, names: new Set(state.draft.endpoints.map((e) => e.name)) };
+  }
+  return keptNamesOf.names;
+}
+
+// An endpoint the conversion made and an edit removed is struck out where the table names it
+// (in `rows`, or the whole table).
+function markGone(kept, rows) {
+  const cells = rows ? rows.flatMap((row) => [...row.querySelectorAll('[data-endpoint]')])
+    : document.querySelectorAll('#operations [data-endpoint]');
+  cells.forEach((cell) => {
     cell.classList.toggle('gone', !kept.has(cell.dataset.endpoint));
     cell.title = kept.has(cell.dataset.endpoint) ? '' : 'removed from the draft';
   });
 }
 
-function filterOperations() {
+// Hides the operations (in `rows`, or the whole table) the filter's words leave out.
+function filterOperations(rows) {
   const words = $('op-filter').value.toLowerCase().trim();
-  for (const row of $('operations').tBodies[0].rows) {
+  for (const row of rows || $('operations').tBodies[0].rows) {
     row.hidden = words !== '' && !row.textContent.toLowerCase().includes(words);
   }
 }
@@ -472,13 +498,16 @@ function renderDraft(draft, changed) {
   if (patch) {
     // A card whose problems only moved is drawn again only when open (its form shows the lines).
     const moved = (changed.moved || []).filter((index) => cards[index] && cards[index].open);
-    for (const index of new Set([...changed, ...moved])) {
-      cards[index].replaceWith(endpointCard(draft.endpoints[index], index, byEndpoint[index]));
-    }
-    filterEndpoints();
+    const redrawn = [...new Set([...changed, ...moved])].map((index) => {
+      const card = endpointCard(draft.endpoints[index], index, byEndpoint[index]);
+      cards[index].replaceWith(card);
+      return card;
+    });
+    filterEndpoints(redrawn);
   } else {
-    drawInChunks($('endpoints'), draft.endpoints.map((e, i) => () => endpointCard(e, i, byEndpoint[i])), filterEndpoints);
+    drawInChunks($('endpoints'), draft.endpoints.map((e, i) => () => endpointCard(e, i, byEndpoint[i])), filterEndpoints, countEndpoints);
   }
+  countEndpoints();
   $('undo').disabled = !state.undo;
   if (document.activeElement !== $('save-path')) $('save-path').value = draft.file || draft.suggested;
   // A big OIS's text comes to the page only when its section is open, or downloaded.
@@ -491,7 +520,7 @@ function renderDraft(draft, changed) {
     const chosenFeedEndpoint = $('feed-endpoint').value;
     options($('feed-endpoint'), names, chosenFeedEndpoint);
     if ($('feed-endpoint').value !== chosenFeedEndpoint || !$('feed-fields').childElementCount) renderFeedFields();
-    markGone(names);
+    markGone(keptNames());
   }
   renderTryParameters();
   renderByName(draft);
@@ -509,18 +538,26 @@ async function undo() {
   timed('Undo', started);
 }
 
-function filterEndpoints() {
+// Hides the endpoint cards (in `cards`, or all of them) the find box's words leave out; with all
+// of them, says how many are shown.
+function filterEndpoints(cards) {
   const started = performance.now();
   const words = $('endpoint-filter').value.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  let shown = 0;
-  const cards = document.querySelectorAll('#endpoints .card');
-  cards.forEach((card) => {
+  for (const card of cards || $('endpoints').children) {
     const text = card.querySelector('summary').textContent.toLowerCase();
     card.hidden = !words.every((w) => text.includes(w));
-    if (!card.hidden) shown += 1;
-  });
-  $('endpoint-count').textContent = words.length ? `${shown} of ${cards.length}` : `${cards.length} endpoint(s)`;
-  timed('Find', started);
+  }
+  if (!cards) {
+    countEndpoints();
+    timed('Find', started);
+  }
+}
+
+function countEndpoints() {
+  const words = $('endpoint-filter').value.trim();
+  const cards = [...$('endpoints').children];
+  const total = state.draft ? state.draft.endpoints.length : cards.length;
+  $('endpoint-count').textContent = words ? `${cards.filter((c) => !c.hidden).length} of ${total}` : `${total} endpoint(s)`;
 }
 
 // ---- 3b. feeds by name
@@ -898,7 +935,7 @@ function wire() {
     const view = await step($('convert-summary'), () => api('/api/convert', body));
     if (view) render(view);
   });
-  $('op-filter').addEventListener('input', filterOperations);
+  $('op-filter').addEventListener('input', () => filterOperations());
   $('keep-picked').addEventListener('click', () => {
     const filters = [...$('operations').tBodies[0].rows].filter((row) => row.querySelector('input').checked).map((row) => row.dataset.operation);
     return edit(null, { kind: 'keep', filters });
@@ -915,7 +952,7 @@ function wire() {
       if ($('feeds-section').contains(document.activeElement)) { e.preventDefault(); build(); }
     }
   });
-  $('endpoint-filter').addEventListener('input', filterEndpoints);
+  $('endpoint-filter').addEventListener('input', () => filterEndpoints());
   // Enter in a field applies its form.
   $('by-name-form').addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); saveFeed(editingFeed ? 'setFeed' : 'addFeed'); } });
   $('endpoints').addEventListener('keydown', (e) => {
