@@ -402,7 +402,9 @@ fn the_page_makes_a_parameter_the_api_s_key() {
         answer.1["answer"].clone()
     };
     let host = format!("127.0.0.1:{}", studio.port);
-    let (_, told) = studio.raw("GET", "/api/state", &[("Host", &host), ("X-Ois-Token", &studio.token)], "");
+    let (_, state) = studio.raw("GET", "/api/state", &[("Host", &host), ("X-Ois-Token", &studio.token)], "");
+    assert!(state.contains("CNV075"), "{state}");
+    let told = studio.api("/api/report", &json!({})).1.to_string();
     assert!(told.contains("CNV075") && told.contains("API key parameters"), "{told}");
     assert!(!told.contains("--api-key-param"), "a flag named to the page: {told}");
     let view = ok(studio.api("/api/convert", &json!({"apiKeyParameters": ["key"]})));
