@@ -95,8 +95,12 @@ pub fn list(file: &std::path::Path, title: Option<&str>) -> Result<Vec<EndpointS
 
 /// The errors of `diagnostics` as (code, pointer), to tell the ones an edit made from those it
 /// found.
-fn errors(diagnostics: &[Diagnostic]) -> Vec<(Code, String)> {
-    diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| (d.code, d.location.pointer.clone())).collect()
+fn errors(diagnostics: &[Diagnostic]) -> std::collections::HashSet<(Code, &str)> {
+    diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| (d.code, d.location.pointer.as_str()))
+        .collect()
 }
 
 /// An edit made on a document's text: the new text in its style, and what the edit noted.
@@ -143,14 +147,19 @@ pub fn edit_source_known(
     let mut after = before.clone();
     let notes = apply(&mut after, kind, &pointer, edit).map_err(|error| refused(vec![error]))?;
 
-    let found = match known {
-        Some(known) => errors(known),
-        None => errors(&crate::validate::validate_value(&before, None).diagnostics),
+    let checked_before;
+    let known = match known {
+        Some(known) => known,
+        None => {
+            checked_before = crate::validate::validate_value(&before, None).diagnostics;
+            &checked_before
+        }
     };
+    let found = errors(known);
     let diagnostics = crate::validate::validate_value(&after, None).diagnostics;
     let made: Vec<Diagnostic> = diagnostics
         .iter()
-        .filter(|d| d.severity == Severity::Error && !found.contains(&(d.code, d.location.pointer.clone())))
+        .filter(|d| d.severity == Severity::Error && !found.contains(&(d.code, d.location.pointer.as_str())))
         .cloned()
         .collect();
     if let Some(first) = made.first() {
