@@ -137,8 +137,10 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The studio's *Open* of `path`, twice (the second as a user opening it again: the first
-/// document's state is dropped on the way), on a session of the file's folder.
+/// The studio's steps on `path`, as `bench/studio.js` clicks them: *Open* twice (the second as a
+/// user opening it again: the first document's state is dropped on the way), then an edit of the
+/// first endpoint (a reserved value set) answered to the page holding the view, and *Undo*; each
+/// as the server answers it, on a session of the file's folder.
 #[cfg(feature = "studio")]
 fn studio_open(path: &Path) -> ExitCode {
     use ois::studio::{Folder, Incoming, Studio};
@@ -146,27 +148,39 @@ fn studio_open(path: &Path) -> ExitCode {
     let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
     let Ok(folder) = Folder::new(folder) else { return ExitCode::FAILURE };
     let studio = Studio::new(folder, 8000, "token".to_owned());
-    let request = Incoming {
+    let request = |url: &str, body: serde_json::Value| Incoming {
         method: "POST".to_owned(),
-        url: "/api/open".to_owned(),
+        url: url.to_owned(),
         host: Some("127.0.0.1:8000".to_owned()),
         token: Some("token".to_owned()),
         origin: None,
-        body: serde_json::json!({"path": name.to_string_lossy()}).to_string().into_bytes(),
+        body: body.to_string().into_bytes(),
     };
-    for round in ["first", "again"] {
-        let mut clock = Instant::now();
-        let mut lap = || {
-            let now = Instant::now();
-            let elapsed = (now - clock).as_secs_f64() * 1000.0;
-            clock = now;
-            elapsed
+    let mut seen = serde_json::Value::Null;
+    let mut first = String::new();
+    for step in ["open (first)", "open (again)", "edit", "undo"] {
+        let incoming = match step {
+            "edit" => {
+                let settings = serde_json::json!({"reserved": [["_times", "1000"]]});
+                request(
+                    "/api/edit",
+                    serde_json::json!({"kind": "set", "name": first, "settings": settings, "seen": seen}),
+                )
+            }
+            "undo" => request("/api/undo", serde_json::json!({"seen": seen})),
+            _ => request("/api/open", serde_json::json!({"path": name.to_string_lossy()})),
         };
-        let answer = studio.handle(&request);
-        let opened = phase(lap());
-        println!("open ({round}) {opened}: {} bytes answered, status {}", answer.body.len(), answer.status);
-        if let Ok(dump) = std::env::var("OIS_STUDIO_DUMP") {
-            let _ = std::fs::write(dump, &answer.body);
+        let started = Instant::now();
+        let _ = phase(0.0);
+        let answer = studio.handle(&incoming);
+        let took = phase((Instant::now() - started).as_secs_f64() * 1000.0);
+        println!("{step} {took}: {} bytes answered, status {}", answer.body.len(), answer.status);
+        let view: serde_json::Value = serde_json::from_slice(&answer.body).unwrap_or_default();
+        if let Some(revision) = view.pointer("/answer/draft/revision") {
+            seen = revision.clone();
+        }
+        if let Some(name) = view.pointer("/answer/draft/endpoints/0/name").and_then(|n| n.as_str()) {
+            first = name.to_owned();
         }
     }
     ExitCode::SUCCESS
