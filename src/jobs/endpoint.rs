@@ -114,6 +114,9 @@ pub struct Edited {
     /// Every rule the document breaks after the edit (not located in `text`): the check the edit
     /// made, for a caller that shows them not to make it again.
     pub diagnostics: Vec<Diagnostic>,
+    /// The document after the edit, as `text` reads (for a caller that reads it, not to parse
+    /// `text` again).
+    pub document: Value,
 }
 
 /// Makes `edit` on the OIS `title` chooses in `source`; refused, located in it, when it fails or
@@ -144,9 +147,6 @@ pub fn edit_source_known(
         let chosen = read.choose(title).map_err(|error| refused(vec![error]))?;
         (read.kind, chosen.pointer)
     };
-    let mut after = before.clone();
-    let notes = apply(&mut after, kind, &pointer, edit).map_err(|error| refused(vec![error]))?;
-
     let checked_before;
     let known = match known {
         Some(known) => known,
@@ -156,6 +156,13 @@ pub fn edit_source_known(
         }
     };
     let found = errors(known);
+    // Only a YAML file's restyling compares the document before the edit with the one after it:
+    // a JSON one is edited in place (a big OIS's copy is a big share of an edit's time).
+    let (before, mut after) = match source.format {
+        Format::Yaml => (Some(before.clone()), before),
+        Format::Json => (None, before),
+    };
+    let notes = apply(&mut after, kind, &pointer, edit).map_err(|error| refused(vec![error]))?;
     let diagnostics = crate::validate::validate_value(&after, None).diagnostics;
     let made: Vec<Diagnostic> = diagnostics
         .iter()
@@ -178,14 +185,15 @@ pub fn edit_source_known(
     }
     // A YAML file keeps its style where only scalars and keys changed; anything else is written
     // whole, JSON in the file's indentation.
-    let text = match crate::edit::restyle::yaml_like(source, &before, &after) {
+    let restyled = before.as_ref().and_then(|before| crate::edit::restyle::yaml_like(source, before, &after));
+    let text = match restyled {
         Some(text) => text,
         None => {
             let format = if source.format == Format::Yaml { OutputFormat::Yaml } else { OutputFormat::Json };
             crate::emit::to_text_like(&after, &source.text, format).map_err(|error| vec![error])?
         }
     };
-    Ok(Edited { text, notes, diagnostics })
+    Ok(Edited { text, notes, diagnostics, document: after })
 }
 
 /// Makes the edit `job` asks for; what refuses it, located in the file.

@@ -4,6 +4,7 @@
 //! an update asks for it.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::convert::GivenOptions;
 use crate::diagnostic::{Code, Diagnostic};
@@ -21,8 +22,8 @@ pub enum Generated {
         title: String,
         /// The options it was converted with.
         options: GivenOptions,
-        /// The OIS's text.
-        text: Text,
+        /// The OIS's text (the draft's, until it is refined).
+        text: Arc<str>,
     },
 }
 
@@ -32,9 +33,7 @@ impl Generated {
         match self {
             Generated::Read(record) => Ok(record.clone()),
             Generated::Converted { title, options, text } => {
-                let mut bytes = Vec::with_capacity(text.len());
-                text.blocks().for_each(|block| bytes.extend_from_slice(block));
-                let generated = serde_json::from_slice(&bytes).map_err(|error| {
+                let generated = serde_json::from_str(text).map_err(|error| {
                     Diagnostic::elsewhere(Code::OutputWrite, format!("the generated OIS does not read back: {error}"))
                 })?;
                 Ok(Record::new(title, options.clone(), generated))
@@ -46,7 +45,9 @@ impl Generated {
     pub fn file_next_to(&self, target: &Path) -> Result<(PathBuf, String), Diagnostic> {
         match self {
             Generated::Read(record) => record::file_next_to(target, &record.title, &record.options, &record.generated),
-            Generated::Converted { title, options, text } => record::file_next_to_written(target, title, options, text),
+            Generated::Converted { title, options, text } => {
+                record::file_next_to_written(target, title, options, &Text::from(text.to_string()))
+            }
         }
     }
 }

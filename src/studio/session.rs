@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -46,14 +47,34 @@ pub struct Session {
     /// How many conversions were made: the page draws the operations again only when it changes.
     conversions: u64,
     /// The draft's texts before its last changes, newest last: what undo goes back to.
-    undo: Vec<String>,
-    /// The draft's text and every rule it breaks (not located), as the last edit checked it: an
-    /// edit checks the document once, and the view reuses that check.
-    checked: Option<(String, Vec<crate::diagnostic::Diagnostic>)>,
+    undo: Vec<Arc<str>>,
+    /// The check of the newest of them, when it was made: undo shows it again, not checks again.
+    undo_checked: Option<Checked>,
+    /// Every rule the draft breaks, as its last check found: an edit checks the document once,
+    /// and the view reuses that check (and the next edit, the errors it already had).
+    checked: std::cell::RefCell<Option<Checked>>,
     /// What the page holds of the draft's view (to send it only what an edit changed), and the
     /// last view's revision.
     sent: std::cell::RefCell<page::Sent>,
     revisions: std::cell::Cell<u64>,
+}
+
+/// Which text a check was of, and every rule that text breaks (not located).
+#[derive(Debug)]
+struct Checked {
+    text: TextKey,
+    found: Vec<Diagnostic>,
+}
+
+/// A text told from others by its length and hash, not kept (a big OIS is megabytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TextKey(usize, u64);
+
+impl TextKey {
+    fn of(text: &str) -> TextKey {
+        use std::hash::BuildHasher;
+        TextKey(text.len(), foldhash::quality::FixedState::with_seed(0).hash_one(text))
+    }
 }
 
 /// The most changes undo goes back through.
@@ -81,16 +102,18 @@ struct Draft {
     file: Option<String>,
     /// Where it would be saved first.
     suggested: String,
-    text: String,
+    /// Its text: shared with what holds the same (undo, the conversion's record, the file's text
+    /// as read), not copied.
+    text: Arc<str>,
     /// The file's text when it was read or last saved.
-    on_disk: Option<String>,
+    on_disk: Option<Arc<str>>,
     /// The OIS of a file holding several.
     title: Option<String>,
 }
 
 impl Draft {
     fn held(&self) -> Held {
-        Held { name: self.name.clone(), text: self.text.clone() }
+        Held { name: self.name.clone(), text: self.text.to_string() }
     }
 }
 
@@ -418,7 +441,8 @@ impl Session {
             pending: None,
             conversions: 0,
             undo: Vec::new(),
-            checked: None,
+            checked: std::cell::RefCell::new(None),
+            undo_checked: None,
             sent: std::cell::RefCell::default(),
             revisions: std::cell::Cell::new(0),
         }
@@ -438,11 +462,12 @@ impl Session {
 
     /// [`Session::view_of`], typed.
     fn page(&self, conversion: bool) -> PageView {
-        self.page_since(conversion, None)
+        self.page_since(conversion, None, None)
     }
 
-    /// [`Session::page`] for a page that holds the draft view `seen`: only what changed of it.
-    fn page_since(&self, conversion: bool, seen: Option<u64>) -> PageView {
+    /// [`Session::page`] for a page that holds the draft view `seen`: only what changed of it;
+    /// `parsed`: the draft's document, when the step has it (not to parse its text again).
+    fn page_since(&self, conversion: bool, seen: Option<u64>, parsed: Option<Value>) -> PageView {
         let openapi = self.openapi.as_ref().map(|opened| OpenApiView {
             name: opened.name.clone(),
             revision: self.conversions,
@@ -463,7 +488,7 @@ impl Session {
             mnemonic_secret: crate::node::MNEMONIC_SECRET,
             openapi,
             draft: self.draft.as_ref().map(|draft| {
-                let view = self.draft_view(draft);
+                let view = self.draft_view(draft, parsed);
                 page::since(view, seen, &mut self.sent.borrow_mut())
             }),
             secrets: self.secrets.keys().cloned().collect(),
@@ -476,22 +501,30 @@ impl Session {
         }
     }
 
-    fn draft_view(&self, draft: &Draft) -> DraftView {
+    fn draft_view(&self, draft: &Draft, parsed: Option<Value>) -> DraftView {
         let source = draft.held().source();
-        let parsed = source.parse();
-        // The last edit checked this very text: its findings are located, not found again.
-        let checked = self.checked.as_ref().filter(|(text, _)| *text == draft.text);
-        let found = match (&parsed, checked) {
-            (Ok(_), Some((_, found))) => {
-                let mut diagnostics = found.clone();
+        let parsed = match parsed {
+            Some(document) => Ok(document),
+            None => source.parse(),
+        };
+        let key = TextKey::of(&draft.text);
+        let found = match &parsed {
+            Ok(root) => {
+                // The last check was of this very text (an edit's, or undo's): its findings are
+                // located, not found again; otherwise the check made here is kept for the next.
+                let mut checked = self.checked.borrow_mut();
+                if checked.as_ref().is_none_or(|checked| checked.text != key) {
+                    let found = crate::validate::validate_value(root, None).diagnostics;
+                    *checked = Some(Checked { text: key, found });
+                }
+                let mut diagnostics = checked.as_ref().map(|checked| checked.found.clone()).unwrap_or_default();
                 for diagnostic in &mut diagnostics {
                     source.locate_diagnostic(diagnostic);
                 }
                 diagnostics.splice(0..0, source.take_notes());
                 diagnostics
             }
-            (Ok(root), None) => crate::validate::validate_parsed(&source, root, None).diagnostics,
-            (Err(error), _) => crate::validate::Validation::unreadable(error.clone()).diagnostics,
+            Err(error) => crate::validate::Validation::unreadable(error.clone()).diagnostics,
         };
         let mut diagnostics = view::placed(found, Some(&source));
         self.revisions.set(self.revisions.get() + 1);
@@ -506,10 +539,10 @@ impl Session {
             titles: Vec::new(),
             title: draft.title.clone(),
             text_bytes: draft.text.len(),
-            dirty: draft.on_disk.as_deref() != Some(draft.text.as_str()),
+            dirty: draft.on_disk.as_deref() != Some(&*draft.text),
             changed_on_disk: draft.file.as_deref().is_some_and(|file| {
                 let on_disk = self.folder.existing(file).ok().and_then(|path| Source::read(&path).ok());
-                on_disk.map(|s| s.text) != draft.on_disk
+                on_disk.map(|s| s.text).as_deref() != draft.on_disk.as_deref()
             }),
             endpoints: Vec::new(),
             snippets: std::collections::BTreeMap::new(),
@@ -544,7 +577,7 @@ impl Session {
 
     /// The draft's text: what the page's text editor shows and its download holds.
     pub fn draft_text(&self) -> Answer {
-        Ok(json!({"text": self.draft()?.text}).into())
+        Ok(json!({"text": &*self.draft()?.text}).into())
     }
 
     fn draft(&self) -> Result<&Draft, Refusal> {
@@ -580,9 +613,13 @@ impl Session {
         self.pending = None;
         // Another document: the last one's changes are not this one's to undo.
         self.undo.clear();
+        self.undo_checked = None;
         if is_openapi {
             let options = request.options.unwrap_or_default().with_default_target();
-            self.convert(source, &mut root, file.map(|(_, absolute)| absolute), options)?;
+            let ois = self.convert(source, &mut root, file.map(|(_, absolute)| absolute), options)?;
+            // The document's tree is not the view's: gone before the view is made.
+            drop(root);
+            return Ok(self.page_since(true, None, Some(ois)).into());
         } else {
             crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
                 source.locate_diagnostic(&mut error);
@@ -595,12 +632,13 @@ impl Session {
                 record::find(&records, &title).cloned().map(Generated::Read)
             });
             self.openapi = None;
+            let text: Arc<str> = source.text.into();
             self.draft = Some(Draft {
                 name: source.name.clone(),
                 suggested: relative.clone().unwrap_or_else(|| source.name.clone()),
                 file: relative,
-                on_disk: absolute.is_some().then(|| source.text.clone()),
-                text: source.text,
+                on_disk: absolute.is_some().then(|| Arc::clone(&text)),
+                text,
                 title: None,
             });
         }
@@ -620,24 +658,26 @@ impl Session {
         };
         let path = opened.path.clone();
         let mut root = source.parse_for(reading)?;
-        let before = self.draft.as_ref().map(|draft| draft.text.clone());
-        self.convert(source, &mut root, path, options.with_default_target())?;
+        let before = self.draft.as_ref().map(|draft| Arc::clone(&draft.text));
+        let ois = self.convert(source, &mut root, path, options.with_default_target())?;
+        drop(root);
         // Converting again makes a new draft: the one replaced is one undo away.
         if let Some(before) = before {
             self.keep_for_undo(before);
         }
-        Ok(self.page(true).into())
+        Ok(self.page_since(true, None, Some(ois)).into())
     }
 
     /// Converts `source` (parsed as a conversion reads it: `root`) with `options`, as `ois convert`
-    /// does: the draft, the record, the operations.
+    /// does: the draft, the record, the operations; the draft's OIS, for the view to read (made
+    /// from the conversion's own tree: parsing its text again would take twice as long).
     fn convert(
         &mut self,
         source: Source,
         root: &mut Value,
         path: Option<PathBuf>,
         options: GivenOptions,
-    ) -> Result<(), Refusal> {
+    ) -> Result<Value, Refusal> {
         let convert_options = options.convert_options()?;
         let rendered =
             crate::convert::convert_rendered(&source, root, &convert_options, OutputFormat::Json, Positions::All)
@@ -658,20 +698,18 @@ impl Session {
             }
             None => format!("{stem}.ois.json"),
         };
+        let ois = rendered.ois()?;
         let diagnostics = view::placed(rendered.diagnostics, Some(&source));
-        let generated = rendered.text;
-        let text = {
-            let mut bytes = Vec::with_capacity(generated.len());
-            generated.blocks().for_each(|block| bytes.extend_from_slice(block));
-            String::from_utf8(bytes).map_err(|error| refuse(format!("the OIS is not UTF-8: {error}")))?
-        };
-        self.record = Some(Generated::Converted { title, options: options.clone(), text: generated });
+        let text: Arc<str> =
+            rendered.text.into_string().map_err(|error| refuse(format!("the OIS is not UTF-8: {error}")))?.into();
+        // The record is the draft's text as generated: the same text, not a copy.
+        self.record = Some(Generated::Converted { title, options: options.clone(), text: Arc::clone(&text) });
         self.conversions += 1;
         self.draft =
             Some(Draft { name: format!("{stem}.ois.json"), file: None, suggested, text, on_disk: None, title: None });
         let pasted = path.is_none().then_some(source.text);
         self.openapi = Some(Opened { name: source.name, path, pasted, diagnostics, options, operations });
-        Ok(())
+        Ok(ois)
     }
 
     /// Chooses the OIS of a draft holding several.
@@ -710,35 +748,40 @@ impl Session {
         };
         let draft = self.draft()?;
         let source = draft.held().source();
-        let known = self.checked.as_ref().filter(|(text, _)| *text == draft.text).map(|(_, found)| found.as_slice());
-        let Edited { text, notes, diagnostics } =
-            crate::jobs::endpoint::edit_source_known(&source, draft.title.as_deref(), &edit, known).map_err(
-                |diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None },
-            )?;
+        let key = TextKey::of(&draft.text);
+        let checked = self.checked.borrow();
+        let known = checked.as_ref().filter(|checked| checked.text == key).map(|checked| checked.found.as_slice());
+        let edited = crate::jobs::endpoint::edit_source_known(&source, draft.title.as_deref(), &edit, known)
+            .map_err(|diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None });
+        drop(checked);
+        let Edited { text, notes, diagnostics, document } = edited?;
         self.remember();
-        self.checked = Some((text.clone(), diagnostics));
+        *self.checked.get_mut() = Some(Checked { text: TextKey::of(&text), found: diagnostics });
         if let Some(draft) = self.draft.as_mut() {
-            draft.text = text;
+            draft.text = text.into();
         }
-        let mut page = self.page_since(false, seen);
+        let mut page = self.page_since(false, seen, Some(document));
         page.notes = Some(view::placed(notes, None));
         Ok(page.into())
     }
 
     /// Keeps the draft's text as it is now, for undo.
     fn remember(&mut self) {
-        if let Some(text) = self.draft.as_ref().map(|draft| draft.text.clone()) {
+        if let Some(text) = self.draft.as_ref().map(|draft| Arc::clone(&draft.text)) {
             self.keep_for_undo(text);
         }
     }
 
-    /// Keeps `text` as the draft's last text for undo, within [`UNDO_STEPS`] and [`UNDO_BYTES`].
-    fn keep_for_undo(&mut self, text: String) {
+    /// Keeps `text` as the draft's last text for undo, within [`UNDO_STEPS`] and [`UNDO_BYTES`],
+    /// with the check of it when the last one was (the draft's text being replaced).
+    fn keep_for_undo(&mut self, text: Arc<str>) {
         if self.undo.last() == Some(&text) {
             return;
         }
+        let key = TextKey::of(&text);
+        self.undo_checked = self.checked.get_mut().take().filter(|checked| checked.text == key);
         self.undo.push(text);
-        while self.undo.len() > UNDO_STEPS || self.undo.iter().map(String::len).sum::<usize>() > UNDO_BYTES {
+        while self.undo.len() > UNDO_STEPS || self.undo.iter().map(|text| text.len()).sum::<usize>() > UNDO_BYTES {
             self.undo.remove(0);
         }
     }
@@ -752,9 +795,11 @@ impl Session {
     /// [`Session::undo`] for a page holding the draft view `seen`: only what changed of it.
     pub fn undo_seen(&mut self, seen: Option<u64>) -> Answer {
         let previous = self.undo.pop().ok_or_else(|| refuse("nothing to undo"))?;
+        let key = TextKey::of(&previous);
         let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
         draft.text = previous;
-        Ok(self.page_since(false, seen).into())
+        *self.checked.get_mut() = self.undo_checked.take().filter(|checked| checked.text == key);
+        Ok(self.page_since(false, seen, None).into())
     }
 
     /// A feed as the job takes it, checked against the OpenAPI document open in the studio.
@@ -790,7 +835,7 @@ impl Session {
         })?;
         self.remember();
         let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
-        draft.text = source.text;
+        draft.text = source.text.into();
         Ok(self.page(true).into())
     }
 
@@ -960,9 +1005,9 @@ impl Session {
                 let mut plan = Plan::new();
                 if draft.file.as_deref() == Some(request.path.as_str()) {
                     // The draft's own file: replacing it is what saving means (a regular file only).
-                    plan.companion(&target, draft.text.as_str(), false);
+                    plan.companion(&target, &*draft.text, false);
                 } else {
-                    plan.file(&target, draft.text.as_str(), request.force);
+                    plan.file(&target, &*draft.text, request.force);
                 }
                 if let Some(record) = &self.record {
                     let (path, text) = record.file_next_to(&target)?;
@@ -972,7 +1017,7 @@ impl Session {
                     plan.companion(&path, text, false);
                 }
                 plan.write()?;
-                let text = draft.text.clone();
+                let text = Arc::clone(&draft.text);
                 if let Some(draft) = self.draft.as_mut() {
                     draft.file = Some(self.folder.relative(&target));
                     draft.name = target.file_name().map_or(draft.name.clone(), |n| n.to_string_lossy().into_owned());
@@ -1017,10 +1062,10 @@ impl Session {
     pub fn reload(&mut self) -> Answer {
         let draft = self.draft()?;
         let file = draft.file.clone().ok_or_else(|| refuse("the draft has no file yet: save it first"))?;
-        let text = Source::read(&self.folder.existing(&file)?)?.text;
+        let text: Arc<str> = Source::read(&self.folder.existing(&file)?)?.text.into();
         self.remember();
         if let Some(draft) = self.draft.as_mut() {
-            draft.text = text.clone();
+            draft.text = Arc::clone(&text);
             draft.on_disk = Some(text);
         }
         Ok(self.page(true).into())
@@ -1063,7 +1108,7 @@ impl Session {
         let update = self.pending.take().ok_or_else(|| refuse("no update to take: show one first"))?;
         self.remember();
         let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
-        draft.text = update.text;
+        draft.text = update.text.into();
         self.record = Some(Generated::Read(update.record));
         Ok(self.page(true).into())
     }

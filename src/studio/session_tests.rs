@@ -31,7 +31,7 @@ fn an_edit_checks_the_document_once_and_the_view_says_what_a_fresh_check_says() 
     )
     .unwrap();
     let reused = session.view();
-    session.checked = None;
+    *session.checked.get_mut() = None;
     let fresh = session.view();
     assert_eq!(reused["draft"]["diagnostics"], fresh["draft"]["diagnostics"]);
     assert_eq!(view["draft"]["diagnostics"], fresh["draft"]["diagnostics"]);
@@ -230,4 +230,36 @@ fn the_conversion_s_diagnostics_come_when_asked_and_agree_with_the_view() {
     // Nothing opened: nothing to report.
     let empty = Session::new(Folder::new(folder.path()).unwrap());
     assert!(empty.report().is_err());
+}
+
+/// What a step hands the view instead of parsing the draft's text again (the conversion's tree on
+/// an open, the edited document on an edit) and the checks it keeps (undo's) give the view a
+/// fresh parse and check give.
+#[test]
+fn the_views_made_from_what_a_step_holds_are_the_views_of_the_text() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(format!("{}/samples/coins.yaml", env!("CARGO_MANIFEST_DIR")), folder.path().join("coins.yaml"))
+        .unwrap();
+    let mut session = Session::new(Folder::new(folder.path()).unwrap());
+    let fresh = |session: &mut Session| {
+        *session.checked.get_mut() = None;
+        let mut view = session.view();
+        view["draft"]["revision"] = json!(0);
+        view
+    };
+    let same = |mut answer: Value, fresh: Value, step: &str| {
+        answer["draft"]["revision"] = json!(0);
+        assert_eq!(answer["draft"], fresh["draft"], "{step}");
+    };
+    let opened = session.open(OpenRequest { path: Some("coins.yaml".to_owned()), ..OpenRequest::default() });
+    let opened = opened.unwrap().into_value();
+    same(opened, fresh(&mut session), "open");
+    let set = json!({"kind": "set", "name": "simplePrice", "settings": {"reserved": [["_type", "int256"]]}});
+    let edited = edit(&mut session, set).unwrap();
+    same(edited, fresh(&mut session), "edit");
+    edit(&mut session, json!({"kind": "remove", "names": ["coinsId"]})).unwrap();
+    let undone = session.undo().unwrap().into_value();
+    same(undone, fresh(&mut session), "undo");
+    let reconverted = session.reconvert(GivenOptions::default()).unwrap().into_value();
+    same(reconverted, fresh(&mut session), "convert again");
 }
