@@ -106,10 +106,35 @@ function diagnostics(list) {
   return list.map(diagnostic);
 }
 
+// A list of more choices than this is filled when first used, not on every redraw: thousands of
+// options cost a redraw tens of ms, and the first frame their layout.
+const MANY_OPTIONS = 100;
+
+// Makes `values` the choices of `select` (a <select> or a <datalist>), `chosen` (or the one chosen
+// now) still chosen.
 function options(select, values, chosen) {
   const before = chosen ?? select.value;
-  select.replaceChildren(...values.map((v) => el('option', { value: v, text: v })));
-  if (values.includes(before)) select.value = before;
+  const fill = () => {
+    select.lazyFill = null;
+    select.replaceChildren(...values.map((v) => el('option', { value: v, text: v })));
+    if (values.includes(before)) select.value = before;
+  };
+  if (values.length <= MANY_OPTIONS) { fill(); return; }
+  const first = values.includes(before) ? before : values[0];
+  select.replaceChildren(el('option', { value: first, text: first }));
+  select.value = first;
+  select.lazyFill = () => {
+    const now = select.value;
+    fill();
+    if (values.includes(now)) select.value = now;
+  };
+}
+
+// The lists filled when first used: on focus or a press of their control.
+function fillWhenUsed(control, list = control) {
+  const use = () => { if (list.lazyFill) list.lazyFill(); };
+  control.addEventListener('focus', use);
+  control.addEventListener('mousedown', use);
 }
 
 function setDownload(id, name, text) {
@@ -178,6 +203,17 @@ function drawInChunks(parent, makers, then, finished) {
     if (finished) finished();
   };
   if (run.pending) afterPaint(more); else if (finished) finished();
+}
+
+// A long list (operations, endpoints) shows its first PAGE items that the filter finds, and a
+// button for the next PAGE: the page holds what it shows, not thousands of elements, and a filter
+// works on the data, drawing only what it found.
+const PAGE = 200;
+
+// The button that shows `left` more items of a list, as `tag` (a table row or a block).
+function moreButton(tag, left, show) {
+  const button = el('button', { type: 'button', class: 'plain', 'data-more': 'yes', text: `show ${Math.min(left, PAGE)} more (${left} not shown)`, onclick: show });
+  return tag === 'tr' ? el('tr', { class: 'more' }, el('td', { colSpan: 4 }, button)) : el('div', { class: 'more' }, button);
 }
 
 // The first items of a long list, and a button that shows the rest.
@@ -272,26 +308,9 @@ function renderOperations(openapi) {
     const group = el('details', { class: 'group' }, el('summary', { text: `${code} × ${count}: ${message}` }));
     summary.append(drawnWhenOpened(group, (all) => shownAtFirst(all.filter((d) => d.code === code), diagnostic, 'diagnostic(s)')));
   }
-  const body = $('operations').tBodies[0];
-  // What the conversion said of an operation: its codes at once, each message when opened.
-  const said = (operation) => {
-    if (!operation.codes.length) return [];
-    const box = el('details', { class: 'said' }, el('summary', { text: operation.codes.join(' · ') }));
-    return [drawnWhenOpened(box, (all) => operation.diagnostics.map((i) => diagnostic(all[i])))];
-  };
-  drawInChunks(body, openapi.operations.map((operation) => () => {
-    const label = `${operation.method} ${operation.path}`;
-    return el('tr', { 'data-operation': label },
-      el('td', {}, el('input', { type: 'checkbox', checked: operation.endpoints.length > 0, disabled: operation.endpoints.length === 0, 'aria-label': `keep ${label}` })),
-      el('td', {}, el('code', { text: label }), operation.summary ? el('div', { class: 'muted', text: operation.summary }) : null),
-      el('td', {}, ...(operation.endpoints.length
-        ? operation.endpoints.flatMap((name, i) => [i ? ', ' : null, el('span', { 'data-endpoint': name, text: name })])
-        : ['— skipped'])),
-      el('td', {}, ...said(operation)));
-  }), (rows) => {
-    filterOperations(rows);
-    if (state.draft) markGone(keptNames(), rows);
-  });
+  unpicked.clear();
+  operationLimit = PAGE;
+  drawOperations();
   const o = openapi.options || {};
   options($('opt-target'), state.targets, o.target);
   $('opt-server').value = o.server || '';
@@ -325,12 +344,63 @@ function markGone(kept, rows) {
   });
 }
 
-// Hides the operations (in `rows`, or the whole table) the filter's words leave out.
-function filterOperations(rows) {
-  const words = $('op-filter').value.toLowerCase().trim();
-  for (const row of rows || $('operations').tBodies[0].rows) {
-    row.hidden = words !== '' && !row.textContent.toLowerCase().includes(words);
+// The operations not to keep (unticked), by `METHOD /path`: held here, as most rows of a big
+// document are not drawn.
+const unpicked = new Set();
+// How many of the operations the filter finds are shown.
+let operationLimit = PAGE;
+
+const operationLabel = (operation) => `${operation.method} ${operation.path}`;
+
+// What the filter looks in: what its row shows.
+function operationText(operation) {
+  if (!operation.text) {
+    operation.text = [operationLabel(operation), operation.summary || '', operation.endpoints.join(' ') || '— skipped', operation.codes.join(' ')].join(' ').toLowerCase();
   }
+  return operation.text;
+}
+
+function operationRow(operation) {
+  const label = operationLabel(operation);
+  // What the conversion said of an operation: its codes at once, each message when opened.
+  const said = () => {
+    if (!operation.codes.length) return [];
+    const box = el('details', { class: 'said' }, el('summary', { text: operation.codes.join(' · ') }));
+    return [drawnWhenOpened(box, (all) => operation.diagnostics.map((i) => diagnostic(all[i])))];
+  };
+  const made = operation.endpoints.length > 0;
+  const pick = el('input', { type: 'checkbox', checked: made && !unpicked.has(label), disabled: !made, 'aria-label': `keep ${label}` });
+  pick.addEventListener('change', () => { if (pick.checked) unpicked.delete(label); else unpicked.add(label); });
+  return el('tr', { 'data-operation': label },
+    el('td', {}, pick),
+    el('td', {}, el('code', { text: label }), operation.summary ? el('div', { class: 'muted', text: operation.summary }) : null),
+    el('td', {}, ...(made
+      ? operation.endpoints.flatMap((name, i) => [i ? ', ' : null, el('span', { 'data-endpoint': name, text: name })])
+      : ['— skipped'])),
+    el('td', {}, ...said()));
+}
+
+// Draws the operations the filter finds, the first `operationLimit` of them.
+function drawOperations() {
+  if (!state.openapi) return;
+  const words = $('op-filter').value.toLowerCase().trim();
+  const found = words ? state.openapi.operations.filter((o) => operationText(o).includes(words)) : state.openapi.operations;
+  const shown = found.slice(0, operationLimit);
+  const body = $('operations').tBodies[0];
+  drawInChunks(body, shown.map((operation) => () => operationRow(operation)), (rows) => {
+    if (state.draft) markGone(keptNames(), rows);
+  }, () => {
+    if (found.length > shown.length) {
+      body.append(moreButton('tr', found.length - shown.length, () => { operationLimit += PAGE; drawOperations(); }));
+    }
+  });
+  const total = state.openapi.operations.length;
+  $('op-count').textContent = words ? `${found.length} of ${total}` : '';
+}
+
+function filterOperations() {
+  operationLimit = PAGE;
+  drawOperations();
 }
 
 const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
@@ -492,22 +562,22 @@ function renderDraft(draft, changed) {
   $('draft-problems').replaceChildren(...shownAtFirst(own, diagnostic, 'problem(s)'));
   problemsByEndpoint = byEndpoint;
   // After an edit that changed some endpoints (none came or went): only their cards are drawn
-  // again, and a card whose problems moved gets its new lines.
-  const cards = $('endpoints').children;
-  const patch = Boolean(changed) && cards.length === draft.endpoints.length && !(drawing.get($('endpoints')) || {}).pending;
+  // again (those shown), and a card whose problems moved gets its new lines.
+  const patch = Boolean(changed) && !(drawing.get($('endpoints')) || {}).pending;
   if (patch) {
     // A card whose problems only moved is drawn again only when open (its form shows the lines).
-    const moved = (changed.moved || []).filter((index) => cards[index] && cards[index].open);
-    const redrawn = [...new Set([...changed, ...moved])].map((index) => {
+    const moved = (changed.moved || []).filter((index) => shownCards.has(index) && shownCards.get(index).open);
+    for (const index of new Set([...changed, ...moved])) {
+      const shown = shownCards.get(index);
+      if (!shown) continue;
       const card = endpointCard(draft.endpoints[index], index, byEndpoint[index]);
-      cards[index].replaceWith(card);
-      return card;
-    });
-    filterEndpoints(redrawn);
+      shown.replaceWith(card);
+      shownCards.set(index, card);
+    }
   } else {
-    drawInChunks($('endpoints'), draft.endpoints.map((e, i) => () => endpointCard(e, i, byEndpoint[i])), filterEndpoints, countEndpoints);
+    endpointLimit = PAGE;
+    drawEndpoints();
   }
-  countEndpoints();
   $('undo').disabled = !state.undo;
   if (document.activeElement !== $('save-path')) $('save-path').value = draft.file || draft.suggested;
   // A big OIS's text comes to the page only when its section is open, or downloaded.
@@ -538,26 +608,41 @@ async function undo() {
   timed('Undo', started);
 }
 
-// Hides the endpoint cards (in `cards`, or all of them) the find box's words leave out; with all
-// of them, says how many are shown.
-function filterEndpoints(cards) {
-  const started = performance.now();
+// The cards drawn, by endpoint index; how many of the endpoints found are shown.
+let shownCards = new Map();
+let endpointLimit = PAGE;
+
+// Draws the cards of the endpoints the find box's words find (in name, method and path), the
+// first `endpointLimit` of them, and says how many there are.
+function drawEndpoints() {
+  const draft = state.draft;
   const words = $('endpoint-filter').value.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  for (const card of cards || $('endpoints').children) {
-    const text = card.querySelector('summary').textContent.toLowerCase();
-    card.hidden = !words.every((w) => text.includes(w));
-  }
-  if (!cards) {
-    countEndpoints();
-    timed('Find', started);
-  }
+  const found = [];
+  draft.endpoints.forEach((endpoint, index) => {
+    const text = `${endpoint.name} ${endpoint.operation || 'no API call'}`.toLowerCase();
+    if (words.every((w) => text.includes(w))) found.push(index);
+  });
+  const shown = found.slice(0, endpointLimit);
+  const parent = $('endpoints');
+  shownCards = new Map();
+  drawInChunks(parent, shown.map((index) => () => {
+    const card = endpointCard(draft.endpoints[index], index, problemsByEndpoint[index] || []);
+    shownCards.set(index, card);
+    return card;
+  }), null, () => {
+    if (found.length > shown.length) {
+      parent.append(moreButton('div', found.length - shown.length, () => { endpointLimit += PAGE; drawEndpoints(); }));
+    }
+  });
+  const total = draft.endpoints.length;
+  $('endpoint-count').textContent = words.length ? `${found.length} of ${total}` : `${total} endpoint(s)`;
 }
 
-function countEndpoints() {
-  const words = $('endpoint-filter').value.trim();
-  const cards = [...$('endpoints').children];
-  const total = state.draft ? state.draft.endpoints.length : cards.length;
-  $('endpoint-count').textContent = words ? `${cards.filter((c) => !c.hidden).length} of ${total}` : `${total} endpoint(s)`;
+function filterEndpoints() {
+  const started = performance.now();
+  endpointLimit = PAGE;
+  if (state.draft) drawEndpoints();
+  timed('Find', started);
 }
 
 // ---- 3b. feeds by name
@@ -605,8 +690,12 @@ function renderByName(draft) {
       el('button', { type: 'button', class: 'plain', text: 'edit', onclick: () => feedForm(feed) }),
       el('button', { type: 'button', class: 'plain', text: 'try', onclick: () => tryFeed(feed.name) }),
       el('button', { type: 'button', class: 'plain', text: 'remove', onclick: () => edit(null, { kind: 'removeFeeds', names: [feed.name] }) })))));
-  const operations = state.openapi && state.openapi.operations ? state.openapi.operations.filter((o) => o.method === 'GET') : [];
-  $('bn-operations').replaceChildren(...operations.map((o) => el('option', { value: `GET ${o.path}` })));
+  // The operations a feed can use, listed again only when the conversion changed.
+  const operations = state.openapi && state.openapi.operations;
+  if ($('bn-operations').listed !== operations) {
+    $('bn-operations').listed = operations;
+    options($('bn-operations'), (operations || []).filter((o) => o.method === 'GET').map((o) => `GET ${o.path}`));
+  }
 }
 
 async function saveFeed(kind) {
@@ -913,6 +1002,8 @@ function render(view) {
 }
 
 function wire() {
+  for (const id of ['try-endpoint', 'feed-endpoint', 'file-select', 'update-select', 'title-select']) fillWhenUsed($(id));
+  fillWhenUsed($('bn-operation'), $('bn-operations'));
   $('open-file').addEventListener('click', () => open({ path: $('file-select').value }));
   $('file-input').addEventListener('change', (e) => { const f = e.target.files[0]; if (f) readFile(f, (name, text) => open({ name, text })); });
   $('open-paste').addEventListener('click', () => open({ name: $('paste-name').value || 'pasted.yaml', text: $('paste-text').value }));
@@ -937,7 +1028,7 @@ function wire() {
   });
   $('op-filter').addEventListener('input', () => filterOperations());
   $('keep-picked').addEventListener('click', () => {
-    const filters = [...$('operations').tBodies[0].rows].filter((row) => row.querySelector('input').checked).map((row) => row.dataset.operation);
+    const filters = state.openapi.operations.filter((o) => o.endpoints.length && !unpicked.has(operationLabel(o))).map(operationLabel);
     return edit(null, { kind: 'keep', filters });
   });
   $('title-select').addEventListener('change', async () => { const view = await step($('draft-problems'), () => api('/api/choose', $('title-select').value)); if (view) render(view); });
