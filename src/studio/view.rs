@@ -87,8 +87,6 @@ pub struct Operation {
     pub method: String,
     /// The path.
     pub path: String,
-    /// Its pointer in the document.
-    pub pointer: String,
     /// Its summary.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
@@ -150,7 +148,6 @@ pub fn operations<'m>(
                 endpoints: endpoints.get(&(method.as_str(), path.as_str())).cloned().unwrap_or_default(),
                 codes,
                 diagnostics: indexes,
-                pointer,
             });
         }
     }
