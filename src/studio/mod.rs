@@ -114,6 +114,7 @@ impl Studio {
                 .step(body, |s, r: serde_json::Value| s.undo_seen(r.get("seen").and_then(serde_json::Value::as_u64))),
             "/api/draft" => self.with_session(|s| s.draft_text()),
             "/api/report" => self.with_session(|s| s.report()),
+            "/api/problems" => self.step(body, |s, r| s.problems(&r)),
             "/api/update" => self.step(body, |s, r| s.update(r)),
             "/api/update/take" => self.with_session(|s| s.take_update()),
             _ => return Outgoing::text(404, "no such call"),

@@ -125,8 +125,9 @@ pub struct ReportView {
 }
 
 /// The OIS being refined. After an edit, when the page holds the view before it (`revision`),
-/// only the endpoints that changed are sent (`changed`: their indexes; `endpoints` and their
-/// diagnostics are theirs alone, the rest the page keeps).
+/// only the endpoints that changed are sent (`changed`: their indexes; `endpoints` and `problems`
+/// are theirs alone, the rest the page keeps). An endpoint's diagnostics are counted here and sent
+/// when the page opens its card (`/api/problems`): a big OIS has thousands.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DraftView {
@@ -136,10 +137,9 @@ pub struct DraftView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changed: Option<Vec<usize>>,
     /// With `changed`: the endpoints not sent whose diagnostics moved in the text (an edit above
-    /// them added or took lines), each index with its diagnostics' new `[line, column, …]`, in the
-    /// order the page holds them.
+    /// them added or took lines): an open card asks for them again.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub moved: Option<Vec<(usize, Vec<usize>)>>,
+    pub moved: Option<Vec<usize>>,
     /// The name diagnostics give it.
     pub name: String,
     /// Its file in the folder, once it has one.
@@ -164,8 +164,10 @@ pub struct DraftView {
     pub snippets: BTreeMap<String, Snippets>,
     /// The feeds served by name.
     pub feeds: FeedsView,
-    /// Every rule it breaks, each with the endpoint and the part of its form it is about.
+    /// Every rule it breaks that is not about one endpoint.
     pub diagnostics: Vec<Placed>,
+    /// Each endpoint's (in the order of `endpoints`): how many diagnostics, how many errors.
+    pub problems: Vec<[usize; 2]>,
     /// The secrets its credentials need.
     pub secrets_needed: Vec<String>,
 }
@@ -279,13 +281,22 @@ pub fn place_in_endpoints(placed: &mut [Placed], ois_pointer: &str) {
 }
 
 /// What the page holds of a draft view: the endpoints' names, and a print of each endpoint's
-/// summary and diagnostics, to send only those that change.
+/// summary and diagnostics, to send only those that change; and each endpoint's diagnostics, for
+/// the page to ask for when it opens its card.
 #[derive(Debug, Default)]
 pub struct Sent {
     revision: u64,
     names: Vec<String>,
     prints: Vec<u64>,
     positions: Vec<Vec<usize>>,
+    problems: Vec<Vec<Placed>>,
+}
+
+impl Sent {
+    /// The diagnostics of the endpoint at `index` in the last view sent, and its revision.
+    pub fn problems(&self, index: usize) -> Option<(u64, &[Placed])> {
+        self.problems.get(index).map(|found| (self.revision, found.as_slice()))
+    }
 }
 
 /// Each endpoint's diagnostics' places in the text, `[line, column, …]`.
@@ -347,9 +358,15 @@ fn prints(view: &DraftView) -> Vec<u64> {
     hashers.into_iter().map(|writing| writing.0.finish()).collect()
 }
 
-/// Makes `view` (whole, its `revision` set) what the page needs after holding `seen`: only the
-/// endpoints that changed when `seen` is what was sent last and no endpoint came or went or was
-/// renamed; `sent` becomes what the page will hold.
+/// The items of `list` whose place `is_changed` says.
+fn changed_only<T>(list: Vec<T>, is_changed: &[bool]) -> Vec<T> {
+    list.into_iter().zip(is_changed).filter(|(_, changed)| **changed).map(|(item, _)| item).collect()
+}
+
+/// Makes `view` (whole, its `revision` set, every diagnostic in it) what the page needs after
+/// holding `seen`: only the endpoints that changed when `seen` is what was sent last and no
+/// endpoint came or went or was renamed; each endpoint's diagnostics counted, kept in `sent` for
+/// the page to ask for; `sent` becomes what the page will hold.
 pub fn since(mut view: DraftView, seen: Option<u64>, sent: &mut Sent) -> DraftView {
     let now = prints(&view);
     let places = positions(&view);
@@ -357,27 +374,34 @@ pub fn since(mut view: DraftView, seen: Option<u64>, sent: &mut Sent) -> DraftVi
     let same_list = seen == Some(sent.revision) && sent.revision != 0 && names == sent.names;
     let previous = std::mem::take(&mut sent.prints);
     let previous_places = std::mem::take(&mut sent.positions);
-    *sent = Sent { revision: view.revision, names, prints: now.clone(), positions: places.clone() };
+    let mut problems = vec![Vec::new(); view.endpoints.len()];
+    let mut own = Vec::new();
+    for placed in std::mem::take(&mut view.diagnostics) {
+        match placed.endpoint.and_then(|index| problems.get_mut(index)) {
+            Some(list) => list.push(placed),
+            None => own.push(placed),
+        }
+    }
+    view.diagnostics = own;
+    view.problems =
+        problems.iter().map(|list| [list.len(), list.iter().filter(|p| p.diagnostic.is_error()).count()]).collect();
+    *sent = Sent { revision: view.revision, names, prints: now.clone(), positions: places.clone(), problems };
     if !same_list {
         return view;
     }
     let changed: Vec<usize> =
         now.iter().zip(&previous).enumerate().filter(|(_, (a, b))| a != b).map(|(i, _)| i).collect();
-    let moved: Vec<(usize, Vec<usize>)> = places
+    let is_changed: Vec<bool> = now.iter().zip(&previous).map(|(a, b)| a != b).collect();
+    let moved: Vec<usize> = places
         .into_iter()
         .zip(previous_places)
         .enumerate()
-        .filter(|(index, (now, before))| now != before && !changed.contains(index))
-        .map(|(index, (now, _))| (index, now))
+        .filter(|(index, (now, before))| now != before && !is_changed.get(*index).copied().unwrap_or(false))
+        .map(|(index, _)| index)
         .collect();
     view.moved = Some(moved);
-    view.endpoints = std::mem::take(&mut view.endpoints)
-        .into_iter()
-        .enumerate()
-        .filter(|(index, _)| changed.contains(index))
-        .map(|(_, summary)| summary)
-        .collect();
-    view.diagnostics.retain(|placed| placed.endpoint.is_none_or(|index| changed.contains(&index)));
+    view.endpoints = changed_only(std::mem::take(&mut view.endpoints), &is_changed);
+    view.problems = changed_only(std::mem::take(&mut view.problems), &is_changed);
     view.changed = Some(changed);
     view
 }

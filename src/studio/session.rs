@@ -191,6 +191,14 @@ fn refuse(message: impl Into<String>) -> Refusal {
     Refusal::from(Diagnostic::elsewhere(Code::BadArgument, message))
 }
 
+/// Which endpoint's diagnostics the page asks for.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProblemsRequest {
+    /// Its index in the last view sent.
+    pub endpoint: usize,
+}
+
 /// A document to open: a file of the folder, or text the page read (a file picked
 /// in the browser, dropped or pasted).
 #[derive(Debug, Default, Deserialize)]
@@ -548,6 +556,7 @@ impl Session {
             snippets: std::collections::BTreeMap::new(),
             feeds: page::FeedsView::None,
             diagnostics: Vec::new(),
+            problems: Vec::new(),
             secrets_needed: Vec::new(),
         };
         if let Ok(root) = &parsed
@@ -573,6 +582,15 @@ impl Session {
         let opened = self.openapi.as_ref().ok_or_else(|| refuse("open an OpenAPI document first"))?;
         let report = page::ReportView { revision: self.conversions, diagnostics: opened.diagnostics.clone() };
         Ok(Reply::Report(Box::new(report)))
+    }
+
+    /// The diagnostics of the endpoint at `index` of the last view sent: what the page draws in
+    /// its card when it opens.
+    pub fn problems(&self, request: &ProblemsRequest) -> Answer {
+        let sent = self.sent.borrow();
+        let (revision, found) =
+            sent.problems(request.endpoint).ok_or_else(|| refuse("no such endpoint: draw the page again"))?;
+        Ok(json!({"revision": revision, "diagnostics": found}).into())
     }
 
     /// The draft's text: what the page's text editor shows and its download holds.

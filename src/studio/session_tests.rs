@@ -18,6 +18,24 @@ fn edit(session: &mut Session, request: Value) -> Result<Value, Refusal> {
     session.edit(serde_json::from_value(request).unwrap()).map(Reply::into_value)
 }
 
+/// Every diagnostic of the last view `session` sent (`view`): those not about an endpoint, then
+/// each endpoint's, as the page asks for them when a card opens.
+fn every_diagnostic(session: &Session, view: &Value) -> Vec<Value> {
+    let mut found = view["draft"]["diagnostics"].as_array().unwrap().clone();
+    let counts = view["draft"]["problems"].as_array().unwrap();
+    for (index, count) in counts.iter().enumerate() {
+        let answer = session.problems(&ProblemsRequest { endpoint: index }).unwrap().into_value();
+        let list = answer["diagnostics"].as_array().unwrap();
+        assert_eq!(json!(list.len()), count[0], "endpoint {index}");
+        let errors = list.iter().filter(|d| d["severity"] == "error").count();
+        assert_eq!(json!(errors), count[1], "endpoint {index}");
+        assert!(list.iter().all(|d| d["endpoint"] == index), "endpoint {index}: {list:?}");
+        found.extend(list.iter().cloned());
+    }
+    assert!(session.problems(&ProblemsRequest { endpoint: counts.len() }).is_err(), "no endpoint past the last");
+    found
+}
+
 fn endpoint_names(view: &Value) -> Vec<String> {
     view["draft"]["endpoints"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap().to_owned()).collect()
 }
@@ -30,12 +48,15 @@ fn an_edit_checks_the_document_once_and_the_view_says_what_a_fresh_check_says() 
         json!({"kind": "set", "name": "simplePrice", "settings": {"reserved": [["_type", "int256"]]}}),
     )
     .unwrap();
+    let edited = every_diagnostic(&session, &view);
     let reused = session.view();
+    let reused = every_diagnostic(&session, &reused);
     *session.checked.get_mut() = None;
     let fresh = session.view();
-    assert_eq!(reused["draft"]["diagnostics"], fresh["draft"]["diagnostics"]);
-    assert_eq!(view["draft"]["diagnostics"], fresh["draft"]["diagnostics"]);
-    assert!(!fresh["draft"]["diagnostics"].as_array().unwrap().is_empty(), "the sample breaks some rules: {fresh}");
+    let fresh = every_diagnostic(&session, &fresh);
+    assert_eq!(reused, fresh);
+    assert_eq!(edited, fresh);
+    assert!(!fresh.is_empty(), "the sample breaks some rules");
 }
 
 #[test]
@@ -102,9 +123,9 @@ fn each_diagnostic_says_which_endpoint_and_which_part_of_its_form() {
     )
     .unwrap();
     let names = endpoint_names(&view);
-    let placed = view["draft"]["diagnostics"].as_array().unwrap();
+    let placed = every_diagnostic(&session, &view);
     assert!(!placed.is_empty());
-    for d in placed {
+    for d in &placed {
         let pointer = d["pointer"].as_str().unwrap();
         match pointer.strip_prefix("/endpoints/") {
             Some(rest) => {
@@ -147,43 +168,24 @@ fn an_edit_sends_only_the_endpoints_it_changed() {
     let index = endpoint_names(&before).iter().position(|n| n == "simplePrice").unwrap();
     assert_eq!(delta["draft"]["changed"], json!([index]), "{}", delta["draft"]);
     assert_eq!(delta["draft"]["endpoints"].as_array().unwrap().len(), 1);
-    // The page's merge, as studio.js makes it: the kept diagnostics moved where the edit says.
+    // The page's merge, as studio.js makes it: the changed endpoints and their counts replaced.
     let mut endpoints = before["draft"]["endpoints"].as_array().unwrap().clone();
     endpoints[index] = delta["draft"]["endpoints"][0].clone();
-    let moved: std::collections::HashMap<u64, Vec<u64>> = delta["draft"]["moved"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| (m[0].as_u64().unwrap(), m[1].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect()))
-        .collect();
+    let mut problems = before["draft"]["problems"].as_array().unwrap().clone();
+    problems[index] = delta["draft"]["problems"][0].clone();
+    let moved = delta["draft"]["moved"].as_array().unwrap();
     assert!(!moved.is_empty(), "the edit added lines above other endpoints: {}", delta["draft"]);
-    let mut taken: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-    let mut diagnostics: Vec<String> = before["draft"]["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d.get("endpoint").is_some_and(|e| e != index))
-        .map(|d| {
-            let mut d = d.clone();
-            let endpoint = d["endpoint"].as_u64().unwrap();
-            if let Some(places) = moved.get(&endpoint) {
-                let at = taken.entry(endpoint).or_default();
-                d["line"] = json!(places[*at]);
-                d["column"] = json!(places[*at + 1]);
-                *at += 2;
-            }
-            d
-        })
-        .chain(delta["draft"]["diagnostics"].as_array().unwrap().iter().cloned())
-        .map(|d| d.to_string())
-        .collect();
-    diagnostics.sort();
+    assert!(!moved.contains(&json!(index)), "a changed endpoint is sent, not moved");
+    let after = every_diagnostic(
+        &session,
+        &json!({"draft": {
+            "diagnostics": delta["draft"]["diagnostics"], "problems": Value::Array(problems.clone()),
+        }}),
+    );
     let whole = session.view();
-    let mut expected: Vec<String> =
-        whole["draft"]["diagnostics"].as_array().unwrap().iter().map(Value::to_string).collect();
-    expected.sort();
     assert_eq!(Value::Array(endpoints), whole["draft"]["endpoints"]);
-    assert_eq!(diagnostics, expected);
+    assert_eq!(Value::Array(problems), whole["draft"]["problems"]);
+    assert_eq!(after, every_diagnostic(&session, &whole));
     // A page holding an older view gets all of it; so does a rename.
     let stale = session.edit_seen(set("simplePrice", "1001"), seen).unwrap().into_value();
     assert!(stale["draft"].get("changed").is_none());
@@ -247,19 +249,23 @@ fn the_views_made_from_what_a_step_holds_are_the_views_of_the_text() {
         view["draft"]["revision"] = json!(0);
         view
     };
-    let same = |mut answer: Value, fresh: Value, step: &str| {
+    // The step's answer and every diagnostic it lets the page ask for, against a fresh view's.
+    let same = |session: &mut Session, mut answer: Value, step: &str| {
+        let sent = every_diagnostic(session, &answer);
+        let fresh = fresh(session);
+        assert_eq!(sent, every_diagnostic(session, &fresh), "{step}");
         answer["draft"]["revision"] = json!(0);
         assert_eq!(answer["draft"], fresh["draft"], "{step}");
     };
     let opened = session.open(OpenRequest { path: Some("coins.yaml".to_owned()), ..OpenRequest::default() });
     let opened = opened.unwrap().into_value();
-    same(opened, fresh(&mut session), "open");
+    same(&mut session, opened, "open");
     let set = json!({"kind": "set", "name": "simplePrice", "settings": {"reserved": [["_type", "int256"]]}});
     let edited = edit(&mut session, set).unwrap();
-    same(edited, fresh(&mut session), "edit");
+    same(&mut session, edited, "edit");
     edit(&mut session, json!({"kind": "remove", "names": ["coinsId"]})).unwrap();
     let undone = session.undo().unwrap().into_value();
-    same(undone, fresh(&mut session), "undo");
+    same(&mut session, undone, "undo");
     let reconverted = session.reconvert(GivenOptions::default()).unwrap().into_value();
-    same(reconverted, fresh(&mut session), "convert again");
+    same(&mut session, reconverted, "convert again");
 }

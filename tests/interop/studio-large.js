@@ -55,6 +55,14 @@ const [url, shots] = process.argv.slice(2);
     await page.waitForFunction(() => document.querySelector('#endpoint-count').textContent.endsWith('endpoint(s)'));
     const endpoints = Number((await page.locator('#endpoint-count').textContent()).split(' ')[0]);
     if (endpoints < 500 || (await page.locator('#endpoints .card').count()) !== 200) throw new Error('not the first page of endpoints');
+    // A card's problems are asked for when it opens: as many as its badge says, beside their fields.
+    const flagged = page.locator('#endpoints .card:has(.badge)').first();
+    const badge = Number((await flagged.locator('.badge').textContent()).split(' ')[0]);
+    await flagged.locator(':scope > summary').click();
+    await flagged.locator('.form .diag').first().waitFor();
+    const drawn = await flagged.locator('.form .field-problems .diag').count();
+    if (!badge || drawn !== badge) throw new Error(`a card with ${badge} problem(s) drew ${drawn}`);
+    await flagged.locator(':scope > summary').click();
     await page.fill('#endpoint-filter', 'meta root');
     await page.waitForFunction((n) => document.querySelector('#endpoint-count').textContent === `1 of ${n}`
       && document.querySelectorAll('#endpoints .card').length === 1, endpoints);

@@ -12,11 +12,13 @@ const downloads = {};
 
 // ---- talking to the studio
 
-async function api(path, body) {
-  const status = $('status');
+// A call of the studio; `quiet` for one the page makes by itself (a card's problems when it
+// opens): the status and the buttons are left as they are.
+async function api(path, body, { quiet = false } = {}) {
+  const status = quiet ? el('span') : $('status');
   status.className = 'busy';
   status.textContent = 'working';
-  document.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+  if (!quiet) document.querySelectorAll('button').forEach((b) => { b.disabled = true; });
   try {
     const init = { method: body === undefined ? 'GET' : 'POST', headers: { 'X-Ois-Token': token } };
     if (body !== undefined) {
@@ -49,7 +51,7 @@ async function api(path, body) {
     status.textContent = 'done';
     return data.answer;
   } finally {
-    document.querySelectorAll('button').forEach((b) => { b.disabled = false; });
+    if (!quiet) document.querySelectorAll('button').forEach((b) => { b.disabled = false; });
   }
 }
 
@@ -411,21 +413,30 @@ const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
 // card's form is built only when it is opened).
 const openCards = new Set();
 
-// Each endpoint's problems, as the last view says (an unopened card builds its form from them).
-let problemsByEndpoint = [];
+// An endpoint's diagnostics, asked for when its card opens (the view only counts them).
+async function endpointProblems(index, [count]) {
+  if (!count) return [];
+  const answer = await api('/api/problems', { endpoint: index }, { quiet: true });
+  return answer.diagnostics;
+}
 
-function endpointCard(endpoint, index, problems) {
-  const errors = problems.filter((d) => d.severity === 'error').length;
+function endpointCard(endpoint, index, [count, errors] = [0, 0]) {
   const card = el('details', { class: 'card', 'data-endpoint': endpoint.name, open: openCards.has(endpoint.name) },
     el('summary', {}, el('strong', { text: endpoint.name }), ' ',
       el('code', { class: 'muted', text: endpoint.operation || 'no API call' }), ' ',
-      problems.length ? el('span', { class: errors ? 'badge error' : 'badge', text: `${problems.length} problem(s)` }) : null));
+      count ? el('span', { class: errors ? 'badge error' : 'badge', text: `${count} problem(s)` }) : null));
   let built = false;
-  const build = () => {
+  const build = async () => {
     if (built) return;
     built = true;
     // Its problems as they are when it opens: an edit above it may have moved their lines.
-    card.append(endpointForm(card, endpoint, problemsByEndpoint[index] || problems));
+    let problems = [];
+    try {
+      problems = await endpointProblems(index, [count, errors]);
+    } catch (error) {
+      problems = [{ code: '', severity: 'error', message: String(error.message || error) }];
+    }
+    card.append(endpointForm(card, endpoint, problems));
   };
   card.addEventListener('toggle', () => {
     if (card.open) { openCards.add(endpoint.name); build(); } else openCards.delete(endpoint.name);
@@ -554,13 +565,7 @@ function renderDraft(draft, changed) {
   $('disk-banner').hidden = !draft.changedOnDisk;
   $('title-row').hidden = draft.titles.length < 2;
   options($('title-select'), draft.titles, draft.title);
-  const byEndpoint = draft.endpoints.map(() => []);
-  const own = [];
-  for (const d of draft.diagnostics) {
-    (d.endpoint !== undefined && byEndpoint[d.endpoint] ? byEndpoint[d.endpoint] : own).push(d);
-  }
-  $('draft-problems').replaceChildren(...shownAtFirst(own, diagnostic, 'problem(s)'));
-  problemsByEndpoint = byEndpoint;
+  $('draft-problems').replaceChildren(...shownAtFirst(draft.diagnostics, diagnostic, 'problem(s)'));
   // After an edit that changed some endpoints (none came or went): only their cards are drawn
   // again (those shown), and a card whose problems moved gets its new lines.
   const patch = Boolean(changed) && !(drawing.get($('endpoints')) || {}).pending;
@@ -570,7 +575,7 @@ function renderDraft(draft, changed) {
     for (const index of new Set([...changed, ...moved])) {
       const shown = shownCards.get(index);
       if (!shown) continue;
-      const card = endpointCard(draft.endpoints[index], index, byEndpoint[index]);
+      const card = endpointCard(draft.endpoints[index], index, draft.problems[index]);
       shown.replaceWith(card);
       shownCards.set(index, card);
     }
@@ -626,7 +631,7 @@ function drawEndpoints() {
   const parent = $('endpoints');
   shownCards = new Map();
   drawInChunks(parent, shown.map((index) => () => {
-    const card = endpointCard(draft.endpoints[index], index, problemsByEndpoint[index] || []);
+    const card = endpointCard(draft.endpoints[index], index, draft.problems[index]);
     shownCards.set(index, card);
     return card;
   }), null, () => {
@@ -958,25 +963,14 @@ async function showUpdate(body) {
 
 let drawnConversion = null;
 
-// An edit's answer may carry only the endpoints it changed (`changed`: their indexes): the rest
-// of the draft is the one the page holds.
+// An edit's answer may carry only the endpoints it changed (`changed`: their indexes) and their
+// problem counts: the rest of the draft is the one the page holds.
 function mergeDraft(held, draft) {
   if (!draft || !draft.changed) return draft;
   const endpoints = held.endpoints.slice();
-  draft.changed.forEach((index, i) => { endpoints[index] = draft.endpoints[i]; });
-  const changed = new Set(draft.changed);
-  const kept = held.diagnostics.filter((d) => d.endpoint !== undefined && !changed.has(d.endpoint));
-  // The kept diagnostics an edit above them moved: their new lines and columns, in order.
-  const moved = new Map((draft.moved || []).map(([index, places]) => [index, places]));
-  const seen = new Map();
-  const placed = kept.map((d) => {
-    const places = moved.get(d.endpoint);
-    if (!places) return d;
-    const at = seen.get(d.endpoint) || 0;
-    seen.set(d.endpoint, at + 2);
-    return { ...d, line: places[at] || d.line, column: places[at + 1] || d.column };
-  });
-  return { ...draft, endpoints, diagnostics: [...placed, ...draft.diagnostics], changed: undefined, moved: undefined };
+  const problems = held.problems.slice();
+  draft.changed.forEach((index, i) => { endpoints[index] = draft.endpoints[i]; problems[index] = draft.problems[i]; });
+  return { ...draft, endpoints, problems, changed: undefined, moved: undefined };
 }
 
 function render(view) {
@@ -984,7 +978,7 @@ function render(view) {
   let changed = null;
   if (view.draft && view.draft.changed) {
     changed = view.draft.changed.slice();
-    changed.moved = (view.draft.moved || []).map(([index]) => index);
+    changed.moved = view.draft.moved || [];
     view.draft = mergeDraft(state.draft, view.draft);
   }
   state = view;
