@@ -89,6 +89,9 @@ struct Opened {
     path: Option<PathBuf>,
     /// Its text, when it has no file.
     pasted: Option<String>,
+    /// Which text was converted: the report's lines are read from it again when the page asks
+    /// for them (a one-line document's 47,000 diagnostics once held 22 MB of copies of it).
+    converted: TextKey,
     options: GivenOptions,
     diagnostics: Vec<Placed>,
     operations: Vec<view::Operation>,
@@ -580,7 +583,16 @@ impl Session {
     /// the page draws when a group of its report or an operation's messages are opened.
     pub fn report(&self) -> Answer {
         let opened = self.openapi.as_ref().ok_or_else(|| refuse("open an OpenAPI document first"))?;
-        let report = page::ReportView { revision: self.conversions, diagnostics: opened.diagnostics.clone() };
+        let mut diagnostics = opened.diagnostics.clone();
+        // Each with its line, from the text converted (read again: not when it changed since).
+        let text = match (&opened.path, &opened.pasted) {
+            (Some(path), _) => Source::read(path).ok().map(|source| source.text),
+            (None, pasted) => pasted.clone(),
+        };
+        if let Some(text) = text.filter(|text| TextKey::of(text) == opened.converted) {
+            view::excerpts(&mut diagnostics, &text);
+        }
+        let report = page::ReportView { revision: self.conversions, diagnostics };
         Ok(Reply::Report(Box::new(report)))
     }
 
@@ -717,7 +729,7 @@ impl Session {
             None => format!("{stem}.ois.json"),
         };
         let ois = rendered.ois()?;
-        let diagnostics = view::placed(rendered.diagnostics, Some(&source));
+        let diagnostics = view::located(rendered.diagnostics, Some(&source));
         let text: Arc<str> =
             rendered.text.into_string().map_err(|error| refuse(format!("the OIS is not UTF-8: {error}")))?.into();
         // The record is the draft's text as generated: the same text, not a copy.
@@ -725,8 +737,9 @@ impl Session {
         self.conversions += 1;
         self.draft =
             Some(Draft { name: format!("{stem}.ois.json"), file: None, suggested, text, on_disk: None, title: None });
+        let converted = TextKey::of(&source.text);
         let pasted = path.is_none().then_some(source.text);
-        self.openapi = Some(Opened { name: source.name, path, pasted, diagnostics, options, operations });
+        self.openapi = Some(Opened { name: source.name, path, pasted, converted, diagnostics, options, operations });
         Ok(ois)
     }
 

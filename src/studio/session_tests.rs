@@ -229,6 +229,23 @@ fn the_conversion_s_diagnostics_come_when_asked_and_agree_with_the_view() {
         assert_eq!(operation["codes"].as_array().unwrap().iter().collect::<Vec<_>>(), codes);
     }
     assert!(said > 0, "the sample's operations have diagnostics");
+    // Each with the line it points at, read from the document again; not once it changed on disk.
+    let lines = |report: &Value| -> Vec<Value> {
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["line"].is_u64())
+            .map(|d| d["excerpt"].clone())
+            .collect()
+    };
+    assert!(!lines(&report).is_empty() && lines(&report).iter().all(Value::is_string), "{report}");
+    let title = lines(&report).into_iter().find(|l| l.as_str().unwrap().contains("title:")).unwrap();
+    assert_eq!(title, json!("  title: Coin Prices API (demo)"));
+    let file = folder.path().join("coins.yaml");
+    std::fs::write(&file, std::fs::read_to_string(&file).unwrap().replace("(demo)", "(live)")).unwrap();
+    let after = session.report().unwrap().into_value();
+    assert!(lines(&after).iter().all(Value::is_null), "lines of a text that changed: {after}");
     // Nothing opened: nothing to report.
     let empty = Session::new(Folder::new(folder.path()).unwrap());
     assert!(empty.report().is_err());

@@ -32,31 +32,42 @@ pub struct Placed {
 
 /// `diagnostics` located in `source` (when they point into it), each with its line.
 pub fn placed(diagnostics: Vec<Diagnostic>, source: Option<&Source>) -> Vec<Placed> {
-    let starts: Vec<usize> = match source {
-        Some(source) => {
-            std::iter::once(0).chain(memchr::memchr_iter(b'\n', source.text.as_bytes()).map(|i| i + 1)).collect()
-        }
-        None => Vec::new(),
-    };
+    let mut placed = located(diagnostics, source);
+    if let Some(source) = source {
+        excerpts(&mut placed, &source.text);
+    }
+    placed
+}
+
+/// `diagnostics` located in `source` (when they point into it), without their lines: what is
+/// held of a report the page is sent only when asked ([`excerpts`] then).
+pub fn located(diagnostics: Vec<Diagnostic>, source: Option<&Source>) -> Vec<Placed> {
     diagnostics
         .into_iter()
         .map(|mut diagnostic| {
             diagnostic.settle_fix(in_the_page);
-            let mut excerpt = None;
             if let Some(source) = source
                 && diagnostic.location.document == Document::Input
             {
                 source.locate_diagnostic(&mut diagnostic);
-                excerpt = diagnostic.location.line.and_then(|line| {
-                    let start = *starts.get(line.checked_sub(1)?)?;
-                    let end = starts.get(line).map_or(source.text.len(), |next| next.saturating_sub(1));
-                    let text = source.text.get(start..end)?.trim_end();
-                    Some(text.chars().take(EXCERPT_CHARS).collect())
-                });
             }
-            Placed { diagnostic, excerpt, endpoint: None, part: None }
+            Placed { diagnostic, excerpt: None, endpoint: None, part: None }
         })
         .collect()
+}
+
+/// Gives each of `placed` located in the document `text` the line it points at.
+pub fn excerpts(placed: &mut [Placed], text: &str) {
+    let starts: Vec<usize> =
+        std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect();
+    for one in placed.iter_mut().filter(|one| one.diagnostic.location.document == Document::Input) {
+        one.excerpt = one.diagnostic.location.line.and_then(|line| {
+            let start = *starts.get(line.checked_sub(1)?)?;
+            let end = starts.get(line).map_or(text.len(), |next| next.saturating_sub(1));
+            let line = text.get(start..end)?.trim_end();
+            Some(line.chars().take(EXCERPT_CHARS).collect())
+        });
+    }
 }
 
 /// A fix named by the page's own controls (the library never names a front end's settings).
