@@ -368,18 +368,24 @@ fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<B
 /// a bug in this tool, reported (as [`Code::SelfCheckFailed`] and the rules it breaks) and never
 /// written.
 pub fn self_check(ois: &Value, family: FormatFamily) -> Result<(), Vec<Diagnostic>> {
-    failures(rules::check(ois, Some(family)))
+    failures(&rules::check(ois, Some(family)))
 }
 
 /// [`self_check`] of the typed OIS, checked as it serializes and never made one `Value` (for a
-/// big API that would take as much memory and time as the parsed document).
-pub(crate) fn self_check_model(model: &Ois, family: FormatFamily) -> Result<(), Vec<Diagnostic>> {
-    failures(rules::check_model(model, family).map_err(|error| vec![unserializable(error)])?)
+/// big API that would take as much memory and time as the parsed document): every rule it breaks
+/// when none is an error (its warnings and notes, pointing into the OIS).
+pub(crate) fn self_check_model(model: &Ois, family: FormatFamily) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
+    let found = rules::check_model(model, family).map_err(|error| vec![unserializable(error)])?;
+    failures(&found)?;
+    Ok(found)
 }
 
-fn failures(found: Vec<Diagnostic>) -> Result<(), Vec<Diagnostic>> {
-    let failures: Vec<Diagnostic> =
-        found.into_iter().filter(Diagnostic::is_error).map(|failure| failure.in_document(Place::Output)).collect();
+fn failures(found: &[Diagnostic]) -> Result<(), Vec<Diagnostic>> {
+    let failures: Vec<Diagnostic> = found
+        .iter()
+        .filter(|found| found.is_error())
+        .map(|failure| failure.clone().in_document(Place::Output))
+        .collect();
     if failures.is_empty() {
         return Ok(());
     }

@@ -42,6 +42,9 @@ pub struct Rendered {
     pub summary: Summary,
     /// What the document says about each security scheme the OIS uses.
     pub scheme_descriptions: IndexMap<String, String>,
+    /// Every OIS rule the OIS breaks (warnings and notes: it breaks none that is an error),
+    /// pointing into it: its check, for a caller that shows it.
+    pub(crate) checked: Vec<Diagnostic>,
     model: Ois,
     /// The format of `text`.
     format: OutputFormat,
@@ -110,14 +113,18 @@ pub fn convert_rendered(
     };
     let split = parallel::worth_splitting(model.endpoints.len().max(diagnostics.len()), ITEMS_PER_TASK);
     let ((checked, text), ()) = parallel::join(split, || parallel::join(split, check, text), || locate(diagnostics));
-    if let Err(failures) = checked {
-        let mut failure = convert::failed(built.diagnostics, failures);
-        convert::place(&mut failure.diagnostics, source, &files);
-        return Err(failure);
-    }
+    let checked = match checked {
+        Ok(checked) => checked,
+        Err(failures) => {
+            let mut failure = convert::failed(built.diagnostics, failures);
+            convert::place(&mut failure.diagnostics, source, &files);
+            return Err(failure);
+        }
+    };
     match text {
         Ok(text) => Ok(Rendered {
             text,
+            checked,
             diagnostics: built.diagnostics,
             summary: built.summary,
             scheme_descriptions: built.scheme_descriptions,

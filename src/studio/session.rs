@@ -709,7 +709,7 @@ impl Session {
         options: GivenOptions,
     ) -> Result<Value, Refusal> {
         let convert_options = options.convert_options()?;
-        let rendered =
+        let mut rendered =
             crate::convert::convert_rendered(&source, root, &convert_options, OutputFormat::Json, Positions::All)
                 .map_err(|failure| Refusal {
                     diagnostics: view::placed(failure.diagnostics, Some(&source)),
@@ -729,12 +729,15 @@ impl Session {
             None => format!("{stem}.ois.json"),
         };
         let ois = rendered.ois()?;
+        // The conversion checked every OIS rule: the draft's check is that and the rest.
+        let found = crate::validate::validate_checked_ois(&ois, std::mem::take(&mut rendered.checked));
         let diagnostics = view::located(rendered.diagnostics, Some(&source));
         let text: Arc<str> =
             rendered.text.into_string().map_err(|error| refuse(format!("the OIS is not UTF-8: {error}")))?.into();
         // The record is the draft's text as generated: the same text, not a copy.
         self.record = Some(Generated::Converted { title, options: options.clone(), text: Arc::clone(&text) });
         self.conversions += 1;
+        *self.checked.get_mut() = Some(Checked { text: TextKey::of(&text), found });
         self.draft =
             Some(Draft { name: format!("{stem}.ois.json"), file: None, suggested, text, on_disk: None, title: None });
         let converted = TextKey::of(&source.text);
@@ -810,7 +813,9 @@ impl Session {
             return;
         }
         let key = TextKey::of(&text);
-        self.undo_checked = self.checked.get_mut().take().filter(|checked| checked.text == key);
+        let checked = self.checked.get_mut();
+        self.undo_checked =
+            if checked.as_ref().is_some_and(|checked| checked.text == key) { checked.take() } else { None };
         self.undo.push(text);
         while self.undo.len() > UNDO_STEPS || self.undo.iter().map(|text| text.len()).sum::<usize>() > UNDO_BYTES {
             self.undo.remove(0);

@@ -91,6 +91,12 @@ pub fn validate_value(root: &Value, family: Option<FormatFamily>) -> Validation 
 
 fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostics: &mut Vec<Diagnostic>) {
     let mut found = rules::check(ois, family);
+    beyond_rules(ois, &mut found);
+    diagnostics.extend(found.into_iter().map(|diagnostic| diagnostic.within(prefix)));
+}
+
+/// What an OIS object breaks beyond the OIS rules: the run-time traps, its code, its feeds.
+fn beyond_rules(ois: &Value, found: &mut Vec<Diagnostic>) {
     if ois.is_object() {
         found.extend(traps::check(ois));
         // One evaluation budget for all of the OIS's code: its snippets and its feeds' parsers.
@@ -98,7 +104,15 @@ fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostic
         found.extend(snippets::check(ois, &mut budget));
         found.extend(feeds::check(ois, &mut budget));
     }
-    diagnostics.extend(found.into_iter().map(|diagnostic| diagnostic.within(prefix)));
+}
+
+/// The diagnostics [`validate_value`] gives a document that is one OIS object, `ois`, whose OIS
+/// rules were already checked for the family its `oisFormat` names (`rules`: what a conversion's
+/// own check found): the rest is checked here, not the rules again.
+pub(crate) fn validate_checked_ois(ois: &Value, rules: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut found = rules;
+    beyond_rules(ois, &mut found);
+    found
 }
 
 /// Every ID of a node configuration that is not derived from what it names, with what it should

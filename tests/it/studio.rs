@@ -535,10 +535,15 @@ fn a_refused_save_names_the_file_by_its_place_in_the_folder() {
     assert!(!text.contains("/tmp/") && !text.contains("--force"), "{text}");
 }
 
+/// A diagnostic's code and pointer.
+fn code_at(diagnostic: &Value) -> (String, String) {
+    (diagnostic["code"].as_str().unwrap().to_owned(), diagnostic["pointer"].as_str().unwrap().to_owned())
+}
+
 /// The page converts as `ois convert` does: the OIS and the record it saves are the command's,
 /// byte for byte, on a YAML document and on a big JSON one (read in part: its responses never
 /// built, its schemas parsed where a `$ref` leads); the operations table has every operation's
-/// summary, the skipped ones' too.
+/// summary, the skipped ones' too; what it says the draft breaks is what `ois validate` says of it.
 #[test]
 fn the_page_converts_as_the_command_does() {
     let folder = folder_with_coins();
@@ -553,6 +558,13 @@ fn the_page_converts_as_the_command_does() {
     {
         let view = studio.api("/api/open", &json!({"path": document, "options": options})).1;
         assert_eq!(view["ok"], true, "{view}");
+        // What the page says the draft breaks: those not about an endpoint, then each endpoint's.
+        let draft = &view["answer"]["draft"];
+        let mut said: Vec<(String, String)> = draft["diagnostics"].as_array().unwrap().iter().map(code_at).collect();
+        for index in 0..draft["problems"].as_array().unwrap().len() {
+            let problems = studio.api("/api/problems", &json!({"endpoint": index})).1;
+            said.extend(problems["answer"]["diagnostics"].as_array().unwrap().iter().map(code_at));
+        }
         let skipped = view["answer"]["openapi"]["operations"]
             .as_array()
             .unwrap()
@@ -574,5 +586,22 @@ fn the_page_converts_as_the_command_does() {
             let read = |side: &str| std::fs::read_to_string(folder.path().join(side).join(&file)).unwrap();
             assert!(read("page") == read("cli"), "{file}: the page's differs from the command's");
         }
+        // ... is what `ois validate` says of the file saved.
+        let validated = common::ois()
+            .current_dir(folder.path())
+            .args(["validate", &format!("cli/{stem}.ois.json"), "--format", "json"])
+            .output()
+            .unwrap();
+        let validated: Value = serde_json::from_slice(&validated.stdout).unwrap();
+        let mut expected: Vec<(String, String)> =
+            validated[0]["diagnostics"].as_array().unwrap().iter().map(code_at).collect();
+        expected.sort();
+        said.sort();
+        assert!(
+            !expected.is_empty() && said == expected,
+            "{document}: the page says {} problem(s), validate {}",
+            said.len(),
+            expected.len()
+        );
     }
 }
