@@ -434,6 +434,12 @@ fn reading(path: &[&str]) -> crate::source::Reading {
     }
 }
 
+/// Drops `value` on a thread of its own: a big document's trees take milliseconds to free (tens
+/// of them for a 20 MB one), which the answer need not wait for.
+fn drop_aside<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new().name("ois studio drop".to_owned()).spawn(move || drop(value));
+}
+
 fn now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
@@ -576,6 +582,8 @@ impl Session {
             }
         }
         view.diagnostics = diagnostics;
+        // The draft's tree is big and no longer needed.
+        drop_aside(parsed);
         view
     }
 
@@ -648,7 +656,7 @@ impl Session {
             let options = request.options.unwrap_or_default().with_default_target();
             let ois = self.convert(source, &mut root, file.map(|(_, absolute)| absolute), options)?;
             // The document's tree is not the view's: gone before the view is made.
-            drop(root);
+            drop_aside(root);
             return Ok(self.page_since(true, None, Some(ois)).into());
         } else {
             crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
@@ -690,7 +698,7 @@ impl Session {
         let mut root = source.parse_for(reading)?;
         let before = self.draft.as_ref().map(|draft| Arc::clone(&draft.text));
         let ois = self.convert(source, &mut root, path, options.with_default_target())?;
-        drop(root);
+        drop_aside(root);
         // Converting again makes a new draft: the one replaced is one undo away.
         if let Some(before) = before {
             self.keep_for_undo(before);
@@ -731,9 +739,11 @@ impl Session {
         let ois = rendered.ois()?;
         // The conversion checked every OIS rule: the draft's check is that and the rest.
         let found = crate::validate::validate_checked_ois(&ois, std::mem::take(&mut rendered.checked));
-        let diagnostics = view::located(rendered.diagnostics, Some(&source));
-        let text: Arc<str> =
-            rendered.text.into_string().map_err(|error| refuse(format!("the OIS is not UTF-8: {error}")))?.into();
+        let diagnostics = view::located(std::mem::take(&mut rendered.diagnostics), Some(&source));
+        let text = std::mem::take(&mut rendered.text).into_string();
+        let text: Arc<str> = text.map_err(|error| refuse(format!("the OIS is not UTF-8: {error}")))?.into();
+        // What the last document left is freed aside, as is the conversion's model.
+        drop_aside((self.openapi.take(), self.draft.take(), self.record.take(), rendered));
         // The record is the draft's text as generated: the same text, not a copy.
         self.record = Some(Generated::Converted { title, options: options.clone(), text: Arc::clone(&text) });
         self.conversions += 1;
