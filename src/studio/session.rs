@@ -644,7 +644,7 @@ impl Session {
         };
         // Parsed once, as a conversion reads it: what is not an OpenAPI document keeps all it
         // has (only an OpenAPI document's operations and schemas are read in part).
-        let mut root = source.parse_for(reading)?;
+        let root = source.parse_for(reading)?;
         let is_openapi = crate::ois::DocumentKind::of(&root) == Some(crate::ois::DocumentKind::OpenApi);
         self.response = None;
         self.built = None;
@@ -654,9 +654,7 @@ impl Session {
         self.undo_checked = None;
         if is_openapi {
             let options = request.options.unwrap_or_default().with_default_target();
-            let ois = self.convert(source, &mut root, file.map(|(_, absolute)| absolute), options)?;
-            // The document's tree is not the view's: gone before the view is made.
-            drop_aside(root);
+            let ois = self.convert(source, root, file.map(|(_, absolute)| absolute), options)?;
             return Ok(self.page_since(true, None, Some(ois)).into());
         } else {
             crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
@@ -695,10 +693,9 @@ impl Session {
             (None, pasted) => Source::from_text(&opened.name, None, pasted.clone().unwrap_or_default()),
         };
         let path = opened.path.clone();
-        let mut root = source.parse_for(reading)?;
+        let root = source.parse_for(reading)?;
         let before = self.draft.as_ref().map(|draft| Arc::clone(&draft.text));
-        let ois = self.convert(source, &mut root, path, options.with_default_target())?;
-        drop_aside(root);
+        let ois = self.convert(source, root, path, options.with_default_target())?;
         // Converting again makes a new draft: the one replaced is one undo away.
         if let Some(before) = before {
             self.keep_for_undo(before);
@@ -712,20 +709,22 @@ impl Session {
     fn convert(
         &mut self,
         source: Source,
-        root: &mut Value,
+        mut root: Value,
         path: Option<PathBuf>,
         options: GivenOptions,
     ) -> Result<Value, Refusal> {
         let convert_options = options.convert_options()?;
         let mut rendered =
-            crate::convert::convert_rendered(&source, root, &convert_options, OutputFormat::Json, Positions::All)
+            crate::convert::convert_rendered(&source, &mut root, &convert_options, OutputFormat::Json, Positions::All)
                 .map_err(|failure| Refusal {
                     diagnostics: view::placed(failure.diagnostics, Some(&source)),
                     detail: None,
                 })?;
         let made =
             rendered.model().endpoints.iter().map(|e| (e.operation.method.as_str(), &*e.operation.path, &*e.name));
-        let operations = view::operations(root, made, &rendered.diagnostics);
+        let operations = view::operations(&root, made, &rendered.diagnostics);
+        // The document's tree is not the draft's: freed before the draft's is made.
+        drop_aside(root);
         let title = rendered.title().to_owned();
         let stem = source.name.rsplit('/').next().unwrap_or("api").to_owned();
         let stem = stem.split('.').next().filter(|s| !s.is_empty()).unwrap_or("api").to_owned();
