@@ -1,5 +1,5 @@
 //! What the page is sent: typed, so that its shape is one place (snapshot-tested in
-//! `session_tests.rs`), and so that the page receives the lists it needs (the reserved names,
+//! `session/tests.rs`), and so that the page receives the lists it needs (the reserved names,
 //! which endpoint and which part of its form each diagnostic is about) instead of knowing them.
 //!
 //! The draft's text is not in it: a big OIS's text is megabytes the page needs only to show or

@@ -1,0 +1,195 @@
+//! The node's request, the real call, secrets held, and a node config built.
+
+use super::*;
+
+impl Session {
+    fn inputs(&self, request: &CallRequest) -> Result<CallInputs, Refusal> {
+        let draft = self.draft()?;
+        let mut inputs = CallInputs::new(PathBuf::from(&draft.name));
+        inputs.held = Some(draft.held());
+        // Only what was typed into the page, never the environment the studio runs in, and never
+        // the node's own secrets (the mnemonic held for beacon IDs): no API may receive them.
+        let held = Secrets::from_values(self.secrets.clone());
+        inputs.held_secrets = Some(held.only(|name| !crate::node::is_node_secret(name)));
+        inputs.parameters = request.parameters.iter().map(|(n, v)| (n.clone(), v.clone(), false)).collect();
+        inputs.ois_title = draft.title.clone();
+        inputs.server = request.server.clone().filter(|s| !s.trim().is_empty());
+        if request.feed {
+            inputs.mode = crate::request::Mode::Feed;
+        }
+        Ok(inputs)
+    }
+
+    /// The values of every secret held (to mask them in every answer).
+    pub(crate) fn secret_values(&self) -> Vec<String> {
+        self.secrets.values().cloned().collect()
+    }
+
+    /// The node's request for `request` (as `ois request`), with the value from the API's last
+    /// answer when asked.
+    pub fn request(&self, request: &CallRequest) -> Answer {
+        let mut job = RequestJob::new(self.inputs(request)?, request.endpoint.clone());
+        if request.use_response {
+            job.held_response = self.response.clone();
+        }
+        match crate::jobs::request::run(&job, now()) {
+            Ok(report) => Ok(json!({
+                "exchange": crate::request::render::json(&report.exchange, false),
+                "curl": report.curl(false).ok(),
+                "diagnostics": view::placed(report.located.diagnostics, report.located.source.as_ref()),
+            })
+            .into()),
+            Err(stop) => Err(Refusal {
+                diagnostics: view::placed(stop.located.diagnostics, stop.located.source.as_ref()),
+                detail: Some(json!({"logs": stop.logs})),
+            }),
+        }
+    }
+
+    /// What a real call needs, taken from the session so that the call itself runs without it
+    /// (a slow API must not hold every other step of the page).
+    pub fn prepare_call(&self, request: &CallRequest) -> Result<PreparedCall, Refusal> {
+        // A recording goes below the studio's folder, never through a link.
+        let record =
+            request.record.as_deref().filter(|r| !r.is_empty()).map(|r| self.folder.writable(r)).transpose()?;
+        let options = crate::call::CallOptions { record, ..crate::call::CallOptions::default() };
+        let job = crate::jobs::call::CallJob::new(self.inputs(request)?, options);
+        Ok(PreparedCall { job, endpoint: request.endpoint.clone(), secrets: self.secret_values() })
+    }
+
+    /// Holds the answer of a call made with [`Session::prepare_call`] for previews.
+    pub fn hold_response(&mut self, response: Option<Value>) {
+        self.response = response;
+    }
+
+    /// Holds secrets typed into the page (an empty value forgets one); answers with the names.
+    pub fn set_secrets(&mut self, values: BTreeMap<String, String>) -> Answer {
+        for (name, value) in values {
+            if !crate::node::is_secret_name(&name) {
+                return Err(refuse(format!(
+                    "secret name \"{}\": the node accepts only names matching ^[A-Z][A-Z0-9_]*$",
+                    crate::emit::printable(&name)
+                )));
+            }
+            if value.is_empty() {
+                self.secrets.remove(&name);
+            } else {
+                self.secrets.insert(name, value);
+            }
+        }
+        Ok(json!({"secrets": self.secrets.keys().collect::<Vec<_>>()}).into())
+    }
+
+    /// A node config of the draft (as `ois scaffold feed|airnode`), checked as the node would
+    /// serve it, with its secrets template and every ID.
+    pub fn build(&mut self, request: BuildRequest) -> Answer {
+        let draft = self.draft()?;
+        let oises = crate::ois::oises_in(&draft.held().source())?;
+        let kind = match request.node.as_str() {
+            "feed" => ScaffoldKind::Feed(FeedRequest {
+                feeds: request.feeds,
+                templates: request
+                    .templates
+                    .into_iter()
+                    .map(|template| crate::scaffold::node::Feed {
+                        endpoint: template.endpoint,
+                        parameters: template
+                            .parameters
+                            .into_iter()
+                            .map(|(name, kind, value)| crate::node::ids::TemplateParameter {
+                                kind,
+                                name,
+                                value: Value::String(value),
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+                signed_apis: request.signed_apis,
+                batch: request.batch,
+                all_feeds: request.all_feeds,
+                fetch_interval: request.fetch_interval.unwrap_or(crate::jobs::scaffold::DEFAULT_FETCH_INTERVAL),
+                server: request.server.filter(|s| !s.trim().is_empty()),
+                ..FeedRequest::default()
+            }),
+            "airnode" => ScaffoldKind::Airnode { http: false, signed_http: false },
+            other => return Err(refuse(format!("node \"{other}\": feed or airnode"))),
+        };
+        let scaffold = crate::jobs::scaffold::build(&oises, &kind)?;
+        let config = crate::emit::to_text(&scaffold.config, OutputFormat::Json)?;
+        let mut job = crate::jobs::ids::IdsJob {
+            file: PathBuf::from("config.json"),
+            held: Some(Held { name: "config.json".to_owned(), text: config.clone() }),
+            ..crate::jobs::ids::IdsJob::default()
+        };
+        let secrets = Secrets::from_values(self.secrets.clone());
+        let mnemonic = crate::node::mnemonic_secret(&scaffold.config);
+        if secrets.file_value(&mnemonic).is_some() {
+            job.airnode = crate::jobs::ids::Airnode::Secrets(secrets);
+        }
+        // With the Airnode known, the beacon set of the config's templates too (a set needs two).
+        let templates = scaffold.config.get("templates").and_then(Value::as_object).map_or(0, |t| t.len());
+        job.set = !matches!(job.airnode, crate::jobs::ids::Airnode::None) && templates >= 2;
+        let ids = crate::jobs::ids::run(&job)?;
+        let ids_text = crate::js::stringify_pretty(&serde_json::to_value(&ids).unwrap_or(Value::Null)) + "\n";
+        let secrets_template = crate::scaffold::secrets::template(&scaffold.secrets_env, "config.json", None).text;
+        let answer = json!({
+            "config": config,
+            "secrets": secrets_template,
+            "ids": ids,
+            "mnemonic": mnemonic,
+            "diagnostics": view::placed(scaffold.warnings.clone(), None),
+        });
+        self.built = Some(Built { scaffold, ids: ids_text });
+        Ok(answer.into())
+    }
+}
+
+/// A real call taken out of the session: run it with no lock held, then hand the answer back
+/// with [`Session::hold_response`].
+#[derive(Debug)]
+pub struct PreparedCall {
+    job: crate::jobs::call::CallJob,
+    endpoint: String,
+    secrets: Vec<String>,
+}
+
+impl PreparedCall {
+    /// Calls the API: the answer to hold, and what the page is told.
+    pub fn run(self) -> (Option<Value>, Answer) {
+        let secrets = self.secrets;
+        let leaves = |value: Option<&Value>| {
+            let masked = value.map(|v| crate::request::render::masked_json(&secrets, false, v));
+            let (leaves, truncated) = masked.as_ref().map(crate::request::paths::leaves).unwrap_or_default();
+            let suggested = crate::request::paths::suggested(&leaves);
+            json!({"leaves": leaves, "truncated": truncated, "suggested": suggested})
+        };
+        match crate::jobs::call::one(&self.job, &self.endpoint, now()) {
+            Ok(report) => {
+                let response = report.called.reply.as_ref().and_then(|r| r.json.clone());
+                let mut picker = leaves(report.answer_to_pick());
+                if let (Some(name), Some(object)) = (&report.feed, picker.as_object_mut()) {
+                    object.insert("feed".to_owned(), json!(name));
+                }
+                let answer = json!({
+                    "call": report.called.json(false),
+                    "picker": picker,
+                    "diagnostics": view::placed(report.located.diagnostics, report.located.source.as_ref()),
+                });
+                (response, Ok(answer.into()))
+            }
+            Err(stopped) => {
+                let response = stopped.reply.as_ref().and_then(|r| r.json.clone());
+                let detail = json!({
+                    "call": stopped.json(false).get("call").cloned(),
+                    "picker": leaves(response.as_ref()),
+                    "logs": stopped.stop.logs,
+                });
+                let refusal = Refusal {
+                    diagnostics: view::placed(stopped.stop.located.diagnostics, stopped.stop.located.source.as_ref()),
+                    detail: Some(detail),
+                };
+                (response, Err(refusal))
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Changing the draft: an endpoint edit, the text editor, and undo.
+
+use super::*;
+
+impl Session {
+    /// An endpoint edit on the draft, as `ois endpoint` makes it (refused when it breaks a rule).
+    pub fn edit(&mut self, request: EditRequest) -> Answer {
+        self.edit_seen(request, None)
+    }
+
+    /// [`Session::edit`] for a page holding the draft view `seen`: the answer carries only the
+    /// endpoints the edit changed.
+    pub fn edit_seen(&mut self, request: EditRequest, seen: Option<u64>) -> Answer {
+        let edit = match request {
+            EditRequest::Add { name, operation, settings } => {
+                EndpointEdit::Add { name, operation, settings: settings.settings()? }
+            }
+            EditRequest::Set { name, rename, settings } => {
+                EndpointEdit::Set { name, settings: settings.settings()?, rename: rename.filter(|r| !r.is_empty()) }
+            }
+            EditRequest::Remove { names } => EndpointEdit::Remove { names },
+            EditRequest::Keep { filters } => EndpointEdit::Keep { filters },
+            EditRequest::AddFeed { feed } => EndpointEdit::Feeds(crate::jobs::feed::add(&self.feed_input(feed))?),
+            EditRequest::SetFeed { feed, rename, dropped } => {
+                let mut input = self.feed_input(feed);
+                input.rename = rename.filter(|r| !r.is_empty());
+                input.dropped = dropped;
+                EndpointEdit::Feeds(crate::jobs::feed::set(&input)?)
+            }
+            EditRequest::RemoveFeeds { names } => EndpointEdit::Feeds(crate::edit::feeds::FeedChange::Remove { names }),
+            EditRequest::BatchFeeds { names } => EndpointEdit::Feeds(crate::edit::feeds::FeedChange::Batch { names }),
+        };
+        let draft = self.draft()?;
+        let source = draft.held().source();
+        let key = TextKey::of(&draft.text);
+        let checked = self.checked.borrow();
+        let known = checked.as_ref().filter(|checked| checked.text == key).map(|checked| checked.found.as_slice());
+        let edited = crate::jobs::endpoint::edit_source_known(&source, draft.title.as_deref(), &edit, known)
+            .map_err(|diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None });
+        drop(checked);
+        let Edited { text, notes, diagnostics, document } = edited?;
+        self.remember();
+        *self.checked.get_mut() = Some(Checked { text: TextKey::of(&text), found: diagnostics });
+        if let Some(draft) = self.draft.as_mut() {
+            draft.text = text.into();
+        }
+        let mut page = self.page_since(false, seen, Some(document));
+        page.notes = Some(view::placed(notes, None));
+        Ok(page.into())
+    }
+
+    /// Keeps the draft's text as it is now, for undo.
+    pub(super) fn remember(&mut self) {
+        if let Some(text) = self.draft.as_ref().map(|draft| Arc::clone(&draft.text)) {
+            self.keep_for_undo(text);
+        }
+    }
+
+    /// Keeps `text` as the draft's last text for undo, within [`UNDO_STEPS`] and [`UNDO_BYTES`],
+    /// with the check of it when the last one was (the draft's text being replaced).
+    pub(super) fn keep_for_undo(&mut self, text: Arc<str>) {
+        if self.undo.last() == Some(&text) {
+            return;
+        }
+        let key = TextKey::of(&text);
+        let checked = self.checked.get_mut();
+        self.undo_checked =
+            if checked.as_ref().is_some_and(|checked| checked.text == key) { checked.take() } else { None };
+        self.undo.push(text);
+        while self.undo.len() > UNDO_STEPS || self.undo.iter().map(|text| text.len()).sum::<usize>() > UNDO_BYTES {
+            self.undo.remove(0);
+        }
+    }
+
+    /// Takes the draft back to its text before the last change (an edit, the text editor, a file
+    /// taken from disk, an update taken).
+    pub fn undo(&mut self) -> Answer {
+        self.undo_seen(None)
+    }
+
+    /// [`Session::undo`] for a page holding the draft view `seen`: only what changed of it.
+    pub fn undo_seen(&mut self, seen: Option<u64>) -> Answer {
+        let previous = self.undo.pop().ok_or_else(|| refuse("nothing to undo"))?;
+        let key = TextKey::of(&previous);
+        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
+        draft.text = previous;
+        *self.checked.get_mut() = self.undo_checked.take().filter(|checked| checked.text == key);
+        Ok(self.page_since(false, seen, None).into())
+    }
+
+    /// A feed as the job takes it, checked against the OpenAPI document open in the studio.
+    fn feed_input(&self, fields: FeedRequestFields) -> crate::jobs::feed::FeedInput {
+        let mut input = crate::jobs::feed::FeedInput {
+            name: fields.name,
+            operation: fields.operation.filter(|o| !o.trim().is_empty()),
+            parameters: fields.parameters.into_iter().filter(|(name, _)| !name.trim().is_empty()).collect(),
+            value: fields.value.filter(|v| !v.is_empty()),
+            parser: fields.parser.filter(|p| !p.trim().is_empty()),
+            ..Default::default()
+        };
+        if let Some(opened) = &self.openapi {
+            match (&opened.path, &opened.pasted) {
+                (Some(path), _) => input.document = Some(path.clone()),
+                (None, pasted) => {
+                    let text = pasted.clone().unwrap_or_default();
+                    input.held_document = Some(Held { name: opened.name.clone(), text });
+                }
+            }
+        }
+        input
+    }
+
+    /// Replaces the draft's text (the page's text editor), when it still reads as OIS.
+    pub fn set_text(&mut self, text: String) -> Answer {
+        let name = self.draft()?.name.clone();
+        let source = Source::from_text(&name, None, text);
+        let root = source.parse()?;
+        crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
+            source.locate_diagnostic(&mut error);
+            error
+        })?;
+        self.remember();
+        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
+        draft.text = source.text.into();
+        Ok(self.page(true).into())
+    }
+}

@@ -1,0 +1,316 @@
+//! What the studio holds between requests — the document opened, the OIS being refined (its
+//! text, in its file's style), the secrets typed in (memory only), the last answer of the API —
+//! and each step the page asks for. Every step is a library job or an [`crate::edit`] operation
+//! run on the draft in hand: the studio has no rule of its own.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::folder::Folder;
+use super::generated::Generated;
+use super::page::{self, DraftView, OpenApiView, PageView};
+use super::view::{self, Placed};
+use crate::convert::{GivenOptions, Positions};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::emit::{OutputFormat, Plan};
+use crate::jobs::Held;
+use crate::jobs::endpoint::{Edited, EndpointEdit};
+use crate::jobs::request::{CallInputs, RequestJob};
+use crate::jobs::scaffold::{FeedRequest, ScaffoldKind, ScaffoldOutputs};
+use crate::request::Secrets;
+use crate::source::Source;
+use crate::update::record;
+
+/// The studio's state.
+#[derive(Debug)]
+pub struct Session {
+    folder: Folder,
+    /// The OpenAPI document opened, when it was one.
+    openapi: Option<Opened>,
+    /// The OIS being refined.
+    draft: Option<Draft>,
+    /// What the draft was generated as, before any refinement: the record `ois convert` keeps,
+    /// written next to the OIS when it is saved, read by the three-way update.
+    record: Option<Generated>,
+    /// Secrets typed into the page: held here only, never written, never sent back.
+    secrets: BTreeMap<String, String>,
+    /// The API's last answer, to preview the value from without calling again.
+    response: Option<Value>,
+    /// The last node config built, with its secrets template and IDs.
+    built: Option<Built>,
+    /// An update worked out and shown, not yet taken.
+    pending: Option<crate::update::Update>,
+    /// How many conversions were made: the page draws the operations again only when it changes.
+    conversions: u64,
+    /// The draft's texts before its last changes, newest last: what undo goes back to.
+    undo: Vec<Arc<str>>,
+    /// The check of the newest of them, when it was made: undo shows it again, not checks again.
+    undo_checked: Option<Checked>,
+    /// Every rule the draft breaks, as its last check found: an edit checks the document once,
+    /// and the view reuses that check (and the next edit, the errors it already had).
+    checked: std::cell::RefCell<Option<Checked>>,
+    /// What the page holds of the draft's view (to send it only what an edit changed), and the
+    /// last view's revision.
+    sent: std::cell::RefCell<page::Sent>,
+    revisions: std::cell::Cell<u64>,
+}
+
+/// Which text a check was of, and every rule that text breaks (not located).
+#[derive(Debug)]
+struct Checked {
+    text: TextKey,
+    found: Vec<Diagnostic>,
+}
+
+/// A text told from others by its length and hash, not kept (a big OIS is megabytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TextKey(usize, u64);
+
+impl TextKey {
+    fn of(text: &str) -> TextKey {
+        use std::hash::BuildHasher;
+        TextKey(text.len(), foldhash::quality::FixedState::with_seed(0).hash_one(text))
+    }
+}
+
+/// The most changes undo goes back through.
+const UNDO_STEPS: usize = 20;
+/// The most the undo texts hold together, in bytes (a big document's edits drop the oldest).
+const UNDO_BYTES: usize = 64 << 20;
+
+#[derive(Debug)]
+struct Opened {
+    name: String,
+    /// Its file: converting again reads it again.
+    path: Option<PathBuf>,
+    /// Its text, when it has no file.
+    pasted: Option<String>,
+    /// Which text was converted: the report's lines are read from it again when the page asks
+    /// for them (a one-line document's 47,000 diagnostics once held 22 MB of copies of it).
+    converted: TextKey,
+    options: GivenOptions,
+    diagnostics: Vec<Placed>,
+    operations: Vec<view::Operation>,
+}
+
+#[derive(Debug)]
+struct Draft {
+    /// The name diagnostics give it (its extension tells JSON from YAML).
+    name: String,
+    /// Its file, relative to the folder, once it has one.
+    file: Option<String>,
+    /// Where it would be saved first.
+    suggested: String,
+    /// Its text: shared with what holds the same (undo, the conversion's record, the file's text
+    /// as read), not copied.
+    text: Arc<str>,
+    /// The file's text when it was read or last saved.
+    on_disk: Option<Arc<str>>,
+    /// The OIS of a file holding several.
+    title: Option<String>,
+}
+
+impl Draft {
+    fn held(&self) -> Held {
+        Held { name: self.name.clone(), text: self.text.to_string() }
+    }
+}
+
+#[derive(Debug)]
+struct Built {
+    scaffold: crate::scaffold::node::NodeScaffold,
+    ids: String,
+}
+
+mod answer;
+mod call;
+mod edit;
+mod files;
+mod open;
+mod requests;
+
+use answer::refuse;
+pub use answer::{Answer, Refusal, Reply};
+pub use call::PreparedCall;
+pub use requests::*;
+
+/// What the studio reads of a document it opens: what a conversion reads, and the summary of each
+/// operation (the operations table shows it, for the skipped ones too).
+fn reading(path: &[&str]) -> crate::source::Reading {
+    match path {
+        ["paths", _, _, "summary"] => crate::source::Reading::Whole,
+        _ => crate::convert::reading(path),
+    }
+}
+
+/// Drops `value` on a thread of its own: a big document's trees take milliseconds to free (tens
+/// of them for a 20 MB one), which the answer need not wait for.
+fn drop_aside<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new().name("ois studio drop".to_owned()).spawn(move || drop(value));
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+impl Session {
+    /// A session on `folder`, nothing open.
+    pub fn new(folder: Folder) -> Session {
+        Session {
+            folder,
+            openapi: None,
+            draft: None,
+            record: None,
+            secrets: BTreeMap::new(),
+            response: None,
+            built: None,
+            pending: None,
+            conversions: 0,
+            undo: Vec::new(),
+            checked: std::cell::RefCell::new(None),
+            undo_checked: None,
+            sent: std::cell::RefCell::default(),
+            revisions: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Everything the page shows: the document, the conversion's report and operations, the
+    /// draft's endpoints and every rule it breaks, which secrets are held (names only).
+    pub fn view(&self) -> Value {
+        self.view_of(true)
+    }
+
+    /// [`Session::view`], the conversion's report and operations and the folder's files left out
+    /// unless `conversion` (an edit leaves them as they were; the page keeps what it drew).
+    fn view_of(&self, conversion: bool) -> Value {
+        serde_json::to_value(self.page(conversion)).unwrap_or(Value::Null)
+    }
+
+    /// [`Session::view_of`], typed.
+    fn page(&self, conversion: bool) -> PageView {
+        self.page_since(conversion, None, None)
+    }
+
+    /// [`Session::page`] for a page that holds the draft view `seen`: only what changed of it;
+    /// `parsed`: the draft's document, when the step has it (not to parse its text again).
+    fn page_since(&self, conversion: bool, seen: Option<u64>, parsed: Option<Value>) -> PageView {
+        let openapi = self.openapi.as_ref().map(|opened| OpenApiView {
+            name: opened.name.clone(),
+            revision: self.conversions,
+            options: conversion.then(|| opened.options.clone()),
+            report: conversion.then(|| page::summary(&opened.diagnostics)),
+            operations: conversion.then(|| opened.operations.clone()),
+        });
+        PageView {
+            folder: self.folder.root().display().to_string(),
+            targets: crate::node::Target::all().map(|t| t.name()).collect(),
+            reserved_names: &crate::RESERVED_NAMES,
+            parameter_types: {
+                let mut types: Vec<&'static str> =
+                    crate::node::ids::PARAMETER_TYPES.iter().map(|(name, _)| *name).collect();
+                types.sort_by_key(|name| *name != "string32");
+                types
+            },
+            mnemonic_secret: crate::node::MNEMONIC_SECRET,
+            openapi,
+            draft: self.draft.as_ref().map(|draft| {
+                let view = self.draft_view(draft, parsed);
+                page::since(view, seen, &mut self.sent.borrow_mut())
+            }),
+            secrets: self.secrets.keys().cloned().collect(),
+            has_response: self.response.is_some(),
+            pending: self.pending.is_some(),
+            undo: self.undo.len(),
+            // The folder is walked for the file pickers when the page is drawn whole, not per edit.
+            files: conversion.then(|| self.folder.documents()),
+            notes: None,
+        }
+    }
+
+    fn draft_view(&self, draft: &Draft, parsed: Option<Value>) -> DraftView {
+        let source = draft.held().source();
+        let parsed = match parsed {
+            Some(document) => Ok(document),
+            None => source.parse(),
+        };
+        let key = TextKey::of(&draft.text);
+        let found = match &parsed {
+            Ok(root) => {
+                // The last check was of this very text (an edit's, or undo's): its findings are
+                // located, not found again; otherwise the check made here is kept for the next.
+                let mut checked = self.checked.borrow_mut();
+                if checked.as_ref().is_none_or(|checked| checked.text != key) {
+                    let found = crate::validate::validate_value(root, None).diagnostics;
+                    *checked = Some(Checked { text: key, found });
+                }
+                let mut diagnostics = checked.as_ref().map(|checked| checked.found.clone()).unwrap_or_default();
+                for diagnostic in &mut diagnostics {
+                    source.locate_diagnostic(diagnostic);
+                }
+                diagnostics.splice(0..0, source.take_notes());
+                diagnostics
+            }
+            Err(error) => crate::validate::Validation::unreadable(error.clone()).diagnostics,
+        };
+        let mut diagnostics = view::placed(found, Some(&source));
+        self.revisions.set(self.revisions.get() + 1);
+        let mut view = DraftView {
+            revision: self.revisions.get(),
+            changed: None,
+            moved: None,
+            name: draft.name.clone(),
+            file: draft.file.clone(),
+            suggested: draft.suggested.clone(),
+            kind: None,
+            titles: Vec::new(),
+            title: draft.title.clone(),
+            text_bytes: draft.text.len(),
+            dirty: draft.on_disk.as_deref() != Some(&*draft.text),
+            changed_on_disk: draft.file.as_deref().is_some_and(|file| {
+                let on_disk = self.folder.existing(file).ok().and_then(|path| Source::read(&path).ok());
+                on_disk.map(|s| s.text).as_deref() != draft.on_disk.as_deref()
+            }),
+            endpoints: Vec::new(),
+            snippets: std::collections::BTreeMap::new(),
+            feeds: page::FeedsView::None,
+            diagnostics: Vec::new(),
+            problems: Vec::new(),
+            secrets_needed: Vec::new(),
+        };
+        if let Ok(root) = &parsed
+            && let Ok(read) = crate::ois::OisDocument::read(root)
+        {
+            view.kind = Some(read.kind);
+            view.titles = read.titles().into_iter().map(str::to_owned).collect();
+            if let Ok(chosen) = read.choose(draft.title.as_deref()) {
+                view.endpoints = crate::edit::list(chosen.ois);
+                view.secrets_needed = view::secret_names(chosen.ois);
+                view.feeds = page::feeds(chosen.ois);
+                view.snippets = page::snippets(chosen.ois);
+                page::place_in_endpoints(&mut diagnostics, &chosen.pointer);
+            }
+        }
+        view.diagnostics = diagnostics;
+        // The draft's tree is big and no longer needed.
+        drop_aside(parsed);
+        view
+    }
+
+    fn draft(&self) -> Result<&Draft, Refusal> {
+        self.draft.as_ref().ok_or_else(|| refuse("open an OpenAPI document or an OIS first"))
+    }
+
+    /// Chooses the OIS of a draft holding several.
+    pub fn choose(&mut self, title: Option<String>) -> Answer {
+        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
+        draft.title = title;
+        Ok(self.page(true).into())
+    }
+}
+
+#[cfg(test)]
+mod tests;

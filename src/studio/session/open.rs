@@ -1,0 +1,165 @@
+//! Opening a document, converting it (again), and the conversion's report and each endpoint's
+//! diagnostics on demand.
+
+use super::*;
+
+impl Session {
+    /// Opens a document: an OpenAPI document is converted (its OIS becomes the draft), an OIS or
+    /// a node config is the draft itself.
+    pub fn open(&mut self, request: OpenRequest) -> Answer {
+        let (source, file) = match (&request.path, request.text) {
+            (Some(path), _) => {
+                let absolute = self.folder.existing(path)?;
+                let mut source = Source::read(&absolute)?;
+                // Named as the user named it, relative to the folder.
+                source.name = self.folder.relative(&absolute);
+                let relative = source.name.clone();
+                (source, Some((relative, absolute)))
+            }
+            (None, Some(text)) => {
+                let name = request.name.clone().unwrap_or_else(|| "pasted.json".to_owned());
+                let name =
+                    Path::new(&name).file_name().map_or("pasted.json".into(), |n| n.to_string_lossy().into_owned());
+                (Source::from_text(&name, None, text), None)
+            }
+            (None, None) => return Err(refuse("give a file (path) or its text")),
+        };
+        // Parsed once, as a conversion reads it: what is not an OpenAPI document keeps all it
+        // has (only an OpenAPI document's operations and schemas are read in part).
+        let root = source.parse_for(reading)?;
+        let is_openapi = crate::ois::DocumentKind::of(&root) == Some(crate::ois::DocumentKind::OpenApi);
+        self.response = None;
+        self.built = None;
+        self.pending = None;
+        // Another document: the last one's changes are not this one's to undo.
+        self.undo.clear();
+        self.undo_checked = None;
+        if is_openapi {
+            let options = request.options.unwrap_or_default().with_default_target();
+            let ois = self.convert(source, root, file.map(|(_, absolute)| absolute), options)?;
+            return Ok(self.page_since(true, None, Some(ois)).into());
+        } else {
+            crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
+                source.locate_diagnostic(&mut error);
+                error
+            })?;
+            let (relative, absolute) = file.unzip();
+            self.record = absolute.as_deref().and_then(|path| {
+                let (records, _) = record::read(&record::path_for(path));
+                let title = root.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+                record::find(&records, &title).cloned().map(Generated::Read)
+            });
+            self.openapi = None;
+            let text: Arc<str> = source.text.into();
+            self.draft = Some(Draft {
+                name: source.name.clone(),
+                suggested: relative.clone().unwrap_or_else(|| source.name.clone()),
+                file: relative,
+                on_disk: absolute.is_some().then(|| Arc::clone(&text)),
+                text,
+                title: None,
+            });
+        }
+        Ok(self.page(true).into())
+    }
+
+    /// Converts the OpenAPI document opened again, with `options`: a new draft.
+    pub fn reconvert(&mut self, options: GivenOptions) -> Answer {
+        let opened = self.openapi.as_ref().ok_or_else(|| refuse("open an OpenAPI document first"))?;
+        let source = match (&opened.path, &opened.pasted) {
+            (Some(path), _) => {
+                let mut source = Source::read(path)?;
+                source.name = opened.name.clone();
+                source
+            }
+            (None, pasted) => Source::from_text(&opened.name, None, pasted.clone().unwrap_or_default()),
+        };
+        let path = opened.path.clone();
+        let root = source.parse_for(reading)?;
+        let before = self.draft.as_ref().map(|draft| Arc::clone(&draft.text));
+        let ois = self.convert(source, root, path, options.with_default_target())?;
+        // Converting again makes a new draft: the one replaced is one undo away.
+        if let Some(before) = before {
+            self.keep_for_undo(before);
+        }
+        Ok(self.page_since(true, None, Some(ois)).into())
+    }
+
+    /// Converts `source` (parsed as a conversion reads it: `root`) with `options`, as `ois convert`
+    /// does: the draft, the record, the operations; the draft's OIS, for the view to read (made
+    /// from the conversion's own tree: parsing its text again would take twice as long).
+    fn convert(
+        &mut self,
+        source: Source,
+        mut root: Value,
+        path: Option<PathBuf>,
+        options: GivenOptions,
+    ) -> Result<Value, Refusal> {
+        let convert_options = options.convert_options()?;
+        let mut rendered =
+            crate::convert::convert_rendered(&source, &mut root, &convert_options, OutputFormat::Json, Positions::All)
+                .map_err(|failure| Refusal {
+                    diagnostics: view::placed(failure.diagnostics, Some(&source)),
+                    detail: None,
+                })?;
+        let made =
+            rendered.model().endpoints.iter().map(|e| (e.operation.method.as_str(), &*e.operation.path, &*e.name));
+        let operations = view::operations(&root, made, &rendered.diagnostics);
+        // The document's tree is not the draft's: freed before the draft's is made.
+        drop_aside(root);
+        let title = rendered.title().to_owned();
+        let stem = source.name.rsplit('/').next().unwrap_or("api").to_owned();
+        let stem = stem.split('.').next().filter(|s| !s.is_empty()).unwrap_or("api").to_owned();
+        let suggested = match &path {
+            Some(path) => {
+                let folder = path.parent().map(|p| self.folder.relative(p)).unwrap_or_default();
+                if folder.is_empty() { format!("{stem}.ois.json") } else { format!("{folder}/{stem}.ois.json") }
+            }
+            None => format!("{stem}.ois.json"),
+        };
+        let ois = rendered.ois()?;
+        // The conversion checked every OIS rule: the draft's check is that and the rest.
+        let found = crate::validate::validate_checked_ois(&ois, std::mem::take(&mut rendered.checked));
+        let diagnostics = view::located(std::mem::take(&mut rendered.diagnostics), Some(&source));
+        let text = std::mem::take(&mut rendered.text).into_string();
+        let text: Arc<str> = text.map_err(|error| refuse(format!("the OIS is not UTF-8: {error}")))?.into();
+        // What the last document left is freed aside, as is the conversion's model.
+        drop_aside((self.openapi.take(), self.draft.take(), self.record.take(), rendered));
+        // The record is the draft's text as generated: the same text, not a copy.
+        self.record = Some(Generated::Converted { title, options: options.clone(), text: Arc::clone(&text) });
+        self.conversions += 1;
+        *self.checked.get_mut() = Some(Checked { text: TextKey::of(&text), found });
+        self.draft =
+            Some(Draft { name: format!("{stem}.ois.json"), file: None, suggested, text, on_disk: None, title: None });
+        let converted = TextKey::of(&source.text);
+        let pasted = path.is_none().then_some(source.text);
+        self.openapi = Some(Opened { name: source.name, path, pasted, converted, diagnostics, options, operations });
+        Ok(ois)
+    }
+
+    /// What the conversion of the OpenAPI document opened said, each diagnostic located: what
+    /// the page draws when a group of its report or an operation's messages are opened.
+    pub fn report(&self) -> Answer {
+        let opened = self.openapi.as_ref().ok_or_else(|| refuse("open an OpenAPI document first"))?;
+        let mut diagnostics = opened.diagnostics.clone();
+        // Each with its line, from the text converted (read again: not when it changed since).
+        let text = match (&opened.path, &opened.pasted) {
+            (Some(path), _) => Source::read(path).ok().map(|source| source.text),
+            (None, pasted) => pasted.clone(),
+        };
+        if let Some(text) = text.filter(|text| TextKey::of(text) == opened.converted) {
+            view::excerpts(&mut diagnostics, &text);
+        }
+        let report = page::ReportView { revision: self.conversions, diagnostics };
+        Ok(Reply::Report(Box::new(report)))
+    }
+
+    /// The diagnostics of the endpoint at `index` of the last view sent: what the page draws in
+    /// its card when it opens.
+    pub fn problems(&self, request: &ProblemsRequest) -> Answer {
+        let sent = self.sent.borrow();
+        let (revision, found) =
+            sent.problems(request.endpoint).ok_or_else(|| refuse("no such endpoint: draw the page again"))?;
+        Ok(json!({"revision": revision, "diagnostics": found}).into())
+    }
+}
