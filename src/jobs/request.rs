@@ -109,7 +109,7 @@ impl CallInputs {
     pub fn setup(&self, source: &Source, endpoint: &str, sending: bool) -> Result<Setup, Diagnostic> {
         let document = source.parse()?;
         let secrets = self.secrets()?;
-        let mut selected = request::select(&document, self.ois_title.as_deref(), &secrets)?;
+        let mut selected = request::select(document, self.ois_title.as_deref(), &secrets)?;
         // What is said about the chosen OIS points into the file it came from (a config.json's /ois/N).
         request::check_ois(&selected.ois).map_err(|error| error.within(&selected.pointer))?;
         let mut notes = Vec::new();

@@ -25,10 +25,11 @@ pub struct Selected {
 }
 
 /// The OIS to use and its credentials. A config.json (root `ois` array) or a list of OIS objects
-/// needs `title` when it holds several.
-pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Result<Selected, Diagnostic> {
-    let document = &interpolated(document, secrets)?;
-    let read = OisDocument::read(document).map_err(|(_, error)| error)?;
+/// needs `title` when it holds several. The document is taken, not copied (a big OIS is a big
+/// tree): the OIS chosen is moved out of it.
+pub fn select(document: Value, title: Option<&str>, secrets: &Secrets) -> Result<Selected, Diagnostic> {
+    let mut document = interpolated(document, secrets)?;
+    let read = OisDocument::read(&document).map_err(|(_, error)| error)?;
     let chosen = read.choose(title)?;
     let mut credentials = config_credentials(&read);
     let mut missing = Vec::new();
@@ -46,13 +47,15 @@ pub fn select(document: &Value, title: Option<&str>, secrets: &Secrets) -> Resul
             }
         }
     }
-    Ok(Selected { ois: chosen.ois.clone(), pointer: chosen.pointer, credentials, missing })
+    let pointer = chosen.pointer;
+    let ois = document.pointer_mut(&pointer).map(Value::take).unwrap_or_default();
+    Ok(Selected { ois, pointer, credentials, missing })
 }
 
 /// Every OIS of a config with the config's credentials (their `${VAR}`s filled), in order: a run
 /// over the config's templates.
 pub fn select_all(document: &Value, secrets: &Secrets) -> Result<Vec<Selected>, Diagnostic> {
-    let document = &interpolated(document, secrets)?;
+    let document = &interpolated(document.clone(), secrets)?;
     let read = OisDocument::read(document).map_err(|(_, error)| error)?;
     let credentials = config_credentials(&read);
     let selected = |(pointer, ois): &(String, &Value)| Selected {
@@ -90,11 +93,11 @@ const SECRET_PLACES: &[&str] = &["/apiCredentials/", "/nodeSettings/", "/chains/
 /// only names taken from the secrets file or the environment). An unescaped `${` anywhere else is
 /// refused before anything is sent: an OIS or config from someone else could otherwise put
 /// `${GITHUB_TOKEN}` in a parameter and have it sent to its own server.
-fn interpolated(document: &Value, secrets: &Secrets) -> Result<Value, Diagnostic> {
+fn interpolated(mut document: Value, secrets: &Secrets) -> Result<Value, Diagnostic> {
     let is_config = document.get("ois").is_some();
     let in_secret_place = |at: &str| is_config && SECRET_PLACES.iter().any(|place| at.starts_with(place));
     let mut found = Vec::new();
-    crate::ois::templates::find_unescaped(document, &mut String::new(), &mut found);
+    crate::ois::templates::find_unescaped(&document, &mut String::new(), &mut found);
     if let Some(at) = found.into_iter().find(|at| !in_secret_place(at)) {
         return Err(Diagnostic::new(
             Code::UnescapedTemplate,
@@ -103,11 +106,10 @@ fn interpolated(document: &Value, secrets: &Secrets) -> Result<Value, Diagnostic
         )
         .with_help("write `\\${` for a literal `${` (`\\\\${` inside a JSON string); keep secrets in apiCredentials"));
     }
-    if is_config && let Some(first) = crate::node::credentials_naming_node_secrets(document).into_iter().next() {
+    if is_config && let Some(first) = crate::node::credentials_naming_node_secrets(&document).into_iter().next() {
         return Err(first);
     }
     let no_secrets = Secrets::none();
-    let mut document = document.clone();
     crate::pointer::try_for_each_text_mut(&mut document, &mut String::new(), &mut |text, at| {
         if !text.contains("${") {
             return Ok(());
@@ -215,17 +217,17 @@ mod tests {
             "apiCredentials": [{"oisTitle": "A", "securitySchemeName": "k", "securitySchemeValue": "${K}"},
                                {"oisTitle": "B", "securitySchemeName": "k", "securitySchemeValue": "${UNSET_FOR_B}"}]});
         let secrets = Secrets::parse("K=v\nUNSET_FOR_B=w").unwrap();
-        assert_eq!(select(&config, None, &secrets).unwrap_err().code, Code::OisChoice);
-        let selected = select(&config, Some("A"), &secrets).unwrap();
+        assert_eq!(select(config.clone(), None, &secrets).unwrap_err().code, Code::OisChoice);
+        let selected = select(config.clone(), Some("A"), &secrets).unwrap();
         assert_eq!((selected.ois["title"].as_str(), selected.pointer.as_str()), (Some("A"), "/ois/0"));
         // Every credential is filled, another OIS's too: Airnode Feed may use it.
         let values: Vec<&str> = selected.credentials.iter().map(|c| c.value.as_str()).collect();
         assert_eq!(values, ["v", "w"]);
         let list = json!([{"title": "A"}, {"title": "B"}]);
-        assert_eq!(select(&list, Some("B"), &secrets).unwrap().pointer, "/1");
+        assert_eq!(select(list.clone(), Some("B"), &secrets).unwrap().pointer, "/1");
         // A secret missing anywhere stops the node from starting, whichever OIS is asked for.
         let only_k = Secrets::parse("K=v").unwrap();
-        let missing = select(&config, Some("A"), &only_k).unwrap_err();
+        let missing = select(config.clone(), Some("A"), &only_k).unwrap_err();
         assert_eq!((missing.code, missing.pointer()), (Code::MissingSecret, "/apiCredentials/1/securitySchemeValue"));
     }
 
