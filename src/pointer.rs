@@ -110,14 +110,30 @@ pub fn try_for_each_text_mut<E>(
             Ok(())
         }
         Value::Object(entries) => {
-            // A key is renamed in place by moving every entry, in order, to a new map.
-            for (mut key, mut item) in std::mem::take(entries) {
+            // Each key is visited as a copy; only a map where one changed is built again (every
+            // entry moved, in order, to a new map): rebuilding them all made a whole document's
+            // worth of maps for the few keys that ever change.
+            let mut renamed: Vec<(usize, String)> = Vec::new();
+            for (index, (key, item)) in entries.iter_mut().enumerate() {
                 let length = at.len();
-                push(at, &key);
-                visit(&mut key, at)?;
-                try_for_each_text_mut(&mut item, at, visit)?;
+                push(at, key);
+                let mut visited = key.clone();
+                visit(&mut visited, at)?;
+                if visited != *key {
+                    renamed.push((index, visited));
+                }
+                try_for_each_text_mut(item, at, visit)?;
                 at.truncate(length);
-                entries.insert(key, item);
+            }
+            if !renamed.is_empty() {
+                let mut renamed = renamed.into_iter().peekable();
+                for (index, (key, item)) in std::mem::take(entries).into_iter().enumerate() {
+                    let key = match renamed.next_if(|(at, _)| *at == index) {
+                        Some((_, visited)) => visited,
+                        None => key,
+                    };
+                    entries.insert(key, item);
+                }
             }
             Ok(())
         }
@@ -161,6 +177,20 @@ fn unescape(token: &str) -> Option<String> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_changed_key_keeps_its_place_and_every_text_is_visited_once() {
+        let mut value = serde_json::json!({"a": "x", "b${K}": {"c${K}": "y${K}", "d": ["${K}"]}, "e": "z"});
+        let mut visited = Vec::new();
+        let Ok(()) = try_for_each_text_mut(&mut value, &mut String::new(), &mut |text, at| {
+            visited.push(at.to_owned());
+            *text = text.replace("${K}", "k");
+            Ok::<(), std::convert::Infallible>(())
+        });
+        assert_eq!(value.to_string(), r#"{"a":"x","bk":{"ck":"yk","d":["k"]},"e":"z"}"#);
+        let expected = ["/a", "/a", "/b${K}", "/b${K}/c${K}", "/b${K}/c${K}", "/b${K}/d", "/b${K}/d/0", "/e", "/e"];
+        assert_eq!(visited, expected);
+    }
 
     #[test]
     fn walks_every_text_in_document_order() {
