@@ -14,7 +14,7 @@ use crate::node::ids::parameters_from_json;
 use crate::ois::model::RESERVED_NAMES;
 use crate::pointer;
 use crate::processing::Engine;
-use crate::request::{Mode, RequestOptions, Secrets};
+use crate::request::{HeldOis, Mode, RequestOptions, Secrets};
 
 /// The time one validation may spend pre-processing templates together: a config from someone
 /// else may hold thousands, each with a snippet that runs to its timeout.
@@ -106,7 +106,8 @@ fn serve_feed<'c>(config: &'c Value, diagnostics: &mut Vec<Diagnostic>) -> Vec<(
     let templates = config.get("templates").and_then(Value::as_object).into_iter().flatten();
     let mut budget = Budget { left: PROCESSING_BUDGET, skipped: 0 };
     let mut served: Vec<(&String, Served)> = Vec::new();
-    // Each OIS as the Feed holds it, made once for all its templates.
+    // Each OIS as the Feed holds it, made once for all its templates (a big OIS's copy per
+    // template made the check as slow as templates times the OIS).
     let mut held = HashMap::new();
     for (id, template) in templates {
         if let Some(result) = check_template(config, id, template, &mut budget, &mut held, diagnostics) {
@@ -140,7 +141,7 @@ fn check_template(
     id: &str,
     template: &Value,
     budget: &mut Budget,
-    held: &mut HashMap<String, Option<Value>>,
+    held: &mut HashMap<String, Option<HeldOis>>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Served> {
     let at = pointer::join("/templates", [id]);
@@ -155,10 +156,11 @@ fn check_template(
             .find(|ois| ois.get("title").and_then(Value::as_str) == Some(title))?;
         // As the Feed holds it once it has interpolated its config: `\${` is `${` (an unescaped
         // one, OIS060, stops the Feed loading the config at all).
-        Secrets::from_values([]).interpolate_document(written).ok()
+        Secrets::from_values([]).interpolate_document(written).ok().map(|ois| HeldOis::of(&ois))
     });
-    let ois = ois.as_ref()?;
-    let endpoint = ois
+    let held_ois = ois.as_ref()?;
+    let endpoint = held_ois
+        .value()
         .get("endpoints")
         .and_then(Value::as_array)?
         .iter()
@@ -202,7 +204,7 @@ fn check_template(
     options.mode = Mode::Feed;
     options.parameters = parameters.iter().map(|p| (p.name.clone(), p.value.clone())).collect();
     let started = Instant::now();
-    let prepared = crate::request::prepare(ois, &options, &Engine::Embedded);
+    let prepared = crate::request::prepare_held(held_ois, &options, &Engine::Embedded);
     if runs_snippet {
         budget.left = budget.left.saturating_sub(started.elapsed());
     }
