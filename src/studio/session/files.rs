@@ -102,17 +102,10 @@ impl Session {
 
     /// The three-way update of the draft from a new version of the API's document (as
     /// `ois convert NEW --update OIS`): shown, not taken until [`Session::take_update`].
-    pub fn update(&mut self, request: OpenRequest) -> Answer {
-        let new = match (&request.path, request.text) {
-            (Some(path), _) => {
-                let absolute = self.folder.existing(path)?;
-                let mut source = Source::read(&absolute)?;
-                source.name = self.folder.relative(&absolute);
-                source
-            }
-            (None, Some(text)) => Source::from_text(request.name.as_deref().unwrap_or("new.yaml"), None, text),
-            (None, None) => return Err(refuse("give the new document (path) or its text")),
-        };
+    pub fn update(&mut self, mut request: OpenRequest) -> Answer {
+        let (new, _) = self
+            .named(&mut request, "new.yaml")
+            .ok_or_else(|| refuse("give the new document (path) or its text"))??;
         let draft = self.draft()?;
         let source = draft.held().source();
         let mut options = crate::update::UpdateOptions::default();

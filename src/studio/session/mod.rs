@@ -97,6 +97,20 @@ struct Opened {
     operations: Vec<view::Operation>,
 }
 
+impl Opened {
+    /// The document as it is now: its file read again, or the text pasted.
+    fn source(&self) -> Result<Source, Diagnostic> {
+        match (&self.path, &self.pasted) {
+            (Some(path), _) => {
+                let mut source = Source::read(path)?;
+                source.name = self.name.clone();
+                Ok(source)
+            }
+            (None, pasted) => Ok(Source::from_text(&self.name, None, pasted.clone().unwrap_or_default())),
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Draft {
     /// The name diagnostics give it (its extension tells JSON from YAML).

@@ -6,24 +6,9 @@ use super::*;
 impl Session {
     /// Opens a document: an OpenAPI document is converted (its OIS becomes the draft), an OIS or
     /// a node config is the draft itself.
-    pub fn open(&mut self, request: OpenRequest) -> Answer {
-        let (source, file) = match (&request.path, request.text) {
-            (Some(path), _) => {
-                let absolute = self.folder.existing(path)?;
-                let mut source = Source::read(&absolute)?;
-                // Named as the user named it, relative to the folder.
-                source.name = self.folder.relative(&absolute);
-                let relative = source.name.clone();
-                (source, Some((relative, absolute)))
-            }
-            (None, Some(text)) => {
-                let name = request.name.clone().unwrap_or_else(|| "pasted.json".to_owned());
-                let name =
-                    Path::new(&name).file_name().map_or("pasted.json".into(), |n| n.to_string_lossy().into_owned());
-                (Source::from_text(&name, None, text), None)
-            }
-            (None, None) => return Err(refuse("give a file (path) or its text")),
-        };
+    pub fn open(&mut self, mut request: OpenRequest) -> Answer {
+        let (source, absolute) =
+            self.named(&mut request, "pasted.json").ok_or_else(|| refuse("give a file (path) or its text"))??;
         // Parsed once, as a conversion reads it: what is not an OpenAPI document keeps all it
         // has (only an OpenAPI document's operations and schemas are read in part).
         let root = source.parse_for(reading)?;
@@ -36,44 +21,37 @@ impl Session {
         self.undo_checked = None;
         if is_openapi {
             let options = request.options.unwrap_or_default().with_default_target();
-            let ois = self.convert(source, root, file.map(|(_, absolute)| absolute), options)?;
+            let ois = self.convert(source, root, absolute, options)?;
             return Ok(self.page_since(true, None, Some(ois)).into());
-        } else {
-            crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
-                source.locate_diagnostic(&mut error);
-                error
-            })?;
-            let (relative, absolute) = file.unzip();
-            self.record = absolute.as_deref().and_then(|path| {
-                let (records, _) = record::read(&record::path_for(path));
-                let title = root.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
-                record::find(&records, &title).cloned().map(Generated::Read)
-            });
-            self.openapi = None;
-            let text: Arc<str> = source.text.into();
-            self.draft = Some(Draft {
-                name: source.name.clone(),
-                suggested: relative.clone().unwrap_or_else(|| source.name.clone()),
-                file: relative,
-                on_disk: absolute.is_some().then(|| Arc::clone(&text)),
-                text,
-                title: None,
-            });
         }
+        crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
+            source.locate_diagnostic(&mut error);
+            error
+        })?;
+        self.record = absolute.as_deref().and_then(|path| {
+            let (records, _) = record::read(&record::path_for(path));
+            let title = root.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+            record::find(&records, &title).cloned().map(Generated::Read)
+        });
+        self.openapi = None;
+        let text: Arc<str> = source.text.into();
+        // A file is named as the user named it, relative to the folder.
+        let file = absolute.is_some().then(|| source.name.clone());
+        self.draft = Some(Draft {
+            name: source.name.clone(),
+            suggested: source.name,
+            file,
+            on_disk: absolute.is_some().then(|| Arc::clone(&text)),
+            text,
+            title: None,
+        });
         Ok(self.page(true).into())
     }
 
     /// Converts the OpenAPI document opened again, with `options`: a new draft.
     pub fn reconvert(&mut self, options: GivenOptions) -> Answer {
         let opened = self.openapi.as_ref().ok_or_else(|| refuse("open an OpenAPI document first"))?;
-        let source = match (&opened.path, &opened.pasted) {
-            (Some(path), _) => {
-                let mut source = Source::read(path)?;
-                source.name = opened.name.clone();
-                source
-            }
-            (None, pasted) => Source::from_text(&opened.name, None, pasted.clone().unwrap_or_default()),
-        };
+        let source = opened.source()?;
         let path = opened.path.clone();
         let root = source.parse_for(reading)?;
         let before = self.draft.as_ref().map(|draft| Arc::clone(&draft.text));
@@ -137,18 +115,37 @@ impl Session {
         Ok(ois)
     }
 
+    /// The document `request` names (its path or text taken): a file below the folder, named by
+    /// its place there, with its absolute path; or text the page read, named by the file name
+    /// `request` gives, else `unnamed`. `None`: it names none.
+    pub(super) fn named(
+        &self,
+        request: &mut OpenRequest,
+        unnamed: &str,
+    ) -> Option<Result<(Source, Option<PathBuf>), Refusal>> {
+        if let Some(path) = request.path.as_deref() {
+            let read = || -> Result<(Source, Option<PathBuf>), Refusal> {
+                let absolute = self.folder.existing(path)?;
+                let mut source = Source::read(&absolute)?;
+                source.name = self.folder.relative(&absolute);
+                Ok((source, Some(absolute)))
+            };
+            return Some(read());
+        }
+        let text = request.text.take()?;
+        let name = request.name.as_deref().and_then(|name| Path::new(name).file_name());
+        let name = name.map_or_else(|| unnamed.to_owned(), |name| name.to_string_lossy().into_owned());
+        Some(Ok((Source::from_text(&name, None, text), None)))
+    }
+
     /// What the conversion of the OpenAPI document opened said, each diagnostic located: what
     /// the page draws when a group of its report or an operation's messages are opened.
     pub fn report(&self) -> Answer {
         let opened = self.openapi.as_ref().ok_or_else(|| refuse("open an OpenAPI document first"))?;
         let mut diagnostics = opened.diagnostics.clone();
         // Each with its line, from the text converted (read again: not when it changed since).
-        let text = match (&opened.path, &opened.pasted) {
-            (Some(path), _) => Source::read(path).ok().map(|source| source.text),
-            (None, pasted) => pasted.clone(),
-        };
-        if let Some(text) = text.filter(|text| TextKey::of(text) == opened.converted) {
-            view::excerpts(&mut diagnostics, &text);
+        if let Some(source) = opened.source().ok().filter(|source| TextKey::of(&source.text) == opened.converted) {
+            view::excerpts(&mut diagnostics, &source.text);
         }
         let report = page::ReportView { revision: self.conversions, diagnostics };
         Ok(Reply::Report(Box::new(report)))
