@@ -255,16 +255,14 @@ impl Session {
         let found = match &parsed {
             Ok(root) => {
                 // The last check was of this very text (an edit's, or undo's): its findings are
-                // located, not found again; otherwise the check made here is kept for the next.
+                // shown, not found again; otherwise the check made here is kept for the next.
+                // `view::placed` locates them in the text.
                 let mut checked = self.checked.borrow_mut();
                 if checked.as_ref().is_none_or(|checked| checked.text != key) {
                     let found = crate::validate::validate_value(root, None).diagnostics;
                     *checked = Some(Checked { text: key, found });
                 }
                 let mut diagnostics = checked.as_ref().map(|checked| checked.found.clone()).unwrap_or_default();
-                for diagnostic in &mut diagnostics {
-                    source.locate_diagnostic(diagnostic);
-                }
                 diagnostics.splice(0..0, source.take_notes());
                 diagnostics
             }
