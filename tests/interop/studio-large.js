@@ -4,25 +4,16 @@
 // folder named; prints {"steps": [...], "consoleErrors": [...], "operations": N}; throws on failure.
 // Usage: node studio-large.js STUDIO_URL SCREENSHOT_DIR
 'use strict';
-const path = require('path');
-const { launch } = require('./browser');
+const { launch, testPage } = require('./browser');
 
 const [url, shots] = process.argv.slice(2);
 
 (async () => {
   const browser = await launch([]);
-  const steps = [];
-  const consoleErrors = [];
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const { page, steps, consoleErrors, shot, failed, noNullShown } =
+    await testPage(browser, { shots, prefix: 'large-', timeout: 60000 });
   try {
-    page.setDefaultTimeout(60000);
-    page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
-    page.on('pageerror', (error) => consoleErrors.push(String(error)));
     page.on('dialog', (dialog) => dialog.accept());
-    const shot = async (name) => {
-      await page.screenshot({ path: path.join(shots, `large-${String(steps.length + 1).padStart(2, '0')}-${name}.png`) });
-      steps.push(name);
-    };
     await page.goto(url);
     // The first page of operations is drawn, then each next one when asked, to the last.
     await page.waitForSelector('#operations tbody tr[data-operation]');
@@ -99,10 +90,10 @@ const [url, shots] = process.argv.slice(2);
     await page.locator('#text-details summary').click();
     await page.waitForFunction(() => document.querySelector('#draft-text').value.startsWith('{'));
     await shot('text');
-    if (/^(null|undefined)$/m.test(await page.locator('main').innerText())) throw new Error('a "null" shown as text');
+    await noNullShown();
     process.stdout.write(JSON.stringify({ steps, consoleErrors, operations }));
   } catch (error) {
-    await page.screenshot({ path: path.join(shots, 'large-failed.png') }).catch(() => {});
+    await failed();
     throw error;
   } finally {
     await browser.close();

@@ -5,23 +5,15 @@
 // Usage: node studio.js STUDIO_URL API_URL API_KEY SCREENSHOT_DIR SIGNED_API_URL
 'use strict';
 const path = require('path');
-const { launch } = require('./browser');
+const { launch, testPage } = require('./browser');
 
 const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
 
 (async () => {
   const browser = await launch([]);
-  const steps = [];
-  const consoleErrors = [];
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const { page, steps, consoleErrors, shot, failed, noNullShown } =
+    await testPage(browser, { shots, timeout: 15000, fullPage: true });
   try {
-    page.setDefaultTimeout(15000);
-    page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
-    page.on('pageerror', (error) => consoleErrors.push(String(error)));
-    const shot = async (name) => {
-      await page.screenshot({ path: path.join(shots, `${String(steps.length + 1).padStart(2, '0')}-${name}.png`), fullPage: true });
-      steps.push(name);
-    };
     const status = () => page.locator('#status').textContent();
 
     // 1. The sample opened from the command line: its operations, what was kept and why not.
@@ -202,11 +194,11 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved coins.ois.json'));
     await shot('saved');
     if ((await page.content()).includes(apiKey)) throw new Error('the API key is in the page');
-    if (/^(null|undefined)$/m.test(await page.locator('main').innerText())) throw new Error('a "null" shown as text');
+    await noNullShown();
     process.stdout.write(JSON.stringify({ steps, consoleErrors, encoded, status: await status() }));
   } catch (error) {
     // What the page showed when it failed, for the one reading the failure.
-    await page.screenshot({ path: path.join(shots, 'failed.png'), fullPage: true }).catch(() => {});
+    await failed();
     const shown = await page.locator('#try-problems .diag, .card .diag').allTextContents().catch(() => []);
     process.stderr.write(`diagnostics on the page:\n${shown.join('\n')}\n`);
     throw error;
