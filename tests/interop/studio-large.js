@@ -23,7 +23,10 @@ const [url, shots] = process.argv.slice(2);
     while (await page.locator('#operations tbody tr.more').count()) {
       const before = await page.locator('#operations tbody tr[data-operation]').count();
       await page.locator('#operations tbody tr.more button').click();
-      await page.waitForFunction((n) => document.querySelectorAll('#operations tbody tr[data-operation]').length > n, before);
+      // The next page is drawn a chunk at a time, its button after its last chunk: wait for all
+      // of it (counting rows that grew by one chunk, then asking for the button, raced the rest).
+      await page.waitForFunction((n) => document.querySelectorAll('#operations tbody tr[data-operation]').length === n,
+        Math.min(before + 200, total));
     }
     const operations = await page.locator('#operations tbody tr[data-operation]').count();
     if (total < 800 || operations !== total) throw new Error(`${operations} of ${total} operations drawn`);
