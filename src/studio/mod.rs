@@ -97,9 +97,7 @@ impl Studio {
             "/api/edit" => self.step(body, |s, mut r: serde_json::Value| {
                 // Which draft view the page holds, beside the edit itself.
                 let seen = r.as_object_mut().and_then(|o| o.remove("seen")).and_then(|v| v.as_u64());
-                let edit = serde_json::from_value(r).map_err(|error| {
-                    session::Refusal::from(Diagnostic::elsewhere(Code::BadArgument, format!("the page sent {error}")))
-                })?;
+                let edit = serde_json::from_value(r).map_err(page_sent)?;
                 s.edit_seen(edit, seen)
             }),
             "/api/text" => self.step(body, |s, r: String| s.set_text(r)),
@@ -163,9 +161,12 @@ impl Studio {
 }
 
 fn parse_request<R: DeserializeOwned>(body: &[u8]) -> Result<R, session::Refusal> {
-    serde_json::from_slice(body).map_err(|error| {
-        session::Refusal::from(Diagnostic::elsewhere(Code::BadArgument, format!("the page sent {error}")))
-    })
+    serde_json::from_slice(body).map_err(page_sent)
+}
+
+/// The refusal of a request the page sent that does not read as the step's.
+fn page_sent(error: serde_json::Error) -> session::Refusal {
+    session::Refusal::from(Diagnostic::elsewhere(Code::BadArgument, format!("the page sent {error}")))
 }
 
 /// Binds the studio's server on 127.0.0.1 (only) at `port` (0: any free one).
