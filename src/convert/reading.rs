@@ -12,11 +12,16 @@ use crate::source::{Reading, Source};
 /// of it but its operations and its schemas. Of an operation it converts (get or post) it reads
 /// everything but the `responses`; of one it skips for its method, only what a filter matches
 /// (`operationId`, `tags`) and a `$ref`. Schemas (`definitions`, `components/schemas`) it reads
-/// only where a `$ref` leads: most describe responses.
+/// only where a `$ref` leads: most describe responses. So it reads the components only a `$ref`
+/// can reach from what it reads: examples, responses, headers, links and callbacks.
 pub fn reading(path: &[&str]) -> Reading {
     match path {
         [] | ["paths"] | ["paths", _] | ["components"] => Reading::Members,
-        ["definitions"] | ["components", "schemas"] => Reading::Referenced,
+        // What only a `$ref` reaches: in a big API, its examples and responses are much of its
+        // text (GitHub's examples: a third).
+        ["definitions"] | ["components", "schemas" | "examples" | "responses" | "headers" | "links" | "callbacks"] => {
+            Reading::Referenced
+        }
         ["paths", _, method] if METHODS.contains(method) => Reading::Members,
         ["paths", _, method, key] if METHODS.contains(method) => {
             let converted = Method::ALL.iter().any(|converted| converted.as_str() == *method);
@@ -45,7 +50,7 @@ mod tests {
 
     #[test]
     fn a_conversion_reads_all_but_responses_and_most_of_what_it_skips() {
-        let cases: [(&[&str], Reading); 19] = [
+        let cases: [(&[&str], Reading); 23] = [
             (&[], Reading::Members),
             (&["paths"], Reading::Members),
             (&["paths", "/a"], Reading::Members),
@@ -65,6 +70,10 @@ mod tests {
             (&["components"], Reading::Members),
             (&["components", "schemas"], Reading::Referenced),
             (&["components", "securitySchemes"], Reading::Whole),
+            (&["components", "examples"], Reading::Referenced),
+            (&["components", "responses"], Reading::Referenced),
+            (&["components", "parameters"], Reading::Whole),
+            (&["components", "requestBodies"], Reading::Whole),
         ];
         for (path, expected) in cases {
             assert_eq!(reading(path), expected, "{path:?}");
@@ -120,7 +129,7 @@ mod tests {
     }
 
     #[test]
-    fn a_big_document_s_schemas_are_parsed_where_a_ref_first_leads() {
+    fn a_big_document_s_schemas_and_examples_are_parsed_where_a_ref_first_leads() {
         let filler = |n: usize| json!({"type": "object", "description": "f".repeat(1000), "properties": {"n": {"type": "integer", "example": n}}});
         let mut schemas: serde_json::Map<String, Value> =
             (0..1200).map(|n| (format!("Filler{n}"), filler(n))).collect();
@@ -135,16 +144,24 @@ mod tests {
             "Item".to_owned(),
             json!({"type": "object", "properties": {"name": {"type": "string", "description": "named"}}}),
         );
+        // Examples are read only where a `$ref` leads too: here, oddly, to a parameter.
+        let mut examples: serde_json::Map<String, Value> =
+            (0..300).map(|n| (format!("Example{n}"), json!({"value": filler(n)}))).collect();
+        examples.insert(
+            "Parameter".to_owned(),
+            json!({"value": {"name": "currency", "in": "query", "schema": {"type": "string"}}}),
+        );
         let document = json!({
             "openapi": "3.0.0",
             "info": {"title": "Shop", "version": "1.0.0"},
             "servers": [{"url": "https://api.example.com"}],
             "paths": {"/orders": {"post": {
                 "operationId": "order",
+                "parameters": [{"$ref": "#/components/examples/Parameter/value"}],
                 "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Order"}}}},
                 "responses": {"200": {"description": "ok"}}
             }}},
-            "components": {"schemas": schemas}
+            "components": {"schemas": schemas, "examples": examples}
         });
         let text = serde_json::to_string_pretty(&document).unwrap();
         assert!(text.len() > 1024 * 1024, "big enough to be parsed in pieces");
@@ -152,10 +169,12 @@ mod tests {
         // The parse left every schema aside, unparsed.
         let parsed = parse(&source).unwrap();
         assert_eq!(parsed.pointer("/components/schemas"), Some(&json!({})));
+        assert_eq!(parsed.pointer("/components/examples"), Some(&json!({})));
         let (ois, diagnostics) = converted(&document, &ConvertOptions::default());
         let names: Vec<&Value> =
             ois.pointer("/endpoints/0/parameters").unwrap().as_array().unwrap().iter().map(|p| &p["name"]).collect();
-        assert!(names.len() >= 2, "{names:?} {diagnostics:?}");
+        assert!(names.len() >= 3, "{names:?} {diagnostics:?}");
+        assert!(names.contains(&&json!("currency")), "{names:?}");
         // A `$ref` from a schema into what the conversion leaves out: everything is read.
         let mut into_paths = document.clone();
         into_paths["components"]["schemas"]["Filler7"]["properties"]["n"] =
