@@ -12,6 +12,7 @@
 mod folder;
 pub mod gate;
 mod generated;
+mod memory;
 mod page;
 mod session;
 mod view;
@@ -23,6 +24,7 @@ use serde_json::json;
 
 pub use folder::Folder;
 pub use gate::{Incoming, Outgoing};
+pub use memory::release_memory_with;
 pub use session::{CallRequest, OpenRequest, PreparedCall, Session};
 
 use crate::diagnostic::{Code, Diagnostic};
@@ -201,6 +203,8 @@ pub fn serve(studio: &Studio, server: &tiny_http::Server, log: &(dyn Fn(&str) + 
                     respond(request, Outgoing::text(503, "the studio is busy: try again"), started, log);
                 } else {
                     serve_one(studio, request, log);
+                    // Answered: what the step freed goes back to the system meanwhile.
+                    memory::release();
                 }
                 in_flight.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
             });
@@ -295,6 +299,7 @@ pub fn start(file: Option<&std::path::Path>, port: u16) -> Result<Started, Diagn
         if let Err(refusal) = studio.with_session(|session| session.open(request)) {
             problems = refusal.diagnostics.into_iter().map(|placed| placed.diagnostic).collect();
         }
+        memory::release();
     }
     Ok(Started { server, studio, problems })
 }

@@ -164,7 +164,10 @@ fn reading(path: &[&str]) -> crate::source::Reading {
 /// Drops `value` on a thread of its own: a big document's trees take milliseconds to free (tens
 /// of them for a 20 MB one), which the answer need not wait for.
 fn drop_aside<T: Send + 'static>(value: T) {
-    let _ = std::thread::Builder::new().name("ois studio drop".to_owned()).spawn(move || drop(value));
+    let _ = std::thread::Builder::new().name("ois studio drop".to_owned()).spawn(move || {
+        drop(value);
+        crate::studio::memory::release();
+    });
 }
 
 fn now() -> u64 {

@@ -85,6 +85,11 @@ impl Studio {
         (status, String::from_utf8(body).expect("UTF-8"))
     }
 
+    /// The studio's process ID.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// A call of the page's: its Host, its token, a JSON body.
     pub fn api(&self, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
         let host = format!("127.0.0.1:{}", self.port);
