@@ -1,26 +1,97 @@
-//! Memory given back to the system after a step. An allocator keeps what a step freed for the
-//! next one to reuse, on the thread that freed it, and an idle thread never gives it back: after
-//! opening a 21 MB document the studio held 80 MB and kept 320 MB resident for as long as it ran
-//! (a step of a few milliseconds afterwards changed nothing). The studio waits between steps for a
-//! person; what it freed is no use to it meanwhile. Only the program knows its allocator, so it
-//! says how to give memory back ([`release_memory_with`]); the studio says when.
+//! Memory given back to the system once the studio is idle. An allocator keeps what a step freed
+//! for the next one to reuse, on the thread that freed it, and an idle thread never gives it back:
+//! after opening a 21 MB document the studio held 80 MB and kept 320 MB resident for as long as it
+//! ran. Between steps the studio waits for a person, and what it freed is no use to it meanwhile.
+//! Only the program knows its allocator, so it says how to give memory back
+//! ([`release_memory_with`]); the studio says when: once no step has run for [`QUIET`], never
+//! during a step or between the requests a page sends one after the other (memory given back is
+//! memory the next step touches afresh, and zeroed pages cost time).
 
-use std::sync::OnceLock;
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
-static RELEASE: OnceLock<fn()> = OnceLock::new();
+/// How long the studio has been idle before it gives memory back.
+pub(crate) const QUIET: Duration = Duration::from_secs(1);
 
-/// Gives what the studio frees back to the system with `release`, called after each step on every
-/// thread that may hold freed memory: the thread that freed it and each of the pool's (a
-/// conversion parses and checks on all of them). The first call sets it; it cannot be changed.
-pub fn release_memory_with(release: fn()) {
-    let _ = RELEASE.set(release);
+/// Whether memory was freed since it was last given back, how many steps are running, and when
+/// the last one ended.
+#[derive(Debug)]
+struct Activity {
+    freed: bool,
+    running: usize,
+    last: Instant,
 }
 
-/// Gives freed memory back, when the program said how: on each of the pool's threads, then on
-/// this one. A pool thread busy with another step's work runs it when that work is done.
-pub(crate) fn release() {
-    if let Some(release) = RELEASE.get().copied() {
-        rayon::broadcast(|_| release());
-        release();
+struct Releaser {
+    release: fn(),
+    activity: Mutex<Activity>,
+    changed: Condvar,
+}
+
+static RELEASER: OnceLock<Releaser> = OnceLock::new();
+
+/// Gives what the studio frees back to the system with `release`, called once the studio is
+/// idle on every thread that may hold freed memory: each of the pool's (a conversion parses and
+/// checks on all of them) and one of its own, which also takes what ended threads left. The
+/// first call sets it; it cannot be changed.
+pub fn release_memory_with(release: fn()) {
+    let activity = Activity { freed: false, running: 0, last: Instant::now() };
+    if RELEASER.set(Releaser { release, activity: Mutex::new(activity), changed: Condvar::new() }).is_ok() {
+        let _ = std::thread::Builder::new().name("ois studio memory".to_owned()).spawn(give_back_when_idle);
+    }
+}
+
+/// A step running: memory is not given back until it and every other has ended, [`QUIET`] ago.
+#[must_use = "the step runs as long as this is held"]
+pub(crate) struct Step(());
+
+impl Step {
+    pub(crate) fn start() -> Step {
+        note(|activity| activity.running += 1);
+        Step(())
+    }
+}
+
+impl Drop for Step {
+    fn drop(&mut self) {
+        note(|activity| {
+            activity.running = activity.running.saturating_sub(1);
+            activity.freed = true;
+        });
+    }
+}
+
+/// Notes memory freed outside a step (a tree dropped aside).
+pub(crate) fn freed() {
+    note(|activity| activity.freed = true);
+}
+
+fn note(change: impl FnOnce(&mut Activity)) {
+    if let Some(releaser) = RELEASER.get() {
+        let mut activity = releaser.activity.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        change(&mut activity);
+        activity.last = Instant::now();
+        releaser.changed.notify_one();
+    }
+}
+
+/// The releasing thread: waits for memory freed and [`QUIET`] without a step, then gives it back.
+fn give_back_when_idle() {
+    let Some(releaser) = RELEASER.get() else { return };
+    let mut activity = releaser.activity.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    loop {
+        let idle = activity.last.elapsed();
+        activity = if !activity.freed || activity.running > 0 {
+            releaser.changed.wait(activity).unwrap_or_else(|poisoned| poisoned.into_inner())
+        } else if idle < QUIET {
+            let waited = releaser.changed.wait_timeout(activity, QUIET.saturating_sub(idle));
+            waited.unwrap_or_else(|poisoned| poisoned.into_inner()).0
+        } else {
+            activity.freed = false;
+            drop(activity);
+            rayon::broadcast(|_| (releaser.release)());
+            (releaser.release)();
+            releaser.activity.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        };
     }
 }

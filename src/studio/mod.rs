@@ -202,9 +202,8 @@ pub fn serve(studio: &Studio, server: &tiny_http::Server, log: &(dyn Fn(&str) + 
                     let started = std::time::Instant::now();
                     respond(request, Outgoing::text(503, "the studio is busy: try again"), started, log);
                 } else {
+                    let _step = memory::Step::start();
                     serve_one(studio, request, log);
-                    // Answered: what the step freed goes back to the system meanwhile.
-                    memory::release();
                 }
                 in_flight.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
             });
@@ -299,7 +298,7 @@ pub fn start(file: Option<&std::path::Path>, port: u16) -> Result<Started, Diagn
         if let Err(refusal) = studio.with_session(|session| session.open(request)) {
             problems = refusal.diagnostics.into_iter().map(|placed| placed.diagnostic).collect();
         }
-        memory::release();
+        memory::freed();
     }
     Ok(Started { server, studio, problems })
 }

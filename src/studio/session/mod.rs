@@ -166,7 +166,7 @@ fn reading(path: &[&str]) -> crate::source::Reading {
 fn drop_aside<T: Send + 'static>(value: T) {
     let _ = std::thread::Builder::new().name("ois studio drop".to_owned()).spawn(move || {
         drop(value);
-        crate::studio::memory::release();
+        crate::studio::memory::freed();
     });
 }
 
