@@ -12,6 +12,7 @@
 mod folder;
 pub mod gate;
 mod generated;
+mod held;
 mod memory;
 mod page;
 mod session;

@@ -95,21 +95,17 @@ pub struct Group {
 }
 
 /// `diagnostics` counted and grouped.
-pub fn summary(diagnostics: &[Placed]) -> ReportSummary {
+pub fn summary<'d>(diagnostics: impl Iterator<Item = (crate::Code, crate::Severity, &'d str)>) -> ReportSummary {
     use crate::Severity;
     let mut summary = ReportSummary::default();
     let mut groups: indexmap::IndexMap<crate::Code, Group> = indexmap::IndexMap::new();
-    for placed in diagnostics {
-        let diagnostic = &placed.diagnostic;
-        match diagnostic.severity {
+    for (code, severity, message) in diagnostics {
+        match severity {
             Severity::Error => summary.errors += 1,
             Severity::Warning => summary.warnings += 1,
             Severity::Note => summary.notes += 1,
         }
-        groups
-            .entry(diagnostic.code)
-            .or_insert_with(|| Group { code: diagnostic.code, count: 0, message: diagnostic.message.clone() })
-            .count += 1;
+        groups.entry(code).or_insert_with(|| Group { code, count: 0, message: message.to_owned() }).count += 1;
     }
     summary.groups = groups.into_values().collect();
     summary

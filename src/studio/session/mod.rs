@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use super::folder::Folder;
 use super::generated::Generated;
+use super::held::HeldReport;
 use super::page::{self, DraftView, OpenApiView, PageView};
 use super::view::{self, Placed};
 use crate::convert::{GivenOptions, Positions};
@@ -93,7 +94,8 @@ struct Opened {
     /// for them (a one-line document's 47,000 diagnostics once held 22 MB of copies of it).
     converted: TextKey,
     options: GivenOptions,
-    diagnostics: Vec<Placed>,
+    /// The conversion's report, located in the text converted.
+    diagnostics: HeldReport,
     operations: Vec<view::Operation>,
 }
 
@@ -219,7 +221,7 @@ impl Session {
             name: opened.name.clone(),
             revision: self.conversions,
             options: conversion.then(|| opened.options.clone()),
-            report: conversion.then(|| page::summary(&opened.diagnostics)),
+            report: conversion.then(|| page::summary(opened.diagnostics.each())),
             operations: conversion.then(|| opened.operations.clone()),
         });
         PageView {

@@ -87,7 +87,7 @@ impl Session {
         // the draft's tree is made, not beside it: all three at once were an open's peak
         // (a Graph-sized document's tree alone is 60 MB and takes 20 ms to free).
         drop(root);
-        let diagnostics = view::located(std::mem::take(&mut rendered.diagnostics), Some(&source));
+        let diagnostics = HeldReport::new(view::located(std::mem::take(&mut rendered.diagnostics), Some(&source)));
         let converted = TextKey::of(&source.text);
         let name = source.name;
         let pasted = path.is_none().then_some(source.text);
@@ -145,7 +145,7 @@ impl Session {
     /// the page draws when a group of its report or an operation's messages are opened.
     pub fn report(&self) -> Answer {
         let opened = self.openapi.as_ref().ok_or_else(|| refuse("open an OpenAPI document first"))?;
-        let mut diagnostics = opened.diagnostics.clone();
+        let mut diagnostics = opened.diagnostics.placed();
         // Each with its line, from the text converted (read again: not when it changed since).
         if let Some(source) = opened.source().ok().filter(|source| TextKey::of(&source.text) == opened.converted) {
             view::excerpts(&mut diagnostics, &source.text);
