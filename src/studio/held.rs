@@ -1,8 +1,9 @@
-//! A conversion's report as the studio holds it between steps. The page is sent its counts and
-//! groups at once and its diagnostics only when it asks, so the studio keeps them for as long as
-//! the document is open: a Graph-sized document's 47,000 took 30 MB as [`Placed`] (288 bytes each
-//! before their text, and the same few help texts copied into every one), half of all the studio
-//! held. Here each text is exact and each help text and file name is held once.
+//! Diagnostics as the studio holds them between steps: a conversion's report (the page is sent its
+//! counts and groups at once and its diagnostics only when it asks) and each endpoint's problems
+//! in the draft (sent when its card opens). A Graph-sized document's 47,000 took 30 MB as
+//! [`Placed`] (288 bytes each before their text, the same few help texts copied into every one),
+//! half of all the studio held. Here each text is exact and each help text and file name is held
+//! once.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -11,7 +12,7 @@ use crate::diagnostic::{Code, Diagnostic, Document, Fix, Location, Severity};
 
 use super::view::Placed;
 
-/// Located diagnostics, held small; [`HeldReport::placed`] gives them back as they were.
+/// Diagnostics held small; [`HeldReport::placed`] gives them back as they were.
 #[derive(Debug, Default)]
 pub struct HeldReport {
     items: Vec<HeldDiagnostic>,
@@ -31,11 +32,13 @@ struct HeldDiagnostic {
     line: Option<usize>,
     column: Option<usize>,
     subject: Option<Box<str>>,
+    excerpt: Option<Box<str>>,
+    endpoint: Option<usize>,
+    part: Option<&'static str>,
 }
 
 impl HeldReport {
-    /// Holds `report` (diagnostics located, without lines: what a conversion's report is between
-    /// steps; a line or an endpoint given is not held).
+    /// Holds `report`.
     pub fn new(report: Vec<Placed>) -> HeldReport {
         let mut shared: HashSet<Arc<str>> = HashSet::new();
         let mut share = |text: String| -> Arc<str> {
@@ -49,7 +52,8 @@ impl HeldReport {
         let items = report
             .into_iter()
             .map(|placed| {
-                let Diagnostic { code, severity, message, help, fix, location, subject } = placed.diagnostic;
+                let Placed { diagnostic, excerpt, endpoint, part } = placed;
+                let Diagnostic { code, severity, message, help, fix, location, subject } = diagnostic;
                 let Location { document, pointer, file, line, column } = location;
                 HeldDiagnostic {
                     code,
@@ -63,6 +67,9 @@ impl HeldReport {
                     line,
                     column,
                     subject: subject.map(String::into_boxed_str),
+                    excerpt: excerpt.map(String::into_boxed_str),
+                    endpoint,
+                    part,
                 }
             })
             .collect();
@@ -72,6 +79,11 @@ impl HeldReport {
     /// The diagnostics held, as they were given.
     pub fn placed(&self) -> Vec<Placed> {
         self.items.iter().map(HeldDiagnostic::placed).collect()
+    }
+
+    /// Those of `range`, as they were given; none when it is not within them.
+    pub fn placed_in(&self, range: std::ops::Range<usize>) -> Vec<Placed> {
+        self.items.get(range).unwrap_or_default().iter().map(HeldDiagnostic::placed).collect()
     }
 
     /// Each diagnostic's code, severity and message, in order: what the report's counts and groups
@@ -99,7 +111,8 @@ impl HeldDiagnostic {
             location,
             subject: self.subject.as_deref().map(String::from),
         };
-        Placed { diagnostic, excerpt: None, endpoint: None, part: None }
+        let excerpt = self.excerpt.as_deref().map(String::from);
+        Placed { diagnostic, excerpt, endpoint: self.endpoint, part: self.part }
     }
 }
 
@@ -125,11 +138,22 @@ mod tests {
                 .with_fix(Fix::ChooseTitle),
         );
         report.push(Diagnostic::elsewhere(Code::BadArgument, "no help, no file"));
-        let placed =
-            report.iter().cloned().map(|diagnostic| Placed { diagnostic, excerpt: None, endpoint: None, part: None });
+        let placed = report.iter().cloned().enumerate().map(|(n, diagnostic)| Placed {
+            diagnostic,
+            excerpt: (n == 0).then(|| "  \"get\": {".to_owned()),
+            endpoint: (n < 2).then_some(n),
+            part: (n == 1).then_some("reserved"),
+        });
         let held = HeldReport::new(placed.collect());
-        let again: Vec<Diagnostic> = held.placed().into_iter().map(|placed| placed.diagnostic).collect();
-        assert_eq!(again, report);
+        let again = held.placed();
+        let diagnostics: Vec<Diagnostic> = again.iter().map(|placed| placed.diagnostic.clone()).collect();
+        assert_eq!(diagnostics, report);
+        let rest: Vec<_> =
+            again.iter().map(|placed| (placed.excerpt.as_deref(), placed.endpoint, placed.part)).collect();
+        assert_eq!(rest[..2], [(Some("  \"get\": {"), Some(0), None), (None, Some(1), Some("reserved"))]);
+        assert!(rest[2..].iter().all(|rest| *rest == (None, None, None)));
+        assert_eq!(held.placed_in(1..3).len(), 2);
+        assert!(held.placed_in(4..9).is_empty());
         let each: Vec<(Code, Severity, &str)> = held.each().collect();
         assert_eq!(each[1], (Code::DefaultNotWritten, Severity::Error, "default 1"));
         // One help text and one file name for the three that share them.

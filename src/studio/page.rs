@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::held::HeldReport;
 use super::view::{Operation, Placed};
 use crate::convert::GivenOptions;
 use crate::edit::EndpointSummary;
@@ -285,13 +286,17 @@ pub struct Sent {
     names: Vec<String>,
     prints: Vec<u64>,
     positions: Vec<Vec<usize>>,
-    problems: Vec<Vec<Placed>>,
+    /// Every endpoint's diagnostics, the first endpoint's first; where each endpoint's end.
+    problems: HeldReport,
+    ends: Vec<usize>,
 }
 
 impl Sent {
     /// The diagnostics of the endpoint at `index` in the last view sent, and its revision.
-    pub fn problems(&self, index: usize) -> Option<(u64, &[Placed])> {
-        self.problems.get(index).map(|found| (self.revision, found.as_slice()))
+    pub fn problems(&self, index: usize) -> Option<(u64, Vec<Placed>)> {
+        let end = *self.ends.get(index)?;
+        let start = index.checked_sub(1).and_then(|before| self.ends.get(before)).copied().unwrap_or(0);
+        Some((self.revision, self.problems.placed_in(start..end)))
     }
 }
 
@@ -381,7 +386,15 @@ pub fn since(mut view: DraftView, seen: Option<u64>, sent: &mut Sent) -> DraftVi
     view.diagnostics = own;
     view.problems =
         problems.iter().map(|list| [list.len(), list.iter().filter(|p| p.diagnostic.is_error()).count()]).collect();
-    *sent = Sent { revision: view.revision, names, prints: now.clone(), positions: places.clone(), problems };
+    let ends = problems
+        .iter()
+        .scan(0, |end, list| {
+            *end += list.len();
+            Some(*end)
+        })
+        .collect();
+    let problems = HeldReport::new(problems.into_iter().flatten().collect());
+    *sent = Sent { revision: view.revision, names, prints: now.clone(), positions: places.clone(), problems, ends };
     if !same_list {
         return view;
     }

@@ -39,37 +39,27 @@ impl Session {
             .map_err(|diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None });
         drop(checked);
         let Edited { text, notes, diagnostics, document } = edited?;
-        self.remember();
-        *self.checked.get_mut() = Some(Checked { text: TextKey::of(&text), found: diagnostics });
-        if let Some(draft) = self.draft.as_mut() {
-            draft.text = text.into();
-        }
+        let key = TextKey::of(&text);
+        self.replace_text(text.into());
+        *self.checked.get_mut() = Some(Checked { text: key, found: diagnostics });
         let mut page = self.page_since(false, seen, Some(document));
         page.notes = Some(view::placed(notes, None));
         Ok(page.into())
     }
 
-    /// Keeps the draft's text as it is now, for undo.
-    pub(super) fn remember(&mut self) {
-        if let Some(text) = self.draft.as_ref().map(|draft| Arc::clone(&draft.text)) {
-            self.keep_for_undo(text);
-        }
-    }
-
-    /// Keeps `text` as the draft's last text for undo, within [`UNDO_STEPS`] and [`UNDO_BYTES`],
-    /// with the check of it when the last one was (the draft's text being replaced).
-    pub(super) fn keep_for_undo(&mut self, text: Arc<str>) {
-        if self.undo.last() == Some(&text) {
+    /// Makes `text` the draft's text, keeping the way back for undo, with the check of the text
+    /// replaced when the last check was of it.
+    pub(super) fn replace_text(&mut self, text: Arc<str>) {
+        let Some(draft) = self.draft.as_mut() else { return };
+        let before = std::mem::replace(&mut draft.text, text);
+        if *before == *draft.text {
             return;
         }
-        let key = TextKey::of(&text);
+        self.history.replaced(&before, &draft.text);
+        let key = TextKey::of(&before);
         let checked = self.checked.get_mut();
         self.undo_checked =
             if checked.as_ref().is_some_and(|checked| checked.text == key) { checked.take() } else { None };
-        self.undo.push(text);
-        while self.undo.len() > UNDO_STEPS || self.undo.iter().map(|text| text.len()).sum::<usize>() > UNDO_BYTES {
-            self.undo.remove(0);
-        }
     }
 
     /// Takes the draft back to its text before the last change (an edit, the text editor, a file
@@ -80,10 +70,14 @@ impl Session {
 
     /// [`Session::undo`] for a page holding the draft view `seen`: only what changed of it.
     pub fn undo_seen(&mut self, seen: Option<u64>) -> Answer {
-        let previous = self.undo.pop().ok_or_else(|| refuse("nothing to undo"))?;
-        let key = TextKey::of(&previous);
         let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
-        draft.text = previous;
+        let previous = self.history.back(&draft.text).ok_or_else(|| refuse("nothing to undo"))?;
+        let key = TextKey::of(&previous);
+        // Back to the text converted: the record's, not a copy of it.
+        draft.text = match &self.record {
+            Some(Generated::Converted { text, .. }) if **text == *previous => Arc::clone(text),
+            _ => previous.into(),
+        };
         *self.checked.get_mut() = self.undo_checked.take().filter(|checked| checked.text == key);
         Ok(self.page_since(false, seen, None).into())
     }
@@ -119,9 +113,8 @@ impl Session {
             source.locate_diagnostic(&mut error);
             error
         })?;
-        self.remember();
-        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
-        draft.text = source.text.into();
+        self.draft()?;
+        self.replace_text(source.text.into());
         Ok(self.page(true).into())
     }
 }

@@ -92,9 +92,8 @@ impl Session {
         let draft = self.draft()?;
         let file = draft.file.clone().ok_or_else(|| refuse("the draft has no file yet: save it first"))?;
         let text: Arc<str> = Source::read(&self.folder.existing(&file)?)?.text.into();
-        self.remember();
+        self.replace_text(Arc::clone(&text));
         if let Some(draft) = self.draft.as_mut() {
-            draft.text = Arc::clone(&text);
             draft.on_disk = Some(text);
         }
         Ok(self.page(true).into())
@@ -128,9 +127,8 @@ impl Session {
     /// Takes the update shown last: the draft becomes it, and its record the new one.
     pub fn take_update(&mut self) -> Answer {
         let update = self.pending.take().ok_or_else(|| refuse("no update to take: show one first"))?;
-        self.remember();
-        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
-        draft.text = update.text.into();
+        self.draft()?;
+        self.replace_text(update.text.into());
         self.record = Some(Generated::Read(update.record));
         Ok(self.page(true).into())
     }

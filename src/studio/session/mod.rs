@@ -25,6 +25,7 @@ use crate::jobs::scaffold::{FeedRequest, ScaffoldKind, ScaffoldOutputs};
 use crate::request::Secrets;
 use crate::source::Source;
 use crate::update::record;
+use history::History;
 
 /// The studio's state.
 #[derive(Debug)]
@@ -47,8 +48,8 @@ pub struct Session {
     pending: Option<crate::update::Update>,
     /// How many conversions were made: the page draws the operations again only when it changes.
     conversions: u64,
-    /// The draft's texts before its last changes, newest last: what undo goes back to.
-    undo: Vec<Arc<str>>,
+    /// The draft's texts before its last changes: what undo goes back to.
+    history: History,
     /// The check of the newest of them, when it was made: undo shows it again, not checks again.
     undo_checked: Option<Checked>,
     /// Every rule the draft breaks, as its last check found: an edit checks the document once,
@@ -77,11 +78,6 @@ impl TextKey {
         TextKey(text.len(), foldhash::quality::FixedState::with_seed(0).hash_one(text))
     }
 }
-
-/// The most changes undo goes back through.
-const UNDO_STEPS: usize = 20;
-/// The most the undo texts hold together, in bytes (a big document's edits drop the oldest).
-const UNDO_BYTES: usize = 64 << 20;
 
 #[derive(Debug)]
 struct Opened {
@@ -146,6 +142,7 @@ mod answer;
 mod call;
 mod edit;
 mod files;
+mod history;
 mod open;
 mod requests;
 
@@ -189,7 +186,7 @@ impl Session {
             built: None,
             pending: None,
             conversions: 0,
-            undo: Vec::new(),
+            history: History::default(),
             checked: std::cell::RefCell::new(None),
             undo_checked: None,
             sent: std::cell::RefCell::default(),
@@ -243,7 +240,7 @@ impl Session {
             secrets: self.secrets.keys().cloned().collect(),
             has_response: self.response.is_some(),
             pending: self.pending.is_some(),
-            undo: self.undo.len(),
+            undo: self.history.len(),
             // The folder is walked for the file pickers when the page is drawn whole, not per edit.
             files: conversion.then(|| self.folder.documents()),
             notes: None,

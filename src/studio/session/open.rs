@@ -17,7 +17,7 @@ impl Session {
         self.built = None;
         self.pending = None;
         // Another document: the last one's changes are not this one's to undo.
-        self.undo.clear();
+        self.history.clear();
         self.undo_checked = None;
         if is_openapi {
             let options = request.options.unwrap_or_default().with_default_target();
@@ -57,8 +57,9 @@ impl Session {
         let before = self.draft.as_ref().map(|draft| Arc::clone(&draft.text));
         let ois = self.convert(source, root, path, options.with_default_target())?;
         // Converting again makes a new draft: the one replaced is one undo away.
-        if let Some(before) = before {
-            self.keep_for_undo(before);
+        if let (Some(before), Some(draft)) = (before, &self.draft) {
+            self.history.replaced(&before, &draft.text);
+            self.undo_checked = None;
         }
         Ok(self.page_since(true, None, Some(ois)).into())
     }

@@ -3,6 +3,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use history::UNDO_STEPS;
 
 /// A session on a folder holding the coins sample, opened.
 fn opened() -> (tempfile::TempDir, Session) {
@@ -79,6 +80,20 @@ fn undo_goes_back_through_edits_text_and_conversions() {
     session.reconvert(GivenOptions::default()).unwrap();
     assert!(endpoint_names(&session.view()).contains(&"coinsId".to_owned()));
     assert!(!endpoint_names(&session.undo().unwrap().into_value()).contains(&"coinsId".to_owned()));
+}
+
+#[test]
+fn undo_back_to_the_conversion_is_its_text_not_a_copy() {
+    let (_folder, mut session) = opened();
+    let converted = Arc::clone(&session.draft.as_ref().unwrap().text);
+    edit(&mut session, json!({"kind": "set", "name": "simplePrice", "rename": "price"})).unwrap();
+    edit(&mut session, json!({"kind": "remove", "names": ["coinsId"]})).unwrap();
+    session.undo().unwrap();
+    session.undo().unwrap();
+    let text = &session.draft.as_ref().unwrap().text;
+    assert_eq!(**text, *converted);
+    let Some(Generated::Converted { text: record, .. }) = &session.record else { panic!("the conversion's record") };
+    assert!(Arc::ptr_eq(text, record), "the record's text, shared");
 }
 
 #[test]
