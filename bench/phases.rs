@@ -138,9 +138,10 @@ fn main() -> ExitCode {
 }
 
 /// The studio's steps on `path`, as `bench/studio.js` clicks them: *Open* twice (the second as a
-/// user opening it again: the first document's state is dropped on the way), then an edit of the
-/// first endpoint (a reserved value set) answered to the page holding the view, and *Undo*; each
-/// as the server answers it, on a session of the file's folder.
+/// user opening it again: the first document's state is dropped on the way), then three edits of
+/// the first endpoint (a reserved value set, another each time) answered to the page holding the
+/// view, and *Undo*; each as the server answers it, on a session of the file's folder, with what
+/// the studio holds until the next step.
 #[cfg(feature = "studio")]
 fn studio_open(path: &Path) -> ExitCode {
     use ois::studio::{Folder, Incoming, Studio};
@@ -158,10 +159,12 @@ fn studio_open(path: &Path) -> ExitCode {
     };
     let mut seen = serde_json::Value::Null;
     let mut first = String::new();
-    for step in ["open (first)", "open (again)", "edit", "undo"] {
+    // Three edits, each another value: what undo holds for them shows in what is held after.
+    for step in ["open (first)", "open (again)", "edit", "edit (another value)", "edit (a third)", "undo"] {
         let incoming = match step {
-            "edit" => {
-                let settings = serde_json::json!({"reserved": [["_times", "1000"]]});
+            edit if edit.starts_with("edit") => {
+                let times = format!("{}000", edit.len());
+                let settings = serde_json::json!({"reserved": [["_times", times]]});
                 request(
                     "/api/edit",
                     serde_json::json!({"kind": "set", "name": first, "settings": settings, "seen": seen}),
