@@ -39,8 +39,7 @@ impl Session {
             .map_err(|diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None });
         drop(checked);
         let Edited { text, notes, diagnostics, document } = edited?;
-        let key = TextKey::of(&text);
-        self.replace_text(text.into());
+        let key = self.replace_text(text.into());
         *self.checked.get_mut() = Some(Checked { text: key, found: diagnostics });
         let mut page = self.page_since(false, seen, Some(document));
         page.notes = Some(view::placed(notes, None));
@@ -48,18 +47,18 @@ impl Session {
     }
 
     /// Makes `text` the draft's text, keeping the way back for undo, with the check of the text
-    /// replaced when the last check was of it.
-    pub(super) fn replace_text(&mut self, text: Arc<str>) {
-        let Some(draft) = self.draft.as_mut() else { return };
+    /// replaced when the last check was of it; `text`'s key.
+    pub(super) fn replace_text(&mut self, text: Arc<str>) -> TextKey {
+        let key = TextKey::of(&text);
+        let Some(draft) = self.draft.as_mut() else { return key };
         let before = std::mem::replace(&mut draft.text, text);
-        if *before == *draft.text {
-            return;
+        if self.history.replaced(&before, &draft.text, key) {
+            let before = TextKey::of(&before);
+            let checked = self.checked.get_mut();
+            self.undo_checked =
+                if checked.as_ref().is_some_and(|checked| checked.text == before) { checked.take() } else { None };
         }
-        self.history.replaced(&before, &draft.text);
-        let key = TextKey::of(&before);
-        let checked = self.checked.get_mut();
-        self.undo_checked =
-            if checked.as_ref().is_some_and(|checked| checked.text == key) { checked.take() } else { None };
+        key
     }
 
     /// Takes the draft back to its text before the last change (an edit, the text editor, a file

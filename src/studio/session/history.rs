@@ -29,20 +29,22 @@ struct Step {
 }
 
 impl History {
-    /// Notes that the draft's text `before` became `after`; nothing when they are the same.
-    pub(super) fn replaced(&mut self, before: &str, after: &str) {
-        if before == after {
-            return;
-        }
+    /// Notes that the draft's text `before` became `after` (told apart by `after_key`): whether it
+    /// is a step back, as it is unless they are the same.
+    pub(super) fn replaced(&mut self, before: &str, after: &str, after_key: TextKey) -> bool {
         let prefix = common_prefix(before, after);
+        if prefix == before.len() && prefix == after.len() {
+            return false;
+        }
         let suffix = common_suffix(before.get(prefix..).unwrap_or_default(), after.get(prefix..).unwrap_or_default());
         let removed = before.get(prefix..before.len() - suffix).unwrap_or_default();
         let inserted = after.len() - suffix - prefix;
-        self.steps.push_back(Step { at: prefix, inserted, removed: removed.into(), after: TextKey::of(after) });
+        self.steps.push_back(Step { at: prefix, inserted, removed: removed.into(), after: after_key });
         let held = |steps: &VecDeque<Step>| steps.iter().map(|step| step.removed.len()).sum::<usize>();
         while self.steps.len() > UNDO_STEPS || (self.steps.len() > 1 && held(&self.steps) > UNDO_BYTES) {
             self.steps.pop_front();
         }
+        true
     }
 
     /// The text before `now`, the step back taken; `None` when there is none, or the newest step
@@ -98,15 +100,19 @@ mod tests {
 
     use super::*;
 
+    fn replaced(history: &mut History, before: &str, after: &str) -> bool {
+        history.replaced(before, after, TextKey::of(after))
+    }
+
     #[test]
     fn each_text_comes_back_newest_first() {
         let texts = ["{\"a\": 1}", "{\"a\": 12}", "{\"b\": 12, \"é\": \"ü\"}", "{\"b\": 12, \"é\": \"ö\"}", ""];
         let mut history = History::default();
         for pair in texts.windows(2) {
-            history.replaced(pair[0], pair[1]);
+            assert!(replaced(&mut history, pair[0], pair[1]));
         }
         // The same text again is no step.
-        history.replaced("", "");
+        assert!(!replaced(&mut history, "", ""));
         assert_eq!(history.len(), texts.len() - 1);
         let mut now = texts[texts.len() - 1].to_owned();
         for expected in texts.iter().rev().skip(1) {
@@ -119,8 +125,8 @@ mod tests {
     #[test]
     fn a_step_is_taken_back_only_from_the_text_it_led_to() {
         let mut history = History::default();
-        history.replaced("one", "two");
-        history.replaced("two", "three");
+        replaced(&mut history, "one", "two");
+        replaced(&mut history, "two", "three");
         assert_eq!(history.back("four"), None);
         assert_eq!(history.len(), 0, "what led elsewhere is dropped");
     }
@@ -129,12 +135,12 @@ mod tests {
     fn a_big_text_replaced_whole_drops_the_oldest_steps() {
         let mut history = History::default();
         let big = "x".repeat(UNDO_BYTES / 2 + 1);
-        history.replaced("a", "b");
-        history.replaced(&big, "c");
-        history.replaced(&big, "d");
+        replaced(&mut history, "a", "b");
+        replaced(&mut history, &big, "c");
+        replaced(&mut history, &big, "d");
         assert_eq!(history.len(), 1);
         for step in 0..UNDO_STEPS + 5 {
-            history.replaced(&step.to_string(), &(step + 1).to_string());
+            replaced(&mut history, &step.to_string(), &(step + 1).to_string());
         }
         assert_eq!(history.len(), UNDO_STEPS);
     }
@@ -143,7 +149,7 @@ mod tests {
         #[test]
         fn any_text_replaced_by_any_other_comes_back(before in "[aé{}\": 0-9\n]{0,40}", after in "[aé{}\": 0-9\n]{0,40}") {
             let mut history = History::default();
-            history.replaced(&before, &after);
+            replaced(&mut history, &before, &after);
             if before == after {
                 prop_assert_eq!(history.len(), 0);
             } else {

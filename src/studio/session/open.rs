@@ -58,7 +58,7 @@ impl Session {
         let ois = self.convert(source, root, path, options.with_default_target())?;
         // Converting again makes a new draft: the one replaced is one undo away.
         if let (Some(before), Some(draft)) = (before, &self.draft) {
-            self.history.replaced(&before, &draft.text);
+            self.history.replaced(&before, &draft.text, TextKey::of(&draft.text));
             self.undo_checked = None;
         }
         Ok(self.page_since(true, None, Some(ois)).into())
