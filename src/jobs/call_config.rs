@@ -619,12 +619,22 @@ pub fn compare_runs(
     now: u64,
     done: &(dyn Fn(usize) + Sync),
 ) -> Result<CompareReport, Stop> {
+    let mut first = job.clone();
     let mut second = job.clone();
     if other.is_dir() {
         second.options.replay = Some(crate::call::recording::Recordings::at(other));
     } else {
         second.inputs.file = other.to_path_buf();
         second.inputs.server = None;
+        // One secrets file serves both configs: what either names for its node, the other's
+        // APIs never receive, whatever name it gives it.
+        let node_secrets = |inputs: &super::request::CallInputs| -> Result<Vec<String>, Stop> {
+            let unreadable = |error| Stop { located: crate::source::Located::new(vec![error], None), logs: Vec::new() };
+            let document = inputs.read().and_then(|source| source.parse()).map_err(unreadable)?;
+            Ok(crate::node::node_secrets_of(&document).into_iter().collect())
+        };
+        first.inputs.withheld_secrets.extend(node_secrets(&second.inputs)?);
+        second.inputs.withheld_secrets.extend(node_secrets(&job.inputs)?);
     }
     let beacons = |report: ManyReport| match report {
         ManyReport::Beacons(report) => Ok(report),
@@ -639,7 +649,7 @@ pub fn compare_runs(
             logs: Vec::new(),
         }),
     };
-    let first = beacons(many(job, false, jobs, now, done)?)?;
+    let first = beacons(many(&first, false, jobs, now, done)?)?;
     let second = beacons(many(&second, false, jobs, now, done)?)?;
     Ok(compare(&first, &second))
 }

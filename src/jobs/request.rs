@@ -42,6 +42,9 @@ pub struct CallInputs {
     pub held: Option<super::Held>,
     /// Secrets given in memory: used instead of `secrets` and never the environment.
     pub held_secrets: Option<Secrets>,
+    /// Names whose secrets no API of this run may receive: another config's node secrets, when
+    /// two are run beside each other ([`Secrets::withholding`]).
+    pub withheld_secrets: Vec<String>,
     /// Reports carry credentials as they are instead of `****` (an echoed key picked as a value
     /// included).
     pub show_secrets: bool,
@@ -76,6 +79,7 @@ impl CallInputs {
             server: None,
             held: None,
             held_secrets: None,
+            withheld_secrets: Vec::new(),
             show_secrets: false,
         }
     }
@@ -136,15 +140,16 @@ impl CallInputs {
 
     /// The secrets: those held, or the file given, and the environment's for the names allowed.
     pub fn secrets(&self) -> Result<Secrets, Diagnostic> {
+        let withheld = self.withheld_secrets.iter().cloned();
         if let Some(held) = &self.held_secrets {
-            return Ok(held.clone());
+            return Ok(held.clone().withholding(withheld));
         }
         let given = match &self.secrets {
             // A regular file only: a FIFO nobody writes to would block forever.
             Some(path) => Secrets::parse(&Source::read_regular(path)?.text)?,
             None => Secrets::none(),
         };
-        Ok(given.with_environment(self.secrets_from_environment.iter().cloned()))
+        Ok(given.with_environment(self.secrets_from_environment.iter().cloned()).withholding(withheld))
     }
 
     /// Every OIS of a config (interpolated as the node interpolates it, checked, with the server

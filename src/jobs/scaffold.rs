@@ -188,6 +188,12 @@ fn signed_api(job: &ScaffoldJob, request: &SignedApiRequest) -> Result<NodeScaff
             format!("{} is not an Airnode Feed config (no `signedApis` and `nodeSettings`)", file.display()),
         ));
     }
+    // The Signed API would accept, and its secrets template ask for, whatever the Feed sends: a
+    // Feed config that sends the node's own secrets out is refused before anything is made of it.
+    if let Some(mut first) = crate::node::node_secrets_out_of_place(&feed, &[]).into_iter().next() {
+        source.locate_diagnostic(&mut first);
+        return Err(first);
+    }
     let airnode = super::ids::airnode_of(&request.airnode, &source)?.ok_or_else(|| {
         Diagnostic::elsewhere(
             Code::BadArgument,

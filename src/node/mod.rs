@@ -7,14 +7,15 @@ pub(crate) mod axios;
 mod config_kind;
 pub mod dotenv;
 pub mod ids;
+mod secret_places;
 mod secrets;
 mod target;
 
 pub use config_kind::ConfigKind;
 pub use ids::{airnode_address, endpoint_id, endpoint_ids, rrp_template_id};
+pub use secret_places::node_secrets_out_of_place;
 pub use secrets::{
-    CredentialSlot, MNEMONIC_SECRET, NODE_SECRET_SUFFIX, credential_slots, credentials_naming_node_secrets,
-    is_node_secret, is_secret_name, mnemonic_secret, node_secrets_of, referenced_names, secret_name,
-    signed_api_token_secret, template_expressions,
+    CredentialSlot, MNEMONIC_SECRET, NODE_SECRET_SUFFIX, credential_slots, is_node_secret, is_secret_name,
+    mnemonic_secret, node_secrets_of, referenced_names, secret_name, signed_api_token_secret, template_expressions,
 };
 pub use target::{NODES, Node, RELEASES, Release, Scaffolds, Target, TargetSpec, releases_markdown};

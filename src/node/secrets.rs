@@ -4,8 +4,6 @@
 use heck::ToShoutySnakeCase;
 use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic};
-
 /// The secrets.env name of the node's wallet mnemonic.
 pub const MNEMONIC_SECRET: &str = "AIRNODE_WALLET_MNEMONIC";
 
@@ -70,38 +68,6 @@ pub fn template_expressions(text: &str) -> impl Iterator<Item = &str> {
         let rest = text.get(start + 2..)?;
         Some(rest.get(..rest.find('}')?)?.trim_matches(crate::js::is_whitespace))
     })
-}
-
-/// Every `apiCredentials` value of a config that names one of the node's own secrets
-/// ([`is_node_secret`], or a `${NAME}` the config uses for the node: [`node_secrets_of`]): an
-/// error each, at the value. The node would send that secret to the API; `ois` never does.
-pub fn credentials_naming_node_secrets(config: &Value) -> Vec<Diagnostic> {
-    let Some(credentials) = config.get("apiCredentials").and_then(Value::as_array) else { return Vec::new() };
-    let node_secrets = node_secrets_of(config);
-    let mut found = Vec::new();
-    for (index, credential) in credentials.iter().enumerate() {
-        let at = format!("/apiCredentials/{index}");
-        crate::pointer::for_each_text(credential, &mut at.clone(), &mut |text, pointer| {
-            for name in referenced_names(text) {
-                let whose = if node_secrets.contains(name) {
-                    "the config names it for the node itself"
-                } else if is_node_secret(name) {
-                    "a name the node keeps for itself"
-                } else {
-                    continue;
-                };
-                found.push(
-                    Diagnostic::new(
-                        Code::NodeSecretAsCredential,
-                        pointer,
-                        format!("this credential is ${{{name}}}, one of the node's own secrets ({whose}): the node would send it to the API"),
-                    )
-                    .with_help("give the API credential a secret of its own (the scaffolds name it after the OIS title and scheme)"),
-                );
-            }
-        });
-    }
-    found
 }
 
 /// The suffix a scheme's secret name takes when it would otherwise be one of the node's own.
@@ -304,19 +270,5 @@ mod tests {
             "ois": [{"title": "${IN_OIS}"}]
         });
         assert_eq!(node_secrets_of(&config).into_iter().collect::<Vec<_>>(), ["MY_WALLET", "TOKEN_A", "TOKEN_B"]);
-        assert!(credentials_naming_node_secrets(&config).is_empty());
-        let mut config = config;
-        config["apiCredentials"] = serde_json::json!([
-            {"securitySchemeValue": "${TOKEN_B}"},
-            {"securitySchemeValue": "${API_KEY}"},
-            {"securitySchemeValue": "${AIRNODE_WALLET_MNEMONIC}"},
-            {"securitySchemeValue": "\\${MY_WALLET}"}
-        ]);
-        let found: Vec<String> =
-            credentials_naming_node_secrets(&config).iter().map(|d| format!("{} {}", d.code, d.pointer())).collect();
-        assert_eq!(
-            found,
-            ["OIS081 /apiCredentials/0/securitySchemeValue", "OIS081 /apiCredentials/2/securitySchemeValue"]
-        );
     }
 }

@@ -19,6 +19,7 @@ use crate::pointer;
 pub struct Secrets {
     values: HashMap<String, String>,
     from_environment: Vec<String>,
+    withheld: Vec<String>,
 }
 
 const LITERAL: &str = "to keep a literal `${`, write `\\${` (`\\\\${` inside a JSON string)";
@@ -55,12 +56,12 @@ impl Secrets {
             }
             values.insert(entry.name, entry.value);
         }
-        Ok(Secrets { values, from_environment: Vec::new() })
+        Ok(Secrets { values, ..Secrets::default() })
     }
 
     /// Only these values.
     pub fn from_values(values: impl IntoIterator<Item = (String, String)>) -> Self {
-        Secrets { values: values.into_iter().collect(), from_environment: Vec::new() }
+        Secrets { values: values.into_iter().collect(), ..Secrets::default() }
     }
 
     /// These secrets, and for each of `names` that they lack the environment variable of that name
@@ -70,9 +71,25 @@ impl Secrets {
         self
     }
 
+    /// These secrets, but never the values of `names`: the node's own secrets of another config
+    /// run beside this one (two configs compared read one secrets file, and what one keeps for its
+    /// node the other must not send to its API under the same name).
+    pub fn withholding(mut self, names: impl IntoIterator<Item = String>) -> Self {
+        self.withheld.extend(names);
+        self
+    }
+
+    /// The names [`Secrets::withholding`] withholds.
+    pub fn withheld(&self) -> &[String] {
+        &self.withheld
+    }
+
     /// The value given for `name`: held, read from the file, or from the environment when that
-    /// name was allowed.
+    /// name was allowed; never one withheld.
     pub fn value(&self, name: &str) -> Option<String> {
+        if self.withheld.iter().any(|withheld| withheld == name) {
+            return None;
+        }
         self.values.get(name).cloned().or_else(|| {
             if self.from_environment.iter().any(|allowed| allowed == name) { std::env::var(name).ok() } else { None }
         })
@@ -87,7 +104,7 @@ impl Secrets {
     pub fn only(&self, keep: impl Fn(&str) -> bool) -> Secrets {
         let values = self.values.iter().filter(|(name, _)| keep(name)).map(|(n, v)| (n.clone(), v.clone())).collect();
         let from_environment = self.from_environment.iter().filter(|name| keep(name)).cloned().collect();
-        Secrets { values, from_environment }
+        Secrets { values, from_environment, withheld: self.withheld.clone() }
     }
 
     /// `document` as the node sees it after interpolation: every string and key with its

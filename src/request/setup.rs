@@ -96,6 +96,12 @@ const SECRET_PLACES: &[&str] = &["/apiCredentials/", "/nodeSettings/", "/chains/
 fn interpolated(mut document: Value, secrets: &Secrets) -> Result<Value, Diagnostic> {
     let is_config = document.get("ois").is_some();
     let in_secret_place = |at: &str| is_config && SECRET_PLACES.iter().any(|place| at.starts_with(place));
+    // The node's own secrets first: the sharper word for the worst case.
+    if is_config
+        && let Some(first) = crate::node::node_secrets_out_of_place(&document, secrets.withheld()).into_iter().next()
+    {
+        return Err(first);
+    }
     let mut found = Vec::new();
     crate::ois::templates::find_unescaped(&document, &mut String::new(), &mut found);
     if let Some(at) = found.into_iter().find(|at| !in_secret_place(at)) {
@@ -105,9 +111,6 @@ fn interpolated(mut document: Value, secrets: &Secrets) -> Result<Value, Diagnos
             "an unescaped `${` outside the config's secrets: the node would fill it with the secret of that name, and an OIS from someone else could so send your secrets to its API; nothing was sent",
         )
         .with_help("write `\\${` for a literal `${` (`\\\\${` inside a JSON string); keep secrets in apiCredentials"));
-    }
-    if is_config && let Some(first) = crate::node::credentials_naming_node_secrets(&document).into_iter().next() {
-        return Err(first);
     }
     let no_secrets = Secrets::none();
     crate::pointer::try_for_each_text_mut(&mut document, &mut String::new(), &mut |text, at| {

@@ -35,7 +35,7 @@ pub(super) fn check(config: &Value, oises: &[&Value]) -> Vec<Diagnostic> {
         }
     }
     relay_with_gateway(config, oises, &mut diagnostics);
-    diagnostics.extend(crate::node::credentials_naming_node_secrets(config));
+    diagnostics.extend(crate::node::node_secrets_out_of_place(config, &[]));
     diagnostics
 }
 

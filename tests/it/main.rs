@@ -38,6 +38,7 @@ mod interop_sent;
 mod interop_yaml;
 mod job_reports;
 mod multi_file;
+mod node_secrets;
 mod processing_cli;
 mod real_ois_examples;
 mod record_replay;
