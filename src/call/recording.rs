@@ -384,7 +384,8 @@ pub fn keep(folder: &Path, recording: &Recording) -> Result<Option<PathBuf>, Dia
     let text =
         crate::emit::to_text(&serde_json::to_value(recording).unwrap_or_default(), crate::emit::OutputFormat::Json)?;
     let mut plan = crate::emit::Plan::new();
-    plan.file_in_new_folder(&path, text, true);
+    // The file is named by `ois`, not by the user: a link placed there is never written through.
+    plan.companion_in_new_folder(&path, text);
     plan.write()?;
     Ok(Some(path))
 }

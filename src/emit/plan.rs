@@ -85,6 +85,17 @@ impl<'a> Plan<'a> {
         self
     }
 
+    /// As [`Plan::companion`] (never through a link) without force, creating the folders the file
+    /// is in when they are missing: a file `ois` names itself in a folder the user named (a
+    /// recording), where a link placed beforehand must not lead the write outside.
+    pub fn companion_in_new_folder(&mut self, path: &Path, contents: impl Contents + 'a) -> &mut Plan<'a> {
+        self.companion(path, contents, false);
+        if let Some(last) = self.writes.last_mut() {
+            last.create_folder = true;
+        }
+        self
+    }
+
     /// Writes `contents` to standard output.
     pub fn stdout(&mut self, contents: impl Contents + 'a) -> &mut Plan<'a> {
         self.writes.push(Planned {

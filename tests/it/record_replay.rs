@@ -283,3 +283,28 @@ paths:
     assert_eq!(status("GET", "/nowhere"), 404);
     assert_eq!(status("POST", "/simple/price"), 501);
 }
+
+/// A link placed in the recordings folder under a recording's name (to a file outside, or to
+/// nothing yet) is never written through: the call stops, and the file outside is untouched.
+#[cfg(unix)]
+#[test]
+fn a_recording_is_never_written_through_a_link_in_its_folder() {
+    let server = vendor::vendor();
+    let deployment = vendor::deploy(&server, &["price:symbol=string32:BTC"]);
+    let (config, secrets) = (&deployment.config, &deployment.secrets);
+    let recordings = deployment.dir.path().join("answers");
+    let record = ["--record", recordings.to_str().unwrap()];
+    assert_eq!(call(config, secrets, &record).0, 0);
+    let name = std::fs::read_dir(&recordings).unwrap().next().unwrap().unwrap().file_name();
+    let outside = deployment.dir.path().join("outside.txt");
+    std::fs::write(&outside, "keep me").unwrap();
+    for target in [outside.clone(), deployment.dir.path().join("made-through-a-dangling-link.json")] {
+        std::fs::remove_file(recordings.join(&name)).unwrap();
+        std::os::unix::fs::symlink(&target, recordings.join(&name)).unwrap();
+        let (code, report, err) = call(config, secrets, &record);
+        assert_ne!(code, 0, "{target:?}: {err}");
+        assert!(report.to_string().contains("symbolic link"), "{target:?}: {report}");
+    }
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
+    assert!(!deployment.dir.path().join("made-through-a-dangling-link.json").exists());
+}
