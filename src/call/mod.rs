@@ -7,6 +7,8 @@
 //! and a JSON body for POST. The answer is read up to a size limit, parsed as `JSON.parse` would,
 //! and finished as the node finishes it: post-processing, `_path`/`_times`/`_type`, the encoding.
 
+#[cfg(any(feature = "studio", feature = "mock"))]
+pub mod loopback;
 #[cfg(feature = "mock")]
 pub mod mock;
 pub mod recording;

@@ -191,6 +191,16 @@ impl Recording {
         })
     }
 
+    /// The query parameters this recording's request carried a credential in.
+    pub fn credential_query_names(&self) -> Vec<String> {
+        let Ok(recorded) = url::Url::parse(&self.request.url) else { return Vec::new() };
+        recorded
+            .query_pairs()
+            .filter(|(_, value)| value.contains(CREDENTIAL))
+            .map(|(name, _)| name.into_owned())
+            .collect()
+    }
+
     /// Whether this recording is for the same operation as `url` (method and path), whatever its
     /// query or body: the nearest to name when none answers.
     pub fn is_near(&self, method: &str, url: &str) -> bool {

@@ -10,6 +10,41 @@ use crate::openapi::Resolver;
 /// Schemas nest at most this deep in an answer (a recursive schema stops there).
 const MAX_DEPTH: usize = 8;
 
+/// Deeper than this nothing more is built, whatever the schema requires (a recursive array of
+/// `minItems: 1` would otherwise nest until the stack ran out).
+const HARD_DEPTH: usize = 3 * MAX_DEPTH;
+
+/// The most values one answer is built of: self-referencing properties multiply at each level,
+/// and the answer must stay linear in the document, not exponential.
+const MAX_VALUES: usize = 20_000;
+
+/// The most bytes of text one answer holds (a `minLength: 3000000` is cut to fit).
+const MAX_TEXT_BYTES: usize = 1 << 20;
+
+/// What building one answer may still spend, and the seeded numbers it draws.
+struct Maker {
+    state: u64,
+    values_left: usize,
+    text_left: usize,
+}
+
+impl Maker {
+    fn new(seed: u64) -> Maker {
+        Maker { state: seed, values_left: MAX_VALUES, text_left: MAX_TEXT_BYTES }
+    }
+
+    /// Takes one value of the budget; `false` once it is spent.
+    fn spend(&mut self) -> bool {
+        match self.values_left.checked_sub(1) {
+            Some(left) => {
+                self.values_left = left;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// One operation and the answer it gives.
 #[derive(Clone, Debug)]
 pub struct Route {
@@ -82,6 +117,20 @@ pub fn routes(root: &Value, seed: u64) -> Result<Vec<Route>, Diagnostic> {
     Ok(routes)
 }
 
+/// The query parameters `root`'s security schemes send an API key in (OpenAPI 3's
+/// `components.securitySchemes`, Swagger 2.0's `securityDefinitions`).
+pub fn query_credential_names(root: &Value) -> Vec<String> {
+    let schemes = root.pointer("/components/securitySchemes").or_else(|| root.get("securityDefinitions"));
+    let in_query = |scheme: &Value| scheme.get("in").and_then(Value::as_str) == Some("query");
+    schemes
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(_, scheme)| in_query(scheme))
+        .filter_map(|(_, scheme)| scheme.get("name").and_then(Value::as_str).map(str::to_owned))
+        .collect()
+}
+
 /// What an operation answers.
 struct Answered {
     status: u16,
@@ -119,16 +168,19 @@ fn answer(operation: &Value, resolver: &Resolver<'_>, swagger2: bool, seed: u64)
         });
         (example, media.and_then(|m| m.get("schema")))
     };
-    let mut state = seed;
+    let mut maker = Maker::new(seed);
     let from_example = example.is_some();
-    let body = example.or_else(|| schema.map(|s| built(s, resolver, 0, &mut state))).unwrap_or_else(|| json!({}));
+    let body = example.or_else(|| schema.map(|s| built(s, resolver, 0, &mut maker))).unwrap_or_else(|| json!({}));
     Answered { status, body, schema: schema.cloned(), from_example }
 }
 
 /// A value of `schema`: its example, default, const or first enum value, or one built from its
 /// type within its bounds (lengths, item counts, a pattern when a likely text fits it).
-fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, state: &mut u64) -> Value {
+fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, maker: &mut Maker) -> Value {
     let nowhere = Location::input("");
+    if depth > HARD_DEPTH || !maker.spend() {
+        return Value::Null;
+    }
     let Ok(schema) = resolver.resolve(schema, &nowhere) else { return Value::Null };
     let schema = schema.value;
     // A vendor's example or default that breaks the type it sits in (`"series": "{}"` of an
@@ -147,13 +199,13 @@ fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, state: &mut u64)
         return first.clone();
     }
     if let Some(parts) = schema.get("allOf").and_then(Value::as_array).filter(|_| depth < 3 * MAX_DEPTH) {
-        return all_of(parts, resolver, depth, state);
+        return all_of(parts, resolver, depth, maker);
     }
     for key in ["oneOf", "anyOf"] {
         if let Some(first) =
             schema.get(key).and_then(Value::as_array).and_then(|a| a.first()).filter(|_| depth < 3 * MAX_DEPTH)
         {
-            return built(first, resolver, depth + 1, state);
+            return built(first, resolver, depth + 1, maker);
         }
     }
     let kind = match schema.get("type") {
@@ -182,7 +234,7 @@ fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, state: &mut u64)
                 .into_iter()
                 .flatten()
                 .filter(|(name, _)| !deep || required.contains(&name.as_str()))
-                .map(|(name, s)| (name.clone(), built(s, resolver, depth + 1, state)))
+                .map(|(name, s)| (name.clone(), built(s, resolver, depth + 1, maker)))
                 .collect();
             // Required, with no schema of its own: any value does.
             for name in required {
@@ -196,14 +248,18 @@ fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, state: &mut u64)
         "array" => match schema.get("items") {
             Some(items) => {
                 let count = size("minItems").unwrap_or(1).max(1).min(size("maxItems").unwrap_or(usize::MAX)).min(16);
-                Value::Array((0..count).map(|_| built(items, resolver, depth + 1, state)).collect())
+                Value::Array((0..count).map(|_| built(items, resolver, depth + 1, maker)).collect())
             }
             None => json!([]),
         },
-        "integer" => json!(number(schema, state).round() as i64),
-        "number" => json!((number(schema, state) * 100.0).round() / 100.0),
+        "integer" => json!(number(schema, &mut maker.state).round() as i64),
+        "number" => json!((number(schema, &mut maker.state) * 100.0).round() / 100.0),
         "boolean" => json!(true),
-        "string" => json!(text(schema, size("minLength"), size("maxLength"))),
+        "string" => {
+            let made = text(schema, size("minLength").map(|min| min.min(maker.text_left)), size("maxLength"));
+            maker.text_left = maker.text_left.saturating_sub(made.len());
+            json!(made)
+        }
         _ => Value::Null,
     }
 }
@@ -211,13 +267,13 @@ fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, state: &mut u64)
 /// A value every part of an `allOf` accepts: the parts' properties merged schema by schema (a
 /// property two parts describe is built from both: the one naming its values wins), their required
 /// names together; parts without properties merged value by value.
-fn all_of(parts: &[Value], resolver: &Resolver<'_>, depth: usize, state: &mut u64) -> Value {
+fn all_of(parts: &[Value], resolver: &Resolver<'_>, depth: usize, maker: &mut Maker) -> Value {
     let nowhere = Location::input("");
     let resolved: Vec<&Value> =
         parts.iter().filter_map(|p| resolver.resolve(p, &nowhere).ok().map(|r| r.value)).collect();
     // A part that names the value (an enum, a const) decides it.
     if let Some(narrow) = resolved.iter().find(|p| p.get("enum").is_some() || p.get("const").is_some()) {
-        return built(narrow, resolver, depth + 1, state);
+        return built(narrow, resolver, depth + 1, maker);
     }
     if resolved.iter().any(|p| p.get("properties").is_some()) {
         let mut properties: Map<String, Value> = Map::new();
@@ -227,6 +283,9 @@ fn all_of(parts: &[Value], resolver: &Resolver<'_>, depth: usize, state: &mut u6
             match part.get("properties").and_then(Value::as_object) {
                 Some(own) => {
                     for (name, property) in own {
+                        if !maker.spend() {
+                            break;
+                        }
                         match properties.get_mut(name) {
                             Some(Value::Object(both)) if both.contains_key("allOf") && both.len() == 1 => {
                                 if let Some(Value::Array(list)) = both.get_mut("allOf") {
@@ -248,10 +307,10 @@ fn all_of(parts: &[Value], resolver: &Resolver<'_>, depth: usize, state: &mut u6
             }
         }
         let merged = json!({"type": "object", "properties": properties, "required": required});
-        let mut value = built(&merged, resolver, depth + 1, state);
+        let mut value = built(&merged, resolver, depth + 1, maker);
         // Parts that are combinations themselves add what they build.
         for part in rest {
-            if let (Value::Object(object), Value::Object(more)) = (&mut value, built(&part, resolver, depth + 1, state))
+            if let (Value::Object(object), Value::Object(more)) = (&mut value, built(&part, resolver, depth + 1, maker))
             {
                 for (name, extra) in more {
                     object.entry(name).or_insert(extra);
@@ -264,7 +323,7 @@ fn all_of(parts: &[Value], resolver: &Resolver<'_>, depth: usize, state: &mut u6
     let mut merged = Map::new();
     let mut scalar = None;
     for part in &resolved {
-        match built(part, resolver, depth + 1, state) {
+        match built(part, resolver, depth + 1, maker) {
             Value::Object(object) => {
                 for (name, value) in object {
                     merged.entry(name).or_insert(value);
@@ -324,9 +383,8 @@ fn text(schema: &Value, min: Option<usize>, max: Option<usize>) -> String {
         candidates.extend(fits);
     }
     let mut chosen = candidates.into_iter().next().unwrap_or_else(|| "string".to_owned());
-    while min.is_some_and(|min| chosen.chars().count() < min) {
-        chosen.push('x');
-    }
+    let short_by = min.unwrap_or(0).saturating_sub(chosen.chars().count());
+    chosen.extend(std::iter::repeat_n('x', short_by));
     if let Some(max) = max {
         chosen = chosen.chars().take(max).collect();
     }
@@ -378,5 +436,66 @@ mod tests {
         assert!(made[1].matches("GET", "/api/v3/coins/ethereum"));
         assert!(!made[1].matches("GET", "/coins"));
         assert!(!made[1].matches("POST", "/coins/x"));
+    }
+
+    /// The body made for `schema` under `components` (its `$ref`s' home).
+    fn made(schema: Value, components: Value) -> Value {
+        let document = json!({"openapi": "3.0.3", "components": {"schemas": components}, "paths": {
+            "/x": {"get": {"responses": {"200": {"content": {"application/json": {"schema": schema}}}}}}}});
+        routes(&document, 1).unwrap().remove(0).body
+    }
+
+    /// An answer's size stays within the budget, whatever the schema asks.
+    fn bounded(body: &Value) -> usize {
+        let size = body.to_string().len();
+        assert!(size <= MAX_TEXT_BYTES + MAX_VALUES * 64, "{size} bytes");
+        size
+    }
+
+    #[test]
+    fn hostile_schemas_make_bounded_answers() {
+        let node = json!({"$ref": "#/components/schemas/Node"});
+        // A recursive array that requires an item at every level: stops, no stack overflow.
+        bounded(&made(node.clone(), json!({"Node": {"type": "array", "minItems": 1, "items": node}})));
+        // Six self-referencing properties: 6^8 values before; the budget now.
+        let six: Map<String, Value> = (0..6).map(|i| (format!("p{i}"), node.clone())).collect();
+        bounded(&made(node.clone(), json!({"Node": {"type": "object", "properties": six}})));
+        // Two required ones, which the depth alone did not stop.
+        let two = json!({"Node": {"type": "object", "required": ["a", "b"], "properties": {"a": node, "b": node}}});
+        bounded(&made(node.clone(), two));
+        // A huge minLength: cut to the text budget, made in linear time.
+        let long = made(json!({"type": "string", "minLength": 3_000_000}), json!({}));
+        assert_eq!(long.as_str().unwrap().len(), MAX_TEXT_BYTES);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Any graph of schemas referring to each other, arrays with required items and objects
+        /// with required properties among them, makes an answer within the budget.
+        #[test]
+        fn any_schema_graph_makes_a_bounded_answer(
+            shapes in proptest::collection::vec(
+                (0u8..3, proptest::collection::vec((0usize..5, proptest::bool::ANY), 0..6), 0u64..4),
+                1..5,
+            )
+        ) {
+            let reference = |index: usize| json!({"$ref": format!("#/components/schemas/S{}", index % shapes.len())});
+            let mut components = Map::new();
+            for (index, (kind, links, min)) in shapes.iter().enumerate() {
+                let schema = match kind {
+                    0 => json!({"type": "array", "minItems": min, "items": reference(links.first().map_or(index, |l| l.0))}),
+                    1 => {
+                        let properties: Map<String, Value> =
+                            links.iter().enumerate().map(|(i, (to, _))| (format!("p{i}"), reference(*to))).collect();
+                        let required: Vec<String> =
+                            links.iter().enumerate().filter(|(_, (_, r))| *r).map(|(i, _)| format!("p{i}")).collect();
+                        json!({"type": "object", "properties": properties, "required": required})
+                    }
+                    _ => json!({"allOf": links.iter().map(|(to, _)| reference(*to)).collect::<Vec<_>>()}),
+                };
+                components.insert(format!("S{index}"), schema);
+            }
+            bounded(&made(reference(0), Value::Object(components)));
+        }
     }
 }

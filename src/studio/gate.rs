@@ -59,7 +59,7 @@ pub const SECURITY_HEADERS: &[(&str, &str)] = &[
 
 /// Why a request is refused before it reaches the studio, or `None` when it may go on.
 pub fn refusal(incoming: &Incoming, port: u16, token: &str) -> Option<Outgoing> {
-    let host_ok = incoming.host.as_deref().is_some_and(|host| is_own_host(host, port));
+    let host_ok = incoming.host.as_deref().is_some_and(|host| crate::call::loopback::is_own_host(host, port));
     if !host_ok {
         return Some(Outgoing::text(403, "refused: the Host is not this studio's (127.0.0.1 or localhost, its port)"));
     }
@@ -81,12 +81,6 @@ pub fn refusal(incoming: &Incoming, port: u16, token: &str) -> Option<Outgoing> 
         ));
     }
     None
-}
-
-/// Whether `host` (a `Host` header) names the studio: 127.0.0.1 or localhost, on `port`.
-fn is_own_host(host: &str, port: u16) -> bool {
-    let Some((name, given_port)) = host.rsplit_once(':') else { return false };
-    matches!(name.to_ascii_lowercase().as_str(), "127.0.0.1" | "localhost") && given_port == port.to_string()
 }
 
 /// The value of `key` in the query of `url`, percent-decoded.

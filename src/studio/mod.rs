@@ -28,6 +28,7 @@ pub use gate::{Incoming, Outgoing};
 pub use memory::release_memory_with;
 pub use session::{CallRequest, OpenRequest, PreparedCall, Session};
 
+use crate::call::loopback;
 use crate::diagnostic::{Code, Diagnostic};
 
 /// The largest request body read: a 5 MB OpenAPI document pasted, many times over.
@@ -182,9 +183,6 @@ pub fn bind(port: u16) -> Result<(tiny_http::Server, u16), Diagnostic> {
     Ok((server, bound))
 }
 
-/// How many requests are served at once; one more is answered 503 at once.
-const MAX_IN_FLIGHT: usize = 32;
-
 /// How long a request's body may take to arrive (the page sends its largest, a pasted document,
 /// in well under a second).
 const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(20);
@@ -193,22 +191,12 @@ const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(20);
 /// API call or a slow client holds only its own request); each logged as its method, path (never
 /// the query, which holds the token), status and how long the studio took to answer.
 pub fn serve(studio: &Studio, server: &tiny_http::Server, log: &(dyn Fn(&str) + Sync)) {
-    let in_flight = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for request in server.incoming_requests() {
-            let in_flight = &in_flight;
-            let taken = in_flight.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            scope.spawn(move || {
-                if taken >= MAX_IN_FLIGHT {
-                    let started = std::time::Instant::now();
-                    respond(request, Outgoing::text(503, "the studio is busy: try again"), started, log);
-                } else {
-                    let _step = memory::Step::start();
-                    serve_one(studio, request, log);
-                }
-                in_flight.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-            });
-        }
+    let busy = |request| {
+        respond(request, Outgoing::text(503, "the studio is busy: try again"), std::time::Instant::now(), log);
+    };
+    loopback::serve_each(server, &busy, &|request| {
+        let _step = memory::Step::start();
+        serve_one(studio, request, log);
     });
 }
 
@@ -230,31 +218,14 @@ fn serve_one(studio: &Studio, mut request: tiny_http::Request, log: &(dyn Fn(&st
     if let Some(refusal) = gate::refusal(&incoming, studio.port, &studio.token) {
         return respond(request, refusal, started, log);
     }
-    if request.body_length().is_some_and(|length| length as u64 > MAX_BODY_BYTES) {
-        return respond(request, Outgoing::text(413, "the request is larger than the studio reads"), started, log);
-    }
-    let outgoing = match read_body(request.as_reader(), &mut incoming.body) {
-        Ok(()) => studio.handle(&incoming),
-        Err(refusal) => refusal,
+    let outgoing = match loopback::read_body(&mut request, MAX_BODY_BYTES, BODY_DEADLINE) {
+        Ok(body) => {
+            incoming.body = body;
+            studio.handle(&incoming)
+        }
+        Err(refusal) => Outgoing::text(refusal.status(), refusal.message()),
     };
     respond(request, outgoing, started, log);
-}
-
-/// Reads a body of at most [`MAX_BODY_BYTES`] within [`BODY_DEADLINE`].
-fn read_body(reader: &mut dyn std::io::Read, body: &mut Vec<u8>) -> Result<(), Outgoing> {
-    let started = std::time::Instant::now();
-    let mut chunk = [0u8; 64 * 1024];
-    loop {
-        let read = reader.read(&mut chunk).map_err(|_| Outgoing::text(400, "the request could not be read"))?;
-        let Some(bytes) = chunk.get(..read).filter(|bytes| !bytes.is_empty()) else { return Ok(()) };
-        body.extend_from_slice(bytes);
-        if body.len() as u64 > MAX_BODY_BYTES {
-            return Err(Outgoing::text(413, "the request is larger than the studio reads"));
-        }
-        if started.elapsed() > BODY_DEADLINE {
-            return Err(Outgoing::text(408, "the request's body came too slowly"));
-        }
-    }
 }
 
 fn respond(request: tiny_http::Request, outgoing: Outgoing, started: std::time::Instant, log: &(dyn Fn(&str) + Sync)) {

@@ -37,6 +37,7 @@ mod interop_secrets;
 mod interop_sent;
 mod interop_yaml;
 mod job_reports;
+mod mock_server;
 mod multi_file;
 mod node_secrets;
 mod processing_cli;
