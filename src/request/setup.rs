@@ -170,14 +170,15 @@ pub fn mask_as(text: &str, secrets: &[String], placeholder: &str) -> String {
     masked
 }
 
-/// Every string of `value` as [`mask_as`] leaves it.
+/// Every string of `value`, and every key (an API may echo the key as a key of its answer), as
+/// [`mask_as`] leaves it.
 pub fn mask_json_as(value: &Value, secrets: &[String], placeholder: &str) -> Value {
     match value {
         Value::String(text) => Value::String(mask_as(text, secrets, placeholder)),
         Value::Array(items) => Value::Array(items.iter().map(|v| mask_json_as(v, secrets, placeholder)).collect()),
-        Value::Object(map) => {
-            Value::Object(map.iter().map(|(k, v)| (k.clone(), mask_json_as(v, secrets, placeholder))).collect())
-        }
+        Value::Object(map) => Value::Object(
+            map.iter().map(|(k, v)| (mask_as(k, secrets, placeholder), mask_json_as(v, secrets, placeholder))).collect(),
+        ),
         other => other.clone(),
     }
 }
@@ -200,6 +201,18 @@ fn forms_of(secret: &str) -> Vec<String> {
         STANDARD.encode(secret),
         STANDARD_NO_PAD.encode(secret),
     ];
+    // Inside the base64 of a longer text (a whole echoed header, `Basic …` of `user:KEY`), the
+    // secret's base64 depends on where it starts modulo 3: at each of the three offsets, the
+    // characters its own bytes alone decide.
+    for offset in 0..3 {
+        let shifted: Vec<u8> = std::iter::repeat_n(0u8, offset).chain(secret.bytes()).collect();
+        let whole_groups = shifted.len() / 3;
+        let encoded = STANDARD_NO_PAD.encode(&shifted);
+        let first = if offset == 0 { 0 } else { 4 };
+        if let Some(core) = encoded.get(first..4 * whole_groups).filter(|core| !core.is_empty()) {
+            forms.push(core.to_owned());
+        }
+    }
     if let Some(decoded) = STANDARD.decode(secret).ok().and_then(|bytes| String::from_utf8(bytes).ok()) {
         forms.push(decoded);
     }
@@ -241,6 +254,22 @@ mod tests {
         let echoed = r#"{"error": "key AbCd\/EfGh+ij\"kl or AbCd/EfGh+ij\"kl, QWJDZC9FZkdoK2lqImts, user:password"}"#;
         let masked = mask(echoed, &[key, basic]);
         assert!(!masked.contains("EfGh") && !masked.contains("QWJDZC9") && !masked.contains("password"), "{masked}");
+    }
+
+    #[test]
+    fn masks_a_key_echoed_as_a_key_or_inside_a_longer_base64() {
+        use base64::Engine as _;
+        let key = "k-2b7f9e31c4d8a6".to_owned();
+        let echoed = json!({"k-2b7f9e31c4d8a6": {"valid": true}, "list": ["x k-2b7f9e31c4d8a6"]});
+        assert_eq!(mask_json_as(&echoed, &[key.clone()], "****"), json!({"****": {"valid": true}, "list": ["x ****"]}));
+        for prefix in ["", "a", "ab", "x-api-key: ", "Authorization: Bearer "] {
+            for suffix in ["", "!", "; q"] {
+                let header = base64::engine::general_purpose::STANDARD.encode(format!("{prefix}{key}{suffix}"));
+                let masked = mask(&header, &[key.clone()]);
+                let leftover = masked.replace("****", "");
+                assert!(leftover.len() + 14 <= header.len(), "{prefix:?}{suffix:?}: {header} → {masked}");
+            }
+        }
     }
 
     #[test]
