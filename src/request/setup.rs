@@ -177,7 +177,9 @@ pub fn mask_json_as(value: &Value, secrets: &[String], placeholder: &str) -> Val
         Value::String(text) => Value::String(mask_as(text, secrets, placeholder)),
         Value::Array(items) => Value::Array(items.iter().map(|v| mask_json_as(v, secrets, placeholder)).collect()),
         Value::Object(map) => Value::Object(
-            map.iter().map(|(k, v)| (mask_as(k, secrets, placeholder), mask_json_as(v, secrets, placeholder))).collect(),
+            map.iter()
+                .map(|(k, v)| (mask_as(k, secrets, placeholder), mask_json_as(v, secrets, placeholder)))
+                .collect(),
         ),
         other => other.clone(),
     }

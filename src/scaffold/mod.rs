@@ -136,9 +136,10 @@ fn add_credential(
     credentials.push(
         json!({"oisTitle": title, "securitySchemeName": scheme, "securitySchemeValue": format!("${{{variable}}}")}),
     );
-    secrets_env.push_str(&format!("\n# {title} / {scheme}: {explanation}\n"));
+    let [title_, scheme_, explanation_] = [title, scheme, explanation].map(|text| secrets::comment(text));
+    secrets_env.push_str(&format!("\n# {title_} / {scheme_}: {explanation_}\n"));
     if let Some(description) = describe(title, scheme) {
-        secrets_env.push_str(&format!("# The API documentation says: {description}\n"));
+        secrets_env.push_str(&format!("# The API documentation says: {}\n", secrets::comment(&description)));
     }
     secrets_env.push_str(&format!("{variable}=\n"));
 }

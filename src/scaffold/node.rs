@@ -226,7 +226,8 @@ pub fn feed_config(oises: &[Value], feeds: &[Feed], options: &FeedOptions) -> Re
     let mut written = std::collections::HashSet::new();
     for ((name, _), token) in pushed_to.iter().zip(&tokens).filter(|(_, token)| written.insert(token.as_str())) {
         secrets_env.push_str(&format!(
-            "\n# The token signed API \"{name}\" expects (Authorization: Bearer <token>)\n{token}=\n"
+            "\n# The token signed API \"{}\" expects (Authorization: Bearer <token>)\n{token}=\n",
+            super::secrets::comment(name)
         ));
     }
     Ok(NodeScaffold { config, secrets_env, warnings })

@@ -5,7 +5,15 @@ use crate::node::dotenv;
 
 /// The first line of a secrets template for `for_what` ("config.json", "api.ois.json").
 pub fn header(for_what: &str) -> String {
-    format!("# Secrets for {for_what}: fill in each value; keep this file out of version control.\n")
+    format!("# Secrets for {}: fill in each value; keep this file out of version control.\n", comment(for_what))
+}
+
+/// `text` fit to stay inside one comment line of a secrets file: a name a document or a config
+/// chose (a title, a header, a signed API's name) may hold a line break, which would otherwise
+/// start a `NAME=value` line of its own. Line breaks and other control or invisible characters
+/// are written as escapes.
+pub fn comment(text: &str) -> String {
+    crate::emit::printable(text).replace('\n', "\\x0a").replace('\t', " ")
 }
 
 /// What the template `body` becomes at `path` (`None`: standard output) for `for_what`: with its

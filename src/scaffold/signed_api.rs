@@ -87,6 +87,7 @@ pub fn signed_api_config(feed: &Value, options: &SignedApiOptions) -> Result<Nod
         "version": version,
     });
     let pushed = crate::node::referenced_names(token).next().unwrap_or_default();
+    let name = super::secrets::comment(name);
     let secrets_env = format!(
         "\n# The token Airnode Feed sends when it pushes to \"{name}\" (the same value as in the Feed's secrets)\n{pushed}=\n\
          \n# Who may read the real-time data (GET /real-time/AIRNODE with \"Authorization: Bearer <token>\")\n{REAL_TIME_TOKEN}=\n\
@@ -113,6 +114,15 @@ mod tests {
         assert_eq!(made.config["endpoints"][2]["delaySeconds"], 60);
         assert!(made.secrets_env.contains("SIGNED_API_LOCAL_AUTH_TOKEN=\n"), "{}", made.secrets_env);
         assert!(made.warnings.is_empty());
+        // A name holding a line break stays in its comment: it adds no line of its own.
+        let mut hostile = feed.clone();
+        hostile["signedApis"][0]["name"] = json!("local\nAIRNODE_WALLET_MNEMONIC=x\r\nB=y");
+        let options_named =
+            SignedApiOptions { name: Some("local\nAIRNODE_WALLET_MNEMONIC=x\r\nB=y".into()), ..options.clone() };
+        let made_hostile = signed_api_config(&hostile, &options_named).unwrap_or_else(|e| panic!("{}", e.message));
+        let lines: Vec<&str> =
+            made_hostile.secrets_env.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).collect();
+        assert_eq!(lines, ["SIGNED_API_LOCAL_AUTH_TOKEN=", "SIGNED_API_REAL_TIME_TOKEN=", "SIGNED_API_OEV_TOKEN="]);
         let two = json!({"signedApis": [{"name": "a"}, {"name": "b"}]});
         let refused = signed_api_config(&two, &options).err().map(|e| e.message).unwrap_or_default();
         assert!(refused.contains("say which (a, b)"), "{refused}");
