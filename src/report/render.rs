@@ -42,11 +42,17 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
                 let start = source.column_byte(line, column).unwrap_or(text.len());
                 let span = token_span(text, start);
                 let (part, span) = if text.len() > LONG_LINE { window(text, span) } else { (text, span) };
-                // A credential's line shows its key, never the value after it.
-                let part: std::borrow::Cow<'_, str> = if is_secret(&location.pointer) {
-                    format!("{} ***", part.get(..span.end).unwrap_or_default()).into()
-                } else {
-                    crate::emit::printable_in_place(part)
+                // A credential's line shows its key, never the value after it; a token in a list
+                // shows only what comes before it.
+                let (part, span): (std::borrow::Cow<'_, str>, _) = match Secret::at(&location.pointer) {
+                    Some(Secret::AfterKey) => {
+                        (format!("{} ***", part.get(..span.end).unwrap_or_default()).into(), span)
+                    }
+                    Some(Secret::Element) => {
+                        let before = part.get(..span.start).unwrap_or_default();
+                        (format!("{before}***").into(), span.start..span.start + 3)
+                    }
+                    None => (crate::emit::printable_in_place(part), span),
                 };
                 if part.len() < text.len() {
                     // annotate-snippets names the column within the part it is given.
@@ -83,10 +89,26 @@ pub fn render(diagnostic: &Diagnostic, style: RenderStyle, source: Option<&Sourc
     text
 }
 
-/// Whether the value at `pointer` is a secret (a credential or the wallet mnemonic of a
-/// config.json), so its source line may not be shown whole.
-fn is_secret(pointer: &str) -> bool {
-    pointer.ends_with("/securitySchemeValue") || pointer.ends_with("/airnodeWalletMnemonic")
+/// A value that is a secret (a credential, the wallet mnemonic, a signed API's token in a Feed or
+/// a Signed API config, written out or not), so its source line may not be shown whole.
+enum Secret {
+    /// The value of a key (`"authToken": …`): the line shows the key.
+    AfterKey,
+    /// An item of a list (`"authTokens": [ … ]`): the line shows what comes before it.
+    Element,
+}
+
+impl Secret {
+    fn at(pointer: &str) -> Option<Secret> {
+        let parent = pointer.rsplit_once('/').map_or("", |(parent, _)| parent);
+        if ["/securitySchemeValue", "/airnodeWalletMnemonic", "/authToken"].iter().any(|end| pointer.ends_with(end)) {
+            Some(Secret::AfterKey)
+        } else if parent.ends_with("/authTokens") {
+            Some(Secret::Element)
+        } else {
+            None
+        }
+    }
 }
 
 /// Lines longer than this (minified documents are one line of megabytes) are shown as a window
@@ -149,6 +171,20 @@ mod tests {
 
     #[test]
     fn a_secret_line_never_shows_its_value() {
+        let token = "/signedApis/0/authToken";
+        let json = "{\"signedApis\": [\n  {\"authToken\": \"literal-push-token-77\"}]}";
+        let source = Source::from_bytes("config.json", None, json.as_bytes().to_vec()).unwrap();
+        let mut diagnostic = Diagnostic::new(Code::WrongType, token, "x");
+        source.locate_diagnostic(&mut diagnostic);
+        let shown = render(&diagnostic, RenderStyle::default(), Some(&source));
+        assert!(!shown.contains("literal-push-token-77"), "{shown}");
+        let allowed = "/allowedAirnodes/0/authTokens/0";
+        let json = "{\"allowedAirnodes\": [\n  {\"authTokens\": [\"literal-push-token-77\"]}]}";
+        let source = Source::from_bytes("signed-api.json", None, json.as_bytes().to_vec()).unwrap();
+        let mut diagnostic = Diagnostic::new(Code::WrongType, allowed, "x");
+        source.locate_diagnostic(&mut diagnostic);
+        let shown = render(&diagnostic, RenderStyle::default(), Some(&source));
+        assert!(!shown.contains("literal-push-token-77"), "{shown}");
         let credential = "/apiCredentials/0/securitySchemeValue";
         let mnemonic = "/nodeSettings/airnodeWalletMnemonic";
         let texts = [

@@ -170,20 +170,32 @@ pub fn mask_as(text: &str, secrets: &[String], placeholder: &str) -> String {
     masked
 }
 
-/// Every string of `value`, and every key (an API may echo the key as a key of its answer), as
-/// [`mask_as`] leaves it.
+/// Every string of `value` as [`mask_as`] leaves it, and every key (an API may echo the key as a
+/// key of its answer) that holds a secret of at least [`MIN_KEY_MASKED_LEN`] characters: a short
+/// one would mask the report's own keys (`"ok"` of a secret `k`).
 pub fn mask_json_as(value: &Value, secrets: &[String], placeholder: &str) -> Value {
+    let long: Vec<String> = secrets.iter().filter(|s| s.chars().count() >= MIN_KEY_MASKED_LEN).cloned().collect();
+    masked_json(value, secrets, &long, placeholder)
+}
+
+fn masked_json(value: &Value, secrets: &[String], long: &[String], placeholder: &str) -> Value {
     match value {
         Value::String(text) => Value::String(mask_as(text, secrets, placeholder)),
-        Value::Array(items) => Value::Array(items.iter().map(|v| mask_json_as(v, secrets, placeholder)).collect()),
+        Value::Array(items) => Value::Array(items.iter().map(|v| masked_json(v, secrets, long, placeholder)).collect()),
         Value::Object(map) => Value::Object(
             map.iter()
-                .map(|(k, v)| (mask_as(k, secrets, placeholder), mask_json_as(v, secrets, placeholder)))
+                .map(|(k, v)| {
+                    let key = if long.is_empty() { k.clone() } else { mask_as(k, long, placeholder) };
+                    (key, masked_json(v, secrets, long, placeholder))
+                })
                 .collect(),
         ),
         other => other.clone(),
     }
 }
+
+/// Secrets shorter than this are not sought in the keys of a JSON answer.
+const MIN_KEY_MASKED_LEN: usize = 8;
 
 /// Forms shorter than this are not masked on their own (a decoded `a:b` would mask every `a:b`).
 const MIN_MASKED_LEN: usize = 4;
