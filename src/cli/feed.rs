@@ -180,15 +180,19 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
         }
         FeedCommand::Rm { target, names } => edit(&target, Ok(FeedChange::Remove { names })),
         FeedCommand::Batch { target, names, batches } => match batches {
-            Some(file) => batches_of(&target, &file),
+            Some(file) => edit(&target, ois::jobs::feed::batches(&target.file, target.ois.title(), &file)),
             None => edit(&target, Ok(FeedChange::Batch { names })),
         },
         FeedCommand::Import { target, from, batches, openapi } => {
-            let imported = edit(&target, ois::jobs::feed::import(&from, target.ois.title(), openapi.as_deref()));
-            match batches {
-                Some(file) if imported == ExitCode::SUCCESS && !target.dry_run => batches_of(&target, &file),
-                _ => imported,
-            }
+            let title = target.ois.title();
+            let change = ois::jobs::feed::import_with_batches(
+                &target.file,
+                &from,
+                title,
+                openapi.as_deref(),
+                batches.as_deref(),
+            );
+            edit(&target, change)
         }
         FeedCommand::Export { file, ois, to, batches, force, format } => {
             match ois::jobs::feed::export(&file, ois.title(), &to, batches.as_deref(), force) {
@@ -208,25 +212,6 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
             }
         }
     }
-}
-
-/// Each batch of a batches file made one call, in one edit per batch.
-fn batches_of(target: &Target, file: &std::path::Path) -> ExitCode {
-    let title = match ois::jobs::feed::list_title(&target.file, target.ois.title()) {
-        Ok(title) => title,
-        Err(error) => return fail_with(&error),
-    };
-    let lists = match ois::jobs::feed::read_batches(file, &title) {
-        Ok(lists) => lists,
-        Err(error) => return fail_with(&error),
-    };
-    for names in lists.into_iter().filter(|names| names.len() > 1) {
-        let outcome = edit_in_place(target, EndpointEdit::Feeds(FeedChange::Batch { names }));
-        if outcome != ExitCode::SUCCESS {
-            return outcome;
-        }
-    }
-    ExitCode::SUCCESS
 }
 
 fn list(file: &std::path::Path, title: Option<&str>, format: ReportArg) -> ExitCode {

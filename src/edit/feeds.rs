@@ -60,6 +60,8 @@ pub enum FeedChange {
         /// The feeds, two or more on one vendor path.
         names: Vec<String>,
     },
+    /// Several changes made as one: each in turn, all or none (an import and its batches).
+    All(Vec<FeedChange>),
 }
 
 fn refuse(message: String) -> Diagnostic {
@@ -72,6 +74,14 @@ fn shown(name: &str) -> String {
 
 /// Applies `change` to the feeds of `ois`.
 pub fn apply(ois: &mut Value, change: &FeedChange) -> Result<Vec<Diagnostic>, Diagnostic> {
+    if let FeedChange::All(changes) = change {
+        // On the OIS in hand: the caller writes it once, when every change went through.
+        let mut notes = Vec::new();
+        for change in changes {
+            notes.extend(apply(ois, change)?);
+        }
+        return Ok(notes);
+    }
     let mut list = feeds::read(ois)?.map(|tables| tables.feeds).unwrap_or_default();
     let mut notes = Vec::new();
     let find = |list: &[Feed], name: &str| {
@@ -150,6 +160,7 @@ pub fn apply(ois: &mut Value, change: &FeedChange) -> Result<Vec<Diagnostic>, Di
             notes.push(batch(&mut list, names, find)?);
             &[]
         }
+        FeedChange::All(_) => &[],
     };
     notes.extend(write(ois, &list, places)?);
     Ok(notes)
@@ -165,6 +176,13 @@ fn check_feed(feed: &Feed) -> Result<(), Diagnostic> {
     if feed.path.starts_with('/') || feed.path.trim().is_empty() {
         return Err(refuse(format!(
             "feed \"{}\": its path \"{}\" is empty or starts with `/` (the operation is `/{{path}}`: write `simple/price`)",
+            shown(&feed.name),
+            shown(&feed.path)
+        )));
+    }
+    if feed.path.chars().chain(feed.parameters.keys().flat_map(|key| key.chars())).any(char::is_control) {
+        return Err(refuse(format!(
+            "feed \"{}\": its path \"{}\" or a parameter's name holds a control character (a line break?), which no request carries",
             shown(&feed.name),
             shown(&feed.path)
         )));

@@ -514,10 +514,38 @@ pub fn batch_groups(feeds: &[Feed]) -> Vec<Vec<String>> {
     groups.into_iter().map(|(_, _, names)| names).filter(|names| names.len() > 1).collect()
 }
 
+/// The change that makes each batch of `file` (a batches file: [`read_batches`]) one call, for
+/// the OIS of `target` that `title` names (or its only one), in one edit.
+pub fn batches(target: &Path, title: Option<&str>, file: &Path) -> Result<FeedChange, Diagnostic> {
+    let title = list_title(target, title)?;
+    let groups = read_batches(file, &title)?;
+    Ok(FeedChange::All(
+        groups.into_iter().filter(|names| names.len() > 1).map(|names| FeedChange::Batch { names }).collect(),
+    ))
+}
+
+/// [`import`], then the batches of `file` when one is given, as one change: an import is written
+/// whole or not at all.
+pub fn import_with_batches(
+    target: &Path,
+    from: &Path,
+    title: Option<&str>,
+    document: Option<&Path>,
+    file: Option<&Path>,
+) -> Result<FeedChange, Diagnostic> {
+    let imported = import(from, title, document)?;
+    match file {
+        // The batches are read before anything is written: a bad batches file leaves the OIS as it was.
+        Some(file) => Ok(FeedChange::All(vec![imported, batches(target, title, file)?])),
+        None => Ok(imported),
+    }
+}
+
 /// The batches of a batches file: `supportedFeedsInBatches` (of API3's `api-data.json` or on its
 /// own), the lists of the OIS `title` (or of its only entry).
 pub fn read_batches(file: &Path, title: &str) -> Result<Vec<Vec<String>>, Diagnostic> {
-    let source = Source::read(file)?;
+    // A regular file only: a FIFO nobody writes to would block forever.
+    let source = Source::read_regular(file)?;
     let value = source.parse()?;
     let table = value.get("supportedFeedsInBatches").unwrap_or(&value);
     let lists = table
@@ -541,8 +569,11 @@ fn file_name_of(name: &str) -> String {
             }
         })
         .collect::<String>()
-        .trim_start_matches('.')
-        .to_owned()
+        // A leading dot would hide the file, or make `.` or `..` of it: written as `_`.
+        .chars()
+        .enumerate()
+        .map(|(at, c)| if c == '.' && at == 0 { '_' } else { c })
+        .collect::<String>()
 }
 
 /// A template for each feed every OIS serves by name: the `feed` endpoint, its `name` as string32.

@@ -468,6 +468,41 @@ fn batches_come_from_api3_s_file_and_blueprints_from_one_array() {
         "{stderr}"
     );
     assert_eq!(std::fs::read_to_string(d.join("api.ois.json")).unwrap(), before);
+    // An import whose batches file is bad, or names a feed it does not have, writes nothing either.
+    std::fs::write(d.join("bad.json"), "{not json").unwrap();
+    let more = serde_json::json!([{"name": "DOGE/USD", "parameters": {"ids": "dogecoin", "vs_currencies": "usd"}, "path": "simple/price", "parser": "(r) => r.dogecoin.usd"}]);
+    std::fs::write(d.join("more.json"), more.to_string()).unwrap();
+    let unknown = serde_json::json!({"supportedFeedsInBatches": {"Coin Prices": [["DOGE/USD", "NOPE/USD"]]}});
+    std::fs::write(d.join("unknown.json"), unknown.to_string()).unwrap();
+    for batches in ["bad.json", "unknown.json"] {
+        feed_refused(d, &["feed", "import", "api.ois.json", "more.json", "--batches", batches]);
+        assert_eq!(std::fs::read_to_string(d.join("api.ois.json")).unwrap(), before, "{batches}");
+    }
+    // A batches file that is a FIFO nobody writes to is refused, not waited on.
+    #[cfg(unix)]
+    {
+        let fifo = d.join("batches.fifo");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let started = std::time::Instant::now();
+        feed_refused(d, &["feed", "batch", "api.ois.json", "--batches", fifo.to_str().unwrap()]);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+    // A path holding a line break is refused, not imported to be printed raw.
+    let broken = serde_json::json!([{"name": "CR/LF", "parameters": {}, "path": "simple/price\r\nX-Injected: 1", "parser": "(r) => r"}]);
+    std::fs::write(d.join("broken.json"), broken.to_string()).unwrap();
+    let stderr = feed_refused(d, &["feed", "import", "api.ois.json", "broken.json"]);
+    assert!(stderr.contains("control character"), "{stderr}");
+    // A feed named `..` goes out to a file of its own and comes back.
+    let dots = serde_json::json!([{"name": "..", "parameters": {"ids": "x", "vs_currencies": "usd"}, "path": "simple/price", "parser": "(r) => r.x.usd"}]);
+    std::fs::write(d.join("dots.json"), dots.to_string()).unwrap();
+    feed_ok(d, &["feed", "import", "api.ois.json", "dots.json"]);
+    feed_ok(d, &["feed", "export", "api.ois.json", "dots-out"]);
+    feed_ok(d, &["convert", "vendor.json", "-o", "again.ois.json"]);
+    feed_ok(d, &["feed", "import", "again.ois.json", "dots-out"]);
+    let listed: Value =
+        serde_json::from_str(&feed_ok(d, &["feed", "list", "again.ois.json", "--format", "json"])).unwrap();
+    assert!(listed["feeds"].as_array().unwrap().iter().any(|f| f["name"] == ".."), "{listed}");
+    feed_ok(d, &["feed", "rm", "api.ois.json", ".."]);
     // One array out, and a batch of feeds on two paths refused.
     feed_ok(d, &["feed", "export", "api.ois.json", "out.json"]);
     let out: Value = serde_json::from_str(&std::fs::read_to_string(d.join("out.json")).unwrap()).unwrap();
