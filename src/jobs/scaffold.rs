@@ -339,24 +339,32 @@ fn fragment(oises: &[Value], target: Option<Target>) -> Result<NodeScaffold, Dia
         require_family(oises, target.family(), target.name())?;
     }
     let scaffold = crate::scaffold::config(oises);
-    let validation = crate::validate::validate_value(&scaffold.config, None);
-    let errors: Vec<&Diagnostic> = validation.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
-    if let Some(first) = errors.first() {
-        return Err(Diagnostic::elsewhere(
-            Code::InvalidOis,
-            format!(
-                "the config would break {} OIS rule(s), so nothing was written; the first, at {}: {}",
-                errors.len(),
-                first.pointer(),
-                first.message
-            ),
-        )
-        .with_help("validate the OIS files for every problem"));
-    }
+    refuse_invalid(&crate::validate::validate_value(&scaffold.config, None).diagnostics)?;
     Ok(NodeScaffold { config: scaffold.config, secrets_env: scaffold.secrets_env, warnings: scaffold.notes })
 }
 
+/// A refusal naming the first of the errors among `found`, when there is one: a config is never
+/// written from OIS objects a node would refuse.
+fn refuse_invalid(found: &[Diagnostic]) -> Result<(), Diagnostic> {
+    let errors: Vec<&Diagnostic> = found.iter().filter(|d| d.severity == Severity::Error).collect();
+    let Some(first) = errors.first() else { return Ok(()) };
+    Err(Diagnostic::elsewhere(
+        Code::InvalidOis,
+        format!(
+            "the config would break {} OIS rule(s), so nothing was written; the first, at {}: {} ({})",
+            errors.len(),
+            first.pointer(),
+            first.message,
+            first.code
+        ),
+    )
+    .with_help("validate the OIS files for every problem"))
+}
+
 fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnostic> {
+    for ois in oises {
+        refuse_invalid(&crate::validate::validate_value(ois, None).diagnostics)?;
+    }
     let mut feeds = Vec::new();
     for text in &request.feeds {
         feeds.push(

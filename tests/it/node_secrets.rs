@@ -110,3 +110,28 @@ fn a_compared_config_never_sends_this_one_s_node_secrets_under_its_own_names() {
     let (ok, stdout, stderr) = ois(&args);
     assert!(ok, "{stdout}{stderr}");
 }
+
+/// `scaffold feed` writes no config from an OIS `validate` calls invalid: it says why, exit 1.
+#[test]
+fn a_feed_config_is_never_scaffolded_from_an_invalid_ois() {
+    let dir = tempfile::tempdir().unwrap();
+    let ois_file = dir.path().join("coins.ois.json");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/coins.yaml");
+    assert!(ois(&["convert", path(&sample), "-o", path(&ois_file)]).0);
+    let mut broken = read(&ois_file);
+    // The config's template calls the first endpoint; the second is broken beyond its rules: a
+    // pre-processing snippet that is no JavaScript.
+    let endpoint = broken["endpoints"][0]["name"].as_str().unwrap().to_owned();
+    broken["endpoints"][1]["preProcessingSpecificationV2"] =
+        json!({"environment": "Node", "value": "async ({ endpointParameters ) => {", "timeoutMs": 1000});
+    write(&ois_file, &broken);
+    let (valid, stdout, _) = ois(&["validate", path(&ois_file), "--format", "json"]);
+    assert!(!valid, "{stdout}");
+    let config = dir.path().join("config.json");
+    let feed = format!(
+        "{endpoint}:ids=string32:bitcoin,vs_currencies=string32:usd,_type=string32:int256,_path=string32:bitcoin.usd"
+    );
+    let (ok, _, stderr) = ois(&["scaffold", "feed", path(&ois_file), "--feed", &feed, "-o", path(&config)]);
+    assert!(!ok && stderr.contains("nothing was written"), "{stderr}");
+    assert!(!config.exists());
+}
