@@ -171,20 +171,25 @@ mod tests {
 
     #[test]
     fn a_secret_line_never_shows_its_value() {
-        let token = "/signedApis/0/authToken";
-        let json = "{\"signedApis\": [\n  {\"authToken\": \"literal-push-token-77\"}]}";
-        let source = Source::from_bytes("config.json", None, json.as_bytes().to_vec()).unwrap();
-        let mut diagnostic = Diagnostic::new(Code::WrongType, token, "x");
-        source.locate_diagnostic(&mut diagnostic);
-        let shown = render(&diagnostic, RenderStyle::default(), Some(&source));
-        assert!(!shown.contains("literal-push-token-77"), "{shown}");
-        let allowed = "/allowedAirnodes/0/authTokens/0";
-        let json = "{\"allowedAirnodes\": [\n  {\"authTokens\": [\"literal-push-token-77\"]}]}";
-        let source = Source::from_bytes("signed-api.json", None, json.as_bytes().to_vec()).unwrap();
-        let mut diagnostic = Diagnostic::new(Code::WrongType, allowed, "x");
-        source.locate_diagnostic(&mut diagnostic);
-        let shown = render(&diagnostic, RenderStyle::default(), Some(&source));
-        assert!(!shown.contains("literal-push-token-77"), "{shown}");
+        let tokens = [
+            (
+                "config.json",
+                "{\"signedApis\": [\n  {\"authToken\": \"literal-push-token-77\"}]}",
+                "/signedApis/0/authToken",
+            ),
+            (
+                "signed-api.json",
+                "{\"allowedAirnodes\": [\n  {\"authTokens\": [\"literal-push-token-77\"]}]}",
+                "/allowedAirnodes/0/authTokens/0",
+            ),
+        ];
+        for (name, json, pointer) in tokens {
+            let source = Source::from_bytes(name, None, json.as_bytes().to_vec()).unwrap();
+            let mut diagnostic = Diagnostic::new(Code::WrongType, pointer, "x");
+            source.locate_diagnostic(&mut diagnostic);
+            let shown = render(&diagnostic, RenderStyle::default(), Some(&source));
+            assert!(!shown.contains("literal-push-token-77") && shown.contains("***"), "{shown}");
+        }
         let credential = "/apiCredentials/0/securitySchemeValue";
         let mnemonic = "/nodeSettings/airnodeWalletMnemonic";
         let texts = [

@@ -28,7 +28,10 @@ const STRICTER: &[(&str, &str)] = &[
     ("OIS073", "a template parameter the encoder refuses"),
     ("OIS075", "an ID not derived from what it names (the Feed re-derives most, not all)"),
     ("OIS081", "a credential that names one of the node's own secrets"),
-    ("OIS091", "one of the node's own secrets named where the node sends it elsewhere (a signed API's URL, a template value)"),
+    (
+        "OIS091",
+        "one of the node's own secrets named where the node sends it elsewhere (a signed API's URL, a template value)",
+    ),
     ("REQ014", "a `${…}` that is not a secret's name"),
 ];
 
