@@ -171,7 +171,7 @@ pub fn mask_as(text: &str, secrets: &[String], placeholder: &str) -> String {
 }
 
 /// Every string of `value` as [`mask_as`] leaves it, and every key (an API may echo the key as a
-/// key of its answer) that holds a secret of at least [`MIN_KEY_MASKED_LEN`] characters: a short
+/// key of its answer) that holds a secret of at least 8 characters (`MIN_KEY_MASKED_LEN`): a short
 /// one would mask the report's own keys (`"ok"` of a secret `k`).
 pub fn mask_json_as(value: &Value, secrets: &[String], placeholder: &str) -> Value {
     let long: Vec<String> = secrets.iter().filter(|s| s.chars().count() >= MIN_KEY_MASKED_LEN).cloned().collect();
