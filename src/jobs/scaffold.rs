@@ -363,7 +363,10 @@ fn refuse_invalid(found: &[Diagnostic]) -> Result<(), Diagnostic> {
 
 fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnostic> {
     for ois in oises {
-        refuse_invalid(&crate::validate::validate_value(ois, None).diagnostics)?;
+        // An unescaped `${` is no reason to refuse: the scaffold writes it escaped, with a note.
+        let mut found = crate::validate::validate_value(ois, None).diagnostics;
+        found.retain(|diagnostic| diagnostic.code != Code::UnescapedTemplate);
+        refuse_invalid(&found)?;
     }
     let mut feeds = Vec::new();
     for text in &request.feeds {

@@ -134,4 +134,11 @@ fn a_feed_config_is_never_scaffolded_from_an_invalid_ois() {
     let (ok, _, stderr) = ois(&["scaffold", "feed", path(&ois_file), "--feed", &feed, "-o", path(&config)]);
     assert!(!ok && stderr.contains("nothing was written"), "{stderr}");
     assert!(!config.exists());
+    // An unescaped `${` in a text is what the scaffold mends itself: written escaped, with a note.
+    broken["endpoints"][1].as_object_mut().unwrap().remove("preProcessingSpecificationV2");
+    broken["endpoints"][0]["description"] = json!("costs ${PRICE}");
+    write(&ois_file, &broken);
+    let (ok, _, stderr) = ois(&["scaffold", "feed", path(&ois_file), "--feed", &feed, "-o", path(&config)]);
+    assert!(ok, "{stderr}");
+    assert!(std::fs::read_to_string(&config).unwrap().contains("costs \\\\${PRICE}"));
 }
