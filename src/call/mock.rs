@@ -45,14 +45,15 @@ impl Mock {
         let credential_names;
         let answers = if from.is_dir() {
             let recordings = Recordings::at(from);
-            if recordings.all()?.is_empty() {
+            let all = recordings.all()?;
+            if all.is_empty() {
                 return Err(Diagnostic::elsewhere(
                     Code::NoRecording,
                     format!("{} holds no recording to serve", from.display()),
                 )
                 .with_help("record a call's exchanges into it first"));
             }
-            credential_names = recordings.all()?.iter().flat_map(|(_, r)| r.credential_query_names()).collect();
+            credential_names = all.iter().flat_map(|(_, r)| r.credential_query_names()).collect();
             Answers::Recorded(recordings)
         } else {
             let source = crate::source::Source::read(from)?;

@@ -198,12 +198,12 @@ fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, maker: &mut Make
     if let Some(first) = schema.get("enum").and_then(Value::as_array).and_then(|e| e.first()) {
         return first.clone();
     }
-    if let Some(parts) = schema.get("allOf").and_then(Value::as_array).filter(|_| depth < 3 * MAX_DEPTH) {
+    if let Some(parts) = schema.get("allOf").and_then(Value::as_array).filter(|_| depth < HARD_DEPTH) {
         return all_of(parts, resolver, depth, maker);
     }
     for key in ["oneOf", "anyOf"] {
         if let Some(first) =
-            schema.get(key).and_then(Value::as_array).and_then(|a| a.first()).filter(|_| depth < 3 * MAX_DEPTH)
+            schema.get(key).and_then(Value::as_array).and_then(|a| a.first()).filter(|_| depth < HARD_DEPTH)
         {
             return built(first, resolver, depth + 1, maker);
         }
@@ -220,7 +220,7 @@ fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, maker: &mut Make
     let size = |key: &str| schema.get(key).and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok());
     match kind {
         // Deeper: only what it requires, until even that stops.
-        "object" if depth >= 3 * MAX_DEPTH => json!({}),
+        "object" if depth >= HARD_DEPTH => json!({}),
         "object" => {
             let required: Vec<&str> = schema
                 .get("required")

@@ -135,7 +135,7 @@ pub fn node_secrets_out_of_place(config: &Value, also: &[String]) -> Vec<Diagnos
             // variables): only where it would reach an API is it refused.
             let foreign = also.iter().any(|other| other == name);
             let owner = if foreign {
-                Some(Place::NodeSetting).filter(|_| matches!(here, Place::ApiCredential | Place::Elsewhere))
+                matches!(here, Place::ApiCredential | Place::Elsewhere).then_some(Place::NodeSetting)
             } else {
                 home(name).filter(|&owner| owner != here)
             };
