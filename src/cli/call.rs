@@ -245,7 +245,7 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
         }
     };
     if let Some(other) = &args.compare {
-        let compared = ois::jobs::call_config::compare_runs(job, other, usize::from(args.jobs), super::now(), &step);
+        let compared = ois::jobs::compare::compare_runs(job, other, usize::from(args.jobs), super::now(), &step);
         progress.finish_and_clear();
         return show_comparison(args, compared, style);
     }
@@ -380,7 +380,7 @@ fn summary_table(report: &AllReport) -> String {
 /// run or is in one only (values that differ are what a comparison is for).
 fn show_comparison(
     args: &CallArgs,
-    compared: Result<ois::jobs::call_config::CompareReport, ois::jobs::request::Stop>,
+    compared: Result<ois::jobs::compare::CompareReport, ois::jobs::request::Stop>,
     style: ois::report::RenderStyle,
 ) -> ExitCode {
     let report = match compared {

@@ -13,6 +13,7 @@ pub mod update;
 pub use update::{UpdateJob, UpdateReport};
 pub mod call;
 pub mod call_config;
+pub mod compare;
 pub mod endpoint;
 pub mod feed;
 pub mod ids;
