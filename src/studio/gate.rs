@@ -38,7 +38,7 @@ impl Outgoing {
     }
 
     /// A JSON answer.
-    pub fn json(status: u16, value: &serde_json::Value) -> Outgoing {
+    pub fn json(status: u16, value: &impl serde::Serialize) -> Outgoing {
         let body = serde_json::to_vec(value).unwrap_or_else(|_| b"null".to_vec());
         Outgoing { status, content_type: "application/json", body }
     }

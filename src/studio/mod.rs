@@ -21,7 +21,6 @@ mod view;
 use std::sync::Mutex;
 
 use serde::de::DeserializeOwned;
-use serde_json::json;
 
 pub use folder::Folder;
 pub use gate::{Incoming, Outgoing};
@@ -86,7 +85,8 @@ impl Studio {
                 Outgoing { status: 200, content_type: "text/css; charset=utf-8", body: STUDIO_CSS.into() }
             }
             ("GET", "/api/state") => {
-                Outgoing::json(200, &json!({"ok": true, "answer": self.with_session(|s| s.view())}))
+                let view = session::Reply::Value(self.with_session(|s| s.view()));
+                Outgoing::json(200, &Body::Answered { ok: true, answer: view })
             }
             ("POST", api) if api.starts_with("/api/") => self.api(api, &incoming.body),
             _ => Outgoing::text(404, "not found"),
@@ -121,14 +121,6 @@ impl Studio {
             "/api/update/take" => self.with_session(|s| s.take_update()),
             _ => return Outgoing::text(404, "no such call"),
         };
-        // A refusal is an answer too (the page shows its diagnostics), not a failed request: the
-        // HTTP errors are for requests the studio would not take at all.
-        #[derive(serde::Serialize)]
-        #[serde(untagged)]
-        enum Body {
-            Answered { ok: bool, answer: session::Reply },
-            Refused { ok: bool, refused: session::Refusal },
-        }
         let body = match answer {
             Ok(answer) => Body::Answered { ok: true, answer },
             Err(refused) => Body::Refused { ok: false, refused },
@@ -241,6 +233,16 @@ fn respond(request: tiny_http::Request, outgoing: Outgoing, started: std::time::
         }
     }
     let _ = request.respond(response);
+}
+
+/// What every answer of the studio is: a step's answer, or its refusal. A refusal is an answer
+/// too (the page shows its diagnostics), not a failed request: the HTTP errors are for requests
+/// the studio would not take at all.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum Body {
+    Answered { ok: bool, answer: session::Reply },
+    Refused { ok: bool, refused: session::Refusal },
 }
 
 /// A started studio: its server, the studio, and what opening the file given said (the studio

@@ -29,11 +29,16 @@ pub enum Reply {
     Page(Box<PageView>),
     /// The conversion's diagnostics.
     Report(Box<page::ReportView>),
-    /// Any other result.
+    /// Any other result: one of the typed answers of `answers`, serialized.
     Value(Value),
 }
 
 impl Reply {
+    /// One of the typed answers of `answers`, as it is sent.
+    pub(super) fn typed(answer: &impl Serialize) -> Reply {
+        Reply::Value(serde_json::to_value(answer).unwrap_or(Value::Null))
+    }
+
     /// The result as a `Value`.
     pub fn into_value(self) -> Value {
         match self {

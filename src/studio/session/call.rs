@@ -33,15 +33,14 @@ impl Session {
             job.held_response = self.response.clone();
         }
         match crate::jobs::request::run(&job, now()) {
-            Ok(report) => Ok(json!({
-                "exchange": crate::request::render::json(&report.exchange, false),
-                "curl": report.curl(false).ok(),
-                "diagnostics": view::placed(report.located.diagnostics, report.located.source.as_ref()),
-            })
-            .into()),
+            Ok(report) => Ok(Reply::typed(&answers::RequestAnswer {
+                exchange: crate::request::render::json(&report.exchange, false),
+                curl: report.curl(false).ok(),
+                diagnostics: view::placed(report.located.diagnostics, report.located.source.as_ref()),
+            })),
             Err(stop) => Err(Refusal {
                 diagnostics: view::placed(stop.located.diagnostics, stop.located.source.as_ref()),
-                detail: Some(json!({"logs": stop.logs})),
+                detail: serde_json::to_value(answers::Logged { logs: stop.logs }).ok(),
             }),
         }
     }
@@ -77,7 +76,7 @@ impl Session {
                 self.secrets.insert(name, value);
             }
         }
-        Ok(json!({"secrets": self.secrets.keys().collect::<Vec<_>>()}).into())
+        Ok(Reply::typed(&answers::SecretNames { secrets: self.secrets.keys().collect() }))
     }
 
     /// A node config of the draft (as `ois scaffold feed|airnode`), checked as the node would
@@ -132,15 +131,15 @@ impl Session {
         let ids = crate::jobs::ids::run(&job)?;
         let ids_text = crate::js::stringify_pretty(&serde_json::to_value(&ids).unwrap_or(Value::Null)) + "\n";
         let secrets_template = crate::scaffold::secrets::template(&scaffold.secrets_env, "config.json", None).text;
-        let answer = json!({
-            "config": config,
-            "secrets": secrets_template,
-            "ids": ids,
-            "mnemonic": mnemonic,
-            "diagnostics": view::placed(scaffold.warnings.clone(), None),
+        let answer = Reply::typed(&answers::Built {
+            config,
+            secrets: secrets_template,
+            ids,
+            mnemonic,
+            diagnostics: view::placed(scaffold.warnings.clone(), None),
         });
         self.built = Some(Built { scaffold, ids: ids_text });
-        Ok(answer.into())
+        Ok(answer)
     }
 }
 
@@ -161,32 +160,29 @@ impl PreparedCall {
             let masked = value.map(|v| crate::request::render::masked_json(&secrets, false, v));
             let (leaves, truncated) = masked.as_ref().map(crate::request::paths::leaves).unwrap_or_default();
             let suggested = crate::request::paths::suggested(&leaves);
-            json!({"leaves": leaves, "truncated": truncated, "suggested": suggested})
+            answers::Picker { leaves, truncated, suggested, feed: None }
         };
         match crate::jobs::call::one(&self.job, &self.endpoint, now()) {
             Ok(report) => {
                 let response = report.called.reply.as_ref().and_then(|r| r.json.clone());
-                let mut picker = leaves(report.answer_to_pick());
-                if let (Some(name), Some(object)) = (&report.feed, picker.as_object_mut()) {
-                    object.insert("feed".to_owned(), json!(name));
-                }
-                let answer = json!({
-                    "call": report.called.json(false),
-                    "picker": picker,
-                    "diagnostics": view::placed(report.located.diagnostics, report.located.source.as_ref()),
+                let picker = answers::Picker { feed: report.feed.clone(), ..leaves(report.answer_to_pick()) };
+                let answer = Reply::typed(&answers::Called {
+                    call: report.called.json(false),
+                    picker,
+                    diagnostics: view::placed(report.located.diagnostics, report.located.source.as_ref()),
                 });
-                (response, Ok(answer.into()))
+                (response, Ok(answer))
             }
             Err(stopped) => {
                 let response = stopped.reply.as_ref().and_then(|r| r.json.clone());
-                let detail = json!({
-                    "call": stopped.json(false).get("call").cloned(),
-                    "picker": leaves(response.as_ref()),
-                    "logs": stopped.stop.logs,
-                });
+                let detail = answers::CallFailed {
+                    call: stopped.json(false).get("call").cloned(),
+                    picker: leaves(response.as_ref()),
+                    logs: stopped.stop.logs,
+                };
                 let refusal = Refusal {
                     diagnostics: view::placed(stopped.stop.located.diagnostics, stopped.stop.located.source.as_ref()),
-                    detail: Some(detail),
+                    detail: serde_json::to_value(detail).ok(),
                 };
                 (response, Err(refusal))
             }

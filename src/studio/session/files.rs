@@ -5,7 +5,7 @@ use super::*;
 impl Session {
     /// The draft's text: what the page's text editor shows and its download holds.
     pub fn draft_text(&self) -> Answer {
-        Ok(json!({"text": &*self.draft()?.text}).into())
+        Ok(Reply::typed(&answers::DraftText { text: &self.draft()?.text }))
     }
 
     /// Writes a file below the folder: the draft (its record next to it, style kept), the config
@@ -52,7 +52,8 @@ impl Session {
                     draft.name = target.file_name().map_or(draft.name.clone(), |n| n.to_string_lossy().into_owned());
                     draft.on_disk = Some(text);
                 }
-                Ok(json!({"written": [self.folder.relative(&target)], "view": self.view()}).into())
+                let written = vec![self.folder.relative(&target)];
+                Ok(Reply::typed(&answers::Saved { written, view: Some(self.view()), diagnostics: None }))
             }
             "config" => {
                 let built = self.built.as_ref().ok_or_else(|| refuse("build a node config first"))?;
@@ -66,14 +67,16 @@ impl Session {
                 let report = crate::jobs::scaffold::write(built.scaffold.clone(), &outputs)?;
                 let written: Vec<String> =
                     [Some(target), secrets_out].iter().flatten().map(|p| self.folder.relative(p)).collect();
-                Ok(json!({"written": written, "diagnostics": view::placed(report.diagnostics, None)}).into())
+                let diagnostics = Some(view::placed(report.diagnostics, None));
+                Ok(Reply::typed(&answers::Saved { written, view: None, diagnostics }))
             }
             "ids" => {
                 let built = self.built.as_ref().ok_or_else(|| refuse("build a node config first"))?;
                 let mut plan = Plan::new();
                 plan.file(&target, built.ids.as_str(), request.force);
                 plan.write()?;
-                Ok(json!({"written": [self.folder.relative(&target)]}).into())
+                let written = vec![self.folder.relative(&target)];
+                Ok(Reply::typed(&answers::Saved { written, view: None, diagnostics: None }))
             }
             other => Err(refuse(format!("save \"{other}\": ois, config or ids"))),
         }
@@ -84,7 +87,7 @@ impl Session {
         let draft = self.draft()?;
         let file = draft.file.as_deref().ok_or_else(|| refuse("the draft has no file yet: save it first"))?;
         let text = Source::read(&self.folder.existing(file)?)?.text;
-        Ok(json!({"file": file, "diff": crate::emit::unified_diff(file, file, &draft.text, &text)}).into())
+        Ok(Reply::typed(&answers::OnDisk { file, diff: crate::emit::unified_diff(file, file, &draft.text, &text) }))
     }
 
     /// Takes the draft's file as it is on disk now (what another program, the CLI, wrote).
@@ -114,14 +117,14 @@ impl Session {
         let update = crate::update::update(&new, None, &source, &options)
             .map_err(|failure| Refusal { diagnostics: view::placed(failure.diagnostics, Some(&new)), detail: None })?;
         let conflicts = update.diagnostics.iter().filter(|d| d.code == Code::UpdateConflict).count();
-        let answer = json!({
-            "diff": crate::emit::unified_diff(&draft.name, &draft.name, &draft.text, &update.text),
-            "endpoints": update.merged.endpoints,
-            "conflicts": conflicts,
-            "diagnostics": view::placed(update.diagnostics.clone(), Some(&new)),
+        let answer = Reply::typed(&answers::UpdateShown {
+            diff: crate::emit::unified_diff(&draft.name, &draft.name, &draft.text, &update.text),
+            endpoints: &update.merged.endpoints,
+            conflicts,
+            diagnostics: view::placed(update.diagnostics.clone(), Some(&new)),
         });
         self.pending = Some(update);
-        Ok(answer.into())
+        Ok(answer)
     }
 
     /// Takes the update shown last: the draft becomes it, and its record the new one.

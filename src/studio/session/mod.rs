@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::folder::Folder;
 use super::generated::Generated;
@@ -139,6 +139,7 @@ struct Built {
 }
 
 mod answer;
+mod answers;
 mod call;
 mod edit;
 mod files;

@@ -161,6 +161,6 @@ impl Session {
         let sent = self.sent.borrow();
         let (revision, found) =
             sent.problems(request.endpoint).ok_or_else(|| refuse("no such endpoint: draw the page again"))?;
-        Ok(json!({"revision": revision, "diagnostics": found}).into())
+        Ok(Reply::typed(&answers::Problems { revision, diagnostics: found }))
     }
 }
