@@ -302,7 +302,43 @@ pub fn read_folder(folder: &Path) -> Result<Vec<(String, Recording)>, Diagnostic
 }
 
 /// A folder's recordings by file name, or why they could not be read.
-type Read = Result<Vec<(String, Recording)>, Diagnostic>;
+type Read = Result<Indexed, Diagnostic>;
+
+/// Recordings by file name, and where each operation's are: a request is compared only with the
+/// recordings of its method whose path ends as its own does (a replay of N requests against N
+/// recordings compared every pair).
+#[derive(Debug)]
+struct Indexed {
+    all: Vec<(String, Recording)>,
+    /// Method and the path's last segment → the recordings', in file-name order.
+    by_route: std::collections::HashMap<(String, String), Vec<usize>>,
+}
+
+impl Indexed {
+    fn of(all: Vec<(String, Recording)>) -> Indexed {
+        let mut by_route: std::collections::HashMap<(String, String), Vec<usize>> = std::collections::HashMap::new();
+        for (index, (_, recording)) in all.iter().enumerate() {
+            if let Some(route) = route(&recording.request.method, &recording.request.url) {
+                by_route.entry(route).or_default().push(index);
+            }
+        }
+        Indexed { all, by_route }
+    }
+
+    /// The recordings that may answer `method` at `url` ([`same_path`] holds only between paths
+    /// that end in the same segment), in file-name order.
+    fn candidates(&self, method: &str, url: &str) -> impl Iterator<Item = &(String, Recording)> {
+        let listed = route(method, url).and_then(|route| self.by_route.get(&route));
+        listed.into_iter().flatten().filter_map(|&index| self.all.get(index))
+    }
+}
+
+/// The key a request is found under: its method, and its path's last segment.
+fn route(method: &str, url: &str) -> Option<(String, String)> {
+    let parsed = url::Url::parse(url).ok()?;
+    let last = parsed.path().rsplit('/').next().unwrap_or_default().to_owned();
+    Some((method.to_ascii_uppercase(), last))
+}
 
 /// The recordings of a folder, read once — the first time one is asked for — however many
 /// requests a replay, a drift check or a mock answers from them.
@@ -325,7 +361,11 @@ impl Recordings {
 
     /// Every recording, by file name.
     pub fn all(&self) -> Result<&[(String, Recording)], Diagnostic> {
-        self.read.get_or_init(|| read_folder(&self.folder)).as_deref().map_err(Clone::clone)
+        self.indexed().map(|indexed| indexed.all.as_slice())
+    }
+
+    fn indexed(&self) -> Result<&Indexed, Diagnostic> {
+        self.read.get_or_init(|| read_folder(&self.folder).map(Indexed::of)).as_ref().map_err(Clone::clone)
     }
 
     /// The recording that answers `method` at `url` with `headers` and `body`: at the same path
@@ -337,16 +377,16 @@ impl Recordings {
         headers: &[(String, String)],
         body: Option<&Value>,
     ) -> Result<Option<&(String, Recording)>, Diagnostic> {
-        let all = self.all()?;
-        Ok([true, false]
-            .into_iter()
-            .find_map(|exactly| all.iter().find(|(_, r)| r.answers(method, url, headers, body, exactly))))
+        let indexed = self.indexed()?;
+        Ok([true, false].into_iter().find_map(|exactly| {
+            indexed.candidates(method, url).find(|(_, r)| r.answers(method, url, headers, body, exactly))
+        }))
     }
 
     /// The recording of the same operation as `method` at `url`, whatever its query or body: the
     /// one to name when none answers.
     pub fn nearest(&self, method: &str, url: &str) -> Option<&(String, Recording)> {
-        self.all().ok()?.iter().find(|(_, r)| r.is_near(method, url))
+        self.indexed().ok()?.candidates(method, url).find(|(_, r)| r.is_near(method, url))
     }
 
     /// The recording that answers `request`, with its file name; the error names what was asked
@@ -578,6 +618,46 @@ mod tests {
                 gone.remove(key);
                 proptest::prop_assert!(!drift(&body, &Value::Object(gone), 0.0).is_empty());
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The index finds what comparing every recording found: the same recording, or none,
+        /// for any recorded and asked paths (prefixes, trailing slashes, methods mixed).
+        #[test]
+        fn the_index_finds_what_a_scan_finds(
+            recorded in proptest::collection::vec((0usize..2, proptest::collection::vec(0usize..4, 0..4), proptest::bool::ANY), 0..12),
+            asked in (0usize..2, proptest::collection::vec(0usize..4, 0..4), proptest::bool::ANY),
+        ) {
+            const SEGMENTS: [&str; 4] = ["api", "v1", "price", "coins"];
+            const METHODS: [&str; 2] = ["GET", "post"];
+            let url = |(method, segments, slash): &(usize, Vec<usize>, bool)| {
+                let path: Vec<&str> = segments.iter().map(|&i| SEGMENTS[i]).collect();
+                let tail = if *slash { "/" } else { "" };
+                (METHODS[*method], format!("https://api.example.com/{}{tail}", path.join("/")))
+            };
+            let all: Vec<(String, Recording)> = recorded.iter().enumerate().map(|(index, item)| {
+                let (method, url) = url(item);
+                let recording = Recording {
+                    ois_recording: RECORDING_VERSION,
+                    request: RecordedRequest { method: method.to_owned(), url, headers: Default::default(), body: None },
+                    response: RecordedResponse { status: 200, headers: Vec::new(), body: Value::Null, text: false },
+                    latency_ms: 0,
+                };
+                (format!("{index:02}.json"), recording)
+            }).collect();
+            let (method, asked_url) = url(&asked);
+            let scanned = [true, false].into_iter().find_map(|exactly| {
+                all.iter().find(|(_, r)| r.answers(method, &asked_url, &[], None, exactly)).map(|(n, _)| n.clone())
+            });
+            let near_scanned = all.iter().find(|(_, r)| r.is_near(method, &asked_url)).map(|(n, _)| n.clone());
+            let indexed = Indexed::of(all);
+            let found = [true, false].into_iter().find_map(|exactly| {
+                indexed.candidates(method, &asked_url).find(|(_, r)| r.answers(method, &asked_url, &[], None, exactly)).map(|(n, _)| n.clone())
+            });
+            let near = indexed.candidates(method, &asked_url).find(|(_, r)| r.is_near(method, &asked_url)).map(|(n, _)| n.clone());
+            proptest::prop_assert_eq!(found, scanned);
+            proptest::prop_assert_eq!(near, near_scanned);
         }
     }
 }
