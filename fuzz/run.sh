@@ -6,7 +6,7 @@
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 set -euo pipefail
 cd "$(dirname "$0")"
-target=${1:?target: convert_bytes, validate_bytes, convert_structured, request_ois, secrets, processing or abi_decode}
+target=${1:?target: convert_bytes, validate_bytes, convert_structured, request_ois, secrets, processing, abi_decode, mock_answers or recordings}
 limit=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 
@@ -57,6 +57,17 @@ for text in sorted(texts):
     open(os.path.join(sys.argv[1], "seed-" + hashlib.md5(data).hexdigest()[:16]), "wb").write(data)
 PY
     ;;
+  mock_answers)
+    # OpenAPI documents (selector byte, eight seed bytes, the text) and hostile schemas.
+    for f in ../samples/*.json ../samples/*.yaml; do
+      selector='\x00'; case "$f" in *.yaml) selector='\x01' ;; esac
+      out="$corpus/seed-$(echo "$f" | md5sum | cut -c1-16)"
+      [ -e "$out" ] || { printf "$selector"'\x00\x00\x00\x00\x00\x00\x00\x00'; cat "$f"; } > "$out"
+    done
+    for f in seeds/mock_answers/*; do cp -n "$f" "$corpus/seed-$(basename "$f")"; done ;;
+  recordings)
+    # Recordings as `--record` writes them, and hostile ones (statuses, headers with line breaks).
+    for f in seeds/recordings/*; do cp -n "$f" "$corpus/seed-$(basename "$f")"; done ;;
   validate_bytes)
     for f in ../samples/expected/*.json ../tests/codes/*.config.json ../../shared/examples/ois/*.json; do [ "$(stat -c %s "$f")" -lt 65536 ] && seed "$f"; done ;;
 esac

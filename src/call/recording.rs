@@ -137,7 +137,11 @@ impl Recording {
             .join("-");
         slug.truncate(48);
         let slug = if slug.is_empty() { "root".to_owned() } else { slug.trim_end_matches('-').to_owned() };
-        format!("{}-{slug}-{hash}.json", request.method.to_ascii_lowercase())
+        // The method as read from a recording may be anything (`POST:9/x`): only its letters and
+        // digits name the file, which stays in its folder.
+        let method: String =
+            request.method.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect();
+        format!("{method}-{slug}-{hash}.json")
     }
 
     /// Whether this recording answers `method` at `url` with `headers` and `body` (see the module):
@@ -659,5 +663,23 @@ mod tests {
             proptest::prop_assert_eq!(found, scanned);
             proptest::prop_assert_eq!(near, near_scanned);
         }
+    }
+
+    /// Found by the `recordings` fuzz target: a recording's method named a folder of its file.
+    #[test]
+    fn a_file_name_stays_in_its_folder_whatever_the_method() {
+        let recording = Recording {
+            ois_recording: RECORDING_VERSION,
+            request: RecordedRequest {
+                method: "POST:9/../pr".to_owned(),
+                url: "https://api.example.com/rpc".to_owned(),
+                headers: Default::default(),
+                body: None,
+            },
+            response: RecordedResponse { status: 200, headers: Vec::new(), body: Value::Null, text: false },
+            latency_ms: 0,
+        };
+        let name = recording.file_name();
+        assert!(name.starts_with("post9pr-rpc-") && !name.contains('/'), "{name}");
     }
 }

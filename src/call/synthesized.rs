@@ -33,6 +33,20 @@ impl Maker {
         Maker { state: seed, values_left: MAX_VALUES, text_left: MAX_TEXT_BYTES }
     }
 
+    /// Takes `bytes` of text of the budget; `false` (and none left) once it cannot.
+    fn spend_text(&mut self, bytes: usize) -> bool {
+        match self.text_left.checked_sub(bytes) {
+            Some(left) => {
+                self.text_left = left;
+                true
+            }
+            None => {
+                self.text_left = 0;
+                false
+            }
+        }
+    }
+
     /// Takes one value of the budget; `false` once it is spent.
     fn spend(&mut self) -> bool {
         match self.values_left.checked_sub(1) {
@@ -222,7 +236,7 @@ fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, maker: &mut Make
         // Deeper: only what it requires, until even that stops.
         "object" if depth >= HARD_DEPTH => json!({}),
         "object" => {
-            let required: Vec<&str> = schema
+            let required: indexmap::IndexSet<&str> = schema
                 .get("required")
                 .and_then(Value::as_array)
                 .into_iter()
@@ -230,15 +244,24 @@ fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, maker: &mut Make
                 .filter_map(Value::as_str)
                 .collect();
             let properties = schema.get("properties").and_then(Value::as_object);
-            let mut object: Map<String, Value> = properties
-                .into_iter()
-                .flatten()
-                .filter(|(name, _)| !deep || required.contains(&name.as_str()))
-                .map(|(name, s)| (name.clone(), built(s, resolver, depth + 1, maker)))
-                .collect();
+            let mut object = Map::new();
+            // A key is text of the answer too: its name is spent from the text budget.
+            for (name, part) in properties.into_iter().flatten() {
+                if deep && !required.contains(name.as_str()) {
+                    continue;
+                }
+                if !maker.spend_text(name.len()) {
+                    break;
+                }
+                let value = built(part, resolver, depth + 1, maker);
+                object.insert(name.clone(), value);
+            }
             // Required, with no schema of its own: any value does.
             for name in required {
                 if !object.contains_key(name) {
+                    if !maker.spend() || !maker.spend_text(name.len() + "string".len()) {
+                        break;
+                    }
                     object.insert(name.to_owned(), json!("string"));
                 }
             }
@@ -257,7 +280,7 @@ fn built(schema: &Value, resolver: &Resolver<'_>, depth: usize, maker: &mut Make
         "boolean" => json!(true),
         "string" => {
             let made = text(schema, size("minLength").map(|min| min.min(maker.text_left)), size("maxLength"));
-            maker.text_left = maker.text_left.saturating_sub(made.len());
+            maker.spend_text(made.len());
             json!(made)
         }
         _ => Value::Null,
@@ -463,6 +486,11 @@ mod tests {
         // Two required ones, which the depth alone did not stop.
         let two = json!({"Node": {"type": "object", "required": ["a", "b"], "properties": {"a": node, "b": node}}});
         bounded(&made(node.clone(), two));
+        // Long names of required properties (found by the `mock_answers` fuzz target): the keys
+        // are spent from the text budget too.
+        let long = "a".repeat(100);
+        let named = json!({"Node": {"type": "object", "required": [long, "b"], "properties": {"b": node, "c": node}}});
+        bounded(&made(node.clone(), named));
         // A huge minLength: cut to the text budget, made in linear time.
         let long = made(json!({"type": "string", "minLength": 3_000_000}), json!({}));
         assert_eq!(long.as_str().unwrap().len(), MAX_TEXT_BYTES);
