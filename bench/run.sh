@@ -23,6 +23,8 @@
 #        bench/run.sh mock [RUNS REQUESTS CLIENTS RECORDINGS]
 #                                          ois mock's requests per second against a trivial
 #                                          server answering the same body (bench/mock.rs)
+#        bench/run.sh memory            peak memory of replay, mock, --check and validate against
+#                                          the size of the recording or OIS they read (bench/memory.sh)
 #        bench/run.sh studio [RUNS]        ois studio in headless Chromium on the largest corpus
 #                                          documents and a Graph-sized synthetic one: click Open
 #                                          to drawn, Apply an edit to re-validated and redrawn
@@ -71,6 +73,10 @@ case "${1:-}" in
     shift
     cargo build --release --quiet --example mock
     exec target/release/examples/mock "$@"
+    ;;
+  memory)
+    shift
+    exec bench/memory.sh
     ;;
   call-config)
     shift

@@ -186,16 +186,17 @@ impl Mock {
         match &self.answers {
             Answers::Recorded(recordings) => match recordings.answering(method, url, headers, body).ok().flatten() {
                 Some((name, recording)) => {
-                    let reply = recording.reply();
-                    let kept: Vec<(String, String)> = reply
+                    let answer = &recording.response;
+                    let kept: Vec<(String, String)> = answer
                         .headers
-                        .into_iter()
+                        .iter()
                         .filter(|(n, _)| {
                             !["content-length", "transfer-encoding", "connection", "content-encoding"]
                                 .contains(&n.to_ascii_lowercase().as_str())
                         })
+                        .cloned()
                         .collect();
-                    (reply.status, kept, reply.text, name.clone())
+                    (answer.status, kept, answer.text(), name.clone())
                 }
                 None => {
                     let near = recordings.nearest(method, url);

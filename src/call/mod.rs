@@ -152,7 +152,7 @@ pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result
     let Some(built) = &prepared.request else { return Ok(None) };
     let stopped = |diagnostic| Stopped { diagnostic, logs: prepared.logs.clone() };
     let reply = match &call_options.replay {
-        Some(recordings) => recordings.find(built).map(|(_, found)| found.reply()).map_err(stopped)?,
+        Some(recordings) => recordings.find(built).and_then(|(_, found)| found.reply()).map_err(stopped)?,
         None => send(built, call_options).map_err(stopped)?,
     };
     if let Some(folder) = &call_options.record {
@@ -168,7 +168,8 @@ pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result
         let drifted = |message: String| Diagnostic::elsewhere(Code::AnswerDrifted, message);
         let (name, recorded) = check.recordings.find(built).map_err(stopped)?;
         let live = reply.json.as_ref().unwrap_or(&Value::Null);
-        let moved = recording::drift(&recorded.response.body, live, check.tolerance);
+        let recorded_body = recorded.response.json().map_err(stopped)?.unwrap_or(Value::Null);
+        let moved = recording::drift(&recorded_body, live, check.tolerance);
         if !moved.is_empty() {
             let message = format!(
                 "the answer to {} {} drifted from its recording {name}: {}",
@@ -312,7 +313,7 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
         .with_help("raise the limit if the API really answers this much (the node reads any size)"));
     }
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let json = read_json(bytes);
+    let json = read_json(bytes)?;
     Ok(Reply { status, latency, headers, text, json, notes })
 }
 
@@ -403,19 +404,24 @@ fn host_of(url: &str) -> String {
 }
 
 /// The body as `JSON.parse` reads it (a later duplicate key wins, `1e400` is Infinity); `None`
-/// when it is not JSON (YAML, HTML, text).
-fn read_json(bytes: Vec<u8>) -> Option<Value> {
+/// when it is not JSON (YAML, HTML, text); an error when it would become more values than its
+/// size allows.
+fn read_json(bytes: Vec<u8>) -> Result<Option<Value>, Diagnostic> {
     // axios decodes the body as UTF-8, a bad sequence becoming U+FFFD, before JSON.parse reads it.
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
     };
-    let source = Source::from_text("the response", None, text);
+    let source = Source::from_text("the answer", None, text);
     if source.format == crate::source::Format::Json {
-        return source.parse_as_javascript().ok().map(|(value, _, _)| value);
+        return match source.parse_as_javascript() {
+            Ok((value, _, _)) => Ok(Some(value)),
+            Err(refused) if refused.code == Code::TooManyValues => Err(refused),
+            Err(_) => Ok(None),
+        };
     }
     // A bare JSON scalar: a number, a string, true, false, null.
-    serde_json::from_str(source.text.trim()).ok()
+    Ok(serde_json::from_str(source.text.trim()).ok())
 }
 
 fn status_error(reply: &Reply, secrets: &[String]) -> Diagnostic {
@@ -529,12 +535,22 @@ mod tests {
 
     #[test]
     fn only_json_is_json() {
-        assert_eq!(read_json(b"<html>maintenance</html>".to_vec()), None);
-        assert_eq!(read_json(b"maintenance".to_vec()), None);
-        assert_eq!(read_json(b"a: 1".to_vec()), None);
-        assert_eq!(read_json(b" 42 ".to_vec()), Some(serde_json::json!(42)));
-        assert_eq!(read_json(b"\"text\"".to_vec()), Some(serde_json::json!("text")));
-        assert_eq!(read_json(br#"{"a": 1, "a": 2}"#.to_vec()), Some(serde_json::json!({"a": 2})));
+        let read_json_ok = |bytes: Vec<u8>| read_json(bytes).unwrap();
+        assert_eq!(read_json_ok(b"<html>maintenance</html>".to_vec()), None);
+        assert_eq!(read_json_ok(b"maintenance".to_vec()), None);
+        assert_eq!(read_json_ok(b"a: 1".to_vec()), None);
+        assert_eq!(read_json_ok(b" 42 ".to_vec()), Some(serde_json::json!(42)));
+        assert_eq!(read_json_ok(b"\"text\"".to_vec()), Some(serde_json::json!("text")));
+        assert_eq!(read_json_ok(br#"{"a": 1, "a": 2}"#.to_vec()), Some(serde_json::json!({"a": 2})));
+    }
+
+    #[test]
+    fn an_answer_denser_than_its_size_allows_is_refused_before_it_is_built() {
+        let dense = format!("[{}{{}}]", "{},".repeat(200_000));
+        let refused = read_json(dense.into_bytes()).unwrap_err();
+        assert_eq!(refused.code, Code::TooManyValues);
+        let prices = format!("[{}1]", "61234.5,".repeat(200_000));
+        assert!(read_json(prices.into_bytes()).unwrap().is_some());
     }
 
     /// A DNS failure cannot be made in a test without asking a name server, so its mapping is

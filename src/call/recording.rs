@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::Reply;
 use crate::diagnostic::{Code, Diagnostic};
@@ -51,8 +52,10 @@ pub struct RecordedRequest {
     pub body: Option<Value>,
 }
 
-/// An answer: status, headers, and the body (JSON as `JSON.parse` read it, or text).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// An answer: status, headers, and the body (JSON as `JSON.parse` read it, or text). The body is
+/// kept as its text: a mock serves it as it is, and a replay builds its value once, where a
+/// value of every recording read would cost many times the folder's size.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RecordedResponse {
     /// The HTTP status.
     pub status: u16,
@@ -60,7 +63,7 @@ pub struct RecordedResponse {
     #[serde(default)]
     pub headers: Vec<(String, String)>,
     /// The body: JSON when it was JSON, else its text as a string (with `text` set).
-    pub body: Value,
+    pub body: Box<RawValue>,
     /// Whether `body` is the text of a body that was not JSON.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub text: bool,
@@ -84,6 +87,7 @@ impl Recording {
             Some(json) => (redacted_json(json, secrets), false),
             None => (Value::String(redact(&reply.text)), true),
         };
+        let body = serde_json::value::to_raw_value(&body).unwrap_or_else(|_| RawValue::NULL.to_owned());
         Recording {
             ois_recording: RECORDING_VERSION,
             request: RecordedRequest {
@@ -102,20 +106,19 @@ impl Recording {
         }
     }
 
-    /// The answer as the call reads it.
-    pub fn reply(&self) -> Reply {
-        let (text, json) = match (&self.response.body, self.response.text) {
-            (Value::String(text), true) => (text.clone(), None),
-            (body, _) => (crate::js::stringify(body), Some(body.clone())),
-        };
-        Reply {
+    /// The answer as the call reads it; an error when its body would become more values than
+    /// its size allows.
+    pub fn reply(&self) -> Result<Reply, Diagnostic> {
+        let text = self.response.text();
+        let json = if self.response.text { None } else { super::read_json(text.clone().into_bytes())? };
+        Ok(Reply {
             status: self.response.status,
             latency: Duration::from_millis(self.latency_ms),
             headers: self.response.headers.clone(),
             text,
             json,
             notes: Vec::new(),
-        }
+        })
     }
 
     /// The file name this recording is kept under: method, a slug of the path and a hash of the
@@ -284,6 +287,37 @@ fn redacted_json(value: &Value, secrets: &[String]) -> Value {
     crate::request::mask_json_as(value, secrets, CREDENTIAL)
 }
 
+impl RecordedResponse {
+    /// The body as served: the recorded JSON's text, or the text of a body that was not JSON.
+    pub fn text(&self) -> String {
+        match self.text {
+            true => serde_json::from_str::<String>(self.body.get()).unwrap_or_default(),
+            false => self.body.get().to_owned(),
+        }
+    }
+
+    /// The body's value, as a replay reads it (`None` for a text); an error when it would
+    /// become more values than its size allows.
+    pub fn json(&self) -> Result<Option<Value>, Diagnostic> {
+        if self.text {
+            return Ok(None);
+        }
+        super::read_json(self.body.get().as_bytes().to_vec())
+    }
+}
+
+/// Two answers are the same when their status, headers and bodies are, however the bodies' text
+/// is spaced.
+impl PartialEq for RecordedResponse {
+    fn eq(&self, other: &Self) -> bool {
+        let value = |body: &RawValue| serde_json::from_str::<Value>(body.get()).ok();
+        self.status == other.status
+            && self.headers == other.headers
+            && self.text == other.text
+            && (self.body.get() == other.body.get() || value(&self.body).is_some_and(|a| Some(a) == value(&other.body)))
+    }
+}
+
 /// The recordings of a folder, by file name (files that are not recordings are left out).
 pub fn read_folder(folder: &Path) -> Result<Vec<(String, Recording)>, Diagnostic> {
     let entries = std::fs::read_dir(folder).map_err(|error| {
@@ -395,14 +429,14 @@ impl Recordings {
 
     /// The recording that answers `request`, with its file name; the error names what was asked
     /// and the nearest recording, when there is one.
-    pub fn find(&self, request: &Request) -> Result<(String, Recording), Diagnostic> {
+    pub fn find(&self, request: &Request) -> Result<&(String, Recording), Diagnostic> {
         let headers: Vec<(String, String)> = request
             .headers
             .iter()
             .map(|(name, value)| (name.clone(), value.as_str().map_or_else(|| value.to_string(), str::to_owned)))
             .collect();
         if let Some(found) = self.answering(request.method, &request.url, &headers, request.body.as_ref())? {
-            return Ok(found.clone());
+            return Ok(found);
         }
         let asked = redacted(&request.url, &request.secrets);
         let missing = Diagnostic::elsewhere(
@@ -527,7 +561,7 @@ mod tests {
             response: RecordedResponse {
                 status: 200,
                 headers: Vec::new(),
-                body: serde_json::json!({"p": 1}),
+                body: serde_json::value::to_raw_value(&serde_json::json!({"p": 1})).unwrap(),
                 text: false,
             },
             latency_ms: 5,
@@ -605,7 +639,7 @@ mod tests {
             proptest::prop_assert!(!serde_json::to_string(&recording).unwrap().contains("k-4750"));
             let written = serde_json::to_string(&recording).unwrap();
             let read: Recording = serde_json::from_str(&written).unwrap();
-            let replayed = read.reply();
+            let replayed = read.reply().unwrap();
             proptest::prop_assert_eq!(replayed.json.as_ref(), Some(&body));
             proptest::prop_assert_eq!(replayed.status, status);
             proptest::prop_assert!(read.answers("GET", "http://127.0.0.1:9/v1/rates?key=other", &[], None, true));
@@ -645,7 +679,7 @@ mod tests {
                 let recording = Recording {
                     ois_recording: RECORDING_VERSION,
                     request: RecordedRequest { method: method.to_owned(), url, headers: Default::default(), body: None },
-                    response: RecordedResponse { status: 200, headers: Vec::new(), body: Value::Null, text: false },
+                    response: RecordedResponse { status: 200, headers: Vec::new(), body: RawValue::NULL.to_owned(), text: false },
                     latency_ms: 0,
                 };
                 (format!("{index:02}.json"), recording)
@@ -676,7 +710,12 @@ mod tests {
                 headers: Default::default(),
                 body: None,
             },
-            response: RecordedResponse { status: 200, headers: Vec::new(), body: Value::Null, text: false },
+            response: RecordedResponse {
+                status: 200,
+                headers: Vec::new(),
+                body: RawValue::NULL.to_owned(),
+                text: false,
+            },
             latency_ms: 0,
         };
         let name = recording.file_name();

@@ -16,6 +16,7 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     ("INP012", include_str!("../../docs/codes/INP012.md")),
     ("INP013", include_str!("../../docs/codes/INP013.md")),
     ("INP014", include_str!("../../docs/codes/INP014.md")),
+    ("INP015", include_str!("../../docs/codes/INP015.md")),
     ("OAS001", include_str!("../../docs/codes/OAS001.md")),
     ("OAS002", include_str!("../../docs/codes/OAS002.md")),
     ("OAS010", include_str!("../../docs/codes/OAS010.md")),

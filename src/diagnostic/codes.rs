@@ -97,6 +97,7 @@ codes! {
         InputNotRegular = "INP012", Error, "a file read on its own (a `$ref` target, a file in a folder) is not a regular file";
         TagIgnored = "INP013", Note, "YAML tags (`!Sub`, `!Ref`) read as the plain values they tag";
         PathOutsideFolder = "INP014", Error, "the studio was asked for a file outside the folder it was started on (an absolute path, `..`, or a link leading out)";
+        TooManyValues = "INP015", Error, "the input would become more values in memory than its size allows (hostile density: `[{},{},…]`)";
     }
     OpenApi {
         NotOpenApi = "OAS001", Error, "no `openapi` or `swagger` field: not an OpenAPI document";

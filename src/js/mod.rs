@@ -32,6 +32,28 @@ pub fn as_parsed(value: &Value) -> Value {
     }
 }
 
+/// [`as_parsed`], borrowing `value` when it already is as JavaScript holds it (the usual answer:
+/// no integer beyond a double, no object whose index keys come late), so that a big answer is
+/// not copied to be read.
+pub fn as_parsed_borrowed(value: &Value) -> std::borrow::Cow<'_, Value> {
+    if is_as_parsed(value) { std::borrow::Cow::Borrowed(value) } else { std::borrow::Cow::Owned(as_parsed(value)) }
+}
+
+fn is_as_parsed(value: &Value) -> bool {
+    // A walk with a stack of its own: an answer may nest as deep as the parser allows.
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Number(n) if as_double(n) != *n => return false,
+            Value::Object(map) if map.keys().any(|k| array_index(k).is_some()) => return false,
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => pending.extend(map.values()),
+            _ => {}
+        }
+    }
+    true
+}
+
 /// Puts the array-index keys of `map` first, as a JavaScript object enumerates them.
 pub fn order_keys(map: &mut Map<String, Value>) {
     if !map.keys().any(|k| array_index(k).is_some()) {

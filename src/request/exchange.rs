@@ -225,8 +225,14 @@ impl Prepared {
         let Some(response) = standing_in.as_ref().or(response) else {
             return Ok(Exchange { given, processed, request, reserved, answer: None, logs });
         };
-        let at =
-            processing.post.as_ref().and_then(|s| s.snippets().last()).map(|s| s.pointer.clone()).unwrap_or_default();
+        // Without post-processing the value is read from the response itself, not a copy of it.
+        let Some(post) = &processing.post else {
+            let preview = extract_and_encode(response, &reserved, now)
+                .map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
+            let answer = Answer { processed: None, timestamp: None, preview };
+            return Ok(Exchange { given, processed, request, reserved, answer: Some(answer), logs });
+        };
+        let at = post.snippets().last().map(|s| s.pointer.clone()).unwrap_or_default();
         // Post-processing sees the requester's parameters, not the pre-processed ones.
         let ran = processing::post_process(engine, &processing, response, &given)
             .map_err(|f| failed(f, &at, logs.clone(), Phase::Post))?;
@@ -240,7 +246,7 @@ impl Prepared {
         };
         let preview =
             extract_and_encode(value, &reserved, now).map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
-        let processed_response = processing.post.is_some().then_some(ran.value).flatten();
+        let processed_response = ran.value;
         let answer = Answer { processed: processed_response, timestamp: ran.timestamp, preview };
         Ok(Exchange { given, processed, request, reserved, answer: Some(answer), logs })
     }

@@ -32,7 +32,7 @@ fn fail(code: Code, message: impl Into<String>) -> Diagnostic {
 /// `now` is the unix time `timestamp` encodes.
 pub fn extract_and_encode(data: &Value, reserved: &Map<String, Value>, now: u64) -> Result<Preview, Diagnostic> {
     // The adapter sees the response as `JSON.parse` made it (integers rounded to doubles).
-    let data = &js::as_parsed(data);
+    let data = &*js::as_parsed_borrowed(data);
     let get = |name: &str| reserved.get(name).map(js::string).filter(|s| !s.is_empty());
     let Some(types) = get("_type") else {
         return Err(fail(Code::InvalidType, "no _type: the node cannot encode a response without it").with_help(

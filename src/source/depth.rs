@@ -2,6 +2,31 @@
 //! scanner is quadratic in depth) sees it. Block nesting needs indentation, so only flow
 //! collections and `- - -` chains on one line can get deep cheaply.
 
+/// The offset where a JSON text's nesting first exceeds `limit`, if it does (strings skipped).
+pub(super) fn json_exceeds(text: &str, limit: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b'"' => at = super::density::string_end(bytes, at + 1),
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(at);
+                }
+                at += 1;
+            }
+            b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                at += 1;
+            }
+            _ => at += 1,
+        }
+    }
+    None
+}
+
 /// The offset where nesting first exceeds `limit`, if it does.
 pub(super) fn yaml_exceeds(text: &str, limit: usize) -> Option<usize> {
     let bytes = text.as_bytes();

@@ -2,6 +2,7 @@
 //! `serde_json::Value`, and JSON pointers mapped back to line:column for diagnostics.
 
 mod chars;
+pub mod density;
 mod depth;
 mod lines;
 mod locate;
@@ -213,6 +214,7 @@ impl Source {
                     .with_help("pass an OpenAPI document in JSON or YAML"),
             ));
         }
+        self.within_values_allowed()?;
         parse::take_references();
         let parsed = match self.format {
             Format::Json => self.parse_json(interest),
@@ -223,6 +225,38 @@ impl Source {
             let _ = self.references.set(references);
         }
         parsed.map_err(|diagnostic| self.named(diagnostic))
+    }
+
+    /// Refuses a text that would become more values than its size allows ([`density`]), before
+    /// one is built.
+    fn within_values_allowed(&self) -> Result<(), Diagnostic> {
+        let limit = max_input_bytes();
+        let allowed = density::values_allowed(self.text.len(), limit);
+        let values = density::values_in(&self.text, self.format);
+        // Text nested past the limit is dense too; the parse says where it is too deep.
+        if values <= allowed || self.nests_too_deep() {
+            return Ok(());
+        }
+        let message = format!(
+            "{} would become {values} values in memory, more than the {allowed} its {} bytes may (one per {} bytes, \
+             and {} under the input limit of {limit} bytes); it is not read",
+            self.name,
+            self.text.len(),
+            density::BYTES_PER_VALUE,
+            limit / density::LIMIT_BYTES_PER_FREE_VALUE,
+        );
+        Err(self.named(
+            Diagnostic::new(Code::TooManyValues, "", message)
+                .with_help("raise the limit with the environment variable OIS_MAX_INPUT_BYTES (a number of bytes)"),
+        ))
+    }
+
+    /// Whether the text nests deeper than [`MAX_DEPTH`] somewhere.
+    fn nests_too_deep(&self) -> bool {
+        match self.format {
+            Format::Json => depth::json_exceeds(&self.text, MAX_DEPTH).is_some(),
+            Format::Yaml => depth::yaml_exceeds(&self.text, MAX_DEPTH).is_some(),
+        }
     }
 
     /// The members of values read by reference ([`Reading::Referenced`]) that the last
@@ -338,6 +372,7 @@ impl Source {
         // literal is replaced by the text "Infinity" (or "-Infinity") and the text parsed again,
         // a bounded number of times.
         const MAX_INFINITIES: usize = 1000;
+        self.within_values_allowed()?;
         let mut text = std::borrow::Cow::Borrowed(self.text.as_str());
         let mut infinities = 0;
         loop {

@@ -245,6 +245,7 @@ one_test_per_code! {
     inp011_input_too_large: InputTooLarge,
     inp012_input_not_regular: InputNotRegular,
     inp013_tag_ignored: TagIgnored,
+    inp015_too_many_values: TooManyValues,
     oas001_not_open_api: NotOpenApi,
     oas002_unsupported_version: UnsupportedVersion,
     oas010_ref_missing: RefMissing,

@@ -30,6 +30,9 @@ const SPLITS: usize = 3;
 /// A piece longer than this is outlined in turn, when it is an object or array.
 const BIG_PIECE: usize = 128 * 1024;
 
+/// The bytes of text per value below which a big array is parsed as one piece, not outlined.
+const MIN_ELEMENT_BYTES: usize = 64;
+
 /// The levels of nesting a piece may have. serde_json refuses the 128th level of a document;
 /// pieces start on the third level, or [`SPLITS`] further down, and a margin keeps the count
 /// simple: a deeper piece only means the whole text is parsed in one go, which decides.
@@ -382,9 +385,7 @@ fn outline_root<'text>(text: &'text str, root: Outliner<'_, '_, 'text>) -> Optio
         let (reading, path) = root.below(Some(&key));
         let (member, end) = match scan.byte(start)? {
             // Outlined as it is read: its text is not scanned first.
-            b'{' | b'[' if reading != Reading::Nothing => {
-                Outliner { path: &path, reading, ..root }.container(&scan, start)?
-            }
+            b'{' if reading != Reading::Nothing => Outliner { path: &path, reading, ..root }.container(&scan, start)?,
             b'{' | b'[' => {
                 let end = scan.value_end(start, indent)?;
                 (root.member(scan.slice(start..end)?, Some(&key))?, end)
@@ -478,7 +479,7 @@ impl<'b, 'text> Outliner<'b, '_, 'text> {
         }
         // A value read by reference is outlined however small: its members are each a piece.
         let by_reference = reading == Reading::Referenced && text.starts_with('{');
-        if by_reference || (self.splits > 0 && text.len() >= BIG_PIECE && text.starts_with(['{', '['])) {
+        if by_reference || (self.splits > 0 && text.len() >= BIG_PIECE && worth_outlining(text)) {
             let inner = Outliner { splits: self.splits.saturating_sub(1), path: &path, reading, ..self };
             let scan = Scan { text, by_lines: Cell::new(true) };
             // Where the scan found it to end, as its own reading of the text does.
@@ -491,6 +492,14 @@ impl<'b, 'text> Outliner<'b, '_, 'text> {
         self.pieces.push(text, part);
         Some(Outline::Piece(text))
     }
+}
+
+/// Whether a big value's members are worth a piece each: an object's are, and an array's when they
+/// are big (a million prices as a million pieces cost more memory than the values they become).
+fn worth_outlining(text: &str) -> bool {
+    text.starts_with('{')
+        || (text.starts_with('[')
+            && crate::source::density::values_in(text, crate::source::Format::Json) <= text.len() / MIN_ELEMENT_BYTES)
 }
 
 /// JSON text read at the outline's levels: members, keys and separators are read here, a
@@ -741,6 +750,17 @@ mod tests {
         let text = serde_json::to_string(&deep).unwrap();
         assert_eq!(pieces_of(&text).len(), 1);
         assert_eq!(split(&text), Some(deep));
+    }
+
+    #[test]
+    fn a_big_array_of_small_values_is_one_piece() {
+        let prices: Vec<Value> = (0..40_000).map(|n| json!(n as f64 + 0.5)).collect();
+        let root =
+            json!({"openapi": "3.0.0", "x-prices": prices, "components": {"schemas": {"a": {"type": "string"}}}});
+        let text = serde_json::to_string(&root).unwrap();
+        assert!(text.len() > BIG_PIECE);
+        assert_eq!(pieces_of(&text).len(), 2);
+        assert_eq!(split(&text), Some(root));
     }
 
     #[test]
