@@ -171,6 +171,7 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     ("OIS089", include_str!("../../docs/codes/OIS089.md")),
     ("OIS090", include_str!("../../docs/codes/OIS090.md")),
     ("OIS091", include_str!("../../docs/codes/OIS091.md")),
+    ("OIS092", include_str!("../../docs/codes/OIS092.md")),
     ("REQ001", include_str!("../../docs/codes/REQ001.md")),
     ("REQ002", include_str!("../../docs/codes/REQ002.md")),
     ("REQ003", include_str!("../../docs/codes/REQ003.md")),

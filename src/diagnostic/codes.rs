@@ -258,6 +258,7 @@ codes! {
         FeedParserBroken = "OIS089", Error, "a feed's parser (in the post-processing table) is not a function expression: its post-processing fails";
         FeedNameUnusable = "OIS090", Error, "a feed name no template can carry: longer than 31 bytes (string32), empty, or with control characters";
         NodeSecretOutOfPlace = "OIS091", Error, "one of the node's own secrets (its mnemonic, a signed API's token, a chain or node setting) named where the node does not keep it: a URL, a template value, an OIS, another kind of slot; the node would send or publish it";
+        FeedsReadOneValue = "OIS092", Error, "two feeds answered by one call that read the same value of its answer (a batch whose value paths were not made each feed's own): every one of them would publish that one value";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";

@@ -239,9 +239,11 @@ fn batch(
         listed.push(key.clone());
         merged.insert(key, Value::String(items.join(",")));
     }
-    for &i in &indexes {
+    let read = own_elements(&members, &merged, &listed)?;
+    for (&i, parser) in indexes.iter().zip(read.parsers) {
         if let Some(member) = list.get_mut(i) {
             member.parameters = merged.clone();
+            member.parser = parser;
         }
     }
     let what = if listed.is_empty() {
@@ -251,8 +253,93 @@ fn batch(
     };
     Ok(note(
         String::new(),
-        format!("{} feeds answered by one call ({what}); a trigger of their templates makes one API call", names.len()),
+        format!(
+            "{} feeds answered by one call ({what}); a trigger of their templates makes one API call; {}",
+            names.len(),
+            read.evidence.join(", ")
+        ),
     ))
+}
+
+/// How each feed of a batch reads its own value from the one answer: its parser, and what says
+/// the value is its own.
+struct OwnElements {
+    parsers: Vec<Option<String>>,
+    evidence: Vec<String>,
+}
+
+/// Each feed's reader of the batch's one answer, made to read the feed's own element: a value
+/// path through the feed's own value of the listed parameter (`bitcoin.usd`) is kept; one that
+/// starts at an array index (`0.data.last`) is moved to the feed's place in the listed values,
+/// the order the vendor answers an array in. Two feeds left reading the same value are refused:
+/// every one of them would publish it.
+fn own_elements(members: &[Feed], merged: &Map<String, Value>, listed: &[String]) -> Result<OwnElements, Diagnostic> {
+    let items_of = |value: &Value| -> Vec<String> {
+        let text = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
+        text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
+    };
+    // The one listed parameter each feed asks one value of, and the values in request order.
+    let single = match listed {
+        [key] => merged.get(key).map(|all| (key, items_of(all))),
+        _ => None,
+    };
+    let mut parsers = Vec::with_capacity(members.len());
+    let mut evidence = Vec::with_capacity(members.len());
+    for member in members {
+        let own = single.as_ref().and_then(|(key, _)| match member.parameters.get(key.as_str()).map(items_of) {
+            Some(items) if items.len() == 1 => items.into_iter().next(),
+            _ => None,
+        });
+        let Some(path) = member.value_path() else {
+            evidence.push(format!("{} by its parser", shown(&member.name)));
+            parsers.push(member.parser.clone());
+            continue;
+        };
+        let mut segments = crate::ois::reserved::escape_aware_split(&path, '.');
+        let place = own.as_ref().zip(single.as_ref()).and_then(|(own, (_, all))| all.iter().position(|v| v == own));
+        let keyed = own.as_ref().is_some_and(|own| segments.iter().any(|segment| segment == own));
+        let indexed =
+            segments.first().is_some_and(|first| !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()));
+        match (keyed, indexed, place, single.as_ref()) {
+            (true, _, _, Some((key, _))) => {
+                evidence.push(format!("{} at {} (its own {key})", shown(&member.name), shown(&path)));
+                parsers.push(member.parser.clone());
+            }
+            (false, true, Some(place), Some((key, _))) => {
+                if let Some(first) = segments.first_mut() {
+                    *first = place.to_string();
+                }
+                let moved = segments.iter().map(|s| s.replace('.', "\\.")).collect::<Vec<_>>().join(".");
+                evidence.push(format!(
+                    "{} at {} (element {place} of the answer, as {key} lists it)",
+                    shown(&member.name),
+                    shown(&moved)
+                ));
+                parsers.push(Some(feeds::parser_for(&moved)?));
+            }
+            _ => {
+                evidence.push(format!("{} at {}", shown(&member.name), shown(&path)));
+                parsers.push(member.parser.clone());
+            }
+        }
+    }
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (at, parser) in parsers.iter().enumerate() {
+        let Some(parser) = parser else { continue };
+        let Some(earlier) = seen.insert(parser.split_whitespace().collect(), at) else { continue };
+        let (Some(first), Some(second)) = (members.get(earlier), members.get(at)) else { continue };
+        let read = feeds::value_path_of(parser).unwrap_or_else(|| "the same parser".to_owned());
+        return Err(refuse(format!(
+            "feeds \"{}\" and \"{}\" would read the same value of the one answer ({}): both would publish it. \
+             Give each the value of its own element: a value path through its own key (`bitcoin.usd`), or \
+             starting at its position in the answer's array (`0.…`, in the order of the listed values), or \
+             a parser that finds it (`response.find((item) => item.symbol === \"silver\")`)",
+            shown(&first.name),
+            shown(&second.name),
+            shown(&read)
+        )));
+    }
+    Ok(OwnElements { parsers, evidence })
 }
 
 /// Writes `list` into `ois`: the operation, the endpoint, its tables. With no feeds left, the
@@ -430,4 +517,114 @@ fn endpoint_parameters(
         list.push(json!({"name": name, "operationParameter": {"in": location(name), "name": name}}));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// How a feed was given its value before the batch.
+    #[derive(Clone, Debug)]
+    enum Given {
+        /// Through its own key: `{own}.price`.
+        Keyed,
+        /// At some index of an array: `{index}.price`.
+        Indexed(usize),
+        /// The same path as every other feed given so: `data.price`.
+        Shared,
+    }
+
+    fn read<'v>(answer: &'v Value, path: &str) -> Option<&'v Value> {
+        path.split('.').try_fold(answer, |value, segment| match value {
+            Value::Array(items) => items.get(segment.parse::<usize>().ok()?),
+            Value::Object(members) => members.get(segment),
+            _ => None,
+        })
+    }
+
+    proptest! {
+        /// A batch of distinct feeds over an answer keyed by the listed parameter, or an array in
+        /// its order: after `feed batch`, every feed reads its own element's value (or none: a
+        /// path that finds nothing fails its call), or the batch is refused. No feed ever reads
+        /// another's.
+        #[test]
+        fn after_a_batch_every_feed_reads_its_own_value_or_the_batch_is_refused(
+            given in prop::collection::vec(prop_oneof![
+                Just(Given::Keyed), (0usize..6).prop_map(Given::Indexed), Just(Given::Shared)
+            ], 2..6),
+            keyed_answer in any::<bool>(),
+        ) {
+            let owns: Vec<String> = (0..given.len()).map(|i| format!("asset{i}")).collect();
+            let mut list: Vec<Feed> = given.iter().zip(&owns).enumerate().map(|(i, (how, own))| {
+                let mut feed = Feed::new(format!("F{i}/USD"), "spot");
+                feed.parameters.insert("assets".into(), Value::from(own.as_str()));
+                feed.parameters.insert("quote".into(), Value::from("usd"));
+                let path = match how {
+                    Given::Keyed => format!("{own}.price"),
+                    Given::Indexed(index) => format!("{index}.price"),
+                    Given::Shared => "data.price".to_owned(),
+                };
+                feed.parser = Some(feeds::parser_for(&path).unwrap());
+                feed
+            }).collect();
+            // The vendor answers in request order, each asset's price its index plus one.
+            let answer = if keyed_answer {
+                Value::Object(owns.iter().enumerate().map(|(i, own)| (own.clone(), json!({"price": i + 1}))).collect())
+            } else {
+                Value::Array((0..owns.len()).map(|i| json!({"price": i + 1})).collect())
+            };
+            let names: Vec<String> = list.iter().map(|f| f.name.clone()).collect();
+            let find = |list: &[Feed], name: &str| {
+                list.iter().position(|f| f.name == name).ok_or_else(|| refuse(name.to_owned()))
+            };
+            if batch(&mut list, &names, find).is_err() {
+                return Ok(());
+            }
+            prop_assert_eq!(&list[0].parameters["assets"], &Value::from(owns.join(",")));
+            for (index, feed) in list.iter().enumerate() {
+                let path = feed.value_path().unwrap();
+                if let Some(value) = read(&answer, &path) {
+                    prop_assert_eq!(value, &json!(index + 1), "{} reads {}", feed.name, path);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_moves_array_indexes_to_each_feed_s_place_and_refuses_one_shared_path() {
+        let feed = |name: &str, metal: &str, path: &str| {
+            let mut feed = Feed::new(name, "spot/summary");
+            feed.parameters.insert("metals".into(), Value::from(metal));
+            feed.parser = Some(feeds::parser_for(path).unwrap());
+            feed
+        };
+        let find =
+            |list: &[Feed], name: &str| list.iter().position(|f| f.name == name).ok_or_else(|| refuse(name.to_owned()));
+        let names: Vec<String> = ["XAU/USD", "XAG/USD", "XPT/USD"].map(String::from).to_vec();
+        let mut list = vec![
+            feed("XAU/USD", "gold", "0.data.last"),
+            feed("XAG/USD", "silver", "0.data.last"),
+            feed("XPT/USD", "platinum", "0.data.last"),
+        ];
+        let note = batch(&mut list, &names, find).unwrap();
+        let paths: Vec<String> = list.iter().filter_map(Feed::value_path).collect();
+        assert_eq!(paths, ["0.data.last", "1.data.last", "2.data.last"]);
+        assert!(
+            note.message.contains("XAG/USD at 1.data.last (element 1 of the answer, as metals lists it)"),
+            "{}",
+            note.message
+        );
+        let mut list = vec![
+            feed("XAU/USD", "gold", "data.last"),
+            feed("XAG/USD", "silver", "data.last"),
+            feed("XPT/USD", "platinum", "data.last"),
+        ];
+        let refused = batch(&mut list, &names, find).unwrap_err();
+        assert!(
+            refused.message.contains("\"XAU/USD\" and \"XAG/USD\" would read the same value"),
+            "{}",
+            refused.message
+        );
+    }
 }

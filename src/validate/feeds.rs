@@ -45,6 +45,43 @@ pub(super) fn check(ois: &Value, budget: &mut std::time::Duration) -> Vec<Diagno
             );
         }
     }
+    found.extend(read_one_value(&tables.feeds, &post));
+    found
+}
+
+/// Feeds of one call (the same vendor path and parameters: a batch) whose parsers are the same:
+/// each would publish the one value they read, whatever its own asset's is.
+fn read_one_value(list: &[feeds::Feed], post: &str) -> Vec<Diagnostic> {
+    let mut first_of: std::collections::HashMap<(String, String, String), &feeds::Feed> =
+        std::collections::HashMap::new();
+    let mut found = Vec::new();
+    for feed in list {
+        let Some(parser) = &feed.parser else { continue };
+        let call = (
+            feed.path.clone(),
+            Value::Object(feed.parameters.clone()).to_string(),
+            parser.split_whitespace().collect(),
+        );
+        let Some(first) = first_of.get(&call) else {
+            first_of.insert(call, feed);
+            continue;
+        };
+        let read = feed.value_path().unwrap_or_else(|| "the same parser".to_owned());
+        found.push(
+            Diagnostic::new(
+                Code::FeedsReadOneValue,
+                post,
+                format!(
+                    "feeds \"{}\" and \"{}\" are answered by one call ({}) and read the same value of it ({}): both would publish it",
+                    crate::emit::printable(&first.name),
+                    crate::emit::printable(&feed.name),
+                    crate::emit::printable(&feed.path),
+                    crate::emit::printable(&read)
+                ),
+            )
+            .with_help("give each feed the value of its own element: through its own key, at its position in the answer's array, or by a field naming it"),
+        );
+    }
     found
 }
 
@@ -81,5 +118,6 @@ mod tests {
         assert_eq!(codes(r#"{ "BTC/USD": "(r) => r.a" }"#), [Code::FeedWithoutParser]);
         assert_eq!(codes(r#"{ "BTC/USD": "(r) => r.a", "ETH/USD": "(r) => {" }"#), [Code::FeedParserBroken]);
         assert_eq!(codes(r#"{ "BTC/USD": "(r) => r.a", "ETH/USD": "42" }"#), [Code::FeedParserBroken]);
+        assert_eq!(codes(r#"{ "BTC/USD": "(r) => r.a", "ETH/USD": "(r) =>  r.a" }"#), [Code::FeedsReadOneValue]);
     }
 }

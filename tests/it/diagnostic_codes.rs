@@ -199,6 +199,7 @@ one_test_per_code! {
     ois089_feed_parser_broken: FeedParserBroken,
     ois090_feed_name_unusable: FeedNameUnusable,
     ois091_node_secret_out_of_place: NodeSecretOutOfPlace,
+    ois092_feeds_read_one_value: FeedsReadOneValue,
     cnv074_secret_name_suffixed: SecretNameSuffixed,
     cnv075_credential_looking_parameter: CredentialLookingParameter,
     cnv092_feed_operation_gone: FeedOperationGone,
