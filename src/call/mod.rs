@@ -49,6 +49,9 @@ pub struct CallOptions {
     pub replay: Option<recording::Recordings>,
     /// Compare each live answer with its recording: a call whose answer drifted fails.
     pub check: Option<recording::DriftCheck>,
+    /// Accept two templates of one API call getting the same value (otherwise each is
+    /// [`Code::ValuesEqual`]: one of them is likely reading the other's element).
+    pub allow_equal_values: bool,
 }
 
 impl Default for CallOptions {
@@ -59,6 +62,7 @@ impl Default for CallOptions {
             record: None,
             replay: None,
             check: None,
+            allow_equal_values: false,
         }
     }
 }

@@ -87,6 +87,10 @@ pub(crate) struct CallArgs {
     /// recordings (the same config answered from them). For moving mock → staging → live.
     #[arg(long, value_name = "OTHER", conflicts_with_all = ["endpoint", "all", "replay", "record", "check"])]
     compare: Option<std::path::PathBuf>,
+    /// Accept templates (feeds) answered by one API call that get the same value: without it, each
+    /// pair is an error (CAL013), as one of them is likely reading the other's element.
+    #[arg(long)]
+    allow_equal: bool,
     /// With --check: how far a number may move, relative (`5%` or `0.05`).
     #[arg(long, value_name = "FRACTION", default_value = "5%", value_parser = parse_tolerance, requires = "check")]
     tolerance: f64,
@@ -117,6 +121,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
     let mut options = CallOptions::default();
     options.timeout = Duration::from_secs_f64(args.timeout.min(86_400.0));
     options.max_response_bytes = args.max_response_bytes;
+    options.allow_equal_values = args.allow_equal;
     options.record = args.record.clone();
     options.replay = args.replay.clone().map(ois::call::recording::Recordings::at);
     options.check = args.check.clone().map(|folder| ois::call::recording::DriftCheck {

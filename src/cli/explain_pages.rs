@@ -216,6 +216,7 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     ("CAL010", include_str!("../../docs/codes/CAL010.md")),
     ("CAL011", include_str!("../../docs/codes/CAL011.md")),
     ("CAL012", include_str!("../../docs/codes/CAL012.md")),
+    ("CAL013", include_str!("../../docs/codes/CAL013.md")),
     ("EDT001", include_str!("../../docs/codes/EDT001.md")),
     ("EDT002", include_str!("../../docs/codes/EDT002.md")),
     ("EDT003", include_str!("../../docs/codes/EDT003.md")),

@@ -182,6 +182,9 @@ fn flag_help(fix: &Fix) -> String {
         Fix::GiveAirnode => "pass --secrets FILE holding the mnemonic, or --airnode ADDRESS".to_owned(),
         Fix::CopyDefaults => "pass --defaults to write it (the node then sends it whenever none is given)".to_owned(),
         Fix::ChooseSecurity => "choose the scheme to keep with --security NAME".to_owned(),
+        Fix::AllowEqualValues => {
+            "if the values are equal by right (two names of one asset), pass --allow-equal".to_owned()
+        }
         Fix::RecordFirst => {
             "record it first: the same call with --record DIR instead of --replay reaches the API once and keeps its answer"
                 .to_owned()
@@ -381,6 +384,7 @@ mod tests {
             Fix::ChooseSecurity,
             Fix::MakeCredential("key".into()),
             Fix::RecordFirst,
+            Fix::AllowEqualValues,
             Fix::UseNodeEngine,
             Fix::GiveBase,
             Fix::LeaveStrict,

@@ -227,7 +227,15 @@ pub(crate) fn show_paths(
                 leaf.suggested_times.unwrap_or("-").to_owned(),
             ]);
         }
-        let mut out = table.render();
+        let mut out = String::new();
+        if let (Some(element), Some(feed)) = (&report.element, &report.feed) {
+            out.push_str(&format!(
+                "The leaves of element {} of the answer, {}'s own (the other feeds of its call read the others):\n",
+                ois::emit::printable(element),
+                ois::emit::printable(feed)
+            ));
+        }
+        out.push_str(&table.render());
         if report.truncated {
             out.push_str(&format!("… the first {} leaves only\n", report.leaves.len()));
         }

@@ -258,7 +258,7 @@ codes! {
         FeedParserBroken = "OIS089", Error, "a feed's parser (in the post-processing table) is not a function expression: its post-processing fails";
         FeedNameUnusable = "OIS090", Error, "a feed name no template can carry: longer than 31 bytes (string32), empty, or with control characters";
         NodeSecretOutOfPlace = "OIS091", Error, "one of the node's own secrets (its mnemonic, a signed API's token, a chain or node setting) named where the node does not keep it: a URL, a template value, an OIS, another kind of slot; the node would send or publish it";
-        FeedsReadOneValue = "OIS092", Error, "two feeds answered by one call that read the same value of its answer (a batch whose value paths were not made each feed's own): every one of them would publish that one value";
+        FeedsReadOneValue = "OIS092", Warning, "two feeds answered by one call that read the same value of its answer (a batch whose value paths were not made each feed's own, or two names of one asset): every one of them publishes that one value";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";
@@ -307,6 +307,7 @@ codes! {
         CredentialRedirected = "CAL010", Warning, "a redirect carried a credential header to another origin, as the node's client would";
         NoRecording = "CAL011", Error, "a call answered from recordings, and none answers this request (nothing is sent)";
         AnswerDrifted = "CAL012", Error, "a live answer that drifted from its recording: a value gone, of another type, or a number moved more than allowed";
+        ValuesEqual = "CAL013", Error, "two templates (feeds) answered by one API call got the same value: one of them is likely reading the other's element of the answer";
     }
     Edit {
         BadEdit = "EDT001", Error, "an endpoint edit that cannot be made: no such endpoint or parameter, a name taken or malformed, a value the node cannot read";

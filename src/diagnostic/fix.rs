@@ -42,6 +42,8 @@ pub enum Fix {
     MakeCredential(String),
     /// Record the exchange first: the same call with `CallOptions::record` set reaches the API once.
     RecordFirst,
+    /// Accept values that are equal by right (two names of one asset): `CallOptions::allow_equal_values`.
+    AllowEqualValues,
     /// Choose the security schemes to keep (`ConvertOptions::security`).
     ChooseSecurity,
     /// Run the snippet with the system `node`, which has the Node.js built-ins (`processing::Engine::Node`).
@@ -95,6 +97,10 @@ impl Fix {
     pub fn describe(&self) -> String {
         match self {
             Fix::ChooseTitle => "set ConvertOptions::title to choose it yourself".to_owned(),
+            Fix::AllowEqualValues => {
+                "if the values are equal by right (two names of one asset), accept them with CallOptions::allow_equal_values"
+                    .to_owned()
+            }
             Fix::RecordFirst => {
                 "record it first: the same call with CallOptions::record set reaches the API once and keeps its answer"
                     .to_owned()

@@ -326,7 +326,9 @@ fn own_elements(members: &[Feed], merged: &Map<String, Value>, listed: &[String]
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (at, parser) in parsers.iter().enumerate() {
         let Some(parser) = parser else { continue };
-        let Some(earlier) = seen.insert(parser.split_whitespace().collect(), at) else { continue };
+        let read_as = Feed { parser: Some(parser.clone()), ..Feed::new("", "") };
+        let Some(key) = read_as.same_value_key() else { continue };
+        let Some(earlier) = seen.insert(key, at) else { continue };
         let (Some(first), Some(second)) = (members.get(earlier), members.get(at)) else { continue };
         let read = feeds::value_path_of(parser).unwrap_or_else(|| "the same parser".to_owned());
         return Err(refuse(format!(

@@ -34,6 +34,9 @@ pub struct CallReport {
     pub called: Called,
     /// The feed by name the call asked for, when it called a feeds-by-name endpoint.
     pub feed: Option<String>,
+    /// The element of the answer that is the feed's own, when one call answers it with others
+    /// ([`crate::ois::feeds::own_element`]): the value picker lists only what is inside it.
+    pub element: Option<String>,
     /// Its diagnostics, and the file read for showing them in its text.
     pub located: crate::source::Located,
 }
@@ -103,7 +106,8 @@ pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallSt
         Ok(called) => {
             warnings.extend(called.reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
             warnings.extend(called.exchange.diagnostics().into_iter().map(|d| d.within(&selected.pointer)));
-            Ok(CallReport { called, feed, located: crate::source::Located::new(warnings, Some(source)) })
+            let element = feed.as_deref().and_then(|name| crate::ois::feeds::own_element(&selected.ois, name));
+            Ok(CallReport { called, feed, element, located: crate::source::Located::new(warnings, Some(source)) })
         }
         Err(CallFailure { mut stopped, reply }) => {
             warnings.extend(reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
@@ -139,8 +143,7 @@ pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
     match picked {
         Ok((processed, reply)) => {
             warnings.extend(reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
-            let mut report = PathsReport::of(endpoint, processed.as_ref(), warnings, source);
-            report.feed = feed;
+            let report = PathsReport::of(endpoint, processed.as_ref(), warnings, source).for_feed(&selected.ois, feed);
             Ok(report)
         }
         Err(CallFailure { mut stopped, reply }) => {
@@ -234,6 +237,7 @@ fn verdict(code: Code) -> &'static str {
         | Code::ProcessingValue
         | Code::NodeBuiltin
         | Code::ProcessingEngine => "processing failed",
+        Code::ValuesEqual => "same value",
         code if code.stage() == Stage::Call => "API error",
         _ => "request failed",
     }

@@ -101,14 +101,17 @@ impl ManyReport {
         }
     }
 
-    /// What stopped each call that failed, in full.
+    /// What stopped each call that failed, in full; a problem several calls share (a trigger's
+    /// API call failing, two feeds getting one value) once.
     pub fn problems(&self) -> Vec<Diagnostic> {
-        match self {
+        let all: Vec<&Diagnostic> = match self {
             ManyReport::Endpoints(report) => {
-                report.endpoints.iter().filter_map(|c| c.outcome.problem.clone()).collect()
+                report.endpoints.iter().filter_map(|c| c.outcome.problem.as_ref()).collect()
             }
-            ManyReport::Beacons(report) => report.beacons.iter().filter_map(|c| c.outcome.problem.clone()).collect(),
-        }
+            ManyReport::Beacons(report) => report.beacons.iter().filter_map(|c| c.outcome.problem.as_ref()).collect(),
+        };
+        let mut seen = std::collections::HashSet::new();
+        all.into_iter().filter(|problem| seen.insert((problem.code, problem.message.as_str()))).cloned().collect()
     }
 
     /// The file read, for showing diagnostics in its text.
@@ -309,6 +312,55 @@ fn airnode(
     address
 }
 
+/// Fails every pair of rows of one API call that got the same value from different templates:
+/// one of them is likely reading the other's element of the answer (two feeds of a batch given
+/// the same value path), and each beacon would carry the one value.
+fn fail_equal_values(rows: &mut [BeaconCall]) {
+    let mut first_with: HashMap<&str, usize> = HashMap::new();
+    let mut pairs = Vec::new();
+    for (at, row) in rows.iter().enumerate() {
+        let Some(encoded) = row.encoded_value.as_deref().filter(|_| row.outcome.is_ok()) else { continue };
+        match first_with.get(encoded) {
+            Some(&first) if rows.get(first).is_some_and(|f| f.template_id != row.template_id) => {
+                pairs.push((first, at))
+            }
+            Some(_) => {}
+            None => {
+                first_with.insert(encoded, at);
+            }
+        }
+    }
+    let named = |row: &BeaconCall| match &row.feed {
+        Some(feed) => format!("feed \"{}\"", crate::emit::printable(feed)),
+        None => format!("template {}", crate::node::ids::short(&row.template_id)),
+    };
+    let problems: Vec<(usize, usize, Diagnostic)> = pairs
+        .into_iter()
+        .filter_map(|(first, at)| {
+            let (one, other) = (rows.get(first)?, rows.get(at)?);
+            let value = one.values.as_ref().and_then(|v| v.first()).map(Value::to_string).unwrap_or_default();
+            let problem = Diagnostic::elsewhere(
+                Code::ValuesEqual,
+                format!(
+                    "{} and {} got the same value ({value}) from one API call: is one of them reading the other's element of the answer?",
+                    named(one),
+                    named(other)
+                ),
+            )
+            .with_help("give each the value of its own element: through its own key, at its position in the answer's array, or by a field naming it")
+            .with_fix(Fix::AllowEqualValues);
+            Some((first, at, problem))
+        })
+        .collect();
+    for (first, at, problem) in problems {
+        for index in [first, at] {
+            if let Some(row) = rows.get_mut(index) {
+                row.outcome = Outcome::failed(problem.clone());
+            }
+        }
+    }
+}
+
 /// A note naming the templates no trigger uses: the Feed never calls them.
 fn uncalled(document: &Value, triggers: &[Value]) -> Option<Diagnostic> {
     let used: Vec<&str> = triggers.iter().flat_map(trigger_template_ids).collect();
@@ -363,7 +415,11 @@ impl Run<'_> {
                 Err(problem) => row.failed(problem, reply.as_ref()),
             }
         });
-        (reply.is_some(), answered.collect())
+        let mut rows: Vec<BeaconCall> = answered.collect();
+        if !self.job.options.allow_equal_values {
+            fail_equal_values(&mut rows);
+        }
+        (reply.is_some(), rows)
     }
 
     /// An Airnode config.json's RRP template called as airnode-node calls it for a request that

@@ -162,8 +162,13 @@ pub fn edit_source_known(
         Format::Yaml => (Some(before.clone()), before),
         Format::Json => (None, before),
     };
-    let notes = apply(&mut after, kind, &pointer, edit).map_err(|error| refused(vec![error]))?;
+    let mut notes = apply(&mut after, kind, &pointer, edit).map_err(|error| refused(vec![error]))?;
     let diagnostics = crate::validate::validate_value(&after, None).diagnostics;
+    // A warning the edit brings is said with it (two feeds now reading one value, say).
+    let is_new = |d: &&Diagnostic| {
+        !known.iter().any(|k| k.code == d.code && k.location.pointer == d.location.pointer && k.message == d.message)
+    };
+    notes.extend(diagnostics.iter().filter(|d| d.severity == Severity::Warning).filter(is_new).cloned());
     let made: Vec<Diagnostic> = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error && !found.contains(&(d.code, d.location.pointer.as_str())))

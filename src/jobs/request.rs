@@ -418,6 +418,11 @@ pub struct PathsReport {
     /// it came (a feed's value path is read from it by its parser), not of the post-processed one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feed: Option<String>,
+    /// For a feed answered by one call with others (a batch): the element of the answer that is
+    /// its own (`1`, `silver`), the one its value path enters; only its leaves are listed, so no
+    /// other feed's value is proposed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element: Option<String>,
     /// Its diagnostics, and the file read for showing them in its text.
     #[serde(flatten)]
     pub located: crate::source::Located,
@@ -439,8 +444,23 @@ impl PathsReport {
             truncated,
             suggested,
             feed: None,
+            element: None,
             located: crate::source::Located::new(diagnostics, Some(source)),
         }
+    }
+
+    /// The picker for `feed` of `ois`: when one call answers it with others (a batch), only the
+    /// leaves inside its own element — the one its value path enters — are listed and proposed.
+    pub(super) fn for_feed(mut self, ois: &Value, feed: Option<String>) -> PathsReport {
+        self.feed = feed;
+        let element = self.feed.as_deref().and_then(|name| crate::ois::feeds::own_element(ois, name));
+        let inside = element.as_deref().and_then(|element| request::paths::within_element(&self.leaves, element));
+        if let Some(inside) = inside {
+            self.suggested = request::paths::suggested(&inside);
+            self.leaves = inside;
+            self.element = element;
+        }
+        self
     }
 }
 
@@ -462,8 +482,8 @@ pub fn paths(job: &RequestJob) -> Result<PathsReport, Stop> {
         let Setup { selected, options, notes, feed } = job.inputs.setup(&source, &job.endpoint, false)?;
         warnings.extend(notes);
         let response = read_response(path, &mut warnings)?;
-        if feed.is_some() {
-            return Ok((Some(response), feed));
+        if let Some(feed) = feed {
+            return Ok((Some(response), Some((feed, selected.ois))));
         }
         let prepared = request::prepare(&selected.ois, &options, &job.inputs.engine).map_err(|stopped| Stopped {
             diagnostic: stopped.diagnostic.within(&selected.pointer),
@@ -473,9 +493,11 @@ pub fn paths(job: &RequestJob) -> Result<PathsReport, Stop> {
     })();
     match picked {
         Ok((response, feed)) => {
-            let mut report = PathsReport::of(&job.endpoint, response.as_ref(), warnings, source);
-            report.feed = feed;
-            Ok(report)
+            let report = PathsReport::of(&job.endpoint, response.as_ref(), warnings, source);
+            Ok(match feed {
+                Some((feed, ois)) => report.for_feed(&ois, Some(feed)),
+                None => report,
+            })
         }
         Err(stopped) => Err(Stop::new(warnings, stopped, Some(source))),
     }

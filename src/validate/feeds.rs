@@ -56,12 +56,8 @@ fn read_one_value(list: &[feeds::Feed], post: &str) -> Vec<Diagnostic> {
         std::collections::HashMap::new();
     let mut found = Vec::new();
     for feed in list {
-        let Some(parser) = &feed.parser else { continue };
-        let call = (
-            feed.path.clone(),
-            Value::Object(feed.parameters.clone()).to_string(),
-            parser.split_whitespace().collect(),
-        );
+        let Some(reads) = feed.same_value_key() else { continue };
+        let call = (feed.path.clone(), Value::Object(feed.parameters.clone()).to_string(), reads);
         let Some(first) = first_of.get(&call) else {
             first_of.insert(call, feed);
             continue;
@@ -79,7 +75,7 @@ fn read_one_value(list: &[feeds::Feed], post: &str) -> Vec<Diagnostic> {
                     crate::emit::printable(&read)
                 ),
             )
-            .with_help("give each feed the value of its own element: through its own key, at its position in the answer's array, or by a field naming it"),
+            .with_help("give each feed the value of its own element: through its own key, at its position in the answer's array, or by a field naming it (two names of one asset may share it)"),
         );
     }
     found

@@ -218,6 +218,7 @@ one_test_per_code! {
     cal010_credential_redirected: CredentialRedirected,
     cal011_no_recording: NoRecording,
     cal012_answer_drifted: AnswerDrifted,
+    cal013_values_equal: ValuesEqual,
     edt001_bad_edit: BadEdit,
     edt002_edit_breaks_ois: EditBreaksOis,
     edt003_edit_note: EditNote,

@@ -12,6 +12,7 @@ mod common;
 
 mod architecture;
 mod bad_input;
+mod batch_values;
 mod call;
 mod call_config;
 mod cli;

@@ -505,7 +505,8 @@ fn the_page_serves_feeds_by_name() {
     assert_eq!(called["picker"]["feed"], "ETH/USD");
     let paths: Vec<&str> =
         called["picker"]["leaves"].as_array().unwrap().iter().map(|l| l["path"].as_str().unwrap()).collect();
-    assert_eq!(paths, ["bitcoin.usd", "ethereum.usd"], "the vendor's answer as it came");
+    assert_eq!(paths, ["ethereum.usd"], "the vendor's answer as it came, only the feed's own element of it");
+    assert_eq!(called["picker"]["element"], "ethereum");
     let view = ok(studio.api(
         "/api/edit",
         &json!({"kind": "setFeed", "name": "ETH/USD", "value": "bitcoin.usd", "rename": "BTC/USD 2"}),

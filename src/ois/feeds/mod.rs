@@ -55,6 +55,29 @@ impl Feed {
     pub fn value_path(&self) -> Option<String> {
         self.parser.as_deref().and_then(value_path_of)
     }
+
+    /// What the parser reads whatever the feed's name, as a key two feeds share exactly when
+    /// they read the same value of one answer: its code without spaces outside quotes. `None`
+    /// for a parser that reads the feed's own name (`endpointParameters.name`, as production's
+    /// find the quote of their pair), whose value differs from feed to feed.
+    pub fn same_value_key(&self) -> Option<String> {
+        let parser = self.parser.as_deref()?;
+        (!parser.contains("endpointParameters")).then(|| without_spaces_outside_quotes(parser))
+    }
+}
+
+/// The element of the one answer that is feed `name`'s own, when one call answers it with others
+/// (a batch: the same vendor path and parameters): the one its value path enters (`1` of
+/// `1.data.last`, `silver` of `silver.usd`). `None` for a feed called alone, or read by code.
+pub fn own_element(ois: &Value, name: &str) -> Option<String> {
+    let tables = read(ois).ok()??;
+    let own = tables.feeds.iter().find(|f| f.name == name)?;
+    let batched = tables
+        .feeds
+        .iter()
+        .any(|other| other.name != own.name && other.path == own.path && other.parameters == own.parameters);
+    let path = own.value_path().filter(|_| batched)?;
+    crate::ois::reserved::escape_aware_split(&path, '.').into_iter().next()
 }
 
 /// The feeds of a feed endpoint, and what its tables do not pair.

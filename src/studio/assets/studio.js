@@ -1079,9 +1079,11 @@ function wire() {
   });
   $('bn-add').addEventListener('click', () => saveFeed('addFeed'));
   $('bn-save').addEventListener('click', () => saveFeed('setFeed'));
-  $('bn-batch').addEventListener('click', () => {
+  $('bn-batch').addEventListener('click', async () => {
     const names = [...$('by-name-table').tBodies[0].rows].filter((row) => row.querySelector('input').checked).map((row) => row.dataset.feed);
-    return edit(null, { kind: 'batchFeeds', names });
+    // A batch refused (two feeds that would read one value) is said beside the feeds.
+    const view = await step($('by-name-problems'), () => api('/api/edit', { kind: 'batchFeeds', names }));
+    if (view) render(view);
   });
   $('save-config').addEventListener('click', () => save({ what: 'config', path: $('config-path').value, secretsPath: $('secrets-path').value || null, force: $('config-force').checked }, $('build-problems')));
   $('save-ids').addEventListener('click', () => save({ what: 'ids', path: $('ids-path').value, force: $('config-force').checked }, $('build-problems')));

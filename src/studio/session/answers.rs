@@ -63,6 +63,10 @@ pub struct Picker {
     /// The feed by name the call asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feed: Option<String>,
+    /// The element of the answer that is the feed's own, when one call answers it with others:
+    /// the leaves are only those inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element: Option<String>,
 }
 
 /// `/api/call`: the call as `ois call --format json` shows it, and the values to pick from.

@@ -160,12 +160,19 @@ impl PreparedCall {
             let masked = value.map(|v| crate::request::render::masked_json(&secrets, false, v));
             let (leaves, truncated) = masked.as_ref().map(crate::request::paths::leaves).unwrap_or_default();
             let suggested = crate::request::paths::suggested(&leaves);
-            answers::Picker { leaves, truncated, suggested, feed: None }
+            answers::Picker { leaves, truncated, suggested, feed: None, element: None }
         };
         match crate::jobs::call::one(&self.job, &self.endpoint, now()) {
             Ok(report) => {
                 let response = report.called.reply.as_ref().and_then(|r| r.json.clone());
-                let picker = answers::Picker { feed: report.feed.clone(), ..leaves(report.answer_to_pick()) };
+                let mut picker = answers::Picker { feed: report.feed.clone(), ..leaves(report.answer_to_pick()) };
+                let inside =
+                    report.element.as_deref().and_then(|e| crate::request::paths::within_element(&picker.leaves, e));
+                if let Some(inside) = inside {
+                    picker.suggested = crate::request::paths::suggested(&inside);
+                    picker.leaves = inside;
+                    picker.element = report.element.clone();
+                }
                 let answer = Reply::typed(&answers::Called {
                     call: report.called.json(false),
                     picker,

@@ -1,0 +1,214 @@
+//! A wrong value never passes in silence: feeds answered by one call each read their own element
+//! of the answer, or a command says which of them read the same one. The shapes of the third
+//! integrator trial, rebuilt: a vendor answering a batch with an array in request order.
+
+use serde_json::Value;
+
+use crate::common;
+use crate::common::server::{Server, answer};
+
+/// `ois` + args run in `dir`: its exit code, stdout and stderr.
+fn run(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let output = common::ois().current_dir(dir).args(args).output().expect("runs");
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.code(), text(&output.stdout), text(&output.stderr))
+}
+
+fn ok(dir: &std::path::Path, args: &[&str]) -> String {
+    let (code, stdout, stderr) = run(dir, args);
+    assert_eq!(code, Some(0), "ois {args:?}: {stderr}");
+    stdout
+}
+
+/// A metals vendor: `GET /spot/summary?metals=gold,silver` answers an array, one element per
+/// metal asked, in the order asked.
+fn metals_vendor() -> Value {
+    serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Metals", "version": "1.0.0"},
+        "servers": [{"url": "https://api.metals.example"}],
+        "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "query", "name": "api_key"}}},
+        "security": [{"key": []}],
+        "paths": {"/spot/summary": {"get": {
+            "operationId": "spotSummary",
+            "parameters": [{"name": "metals", "in": "query", "required": true, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "array"}}}}}
+        }}}
+    })
+}
+
+/// The vendor's prices: gold 2345.6, silver 29.85, platinum `platinum`.
+fn serve_metals(platinum: f64) -> Server {
+    Server::start(move |request, stream| {
+        let asked = request.target.split("metals=").nth(1).unwrap_or_default().split('&').next().unwrap_or_default();
+        let elements: Vec<Value> = asked
+            .split(',')
+            .map(|metal| {
+                let last = match metal {
+                    "gold" => 2345.6,
+                    "silver" => 29.85,
+                    _ => platinum,
+                };
+                serde_json::json!({"requestedSymbol": metal, "data": {"last": last, "ask": last + 1.0}})
+            })
+            .collect();
+        answer(stream, "200 OK", "application/json", "", Value::Array(elements).to_string().as_bytes());
+    })
+}
+
+/// The vendor's OIS with XAU/USD, XAG/USD and XPT/USD, each added as the trial added them (the
+/// first element's price), then made one call.
+fn three_metals(d: &std::path::Path) -> String {
+    std::fs::write(d.join("metals.json"), metals_vendor().to_string()).unwrap();
+    ok(d, &["convert", "metals.json", "-o", "metals.ois.json", "-q"]);
+    for (name, metal) in [("XAU/USD", "gold"), ("XAG/USD", "silver"), ("XPT/USD", "platinum")] {
+        let metal = format!("metals={metal}");
+        ok(
+            d,
+            &[
+                "feed",
+                "add",
+                "metals.ois.json",
+                name,
+                "--openapi",
+                "metals.json",
+                "--operation",
+                "spotSummary",
+                "--param",
+                &metal,
+                "--value",
+                "0.data.last",
+            ],
+        );
+    }
+    std::fs::write(d.join("secrets.env"), "METALS_KEY=k-1\n").unwrap();
+    let (code, _, stderr) = run(d, &["feed", "batch", "metals.ois.json", "XAU/USD", "XAG/USD", "XPT/USD"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    stderr
+}
+
+fn values_by_feed(report: &Value) -> Vec<(String, Value)> {
+    report["beacons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["feed"].as_str().unwrap().to_owned(), b["values"][0].clone()))
+        .collect()
+}
+
+#[test]
+fn a_batch_of_a_positional_array_reads_each_feed_s_own_element() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let said = three_metals(d);
+    assert!(said.contains("XAG/USD at 1.data.last (element 1 of the answer, as metals lists it)"), "{said}");
+    let listed = ok(d, &["feed", "list", "metals.ois.json"]);
+    for (name, path) in [("XAU/USD", "0.data.last"), ("XAG/USD", "1.data.last"), ("XPT/USD", "2.data.last")] {
+        assert!(listed.lines().any(|l| l.starts_with(name) && l.ends_with(path)), "{name}: {listed}");
+    }
+    let server = serve_metals(980.1);
+    let out = ok(
+        d,
+        &[
+            "call",
+            "metals.ois.json",
+            "--all-feeds",
+            "--secrets",
+            "secrets.env",
+            "--server",
+            &server.base,
+            "--format",
+            "json",
+        ],
+    );
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["apiCalls"], 1, "{report}");
+    assert_eq!(
+        values_by_feed(&report),
+        [
+            ("XAU/USD".to_owned(), Value::from("2345600000000000000000")),
+            ("XAG/USD".to_owned(), Value::from("29850000000000000000")),
+            ("XPT/USD".to_owned(), Value::from("980100000000000000000")),
+        ]
+    );
+    // The picker after the batched call proposes only what is inside silver's own element.
+    let picked = ok(
+        d,
+        &[
+            "call",
+            "metals.ois.json",
+            "--feed",
+            "XAG/USD",
+            "--secrets",
+            "secrets.env",
+            "--server",
+            &server.base,
+            "--paths",
+        ],
+    );
+    assert!(picked.contains("The leaves of element 1 of the answer, XAG/USD's own"), "{picked}");
+    assert!(picked.contains("1.data.ask") && !picked.contains("0.data") && !picked.contains("2.data"), "{picked}");
+    assert!(picked.contains("ois feed set metals.ois.json XAG/USD --value 1.data."), "{picked}");
+    // Pointing one back at gold's element is said at once, and `validate --strict` fails on it.
+    let (code, _, stderr) = run(d, &["feed", "set", "metals.ois.json", "XAG/USD", "--value", "0.data.last"]);
+    assert_eq!(code, Some(0));
+    assert!(stderr.contains("OIS092") && stderr.contains("\"XAU/USD\" and \"XAG/USD\""), "{stderr}");
+    let (code, stdout, _) = run(d, &["validate", "metals.ois.json", "--strict"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.contains("warning[OIS092]"), "{stdout}");
+}
+
+#[test]
+fn a_batch_whose_feeds_would_read_one_value_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("metals.json"), metals_vendor().to_string()).unwrap();
+    ok(d, &["convert", "metals.json", "-o", "metals.ois.json", "-q"]);
+    for (name, metal) in [("XAU/USD", "gold"), ("XAG/USD", "silver")] {
+        let metal = format!("metals={metal}");
+        ok(
+            d,
+            &[
+                "feed",
+                "add",
+                "metals.ois.json",
+                name,
+                "--openapi",
+                "metals.json",
+                "--operation",
+                "spotSummary",
+                "--param",
+                &metal,
+                "--value",
+                "data.last",
+            ],
+        );
+    }
+    let before = std::fs::read_to_string(d.join("metals.ois.json")).unwrap();
+    let (code, _, stderr) = run(d, &["feed", "batch", "metals.ois.json", "XAU/USD", "XAG/USD"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("\"XAU/USD\" and \"XAG/USD\" would read the same value of the one answer (data.last)"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(d.join("metals.ois.json")).unwrap(), before);
+}
+
+#[test]
+fn feeds_of_one_call_that_get_the_same_value_fail_unless_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_metals(d);
+    // Platinum priced as silver is: the run cannot tell a true tie from a misread element.
+    let server = serve_metals(29.85);
+    let args = ["call", "metals.ois.json", "--all-feeds", "--secrets", "secrets.env", "--server", &server.base];
+    let (code, stdout, stderr) = run(d, &args);
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    let shown = format!("{stdout}{stderr}");
+    assert!(shown.contains("CAL013"), "{shown}");
+    assert!(shown.contains("feed \"XAG/USD\" and feed \"XPT/USD\" got the same value"), "{shown}");
+    assert!(shown.contains("--allow-equal"), "{shown}");
+    let allowed = [args.as_slice(), &["--allow-equal", "--format", "json"]].concat();
+    let report: Value = serde_json::from_str(&ok(d, &allowed)).unwrap();
+    assert_eq!(report["failed"], 0, "{report}");
+}
