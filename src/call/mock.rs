@@ -215,6 +215,18 @@ impl Mock {
             Answers::Made(routes) => {
                 let path = url::Url::parse(url).map(|u| u.path().to_owned()).unwrap_or_default();
                 match routes.iter().find(|route| route.matches(method, &path)) {
+                    // As the vendor would: a request without the credential its security requires
+                    // is refused as unauthorized.
+                    Some(route) if let Some(missing) = route.credential_missing(url, headers) => refused(
+                        401,
+                        format!(
+                            "no credential in {missing}, which {} requires for {} {}",
+                            self.folder.display(),
+                            route.method,
+                            route.path
+                        ),
+                        None,
+                    ),
                     Some(route) => (
                         route.status,
                         json_type(),

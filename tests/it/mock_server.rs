@@ -138,3 +138,45 @@ paths:
     let log = mock.log();
     assert!(!log.contains("zq-9918-key") && log.contains("access=****&metal=gold"), "{log}");
 }
+
+/// As the vendor would, and as it does on recordings: a request without the credential the
+/// document's security requires is refused 401, naming where the credential goes; one of the
+/// alternatives whole is enough, and an operation whose security is optional (`{}`) needs none.
+#[test]
+fn a_document_s_security_is_required_of_each_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let document = dir.path().join("api.yaml");
+    std::fs::write(
+        &document,
+        r#"openapi: 3.0.3
+info: {title: Weather, version: 1.0.0}
+servers: [{url: "https://api.weather.example"}]
+security: [{q: []}, {h: [], b: []}]
+components:
+  securitySchemes:
+    q: {type: apiKey, in: query, name: appid}
+    h: {type: apiKey, in: header, name: X-Key}
+    b: {type: http, scheme: bearer}
+paths:
+  /now:
+    get:
+      responses: {"200": {description: ok, content: {application/json: {example: {t: 21}}}}}
+  /status:
+    get:
+      security: [{}]
+      responses: {"200": {description: ok, content: {application/json: {example: {up: true}}}}}
+"#,
+    )
+    .unwrap();
+    let mock = Mock::start(&document, dir.path().join("mock.log"));
+    let refused = mock.get("/now?city=paris");
+    assert!(refused.starts_with("HTTP/1.1 401"), "{refused}");
+    assert!(refused.contains(r#"no credential in query \"appid\""#), "{refused}");
+    assert!(mock.get("/now?appid=k-1").starts_with("HTTP/1.1 200"));
+    let with_headers = |headers: &str| {
+        mock.raw(&format!("GET /now HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n{headers}Connection: close\r\n\r\n", mock.port))
+    };
+    assert!(with_headers("X-Key: k-2\r\n").starts_with("HTTP/1.1 401"), "half of a set is not the set");
+    assert!(with_headers("X-Key: k-2\r\nAuthorization: Bearer t\r\n").starts_with("HTTP/1.1 200"));
+    assert!(mock.get("/status").starts_with("HTTP/1.1 200"));
+}
