@@ -172,6 +172,7 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     ("OIS090", include_str!("../../docs/codes/OIS090.md")),
     ("OIS091", include_str!("../../docs/codes/OIS091.md")),
     ("OIS092", include_str!("../../docs/codes/OIS092.md")),
+    ("OIS093", include_str!("../../docs/codes/OIS093.md")),
     ("REQ001", include_str!("../../docs/codes/REQ001.md")),
     ("REQ002", include_str!("../../docs/codes/REQ002.md")),
     ("REQ003", include_str!("../../docs/codes/REQ003.md")),

@@ -44,6 +44,7 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     let mut job = ValidateJob::default();
     job.files = args.files.clone();
     job.family = args.target.map(|t| t.target().family()).or(args.ois_format);
+    job.target = args.target.map(|t| t.spec());
     job.strict = args.strict;
     let mut verdicts = ois::jobs::validate::run(&job);
     for verdict in &mut verdicts {

@@ -22,6 +22,8 @@ pub struct ValidateJob {
     pub files: Vec<PathBuf>,
     /// Check as this OIS format family, not each file's own `oisFormat`.
     pub family: Option<FormatFamily>,
+    /// The node release the files are checked for: a config naming another is refused.
+    pub target: Option<crate::node::TargetSpec>,
     /// Warnings count as errors (a fetch interval that would hammer an API, say).
     pub strict: bool,
 }
@@ -123,6 +125,14 @@ fn each_file(job: &ValidateJob) -> Vec<FileVerdict> {
             };
             if let (Some(source), Some(_)) = (&source, job.family) {
                 which_targets_accept(source, &mut validation);
+            }
+            let configs = [Some(DocumentKind::Config), Some(DocumentKind::SignedApi)];
+            if let (Some(source), Some(target), true) = (&source, &job.target, configs.contains(&validation.kind))
+                && let Some(mut refused) =
+                    source.parse().ok().and_then(|root| crate::validate::against_target(&root, target))
+            {
+                source.locate_diagnostic(&mut refused);
+                validation.diagnostics.push(refused);
             }
             let readers = Target::reading_all(&validation.families);
             let unreleased = (validation.is_valid() && !readers.is_empty() && !readers.iter().any(|t| t.released()))

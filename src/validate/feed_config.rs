@@ -114,6 +114,35 @@ pub fn accepted_by(config: &Value) -> Vec<String> {
         .collect()
 }
 
+/// An Airnode Feed (or Signed API) config naming another release than `target`'s: the target's
+/// node refuses it at start (`Invalid node version`), however valid it is for the release it
+/// names.
+pub fn against_target(config: &Value, target: &crate::node::TargetSpec) -> Option<Diagnostic> {
+    let wanted = target.release.filter(|release| release.target.is_feed())?;
+    let (at, node) = match config.get("allowedAirnodes") {
+        Some(_) => ("/version", "Signed API"),
+        None => ("/nodeSettings/nodeVersion", "Airnode Feed"),
+    };
+    let version = config.pointer(at).and_then(Value::as_str)?;
+    let named = Release::feed(version)?;
+    (named.version != wanted.version).then(|| {
+        Diagnostic::new(
+            Code::NodeVersionNotTarget,
+            at,
+            format!(
+                "the config is for {node} {}; the target, {node} {}, refuses it at start (\"Invalid node version\")",
+                named.version, wanted.version
+            ),
+        )
+        .with_help(format!(
+            "write \"{}\" if you run {}, or check it against {}, the release it names",
+            wanted.version,
+            wanted.name(),
+            named.name()
+        ))
+    })
+}
+
 /// `templates` keyed by `^0x[a-fA-F0-9]{64}$` (the record's key schema).
 fn keys_are_ids(config: &Value, section: &str, diagnostics: &mut Vec<Diagnostic>) {
     for key in config.get(section).and_then(Value::as_object).into_iter().flat_map(|map| map.keys()) {

@@ -13,7 +13,7 @@ pub(crate) mod signed_api;
 mod snippets;
 pub mod templates;
 
-pub use feed_config::accepted_by;
+pub use feed_config::{accepted_by, against_target};
 pub use signed_api::configs_agree;
 mod traps;
 

@@ -200,6 +200,7 @@ one_test_per_code! {
     ois090_feed_name_unusable: FeedNameUnusable,
     ois091_node_secret_out_of_place: NodeSecretOutOfPlace,
     ois092_feeds_read_one_value: FeedsReadOneValue,
+    ois093_node_version_not_target: NodeVersionNotTarget,
     cnv074_secret_name_suffixed: SecretNameSuffixed,
     cnv075_credential_looking_parameter: CredentialLookingParameter,
     cnv092_feed_operation_gone: FeedOperationGone,
