@@ -314,7 +314,7 @@ pub fn set(
         set_reserved(ois, index, reserved, value.as_deref())?;
     }
     for (parameter, value) in &settings.fixed {
-        fix(ois, index, parameter, value)?;
+        notes.extend(fix(ois, index, parameter, value)?);
     }
     for (parameter, change) in &settings.parameters {
         // Fixing a parameter already takes it off the endpoint (and needs the operation's): a
@@ -426,8 +426,16 @@ fn set_reserved(ois: &mut Value, index: usize, name: &str, value: Option<&str>) 
 }
 
 /// Fixes operation parameter `name` (or the one endpoint parameter `name` maps) to `value`.
-fn fix(ois: &mut Value, index: usize, name: &str, value: &str) -> Result<(), Diagnostic> {
+/// Fixes operation parameter `name` of endpoint `index` to `value`. A POST sends its `query`
+/// parameters as the JSON body, their JSON types kept: a value written as a JSON object or array
+/// is fixed as that JSON (a vendor refuses the text of it where it wants the thing), and a note
+/// says so.
+fn fix(ois: &mut Value, index: usize, name: &str, value: &str) -> Result<Option<Diagnostic>, Diagnostic> {
     let endpoint = endpoint_at(ois, index)?;
+    let post = endpoint
+        .get("operation")
+        .and_then(|operation| text(operation, "method"))
+        .is_some_and(|method| method.eq_ignore_ascii_case("post"));
     let parameters = list_at(endpoint, "parameters")?;
     let mapped = parameters.iter().position(|p| text(p, "name") == Some(name));
     let target = match mapped {
@@ -449,11 +457,35 @@ fn fix(ois: &mut Value, index: usize, name: &str, value: &str) -> Result<(), Dia
             json!({"in": declared.get("in"), "name": name})
         }
     };
+    let in_body = post && target.get("in").and_then(Value::as_str) == Some("query");
+    let structured = serde_json::from_str::<Value>(value.trim()).ok().filter(|v| v.is_object() || v.is_array());
+    let (written, said) = match structured {
+        Some(json) if in_body => {
+            let said = note(
+                String::new(),
+                format!(
+                    "\"{name}\" is fixed to the JSON {} in the POST body, not to its text",
+                    crate::emit::printable(&js_text(&json))
+                ),
+            );
+            (json, Some(said))
+        }
+        _ => (Value::String(value.to_owned()), None),
+    };
     let endpoint = endpoint_at(ois, index)?;
     let fixed = list_at(endpoint, "fixedOperationParameters")?;
     fixed.retain(|f| f.get("operationParameter") != Some(&target));
-    fixed.push(json!({"operationParameter": target, "value": value}));
-    Ok(())
+    fixed.push(json!({"operationParameter": target, "value": written}));
+    Ok(said)
+}
+
+/// A short JSON text of `value` for a note (its first 60 characters).
+fn js_text(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or_default()),
+        None => text,
+    }
 }
 
 fn change_parameter(

@@ -474,3 +474,51 @@ fn a_parameter_dropped_and_fixed_at_once_is_fixed() {
     assert!(endpoint["fixedOperationParameters"].to_string().contains("London"), "{endpoint}");
     assert!(!endpoint["parameters"].to_string().contains("\"q\""), "{endpoint}");
 }
+
+/// A POST sends its `query` parameters as the JSON body: one fixed to a JSON array or object is
+/// sent as that JSON, not as its text (a vendor answers 400 to `"assets": "[{…}]"`), and the edit
+/// says so; on a GET, and for a scalar, the value stays the text written.
+#[test]
+fn a_body_property_fixed_to_json_is_sent_as_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut base = common::base_ois();
+    base["oisFormat"] = json!("2.3.2");
+    base["apiSpecifications"]["paths"]["/quote"] = json!({"post": {"parameters": [
+        {"in": "query", "name": "assets"}, {"in": "query", "name": "options"}, {"in": "query", "name": "limit"}
+    ]}});
+    let file = write(dir.path(), "api.ois.json", &serde_json::to_string_pretty(&base).unwrap());
+    let path = file.to_str().unwrap();
+    let added = ois(&[
+        "endpoint",
+        "add",
+        path,
+        "quote",
+        "--operation",
+        "POST /quote",
+        "--fixed",
+        r#"assets=[{"symbol": "XAU", "venue": "lbma"}]"#,
+        "--fixed",
+        r#"options={"depth": {"levels": 2}}"#,
+        "--fixed",
+        "limit=10",
+        "--reserved",
+        "_type=int256",
+        "--reserved",
+        "_path=price",
+    ]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    assert!(
+        stderr(&added).contains(r#""assets" is fixed to the JSON [{"symbol":"XAU","venue":"lbma"}] in the POST body"#),
+        "{}",
+        stderr(&added)
+    );
+    let written = read(&file);
+    let fixed = &written["endpoints"].as_array().unwrap().last().unwrap()["fixedOperationParameters"];
+    assert_eq!(fixed[0]["value"], json!([{"symbol": "XAU", "venue": "lbma"}]));
+    assert_eq!(fixed[1]["value"], json!({"depth": {"levels": 2}}));
+    assert_eq!(fixed[2]["value"], json!("10"));
+    let request = ois(&["request", path, "--endpoint", "quote", "--format", "json"]);
+    let shown: Value = serde_json::from_slice(&request.stdout).unwrap();
+    assert_eq!(shown["body"]["assets"][0]["symbol"], "XAU", "{shown}");
+    assert_eq!(shown["body"]["options"]["depth"]["levels"], 2, "{shown}");
+}
