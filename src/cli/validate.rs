@@ -28,6 +28,11 @@ pub(crate) struct ValidateArgs {
     /// Warnings count as errors (exit 1): for CI.
     #[arg(long)]
     strict: bool,
+    /// A secrets file (repeatable: the Feed's and the Signed API's): an Airnode Feed config and
+    /// its Signed API config checked together are checked with their push tokens filled from
+    /// them (never shown), so a token typed differently fails here, not as the Feed's 403.
+    #[arg(long, value_name = "FILE")]
+    secrets: Vec<PathBuf>,
     /// Show every diagnostic in full (by default the first 3 of each code, then a count).
     #[arg(short, long)]
     verbose: bool,
@@ -46,6 +51,7 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     job.family = args.target.map(|t| t.target().family()).or(args.ois_format);
     job.target = args.target.map(|t| t.spec());
     job.strict = args.strict;
+    job.secrets = args.secrets.clone();
     let mut verdicts = ois::jobs::validate::run(&job);
     for verdict in &mut verdicts {
         in_flags(&mut verdict.located.diagnostics);

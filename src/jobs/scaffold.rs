@@ -201,10 +201,18 @@ fn signed_api(job: &ScaffoldJob, request: &SignedApiRequest) -> Result<NodeScaff
         )
         .with_fix(crate::diagnostic::Fix::GiveAirnode)
     })?;
+    let feed_secrets = match &request.airnode {
+        super::ids::Airnode::SecretsFile(path) => {
+            Some(crate::request::Secrets::parse(&Source::read_regular(path)?.text)?)
+        }
+        super::ids::Airnode::Secrets(secrets) => Some(secrets.clone()),
+        _ => None,
+    };
     let options = crate::scaffold::signed_api::SignedApiOptions {
         name: request.signed_api.clone(),
         airnode: airnode.to_checksum(None),
         delayed: request.delayed,
+        feed_secrets,
     };
     crate::scaffold::signed_api::signed_api_config(&feed, &options)
 }

@@ -24,6 +24,9 @@ pub struct ValidateJob {
     pub family: Option<FormatFamily>,
     /// The node release the files are checked for: a config naming another is refused.
     pub target: Option<crate::node::TargetSpec>,
+    /// Secrets files (each read as the node reads its `secrets.env`): an Airnode Feed config and
+    /// a Signed API config checked together are checked with their tokens filled from them.
+    pub secrets: Vec<PathBuf>,
     /// Warnings count as errors (a fetch interval that would hammer an API, say).
     pub strict: bool,
 }
@@ -73,7 +76,7 @@ impl FileVerdict {
 /// also checked against each other.
 pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
     let mut verdicts = each_file(job);
-    agree(&mut verdicts);
+    agree(&mut verdicts, &job.secrets);
     if job.strict {
         for verdict in verdicts.iter_mut().filter(|v| v.valid && v.counts.warnings > 0) {
             verdict.valid = false;
@@ -88,8 +91,9 @@ pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
 }
 
 /// Each Signed API config of the files against each Airnode Feed config of them (only those two
-/// kinds are read again, and only when there is a Signed API config).
-fn agree(verdicts: &mut [FileVerdict]) {
+/// kinds are read again, and only when there is a Signed API config), their push tokens filled
+/// from `secrets` when given.
+fn agree(verdicts: &mut [FileVerdict], secrets: &[PathBuf]) {
     if !verdicts.iter().any(|v| v.kind == Some(DocumentKind::SignedApi)) {
         return;
     }
@@ -104,6 +108,13 @@ fn agree(verdicts: &mut [FileVerdict]) {
         let Some(signed_api) = parsed(verdict) else { continue };
         let mut found: Vec<Diagnostic> =
             feeds.iter().flat_map(|feed| crate::validate::configs_agree(feed, &signed_api)).collect();
+        match read_secrets(secrets) {
+            Ok(read) if !read.is_empty() => {
+                found.extend(feeds.iter().flat_map(|feed| crate::validate::tokens_agree(feed, &signed_api, &read)));
+            }
+            Ok(_) => {}
+            Err(error) => found.push(error),
+        }
         if let Some(source) = &verdict.located.source {
             for diagnostic in &mut found {
                 source.locate_diagnostic(diagnostic);
@@ -113,6 +124,19 @@ fn agree(verdicts: &mut [FileVerdict]) {
         verdict.located.diagnostics.extend(found);
         verdict.counts = Counts::of(&verdict.located.diagnostics);
     }
+}
+
+/// Each secrets file, by its name.
+fn read_secrets(files: &[PathBuf]) -> Result<Vec<(String, crate::request::Secrets)>, Diagnostic> {
+    files
+        .iter()
+        .map(|path| {
+            let name = path.display().to_string();
+            let source = Source::read_regular(path)?;
+            let secrets = crate::request::Secrets::parse(&source.text).map_err(|error| error.in_file(name.clone()))?;
+            Ok((name, secrets))
+        })
+        .collect()
 }
 
 fn each_file(job: &ValidateJob) -> Vec<FileVerdict> {

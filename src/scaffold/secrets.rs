@@ -78,7 +78,7 @@ pub fn keep_values(template: &str, existing: &str) -> Filled {
 
 /// `value` written so that dotenv reads it back exactly: bare when it can be, else in the first
 /// quotes that keep it (single quotes are literal; double quotes expand `\n`).
-fn quoted(value: &str) -> String {
+pub(crate) fn quoted(value: &str) -> String {
     let forms = [value.to_owned(), format!("'{value}'"), format!("`{value}`"), format!("\"{value}\"")];
     forms
         .into_iter()

@@ -18,6 +18,9 @@ pub struct SignedApiOptions {
     pub airnode: String,
     /// A public endpoint serving data this many seconds late.
     pub delayed: Option<u64>,
+    /// The Feed's secrets, when at hand: the push token is carried from them into the Signed
+    /// API's, so that it is typed once (a typo shows only as the Feed's 403 otherwise).
+    pub feed_secrets: Option<crate::request::Secrets>,
 }
 
 /// The read tokens of the endpoints the scaffold writes.
@@ -88,8 +91,15 @@ pub fn signed_api_config(feed: &Value, options: &SignedApiOptions) -> Result<Nod
     });
     let pushed = crate::node::referenced_names(token).next().unwrap_or_default();
     let name = super::secrets::comment(name);
+    let carried = options
+        .feed_secrets
+        .as_ref()
+        .and_then(|secrets| secrets.file_value(pushed))
+        .filter(|value| !value.is_empty())
+        .map(super::secrets::quoted)
+        .unwrap_or_default();
     let secrets_env = format!(
-        "\n# The token Airnode Feed sends when it pushes to \"{name}\" (the same value as in the Feed's secrets)\n{pushed}=\n\
+        "\n# The token Airnode Feed sends when it pushes to \"{name}\" (the same value as in the Feed's secrets)\n{pushed}={carried}\n\
          \n# Who may read the real-time data (GET /real-time/AIRNODE with \"Authorization: Bearer <token>\")\n{REAL_TIME_TOKEN}=\n\
          \n# Who may read the OEV data (GET /oev/AIRNODE)\n{OEV_TOKEN}=\n"
     );

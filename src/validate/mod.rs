@@ -14,7 +14,7 @@ mod snippets;
 pub mod templates;
 
 pub use feed_config::{accepted_by, against_target};
-pub use signed_api::configs_agree;
+pub use signed_api::{configs_agree, tokens_agree};
 mod traps;
 
 use serde_json::Value;

@@ -120,6 +120,82 @@ pub fn configs_agree(feed: &Value, signed_api: &Value) -> Vec<Diagnostic> {
     found
 }
 
+/// Where the push tokens of an Airnode Feed config `feed` and a Signed API config `signed_api`
+/// disagree once their `${NAME}`s are filled from `secrets` (each file by its name): a name two
+/// files give different values (the Feed reads one, the Signed API the other), or a token the
+/// Feed sends that no token the Signed API accepts equals. Either is the Feed's `403 Unauthorized
+/// Airnode address` at its first push. No value is ever shown.
+pub fn tokens_agree(
+    feed: &Value,
+    signed_api: &Value,
+    secrets: &[(String, crate::request::Secrets)],
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let names = feed
+        .get("signedApis")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|api| api.get("authToken").and_then(Value::as_str))
+        .chain(signed_api.get("allowedAirnodes").and_then(Value::as_array).into_iter().flatten().flat_map(|entry| {
+            entry.get("authTokens").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
+        }))
+        .flat_map(crate::node::referenced_names)
+        .collect::<indexmap::IndexSet<&str>>();
+    for name in &names {
+        let mut held = secrets.iter().filter_map(|(file, s)| Some((file.as_str(), s.file_value(name)?)));
+        if let Some((first, value)) = held.next()
+            && let Some((second, _)) = held.find(|(_, other)| *other != value)
+        {
+            found.push(Diagnostic::new(
+                Code::ConfigsDisagree,
+                "/allowedAirnodes",
+                format!("{name} has one value in {first} and another in {second}: the Feed pushes with one, the Signed API takes the other (the Feed's \"403 Unauthorized Airnode address\")"),
+            ).with_help("write the same value in both (the push token is typed once: a Signed API scaffold made with the Feed's secrets carries it)"));
+        }
+    }
+    if !found.is_empty() {
+        return found;
+    }
+    // Every name filled from the first file that holds it.
+    let fill = |text: &str| -> Option<String> {
+        let mut filled = text.to_owned();
+        for name in crate::node::referenced_names(text) {
+            let value = secrets.iter().find_map(|(_, s)| s.file_value(name))?;
+            filled = filled.replace(&format!("${{{name}}}"), value);
+        }
+        Some(filled)
+    };
+    let accepted: Vec<String> = signed_api
+        .get("allowedAirnodes")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .flat_map(|entry| {
+            entry.get("authTokens").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
+        })
+        .filter_map(fill)
+        .collect();
+    if accepted.is_empty() {
+        return found;
+    }
+    for api in feed.get("signedApis").and_then(Value::as_array).into_iter().flatten() {
+        let name = api.get("name").and_then(Value::as_str).unwrap_or_default();
+        let Some(sent) = api.get("authToken").and_then(Value::as_str).and_then(fill) else { continue };
+        if !accepted.contains(&sent) {
+            found.push(
+                Diagnostic::new(
+                    Code::ConfigsDisagree,
+                    "/allowedAirnodes",
+                    format!("the token the Feed pushes to \"{}\" with, filled from the secrets, is none the Signed API accepts: the Feed's pushes are refused (\"403 Unauthorized Airnode address\")", crate::emit::printable(name)),
+                )
+                .with_help("write the same push token in the Feed's secrets and the Signed API's"),
+            );
+        }
+    }
+    found
+}
+
 fn is_url_path(text: &str) -> bool {
     text.strip_prefix('/')
         .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
@@ -182,5 +258,32 @@ mod tests {
             codes(&json!({"endpoints": [], "allowedAirnodes": [], "stage": "x", "version": "3.3.0"})),
             ["OIS001 /allowedAirnodes"]
         );
+    }
+}
+
+#[cfg(test)]
+mod token_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tokens_agree_by_value_whatever_their_names() {
+        let feed = json!({"signedApis": [{"name": "api", "url": "https://s.example", "authToken": "${PUSH}"}]});
+        let signed_api = json!({"allowedAirnodes": [{"address": "0x1", "authTokens": ["${AIRNODE_TOKEN}"]}]});
+        let secrets = |text: &str| crate::request::Secrets::parse(text).unwrap();
+        let same =
+            [("feed.env".to_owned(), secrets("PUSH=t-1\n")), ("sa.env".to_owned(), secrets("AIRNODE_TOKEN=t-1\n"))];
+        assert!(tokens_agree(&feed, &signed_api, &same).is_empty());
+        let other =
+            [("feed.env".to_owned(), secrets("PUSH=t-1\n")), ("sa.env".to_owned(), secrets("AIRNODE_TOKEN=t-2\n"))];
+        let found = tokens_agree(&feed, &signed_api, &other);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].message.contains("none the Signed API accepts") && !found[0].message.contains("t-"),
+            "{}",
+            found[0].message
+        );
+        // A name neither file fills is not judged here.
+        assert!(tokens_agree(&feed, &signed_api, &[("x.env".to_owned(), secrets("OTHER=1\n"))]).is_empty());
     }
 }

@@ -212,3 +212,50 @@ fn feeds_of_one_call_that_get_the_same_value_fail_unless_allowed() {
     let report: Value = serde_json::from_str(&ok(d, &allowed)).unwrap();
     assert_eq!(report["failed"], 0, "{report}");
 }
+
+/// The push token is one value: a Signed API scaffold made with the Feed's secrets carries it
+/// into its own, and `validate FEED SIGNED_API --secrets …` fails on the two typed differently
+/// (the Feed's 403 otherwise), never showing either value.
+#[test]
+fn the_push_token_is_carried_and_the_pair_checked_with_their_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_metals(d);
+    ok(
+        d,
+        &["scaffold", "feed", "metals.ois.json", "--all-feeds", "-o", "feed.json", "--secrets-out", "feed.env", "-q"],
+    );
+    std::fs::write(
+        d.join("feed.env"),
+        "AIRNODE_WALLET_MNEMONIC=test test test test test test test test test test test junk\nSIGNED_API_AUTH_TOKEN=push-7781\nMETALS_KEY=k-1\n",
+    )
+    .unwrap();
+    ok(
+        d,
+        &[
+            "scaffold",
+            "signed-api",
+            "feed.json",
+            "--secrets",
+            "feed.env",
+            "-o",
+            "sa.json",
+            "--secrets-out",
+            "sa.env",
+            "-q",
+        ],
+    );
+    let carried = std::fs::read_to_string(d.join("sa.env")).unwrap();
+    assert!(carried.contains("\nSIGNED_API_AUTH_TOKEN=push-7781\n"), "{carried}");
+    let filled = carried
+        .replace("SIGNED_API_REAL_TIME_TOKEN=\n", "SIGNED_API_REAL_TIME_TOKEN=rt-1\n")
+        .replace("SIGNED_API_OEV_TOKEN=\n", "SIGNED_API_OEV_TOKEN=oev-1\n");
+    std::fs::write(d.join("sa.env"), &filled).unwrap();
+    let pair = ["validate", "feed.json", "sa.json", "--secrets", "feed.env", "--secrets", "sa.env"];
+    ok(d, &pair);
+    std::fs::write(d.join("sa.env"), filled.replace("push-7781", "push-7718")).unwrap();
+    let (code, stdout, stderr) = run(d, &pair);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.contains("SIGNED_API_AUTH_TOKEN has one value in feed.env and another in sa.env"), "{stdout}");
+    assert!(!format!("{stdout}{stderr}").contains("push-77"), "a token shown: {stdout}{stderr}");
+}
