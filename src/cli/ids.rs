@@ -18,8 +18,8 @@ pub(crate) struct IdsArgs {
     #[arg(required = true)]
     file: Option<PathBuf>,
     /// A template: the endpoint and its parameters (repeatable), e.g.
-    /// `feed:name=string32:BTC/USD` or `price:coinId=string:bitcoin,decimals=uint256:8`. Without
-    /// any, an Airnode Feed config's own templates.
+    /// `feed:name=string32:BTC/USD` or `price:coinId=string:bitcoin,decimals=uint256:8` (`\,` is
+    /// a comma in a value). Without any, an Airnode Feed config's own templates.
     #[arg(long = "template", value_name = "ENDPOINT:NAME=TYPE:VALUE,...")]
     templates: Vec<String>,
     /// Templates from a JSON file: `[{"endpoint": "feed", "parameters": [{"type", "name", "value"}]}]`.

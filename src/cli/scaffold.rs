@@ -52,7 +52,7 @@ pub(crate) struct FeedArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// A data feed: its endpoint and template parameters (repeatable), e.g.
-    /// `feed:name=string32:WTI/USD`.
+    /// `feed:name=string32:WTI/USD`; `\,` is a comma in a value (`pairs=string:USD/EUR\,USD/GBP`).
     #[arg(long = "feed", value_name = "ENDPOINT:NAME=TYPE:VALUE,...")]
     feeds: Vec<String>,
     /// Feeds from a JSON file: `[{"endpoint": "feed", "parameters": [{"type", "name", "value"}]}]`.

@@ -393,12 +393,25 @@ fn set_reserved(ois: &mut Value, index: usize, name: &str, value: Option<&str>) 
     if !RESERVED_NAMES.contains(&name) {
         return Err(refuse(format!("\"{name}\" is not a reserved parameter ({})", RESERVED_NAMES.join(", "))));
     }
+    // `_type` and `_times` may list one entry per value (`int256,int256`, `1e18,`), as the node
+    // splits them.
     let value = match (name, value) {
-        ("_type", Some(kind)) if crate::ois::reserved::parse_type(kind).is_none() => {
-            return Err(refuse(format!(
-                "_type \"{kind}\" is not a type the encoder knows (int256, uint256, bool, bytes32, address, bytes, string, string32, timestamp, arrays of them)"
-            )));
+        ("_type", Some(kinds)) => {
+            let unknown = kinds.split(',').find(|kind| crate::ois::reserved::parse_type(kind).is_none());
+            if let Some(kind) = unknown {
+                return Err(refuse(format!(
+                    "_type \"{kind}\" is not a type the encoder knows (int256, uint256, bool, bytes32, address, bytes, string, string32, timestamp, arrays of them; several are written int256,uint256)"
+                )));
+            }
+            Some(kinds.to_owned())
         }
+        ("_times", Some(times)) if times.contains(',') => Some(
+            times
+                .split(',')
+                .map(|part| if part.is_empty() { Ok(String::new()) } else { times_value(part) })
+                .collect::<Result<Vec<_>, _>>()?
+                .join(","),
+        ),
         ("_times", Some(times)) => Some(times_value(times)?),
         (_, value) => value.map(str::to_owned),
     };

@@ -215,14 +215,14 @@ pub fn parameters_from_json(list: &Value) -> Result<Vec<TemplateParameter>, Diag
 }
 
 /// A template written on one line, `ENDPOINT:NAME=TYPE:VALUE,NAME=TYPE:VALUE` (a value may hold
-/// `:` but not `,`): the endpoint's name and the parameters.
+/// `:`; `\,` is a comma in a value, `\\` a backslash): the endpoint's name and the parameters.
 pub fn parse_template(text: &str) -> Result<(String, Vec<TemplateParameter>), Diagnostic> {
     let bad = |message: String| Diagnostic::elsewhere(Code::BadArgument, message);
     let (endpoint, rest) = text.split_once(':').ok_or_else(|| {
         bad(format!("{text}: expected ENDPOINT:NAME=TYPE:VALUE,... (e.g. feed:name=string32:BTC/USD)"))
     })?;
     let mut parameters = Vec::new();
-    for part in rest.split(',').filter(|p| !p.is_empty()) {
+    for part in split_unescaped(rest).iter().filter(|p| !p.is_empty()) {
         let (name, typed) =
             part.split_once('=').ok_or_else(|| bad(format!("{text}: \"{part}\" is not NAME=TYPE:VALUE")))?;
         let (kind, value) =
@@ -234,6 +234,29 @@ pub fn parse_template(text: &str) -> Result<(String, Vec<TemplateParameter>), Di
         });
     }
     Ok((endpoint.to_owned(), parameters))
+}
+
+/// `text` split at each comma not escaped as `\,`; `\,` and `\\` unescaped.
+fn split_unescaped(text: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        let current = parts.last_mut();
+        match (c, current) {
+            ('\\', Some(part)) => match chars.next() {
+                Some(next @ (',' | '\\')) => part.push(next),
+                Some(next) => {
+                    part.push('\\');
+                    part.push(next);
+                }
+                None => part.push('\\'),
+            },
+            (',', _) => parts.push(String::new()),
+            (c, Some(part)) => part.push(c),
+            (_, None) => {}
+        }
+    }
+    parts
 }
 
 /// An Airnode Feed template ID.
@@ -354,6 +377,15 @@ fn sorted_keys(value: Value) -> Value {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_template_value_may_hold_an_escaped_comma() {
+        let (endpoint, parameters) =
+            parse_template(r"rates:pairs=string:USD/EUR\,USD/GBP,path=string:a\\b,n=uint256:8").unwrap();
+        assert_eq!(endpoint, "rates");
+        let values: Vec<&Value> = parameters.iter().map(|p| &p.value).collect();
+        assert_eq!(values, [&Value::from("USD/EUR,USD/GBP"), &Value::from(r"a\b"), &Value::from("8")]);
+    }
+
     use serde_json::json;
 
     use super::*;

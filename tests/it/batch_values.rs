@@ -259,3 +259,41 @@ fn the_push_token_is_carried_and_the_pair_checked_with_their_secrets() {
     assert!(stdout.contains("SIGNED_API_AUTH_TOKEN has one value in feed.env and another in sa.env"), "{stdout}");
     assert!(!format!("{stdout}{stderr}").contains("push-77"), "a token shown: {stdout}{stderr}");
 }
+
+/// A feed is checked against the vendor's paths and parameters: a document whose server URL is
+/// relative is no reason to refuse it (the check once failed with a help naming an option the
+/// command does not take).
+#[test]
+fn a_feed_is_checked_against_a_document_whose_server_is_relative() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut relative = metals_vendor();
+    relative["servers"] = serde_json::json!([{"url": "/api/v1"}]);
+    std::fs::write(d.join("metals.json"), metals_vendor().to_string()).unwrap();
+    std::fs::write(d.join("relative.json"), relative.to_string()).unwrap();
+    ok(d, &["convert", "metals.json", "-o", "metals.ois.json", "-q"]);
+    let add = |param: &str| {
+        run(
+            d,
+            &[
+                "feed",
+                "add",
+                "metals.ois.json",
+                "XRH/USD",
+                "--openapi",
+                "relative.json",
+                "--operation",
+                "spotSummary",
+                "--param",
+                param,
+                "--value",
+                "0.data.last",
+            ],
+        )
+    };
+    let (code, _, stderr) = add("metals=rhodium");
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, _, stderr) = add("metal=rhodium");
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("has no parameter \"metal\"") && !stderr.contains("--base-url"), "{stderr}");
+}

@@ -522,3 +522,35 @@ fn a_body_property_fixed_to_json_is_sent_as_json() {
     assert_eq!(shown["body"]["assets"][0]["symbol"], "XAU", "{shown}");
     assert_eq!(shown["body"]["options"]["depth"]["levels"], 2, "{shown}");
 }
+
+/// A `_path` of several values is set as the node reads it (one `_type` and `_times` entry per
+/// value), and a listed path for a key holding `,` (`meta.x\,y`, as the picker writes it there)
+/// extracts that key.
+#[test]
+fn several_values_are_set_and_a_key_with_a_comma_is_extracted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "api.ois.json", &serde_json::to_string_pretty(&two_operations()).unwrap());
+    let path = file.to_str().unwrap();
+    let added = ois(&[
+        "endpoint",
+        "add",
+        path,
+        "pair",
+        "--operation",
+        "GET /rates",
+        "--reserved",
+        r"_path=meta.x\,y,meta.z",
+        "--reserved",
+        "_type=int256,uint256",
+        "--reserved",
+        "_times=1e2,",
+    ]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    let response = write(dir.path(), "answer.json", r#"{"meta": {"x,y": 1.5, "z": 6}}"#);
+    let shown =
+        ois(&["request", path, "--endpoint", "pair", "--response", response.to_str().unwrap(), "--format", "json"]);
+    let report: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(report["response"]["values"], json!(["150", "6"]), "{report}");
+    let refused = ois(&["endpoint", "set", path, "pair", "--reserved", "_type=int256,uint257"]);
+    assert!(stderr(&refused).contains("_type \"uint257\" is not a type"), "{}", stderr(&refused));
+}

@@ -241,14 +241,18 @@ impl VendorDocument {
 
     fn of(source: &Source) -> Result<VendorDocument, Diagnostic> {
         let root = source.parse()?;
-        let converted =
-            crate::convert::convert(source, &crate::convert::ConvertOptions::default()).map_err(|failure| {
-                failure
-                    .diagnostics
-                    .into_iter()
-                    .next()
-                    .unwrap_or_else(|| refuse("the vendor's document does not convert".to_owned()))
-            })?;
+        // A feed is checked against the document's paths and parameters only: a server URL that
+        // is relative (or missing) is no reason to refuse it, so it is resolved against a host
+        // that is never called.
+        let mut options = crate::convert::ConvertOptions::default();
+        options.base_url = Some("https://vendor.invalid".to_owned());
+        let converted = crate::convert::convert(source, &options).map_err(|failure| {
+            failure
+                .diagnostics
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| refuse("the vendor's document does not convert".to_owned()))
+        })?;
         Ok(VendorDocument { root, ois: converted.ois })
     }
 
