@@ -244,8 +244,10 @@ impl VendorDocument {
         // A feed is checked against the document's paths and parameters only: a server URL that
         // is relative (or missing) is no reason to refuse it, so it is resolved against a host
         // that is never called.
-        let mut options = crate::convert::ConvertOptions::default();
-        options.base_url = Some("https://vendor.invalid".to_owned());
+        let options = crate::convert::ConvertOptions {
+            base_url: Some("https://vendor.invalid".to_owned()),
+            ..Default::default()
+        };
         let converted = crate::convert::convert(source, &options).map_err(|failure| {
             failure
                 .diagnostics
