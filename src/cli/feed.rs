@@ -80,6 +80,11 @@ pub(crate) enum FeedCommand {
         /// The batches of a file in the shape API3 keeps (`supportedFeedsInBatches`).
         #[arg(long, value_name = "FILE", conflicts_with = "names")]
         batches: Option<PathBuf>,
+        /// A sample of the one call's answer (a recorded or example answer): where it is an array
+        /// whose elements name what they are (`"requestedSymbol": "silver"`), each feed finds its
+        /// own element by that field instead of by its place.
+        #[arg(long, value_name = "FILE", conflicts_with = "batches")]
+        answer: Option<PathBuf>,
     },
     /// Feeds from API3's data-feed blueprints (a folder of them, or one JSON array), or from
     /// another OIS's `feed` endpoint; feeds of the same name are replaced.
@@ -179,9 +184,9 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
             edit(&target, made)
         }
         FeedCommand::Rm { target, names } => edit(&target, Ok(FeedChange::Remove { names })),
-        FeedCommand::Batch { target, names, batches } => match batches {
+        FeedCommand::Batch { target, names, batches, answer } => match batches {
             Some(file) => edit(&target, ois::jobs::feed::batches(&target.file, target.ois.title(), &file)),
-            None => edit(&target, Ok(FeedChange::Batch { names })),
+            None => edit(&target, ois::jobs::feed::batch(names, answer.as_deref())),
         },
         FeedCommand::Import { target, from, batches, openapi } => {
             let title = target.ois.title();

@@ -59,6 +59,9 @@ pub enum FeedChange {
     Batch {
         /// The feeds, two or more on one vendor path.
         names: Vec<String>,
+        /// A sample of the one call's answer: where it is an array whose elements name what they
+        /// are (`requestedSymbol`), each feed is made to find its own by that field.
+        answer: Option<Value>,
     },
     /// Several changes made as one: each in turn, all or none (an import and its batches).
     All(Vec<FeedChange>),
@@ -156,8 +159,8 @@ pub fn apply(ois: &mut Value, change: &FeedChange) -> Result<Vec<Diagnostic>, Di
             }
             &[]
         }
-        FeedChange::Batch { names } => {
-            notes.push(batch(&mut list, names, find)?);
+        FeedChange::Batch { names, answer } => {
+            notes.push(batch(&mut list, names, answer.as_ref(), find)?);
             &[]
         }
         FeedChange::All(_) => &[],
@@ -205,6 +208,7 @@ fn check_feed(feed: &Feed) -> Result<(), Diagnostic> {
 fn batch(
     list: &mut [Feed],
     names: &[String],
+    answer: Option<&Value>,
     find: impl Fn(&[Feed], &str) -> Result<usize, Diagnostic>,
 ) -> Result<Diagnostic, Diagnostic> {
     if names.len() < 2 {
@@ -239,7 +243,7 @@ fn batch(
         listed.push(key.clone());
         merged.insert(key, Value::String(items.join(",")));
     }
-    let read = own_elements(&members, &merged, &listed)?;
+    let read = own_elements(&members, &merged, &listed, answer)?;
     for (&i, parser) in indexes.iter().zip(read.parsers) {
         if let Some(member) = list.get_mut(i) {
             member.parameters = merged.clone();
@@ -261,6 +265,28 @@ fn batch(
     ))
 }
 
+/// The field every element of `answer` (an array of objects) has that names each feed's own
+/// element: for each of `owns`, exactly one element's field equals it (as text, any case). The
+/// first such field of the first element, or none.
+fn naming_field(answer: &Value, owns: &[Option<String>]) -> Option<String> {
+    let elements = answer.as_array()?;
+    let owns: Vec<&str> = owns.iter().map(|own| own.as_deref()).collect::<Option<_>>()?;
+    let first = elements.first()?.as_object()?;
+    let names = |element: &Value, field: &str| match element.get(field) {
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(Value::Number(number)) => Some(number.to_string()),
+        _ => None,
+    };
+    first
+        .keys()
+        .find(|field| {
+            owns.iter().all(|own| {
+                elements.iter().filter(|e| names(e, field).is_some_and(|n| n.eq_ignore_ascii_case(own))).count() == 1
+            })
+        })
+        .cloned()
+}
+
 /// How each feed of a batch reads its own value from the one answer: its parser, and what says
 /// the value is its own.
 struct OwnElements {
@@ -273,7 +299,12 @@ struct OwnElements {
 /// starts at an array index (`0.data.last`) is moved to the feed's place in the listed values,
 /// the order the vendor answers an array in. Two feeds left reading the same value are refused:
 /// every one of them would publish it.
-fn own_elements(members: &[Feed], merged: &Map<String, Value>, listed: &[String]) -> Result<OwnElements, Diagnostic> {
+fn own_elements(
+    members: &[Feed],
+    merged: &Map<String, Value>,
+    listed: &[String],
+    answer: Option<&Value>,
+) -> Result<OwnElements, Diagnostic> {
     let items_of = |value: &Value| -> Vec<String> {
         let text = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
         text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
@@ -283,13 +314,21 @@ fn own_elements(members: &[Feed], merged: &Map<String, Value>, listed: &[String]
         [key] => merged.get(key).map(|all| (key, items_of(all))),
         _ => None,
     };
+    let owns: Vec<Option<String>> = members
+        .iter()
+        .map(|member| {
+            let (key, _) = single.as_ref()?;
+            let items = items_of(member.parameters.get(key.as_str())?);
+            match items.as_slice() {
+                [one] => Some(one.clone()),
+                _ => None,
+            }
+        })
+        .collect();
+    let naming = answer.and_then(|answer| naming_field(answer, &owns));
     let mut parsers = Vec::with_capacity(members.len());
     let mut evidence = Vec::with_capacity(members.len());
-    for member in members {
-        let own = single.as_ref().and_then(|(key, _)| match member.parameters.get(key.as_str()).map(items_of) {
-            Some(items) if items.len() == 1 => items.into_iter().next(),
-            _ => None,
-        });
+    for (member, own) in members.iter().zip(&owns) {
         let Some(path) = member.value_path() else {
             evidence.push(format!("{} by its parser", shown(&member.name)));
             parsers.push(member.parser.clone());
@@ -301,6 +340,17 @@ fn own_elements(members: &[Feed], merged: &Map<String, Value>, listed: &[String]
         let indexed =
             segments.first().is_some_and(|first| !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()));
         match (keyed, indexed, place, single.as_ref()) {
+            (false, true, Some(_), Some(_)) if let (Some(field), Some(own)) = (&naming, own) => {
+                let rest =
+                    segments.get(1..).unwrap_or_default().iter().map(|s| s.replace('.', "\\.")).collect::<Vec<_>>();
+                evidence.push(format!(
+                    "{} in the element whose {} is {}",
+                    shown(&member.name),
+                    shown(field),
+                    shown(own)
+                ));
+                parsers.push(Some(feeds::parser_finding(field, own, &rest.join("."))?));
+            }
             (true, _, _, Some((key, _))) => {
                 evidence.push(format!("{} at {} (its own {key})", shown(&member.name), shown(&path)));
                 parsers.push(member.parser.clone());

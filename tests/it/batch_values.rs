@@ -297,3 +297,71 @@ fn a_feed_is_checked_against_a_document_whose_server_is_relative() {
     assert_eq!(code, Some(1));
     assert!(stderr.contains("has no parameter \"metal\"") && !stderr.contains("--base-url"), "{stderr}");
 }
+
+/// With a sample of the answer whose elements name what they are, each feed of a batch finds its
+/// own element by that field (`requestedSymbol`), so a vendor answering in another order than
+/// asked still gives each feed its own value.
+#[test]
+fn a_batch_with_a_sample_answer_finds_each_element_by_the_field_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("metals.json"), metals_vendor().to_string()).unwrap();
+    ok(d, &["convert", "metals.json", "-o", "metals.ois.json", "-q"]);
+    for (name, metal) in [("XAU/USD", "gold"), ("XAG/USD", "silver")] {
+        let metal = format!("metals={metal}");
+        ok(
+            d,
+            &[
+                "feed",
+                "add",
+                "metals.ois.json",
+                name,
+                "--openapi",
+                "metals.json",
+                "--operation",
+                "spotSummary",
+                "--param",
+                &metal,
+                "--value",
+                "0.data.last",
+            ],
+        );
+    }
+    std::fs::write(
+        d.join("sample.json"),
+        r#"[{"requestedSymbol": "gold", "data": {"last": 1}}, {"requestedSymbol": "silver", "data": {"last": 2}}]"#,
+    )
+    .unwrap();
+    let (code, _, said) =
+        run(d, &["feed", "batch", "metals.ois.json", "XAU/USD", "XAG/USD", "--answer", "sample.json"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("XAG/USD in the element whose requestedSymbol is silver"), "{said}");
+    // The vendor answers silver first.
+    let server = Server::start(|_, stream| {
+        let body = r#"[{"requestedSymbol": "silver", "data": {"last": 29.85}}, {"requestedSymbol": "gold", "data": {"last": 2345.6}}]"#;
+        answer(stream, "200 OK", "application/json", "", body.as_bytes());
+    });
+    std::fs::write(d.join("secrets.env"), "METALS_KEY=k-1\n").unwrap();
+    let out = ok(
+        d,
+        &[
+            "call",
+            "metals.ois.json",
+            "--all-feeds",
+            "--secrets",
+            "secrets.env",
+            "--server",
+            &server.base,
+            "--format",
+            "json",
+        ],
+    );
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        values_by_feed(&report),
+        [
+            ("XAU/USD".to_owned(), Value::from("2345600000000000000000")),
+            ("XAG/USD".to_owned(), Value::from("29850000000000000000")),
+        ]
+    );
+}

@@ -176,13 +176,28 @@ pub fn batch_groups(feeds: &[Feed]) -> Vec<Vec<String>> {
     groups.into_iter().map(|(_, _, names)| names).filter(|names| names.len() > 1).collect()
 }
 
+/// The change that makes the feeds `names` one call; with `answer` (a sample of that call's
+/// answer, read as the node reads one), each finds its own element by a field naming it where the
+/// answer has one.
+pub fn batch(names: Vec<String>, answer: Option<&Path>) -> Result<FeedChange, Diagnostic> {
+    let answer = match answer {
+        Some(path) => Some(crate::source::Source::read_regular(path)?.parse_as_javascript()?.0),
+        None => None,
+    };
+    Ok(FeedChange::Batch { names, answer })
+}
+
 /// The change that makes each batch of `file` (a batches file: [`read_batches`]) one call, for
 /// the OIS of `target` that `title` names (or its only one), in one edit.
 pub fn batches(target: &Path, title: Option<&str>, file: &Path) -> Result<FeedChange, Diagnostic> {
     let title = list_title(target, title)?;
     let groups = read_batches(file, &title)?;
     Ok(FeedChange::All(
-        groups.into_iter().filter(|names| names.len() > 1).map(|names| FeedChange::Batch { names }).collect(),
+        groups
+            .into_iter()
+            .filter(|names| names.len() > 1)
+            .map(|names| FeedChange::Batch { names, answer: None })
+            .collect(),
     ))
 }
 

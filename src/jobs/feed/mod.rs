@@ -14,7 +14,7 @@ use crate::ois::feeds::{self, Feed, FeedTables};
 use crate::source::Source;
 
 mod files;
-pub use files::{ExportReport, batch_groups, batches, export, import, import_with_batches, read_batches};
+pub use files::{ExportReport, batch, batch_groups, batches, export, import, import_with_batches, read_batches};
 
 fn refuse(message: String) -> Diagnostic {
     Diagnostic::elsewhere(Code::BadFeed, message)

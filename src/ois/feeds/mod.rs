@@ -220,6 +220,27 @@ pub fn parser_for(path: &str) -> Result<String, Diagnostic> {
     Ok(format!("(response) => {{\n  return {reader}\n}}"))
 }
 
+/// The parser that finds its element of an array answer by a field naming it, then reads `rest`
+/// (a value path, or empty) from it, as API3's blueprints write one:
+/// `(response) => {\n  return response.find((item) => item.requestedSymbol === "silver").data.last\n}`.
+pub fn parser_finding(field: &str, value: &str, rest: &str) -> Result<String, Diagnostic> {
+    let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let mut reader = format!("response.find((item) => item{} === {})", render::accessor(field), quoted(value));
+    if !rest.is_empty() {
+        let segments = crate::ois::reserved::escape_aware_split(rest, '.');
+        if segments.iter().any(String::is_empty) {
+            return Err(Diagnostic::elsewhere(
+                Code::BadFeed,
+                format!("value path \"{}\" has an empty segment", crate::emit::printable(rest)),
+            ));
+        }
+        for segment in &segments {
+            reader.push_str(&render::accessor(segment));
+        }
+    }
+    Ok(format!("(response) => {{\n  return {reader}\n}}"))
+}
+
 /// The value path a parser reads, when it only returns a chain of property reads of the
 /// response (`response.a['b'][0]`): what `feed list` shows instead of code.
 pub fn value_path_of(parser: &str) -> Option<String> {

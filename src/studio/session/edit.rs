@@ -28,7 +28,9 @@ impl Session {
                 EndpointEdit::Feeds(crate::jobs::feed::set(&input)?)
             }
             EditRequest::RemoveFeeds { names } => EndpointEdit::Feeds(crate::edit::feeds::FeedChange::Remove { names }),
-            EditRequest::BatchFeeds { names } => EndpointEdit::Feeds(crate::edit::feeds::FeedChange::Batch { names }),
+            EditRequest::BatchFeeds { names } => {
+                EndpointEdit::Feeds(crate::edit::feeds::FeedChange::Batch { names, answer: None })
+            }
         };
         let draft = self.draft()?;
         let source = draft.held().source();
