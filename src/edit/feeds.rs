@@ -606,6 +606,7 @@ mod tests {
                 Just(Given::Keyed), (0usize..6).prop_map(Given::Indexed), Just(Given::Shared)
             ], 2..6),
             keyed_answer in any::<bool>(),
+            named in any::<bool>(),
         ) {
             let owns: Vec<String> = (0..given.len()).map(|i| format!("asset{i}")).collect();
             let mut list: Vec<Feed> = given.iter().zip(&owns).enumerate().map(|(i, (how, own))| {
@@ -624,20 +625,29 @@ mod tests {
             let answer = if keyed_answer {
                 Value::Object(owns.iter().enumerate().map(|(i, own)| (own.clone(), json!({"price": i + 1}))).collect())
             } else {
-                Value::Array((0..owns.len()).map(|i| json!({"price": i + 1})).collect())
+                Value::Array(owns.iter().enumerate().map(|(i, own)| json!({"symbol": own, "price": i + 1})).collect())
             };
+            // With a sample of the answer, a feed may find its element by the field naming it.
+            let sample = named.then_some(&answer);
             let names: Vec<String> = list.iter().map(|f| f.name.clone()).collect();
             let find = |list: &[Feed], name: &str| {
                 list.iter().position(|f| f.name == name).ok_or_else(|| refuse(name.to_owned()))
             };
-            if batch(&mut list, &names, find).is_err() {
+            if batch(&mut list, &names, sample, find).is_err() {
                 return Ok(());
             }
             prop_assert_eq!(&list[0].parameters["assets"], &Value::from(owns.join(",")));
             for (index, feed) in list.iter().enumerate() {
-                let path = feed.value_path().unwrap();
-                if let Some(value) = read(&answer, &path) {
-                    prop_assert_eq!(value, &json!(index + 1), "{} reads {}", feed.name, path);
+                match feed.value_path() {
+                    Some(path) => {
+                        if let Some(value) = read(&answer, &path) {
+                            prop_assert_eq!(value, &json!(index + 1), "{} reads {}", feed.name, path);
+                        }
+                    }
+                    None => {
+                        let parser = feed.parser.as_deref().unwrap_or_default();
+                        prop_assert!(parser.contains(&format!("item.symbol === \"asset{index}\")")), "{}", parser);
+                    }
                 }
             }
         }
@@ -659,7 +669,7 @@ mod tests {
             feed("XAG/USD", "silver", "0.data.last"),
             feed("XPT/USD", "platinum", "0.data.last"),
         ];
-        let note = batch(&mut list, &names, find).unwrap();
+        let note = batch(&mut list, &names, None, find).unwrap();
         let paths: Vec<String> = list.iter().filter_map(Feed::value_path).collect();
         assert_eq!(paths, ["0.data.last", "1.data.last", "2.data.last"]);
         assert!(
@@ -672,7 +682,7 @@ mod tests {
             feed("XAG/USD", "silver", "data.last"),
             feed("XPT/USD", "platinum", "data.last"),
         ];
-        let refused = batch(&mut list, &names, find).unwrap_err();
+        let refused = batch(&mut list, &names, None, find).unwrap_err();
         assert!(
             refused.message.contains("\"XAU/USD\" and \"XAG/USD\" would read the same value"),
             "{}",
