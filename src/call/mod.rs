@@ -178,7 +178,7 @@ pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result
             let message = format!(
                 "the answer to {} {} drifted from its recording {name}: {}",
                 built.method,
-                crate::emit::printable(&recorded.request.url),
+                crate::emit::printable(&recording::redacted(&built.url, &built.secrets)),
                 moved.join("; ")
             );
             return Err(CallFailure { stopped: stopped(drifted(message)), reply: Some(reply) });

@@ -279,7 +279,7 @@ fn matches_json(recorded: &Value, given: &Value) -> bool {
 
 /// `text` with every credential replaced by [`CREDENTIAL`], in every form the request or an echo
 /// may carry it ([`crate::request::mask_as`]).
-fn redacted(text: &str, secrets: &[String]) -> String {
+pub(crate) fn redacted(text: &str, secrets: &[String]) -> String {
     crate::request::mask_as(text, secrets, CREDENTIAL)
 }
 

@@ -238,6 +238,7 @@ fn verdict(code: Code) -> &'static str {
         | Code::NodeBuiltin
         | Code::ProcessingEngine => "processing failed",
         Code::ValuesEqual => "same value",
+        Code::AnswerDrifted => "drifted",
         code if code.stage() == Stage::Call => "API error",
         _ => "request failed",
     }

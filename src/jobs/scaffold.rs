@@ -208,11 +208,18 @@ fn signed_api(job: &ScaffoldJob, request: &SignedApiRequest) -> Result<NodeScaff
         super::ids::Airnode::Secrets(secrets) => Some(secrets.clone()),
         _ => None,
     };
+    // The push tokens the Feed sends, with their values where its secrets hold them.
+    let tokens = feed.get("signedApis").and_then(Value::as_array).into_iter().flatten();
+    let push_tokens = tokens
+        .filter_map(|api| api.get("authToken").and_then(Value::as_str))
+        .flat_map(crate::node::referenced_names)
+        .filter_map(|name| Some((name.to_owned(), feed_secrets.as_ref()?.file_value(name)?.to_owned())))
+        .collect();
     let options = crate::scaffold::signed_api::SignedApiOptions {
         name: request.signed_api.clone(),
         airnode: airnode.to_checksum(None),
         delayed: request.delayed,
-        feed_secrets,
+        push_tokens,
     };
     crate::scaffold::signed_api::signed_api_config(&feed, &options)
 }

@@ -18,9 +18,10 @@ pub struct SignedApiOptions {
     pub airnode: String,
     /// A public endpoint serving data this many seconds late.
     pub delayed: Option<u64>,
-    /// The Feed's secrets, when at hand: the push token is carried from them into the Signed
-    /// API's, so that it is typed once (a typo shows only as the Feed's 403 otherwise).
-    pub feed_secrets: Option<crate::request::Secrets>,
+    /// The values of the Feed's push tokens, by variable name, when its secrets are at hand: the
+    /// token is carried into the Signed API's secrets, so that it is typed once (a typo shows
+    /// only as the Feed's 403 otherwise).
+    pub push_tokens: std::collections::HashMap<String, String>,
 }
 
 /// The read tokens of the endpoints the scaffold writes.
@@ -92,11 +93,10 @@ pub fn signed_api_config(feed: &Value, options: &SignedApiOptions) -> Result<Nod
     let pushed = crate::node::referenced_names(token).next().unwrap_or_default();
     let name = super::secrets::comment(name);
     let carried = options
-        .feed_secrets
-        .as_ref()
-        .and_then(|secrets| secrets.file_value(pushed))
+        .push_tokens
+        .get(pushed)
         .filter(|value| !value.is_empty())
-        .map(super::secrets::quoted)
+        .map(|value| super::secrets::quoted(value))
         .unwrap_or_default();
     let secrets_env = format!(
         "\n# The token Airnode Feed sends when it pushes to \"{name}\" (the same value as in the Feed's secrets)\n{pushed}={carried}\n\
