@@ -159,12 +159,18 @@ fn defaults(
     }
     let kept = if parameter.example.is_none() { "; it is kept as the example" } else { "" };
     let label = format!("{} {}", operation.method.as_str().to_uppercase(), operation.path);
+    // A POST sends its `query` parameters as the properties of its JSON body.
+    let (what, it) = match (operation.method, parameter.location) {
+        (crate::ois::model::Method::Post, crate::ois::model::Location::Query) => {
+            ("body property".to_owned(), "property")
+        }
+        (_, location) => (format!("{} parameter", location.as_str()), "parameter"),
+    };
     let mut note = Diagnostic::new(
         Code::DefaultNotWritten,
         &operation.place,
         format!(
-            "the default \"{value}\" of {} parameter \"{}\" of {label} is not written: the API applies its own when the parameter is absent{kept}",
-            parameter.location.as_str(),
+            "the default \"{value}\" of {what} \"{}\" of {label} is not written: the API applies its own when the {it} is absent{kept}",
             parameter.name
         ),
     )

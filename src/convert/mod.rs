@@ -328,7 +328,7 @@ fn build_view(root: &Value, options: &ConvertOptions, files: &Files) -> Result<B
     };
     security::drop_clashes(&mut security, &mut diagnostics);
     security::drop_credential_parameters(&security, &mut operations, &mut diagnostics);
-    security::credential_looking_parameters(&operations, &mut diagnostics);
+    security::credential_looking_parameters(&security, &operations, &mut diagnostics);
     // The API's paths are made while the endpoints are: neither reads the other.
     let paths = || {
         let mut paths: IndexMap<String, IndexMap<String, Operation>> = IndexMap::new();

@@ -199,30 +199,55 @@ fn not_found(asked: &str) -> Diagnostic {
 /// A warning for each parameter left to the requester that looks like the API's credential
 /// ([`looks_like_credential`](crate::ois::credential::looks_like_credential)): its value would
 /// sit in every on-chain template. Never rewritten without being asked: the caller names it.
-pub(super) fn credential_looking_parameters(operations: &[KeptOperation<'_>], diagnostics: &mut Vec<Diagnostic>) {
-    let mut seen: IndexMap<(Location, &str), (Place, usize)> = IndexMap::new();
+pub(super) fn credential_looking_parameters(
+    schemes: &IndexMap<String, SecurityScheme>,
+    operations: &[KeptOperation<'_>],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    // Where each parameter is, how many operations have it, and whether all of them are POSTs
+    // (which send a `query` parameter as a property of the JSON body).
+    let mut seen: IndexMap<(Location, &str), (Place, usize, bool)> = IndexMap::new();
     for operation in operations {
         for parameter in &operation.parameters {
             if crate::ois::credential::looks_like_credential(&parameter.name, parameter.description) {
-                seen.entry((parameter.location, parameter.name.as_str()))
-                    .or_insert_with(|| (operation.place.clone(), 0))
-                    .1 += 1;
+                let entry = seen
+                    .entry((parameter.location, parameter.name.as_str()))
+                    .or_insert_with(|| (operation.place.clone(), 0, true));
+                entry.1 += 1;
+                entry.2 &= operation.method == crate::ois::model::Method::Post;
             }
         }
     }
-    for ((location, name), (at, count)) in seen {
+    let sending: Vec<String> = schemes
+        .iter()
+        .map(|(name, scheme)| {
+            let (location, slot) = slot(scheme);
+            format!("\"{name}\" ({} {slot})", location.as_str())
+        })
+        .collect();
+    for ((location, name), (at, count, posts)) in seen {
         let asked = if location == Location::Query { name.to_owned() } else { format!("{}:{name}", location.as_str()) };
-        diagnostics.push(
-            Diagnostic::new(
-                Code::CredentialLookingParameter,
-                &at,
-                format!(
-                    "{} parameter \"{name}\" of {count} operation(s) looks like the API's key, but no security scheme sends it: as a requester parameter its value would sit in every template, on chain",
-                    location.as_str()
-                ),
-            )
-            .with_fix(Fix::MakeCredential(asked)),
+        let what = if posts && location == Location::Query {
+            format!("body property \"{name}\" of {count} POST operation(s)")
+        } else {
+            format!("{} parameter \"{name}\" of {count} operation(s)", location.as_str())
+        };
+        let warning = Diagnostic::new(
+            Code::CredentialLookingParameter,
+            &at,
+            format!(
+                "{what} looks like the API's key, but no security scheme sends it: as a requester parameter its value would sit in every template, on chain"
+            ),
         );
+        // Where a scheme already sends a key, this one is most likely that key asked again, not
+        // a second credential.
+        diagnostics.push(match sending.is_empty() {
+            true => warning.with_fix(Fix::MakeCredential(asked)),
+            false => warning.with_help(format!(
+                "the key already goes by {}: if this is the same key, leave the parameter out (fix it to a harmless value, or drop it); only a second key the API asks for is a credential of its own",
+                sending.join(", ")
+            )),
+        });
     }
 }
 

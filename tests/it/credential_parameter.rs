@@ -229,3 +229,16 @@ fn secret_names_are_short_and_can_be_chosen() {
         assert!(err.contains(says), "{named}: {err}");
     }
 }
+
+/// Where a scheme already sends the key, a parameter that looks like a key is most likely the
+/// same key asked again: the warning says so and names the scheme, and does not advise making it
+/// a second credential.
+#[test]
+fn a_key_looking_parameter_beside_a_scheme_is_not_advised_as_a_second_credential() {
+    let dir = tempfile::tempdir().unwrap();
+    let document = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/codes/CNV075.1.openapi.json");
+    let (_, _, stderr) = run(dir.path(), &["convert", document]);
+    assert!(stderr.contains("warning[CNV075]"), "{stderr}");
+    assert!(stderr.contains("the key already goes by \"h\" (header x-key)"), "{stderr}");
+    assert!(!stderr.contains("--api-key-parameter"), "{stderr}");
+}
