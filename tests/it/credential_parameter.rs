@@ -240,5 +240,5 @@ fn a_key_looking_parameter_beside_a_scheme_is_not_advised_as_a_second_credential
     let (_, _, stderr) = run(dir.path(), &["convert", document]);
     assert!(stderr.contains("warning[CNV075]"), "{stderr}");
     assert!(stderr.contains("the key already goes by \"h\" (header x-key)"), "{stderr}");
-    assert!(!stderr.contains("--api-key-parameter"), "{stderr}");
+    assert!(!stderr.contains("--api-key-param"), "{stderr}");
 }
