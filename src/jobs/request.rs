@@ -264,11 +264,28 @@ pub(super) fn replace_server(ois: &mut Value, server: &str) -> Result<Diagnostic
     if let Some(servers) = ois.pointer_mut("/apiSpecifications/servers") {
         *servers = serde_json::json!([{ "url": server }]);
     }
+    // The server replaces the OIS's whole URL, its base path included: said when one is lost or
+    // another put in its place, as a mock of recordings made at `/api/v3/…` answers either way
+    // but a staging host may not.
+    let path = |url: &str| url::Url::parse(url).map(|u| u.path().trim_end_matches('/').to_owned()).unwrap_or_default();
+    let (own_path, given_path) = (path(&own), path(server));
+    let base = match (own_path.is_empty(), own_path == given_path) {
+        (_, true) => String::new(),
+        (false, false) if given_path.is_empty() => format!(
+            "; its base path {} is not kept (an operation's path goes right after the host): give it in the server to keep it",
+            crate::emit::printable(&own_path)
+        ),
+        _ => format!(
+            "; the base path {} is used instead of {}",
+            crate::emit::printable(if given_path.is_empty() { "/" } else { &given_path }),
+            crate::emit::printable(if own_path.is_empty() { "/" } else { &own_path })
+        ),
+    };
     Ok(Diagnostic::new(
         Code::ServerReplaced,
         "/apiSpecifications/servers/0/url",
         format!(
-            "calling {} instead of the OIS's server {}: the node calls the OIS's",
+            "calling {} instead of the OIS's server {}: the node calls the OIS's{base}",
             crate::emit::printable(server),
             crate::emit::printable(&own)
         ),
