@@ -168,8 +168,34 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
     if let ScaffoldKind::SignedApi(request) = &job.kind {
         return write(signed_api(job, request)?, &job.outputs);
     }
+    if let Some(staging) = staging_copy(job)? {
+        return write(staging, &job.outputs);
+    }
     let oises = crate::ois::oises_in_files(&job.files)?;
     write(build(&oises, &job.kind)?, &job.outputs)
+}
+
+/// A staging copy of an Airnode Feed config: one Feed config, a server, and no feeds asked for
+/// make the same config — its templates, triggers and IDs, which name no server — with every OIS
+/// calling that server. `None` for any other scaffold.
+fn staging_copy(job: &ScaffoldJob) -> Result<Option<NodeScaffold>, Diagnostic> {
+    let ScaffoldKind::Feed(request) = &job.kind else { return Ok(None) };
+    let asked = !request.feeds.is_empty() || request.feeds_file.is_some() || !request.templates.is_empty();
+    let (Some(server), [file], false, false) = (&request.server, job.files.as_slice(), asked, request.all_feeds) else {
+        return Ok(None);
+    };
+    let source = Source::read(file)?;
+    let mut config = source.parse()?;
+    if crate::node::ConfigKind::of(&config) != Some(crate::node::ConfigKind::AirnodeFeed) {
+        return Ok(None);
+    }
+    let warnings = staging(&mut config, server)?;
+    let mut names: indexmap::IndexSet<String> = indexmap::IndexSet::new();
+    crate::pointer::for_each_text(&config, &mut String::new(), &mut |text, _| {
+        names.extend(crate::node::referenced_names(text).map(str::to_owned));
+    });
+    let secrets_env: String = names.iter().map(|name| format!("\n{name}=\n")).collect();
+    Ok(Some(NodeScaffold { config, secrets_env, warnings }))
 }
 
 /// The Signed API's config for the Airnode Feed config that is `job`'s one file.

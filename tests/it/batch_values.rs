@@ -365,3 +365,27 @@ fn a_batch_with_a_sample_answer_finds_each_element_by_the_field_naming_it() {
         ]
     );
 }
+
+/// A staging copy of a Feed config: the config and a server, no feeds asked for, make the same
+/// templates, triggers and IDs with every OIS calling that server.
+#[test]
+fn a_feed_config_and_a_server_make_its_staging_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_metals(d);
+    ok(d, &["scaffold", "feed", "metals.ois.json", "--all-feeds", "-o", "feed.json", "-q"]);
+    let (code, _, said) =
+        run(d, &["scaffold", "feed", "feed.json", "--server", "http://127.0.0.1:8701", "-o", "staging.json"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("a staging config"), "{said}");
+    let read = |name: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(d.join(name)).unwrap()).unwrap() };
+    let (production, staging) = (read("feed.json"), read("staging.json"));
+    for key in ["templates", "triggers", "endpoints", "signedApis", "nodeSettings"] {
+        assert_eq!(production[key], staging[key], "{key}");
+    }
+    assert_eq!(
+        staging["ois"][0]["apiSpecifications"]["servers"],
+        serde_json::json!([{"url": "http://127.0.0.1:8701"}])
+    );
+    ok(d, &["validate", "staging.json"]);
+}
