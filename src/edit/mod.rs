@@ -662,7 +662,7 @@ pub fn keep(ois: &mut Value, filters: &[String]) -> Result<Vec<Diagnostic>, Diag
     if kept.is_empty() {
         return Err(refuse(format!("no endpoint matches {}: nothing would be left", filters.join(", "))));
     }
-    let used: Vec<(String, String)> = kept
+    let used: std::collections::HashSet<(String, String)> = kept
         .iter()
         .filter_map(|e| {
             let operation = e.get("operation")?;
@@ -672,17 +672,37 @@ pub fn keep(ois: &mut Value, filters: &[String]) -> Result<Vec<Diagnostic>, Diag
     *endpoints_mut(ois)? = kept;
     let mut notes = Vec::new();
     if let Some(paths) = ois.pointer_mut("/apiSpecifications/paths").and_then(Value::as_object_mut) {
+        // Each path that lost operations, and how many: one note each for a few, one for many.
+        let mut gone: Vec<(String, usize)> = Vec::new();
         for (path, item) in paths.iter_mut() {
             if let Some(methods) = item.as_object_mut() {
                 let before = methods.len();
-                methods.retain(|method, _| used.iter().any(|(p, m)| p == path && m == method));
+                methods.retain(|method, _| used.contains(&(path.clone(), method.clone())));
                 if methods.len() < before {
-                    notes.push(note(
-                        crate::pointer::join("/apiSpecifications/paths", [path.as_str()]),
-                        format!("{} operation(s) of {path} went with their endpoints", before - methods.len()),
-                    ));
+                    gone.push((path.clone(), before - methods.len()));
                 }
             }
+        }
+        const SAID_ONE_BY_ONE: usize = 3;
+        if gone.len() <= SAID_ONE_BY_ONE {
+            for (path, count) in &gone {
+                notes.push(note(
+                    crate::pointer::join("/apiSpecifications/paths", [path.as_str()]),
+                    format!("{count} operation(s) of {path} went with their endpoints"),
+                ));
+            }
+        } else {
+            let operations: usize = gone.iter().map(|(_, count)| count).sum();
+            let first: Vec<&str> = gone.iter().take(SAID_ONE_BY_ONE).map(|(path, _)| path.as_str()).collect();
+            notes.push(note(
+                "/apiSpecifications/paths".to_owned(),
+                format!(
+                    "{operations} operation(s) of {} paths went with their endpoints ({}, and {} more)",
+                    gone.len(),
+                    first.join(", "),
+                    gone.len() - SAID_ONE_BY_ONE
+                ),
+            ));
         }
         paths.retain(|_, item| item.as_object().is_none_or(|methods| !methods.is_empty()));
     }

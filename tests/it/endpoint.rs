@@ -554,3 +554,27 @@ fn several_values_are_set_and_a_key_with_a_comma_is_extracted() {
     let refused = ois(&["endpoint", "set", path, "pair", "--reserved", "_type=int256,uint257"]);
     assert!(stderr(&refused).contains("_type \"uint257\" is not a type"), "{}", stderr(&refused));
 }
+
+/// Keeping a few endpoints of many says in one note what went, not one note per path.
+#[test]
+fn keeping_a_few_of_many_endpoints_is_said_in_one_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut base = two_operations();
+    for n in 0..6 {
+        let path = format!("/extra{n}");
+        base["apiSpecifications"]["paths"][&path] = json!({"get": {"parameters": []}});
+        base["endpoints"].as_array_mut().unwrap().push(json!({
+            "name": format!("extra{n}"), "operation": {"method": "get", "path": path},
+            "fixedOperationParameters": [], "reservedParameters": [{"name": "_type", "fixed": "int256"}], "parameters": []
+        }));
+    }
+    let file = write(dir.path(), "api.ois.json", &serde_json::to_string_pretty(&base).unwrap());
+    let kept = ois(&["endpoint", "keep", file.to_str().unwrap(), "extra0"]);
+    assert!(kept.status.success(), "{}", stderr(&kept));
+    let said = stderr(&kept);
+    assert_eq!(said.matches("note[EDT003]").count(), 1, "{said}");
+    assert!(
+        said.contains("7 operation(s) of 7 paths went with their endpoints (/items/{id}, /rates, /extra1, and 4 more)"),
+        "{said}"
+    );
+}
