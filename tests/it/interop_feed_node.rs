@@ -398,3 +398,119 @@ fn the_real_feed_pushes_feeds_by_name(target: Option<&str>, version: &str) {
     let asked: Vec<String> = vendor.take().iter().map(|r| r.path().to_owned()).collect();
     assert!(asked.iter().any(|p| p == "/rates") && asked.iter().any(|p| p == "/price"), "{asked:?}");
 }
+
+/// The third trial's vendor, rebuilt: a batch answered with an array in request order
+/// (`/spot/summary?metals=gold,silver,platinum` → `[{requestedSymbol: gold, data: {last}}, …]`),
+/// three feeds each added reading the first element, made one call by `ois feed batch` — which
+/// moves each to its own element. The real Feed 4.6.0 and Signed API push three different values,
+/// each its own metal's, each the one `ois call --all-feeds` predicted.
+#[test]
+fn the_real_feed_4_pushes_each_feed_of_a_positional_batch_its_own_value() {
+    let version = "4.6.0";
+    let (Some(feed_main), Some(signed_api_main)) =
+        (common::node_main(version, "airnode-feed"), common::node_main(version, "signed-api"))
+    else {
+        return;
+    };
+    let vendor = common::server::Server::start(|request, stream| {
+        let asked = request.target.split("metals=").nth(1).unwrap_or_default().split('&').next().unwrap_or_default();
+        let price = |metal: &str| match metal {
+            "gold" => 2345.6,
+            "silver" => 29.85,
+            _ => 980.1,
+        };
+        let elements: Vec<Value> =
+            asked.split(',').map(|m| json!({"requestedSymbol": m, "data": {"last": price(m)}})).collect();
+        common::server::answer(stream, "200 OK", "application/json", "", Value::Array(elements).to_string().as_bytes());
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |args: &[&str]| {
+        let output = common::ois().current_dir(d).args(args).output().unwrap();
+        assert!(output.status.success(), "ois {}: {}", args.join(" "), String::from_utf8_lossy(&output.stderr));
+        output.stdout
+    };
+    let document = json!({
+        "openapi": "3.0.3", "info": {"title": "Metals", "version": "1.0.0"}, "servers": [{"url": vendor.base}],
+        "paths": {"/spot/summary": {"get": {"operationId": "spotSummary",
+            "parameters": [{"name": "metals", "in": "query", "required": true, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok"}}}}}
+    });
+    std::fs::write(d.join("metals.json"), document.to_string()).unwrap();
+    run(&["convert", "metals.json", "-o", "metals.ois.json"]);
+    for (name, metal) in [("XAU/USD", "gold"), ("XAG/USD", "silver"), ("XPT/USD", "platinum")] {
+        let metal = format!("metals={metal}");
+        run(&[
+            "feed",
+            "add",
+            "metals.ois.json",
+            name,
+            "--openapi",
+            "metals.json",
+            "--operation",
+            "spotSummary",
+            "--param",
+            &metal,
+            "--value",
+            "0.data.last",
+        ]);
+    }
+    run(&["feed", "batch", "metals.ois.json", "XAU/USD", "XAG/USD", "XPT/USD"]);
+    let port = free_port();
+    let signed_api = format!("http://127.0.0.1:{port}");
+    let signed_api_arg = format!("local={signed_api}");
+    run(&[
+        "scaffold",
+        "feed",
+        "metals.ois.json",
+        "--all-feeds",
+        "--signed-api",
+        &signed_api_arg,
+        "--fetch-interval",
+        "1",
+        "-o",
+        "config.json",
+        "--secrets-out",
+        "secrets.env",
+        "--force",
+    ]);
+    common::vendor::fill(
+        &d.join("secrets.env"),
+        &[("MNEMONIC", common::vendor::MNEMONIC), ("AUTH_TOKEN", "t0ken-2718")],
+    );
+    let by_name: Value = serde_json::from_slice(&run(&[
+        "call",
+        "metals.ois.json",
+        "--all-feeds",
+        "--secrets",
+        "secrets.env",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(by_name["apiCalls"], 1, "{by_name}");
+    let values: Vec<&Value> = by_name["beacons"].as_array().unwrap().iter().map(|b| &b["values"][0]).collect();
+    assert_eq!(
+        values,
+        [&json!("2345600000000000000000"), &json!("29850000000000000000"), &json!("980100000000000000000")]
+    );
+    let called: Value =
+        serde_json::from_slice(&run(&["call", "config.json", "--secrets", "secrets.env", "--format", "json"])).unwrap();
+    let feed_dir = d.join("feed");
+    std::fs::create_dir_all(feed_dir.join("config")).unwrap();
+    std::fs::copy(d.join("config.json"), feed_dir.join("config/airnode-feed.json")).unwrap();
+    std::fs::copy(d.join("secrets.env"), feed_dir.join("config/secrets.env")).unwrap();
+    let api_dir = d.join("signed-api");
+    const READ_TOKEN: &str = "read-t0ken-1732";
+    signed_api_config(&api_dir, &d.join("config.json"), &d.join("secrets.env"), READ_TOKEN);
+    let port_text = port.to_string();
+    let _signed_api = start_node(&signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
+    let _feed = start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
+    let airnode = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+    let pushed = pushed(&signed_api, airnode, READ_TOKEN, 3, &feed_dir);
+    every_value_pushed(&called, &pushed);
+    every_value_pushed(&by_name, &pushed);
+    let encoded: std::collections::BTreeSet<String> =
+        pushed.values().map(|datum| datum["encodedValue"].to_string()).collect();
+    assert_eq!(encoded.len(), 3, "three beacons, three different values: {pushed:?}");
+}
