@@ -56,31 +56,22 @@ fn serve_metals(platinum: f64) -> Server {
     })
 }
 
+/// The vendor's document and its OIS, with a feed for each (name, metal) of `feeds`, each read at
+/// `value`, added as the trial added them.
+fn metal_feeds(d: &std::path::Path, feeds: &[(&str, &str)], value: &str) {
+    std::fs::write(d.join("metals.json"), metals_vendor().to_string()).unwrap();
+    ok(d, &["convert", "metals.json", "-o", "metals.ois.json", "-q"]);
+    for (name, metal) in feeds {
+        let metal = format!("metals={metal}");
+        let add = ["feed", "add", "metals.ois.json", name, "--openapi", "metals.json", "--operation", "spotSummary"];
+        ok(d, &[add.as_slice(), &["--param", &metal, "--value", value]].concat());
+    }
+}
+
 /// The vendor's OIS with XAU/USD, XAG/USD and XPT/USD, each added as the trial added them (the
 /// first element's price), then made one call.
 fn three_metals(d: &std::path::Path) -> String {
-    std::fs::write(d.join("metals.json"), metals_vendor().to_string()).unwrap();
-    ok(d, &["convert", "metals.json", "-o", "metals.ois.json", "-q"]);
-    for (name, metal) in [("XAU/USD", "gold"), ("XAG/USD", "silver"), ("XPT/USD", "platinum")] {
-        let metal = format!("metals={metal}");
-        ok(
-            d,
-            &[
-                "feed",
-                "add",
-                "metals.ois.json",
-                name,
-                "--openapi",
-                "metals.json",
-                "--operation",
-                "spotSummary",
-                "--param",
-                &metal,
-                "--value",
-                "0.data.last",
-            ],
-        );
-    }
+    metal_feeds(d, &[("XAU/USD", "gold"), ("XAG/USD", "silver"), ("XPT/USD", "platinum")], "0.data.last");
     std::fs::write(d.join("secrets.env"), "METALS_KEY=k-1\n").unwrap();
     let (code, _, stderr) = run(d, &["feed", "batch", "metals.ois.json", "XAU/USD", "XAG/USD", "XPT/USD"]);
     assert_eq!(code, Some(0), "{stderr}");
@@ -162,28 +153,7 @@ fn a_batch_of_a_positional_array_reads_each_feed_s_own_element() {
 fn a_batch_whose_feeds_would_read_one_value_is_refused_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("metals.json"), metals_vendor().to_string()).unwrap();
-    ok(d, &["convert", "metals.json", "-o", "metals.ois.json", "-q"]);
-    for (name, metal) in [("XAU/USD", "gold"), ("XAG/USD", "silver")] {
-        let metal = format!("metals={metal}");
-        ok(
-            d,
-            &[
-                "feed",
-                "add",
-                "metals.ois.json",
-                name,
-                "--openapi",
-                "metals.json",
-                "--operation",
-                "spotSummary",
-                "--param",
-                &metal,
-                "--value",
-                "data.last",
-            ],
-        );
-    }
+    metal_feeds(d, &[("XAU/USD", "gold"), ("XAG/USD", "silver")], "data.last");
     let before = std::fs::read_to_string(d.join("metals.ois.json")).unwrap();
     let (code, _, stderr) = run(d, &["feed", "batch", "metals.ois.json", "XAU/USD", "XAG/USD"]);
     assert_eq!(code, Some(1));
@@ -305,28 +275,7 @@ fn a_feed_is_checked_against_a_document_whose_server_is_relative() {
 fn a_batch_with_a_sample_answer_finds_each_element_by_the_field_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("metals.json"), metals_vendor().to_string()).unwrap();
-    ok(d, &["convert", "metals.json", "-o", "metals.ois.json", "-q"]);
-    for (name, metal) in [("XAU/USD", "gold"), ("XAG/USD", "silver")] {
-        let metal = format!("metals={metal}");
-        ok(
-            d,
-            &[
-                "feed",
-                "add",
-                "metals.ois.json",
-                name,
-                "--openapi",
-                "metals.json",
-                "--operation",
-                "spotSummary",
-                "--param",
-                &metal,
-                "--value",
-                "0.data.last",
-            ],
-        );
-    }
+    metal_feeds(d, &[("XAU/USD", "gold"), ("XAG/USD", "silver")], "0.data.last");
     std::fs::write(
         d.join("sample.json"),
         r#"[{"requestedSymbol": "gold", "data": {"last": 1}}, {"requestedSymbol": "silver", "data": {"last": 2}}]"#,

@@ -334,28 +334,7 @@ fn the_real_feed_pushes_feeds_by_name(target: Option<&str>, version: &str) {
         add.extend(parameters);
         run(&add);
     }
-    let port = free_port();
-    let signed_api = format!("http://127.0.0.1:{port}");
-    let signed_api_arg = format!("local={signed_api}");
-    run(&[
-        "scaffold",
-        "feed",
-        "rates.ois.json",
-        "--all-feeds",
-        "--signed-api",
-        &signed_api_arg,
-        "--fetch-interval",
-        "1",
-        "-o",
-        "config.json",
-        "--secrets-out",
-        "secrets.env",
-        "--force",
-    ]);
-    common::vendor::fill(
-        &d.join("secrets.env"),
-        &[("MNEMONIC", common::vendor::MNEMONIC), ("AUTH_TOKEN", "t0ken-1618")],
-    );
+    let port = all_feeds_config(d, "rates.ois.json");
     run(&["validate", "config.json"]);
     let by_name: Value = serde_json::from_slice(&run(&[
         "call",
@@ -381,18 +360,7 @@ fn the_real_feed_pushes_feeds_by_name(target: Option<&str>, version: &str) {
     assert_eq!(values(&by_name), values(&called));
     vendor.take();
 
-    let feed_dir = d.join("feed");
-    std::fs::create_dir_all(feed_dir.join("config")).unwrap();
-    std::fs::copy(d.join("config.json"), feed_dir.join("config/airnode-feed.json")).unwrap();
-    std::fs::copy(d.join("secrets.env"), feed_dir.join("config/secrets.env")).unwrap();
-    let api_dir = d.join("signed-api");
-    const READ_TOKEN: &str = "read-t0ken-1414";
-    signed_api_config(&api_dir, &d.join("config.json"), &d.join("secrets.env"), READ_TOKEN);
-    let port_text = port.to_string();
-    let _signed_api = start_node(&signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
-    let _feed = start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
-    let airnode = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
-    let pushed = pushed(&signed_api, airnode, READ_TOKEN, 3, &feed_dir);
+    let pushed = feed_pushing(d, (&feed_main, &signed_api_main), port, 3);
     every_value_pushed(&by_name, &pushed);
     // One call a trigger: the rates' trigger asks /rates once for both names.
     let asked: Vec<String> = vendor.take().iter().map(|r| r.path().to_owned()).collect();
@@ -456,28 +424,7 @@ fn the_real_feed_4_pushes_each_feed_of_a_positional_batch_its_own_value() {
         ]);
     }
     run(&["feed", "batch", "metals.ois.json", "XAU/USD", "XAG/USD", "XPT/USD"]);
-    let port = free_port();
-    let signed_api = format!("http://127.0.0.1:{port}");
-    let signed_api_arg = format!("local={signed_api}");
-    run(&[
-        "scaffold",
-        "feed",
-        "metals.ois.json",
-        "--all-feeds",
-        "--signed-api",
-        &signed_api_arg,
-        "--fetch-interval",
-        "1",
-        "-o",
-        "config.json",
-        "--secrets-out",
-        "secrets.env",
-        "--force",
-    ]);
-    common::vendor::fill(
-        &d.join("secrets.env"),
-        &[("MNEMONIC", common::vendor::MNEMONIC), ("AUTH_TOKEN", "t0ken-2718")],
-    );
+    let port = all_feeds_config(d, "metals.ois.json");
     let by_name: Value = serde_json::from_slice(&run(&[
         "call",
         "metals.ois.json",
@@ -496,21 +443,53 @@ fn the_real_feed_4_pushes_each_feed_of_a_positional_batch_its_own_value() {
     );
     let called: Value =
         serde_json::from_slice(&run(&["call", "config.json", "--secrets", "secrets.env", "--format", "json"])).unwrap();
-    let feed_dir = d.join("feed");
-    std::fs::create_dir_all(feed_dir.join("config")).unwrap();
-    std::fs::copy(d.join("config.json"), feed_dir.join("config/airnode-feed.json")).unwrap();
-    std::fs::copy(d.join("secrets.env"), feed_dir.join("config/secrets.env")).unwrap();
-    let api_dir = d.join("signed-api");
-    const READ_TOKEN: &str = "read-t0ken-1732";
-    signed_api_config(&api_dir, &d.join("config.json"), &d.join("secrets.env"), READ_TOKEN);
-    let port_text = port.to_string();
-    let _signed_api = start_node(&signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
-    let _feed = start_node(&feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
-    let airnode = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
-    let pushed = pushed(&signed_api, airnode, READ_TOKEN, 3, &feed_dir);
+    let pushed = feed_pushing(d, (&feed_main, &signed_api_main), port, 3);
     every_value_pushed(&called, &pushed);
     every_value_pushed(&by_name, &pushed);
     let encoded: std::collections::BTreeSet<String> =
         pushed.values().map(|datum| datum["encodedValue"].to_string()).collect();
     assert_eq!(encoded.len(), 3, "three beacons, three different values: {pushed:?}");
+}
+
+/// `config.json` and `secrets.env` of `d` run by the real Feed (its `config/` folder made in
+/// `d/feed`), pushing to the real Signed API on `port` (its config by `ois scaffold signed-api`):
+/// the beacons it serves once it holds `expected` of them. Both processes stop when this returns.
+fn feed_pushing(
+    d: &Path,
+    (feed_main, signed_api_main): (&Path, &Path),
+    port: u16,
+    expected: usize,
+) -> serde_json::Map<String, Value> {
+    let feed_dir = d.join("feed");
+    std::fs::create_dir_all(feed_dir.join("config")).unwrap();
+    std::fs::copy(d.join("config.json"), feed_dir.join("config/airnode-feed.json")).unwrap();
+    std::fs::copy(d.join("secrets.env"), feed_dir.join("config/secrets.env")).unwrap();
+    let api_dir = d.join("signed-api");
+    const READ_TOKEN: &str = "read-t0ken-1414";
+    signed_api_config(&api_dir, &d.join("config.json"), &d.join("secrets.env"), READ_TOKEN);
+    let port_text = port.to_string();
+    let _signed_api = start_node(signed_api_main, &api_dir, &[("SERVER_PORT", &port_text)]);
+    let _feed = start_node(feed_main, &feed_dir, &[("LOG_HEARTBEAT", "false")]);
+    // The Airnode of the test mnemonic (Hardhat's).
+    let airnode = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+    pushed(&format!("http://127.0.0.1:{port}"), airnode, READ_TOKEN, expected, &feed_dir)
+}
+
+/// `config.json` and its `secrets.env` (filled) in `d`, made by `ois scaffold feed --all-feeds` of
+/// `ois_file`, pushing to a signed API on a free port: that port.
+fn all_feeds_config(d: &Path, ois_file: &str) -> u16 {
+    let port = free_port();
+    let signed_api = format!("local=http://127.0.0.1:{port}");
+    let made = common::ois()
+        .current_dir(d)
+        .args(["scaffold", "feed", ois_file, "--all-feeds", "--signed-api", &signed_api, "--fetch-interval", "1"])
+        .args(["-o", "config.json", "--secrets-out", "secrets.env", "--force"])
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    common::vendor::fill(
+        &d.join("secrets.env"),
+        &[("MNEMONIC", common::vendor::MNEMONIC), ("AUTH_TOKEN", "t0ken-1618")],
+    );
+    port
 }
