@@ -638,8 +638,10 @@ fn what_a_step_freed_goes_back_to_the_system() {
         (memory_kb(&studio, "VmRSS").saturating_sub(before), took)
     };
     let mut still = kept();
+    // Under 45%: when other tests run beside it, 41% stays resident in some runs (before the
+    // studio gave memory back, half of it stayed); 40% made the test fail one run in three.
     for _ in 0..100 {
-        if still.0 * 5 < still.1 * 2 {
+        if still.0 * 20 < still.1 * 9 {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
@@ -647,5 +649,5 @@ fn what_a_step_freed_goes_back_to_the_system() {
     }
     let (resident, took) = still;
     assert!(took > 50_000, "the open took only {took} kB: too little to tell");
-    assert!(resident * 5 < took * 2, "{resident} kB of the {took} kB the open took stayed resident");
+    assert!(resident * 20 < took * 9, "{resident} kB of the {took} kB the open took stayed resident");
 }
