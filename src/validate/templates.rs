@@ -93,9 +93,17 @@ fn split_batches(config: &Value, groups: &[(&str, &Value, Vec<String>)]) -> Vec<
                 reserved.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
             )
         };
-        let help = format!(
-            "{first}; to answer them from one call, choose each value in post-processing by a parameter that pre-processing leaves out of the call: a `feed` endpoint by name, as API3's own OIS are (one parameter `name`; pre-processing maps every name of a batch to the same call, `ids=bitcoin,ethereum`; post-processing picks each name's value)"
-        );
+        // A feed endpoint by name already is the way to one call: what differs is its feeds' requests.
+        let by_name = name == crate::ois::feeds::FEED_ENDPOINT;
+        let help = if by_name {
+            format!(
+                "{first}; feeds by name share a call when their tables ask the same (the same vendor path and parameters): make them one call with a batch of the feeds"
+            )
+        } else {
+            format!(
+                "{first}; to answer them from one call, choose each value in post-processing by a parameter that pre-processing leaves out of the call: a `feed` endpoint by name, as API3's own OIS are (one parameter `name`; pre-processing maps every name of a batch to the same call, `ids=bitcoin,ethereum`; post-processing picks each name's value)"
+            )
+        };
         notes
             .push(Diagnostic::new(Code::BatchSplit, pointer::join("/endpoints", [*endpoint]), message).with_help(help));
     }

@@ -338,3 +338,30 @@ fn a_feed_config_and_a_server_make_its_staging_copy() {
     );
     ok(d, &["validate", "staging.json"]);
 }
+
+/// A `feed` endpoint whose feeds ask different calls is told to batch its feeds, not to become
+/// the `feed` endpoint it already is (OIS087).
+#[test]
+fn feeds_by_name_that_need_two_calls_are_told_to_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    metal_feeds(d, &[("XAU/USD", "gold"), ("XAG/USD", "silver")], "0.data.last");
+    let (code, _, said) = run(
+        d,
+        &[
+            "scaffold",
+            "feed",
+            "metals.ois.json",
+            "--feed",
+            "feed:name=string32:XAU/USD",
+            "--feed",
+            "feed:name=string32:XAG/USD",
+            "--batch",
+            "-o",
+            "feed.json",
+        ],
+    );
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("note[OIS087]") && said.contains("make them one call with a batch of the feeds"), "{said}");
+    assert!(!said.contains("a `feed` endpoint by name, as API3's own"), "{said}");
+}
