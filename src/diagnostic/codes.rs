@@ -260,6 +260,7 @@ codes! {
         NodeSecretOutOfPlace = "OIS091", Error, "one of the node's own secrets (its mnemonic, a signed API's token, a chain or node setting) named where the node does not keep it: a URL, a template value, an OIS, another kind of slot; the node would send or publish it";
         FeedsReadOneValue = "OIS092", Warning, "two feeds answered by one call that read the same value of its answer (a batch whose value paths were not made each feed's own, or two names of one asset): every one of them publishes that one value";
         NodeVersionNotTarget = "OIS093", Error, "an Airnode Feed or Signed API config naming another release than the one checked for: the target's node refuses it at start (`Invalid node version`)";
+        UnusedEndpoints = "OIS094", Note, "an Airnode Feed config that carries OIS endpoints no template uses: the node reads and checks all of them, and the config is bigger than its feeds need";
     }
     Request {
         UnknownEndpoint = "REQ001", Error, "no endpoint of that name in the OIS";

@@ -306,6 +306,7 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
             // Feeds by name are batched as production batches them: by the request each makes.
             let found = servable(&mut scaffold.config, request.batch || request.all_feeds)?;
             scaffold.warnings.extend(found);
+            scaffold.warnings.extend(unused_endpoints(&scaffold.config));
             scaffold
         }
         ScaffoldKind::SignedApi(_) => {
@@ -322,6 +323,42 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
         }
     };
     Ok(scaffold)
+}
+
+/// A note when the OIS objects of the Feed config `config` carry endpoints no template uses: each
+/// is read and checked by the node at every start, and a vendor's whole document makes a config
+/// of hundreds of kilobytes for a few feeds.
+fn unused_endpoints(config: &Value) -> Option<Diagnostic> {
+    let used: std::collections::HashSet<(&str, &str)> = config
+        .get("endpoints")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|endpoints| endpoints.values())
+        .filter_map(|e| Some((e.get("oisTitle")?.as_str()?, e.get("endpointName")?.as_str()?)))
+        .collect();
+    let mut unused = 0usize;
+    let mut first = None;
+    for (index, ois) in config.get("ois").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
+        for endpoint in ois.get("endpoints").and_then(Value::as_array).into_iter().flatten() {
+            let name = endpoint.get("name").and_then(Value::as_str).unwrap_or_default();
+            if !used.contains(&(title, name)) {
+                unused += 1;
+                first.get_or_insert((index, title.to_owned()));
+            }
+        }
+    }
+    let (index, title) = first?;
+    let size = serde_json::to_string(config).map_or(0, |text| text.len());
+    Some(Diagnostic::new(
+        Code::UnusedEndpoints,
+        format!("/ois/{index}/endpoints"),
+        format!(
+            "the config carries {unused} endpoint(s) of \"{}\" that no template uses ({} KB in all): the Feed reads and checks each at every start; an OIS kept to the feeds' endpoints makes a smaller config",
+            crate::emit::printable(&title),
+            size / 1024
+        ),
+    ))
 }
 
 /// Points every OIS of `config` at `server` (a mock, a staging host), each with a note that the
