@@ -7,6 +7,7 @@
 //! and a JSON body for POST. The answer is read up to a size limit, parsed as `JSON.parse` would,
 //! and finished as the node finishes it: post-processing, `_path`/`_times`/`_type`, the encoding.
 
+pub mod drift;
 #[cfg(any(feature = "studio", feature = "mock"))]
 pub mod loopback;
 #[cfg(feature = "mock")]
@@ -48,7 +49,7 @@ pub struct CallOptions {
     /// Answer from these recordings instead of the network: nothing is sent.
     pub replay: Option<recording::Recordings>,
     /// Compare each live answer with its recording: a call whose answer drifted fails.
-    pub check: Option<recording::DriftCheck>,
+    pub check: Option<drift::DriftCheck>,
     /// Accept two templates of one API call getting the same value (otherwise each is
     /// [`Code::ValuesEqual`]: one of them is likely reading the other's element).
     pub allow_equal_values: bool,
@@ -173,7 +174,7 @@ pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result
         let (name, recorded) = check.recordings.find(built).map_err(stopped)?;
         let live = reply.json.as_ref().unwrap_or(&Value::Null);
         let recorded_body = recorded.response.json().map_err(stopped)?.unwrap_or(Value::Null);
-        let moved = recording::drift(&recorded_body, live, check.tolerance);
+        let moved = drift::drift(&recorded_body, live, check.tolerance);
         if !moved.is_empty() {
             let message = format!(
                 "the answer to {} {} drifted from its recording {name}: {}",

@@ -124,7 +124,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
     options.allow_equal_values = args.allow_equal;
     options.record = args.record.clone();
     options.replay = args.replay.clone().map(ois::call::recording::Recordings::at);
-    options.check = args.check.clone().map(|folder| ois::call::recording::DriftCheck {
+    options.check = args.check.clone().map(|folder| ois::call::drift::DriftCheck {
         recordings: ois::call::recording::Recordings::at(folder),
         tolerance: args.tolerance,
     });
