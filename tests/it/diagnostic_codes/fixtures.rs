@@ -260,7 +260,7 @@ fn call_codes(case: &Value) -> Vec<Shown> {
     let recordings = tempfile::tempdir().unwrap();
     if let Some(check) = case.get("check") {
         std::fs::write(recordings.path().join("get-items-1.json"), check["recording"].to_string()).unwrap();
-        options.check = Some(ois::call::recording::DriftCheck {
+        options.check = Some(ois::call::drift::DriftCheck {
             recordings: ois::call::recording::Recordings::at(recordings.path()),
             tolerance: check["tolerance"].as_f64().unwrap_or(0.05),
         });
