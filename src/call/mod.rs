@@ -13,6 +13,7 @@ pub mod loopback;
 #[cfg(feature = "mock")]
 pub mod mock;
 pub mod recording;
+mod required_credentials;
 pub mod synthesized;
 
 use std::io::Read;

@@ -78,42 +78,7 @@ pub struct Route {
     pub from_example: bool,
     /// The credentials a request must carry, as the document's security requires them: any one
     /// of the sets, each whole (empty: none required).
-    pub security: Vec<Vec<CredentialPlace>>,
-}
-
-/// Where a request carries a credential a security scheme asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CredentialPlace {
-    /// A query parameter.
-    Query(String),
-    /// A header (`Authorization` for HTTP and OAuth schemes).
-    Header(String),
-    /// A cookie.
-    Cookie(String),
-}
-
-impl std::fmt::Display for CredentialPlace {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CredentialPlace::Query(name) => write!(f, "query \"{}\"", crate::emit::printable(name)),
-            CredentialPlace::Header(name) => write!(f, "header \"{}\"", crate::emit::printable(name)),
-            CredentialPlace::Cookie(name) => write!(f, "cookie \"{}\"", crate::emit::printable(name)),
-        }
-    }
-}
-
-impl CredentialPlace {
-    fn is_in(&self, url: &str, headers: &[(String, String)]) -> bool {
-        let header = |name: &str| headers.iter().find(|(given, _)| given.eq_ignore_ascii_case(name)).map(|(_, v)| v);
-        match self {
-            CredentialPlace::Query(name) => url::Url::parse(url)
-                .is_ok_and(|url| url.query_pairs().any(|(given, value)| given == *name && !value.is_empty())),
-            CredentialPlace::Header(name) => header(name).is_some_and(|value| !value.trim().is_empty()),
-            CredentialPlace::Cookie(name) => header("cookie").is_some_and(|cookies| {
-                cookies.split(';').any(|pair| pair.split_once('=').is_some_and(|(given, _)| given.trim() == name))
-            }),
-        }
-    }
+    pub security: Vec<Vec<super::required_credentials::CredentialPlace>>,
 }
 
 impl Route {
@@ -131,50 +96,13 @@ impl Route {
                 .all(|(given, template)| (template.starts_with('{') && template.ends_with('}')) || given == template)
         })
     }
-}
 
-impl Route {
     /// The credential a request to `url` with `headers` lacks, as the vendor would find it
     /// missing (the first of the first set its security asks for); `None` when it has one set
     /// whole, or needs none.
     pub fn credential_missing(&self, url: &str, headers: &[(String, String)]) -> Option<String> {
-        let first = self.security.first()?;
-        if self.security.iter().any(|set| set.iter().all(|place| place.is_in(url, headers))) {
-            return None;
-        }
-        first.iter().find(|place| !place.is_in(url, headers)).map(ToString::to_string)
+        super::required_credentials::missing(&self.security, url, headers)
     }
-}
-
-/// The credential sets `operation` requires (its own `security`, else the document's), each
-/// scheme as the place it puts its credential; an empty requirement (`{}`) makes them optional.
-fn security(root: &Value, operation: &Value) -> Vec<Vec<CredentialPlace>> {
-    let schemes = root.pointer("/components/securitySchemes").or_else(|| root.get("securityDefinitions"));
-    let required = operation.get("security").or_else(|| root.get("security")).and_then(Value::as_array);
-    let place = |name: &str| -> Option<CredentialPlace> {
-        let scheme = schemes?.get(name)?;
-        let text = |key: &str| scheme.get(key).and_then(Value::as_str).unwrap_or_default();
-        match text("type") {
-            "apiKey" => match text("in") {
-                "query" => Some(CredentialPlace::Query(text("name").to_owned())),
-                "header" => Some(CredentialPlace::Header(text("name").to_owned())),
-                "cookie" => Some(CredentialPlace::Cookie(text("name").to_owned())),
-                _ => None,
-            },
-            "http" | "basic" | "oauth2" | "openIdConnect" => Some(CredentialPlace::Header("Authorization".to_owned())),
-            _ => None,
-        }
-    };
-    let mut sets = Vec::new();
-    for requirement in required.into_iter().flatten() {
-        let Some(names) = requirement.as_object() else { continue };
-        if names.is_empty() {
-            return Vec::new();
-        }
-        // A scheme this cannot place (mutual TLS, say) is one the mock does not ask for.
-        sets.push(names.keys().filter_map(|name| place(name)).collect::<Vec<_>>());
-    }
-    if sets.iter().any(Vec::is_empty) { Vec::new() } else { sets }
 }
 
 /// Every get and post operation of `root` (an OpenAPI 3.x or Swagger 2.0 document) with its
@@ -200,7 +128,7 @@ pub fn routes(root: &Value, seed: u64) -> Result<Vec<Route>, Diagnostic> {
                 body: answered.body,
                 schema: answered.schema,
                 from_example: answered.from_example,
-                security: security(root, operation),
+                security: super::required_credentials::required(root, operation),
             });
         }
     }
