@@ -472,10 +472,8 @@ impl PathsReport {
         self.feed = feed;
         let element = self.feed.as_deref().and_then(|name| crate::ois::feeds::own_element(ois, name));
         let inside = element.as_deref().and_then(|element| request::paths::within_element(&self.leaves, element));
-        if let Some(inside) = inside {
-            self.suggested = request::paths::suggested(&inside);
-            self.leaves = inside;
-            self.element = element;
+        if let Some((inside, suggested)) = inside {
+            (self.leaves, self.suggested, self.element) = (inside, suggested, element);
         }
         self
     }

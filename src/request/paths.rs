@@ -32,14 +32,18 @@ pub struct Leaf {
     pub suggested_times: Option<&'static str>,
 }
 
-/// The leaves inside the answer's `element` (a key of the root, or an index of a root array):
-/// what a feed of a batch picks from ([`crate::ois::feeds::own_element`]). `None` when there are
-/// none, so that a wrong guess of the element hides nothing.
-pub fn within_element(leaves: &[Leaf], element: &str) -> Option<Vec<Leaf>> {
+/// The leaves inside the answer's `element` (a key of the root, or an index of a root array),
+/// and the likeliest of them ([`suggested`]): what a feed of a batch picks from
+/// ([`crate::ois::feeds::own_element`]). `None` when there are none, so that a wrong guess of
+/// the element hides nothing.
+pub fn within_element(leaves: &[Leaf], element: &str) -> Option<(Vec<Leaf>, Option<usize>)> {
     let prefix = format!("{}.", element.replace('.', "\\."));
     let inside: Vec<Leaf> =
         leaves.iter().filter(|leaf| leaf.path.as_deref().is_some_and(|p| p.starts_with(&prefix))).cloned().collect();
-    (!inside.is_empty()).then_some(inside)
+    (!inside.is_empty()).then(|| {
+        let likeliest = suggested(&inside);
+        (inside, likeliest)
+    })
 }
 
 /// The leaves of `response` in document order (at most [`MAX_LEAVES`]), and whether there were

@@ -168,10 +168,8 @@ impl PreparedCall {
                 let mut picker = answers::Picker { feed: report.feed.clone(), ..leaves(report.answer_to_pick()) };
                 let inside =
                     report.element.as_deref().and_then(|e| crate::request::paths::within_element(&picker.leaves, e));
-                if let Some(inside) = inside {
-                    picker.suggested = crate::request::paths::suggested(&inside);
-                    picker.leaves = inside;
-                    picker.element = report.element.clone();
+                if let Some((inside, suggested)) = inside {
+                    (picker.leaves, picker.suggested, picker.element) = (inside, suggested, report.element.clone());
                 }
                 let answer = Reply::typed(&answers::Called {
                     call: report.called.json(false),
