@@ -200,6 +200,10 @@ fn flag_help(fix: &Fix) -> String {
             "pass --base OLD_OPENAPI (the document the OIS was generated from) to take the API's changes too".to_owned()
         }
         Fix::QuoteJsonString => "quote strings: --param-json name='\"text\"', or use --param".to_owned(),
+        Fix::EscapeComma => {
+            r"a comma inside a value is written \, in single quotes: --feed 'feed:pairs=string32:USD/EUR\,USD/GBP' (--template alike)"
+                .to_owned()
+        }
         Fix::UpdateInstead => "run the same command without --check to update it".to_owned(),
         Fix::LeaveStrict => "fix what the warnings say, or run without --strict".to_owned(),
         Fix::GiveMetadata => {
@@ -390,6 +394,7 @@ mod tests {
             Fix::LeaveStrict,
             Fix::UpdateInstead,
             Fix::QuoteJsonString,
+            Fix::EscapeComma,
             Fix::FillSecret { name: "K".into(), file: None },
             Fix::GiveMetadata,
         ];

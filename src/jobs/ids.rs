@@ -143,7 +143,7 @@ pub fn endpoint_ids_in(source: &Source) -> Result<Vec<EndpointId>, Diagnostic> {
 fn templates_of(job: &IdsJob) -> Result<Vec<Feed>, Diagnostic> {
     let mut templates = Vec::new();
     for text in &job.templates {
-        templates.push(Feed::parse(text).map_err(|e| bad(format!("template {}", e.message)))?);
+        templates.push(Feed::parse(text, "template")?);
     }
     if let Some(path) = &job.templates_file {
         templates.extend(Feed::list_from_json(&Source::read_regular(path)?.parse()?, &path.display().to_string())?);

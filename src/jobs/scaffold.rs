@@ -448,9 +448,7 @@ fn feed(oises: &[Value], request: &FeedRequest) -> Result<NodeScaffold, Diagnost
     }
     let mut feeds = Vec::new();
     for text in &request.feeds {
-        feeds.push(
-            Feed::parse(text).map_err(|e| Diagnostic::elsewhere(Code::BadArgument, format!("feed {}", e.message)))?,
-        );
+        feeds.push(Feed::parse(text, "feed")?);
     }
     if let Some(path) = &request.feeds_file {
         feeds.extend(Feed::list_from_json(&Source::read_regular(path)?.parse()?, &path.display().to_string())?);

@@ -19,7 +19,7 @@ use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{Address, B256, I256, U256, keccak256};
 use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
 
 /// The types a template parameter can have, with their header letters.
 pub const PARAMETER_TYPES: &[(&str, char)] = &[
@@ -222,9 +222,13 @@ pub fn parse_template(text: &str) -> Result<(String, Vec<TemplateParameter>), Di
         bad(format!("{text}: expected ENDPOINT:NAME=TYPE:VALUE,... (e.g. feed:name=string32:BTC/USD)"))
     })?;
     let mut parameters = Vec::new();
-    for part in split_unescaped(rest).iter().filter(|p| !p.is_empty()) {
-        let (name, typed) =
-            part.split_once('=').ok_or_else(|| bad(format!("{text}: \"{part}\" is not NAME=TYPE:VALUE")))?;
+    let parts = split_unescaped(rest);
+    for (index, part) in parts.iter().enumerate().filter(|(_, p)| !p.is_empty()) {
+        let (name, typed) = part.split_once('=').ok_or_else(|| {
+            let told = bad(format!("{text}: \"{part}\" is not NAME=TYPE:VALUE"));
+            // After a parameter, a part with no `=` is most likely the rest of a value with a comma.
+            if index > 0 { told.with_fix(Fix::EscapeComma) } else { told }
+        })?;
         let (kind, value) =
             typed.split_once(':').ok_or_else(|| bad(format!("{text}: \"{typed}\" is not TYPE:VALUE")))?;
         parameters.push(TemplateParameter {

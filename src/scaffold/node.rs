@@ -21,9 +21,13 @@ pub struct Feed {
 }
 
 impl Feed {
-    /// A feed written on one line, `ENDPOINT:NAME=TYPE:VALUE,...` (see [`parse_template`]).
-    pub fn parse(text: &str) -> Result<Feed, Diagnostic> {
-        let (endpoint, parameters) = parse_template(text)?;
+    /// A feed written on one line, `ENDPOINT:NAME=TYPE:VALUE,...` (see [`parse_template`]);
+    /// `noun` (`feed`, `template`) starts the message of a refusal.
+    pub fn parse(text: &str, noun: &str) -> Result<Feed, Diagnostic> {
+        let (endpoint, parameters) = parse_template(text).map_err(|mut refused| {
+            refused.message = format!("{noun} {}", refused.message);
+            refused
+        })?;
         Ok(Feed { endpoint, parameters })
     }
 

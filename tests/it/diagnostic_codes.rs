@@ -139,7 +139,7 @@ fn cases() -> Vec<(Code, Vec<Shown>)> {
 /// A relative server with a base URL given is no longer relative: no CNV002.
 #[test]
 fn a_base_url_resolves_a_relative_server() {
-    let text = std::fs::read_to_string(fixtures::folder().join("CNV002.openapi.json")).unwrap();
+    let text = std::fs::read_to_string(fixtures::folder().join("CNV002.in/openapi.json")).unwrap();
     let source = Source::from_text("openapi.json", None, text);
     let options = ConvertOptions::default().with_base_url("https://base.example");
     assert!(!converted(&source, &options).iter().any(|(code, _)| *code == Code::RelativeServer));
@@ -458,6 +458,13 @@ fn why_it_matters(code: Code) -> &'static str {
     }
 }
 
+/// Whether a help names a setting of the library (`ConvertOptions::base_url`), as a case run
+/// through the library words it.
+fn names_a_library_item(help: &str) -> bool {
+    help.split(|c: char| !(c.is_alphanumeric() || c == ':' || c == '_'))
+        .any(|word| word.contains("::") && word.split("::").all(|part| !part.is_empty()))
+}
+
 /// The page of one code: what it means, why it matters, how to fix it, and an example taken from
 /// the code's own test (its input when the test reads one from a file, and the rendered
 /// diagnostic).
@@ -472,13 +479,20 @@ fn code_page(code: Code) -> String {
         code.stage().prefix(),
         why_it_matters(code)
     );
-    // The help as the code's test gave it, without the `ois explain` every help ends with.
+    // The helps its cases gave, worded as the command line words them (a case run through the
+    // library names library settings, which `ois explain` readers cannot set), without the
+    // `ois explain` every help ends with.
     let suffix = format!(" (ois explain {code})");
-    let helps: Vec<&str> = shown
-        .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("= help: "))
-        .filter_map(|help| help.strip_suffix(suffix.as_str()))
-        .collect();
+    let mut helps: Vec<&str> = Vec::new();
+    let of_code = all_cases().iter().filter(|(c, _)| *c == code).flat_map(|(_, produced)| produced);
+    for (_, text) in of_code.filter(|(c, _)| *c == code) {
+        for help in text.lines().filter_map(|l| l.trim_start().strip_prefix("= help: ")) {
+            let Some(help) = help.strip_suffix(suffix.as_str()) else { continue };
+            if !names_a_library_item(help) && !helps.contains(&help) {
+                helps.push(help);
+            }
+        }
+    }
     if !helps.is_empty() {
         page.push_str("\n## How to fix it\n\n");
         for help in helps.iter().take(3) {
@@ -515,6 +529,29 @@ fn code_page(code: Code) -> String {
     }
     page.push_str(&format!("What `ois` says:\n\n```text\n{shown}\n```\n"));
     page
+}
+
+/// A page tells a reader of `ois explain` what to type: a code whose cases word their help only in
+/// the library's terms (`ConvertOptions::…`) needs a case run from the command line.
+#[test]
+fn every_help_on_a_page_is_worded_for_the_command_line() {
+    let mut library_only = Vec::new();
+    for code in Code::ALL {
+        let helps: Vec<&str> = all_cases()
+            .iter()
+            .filter(|(c, _)| c == code)
+            .flat_map(|(_, produced)| produced)
+            .filter(|(c, _)| c == code)
+            .flat_map(|(_, text)| text.lines().filter_map(|l| l.trim_start().strip_prefix("= help: ")))
+            .collect();
+        if !helps.is_empty() && helps.iter().all(|help| names_a_library_item(help)) {
+            library_only.push(code.as_str());
+        }
+    }
+    assert!(library_only.is_empty(), "helps worded only for the library: {library_only:?}");
+    assert!(names_a_library_item("set ConvertOptions::base_url to it"));
+    assert!(names_a_library_item("run it with processing::Engine::Node"));
+    assert!(!names_a_library_item("pass --base-url https://api.example.com (ois explain CNV001)"));
 }
 
 /// One page per code in docs/codes/, generated from the code table and each code's test; the

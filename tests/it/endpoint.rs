@@ -464,7 +464,7 @@ fn a_reserved_parameter_is_taken_away() {
 #[test]
 fn a_parameter_dropped_and_fixed_at_once_is_fixed() {
     let dir = tempfile::tempdir().unwrap();
-    let document = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/codes/CNV075.openapi.json");
+    let document = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/codes/CNV075.in/openapi.json");
     let file = dir.path().join("weather.ois.json");
     let path = file.to_str().unwrap();
     assert!(ois(&["convert", document, "-o", path]).status.success());

@@ -392,7 +392,7 @@ fn the_mnemonic_held_never_reaches_an_api() {
 fn the_page_makes_a_parameter_the_api_s_key() {
     let folder = tempfile::tempdir().unwrap();
     std::fs::copy(
-        format!("{}/tests/codes/CNV075.openapi.json", env!("CARGO_MANIFEST_DIR")),
+        format!("{}/tests/codes/CNV075.in/openapi.json", env!("CARGO_MANIFEST_DIR")),
         folder.path().join("weather.json"),
     )
     .unwrap();
