@@ -83,7 +83,7 @@ fn main() -> ExitCode {
         }]
     });
     let feeds: Vec<Feed> =
-        (0..templates).map(|i| Feed::parse(&format!("price:symbol=string32:SYM{i}")).unwrap()).collect();
+        (0..templates).map(|i| Feed::parse(&format!("price:symbol=string32:SYM{i}"), "feed").unwrap()).collect();
     let scaffold = feed_config(&[ois], &feeds, &FeedOptions::default()).unwrap();
     let config = scaffold.config;
     let dir = tempfile::tempdir().unwrap();
