@@ -330,7 +330,7 @@ fn optional<T>(value: Option<T>, show: impl Fn(T) -> String) -> String {
 
 fn beacon_table(report: &ConfigCallReport) -> String {
     use ois::node::ids::short;
-    let rows: Vec<[String; 8]> = report
+    let rows: Vec<[String; 9]> = report
         .beacons
         .iter()
         .map(|b| {
@@ -341,12 +341,13 @@ fn beacon_table(report: &ConfigCallReport) -> String {
                 optional(b.status, |s| s.to_string()),
                 optional(b.latency_ms, |l| format!("{l} ms")),
                 values_cell(b.values.as_ref()),
+                optional(b.read_from.as_deref(), str::to_owned),
                 optional(b.encoded_value.as_deref(), short),
                 b.outcome.verdict.to_owned(),
             ]
         })
         .collect();
-    let header = ["template", "beacon", "endpoint", "status", "latency", "value", "encoded", "verdict"];
+    let header = ["template", "beacon", "endpoint", "status", "latency", "value", "read from", "encoded", "verdict"];
     let mut out = table(header, rows);
     let airnode = report.airnode.as_deref().map(|a| format!(", Airnode {a}")).unwrap_or_default();
     let rows = if report.node == "airnode" { "RRP template(s)" } else { "beacon(s)" };

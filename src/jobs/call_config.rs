@@ -46,6 +46,10 @@ pub struct BeaconCall {
     pub values: Option<Vec<Value>>,
     /// The encoded value the Feed signs, `0x…`.
     pub encoded_value: Option<String>,
+    /// What of the answer the value was read from, as evidence that it is this template's own:
+    /// its `_path`, or its feed's parser's reading (`requestedSymbol = "silver", then data.last`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_from: Option<String>,
     /// Whether it was ok, and what stopped it when not.
     #[serde(flatten)]
     pub outcome: Outcome,
@@ -411,7 +415,10 @@ impl Run<'_> {
         let answered = ids.iter().map(|id| {
             let row = self.row(Some(index), id).with_reply(reply.as_ref());
             match self.answer(id, &response) {
-                Ok(answer) => row.answered(answer.shown(&self.secrets, self.job.inputs.show_secrets)),
+                Ok((answer, reading)) => {
+                    let row = row.answered(answer.shown(&self.secrets, self.job.inputs.show_secrets));
+                    BeaconCall { read_from: reading, ..row }
+                }
                 Err(problem) => row.failed(problem, reply.as_ref()),
             }
         });
@@ -462,8 +469,12 @@ impl Run<'_> {
         match crate::call::call_held(held, &options, &self.job.inputs.engine, &self.job.options, self.now) {
             Ok(called) => {
                 let row = row.with_reply(called.reply.as_ref());
+                let read_from = reading(held.value(), &options, &called.exchange.reserved);
                 match called.exchange.answer {
-                    Some(answer) => row.answered(answer.shown(&self.secrets, self.job.inputs.show_secrets)),
+                    Some(answer) => BeaconCall {
+                        read_from,
+                        ..row.answered(answer.shown(&self.secrets, self.job.inputs.show_secrets))
+                    },
                     None => row,
                 }
             }
@@ -503,15 +514,17 @@ impl Run<'_> {
 
     /// The template's value from the trigger's response: its own post-processing and reserved
     /// parameters, with the first template's OIS (as the Feed looks its endpoint up there).
-    fn answer(&self, id: &str, response: &Value) -> Result<request::Answer, Diagnostic> {
+    fn answer(&self, id: &str, response: &Value) -> Result<(request::Answer, Option<String>), Diagnostic> {
         let (held, selected, options) = self.template(id)?;
         let engine = &self.job.inputs.engine;
         let exchange = request::prepare_answer_held(held, &options)
             .and_then(|prepared| prepared.answer(engine, Some(response), self.now))
             .map_err(|stopped| self.placed(id, &options.endpoint, stopped, selected))?;
-        exchange.answer.ok_or_else(|| {
+        let reading = reading(held.value(), &options, &exchange.reserved);
+        let answer = exchange.answer.ok_or_else(|| {
             Diagnostic::new(Code::ValueNotFound, crate::pointer::join("/templates", [id]), "no value was made")
-        })
+        })?;
+        Ok((answer, reading))
     }
 
     /// What stopped a template, placed in the config and naming the template.
@@ -555,9 +568,36 @@ impl Run<'_> {
             latency_ms: None,
             values: None,
             encoded_value: None,
+            read_from: None,
             outcome: Outcome::ok(),
         }
     }
+}
+
+/// What of the answer a call of `options` reads its value from: a feed's parser's reading, or the
+/// `_path` the node resolved (the whole answer when empty).
+fn reading(ois: &Value, options: &RequestOptions, reserved: &serde_json::Map<String, Value>) -> Option<String> {
+    let name = options.parameters.get(crate::ois::feeds::NAME_PARAMETER);
+    if let Ok(Some(name)) = crate::ois::feeds::asked(ois, &options.endpoint, name) {
+        let tables = crate::ois::feeds::read(ois).ok()??;
+        let feed = tables.feeds.into_iter().find(|feed| feed.name == name)?;
+        return Some(feed.reading().unwrap_or_else(|| "its parser".to_owned()));
+    }
+    let path = reserved.get("_path").map(crate::js::string).unwrap_or_default();
+    let endpoint = ois
+        .get("endpoints")?
+        .as_array()?
+        .iter()
+        .find(|e| e.get("name").and_then(Value::as_str) == Some(&options.endpoint))?;
+    let processed = ["postProcessingSpecificationV2", "postProcessingSpecifications"].iter().any(|key| {
+        endpoint.get(key).is_some_and(|spec| !spec.is_null() && spec.as_array().is_none_or(|list| !list.is_empty()))
+    });
+    Some(match (processed, path.is_empty()) {
+        (false, true) => "the whole answer".to_owned(),
+        (false, false) => path,
+        (true, true) => "the post-processed answer".to_owned(),
+        (true, false) => format!("{path} of the post-processed answer"),
+    })
 }
 
 impl BeaconCall {

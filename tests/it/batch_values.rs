@@ -122,6 +122,9 @@ fn a_batch_of_a_positional_array_reads_each_feed_s_own_element() {
             ("XPT/USD".to_owned(), Value::from("980100000000000000000")),
         ]
     );
+    let read_from: Vec<&str> =
+        report["beacons"].as_array().unwrap().iter().map(|b| b["readFrom"].as_str().unwrap()).collect();
+    assert_eq!(read_from, ["0.data.last", "1.data.last", "2.data.last"]);
     // The picker after the batched call proposes only what is inside silver's own element.
     let picked = ok(
         d,
@@ -312,6 +315,13 @@ fn a_batch_with_a_sample_answer_finds_each_element_by_the_field_naming_it() {
             ("XAU/USD".to_owned(), Value::from("2345600000000000000000")),
             ("XAG/USD".to_owned(), Value::from("29850000000000000000")),
         ]
+    );
+    // Each value shows what named its element.
+    let read_from: Vec<&str> =
+        report["beacons"].as_array().unwrap().iter().map(|b| b["readFrom"].as_str().unwrap()).collect();
+    assert_eq!(
+        read_from,
+        [r#"requestedSymbol = "gold", then data.last"#, r#"requestedSymbol = "silver", then data.last"#]
     );
 }
 

@@ -54,6 +54,12 @@ fn a_scaffolded_config_is_called_as_the_feed_calls_it() {
     let beacons = report["beacons"].as_array().unwrap();
     let values: Vec<&Value> = beacons.iter().map(|b| &b["values"][0]).collect();
     assert_eq!(values, [&json!("920000"), &json!("790000"), &json!("103000000")]);
+    let read_from: Vec<&Value> = beacons.iter().map(|b| &b["readFrom"]).collect();
+    assert_eq!(
+        read_from,
+        [&json!("the post-processed answer"), &json!("the post-processed answer"), &json!("price")],
+        "{report}"
+    );
     let ids: Vec<&str> = beacons.iter().map(|b| b["beaconId"].as_str().unwrap()).collect();
     assert_eq!(ids, predicted_beacons(&deployment, &feeds));
     assert_eq!(report["airnode"], "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");

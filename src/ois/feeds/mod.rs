@@ -56,6 +56,11 @@ impl Feed {
         self.parser.as_deref().and_then(value_path_of)
     }
 
+    /// What the parser reads, as evidence beside the value it gives ([`reading_of`]).
+    pub fn reading(&self) -> Option<String> {
+        self.parser.as_deref().and_then(reading_of)
+    }
+
     /// What the parser reads whatever the feed's name, as a key two feeds share exactly when
     /// they read the same value of one answer: its code without spaces outside quotes. `None`
     /// for a parser that reads the feed's own name (`endpointParameters.name`, as production's
@@ -245,12 +250,41 @@ pub fn parser_finding(field: &str, value: &str, rest: &str) -> Result<String, Di
 /// response (`response.a['b'][0]`): what `feed list` shows instead of code.
 pub fn value_path_of(parser: &str) -> Option<String> {
     let compact = without_spaces_outside_quotes(parser);
+    let segments = accessor_chain(returned(&compact)?.strip_prefix("response")?)?;
+    (!segments.is_empty()).then(|| joined_path(&segments))
+}
+
+/// What a parser of either shape [`parser_for`] and [`parser_finding`] write reads, for a person:
+/// `1.data.last`, or `requestedSymbol = "silver", then data.last` for the element a field names.
+/// `None` for code of any other shape.
+pub fn reading_of(parser: &str) -> Option<String> {
+    if let Some(path) = value_path_of(parser) {
+        return Some(path);
+    }
+    let compact = without_spaces_outside_quotes(parser);
+    let finding = returned(&compact)?.strip_prefix("response.find((item)=>item")?;
+    let (field, rest) = finding.split_once("===")?;
+    let field = accessor_chain(field)?;
+    // The value is one JSON string literal; what follows its closing `)` is the path inside.
+    let mut literal = serde_json::Deserializer::from_str(rest).into_iter::<String>();
+    let value = literal.next()?.ok()?;
+    let inside = accessor_chain(rest.get(literal.byte_offset()..)?.strip_prefix(')')?)?;
+    let named = format!("{} = {}", joined_path(&field), Value::String(value));
+    Some(if inside.is_empty() { named } else { format!("{named}, then {}", joined_path(&inside)) })
+}
+
+/// The expression an arrow function `(response) => …` returns, compacted.
+fn returned(compact: &str) -> Option<&str> {
     let body = compact.strip_prefix("(response)=>")?;
-    let reader = match body.strip_prefix("{return") {
+    Some(match body.strip_prefix("{return") {
         Some(rest) => rest.strip_suffix('}')?.trim_end_matches(';'),
         None => body,
-    };
-    let mut rest = reader.strip_prefix("response")?;
+    })
+}
+
+/// The segments of a chain of property reads (`.a['b'][0]`), each unescaped; `None` when `chain`
+/// is anything else.
+fn accessor_chain(mut rest: &str) -> Option<Vec<String>> {
     let mut segments = Vec::new();
     while !rest.is_empty() {
         if let Some(after) = rest.strip_prefix('.') {
@@ -281,10 +315,12 @@ pub fn value_path_of(parser: &str) -> Option<String> {
             return None;
         }
     }
-    if segments.is_empty() {
-        return None;
-    }
-    Some(segments.iter().map(|s| s.replace('.', "\\.")).collect::<Vec<_>>().join("."))
+    Some(segments)
+}
+
+/// Segments as a value path, a `.` inside one escaped.
+fn joined_path(segments: &[String]) -> String {
+    segments.iter().map(|s| s.replace('.', "\\.")).collect::<Vec<_>>().join(".")
 }
 
 /// `code` without its whitespace, except inside quotes.
@@ -335,6 +371,17 @@ mod tests {
         assert_eq!(value_path_of("(response) => response['a b'].c").as_deref(), Some("a b.c"));
         assert!(parser_for("a..b").is_err());
         assert!(parser_for("").is_err());
+    }
+
+    #[test]
+    fn a_reading_names_the_element_a_field_finds_and_the_path_inside() {
+        let finding = parser_finding("requestedSymbol", "silver", "data.last").unwrap();
+        assert_eq!(reading_of(&finding).as_deref(), Some("requestedSymbol = \"silver\", then data.last"));
+        let whole = parser_finding("meta.id", "a \"b\")", "").unwrap();
+        assert_eq!(reading_of(&whole).as_deref(), Some("meta\\.id = \"a \\\"b\\\")\""));
+        assert_eq!(reading_of(&parser_for("1.data.last").unwrap()).as_deref(), Some("1.data.last"));
+        assert_eq!(reading_of("(response) => response.find((item) => item.x === 1).y"), None);
+        assert_eq!(reading_of("(response) => { return (response.a + response.b) / 2 }"), None);
     }
 
     #[test]
