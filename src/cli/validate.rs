@@ -33,6 +33,14 @@ pub(crate) struct ValidateArgs {
     /// them (never shown), so a token typed differently fails here, not as the Feed's 403.
     #[arg(long, value_name = "FILE")]
     secrets: Vec<PathBuf>,
+    /// Recorded answers (`ois call --record DIR`): each config's templates, or each OIS's feeds
+    /// by name, are answered from them as the node would answer them, and a value that is not its
+    /// own (two feeds reading one element, a path that finds nothing) is an error. Nothing is sent.
+    #[arg(long, value_name = "DIR")]
+    replay: Option<PathBuf>,
+    /// With --replay: two values of one call that are equal by right (two names of one asset) pass.
+    #[arg(long, requires = "replay")]
+    allow_equal: bool,
     /// Show every diagnostic in full (by default the first 3 of each code, then a count).
     #[arg(short, long)]
     verbose: bool,
@@ -52,6 +60,9 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     job.target = args.target.map(|t| t.spec());
     job.strict = args.strict;
     job.secrets = args.secrets.clone();
+    job.replay = args.replay.clone();
+    job.allow_equal = args.allow_equal;
+    job.now = super::now();
     let mut verdicts = ois::jobs::validate::run(&job);
     for verdict in &mut verdicts {
         in_flags(&mut verdict.located.diagnostics);

@@ -144,7 +144,7 @@ pub fn many(
         Ok(document) => document,
         Err(error) => return Err(stop(error, Some(source))),
     };
-    if is_feed_config(&document) || has_rrp_templates(&document) {
+    if has_templates(&document) {
         return run(job, source, &document, jobs, now, done).map(ManyReport::Beacons);
     }
     if !every_endpoint {
@@ -192,6 +192,12 @@ fn stopped(job: &CallJob, error: Diagnostic, source: Option<Source>) -> Stop {
         located: crate::source::Located::new(job.inputs.engine_warning().into_iter().chain([error]).collect(), source),
         logs: Vec::new(),
     }
+}
+
+/// Whether `document` is a config whose templates are called whole: an Airnode Feed config's, or
+/// a config.json's RRP templates.
+pub fn has_templates(document: &Value) -> bool {
+    is_feed_config(document) || has_rrp_templates(document)
 }
 
 /// Whether `document` is an Airnode Feed config with its templates (what is called whole).

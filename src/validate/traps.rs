@@ -11,11 +11,14 @@ use crate::pointer;
 pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
     let mut diagnostics = templates(ois);
     let Some(endpoints) = ois.get("endpoints").and_then(Value::as_array) else { return diagnostics };
+    // A feed endpoint's vendor path comes from its own table, a `/` in it meant, not from a requester.
+    let serves_feeds = matches!(crate::ois::feeds::read(ois), Ok(Some(_)));
     for (index, endpoint) in endpoints.iter().enumerate() {
         let at = pointer::join("/endpoints", [index.to_string().as_str()]);
         let name = endpoint.get("name").and_then(Value::as_str).unwrap_or("?");
         reserved(endpoint, &at, name, &mut diagnostics);
-        path_values(endpoint, &at, name, &mut diagnostics);
+        let from_table = serves_feeds && name == crate::ois::feeds::FEED_ENDPOINT;
+        path_values(endpoint, &at, name, from_table, &mut diagnostics);
     }
     diagnostics
 }
@@ -142,7 +145,7 @@ fn reserved(endpoint: &Value, at: &str, name: &str, diagnostics: &mut Vec<Diagno
 }
 
 /// The base type and whether it is an array, for a type the node can encode.
-fn path_values(endpoint: &Value, at: &str, name: &str, diagnostics: &mut Vec<Diagnostic>) {
+fn path_values(endpoint: &Value, at: &str, name: &str, from_table: bool, diagnostics: &mut Vec<Diagnostic>) {
     let is_path = |item: &Value| item.pointer("/operationParameter/in").and_then(Value::as_str) == Some("path");
     if let Some(fixed) = endpoint.get("fixedOperationParameters").and_then(Value::as_array) {
         for (index, item) in fixed.iter().enumerate().filter(|(_, item)| is_path(item)) {
@@ -172,6 +175,9 @@ fn path_values(endpoint: &Value, at: &str, name: &str, diagnostics: &mut Vec<Dia
     if let Some(parameters) = endpoint.get("parameters").and_then(Value::as_array) {
         for (index, parameter) in parameters.iter().enumerate().filter(|(_, p)| is_path(p)) {
             let endpoint_parameter = parameter.get("name").and_then(Value::as_str).unwrap_or("?");
+            if from_table && endpoint_parameter == crate::ois::feeds::PATH_PARAMETER {
+                continue;
+            }
             diagnostics.push(Diagnostic::new(
                 Code::PathUnencoded,
                 format!("{at}/parameters/{index}"),

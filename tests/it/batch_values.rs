@@ -375,3 +375,52 @@ fn feeds_by_name_that_need_two_calls_are_told_to_batch() {
     assert!(said.contains("note[OIS087]") && said.contains("make them one call with a batch of the feeds"), "{said}");
     assert!(!said.contains("a `feed` endpoint by name, as API3's own"), "{said}");
 }
+
+/// `validate --replay DIR` answers the feeds (and a config's templates) from recorded answers as
+/// the node would: each its own value, or an error naming the two that share one; an exchange no
+/// recording answers is a warning (that value was not checked). No secret is needed, and nothing
+/// is sent.
+#[test]
+fn validate_answers_the_feeds_from_recorded_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_metals(d);
+    let server = serve_metals(980.1);
+    let record =
+        ["call", "metals.ois.json", "--all-feeds", "--secrets", "secrets.env", "--server", &server.base, "--record"];
+    ok(d, &[record.as_slice(), &["answers"]].concat());
+    ok(d, &["scaffold", "feed", "metals.ois.json", "--all-feeds", "-o", "config.json", "-q"]);
+    drop(server);
+
+    for file in ["metals.ois.json", "config.json"] {
+        let (code, stdout, stderr) = run(d, &["validate", file, "--replay", "answers"]);
+        assert_eq!(code, Some(0), "{file}: {stdout}{stderr}");
+        assert!(
+            stdout.contains("note[OIS095]: 3 value(s) answered from the recordings in answers: each its own"),
+            "{stdout}"
+        );
+    }
+
+    // Platinum pointed at silver's element: the recorded answer shows both read one value.
+    ok(d, &["feed", "set", "metals.ois.json", "XPT/USD", "--value", "1.data.last"]);
+    let (code, stdout, _) = run(d, &["validate", "metals.ois.json", "--replay", "answers", "--format", "json"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    let verdicts: Value = serde_json::from_str(&stdout).unwrap();
+    let codes: Vec<&str> =
+        verdicts[0]["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert!(codes.contains(&"CAL013") && codes.contains(&"OIS095"), "{codes:?}");
+    let (code, _, _) = run(d, &["validate", "metals.ois.json", "--replay", "answers", "--allow-equal"]);
+    assert_eq!(code, Some(0));
+
+    // Without the recording, the values are not checked, and that is said.
+    for entry in std::fs::read_dir(d.join("answers")).unwrap() {
+        std::fs::remove_file(entry.unwrap().path()).unwrap();
+    }
+    let (code, stdout, _) = run(d, &["validate", "config.json", "--replay", "answers"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(
+        stdout.contains("warning[CAL011]")
+            && stdout.contains("3 value(s) answered from the recordings in answers: 0 ok, 3 not"),
+        "{stdout}"
+    );
+}

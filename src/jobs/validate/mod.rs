@@ -14,6 +14,8 @@ use crate::ois::model::FormatFamily;
 use crate::source::Source;
 use crate::validate::{Validation, validate};
 
+mod values;
+
 /// What `ois validate` is asked to check.
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
@@ -29,6 +31,13 @@ pub struct ValidateJob {
     pub secrets: Vec<PathBuf>,
     /// Warnings count as errors (a fetch interval that would hammer an API, say).
     pub strict: bool,
+    /// Recorded answers: each config's templates, or each OIS's feeds by name, are answered from
+    /// them as the node would answer them, and what is not its own value is said. Nothing is sent.
+    pub replay: Option<PathBuf>,
+    /// With `replay`, two values of one call equal by right (two names of one asset) pass.
+    pub allow_equal: bool,
+    /// With `replay`, the unix time `timestamp` values encode.
+    pub now: u64,
 }
 
 /// One file's verdict (`--format json` prints a list of them).
@@ -77,6 +86,9 @@ impl FileVerdict {
 pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
     let mut verdicts = each_file(job);
     agree(&mut verdicts, &job.secrets);
+    if let Some(recordings) = &job.replay {
+        answer_values(&mut verdicts, job, recordings);
+    }
     if job.strict {
         for verdict in verdicts.iter_mut().filter(|v| v.valid && v.counts.warnings > 0) {
             verdict.valid = false;
@@ -88,6 +100,27 @@ pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
         }
     }
     verdicts
+}
+
+/// Each file's values answered from `recordings` (with the secrets file given in its place, or
+/// the first), said in its verdict.
+fn answer_values(verdicts: &mut [FileVerdict], job: &ValidateJob, recordings: &std::path::Path) {
+    for (index, verdict) in verdicts.iter_mut().enumerate() {
+        let Some(source) = &verdict.located.source else { continue };
+        let answers = values::Answers {
+            recordings,
+            secrets: job.secrets.get(index).or(job.secrets.first()).map(PathBuf::as_path),
+            allow_equal: job.allow_equal,
+            now: job.now,
+        };
+        let mut said = values::check(source, verdict.kind, &answers);
+        for diagnostic in &mut said {
+            source.locate_diagnostic(diagnostic);
+        }
+        verdict.located.diagnostics.extend(said);
+        verdict.counts = Counts::of(&verdict.located.diagnostics);
+        verdict.valid = verdict.counts.errors == 0;
+    }
 }
 
 /// Each Signed API config of the files against each Airnode Feed config of them (only those two

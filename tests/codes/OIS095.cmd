@@ -1,0 +1,2 @@
+# the feeds answered from a recorded answer, as the node would read it
+ois validate metals.ois.json --replay recordings
