@@ -84,8 +84,10 @@ pub(crate) struct CallArgs {
     check: Option<std::path::PathBuf>,
     /// Call the config and OTHER beacon by beacon, and print both values and their difference:
     /// OTHER is another config (a mock or staging one, calling its own servers) or a folder of
-    /// recordings (the same config answered from them). For moving mock → staging → live.
-    #[arg(long, value_name = "OTHER", conflicts_with_all = ["endpoint", "all", "replay", "record", "check"])]
+    /// recordings (the same config answered from them). For moving mock → staging → live. With
+    /// --replay DIR, both are answered from DIR (a recording answers its path and query on any
+    /// server): a staging copy checked against the original offline.
+    #[arg(long, value_name = "OTHER", conflicts_with_all = ["endpoint", "all", "record", "check"])]
     compare: Option<std::path::PathBuf>,
     /// Accept templates (feeds) answered by one API call that get the same value: without it, each
     /// pair is an error (CAL013), as one of them is likely reading the other's element.

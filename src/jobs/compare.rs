@@ -98,7 +98,9 @@ pub fn compare(first: &ConfigCallReport, other: &ConfigCallReport) -> CompareRep
 
 /// Runs `job`'s config and `other` side by side: another config (a staging or mock one: its own
 /// servers, the same secrets), or a folder of recordings (the same config answered from them).
-/// Each run as [`many`] makes it; refused unless both are configs of beacons.
+/// Each run as [`many`] makes it; refused unless both are configs of beacons. When `job` replays
+/// recordings, another config is answered from the same ones (a recording answers its path and
+/// query on any server), so a staging copy is compared with its original offline.
 pub fn compare_runs(
     job: &CallJob,
     other: &std::path::Path,

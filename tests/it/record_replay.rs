@@ -206,6 +206,15 @@ fn two_runs_side_by_side() {
     assert!(output.status.success(), "{table} {}", String::from_utf8_lossy(&output.stderr));
     assert!(table.contains("920000") && table.contains("966000") && table.contains("+5.00 %"), "{table}");
     assert!(table.contains("1 the same, 1 not"), "{table}");
+
+    // Offline: the staging copy and the original both answered from the recordings, nothing sent.
+    drop(moved);
+    server.take();
+    let compare = ["--compare", staging.to_str().unwrap(), "--replay", answers.to_str().unwrap()];
+    let (code, report, err) = call(config, secrets, &compare);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!((report["same"].as_u64(), report["different"].as_u64()), (Some(2), Some(0)), "{report}");
+    assert!(server.take().is_empty(), "a replayed comparison sends nothing");
 }
 
 /// `ois mock OPENAPI`: each operation answers with its example, or a value its schema allows, the
