@@ -229,4 +229,6 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     ("OUT002", include_str!("../../docs/codes/OUT002.md")),
     ("OUT003", include_str!("../../docs/codes/OUT003.md")),
     ("OUT004", include_str!("../../docs/codes/OUT004.md")),
+    ("OUT005", include_str!("../../docs/codes/OUT005.md")),
+    ("OUT006", include_str!("../../docs/codes/OUT006.md")),
 ];

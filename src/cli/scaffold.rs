@@ -25,6 +25,14 @@ pub(crate) enum ScaffoldCommand {
   ois scaffold signed-api config.json --secrets secrets.env -o signed-api.json --secrets-out signed-api.env
   ois scaffold signed-api config.json --airnode 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 --delayed 60")]
     SignedApi(SignedApiArgs),
+    /// A folder that runs an Airnode Feed config and its Signed API as it is: each node's
+    /// config/ (config and secrets.env), a docker-compose.yml naming the official images at the
+    /// configs' versions, a package.json per node, and a README saying how to start it.
+    #[command(after_help = "EXAMPLES:
+  ois scaffold deploy config.json --secrets secrets.env -o deployment
+  ois scaffold deploy config.json --secrets secrets.env --signed-api-config signed-api.json \\
+      --signed-api-secrets signed-api.env -o deployment")]
+    Deploy(DeployArgs),
     /// An Airnode 0.15 config.json: a placeholder chain, nodeSettings, an RRP trigger (and
     /// gateway triggers) per endpoint, ois and apiCredentials, plus a secrets.env template.
     #[command(after_help = "EXAMPLES:
@@ -111,6 +119,35 @@ pub(crate) struct SignedApiArgs {
 }
 
 #[derive(clap::Args)]
+pub(crate) struct DeployArgs {
+    /// The Airnode Feed config (as `ois scaffold feed` writes it).
+    config: PathBuf,
+    /// Its secrets (the mnemonic, the API keys; the push token when you chose one): never printed.
+    /// A value the folder's own secrets.env holds is kept when this file gives none.
+    #[arg(long, value_name = "FILE")]
+    secrets: Option<PathBuf>,
+    /// The Signed API config to run (default: made from the Feed config, as `ois scaffold
+    /// signed-api` makes it).
+    #[arg(long, value_name = "FILE")]
+    signed_api_config: Option<PathBuf>,
+    /// The Signed API's secrets (its read tokens, when you chose them; made otherwise).
+    #[arg(long, value_name = "FILE")]
+    signed_api_secrets: Option<PathBuf>,
+    /// Which of the Feed config's signed APIs the folder runs (by name; default: its only one).
+    #[arg(long = "signed-api", value_name = "NAME")]
+    signed_api: Option<String>,
+    /// The folder to write.
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    folder: PathBuf,
+    /// Replace files of the folder whose text changed (the secrets keep their values regardless).
+    #[arg(long)]
+    force: bool,
+    /// How the outcome is reported on standard error: text, or the whole report as JSON.
+    #[arg(long, value_enum, default_value = "text")]
+    report: super::ReportArg,
+}
+
+#[derive(clap::Args)]
 pub(crate) struct AirnodeArgs {
     /// OIS files (an OIS object, an array of them, or a config.json).
     #[arg(required = true)]
@@ -133,12 +170,14 @@ pub(crate) struct AirnodeArgs {
 pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
     let report_format = match &command {
         ScaffoldCommand::Config(_) => super::ReportArg::Text,
+        ScaffoldCommand::Deploy(args) => args.report,
         ScaffoldCommand::Feed(args) => args.outputs.report,
         ScaffoldCommand::SignedApi(args) => args.outputs.report,
         ScaffoldCommand::Airnode(args) => args.outputs.report,
     };
     let job = match command {
         ScaffoldCommand::Config(args) => return run_config(args),
+        ScaffoldCommand::Deploy(args) => return run_deploy(args),
         ScaffoldCommand::Feed(args) => {
             let mut request = FeedRequest::default();
             request.feeds = args.feeds.clone();
@@ -172,4 +211,16 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
         }
     };
     super::scaffold_report::show(ois::jobs::scaffold::run(&job), &job.kind, report_format)
+}
+
+fn run_deploy(args: DeployArgs) -> ExitCode {
+    let mut job = ois::jobs::deploy::DeployJob::default();
+    job.config = args.config;
+    job.secrets = args.secrets;
+    job.signed_api_config = args.signed_api_config;
+    job.signed_api_secrets = args.signed_api_secrets;
+    job.signed_api = args.signed_api;
+    job.folder = args.folder;
+    job.force = args.force;
+    super::scaffold_report::show_deploy(ois::jobs::deploy::run(&job), args.report)
 }

@@ -59,3 +59,42 @@ fn id_table(report: &ScaffoldReport) -> String {
     }
     table
 }
+
+/// What `scaffold deploy` wrote, on standard error: its notes, the files, the tokens it made (by
+/// name), and how to start it; or the whole report as JSON.
+pub(crate) fn show_deploy(
+    result: Result<ois::jobs::deploy::DeployReport, ois::Diagnostic>,
+    format: super::ReportArg,
+) -> ExitCode {
+    let mut report = match result {
+        Ok(report) => report,
+        Err(error) if format == super::ReportArg::Json => {
+            let mut diagnostics = vec![error];
+            super::settle(&mut diagnostics, None);
+            let failed = ois::report::machine::diagnostics_report(&diagnostics);
+            let _ = std::io::stderr().write_all(super::json_text(&failed).as_bytes());
+            return ExitCode::from(super::FAILURE);
+        }
+        Err(error) => return fail_with(&error),
+    };
+    super::settle(&mut report.diagnostics, None);
+    if format == super::ReportArg::Json {
+        let value = serde_json::to_value(&report).unwrap_or_default();
+        let json = super::json_text(&ois::report::machine::with_diagnostics(value, &report.diagnostics));
+        let _ = std::io::stderr().write_all(json.as_bytes());
+        return ExitCode::SUCCESS;
+    }
+    super::report_diagnostics(&report.diagnostics, None, super::style_for(std::io::stderr().is_terminal()));
+    let [feed, signed_api] = &report.releases;
+    let mut said =
+        format!("{}: Airnode Feed {feed} and Signed API {signed_api}, {} files\n", report.folder, report.files.len());
+    if !report.made_secrets.is_empty() {
+        said.push_str(&format!(
+            "made (written to the secrets files, never shown): {}\n",
+            report.made_secrets.join(", ")
+        ));
+    }
+    said.push_str(&format!("start it: cd {} && docker compose up -d   (or with Node: its README.md)\n", report.folder));
+    super::say(&said);
+    ExitCode::SUCCESS
+}

@@ -324,6 +324,8 @@ codes! {
         OutputWrite = "OUT002", Error, "the output could not be written";
         StrictWarnings = "OUT003", Error, "strict mode and there are warnings, so nothing was written";
         SecretsKept = "OUT004", Note, "a secrets template replacing a filled secrets file keeps its values, and the names it does not use";
+        DeploySecretEmpty = "OUT005", Error, "a deployment folder whose node would start without a secret it needs (the mnemonic, an API key): nothing is written";
+        DeployElsewhere = "OUT006", Note, "a deployment folder whose Feed pushes to a Signed API elsewhere: the folder's Signed API is the one to run there";
     }
 }
 

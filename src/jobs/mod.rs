@@ -14,6 +14,7 @@ pub use update::{UpdateJob, UpdateReport};
 pub mod call;
 pub mod call_config;
 pub mod compare;
+pub mod deploy;
 pub mod endpoint;
 pub mod feed;
 pub mod ids;

@@ -206,12 +206,16 @@ fn signed_api(job: &ScaffoldJob, request: &SignedApiRequest) -> Result<NodeScaff
             "a Signed API config is made from one Airnode Feed config",
         ));
     };
-    let source = Source::read(file)?;
+    signed_api_of(&Source::read(file)?, request)
+}
+
+/// The Signed API's config for the Airnode Feed config read from `source`.
+pub(crate) fn signed_api_of(source: &Source, request: &SignedApiRequest) -> Result<NodeScaffold, Diagnostic> {
     let feed = source.parse()?;
     if crate::node::ConfigKind::of(&feed) != Some(crate::node::ConfigKind::AirnodeFeed) {
         return Err(Diagnostic::elsewhere(
             Code::BadArgument,
-            format!("{} is not an Airnode Feed config (no `signedApis` and `nodeSettings`)", file.display()),
+            format!("{} is not an Airnode Feed config (no `signedApis` and `nodeSettings`)", source.name),
         ));
     }
     // The Signed API would accept, and its secrets template ask for, whatever the Feed sends: a
@@ -220,7 +224,7 @@ fn signed_api(job: &ScaffoldJob, request: &SignedApiRequest) -> Result<NodeScaff
         source.locate_diagnostic(&mut first);
         return Err(first);
     }
-    let airnode = super::ids::airnode_of(&request.airnode, &source)?.ok_or_else(|| {
+    let airnode = super::ids::airnode_of(&request.airnode, source)?.ok_or_else(|| {
         Diagnostic::elsewhere(
             Code::BadArgument,
             "the Signed API needs the Airnode's address: give the mnemonic or the address",

@@ -3,6 +3,7 @@
 //! endpoint IDs Airnode and Airnode Feed derive from (title, endpoint name), and what a config.json's
 //! templates are derived from (the Airnode address of its mnemonic).
 
+pub mod deploy;
 pub mod node;
 pub mod secrets;
 pub mod signed_api;

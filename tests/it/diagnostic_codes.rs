@@ -409,6 +409,8 @@ one_test_per_code! {
     req016_credential_not_given: CredentialNotGiven,
     req017_server_replaced: ServerReplaced,
     out004_secrets_kept: SecretsKept,
+    out005_deploy_secret_empty: DeploySecretEmpty,
+    out006_deploy_elsewhere: DeployElsewhere,
     ois076_template_parameter_unknown: TemplateParameterUnknown,
     ois077_template_parameter_missing: TemplateParameterMissing,
     ois078_template_unservable: TemplateUnservable,

@@ -19,6 +19,7 @@ mod cli;
 mod console_examples;
 mod corpus;
 mod credential_parameter;
+mod deploy;
 mod diagnostic_codes;
 mod endpoint;
 mod feeds;
