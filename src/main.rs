@@ -60,6 +60,14 @@ enum Command {
   ois call config.json --replay answers/             the same values from the recordings: nothing sent
   ois call config.json --check answers/ --format sarif   in a scheduled CI job: exit 1 when an answer drifted")]
     Call(CallArgs),
+    /// Check a running deployment: every beacon of an Airnode Feed config pushed to its Signed API,
+    /// fresh, signed by the config's Airnode, and equal to what the API says now.
+    #[command(after_help = "EXAMPLES:
+  ois status airnode-feed/config/airnode-feed.json --secrets airnode-feed/config/secrets.env \\
+      --signed-api-secrets signed-api/config/secrets.env
+  ois status config.json --secrets secrets.env --signed-api-secrets signed-api.env --tolerance 0.5% --format sarif
+  ois status config.json --secrets secrets.env --signed-api-secrets signed-api.env --watch 30")]
+    Status(cli::StatusArgs),
     /// Serve recorded answers (`ois call … --record DIR` makes them), or answers made from an
     /// OpenAPI document, on 127.0.0.1: a call, a node or CI runs without the vendor. The one command besides `call` and `studio` that opens a socket.
     #[cfg(feature = "mock")]
@@ -231,6 +239,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => cli::run_validate(args),
         Command::Request(args) => cli::run_request(args),
         Command::Call(args) => cli::run_call(args),
+        Command::Status(args) => cli::run_status(args),
         Command::Config(args) => cli::run_config(args),
         Command::Scaffold(command) => cli::run_scaffold(command),
         Command::EndpointIds(args) => cli::run_endpoint_ids(args),

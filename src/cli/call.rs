@@ -27,7 +27,7 @@ pub(crate) enum CallFormat {
 
 impl CallFormat {
     /// The machine format of diagnostics this is, if it is one.
-    fn machine(self) -> Option<super::DiagnosticsArg> {
+    pub(crate) fn machine(self) -> Option<super::DiagnosticsArg> {
         match self {
             CallFormat::Sarif => Some(super::DiagnosticsArg::Sarif),
             CallFormat::Github => Some(super::DiagnosticsArg::Github),
@@ -99,7 +99,7 @@ pub(crate) struct CallArgs {
 }
 
 /// `5%` or `0.05`: a relative change, not negative.
-fn parse_tolerance(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_tolerance(text: &str) -> Result<f64, String> {
     let (number, scale) = match text.strip_suffix('%') {
         Some(percent) => (percent, 100.0),
         None => (text, 1.0),

@@ -18,6 +18,7 @@ mod request;
 mod scaffold;
 mod scaffold_report;
 mod schema;
+mod status;
 #[cfg(feature = "studio")]
 mod studio;
 mod update;
@@ -37,6 +38,7 @@ pub(crate) use processing::{ProcessingCommand, run_processing};
 pub(crate) use request::{RequestArgs, run_request};
 pub(crate) use scaffold::{ScaffoldCommand, run_scaffold};
 pub(crate) use schema::{SchemaArgs, run_schema};
+pub(crate) use status::{StatusArgs, run_status};
 #[cfg(feature = "studio")]
 pub(crate) use studio::{StudioArgs, run_studio};
 pub(crate) use validate::{ValidateArgs, run_validate};

@@ -311,6 +311,10 @@ codes! {
         NoRecording = "CAL011", Error, "a call answered from recordings, and none answers this request (nothing is sent)";
         AnswerDrifted = "CAL012", Error, "a live answer that drifted from its recording: a value gone, of another type, or a number moved more than allowed";
         ValuesEqual = "CAL013", Error, "two templates (feeds) answered by one API call got the same value: one of them is likely reading the other's element of the answer";
+        BeaconNotLive = "CAL014", Error, "a beacon of a running deployment that its Signed API does not serve, or serves older than allowed";
+        BeaconMisSigned = "CAL015", Error, "a beacon its Signed API serves that the config's Airnode did not sign, or for another template or beacon than the config derives";
+        BeaconMoved = "CAL016", Error, "a beacon whose value moved from what the API answers now by more than allowed";
+        SignedApiUnusable = "CAL017", Error, "a Signed API that refused the read, or answered something other than its signed data";
     }
     Edit {
         BadEdit = "EDT001", Error, "an endpoint edit that cannot be made: no such endpoint or parameter, a name taken or malformed, a value the node cannot read";

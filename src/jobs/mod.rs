@@ -22,6 +22,7 @@ pub mod processing;
 pub mod request;
 pub mod scaffold;
 pub mod schema;
+pub mod status;
 pub mod validate;
 
 /// A document's text in memory (the studio's draft), and the name its diagnostics give it (its

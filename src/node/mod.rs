@@ -9,6 +9,7 @@ pub mod dotenv;
 pub mod ids;
 mod secret_places;
 mod secrets;
+pub mod signed_data;
 mod target;
 
 pub use config_kind::ConfigKind;

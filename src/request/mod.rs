@@ -146,6 +146,22 @@ pub struct Request {
 }
 
 impl Request {
+    /// A plain `GET url` with `headers`, `secrets` masked wherever it is shown (a read of a
+    /// Signed API, not a node's API call).
+    pub fn get(url: String, headers: Map<String, Value>, secrets: Vec<String>) -> Request {
+        Request {
+            method: "GET",
+            url,
+            headers,
+            built_headers: None,
+            body: None,
+            ignored: Vec::new(),
+            reserved: Map::new(),
+            warnings: Vec::new(),
+            secrets,
+        }
+    }
+
     /// Warnings about the request, and a note for every requester parameter that is not sent.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut diagnostics = self.warnings.clone();

@@ -28,6 +28,7 @@ mod file_writes;
 mod interop;
 mod interop_adapter;
 mod interop_config;
+mod interop_deploy;
 mod interop_feed_config;
 mod interop_feed_node;
 mod interop_feed_skip;
