@@ -83,6 +83,29 @@ mod tests {
     }
 
     #[test]
+    fn a_datum_signed_as_the_feed_signs_recovers_to_its_airnode() {
+        let key = k256::ecdsa::SigningKey::from_slice(&[7u8; 32]).unwrap();
+        let address = Address::from_public_key(key.verifying_key());
+        let template = format!("0x{}", "11".repeat(32));
+        let encoded = format!("0x{:064x}", 920_000);
+        let mut packed = template.parse::<B256>().unwrap().to_vec();
+        packed.extend_from_slice(&U256::from(1_700_000_000u64).to_be_bytes::<32>());
+        packed.extend_from_slice(&alloy_primitives::hex::decode(&encoded).unwrap());
+        let digest = alloy_primitives::eip191_hash_message(keccak256(&packed));
+        let (signature, recovery) = key.sign_prehash_recoverable(digest.as_slice()).unwrap();
+        let signature = Signature::from((signature, recovery));
+        let datum = SignedDatum {
+            airnode: address.to_checksum(None),
+            beacon_id: "0x00".into(),
+            template_id: template,
+            timestamp: 1_700_000_000,
+            encoded_value: encoded,
+            signature: format!("0x{}", alloy_primitives::hex::encode(signature.as_bytes())),
+        };
+        assert_eq!(datum.signer(), Some(address));
+    }
+
+    #[test]
     fn a_datum_that_is_not_signed_has_no_signer() {
         let datum = SignedDatum {
             airnode: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266".into(),

@@ -11,6 +11,8 @@
 use crate::common;
 #[path = "diagnostic_codes/fixtures.rs"]
 mod fixtures;
+#[path = "diagnostic_codes/status.rs"]
+mod status;
 
 use std::sync::OnceLock;
 
@@ -124,6 +126,7 @@ fn json_report_codes(stderr: &[u8]) -> Vec<Shown> {
 /// folder (the studio is a server; its own tests go through sockets).
 fn cases() -> Vec<(Code, Vec<Shown>)> {
     let mut cases = fixtures::cases();
+    cases.extend(status::cases());
     cases.push((
         Code::HostNotFound,
         shown(&[ois::call::host_not_found("api.example.invalid", "Name or service not known")], None),
@@ -417,6 +420,10 @@ one_test_per_code! {
     ois079_batch_not_one_call: BatchNotOneCall,
     ois080_undecodable_parameters: UndecodableParameters,
     req018_relay_value_missing: RelayValueMissing,
+    cal014_beacon_not_live: BeaconNotLive,
+    cal015_beacon_mis_signed: BeaconMisSigned,
+    cal016_beacon_moved: BeaconMoved,
+    cal017_signed_api_unusable: SignedApiUnusable,
 }
 
 /// docs/diagnostics.md's code table is generated from the code list; `UPDATE_README=1 cargo test` rewrites it.
