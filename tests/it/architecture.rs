@@ -396,8 +396,14 @@ fn names_a_flag(text: &str) -> bool {
 
 /// Library text that names a flag on purpose: what a curl command or a node process is given,
 /// and what is written into a file for whoever reads the file.
-const FLAGS_ALLOWED: &[(&str, &str)] =
-    &[("request::render", "--data-raw"), ("update::record", "ois convert --update"), ("ois::schema", "ois call --all")];
+const FLAGS_ALLOWED: &[(&str, &str)] = &[
+    ("request::render", "--data-raw"),
+    ("update::record", "ois convert --update"),
+    ("ois::schema", "ois call --all"),
+    // The deployment folder's README and compose file: commands for whoever runs the folder.
+    ("scaffold::deploy", "docker compose --profile"),
+    ("scaffold::deploy", "ois status {FEED_CONFIG} --secrets"),
+];
 
 /// Library messages never name a command-line flag (ripgrep's rule): a `Fix` says which setting
 /// would help, and each front end names it its own way — the studio's page has no flags.

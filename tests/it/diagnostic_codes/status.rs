@@ -28,7 +28,8 @@ fn deployment(dir: &Path) -> Value {
     run(&["scaffold", "feed", "metals.ois.json", "--all-feeds", "-o", "config.json", "-q"]);
     std::fs::write(dir.join("secrets.env"), format!("AIRNODE_WALLET_MNEMONIC={MNEMONIC}\nSIGNED_API_AUTH_TOKEN=t\n"))
         .unwrap();
-    let called = run(&["call", "config.json", "--secrets", "secrets.env", "--replay", "recordings", "--format", "json"]);
+    let called =
+        run(&["call", "config.json", "--secrets", "secrets.env", "--replay", "recordings", "--format", "json"]);
     serde_json::from_slice(&called).unwrap()
 }
 
@@ -93,4 +94,3 @@ pub fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::SignedApiUnusable, status(dir.path(), "401 Unauthorized", json!({"message": "Invalid auth token"}))),
     ]
 }
-
