@@ -349,3 +349,41 @@ fn served(job: &StatusJob, url: &str, airnode: &str, token: Option<&str>) -> Res
     let data = reply.json.as_ref().and_then(|answer| answer.get("data")).and_then(Value::as_object).cloned();
     data.ok_or_else(|| unusable("the answer is not a Signed API's (no `data` object)".to_owned()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(verdicts: &[(&str, &'static str)]) -> StatusReport {
+        let beacon = |(id, verdict): &(&str, &'static str)| BeaconStatus {
+            template_id: String::new(),
+            beacon_id: (*id).to_owned(),
+            endpoint: "feed".to_owned(),
+            feed: None,
+            age_seconds: None,
+            signer: None,
+            pushed: None,
+            now: None,
+            deviation: None,
+            verdict,
+            problem: None,
+        };
+        StatusReport {
+            signed_api: String::new(),
+            airnode: String::new(),
+            beacons: verdicts.iter().map(beacon).collect(),
+            live: 0,
+            failing: 0,
+            located: crate::source::Located::new(Vec::new(), None),
+        }
+    }
+
+    #[test]
+    fn a_watch_prints_only_the_beacons_whose_verdict_changed() {
+        let before = report(&[("a", "live"), ("b", "live")]);
+        let after = report(&[("a", "live"), ("b", "stale"), ("c", "live")]);
+        let changed: Vec<&str> = after.changed_since(&before).iter().map(|b| b.beacon_id.as_str()).collect();
+        assert_eq!(changed, ["b", "c"]);
+        assert!(before.changed_since(&before).is_empty());
+    }
+}

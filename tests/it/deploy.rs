@@ -123,3 +123,40 @@ fn walk(folder: &Path) -> Vec<std::path::PathBuf> {
     }
     files
 }
+
+/// `ois status` against a Signed API that answers garbage, or too slowly: one clear error each,
+/// within the time asked, and never the read token.
+#[test]
+fn a_signed_api_that_answers_garbage_or_late_is_said_in_time() {
+    let server = vendor();
+    let deployment =
+        deploy_with(&server, &["price:symbol=string32:BTC"], &["--signed-api", "local=http://127.0.0.1:9"]);
+    let folder = deployment.dir.path().join("deployment");
+    let (config, secrets) = (deployment.config.to_str().unwrap(), deployment.secrets.to_str().unwrap());
+    assert!(deploy(&[config, "--secrets", secrets, "-o", folder.to_str().unwrap()]).status.success());
+    let read_token = secret(&folder.join("signed-api/config/secrets.env"), "SIGNED_API_REAL_TIME_TOKEN");
+    let status = |url: &str| {
+        let started = std::time::Instant::now();
+        let output = common::ois()
+            .current_dir(&folder)
+            .args(["status", "airnode-feed/config/airnode-feed.json", "--secrets", "airnode-feed/config/secrets.env"])
+            .args(["--signed-api-secrets", "signed-api/config/secrets.env", "--signed-api-url", url, "--timeout", "1"])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{said}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(8), "bounded: {said}");
+        assert!(!said.contains(&read_token), "{said}");
+        said
+    };
+    let garbage = common::server::Server::start(|_, stream| {
+        common::server::answer(stream, "200 OK", "application/json", "", b"<html>not a signed api</html>")
+    });
+    assert!(status(&garbage.base).contains("error[CAL017]"));
+    let slow = common::server::Server::start(|_, stream| {
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        common::server::answer(stream, "200 OK", "application/json", "", b"{}")
+    });
+    let said = status(&slow.base);
+    assert!(said.contains("error[CAL004]") || said.contains("timed out") || said.contains("time"), "{said}");
+}
