@@ -175,7 +175,58 @@ pub fn run(job: &StatusJob) -> Result<StatusReport, Stop> {
             });
         }
     };
-    Ok(judge(job, url, airnode, called, &data))
+    let mut report = judge(job, url, airnode, called, &data);
+    pushed_by_another(job, &mut report, token.as_deref());
+    Ok(report)
+}
+
+/// The other Airnodes whose data a Signed API is asked for at most, looking for a beacon's template
+/// pushed under another Airnode.
+const OTHER_AIRNODES: usize = 8;
+
+/// A beacon its Signed API does not serve under the config's Airnode, whose template it serves under
+/// another, validly signed by that one: the Feed runs with another mnemonic than the config's
+/// secrets. Such beacons are named as signed by that Airnode. Looked for only when a beacon is not
+/// pushed, in at most [`OTHER_AIRNODES`] reads; a read that fails changes nothing.
+fn pushed_by_another(job: &StatusJob, report: &mut StatusReport, token: Option<&str>) {
+    if !report.beacons.iter().any(|b| b.verdict == "not pushed") {
+        return;
+    }
+    let listed = get_json(job, &format!("{}/airnodes", report.signed_api), None).ok();
+    let others: Vec<String> = listed
+        .as_ref()
+        .and_then(|answer| answer.get("data")?.as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|a| a.as_str().map(str::to_owned))
+        .filter(|a| !a.eq_ignore_ascii_case(&report.airnode))
+        .take(OTHER_AIRNODES)
+        .collect();
+    let endpoint = job.endpoint.trim_matches('/').to_owned();
+    for other in others {
+        let Ok(answer) = get_json(job, &format!("{}/{endpoint}/{other}", report.signed_api), token) else { continue };
+        let Some(data) = answer.get("data").and_then(Value::as_object) else { continue };
+        for beacon in report.beacons.iter_mut().filter(|b| b.verdict == "not pushed") {
+            let found = data.iter().filter_map(|(id, value)| SignedDatum::from_json(id, value)).find(|datum| {
+                datum.template_id.eq_ignore_ascii_case(&beacon.template_id)
+                    && datum.signer().is_some_and(|signer| signer.to_checksum(None).eq_ignore_ascii_case(&other))
+            });
+            let Some(datum) = found else { continue };
+            beacon.verdict = "other signer";
+            beacon.signer = datum.signer().map(|a| a.to_checksum(None));
+            beacon.age_seconds = Some(job.now.saturating_sub(datum.timestamp));
+            beacon.pushed = Some(as_number(&datum.encoded_value).unwrap_or_else(|| datum.encoded_value.clone()));
+            let message = format!(
+                "beacon {}: its template is pushed by Airnode {other}, not by the config's {}: the Feed runs with another mnemonic than the config's secrets",
+                crate::node::ids::short(&beacon.beacon_id),
+                report.airnode
+            );
+            beacon.problem = Some(Diagnostic::elsewhere(Code::BeaconMisSigned, message));
+        }
+    }
+    let problems = report.beacons.iter().filter_map(|b| b.problem.clone());
+    let notes = report.located.diagnostics.iter().filter(|d| d.severity != Severity::Error).cloned();
+    report.located.diagnostics = problems.chain(notes).collect();
 }
 
 /// Each beacon of `called` (the config called now) against what the Signed API serves.
@@ -322,22 +373,17 @@ fn read_token(job: &StatusJob) -> Result<Option<String>, Diagnostic> {
     }
 }
 
-/// What the Signed API serves for `airnode`: its `data`, by beacon ID.
-fn served(job: &StatusJob, url: &str, airnode: &str, token: Option<&str>) -> Result<Map<String, Value>, Diagnostic> {
-    let endpoint = format!("/{}", job.endpoint.trim_matches('/'));
+/// `GET url` of the Signed API (with the read token when given), as JSON: the answer, or why not.
+fn get_json(job: &StatusJob, url: &str, token: Option<&str>) -> Result<Value, Diagnostic> {
     let mut headers = Map::new();
     if let Some(token) = token {
         headers.insert("Authorization".to_owned(), Value::String(format!("Bearer {token}")));
     }
-    let request = crate::request::Request::get(
-        format!("{url}{endpoint}/{airnode}"),
-        headers,
-        token.into_iter().map(str::to_owned).collect(),
-    );
+    let secrets = token.into_iter().map(str::to_owned).collect();
+    let request = crate::request::Request::get(url.to_owned(), headers, secrets);
     let options = crate::call::CallOptions { timeout: job.timeout, max_response_bytes: 64 << 20, ..Default::default() };
     let reply = crate::call::send(&request, &options)?;
-    let unusable =
-        |what: String| Diagnostic::elsewhere(Code::SignedApiUnusable, format!("{url}{endpoint}/{airnode}: {what}"));
+    let unusable = |what: String| Diagnostic::elsewhere(Code::SignedApiUnusable, format!("{url}: {what}"));
     if reply.status != 200 {
         let hint = match reply.status {
             401 | 403 => " (the read token is missing or not one it accepts)",
@@ -346,8 +392,19 @@ fn served(job: &StatusJob, url: &str, airnode: &str, token: Option<&str>) -> Res
         };
         return Err(unusable(format!("answered {}{hint}", reply.status)));
     }
-    let data = reply.json.as_ref().and_then(|answer| answer.get("data")).and_then(Value::as_object).cloned();
-    data.ok_or_else(|| unusable("the answer is not a Signed API's (no `data` object)".to_owned()))
+    reply.json.ok_or_else(|| unusable("the answer is not JSON".to_owned()))
+}
+
+/// What the Signed API serves for `airnode`: its `data`, by beacon ID.
+fn served(job: &StatusJob, url: &str, airnode: &str, token: Option<&str>) -> Result<Map<String, Value>, Diagnostic> {
+    let read = format!("{url}/{}/{airnode}", job.endpoint.trim_matches('/'));
+    let answer = get_json(job, &read, token)?;
+    answer.get("data").and_then(Value::as_object).cloned().ok_or_else(|| {
+        Diagnostic::elsewhere(
+            Code::SignedApiUnusable,
+            format!("{read}: the answer is not a Signed API's (no `data` object)"),
+        )
+    })
 }
 
 #[cfg(test)]

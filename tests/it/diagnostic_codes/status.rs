@@ -36,7 +36,12 @@ fn deployment(dir: &Path) -> Value {
 /// What the Feed pushes for `template` at `timestamp` with `encoded`, signed with the key of
 /// [`MNEMONIC`] (m/44'/60'/0'/0/0, as the Feed derives it).
 fn signed(template: &str, timestamp: u64, encoded: &str) -> Value {
-    let mnemonic = coins_bip39::Mnemonic::<coins_bip39::English>::new_from_phrase(MNEMONIC).unwrap();
+    signed_by(MNEMONIC, template, timestamp, encoded)
+}
+
+/// What a Feed on `phrase` pushes for `template` at `timestamp` with `encoded`.
+fn signed_by(phrase: &str, template: &str, timestamp: u64, encoded: &str) -> Value {
+    let mnemonic = coins_bip39::Mnemonic::<coins_bip39::English>::new_from_phrase(phrase).unwrap();
     let derived = mnemonic.derive_key("m/44'/60'/0'/0/0", None).unwrap();
     let key: &k256::ecdsa::SigningKey = derived.as_ref();
     let mut packed = template.parse::<B256>().unwrap().to_vec();
@@ -46,7 +51,7 @@ fn signed(template: &str, timestamp: u64, encoded: &str) -> Value {
     let (signature, recovery) = key.sign_prehash_recoverable(digest.as_slice()).unwrap();
     let signature = Signature::from((signature, recovery));
     json!({
-        "airnode": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        "airnode": ois::node::airnode_address(phrase).unwrap().to_checksum(None),
         "templateId": template,
         "timestamp": timestamp.to_string(),
         "encodedValue": encoded,
@@ -93,4 +98,51 @@ pub fn cases() -> Vec<(Code, Vec<Shown>)> {
         (Code::BeaconMoved, status(dir.path(), "200 OK", moved)),
         (Code::SignedApiUnusable, status(dir.path(), "401 Unauthorized", json!({"message": "Invalid auth token"}))),
     ]
+}
+
+/// A Feed run with another mnemonic than the config's pushes under another Airnode: `ois status`
+/// finds each beacon's template there and names that Airnode.
+#[test]
+fn a_feed_on_another_mnemonic_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let called = deployment(dir.path());
+    let other_phrase = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+    let other = ois::node::airnode_address(other_phrase).unwrap().to_checksum(None);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let data: serde_json::Map<String, Value> = called["beacons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(index, b)| {
+            let datum =
+                signed_by(other_phrase, b["templateId"].as_str().unwrap(), now, b["encodedValue"].as_str().unwrap());
+            (format!("0x{index:064x}"), datum)
+        })
+        .collect();
+    let theirs = json!({"count": data.len(), "data": data}).to_string();
+    let listed = json!({"count": 2, "data": ["0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", other]}).to_string();
+    let other_path = format!("/real-time/{other}");
+    let server = Server::start(move |request, stream| {
+        let body = match request.path() {
+            "/airnodes" => listed.clone(),
+            path if path == other_path => theirs.clone(),
+            _ => r#"{"count": 0, "data": {}}"#.to_owned(),
+        };
+        answer(stream, "200 OK", "application/json", "", body.as_bytes());
+    });
+    let output = common::ois()
+        .current_dir(dir.path())
+        .args(["status", "config.json", "--secrets", "secrets.env", "--replay", "recordings", "--format", "json"])
+        .args(["--signed-api-url", &server.base])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    for beacon in report["beacons"].as_array().unwrap() {
+        assert_eq!(beacon["verdict"], "other signer", "{report}");
+        assert_eq!(beacon["signer"], other.as_str(), "{report}");
+    }
+    let said = report["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(said.contains(&format!("pushed by Airnode {other}")) && said.contains("another mnemonic"), "{said}");
 }
