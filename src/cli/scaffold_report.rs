@@ -5,6 +5,34 @@ use std::process::ExitCode;
 
 use ois::jobs::scaffold::{ScaffoldKind, ScaffoldReport};
 
+/// A scaffold's outcome settled: for scripts (`--report json`) written whole on standard error,
+/// an error said — both done (`Err`, the exit code) — or the report to tell people about.
+fn for_people<R: serde::Serialize>(
+    result: Result<R, ois::Diagnostic>,
+    format: super::ReportArg,
+    diagnostics: impl Fn(&mut R) -> &mut Vec<ois::Diagnostic>,
+) -> Result<R, ExitCode> {
+    let mut report = match result {
+        Ok(report) => report,
+        Err(error) if format == super::ReportArg::Json => {
+            let mut diagnostics = vec![error];
+            super::settle(&mut diagnostics, None);
+            let failed = ois::report::machine::diagnostics_report(&diagnostics);
+            let _ = std::io::stderr().write_all(super::json_text(&failed).as_bytes());
+            return Err(ExitCode::from(super::FAILURE));
+        }
+        Err(error) => return Err(fail_with(&error)),
+    };
+    super::settle(diagnostics(&mut report), None);
+    if format == super::ReportArg::Json {
+        let value = serde_json::to_value(&report).unwrap_or_default();
+        let json = super::json_text(&ois::report::machine::with_diagnostics(value, diagnostics(&mut report)));
+        let _ = std::io::stderr().write_all(json.as_bytes());
+        return Err(ExitCode::SUCCESS);
+    }
+    Ok(report)
+}
+
 use super::fail_with;
 
 /// What a scaffold did, on standard error: its diagnostics, then (for people) the IDs and the
@@ -14,24 +42,10 @@ pub(crate) fn show(
     kind: &ScaffoldKind,
     format: super::ReportArg,
 ) -> ExitCode {
-    let mut report = match result {
+    let report = match for_people(result, format, |report| &mut report.diagnostics) {
         Ok(report) => report,
-        Err(error) if format == super::ReportArg::Json => {
-            let mut diagnostics = vec![error];
-            super::settle(&mut diagnostics, None);
-            let failed = ois::report::machine::diagnostics_report(&diagnostics);
-            let _ = std::io::stderr().write_all(super::json_text(&failed).as_bytes());
-            return ExitCode::from(super::FAILURE);
-        }
-        Err(error) => return fail_with(&error),
+        Err(done) => return done,
     };
-    super::settle(&mut report.diagnostics, None);
-    if format == super::ReportArg::Json {
-        let value = serde_json::to_value(&report).unwrap_or_default();
-        let json = super::json_text(&ois::report::machine::with_diagnostics(value, &report.diagnostics));
-        let _ = std::io::stderr().write_all(json.as_bytes());
-        return ExitCode::SUCCESS;
-    }
     super::report_diagnostics(&report.diagnostics, None, super::style_for(std::io::stderr().is_terminal()));
     if matches!(kind, ScaffoldKind::Feed(_)) {
         super::say(&id_table(&report));
@@ -66,24 +80,10 @@ pub(crate) fn show_deploy(
     result: Result<ois::jobs::deploy::DeployReport, ois::Diagnostic>,
     format: super::ReportArg,
 ) -> ExitCode {
-    let mut report = match result {
+    let report = match for_people(result, format, |report| &mut report.diagnostics) {
         Ok(report) => report,
-        Err(error) if format == super::ReportArg::Json => {
-            let mut diagnostics = vec![error];
-            super::settle(&mut diagnostics, None);
-            let failed = ois::report::machine::diagnostics_report(&diagnostics);
-            let _ = std::io::stderr().write_all(super::json_text(&failed).as_bytes());
-            return ExitCode::from(super::FAILURE);
-        }
-        Err(error) => return fail_with(&error),
+        Err(done) => return done,
     };
-    super::settle(&mut report.diagnostics, None);
-    if format == super::ReportArg::Json {
-        let value = serde_json::to_value(&report).unwrap_or_default();
-        let json = super::json_text(&ois::report::machine::with_diagnostics(value, &report.diagnostics));
-        let _ = std::io::stderr().write_all(json.as_bytes());
-        return ExitCode::SUCCESS;
-    }
     super::report_diagnostics(&report.diagnostics, None, super::style_for(std::io::stderr().is_terminal()));
     let [feed, signed_api] = &report.releases;
     let mut said =
