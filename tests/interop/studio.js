@@ -201,6 +201,26 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.click('#save-ois');
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved coins.ois.json'));
     await shot('saved');
+
+    // 12. A document whose server is relative: no dead end. It stays open with its error, the
+    // settings it asks for open beside it; the Base URL set there converts it.
+    page.on('dialog', (dialog) => dialog.accept());
+    await page.locator('#open-section details summary').click();
+    await page.fill('#paste-name', 'weather.json');
+    await page.fill('#paste-text', JSON.stringify({
+      openapi: '3.0.3', info: { title: 'Weather', version: '1.0.0' }, servers: [{ url: '/api/v1' }],
+      paths: { '/now': { get: { operationId: 'now', responses: { 200: { description: 'ok' } } } } },
+    }));
+    await page.click('#open-paste');
+    await page.locator('#convert-summary .diag.error').first().waitFor();
+    await page.locator('#convert-summary [data-code="CNV002"]').first().waitFor();
+    if (!(await page.locator('#convert-options').evaluate((e) => e.open))) throw new Error('the settings the error asks for are closed');
+    if (!(await page.locator('#opt-base-url').isVisible())) throw new Error('Base URL is not in view');
+    await page.fill('#opt-base-url', 'https://weather.example');
+    await page.click('#reconvert');
+    await page.waitForFunction(() => document.querySelectorAll('#endpoints .card').length === 1);
+    await page.locator('.card[data-endpoint="now"]').waitFor();
+    await shot('relative-fixed');
     if ((await page.content()).includes(apiKey)) throw new Error('the API key is in the page');
     await noNullShown();
     process.stdout.write(JSON.stringify({ steps, consoleErrors, encoded, status: await status() }));

@@ -302,14 +302,20 @@ function renderOperations(openapi) {
   const report = openapi.report;
   const kept = openapi.operations.filter((o) => o.endpoints.length).length;
   const summary = $('convert-summary');
-  summary.replaceChildren(
-    el('p', { text: `${openapi.operations.length} operation(s): ${kept} made into endpoints, ${openapi.operations.length - kept} skipped. ${report.errors} error(s), ${report.warnings} warning(s), ${report.notes} note(s).` }));
+  // A conversion that failed leaves the document open with its errors: what they ask for is set
+  // here, under Conversion settings, and converted again.
+  const failed = report.errors > 0 && openapi.operations.length === 0;
+  summary.replaceChildren(failed
+    ? el('p', { class: 'diag error', text: `The document could not be converted (${report.errors} error(s), below). Set what they ask for under Conversion settings, then Convert again.` })
+    : el('p', { text: `${openapi.operations.length} operation(s): ${kept} made into endpoints, ${openapi.operations.length - kept} skipped. ${report.errors} error(s), ${report.warnings} warning(s), ${report.notes} note(s).` }));
   // The report grouped by code, each diagnostic with its place and line, drawn when its group
   // is opened (a big document has thousands).
   for (const { code, count, message } of report.groups) {
     const group = el('details', { class: 'group' }, el('summary', { text: `${code} × ${count}: ${message}` }));
     summary.append(drawnWhenOpened(group, (all) => shownAtFirst(all.filter((d) => d.code === code), diagnostic, 'diagnostic(s)')));
+    if (failed) group.open = true;
   }
+  $('convert-options').open = failed || $('convert-options').open;
   unpicked.clear();
   operationLimit = PAGE;
   drawOperations();

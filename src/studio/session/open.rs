@@ -22,7 +22,11 @@ impl Session {
         if is_openapi {
             let options = request.options.unwrap_or_default().with_default_target();
             let ois = self.convert(source, root, absolute, options)?;
-            return Ok(self.page_since(true, None, Some(ois)).into());
+            if ois.is_none() {
+                // Another document that could not be converted: no draft of the last one stays.
+                drop_aside((self.draft.take(), self.record.take()));
+            }
+            return Ok(self.page_since(true, None, ois).into());
         }
         crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
             source.locate_diagnostic(&mut error);
@@ -57,30 +61,43 @@ impl Session {
         let before = self.draft.as_ref().map(|draft| Arc::clone(&draft.text));
         let ois = self.convert(source, root, path, options.with_default_target())?;
         // Converting again makes a new draft: the one replaced is one undo away.
-        if let (Some(before), Some(draft)) = (before, &self.draft) {
+        if let (Some(before), Some(draft), Some(_)) = (before, &self.draft, &ois) {
             self.history.replaced(&before, &draft.text, TextKey::of(&draft.text));
             self.undo_checked = None;
         }
-        Ok(self.page_since(true, None, Some(ois)).into())
+        Ok(self.page_since(true, None, ois).into())
     }
 
     /// Converts `source` (parsed as a conversion reads it: `root`) with `options`, as `ois convert`
     /// does: the draft, the record, the operations; the draft's OIS, for the view to read (made
-    /// from the conversion's own tree: parsing its text again would take twice as long).
+    /// from the conversion's own tree: parsing its text again would take twice as long). A
+    /// conversion that fails (`None`) keeps the document opened with its errors and options, so
+    /// that what the errors ask for (a base URL, a server) is set in the page and converted again;
+    /// the draft is left as it was.
     fn convert(
         &mut self,
         source: Source,
         mut root: Value,
         path: Option<PathBuf>,
         options: GivenOptions,
-    ) -> Result<Value, Refusal> {
+    ) -> Result<Option<Value>, Refusal> {
         let convert_options = options.convert_options()?;
-        let mut rendered =
-            crate::convert::convert_rendered(&source, &mut root, &convert_options, OutputFormat::Json, Positions::All)
-                .map_err(|failure| Refusal {
-                    diagnostics: view::placed(failure.diagnostics, Some(&source)),
-                    detail: None,
-                })?;
+        let converted =
+            crate::convert::convert_rendered(&source, &mut root, &convert_options, OutputFormat::Json, Positions::All);
+        let mut rendered = match converted {
+            Ok(rendered) => rendered,
+            Err(failure) => {
+                drop(root);
+                let diagnostics = HeldReport::new(view::located(failure.diagnostics, Some(&source)));
+                let converted = TextKey::of(&source.text);
+                let pasted = path.is_none().then_some(source.text);
+                self.conversions += 1;
+                let name = source.name;
+                let opened = Opened { name, path, pasted, converted, diagnostics, options, operations: Vec::new() };
+                drop_aside(self.openapi.replace(opened));
+                return Ok(None);
+            }
+        };
         let made =
             rendered.model().endpoints.iter().map(|e| (e.operation.method.as_str(), &*e.operation.path, &*e.name));
         let operations = view::operations(&root, made, &rendered.diagnostics);
@@ -116,7 +133,7 @@ impl Session {
         self.draft =
             Some(Draft { name: format!("{stem}.ois.json"), file: None, suggested, text, on_disk: None, title: None });
         self.openapi = Some(Opened { name, path, pasted, converted, diagnostics, options, operations });
-        Ok(ois)
+        Ok(Some(ois))
     }
 
     /// The document `request` names (its path or text taken): a file below the folder, named by

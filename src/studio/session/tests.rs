@@ -301,3 +301,33 @@ fn the_views_made_from_what_a_step_holds_are_the_views_of_the_text() {
     let reconverted = session.reconvert(GivenOptions::default()).unwrap().into_value();
     same(&mut session, reconverted, "convert again");
 }
+
+/// A document whose server is relative cannot be converted without a base URL: it stays opened
+/// with its error and options (no dead end), and converting it again with the base URL the error
+/// asks for makes the draft.
+#[test]
+fn a_document_that_cannot_be_converted_stays_open_to_be_fixed_in_the_page() {
+    let folder = tempfile::tempdir().unwrap();
+    let document = r#"{"openapi": "3.0.3", "info": {"title": "Weather", "version": "1.0.0"},
+        "servers": [{"url": "/api/v1"}],
+        "paths": {"/now": {"get": {"operationId": "now", "responses": {"200": {"description": "ok"}}}}}}"#;
+    std::fs::write(folder.path().join("weather.json"), document).unwrap();
+    let mut session = Session::new(Folder::new(folder.path()).unwrap());
+    let view = session
+        .open(OpenRequest { path: Some("weather.json".to_owned()), ..OpenRequest::default() })
+        .unwrap()
+        .into_value();
+    assert!(view["draft"].is_null(), "{view}");
+    assert_eq!(view["openapi"]["name"], "weather.json");
+    assert_eq!(view["openapi"]["report"]["errors"], 1, "{view}");
+    assert!(view["openapi"]["report"]["groups"].as_array().unwrap().iter().any(|g| g["code"] == "CNV002"), "{view}");
+    let report = session.report().unwrap().into_value();
+    let relative = report["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "CNV002").cloned();
+    let help = relative.and_then(|d| d["help"].as_str().map(str::to_owned)).unwrap_or_default();
+    assert!(help.contains("*Base URL* under Conversion settings"), "{report}");
+
+    let options = GivenOptions { base_url: Some("https://weather.example".to_owned()), ..GivenOptions::default() };
+    let view = session.reconvert(options).unwrap().into_value();
+    assert_eq!(endpoint_names(&view), ["now"], "{view}");
+    assert_eq!(view["openapi"]["report"]["errors"], 0, "{view}");
+}
