@@ -83,6 +83,8 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.waitForFunction(() => document.querySelector('#secrets-held').textContent.startsWith('held: '));
     await page.click('#call');
     await page.waitForSelector('[data-testid="picker"] .leaf[data-path="bitcoin.usd"]');
+    // The API answered 200: nothing was refused, the value is to be picked.
+    if ((await status()).startsWith('refused')) throw new Error(`a 200 answer labelled: ${await status()}`);
     await shot('called');
 
     // 6. Click the value: _path, _type and _times set, and the value encoded from the answer.
@@ -92,6 +94,11 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     if (!/^0x[0-9a-f]{64}$/.test(encoded)) throw new Error(`encoded value: ${encoded}`);
     const shownValue = await page.locator('[data-testid="value"]').textContent();
     if (shownValue.includes('[') || shownValue.includes('"')) throw new Error(`the value shown as JSON: ${shownValue}`);
+    // The value picked is in view, not above it.
+    await page.waitForFunction(() => {
+      const box = document.querySelector('[data-testid="value"]').getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    }, null, { timeout: 2000 }).catch(() => { throw new Error('the picked value is out of view'); });
     await shot('picked-value');
     // Another endpoint's request fields start empty: values typed for one are not another's.
     await page.selectOption('#try-endpoint', 'coinsId');

@@ -839,7 +839,23 @@ async function call() {
     $('request-view').replaceChildren();
     const detail = error.refusal.detail || {};
     showAnswer(detail.call, detail.picker);
+    // The API answered: what is missing is the endpoint's choice of value, which is made below.
+    if (detail.call && detail.call.status >= 200 && detail.call.status < 300) {
+      $('status').className = '';
+      $('status').textContent = detail.picker && detail.picker.leaves.length
+        ? `the API answered ${detail.call.status}: pick the value below`
+        : `the API answered ${detail.call.status}: no value yet (see below)`;
+    }
   }
+}
+
+// The value a pick made, brought into view (the page above the answer tree may have grown).
+function showPicked() {
+  // After the layout the edit and the preview changed: the cards above may have grown.
+  requestAnimationFrame(() => {
+    const value = document.querySelector('[data-testid="value"]');
+    if (value) value.scrollIntoView({ block: 'center' });
+  });
 }
 
 // The `_path` picked last (the tree marks it).
@@ -854,6 +870,7 @@ async function pick(leaf, picker) {
     // A feed by name reads its value with its parser: the path becomes the feed's value.
     const view = await edit(null, { kind: 'setFeed', name: picker.feed, value: leaf.path });
     if (view) await preview({ useResponse: true });
+    showPicked();
     return;
   }
   const reserved = [];
@@ -864,6 +881,7 @@ async function pick(leaf, picker) {
   const card = [...document.querySelectorAll('.card')].find((c) => c.dataset.endpoint === name);
   const view = await edit(card, { kind: 'set', name, settings: { reserved } });
   if (view) await preview({ useResponse: true });
+  showPicked();
 }
 
 async function holdSecrets() {
