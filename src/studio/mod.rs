@@ -84,6 +84,10 @@ impl Studio {
             ("GET", "/studio.css") => {
                 Outgoing { status: 200, content_type: "text/css; charset=utf-8", body: STUDIO_CSS.into() }
             }
+            ("GET", "/api/versions") => {
+                let versions = self.with_session(|s| serde_json::to_value(s.versions()).unwrap_or_default());
+                Outgoing::json(200, &Body::Answered { ok: true, answer: session::Reply::Value(versions) })
+            }
             ("GET", "/api/state") => {
                 let view = session::Reply::Value(self.with_session(|s| s.view()));
                 Outgoing::json(200, &Body::Answered { ok: true, answer: view })

@@ -112,6 +112,15 @@ pub fn summary<'d>(diagnostics: impl Iterator<Item = (crate::Code, crate::Severi
     summary
 }
 
+/// Which draft and conversion a session holds (`GET /api/versions`).
+#[derive(Debug, Serialize)]
+pub struct Versions {
+    /// The draft's [`DraftView::version`], when there is one.
+    pub draft: Option<String>,
+    /// The conversion's [`OpenApiView::revision`], when a document is opened.
+    pub conversion: Option<u64>,
+}
+
 /// A conversion's diagnostics, for the page that opened a group or an operation's messages.
 #[derive(Debug, Serialize)]
 pub struct ReportView {
@@ -130,6 +139,9 @@ pub struct ReportView {
 pub struct DraftView {
     /// Which view of the draft this is: the page sends it back with an edit.
     pub revision: u64,
+    /// Which text the draft is (its length and hash): another page holding another has an old
+    /// draft (one tab's edit seen by the other).
+    pub version: String,
     /// When only some endpoints are sent: their indexes, in the order of `endpoints`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changed: Option<Vec<usize>>,

@@ -228,6 +228,24 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.waitForFunction(() => document.querySelectorAll('#endpoints .card').length === 1);
     await page.locator('.card[data-endpoint="now"]').waitFor();
     await shot('relative-fixed');
+
+    // 13. Two tabs: the second renames the endpoint; the first, editing what it drew, is shown the
+    // draft as it is now instead of a refusal about an endpoint that is gone.
+    const second = await browser.newPage();
+    await second.goto(url);
+    const inSecond = second.locator('.card[data-endpoint="now"]');
+    await inSecond.locator('summary').click();
+    await inSecond.locator('[data-field="rename"]').fill('current');
+    await inSecond.locator('[data-action="apply"]').click();
+    await second.locator('.card[data-endpoint="current"]').waitFor();
+    await second.close();
+    const inFirst = page.locator('.card[data-endpoint="now"]');
+    if (!(await inFirst.evaluate((card) => card.open))) await inFirst.locator('summary').click();
+    await inFirst.locator('[data-reserved="_type"]').fill('int256');
+    await inFirst.locator('[data-action="apply"]').click();
+    await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('the draft changed in another tab'));
+    await page.locator('.card[data-endpoint="current"]').waitFor();
+    await shot('two-tabs');
     if ((await page.content()).includes(apiKey)) throw new Error('the API key is in the page');
     await noNullShown();
     process.stdout.write(JSON.stringify({ steps, consoleErrors, encoded, status: await status() }));

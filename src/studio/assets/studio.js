@@ -537,6 +537,9 @@ async function edit(card, body) {
     view = await api('/api/edit', { ...body, seen: state.draft ? state.draft.revision : null });
   } catch (error) {
     if (!error.refusal) { $('status').className = 'error'; $('status').textContent = String(error.message || error); return null; }
+    // Refused because another tab changed the draft this edit was made on: the draft as it is
+    // now is drawn, and said, instead of a refusal about what is no longer there.
+    if (await catchUp()) return null;
     for (const d of error.refusal.diagnostics || []) placeRefusal(card, problems, d);
     return null;
   }
@@ -1129,4 +1132,21 @@ function wire() {
 }
 
 wire();
+// Another tab of the same studio may have changed the draft (or converted again): when this one
+// comes back into view, it takes what the studio holds now instead of editing what it drew.
+async function catchUp() {
+  if (document.visibilityState !== 'visible' || !state) return false;
+  let versions;
+  try { versions = await api('/api/versions', undefined, { quiet: true }); } catch { return false; }
+  const drawn = { draft: state.draft ? state.draft.version : null, conversion: state.openapi ? state.openapi.revision : null };
+  if (versions.draft === drawn.draft && versions.conversion === drawn.conversion) return false;
+  const view = await api('/api/state', undefined, { quiet: true });
+  render(view);
+  $('status').className = '';
+  $('status').textContent = 'the draft changed in another tab: this is it now; make the change again if it still applies';
+  return true;
+}
+document.addEventListener('visibilitychange', catchUp);
+window.addEventListener('focus', catchUp);
+
 api('/api/state').then((view) => { render(view); restore(); }).catch((error) => { $('status').textContent = String(error.message || error); });

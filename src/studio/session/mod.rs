@@ -77,6 +77,11 @@ impl TextKey {
         use std::hash::BuildHasher;
         TextKey(text.len(), foldhash::quality::FixedState::with_seed(0).hash_one(text))
     }
+
+    /// The key as the page holds it.
+    fn version(&self) -> String {
+        format!("{}-{:016x}", self.0, self.1)
+    }
 }
 
 #[derive(Debug)]
@@ -201,6 +206,15 @@ impl Session {
         self.view_of(true)
     }
 
+    /// Which draft and which conversion the session holds, cheaply: a page compares them with
+    /// what it drew to see whether another tab changed them.
+    pub fn versions(&self) -> page::Versions {
+        page::Versions {
+            draft: self.draft.as_ref().map(|draft| TextKey::of(&draft.text).version()),
+            conversion: self.openapi.as_ref().map(|_| self.conversions),
+        }
+    }
+
     /// [`Session::view`], the conversion's report and operations and the folder's files left out
     /// unless `conversion` (an edit leaves them as they were; the page keeps what it drew).
     fn view_of(&self, conversion: bool) -> Value {
@@ -275,6 +289,7 @@ impl Session {
         self.revisions.set(self.revisions.get() + 1);
         let mut view = DraftView {
             revision: self.revisions.get(),
+            version: TextKey::of(&draft.text).version(),
             changed: None,
             moved: None,
             name: draft.name.clone(),
