@@ -246,6 +246,29 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('the draft changed in another tab'));
     await page.locator('.card[data-endpoint="current"]').waitFor();
     await shot('two-tabs');
+
+    // Opening another document: an edited draft is asked about, a fresh conversion nobody changed
+    // is not (it is made again from its document).
+    let dialogs = 0;
+    page.on('dialog', () => { dialogs += 1; });
+    await page.fill('#paste-text', JSON.stringify({
+      openapi: '3.0.3', info: { title: 'Weather', version: '1.0.0' }, servers: [{ url: 'https://weather.example/api/v1' }],
+      paths: { '/now': { get: { operationId: 'now', responses: { 200: { description: 'ok' } } } } },
+    }));
+    await page.click('#open-paste');
+    await page.locator('.card[data-endpoint="now"]').waitFor();
+    if (dialogs !== 1) throw new Error(`asked ${dialogs} time(s) before replacing an edited draft`);
+    await page.click('#open-paste');
+    await page.waitForFunction(() => document.querySelector('#status').textContent === 'done');
+    if (dialogs !== 1) throw new Error('asked before replacing a fresh conversion');
+    // Renamed while Find shows it by its old name: it stays in view under the new one.
+    await page.fill('#endpoint-filter', 'now');
+    const found = page.locator('.card[data-endpoint="now"]');
+    if (!(await found.evaluate((card) => card.open))) await found.locator('summary').click();
+    await found.locator('[data-field="rename"]').fill('later');
+    await found.locator('[data-action="apply"]').click();
+    await page.locator('.card[data-endpoint="later"]').waitFor();
+    await page.fill('#endpoint-filter', '');
     if ((await page.content()).includes(apiKey)) throw new Error('the API key is in the page');
     await noNullShown();
     process.stdout.write(JSON.stringify({ steps, consoleErrors, encoded, status: await status() }));

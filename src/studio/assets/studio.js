@@ -245,7 +245,9 @@ function timed(kind, started) {
 async function open(body) {
   // An unsaved draft is not replaced without asking.
   const draft = state && state.draft;
-  if (draft && draft.dirty && !window.confirm(`${draft.file || draft.name} has changes that are not saved. Open the other file and lose them?`)) {
+  // A fresh conversion nobody has changed is made again from its document: nothing to lose.
+  const untouched = draft && !draft.file && !state.undo;
+  if (draft && draft.dirty && !untouched && !window.confirm(`${draft.file || draft.name} has changes that are not saved. Open the other file and lose them?`)) {
     return;
   }
   const started = performance.now();
@@ -519,10 +521,16 @@ function collectSettings(card, endpoint) {
   return settings;
 }
 
-function applyEndpoint(card, endpoint) {
+async function applyEndpoint(card, endpoint) {
   const rename = card.querySelector('[data-field="rename"]').value.trim();
   if (rename) openCards.add(rename);
-  return edit(card, { kind: 'set', name: endpoint.name, rename: rename || null, settings: collectSettings(card, endpoint) });
+  // A renamed endpoint that Find showed by its old name stays in view under its new one.
+  const find = $('endpoint-filter');
+  const findsIt = find.value.trim() && !rename.toLowerCase().includes(find.value.trim().toLowerCase());
+  if (rename && findsIt) { find.value = rename; }
+  const view = await edit(card, { kind: 'set', name: endpoint.name, rename: rename || null, settings: collectSettings(card, endpoint) });
+  if (!view && rename && findsIt) { find.value = endpoint.name; filterEndpoints(); }
+  return view;
 }
 
 async function edit(card, body) {
