@@ -167,10 +167,11 @@ fn key_words(key: &str) -> Vec<String> {
     words
 }
 
-/// The leaf a feed most likely wants, of those a `_path` reaches: the index in `leaves`. Values
-/// with a fraction (a rate, a price) come before integers, and integers whose key says count, ID,
-/// time or amount (`time_last_updated`, `amount`: a conversion's input, not its result) or that
-/// look like a Unix time come last; keys that say price or rate go up; ties go to the first.
+/// The leaf a feed most likely wants, of those a `_path` reaches: the index in `leaves`. Keys
+/// that say price, rate, value or last go first, keys that say what sits beside a price (a change,
+/// an average, a volume, a high or low, a cloud cover) down; values with a fraction before
+/// integers; integers whose key says count, ID, time or amount (`time_last_updated`, `amount`: a
+/// conversion's input, not its result) or that look like a Unix time last; ties go to the first.
 pub fn suggested(leaves: &[Leaf]) -> Option<usize> {
     let score = |leaf: &Leaf| -> Option<i32> {
         leaf.path.as_ref()?;
@@ -182,11 +183,20 @@ pub fn suggested(leaves: &[Leaf]) -> Option<usize> {
         let key = leaf.path.as_deref().unwrap_or_default().rsplit('.').next().unwrap_or_default();
         let words = key_words(key);
         let says = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-        let mut score = if fraction { 4 } else { 0 };
+        // What the key says weighs more than whether the number has a fraction: a weather
+        // answer's first fraction is a cloud cover, a market's a buy average.
+        let mut score = if fraction { 2 } else { 0 };
         if says(&[
             "price", "rate", "rates", "value", "last", "close", "mid", "bid", "ask", "quote", "result", "spot", "usd",
         ]) {
-            score += 2;
+            score += 5;
+        }
+        let beside = [
+            "change", "percent", "pct", "avg", "average", "volume", "vol", "cap", "supply", "high", "low", "open",
+            "cloud", "humidity", "uv", "visibility", "precision", "weight",
+        ];
+        if says(&beside) {
+            score -= 2;
         }
         let counts = ["id", "ids", "count", "total", "amount", "nonce", "decimals", "page", "limit", "status", "code"];
         if says(&counts)
@@ -256,6 +266,11 @@ mod tests {
         for text in ["0x1f", "", "-", "1.", ".5", "1e", "12a", "١٢"] {
             assert!(numeric_text(text).is_none(), "{text}");
         }
+        // The name says more than the fraction: the trial's weather and market answers.
+        let (found, _) = leaves(&json!({"cloud": 0.75, "temp_c": 21.3, "condition": {"code": 1000}}));
+        assert_eq!(suggested(&found).and_then(|i| found[i].path.as_deref()), Some("temp_c"));
+        let (found, _) = leaves(&json!({"buy": {"average": 2344.1}, "changePercent": 0.4, "last": 2345}));
+        assert_eq!(suggested(&found).and_then(|i| found[i].path.as_deref()), Some("last"));
         assert_eq!(key_words("time_last_updated"), ["time", "last", "updated"]);
         assert_eq!(key_words("lastUpdatedAt"), ["last", "updated", "at"]);
     }
