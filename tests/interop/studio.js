@@ -45,6 +45,8 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await card.locator('summary').click();
     await card.locator('[data-field="rename"]').fill('price');
     await card.locator('[data-reserved="_type"]').fill('int256');
+    // A Feed ignores what only Airnode's request–response protocol reads: not offered.
+    if (await card.locator('[data-reserved="_gasPrice"]').count()) throw new Error('_gasPrice offered for a Feed');
     await card.locator('select[data-param="precision"]').selectOption('drop');
     await card.locator('[data-action="apply"]').click();
     const price = page.locator('.card[data-endpoint="price"]');

@@ -322,6 +322,7 @@ function renderOperations(openapi) {
   operationLimit = PAGE;
   drawOperations();
   const o = openapi.options || {};
+  convertedFor = o.target || null;
   options($('opt-target'), state.targets, o.target);
   $('opt-server').value = o.server || '';
   $('opt-security').value = (o.security || []).join(', ');
@@ -472,8 +473,8 @@ function endpointForm(card, endpoint, problems) {
         el('option', { value: 'drop', text: 'drop it' }))))),
     box('parameters'),
     el('h4', { text: 'Reserved parameters (fixed values; empty: left as they are)' }),
-    el('div', { class: 'grid' }, ...state.reservedNames.map((name) => el('label', {}, name,
-      el('input', { 'data-reserved': name, value: reserved.has(name) ? (reserved.get(name) ?? '') : '', placeholder: reserved.has(name) ? 'from the requester' : '' })))),
+    el('div', { class: 'grid' }, ...state.reservedNames.filter((name) => reserved.has(name) || !RRP_ONLY.has(name) || forAirnode()).map((name) => el('label', {}, name,
+      el('input', { 'data-reserved': name, value: reserved.has(name) ? (reserved.get(name) ?? '') : '', placeholder: reserved.has(name) ? 'given by the template' : '' })))),
     box('reserved'),
     el('h4', { text: 'Fixed operation parameters' }),
     el('div', { class: 'muted', text: endpoint.fixed.map(([n, v]) => `${n} = ${JSON.stringify(v)}`).join(', ') || 'none' }),
@@ -482,7 +483,7 @@ function endpointForm(card, endpoint, problems) {
       el('label', {}, 'Value', el('input', { 'data-fixed-value': '' }))),
     box('fixed'),
     el('details', { open: Boolean(code('pre') || code('post')) },
-      el('summary', { text: 'Processing (V2 functions, run in the embedded sandbox)' }),
+      el('summary', { text: 'Processing (JavaScript run before the call and after the answer, in the embedded sandbox)' }),
       el('label', {}, 'Pre-processing', el('textarea', { 'data-snippet': 'pre', rows: 4, spellcheck: false, value: code('pre'), placeholder: '({ endpointParameters }) => ({ endpointParameters })' })),
       box('pre'),
       el('label', {}, 'Post-processing', el('textarea', { 'data-snippet': 'post', rows: 4, spellcheck: false, value: code('post'), placeholder: '({ response }) => ({ response })' })),
@@ -694,6 +695,13 @@ function tryFeed(name) {
   $('try-section').scrollIntoView();
 }
 
+// Reserved parameters only Airnode's request–response protocol reads: a Feed ignores them.
+const RRP_ONLY = new Set(['_gasPrice', '_minConfirmations']);
+let convertedFor = null;
+function forAirnode() {
+  return Boolean(convertedFor && convertedFor.startsWith('airnode@'));
+}
+
 function renderByName(draft) {
   const feedsByName = draft.feeds;
   const table = $('by-name-table');
@@ -716,7 +724,12 @@ function renderByName(draft) {
   const operations = state.openapi && state.openapi.operations;
   if ($('bn-operations').listed !== operations) {
     $('bn-operations').listed = operations;
-    options($('bn-operations'), (operations || []).filter((o) => o.method === 'GET').map((o) => `GET ${o.path}`));
+    const gets = (operations || []).filter((o) => o.method === 'GET').map((o) => `GET ${o.path}`);
+    options($('bn-operations'), gets);
+    // Hints from this vendor's own document, not another's.
+    $('bn-operation').placeholder = gets[0] || 'GET /path';
+    $('bn-params').placeholder = 'NAME=VALUE, comma-separated';
+    $('bn-value').placeholder = 'its path in the answer (a call lists them)';
   }
 }
 
