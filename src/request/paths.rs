@@ -192,8 +192,24 @@ pub fn suggested(leaves: &[Leaf]) -> Option<usize> {
             score += 5;
         }
         let beside = [
-            "change", "percent", "pct", "avg", "average", "volume", "vol", "cap", "supply", "high", "low", "open",
-            "cloud", "humidity", "uv", "visibility", "precision", "weight",
+            "change",
+            "percent",
+            "pct",
+            "avg",
+            "average",
+            "volume",
+            "vol",
+            "cap",
+            "supply",
+            "high",
+            "low",
+            "open",
+            "cloud",
+            "humidity",
+            "uv",
+            "visibility",
+            "precision",
+            "weight",
         ];
         if says(&beside) {
             score -= 2;

@@ -143,6 +143,32 @@ fn from_the_folder(target: Option<&str>, version: &str) {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(verdicts(&report), ["stale", "stale"], "{report}");
 
+    // A second Feed run with another mnemonic, pushing to a Signed API that takes any Airnode: each
+    // beacon is named as pushed by that Airnode instead.
+    drop(signed_api);
+    let open_api = deployment.dir.path().join("open-signed-api");
+    std::fs::create_dir_all(open_api.join("config")).unwrap();
+    let mut taking_any: Value =
+        serde_json::from_slice(&std::fs::read(folder.join("signed-api/config/signed-api.json")).unwrap()).unwrap();
+    taking_any["allowedAirnodes"] = Value::from("*");
+    std::fs::write(open_api.join("config/signed-api.json"), taking_any.to_string()).unwrap();
+    std::fs::copy(folder.join("signed-api/config/secrets.env"), open_api.join("config/secrets.env")).unwrap();
+    let signed_api = start_node(&signed_api_main, &open_api, &[("SERVER_PORT", &port_text)]);
+    let other_phrase = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+    let other = ois::node::airnode_address(other_phrase).unwrap().to_checksum(None);
+    let other_feed = deployment.dir.path().join("other-feed");
+    common::scratch::copy_dir(&folder.join("airnode-feed"), &other_feed);
+    let secrets = std::fs::read_to_string(other_feed.join("config/secrets.env")).unwrap();
+    std::fs::write(other_feed.join("config/secrets.env"), secrets.replace(common::vendor::MNEMONIC, other_phrase))
+        .unwrap();
+    let _other_feed = start_node(&feed_main, &other_feed, &[("LOG_HEARTBEAT", "false")]);
+    pushed(&format!("http://127.0.0.1:{port}"), &other, &read_token, feeds.len(), &other_feed);
+    let (output, report) = status(&folder, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(verdicts(&report), ["other signer", "other signer"], "{report}");
+    assert!(report["beacons"].as_array().unwrap().iter().all(|b| b["signer"] == other.as_str()), "{report}");
+    assert!(report.to_string().contains("another mnemonic"), "{report}");
+
     // The Signed API down: one clear error, bounded in time.
     drop(signed_api);
     let started = std::time::Instant::now();
