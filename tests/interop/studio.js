@@ -78,6 +78,12 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.waitForFunction((expected) => (document.querySelector('[data-testid="request-line"]') || {}).textContent
       === expected, `GET ${api}/simple/price?ids=bitcoin&vs_currencies=usd`);
     await shot('previewed');
+    // The keyboard: the first stop is a link that skips to the call, and it lands there.
+    const first = await page.evaluate(() => document.querySelector('a[href], button, input, select, textarea, summary').className);
+    if (first !== 'skip') throw new Error(`the first keyboard stop is ${first}, not the skip link`);
+    await page.locator('a.skip').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'try-title');
 
     // 5. The real call, with the API key typed into the page (held in memory, never shown).
     await page.fill('[data-secret]', apiKey);
@@ -271,6 +277,11 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await found.locator('[data-action="apply"]').click();
     await page.locator('.card[data-endpoint="later"]').waitFor();
     await page.fill('#endpoint-filter', '');
+    // A system set to dark gets the page dark.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    if (background !== 'rgb(20, 23, 29)') throw new Error(`dark mode: the page's background is ${background}`);
+    await page.emulateMedia({ colorScheme: 'light' });
     if ((await page.content()).includes(apiKey)) throw new Error('the API key is in the page');
     await noNullShown();
     process.stdout.write(JSON.stringify({ steps, consoleErrors, encoded, status: await status() }));
