@@ -206,6 +206,10 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved config.json'));
     await page.click('#save-ids');
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved ids.json'));
+    // Saved again without replacing: refused beside the Save buttons, not under Build.
+    await page.click('#save-config');
+    await page.locator('#config-save-problems .diag.error').first().waitFor();
+    if (await page.locator('#build-problems .diag.error').count()) throw new Error('a refused save shown under Build');
     // A file that exists is refused beside the Save button, named as the page names it.
     await page.fill('#save-path', 'coins.yaml');
     await page.click('#save-ois');

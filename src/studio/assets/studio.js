@@ -1133,8 +1133,8 @@ function wire() {
     const view = await step($('by-name-problems'), () => api('/api/edit', { kind: 'batchFeeds', names }));
     if (view) render(view);
   });
-  $('save-config').addEventListener('click', () => save({ what: 'config', path: $('config-path').value, secretsPath: $('secrets-path').value || null, force: $('config-force').checked }, $('build-problems')));
-  $('save-ids').addEventListener('click', () => save({ what: 'ids', path: $('ids-path').value, force: $('config-force').checked }, $('build-problems')));
+  $('save-config').addEventListener('click', () => save({ what: 'config', path: $('config-path').value, secretsPath: $('secrets-path').value || null, force: $('config-force').checked }, $('config-save-problems')));
+  $('save-ids').addEventListener('click', () => save({ what: 'ids', path: $('ids-path').value, force: $('config-force').checked }, $('config-save-problems')));
   $('show-update').addEventListener('click', () => showUpdate({ path: $('update-select').value }));
   $('update-input').addEventListener('change', (e) => { const f = e.target.files[0]; if (f) readFile(f, (name, text) => showUpdate({ name, text })); });
   $('take-update').addEventListener('click', async () => { const view = await step($('update-problems'), () => api('/api/update/take', {})); if (view) { $('update-view').hidden = true; render(view); } });
