@@ -65,9 +65,24 @@ pub fn excerpts(placed: &mut [Placed], text: &str) {
             let start = *starts.get(line.checked_sub(1)?)?;
             let end = starts.get(line).map_or(text.len(), |next| next.saturating_sub(1));
             let line = text.get(start..end)?.trim_end();
-            Some(line.chars().take(EXCERPT_CHARS).collect())
+            let column = one.diagnostic.location.column.unwrap_or(1);
+            Some(around(line, column))
         });
     }
+}
+
+/// At most [`EXCERPT_CHARS`] of `line` with its `column` (1-based, in characters) in them: a long
+/// line (a one-line JSON document) is cut around the place, `…` where it was cut.
+fn around(line: &str, column: usize) -> String {
+    let count = line.chars().count();
+    if count <= EXCERPT_CHARS {
+        return line.to_owned();
+    }
+    let start = column.saturating_sub(1).saturating_sub(EXCERPT_CHARS / 4).min(count - EXCERPT_CHARS);
+    let cut: String = line.chars().skip(start).take(EXCERPT_CHARS).collect();
+    let before = if start > 0 { "…" } else { "" };
+    let after = if start + EXCERPT_CHARS < count { "…" } else { "" };
+    format!("{before}{cut}{after}")
 }
 
 /// A fix named by the page's own controls (the library never names a front end's settings).
@@ -181,5 +196,20 @@ mod tests {
         assert_eq!(operation_of("/paths/~1a~1b/get"), Some("/paths/~1a~1b/get"));
         assert_eq!(operation_of("/paths/~1a"), Some("/paths/~1a"));
         assert_eq!(operation_of("/components/schemas/A"), None);
+    }
+}
+
+#[cfg(test)]
+mod excerpt_tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_is_cut_around_its_place() {
+        let line = format!("{}HERE{}", "a".repeat(300), "b".repeat(300));
+        let shown = around(&line, 301);
+        assert!(shown.contains("HERE") && shown.starts_with('…') && shown.ends_with('…'), "{shown}");
+        assert_eq!(around("short", 3), "short");
+        let start = around(&line, 1);
+        assert!(start.starts_with("aaa") && start.ends_with('…'));
     }
 }
