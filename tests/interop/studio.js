@@ -183,6 +183,13 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.waitForFunction(() => document.querySelectorAll('#ids-table tbody tr').length === 4);
     if ((await page.locator('#ids-table').innerText()).includes('hold ')) throw new Error('no beacon IDs with the mnemonic held');
     if (!(await page.locator('#config-text').textContent()).includes('"fetchInterval": 7')) throw new Error('the fetch interval');
+    // At 1280 px the IDs stay inside their section, and no box of the page runs over another.
+    const overflows = await page.evaluate(() => {
+      const section = document.querySelector('#feeds-section').getBoundingClientRect();
+      const table = document.querySelector('#ids-table').getBoundingClientRect();
+      return table.right > section.right + 1;
+    });
+    if (overflows) throw new Error('the IDs table runs out of its section at 1280 px');
     await shot('built');
 
     // 7b. A reload keeps the feeds, the last answer (a tree, the picked value marked) and the IDs.
