@@ -111,8 +111,13 @@ pub(crate) struct SettingsArgs {
     /// (repeatable).
     #[arg(long, value_name = "NAME=VALUE")]
     fixed: Vec<String>,
+    /// An operation parameter no longer fixed: its value goes and the requester gives it again
+    /// (an endpoint parameter of that name maps it) (repeatable).
+    #[arg(long, value_name = "NAME")]
+    unfix: Vec<String>,
     /// An endpoint parameter changed: required, optional, default=V, description=TEXT, rename=NEW,
-    /// or drop (also from the operation when no other endpoint uses it) (repeatable).
+    /// drop (also from the operation when no other endpoint uses it), or add (a new one, mapping
+    /// the operation's parameter of that name when it has one) (repeatable).
     #[arg(long = "param", value_name = "NAME:CHANGE")]
     parameters: Vec<String>,
     /// Pre-processing from a .js file: a V2 function expression.
@@ -149,6 +154,7 @@ impl SettingsArgs {
     fn settings(&self) -> Result<Settings, Diagnostic> {
         let mut settings = Settings::default();
         settings.unreserved = self.unreserve.clone();
+        settings.unfixed = self.unfix.clone();
         for text in &self.reserved {
             let (name, value) = match text.split_once('=') {
                 Some((name, value)) => (name, Some(value.to_owned())),
@@ -163,7 +169,7 @@ impl SettingsArgs {
         for text in &self.parameters {
             let change = text.split_once(':').and_then(|(name, change)| Some((name, ParameterChange::parse(change)?)));
             let (name, change) = change.ok_or_else(|| {
-                bad(format!("--param {text}: write NAME:required, NAME:optional, NAME:default=V, NAME:description=TEXT, NAME:rename=NEW or NAME:drop"))
+                bad(format!("--param {text}: write NAME:required, NAME:optional, NAME:default=V, NAME:description=TEXT, NAME:rename=NEW, NAME:drop or NAME:add"))
             })?;
             settings.parameters.push((name.to_owned(), change));
         }

@@ -28,6 +28,9 @@ pub struct Settings {
     pub unreserved: Vec<String>,
     /// Operation parameters fixed to a value (the endpoint parameter mapping it goes).
     pub fixed: Vec<(String, String)>,
+    /// Operation parameters no longer fixed: the requester gives them again (an endpoint
+    /// parameter of the same name maps each).
+    pub unfixed: Vec<String>,
     /// Endpoint parameters changed or dropped.
     pub parameters: Vec<(String, ParameterChange)>,
     /// Pre-processing to attach.
@@ -52,15 +55,19 @@ pub enum ParameterChange {
     Rename(String),
     /// Gone from the endpoint (and from the operation when no other endpoint uses it).
     Drop,
+    /// A new endpoint parameter: it maps the operation's parameter of that name when the
+    /// operation declares one, else it reaches processing only.
+    Add,
 }
 
 impl ParameterChange {
-    /// `required`, `optional`, `default=V`, `description=TEXT`, `rename=NEW` or `drop`.
+    /// `required`, `optional`, `default=V`, `description=TEXT`, `rename=NEW`, `drop` or `add`.
     pub fn parse(text: &str) -> Option<ParameterChange> {
         match text {
             "required" => Some(ParameterChange::Required),
             "optional" => Some(ParameterChange::Optional),
             "drop" => Some(ParameterChange::Drop),
+            "add" => Some(ParameterChange::Add),
             _ => match text.split_once('=') {
                 Some(("default", value)) => Some(ParameterChange::Default(value.to_owned())),
                 Some(("description", value)) => Some(ParameterChange::Description(value.to_owned())),
@@ -313,6 +320,9 @@ pub fn set(
     for (reserved, value) in &settings.reserved {
         set_reserved(ois, index, reserved, value.as_deref())?;
     }
+    for parameter in &settings.unfixed {
+        unfix(ois, index, parameter)?;
+    }
     for (parameter, value) in &settings.fixed {
         notes.extend(fix(ois, index, parameter, value)?);
     }
@@ -511,6 +521,9 @@ fn change_parameter(
     let parameters = list_at(endpoint, "parameters")?;
     let mut notes = Vec::new();
     let at = match parameters.iter().position(|p| text(p, "name") == Some(name)) {
+        Some(_) if *change == ParameterChange::Add => {
+            return Err(refuse(format!("the endpoint already has a parameter \"{name}\"")));
+        }
         Some(at) => at,
         None if matches!(change, ParameterChange::Drop | ParameterChange::Rename(_)) => {
             let names: Vec<&str> = parameters.iter().filter_map(|p| text(p, "name")).collect();
@@ -524,16 +537,34 @@ fn change_parameter(
                 return Err(refuse(format!("\"{name}\" is a reserved parameter, not a requester one"))
                     .with_fix(Fix::SetReserved(name.to_owned())));
             }
-            parameters.push(json!({"name": name}));
-            notes.push(note(
-                String::new(),
-                format!(
-                    "parameter \"{name}\" is new: it maps no operation parameter, so its value reaches processing only"
-                ),
-            ));
+            // The operation's own parameter of that name, when it has one no fixed value takes.
+            let declared = operation_parameter(ois, index, name);
+            let endpoint = endpoint_at(ois, index)?;
+            let fixed = endpoint.get("fixedOperationParameters").and_then(Value::as_array).is_some_and(|list| {
+                list.iter().any(|f| f.pointer("/operationParameter/name").and_then(Value::as_str) == Some(name))
+            });
+            let parameters = list_at(endpoint, "parameters")?;
+            match declared.filter(|_| !fixed) {
+                Some(target) => {
+                    let place = target.get("in").and_then(Value::as_str).unwrap_or("query").to_owned();
+                    parameters.push(json!({"name": name, "operationParameter": target}));
+                    notes.push(note(String::new(), format!("parameter \"{name}\" added: the requester gives the operation's {place} parameter \"{name}\"")));
+                }
+                None => {
+                    parameters.push(json!({"name": name}));
+                    notes.push(note(
+                        String::new(),
+                        format!(
+                            "parameter \"{name}\" is new: it maps no operation parameter, so its value reaches processing only"
+                        ),
+                    ));
+                }
+            }
             parameters.len() - 1
         }
     };
+    let endpoint = endpoint_at(ois, index)?;
+    let parameters = list_at(endpoint, "parameters")?;
     if let ParameterChange::Rename(new) = change {
         let unseen = |c: char| c.is_control() || crate::emit::is_invisible(c);
         if new.trim().is_empty() || RESERVED_NAMES.contains(&new.as_str()) || new.chars().any(unseen) {
@@ -562,6 +593,7 @@ fn change_parameter(
         ParameterChange::Rename(new) => {
             parameter.insert("name".to_owned(), Value::String(new.clone()));
         }
+        ParameterChange::Add => {}
         ParameterChange::Drop => {
             let dropped = parameters.remove(at);
             if let Some(refusal) = drop_from_operation(ois, index, name, dropped.get("operationParameter")) {
@@ -570,6 +602,38 @@ fn change_parameter(
         }
     }
     Ok(notes)
+}
+
+/// The operation parameter `name` of endpoint `index`'s operation, as an endpoint parameter maps
+/// it (`{"in", "name"}`), when the operation declares one.
+fn operation_parameter(ois: &Value, index: usize, name: &str) -> Option<Value> {
+    let operation = endpoints(ois).get(index)?.get("operation")?;
+    let (method, path) = (text(operation, "method")?, text(operation, "path")?);
+    let found = declared(ois, method, path).iter().find(|p| text(p, "name") == Some(name))?;
+    Some(json!({"in": found.get("in"), "name": name}))
+}
+
+/// Operation parameter `name` of endpoint `index` no longer fixed: its fixed value goes, and an
+/// endpoint parameter of the same name maps it (the requester gives it again).
+fn unfix(ois: &mut Value, index: usize, name: &str) -> Result<(), Diagnostic> {
+    let endpoint = endpoint_at(ois, index)?;
+    let fixed = list_at(endpoint, "fixedOperationParameters")?;
+    let at = fixed
+        .iter()
+        .position(|f| f.pointer("/operationParameter/name").and_then(Value::as_str) == Some(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> =
+                fixed.iter().filter_map(|f| f.pointer("/operationParameter/name").and_then(Value::as_str)).collect();
+            let listed = if names.is_empty() { "none".to_owned() } else { names.join(", ") };
+            refuse(format!("the endpoint fixes no operation parameter \"{name}\" (it fixes: {listed})"))
+        })?;
+    let target = fixed.remove(at).get("operationParameter").cloned().unwrap_or(Value::Null);
+    let parameters = list_at(endpoint, "parameters")?;
+    if parameters.iter().any(|p| text(p, "name") == Some(name)) {
+        return Err(refuse(format!("the endpoint already has a parameter \"{name}\": rename it first")));
+    }
+    parameters.push(json!({"name": name, "operationParameter": target}));
+    Ok(())
 }
 
 /// Removes the operation parameter `target` a dropped endpoint parameter mapped; the refusal when

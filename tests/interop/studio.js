@@ -272,7 +272,7 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     page.on('dialog', () => { dialogs += 1; });
     await page.fill('#paste-text', JSON.stringify({
       openapi: '3.0.3', info: { title: 'Weather', version: '1.0.0' }, servers: [{ url: 'https://weather.example/api/v1' }],
-      paths: { '/now': { get: { operationId: 'now', responses: { 200: { description: 'ok' } } } } },
+      paths: { '/now': { get: { operationId: 'now', parameters: [{ name: 'q', in: 'query', schema: { type: 'string' } }], responses: { 200: { description: 'ok' } } } } },
     }));
     await page.click('#open-paste');
     await page.locator('.card[data-endpoint="now"]').waitFor();
@@ -288,6 +288,21 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await found.locator('[data-action="apply"]').click();
     await page.locator('.card[data-endpoint="later"]').waitFor();
     await page.fill('#endpoint-filter', '');
+    // A card adds a parameter, fixes it, and lets the requester give it again.
+    let later = page.locator('.card[data-endpoint="later"]');
+    if (!(await later.evaluate((card) => card.open))) await later.locator('summary').click();
+    await later.locator('[data-field="add-param"]').fill('units');
+    await later.locator('[data-action="apply"]').click();
+    await later.locator('select[data-param="units"]').waitFor();
+    await later.locator('[data-fixed-name]').fill('q');
+    await later.locator('[data-fixed-value]').fill('Paris');
+    await later.locator('[data-action="apply"]').click();
+    await later.locator('[data-unfix="q"]').waitFor();
+    if (await later.locator('select[data-param="q"]').count()) throw new Error('a fixed parameter still asked of the requester');
+    await later.locator('[data-unfix="q"]').click();
+    await later.locator('[data-action="apply"]').click();
+    await later.locator('select[data-param="q"]').waitFor();
+    if (await later.locator('[data-unfix="q"]').count()) throw new Error('the parameter is still fixed');
     // A system set to dark gets the page dark.
     await page.emulateMedia({ colorScheme: 'dark' });
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -578,3 +578,47 @@ fn keeping_a_few_of_many_endpoints_is_said_in_one_note() {
         "{said}"
     );
 }
+
+/// `--unfix NAME` gives a fixed operation parameter back to the requester; `--param NAME:add`
+/// maps an operation parameter no endpoint parameter maps, or makes one for processing only.
+#[test]
+fn a_fixed_parameter_is_given_back_and_a_parameter_added() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "api.ois.json", &serde_json::to_string_pretty(&two_operations()).unwrap());
+    let path = file.to_str().unwrap();
+    let added = ois(&["endpoint", "add", path, "rates", "--operation", "GET /rates", "--fixed", "base=USD"]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    let given_back = ois(&["endpoint", "set", path, "rates", "--unfix", "base"]);
+    assert!(given_back.status.success(), "{}", stderr(&given_back));
+    let rates = read(&file)["endpoints"][1].clone();
+    assert_eq!(rates["fixedOperationParameters"], json!([]));
+    let base = rates["parameters"].as_array().unwrap().iter().find(|p| p["name"] == "base").cloned().unwrap();
+    assert_eq!(base["operationParameter"], json!({"in": "query", "name": "base"}));
+    let refused = ois(&["endpoint", "set", path, "rates", "--unfix", "base"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(stderr(&refused).contains("fixes no operation parameter \"base\""), "{}", stderr(&refused));
+
+    // The base endpoint does not map the operation's `q` (it fixes it): added, it maps it.
+    let dropped = ois(&["endpoint", "set", path, "item", "--unfix", "q"]);
+    assert!(dropped.status.success(), "{}", stderr(&dropped));
+    let again = ois(&["endpoint", "set", path, "item", "--param", "q:add"]);
+    assert!(!again.status.success(), "adding a parameter the endpoint has is refused");
+    let new = ois(&["endpoint", "set", path, "item", "--param", "units:add"]);
+    assert!(new.status.success(), "{}", stderr(&new));
+    assert!(stderr(&new).contains("\"units\" is new: it maps no operation parameter"), "{}", stderr(&new));
+
+    // An operation parameter no endpoint parameter maps (a hand-written OIS): added, it is mapped.
+    let mut edited = read(&file);
+    edited["endpoints"][1]["parameters"].as_array_mut().unwrap().retain(|p| p["name"] != "symbols");
+    std::fs::write(&file, serde_json::to_string_pretty(&edited).unwrap()).unwrap();
+    let mapped = ois(&["endpoint", "set", path, "rates", "--param", "symbols:add"]);
+    assert!(mapped.status.success(), "{}", stderr(&mapped));
+    assert!(
+        stderr(&mapped).contains("the requester gives the operation's query parameter \"symbols\""),
+        "{}",
+        stderr(&mapped)
+    );
+    let symbols =
+        read(&file)["endpoints"][1]["parameters"].as_array().unwrap().iter().find(|p| p["name"] == "symbols").cloned();
+    assert_eq!(symbols.unwrap()["operationParameter"], json!({"in": "query", "name": "symbols"}));
+}

@@ -470,14 +470,21 @@ function endpointForm(card, endpoint, problems) {
         el('option', { value: '', text: p.required ? 'required (as it is)' : 'optional (as it is)' }),
         el('option', { value: 'required', text: 'required' }),
         el('option', { value: 'optional', text: 'optional' }),
-        el('option', { value: 'drop', text: 'drop it' }))))),
+        el('option', { value: 'drop', text: 'drop it' })))),
+      el('label', {}, 'Add a parameter (the operation\'s, by its name, or a new one for processing)',
+        el('input', { 'data-field': 'add-param', placeholder: 'name' }))),
     box('parameters'),
     el('h4', { text: 'Reserved parameters (fixed values; empty: left as they are)' }),
     el('div', { class: 'grid' }, ...state.reservedNames.filter((name) => reserved.has(name) || !RRP_ONLY.has(name) || forAirnode()).map((name) => el('label', {}, name,
       el('input', { 'data-reserved': name, value: reserved.has(name) ? (reserved.get(name) ?? '') : '', placeholder: reserved.has(name) ? 'given by the template' : '' })))),
     box('reserved'),
     el('h4', { text: 'Fixed operation parameters' }),
-    el('div', { class: 'muted', text: endpoint.fixed.map(([n, v]) => `${n} = ${JSON.stringify(v)}`).join(', ') || 'none' }),
+    endpoint.fixed.length
+      ? el('div', {}, ...endpoint.fixed.map(([n, v]) => el('div', { class: 'row' },
+        el('code', { text: `${n} = ${JSON.stringify(v)}` }),
+        el('button', { type: 'button', class: 'plain', 'data-unfix': n, text: 'let the requester give it',
+          onclick: (event) => { event.target.classList.toggle('chosen'); event.target.textContent = event.target.classList.contains('chosen') ? 'given by the requester (Apply)' : 'let the requester give it'; } }))))
+      : el('div', { class: 'muted', text: 'none' }),
     el('div', { class: 'grid' },
       el('label', {}, 'Operation parameter', el('input', { 'data-fixed-name': '' })),
       el('label', {}, 'Value', el('input', { 'data-fixed-value': '' }))),
@@ -513,6 +520,9 @@ function collectSettings(card, endpoint) {
   });
   const fixedName = card.querySelector('[data-fixed-name]').value.trim();
   if (fixedName) settings.fixed.push([fixedName, card.querySelector('[data-fixed-value]').value]);
+  const added = card.querySelector('[data-field="add-param"]').value.trim();
+  if (added) settings.parameters.push([added, 'add']);
+  settings.unfixed = [...card.querySelectorAll('[data-unfix].chosen')].map((button) => button.dataset.unfix);
   const code = state.draft.snippets[endpoint.name] || {};
   for (const key of ['pre', 'post']) {
     const text = card.querySelector(`[data-snippet="${key}"]`).value;

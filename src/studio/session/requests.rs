@@ -40,8 +40,10 @@ pub struct SettingsRequest {
     pub unreserved: Vec<String>,
     /// Operation parameters fixed: name and value.
     pub fixed: Vec<(String, String)>,
+    /// Operation parameters no longer fixed (the requester gives them again).
+    pub unfixed: Vec<String>,
     /// Endpoint parameters changed: name and `required`, `optional`, `default=V`,
-    /// `description=TEXT`, `rename=NEW` or `drop`.
+    /// `description=TEXT`, `rename=NEW`, `drop` or `add`.
     pub parameters: Vec<(String, String)>,
     /// Pre-processing (a V2 function).
     pub pre: Option<String>,
@@ -55,11 +57,12 @@ impl SettingsRequest {
             reserved: self.reserved,
             unreserved: self.unreserved,
             fixed: self.fixed,
+            unfixed: self.unfixed,
             ..crate::edit::Settings::default()
         };
         for (name, change) in self.parameters {
             let parsed = crate::edit::ParameterChange::parse(&change).ok_or_else(|| {
-                refuse(format!("parameter {name}: \"{change}\" is not required, optional, default=V, description=TEXT, rename=NEW or drop"))
+                refuse(format!("parameter {name}: \"{change}\" is not required, optional, default=V, description=TEXT, rename=NEW, drop or add"))
             })?;
             settings.parameters.push((name, parsed));
         }
