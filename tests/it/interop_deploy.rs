@@ -51,11 +51,7 @@ fn the_real_feed_3_runs_from_the_deployment_folder_and_status_sees_it() {
 }
 
 fn from_the_folder(target: Option<&str>, version: &str) {
-    let (Some(feed_main), Some(signed_api_main)) =
-        (common::node_main(version, "airnode-feed"), common::node_main(version, "signed-api"))
-    else {
-        return;
-    };
+    let Some((feed_main, signed_api_main)) = common::nodes::feed_and_signed_api(version) else { return };
     let vendor = vendor();
     let port = free_port();
     let signed_api_arg = format!("local=http://127.0.0.1:{port}");

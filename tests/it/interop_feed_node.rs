@@ -61,11 +61,7 @@ fn the_real_feed_4_pushes_what_ois_predicted() {
 /// The README's recipe for `target` (none: the default), run by the real Airnode Feed and Signed
 /// API `version`.
 fn the_real_feed_pushes_what_ois_predicted(target: Option<&str>, version: &str) {
-    let (Some(feed_main), Some(signed_api_main)) =
-        (common::node_main(version, "airnode-feed"), common::node_main(version, "signed-api"))
-    else {
-        return;
-    };
+    let Some((feed_main, signed_api_main)) = common::nodes::feed_and_signed_api(version) else { return };
     let vendor = vendor();
     let port = free_port();
     let signed_api = format!("http://127.0.0.1:{port}");
@@ -306,11 +302,7 @@ fn the_real_feed_4_pushes_feeds_by_name() {
 /// call), `ois scaffold feed --all-feeds` — run by the real Feed: one API call for the two rates,
 /// every beacon pushed with the value `ois call OIS --all-feeds` predicted.
 fn the_real_feed_pushes_feeds_by_name(target: Option<&str>, version: &str) {
-    let (Some(feed_main), Some(signed_api_main)) =
-        (common::node_main(version, "airnode-feed"), common::node_main(version, "signed-api"))
-    else {
-        return;
-    };
+    let Some((feed_main, signed_api_main)) = common::nodes::feed_and_signed_api(version) else { return };
     let vendor = vendor();
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -375,11 +367,7 @@ fn the_real_feed_pushes_feeds_by_name(target: Option<&str>, version: &str) {
 #[test]
 fn the_real_feed_4_pushes_each_feed_of_a_positional_batch_its_own_value() {
     let version = "4.6.0";
-    let (Some(feed_main), Some(signed_api_main)) =
-        (common::node_main(version, "airnode-feed"), common::node_main(version, "signed-api"))
-    else {
-        return;
-    };
+    let Some((feed_main, signed_api_main)) = common::nodes::feed_and_signed_api(version) else { return };
     let vendor = common::server::Server::start(|request, stream| {
         let asked = request.target.split("metals=").nth(1).unwrap_or_default().split('&').next().unwrap_or_default();
         let price = |metal: &str| match metal {

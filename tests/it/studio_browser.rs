@@ -123,11 +123,7 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
 
     // The saved config run by the real Airnode Feed 4.6.0, pushing to the real Signed API: every
     // beacon arrives with the value `ois call` of the config gives.
-    let (Some(feed_main), Some(signed_api_main)) =
-        (common::node_main("4.6.0", "airnode-feed"), common::node_main("4.6.0", "signed-api"))
-    else {
-        return;
-    };
+    let Some((feed_main, signed_api_main)) = common::nodes::feed_and_signed_api("4.6.0") else { return };
     let secrets_file = folder.path().join("secrets.env");
     common::vendor::fill(
         &secrets_file,

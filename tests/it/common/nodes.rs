@@ -29,6 +29,12 @@ pub fn start_node(script: &Path, dir: &Path, env: &[(&str, &str)]) -> Running {
     Running(command.spawn().expect("node runs"))
 }
 
+/// The entry points of Airnode Feed and Signed API `version`, when they are installed (else the
+/// test that needs them is skipped; in CI, `node_main` fails it).
+pub fn feed_and_signed_api(version: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    Some((super::node_main(version, "airnode-feed")?, super::node_main(version, "signed-api")?))
+}
+
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
