@@ -202,8 +202,17 @@ pub(crate) fn edit_in_place(target: &Target, edit: EndpointEdit) -> ExitCode {
     job.ois_title = target.ois.title.clone();
     job.dry_run = target.dry_run;
     match ois::jobs::endpoint::run(&job) {
-        Ok(report) => show(&report, target),
-        Err(diagnostics) => {
+        Ok(mut report) => {
+            // Its notes as every report carries its diagnostics: each fix named by its flag.
+            super::settle(&mut report.notes, None);
+            show(&report, target)
+        }
+        Err(mut diagnostics) => {
+            if target.format == ReportArg::Json {
+                super::settle(&mut diagnostics, None);
+                let failed = ois::report::machine::diagnostics_report(&diagnostics);
+                let _ = write_stdout(&*super::json_text(&failed));
+            }
             let style = super::style_for(std::io::stderr().is_terminal());
             super::report_diagnostics(&diagnostics, None, style);
             ExitCode::from(FAILURE)

@@ -597,6 +597,11 @@ fn a_fixed_parameter_is_given_back_and_a_parameter_added() {
     let refused = ois(&["endpoint", "set", path, "rates", "--unfix", "base"]);
     assert_eq!(refused.status.code(), Some(1));
     assert!(stderr(&refused).contains("fixes no operation parameter \"base\""), "{}", stderr(&refused));
+    // For a script, the refusal is the JSON report every command prints.
+    let refused = ois(&["endpoint", "set", path, "rates", "--unfix", "base", "--format", "json"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&refused.stdout).unwrap();
+    assert_eq!(report["diagnostics"][0]["code"], "EDT001", "{report}");
 
     // The base endpoint does not map the operation's `q` (it fixes it): added, it maps it.
     let dropped = ois(&["endpoint", "set", path, "item", "--unfix", "q"]);
