@@ -265,24 +265,20 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
-/// The JSON form reports print: `code`, `severity`, `pointer`, `message`, `help`, `file`, `line`,
-/// `column` (the shape scripts already read).
+/// The JSON form every report prints, one shape whatever the command: `code`, `severity`,
+/// `pointer`, `message`, `help`, `file`, `line`, `column`, each always there (`null` when it has
+/// none), so that a script reads every command's diagnostics alike.
 impl Serialize for Diagnostic {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let help = self.full_help();
         let location = &self.location;
-        let fields = 7 + usize::from(help.is_some()) + usize::from(location.file.is_some());
-        let mut out = serializer.serialize_struct("Diagnostic", fields)?;
+        let mut out = serializer.serialize_struct("Diagnostic", 8)?;
         out.serialize_field("code", &self.code)?;
         out.serialize_field("severity", &self.severity)?;
         out.serialize_field("pointer", &location.pointer)?;
         out.serialize_field("message", &self.message)?;
-        if let Some(help) = &help {
-            out.serialize_field("help", help)?;
-        }
-        if let Some(file) = &location.file {
-            out.serialize_field("file", file)?;
-        }
+        out.serialize_field("help", &help)?;
+        out.serialize_field("file", &location.file)?;
         out.serialize_field("line", &location.line)?;
         out.serialize_field("column", &location.column)?;
         out.end()
@@ -356,8 +352,12 @@ mod tests {
         let json = serde_json::to_string(&diagnostic).unwrap();
         assert_eq!(
             json,
-            r#"{"code":"CNV071","severity":"note","pointer":"/info/version","message":"changed","help":"pass --ois-version","line":null,"column":null}"#
+            r#"{"code":"CNV071","severity":"note","pointer":"/info/version","message":"changed","help":"pass --ois-version","file":null,"line":null,"column":null}"#
         );
+        // One shape: a diagnostic with no help and no file has the keys all the same.
+        let bare = serde_json::to_value(Diagnostic::elsewhere(Code::BadArgument, "x")).unwrap();
+        let keys: Vec<&str> = bare.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["code", "severity", "pointer", "message", "help", "file", "line", "column"]);
     }
 
     #[test]
