@@ -43,7 +43,8 @@ pub struct Rendered {
     /// What the document says about each security scheme the OIS uses.
     pub scheme_descriptions: IndexMap<String, String>,
     /// Every OIS rule the OIS breaks (warnings and notes: it breaks none that is an error),
-    /// pointing into it: its check, for a caller that shows it.
+    /// pointing into it: its check, for a caller that shows it (the studio's draft).
+    #[cfg_attr(not(feature = "studio"), allow(dead_code))]
     pub(crate) checked: Vec<Diagnostic>,
     model: Ois,
     /// The format of `text`.

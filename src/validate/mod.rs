@@ -109,6 +109,7 @@ fn beyond_rules(ois: &Value, found: &mut Vec<Diagnostic>) {
 /// The diagnostics [`validate_value`] gives a document that is one OIS object, `ois`, whose OIS
 /// rules were already checked for the family its `oisFormat` names (`rules`: what a conversion's
 /// own check found): the rest is checked here, not the rules again.
+#[cfg(feature = "studio")]
 pub(crate) fn validate_checked_ois(ois: &Value, rules: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut found = rules;
     beyond_rules(ois, &mut found);
