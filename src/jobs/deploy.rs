@@ -180,14 +180,20 @@ pub fn run(job: &DeployJob) -> Result<DeployReport, Diagnostic> {
     ];
     let mut plan = Plan::new();
     for (path, text, secret) in &files {
+        // Files `ois` names inside the folder the user named: a link placed there is never
+        // written through, forced or not (it could lead anywhere).
         let target = folder.join(path);
         if *secret {
-            plan.secret_companion(&target, text.clone(), job.force);
+            plan.secret_companion(&target, text.clone(), false);
+            continue;
+        }
+        // Written again as it was: nothing to replace (the plan leaves an equal file alone).
+        let unchanged = std::fs::symlink_metadata(&target).is_ok_and(|m| m.is_file())
+            && std::fs::read(&target).is_ok_and(|old| old == text.as_bytes());
+        if job.force || unchanged {
+            plan.companion_in_new_folder(&target, text.clone());
         } else {
-            // Written again as it was: nothing to replace (the plan leaves an equal file alone).
-            let unchanged = std::fs::symlink_metadata(&target).is_ok_and(|m| m.is_file())
-                && std::fs::read(&target).is_ok_and(|old| old == text.as_bytes());
-            plan.file_in_new_folder(&target, text.clone(), job.force || unchanged);
+            plan.file_in_new_folder(&target, text.clone(), false);
         }
     }
     plan.write()?;

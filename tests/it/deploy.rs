@@ -93,6 +93,19 @@ fn a_deployment_folder_holds_each_node_s_config_where_it_reads_it() {
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
     assert_eq!(secret(&feed_secrets, "SIGNED_API_LOCAL_AUTH_TOKEN"), token);
     assert_eq!(secret(&api_secrets, "SIGNED_API_REAL_TIME_TOKEN"), "chosen-read-token");
+
+    // A link placed in the folder is never written through, even forced: nothing outside changes.
+    #[cfg(unix)]
+    {
+        let outside = deployment.dir.path().join("outside.txt");
+        std::fs::write(&outside, "untouched").unwrap();
+        let compose = folder.join("docker-compose.yml");
+        std::fs::remove_file(&compose).unwrap();
+        std::os::unix::fs::symlink(&outside, &compose).unwrap();
+        let forced = deploy(&[config, "--secrets", secrets, "-o", folder.to_str().unwrap(), "--force"]);
+        assert_eq!(forced.status.code(), Some(1), "{}", String::from_utf8_lossy(&forced.stderr));
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "untouched");
+    }
 }
 
 #[test]
