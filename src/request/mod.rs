@@ -3,7 +3,9 @@
 //! parameter name, defaults only in node mode, fixed parameters matched by name, credentials last,
 //! path values unencoded, a GET's query serialised as axios does, a POST's as a JSON body.
 
+mod auth;
 mod exchange;
+mod path;
 pub mod paths;
 mod query;
 pub mod render;
@@ -16,9 +18,8 @@ use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Code, Diagnostic, Fix};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::RESERVED_NAMES;
-use crate::ois::rules::{placeholder_matches, placeholders};
 
 pub use exchange::{
     Answer, Exchange, HeldOis, Log, Prepared, Stopped, exchange, prepare, prepare_answer_held, prepare_held,
@@ -276,7 +277,7 @@ fn build_from(
     let parameters = node_parameters(endpoint, sent, options.mode);
     let user = user_parameters(endpoint, &operation_parameters, &parameters, &mut ignored);
     let fixed = fixed_parameters(endpoint, &operation_parameters);
-    let (auth, secrets, mut warnings) = auth_parameters(ois, options);
+    let (auth, secrets, mut warnings) = auth::auth_parameters(ois, options);
 
     // Precedence: requester < fixed < credentials; one Cookie header from all three.
     let mut cookies = user.cookies;
@@ -305,8 +306,8 @@ fn build_from(
     let cleaned: Vec<String> = secrets.iter().map(|s| axios::clean(s)).filter(|c| !secrets.contains(c)).collect();
     let mut secrets = secrets;
     secrets.extend(cleaned);
-    let (headers, built_headers) = as_sent(headers, &endpoint_at, &secrets, &mut warnings);
-    let path = substitute_path(path, &paths, &endpoint_at, &mut warnings)?;
+    let (headers, built_headers) = auth::as_sent(headers, &endpoint_at, &secrets, &mut warnings);
+    let path = path::substitute_path(path, &paths, &endpoint_at, &mut warnings)?;
     let joined = format!("{base_url}{path}");
     let parsed = url::Url::parse(&joined).map_err(|err| {
         Diagnostic::new(
@@ -435,222 +436,6 @@ fn fixed_parameters(endpoint: &Value, operation_parameters: &[(&str, &str)]) -> 
         }
     }
     buckets
-}
-
-/// Credentials and relay values for every scheme listed in `security`, in its key order.
-fn auth_parameters(ois: &Value, options: &RequestOptions) -> (Buckets, Vec<String>, Vec<Diagnostic>) {
-    let mut buckets = Buckets::default();
-    let mut secrets = Vec::new();
-    let mut warnings = Vec::new();
-    let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
-    let schemes = ois.pointer("/apiSpecifications/components/securitySchemes");
-    let security = ois.pointer("/apiSpecifications/security").and_then(Value::as_object);
-    for name in security.into_iter().flat_map(|s| s.keys()) {
-        let Some(scheme) = schemes.and_then(|s| s.get(name)) else { continue };
-        // airnode-node passes only its OIS's credentials; Airnode Feed passes them all.
-        let credential = options
-            .credentials
-            .iter()
-            .filter(|c| options.mode == Mode::Feed || c.ois_title == title)
-            .find(|c| &c.scheme == name);
-        let kind = scheme.get("type").and_then(Value::as_str).unwrap_or_default();
-        let location = scheme.get("in").and_then(Value::as_str).unwrap_or_default();
-        let key = scheme.get("name").and_then(Value::as_str).unwrap_or_default();
-        match kind {
-            "apiKey" => {
-                if let Some(credential) = credential
-                    && !key.is_empty()
-                {
-                    secrets.push(credential.value.clone());
-                    buckets.put(location, key, Value::String(credential.value.clone()));
-                }
-            }
-            "http" => {
-                let Some(credential) = credential else { continue };
-                let prefix = match scheme.get("scheme").and_then(Value::as_str) {
-                    Some("basic") => {
-                        if !looks_like_base64(&credential.value) {
-                            warnings.push(
-                                Diagnostic::new(
-                                    Code::BasicNotBase64,
-                                    format!("/apiSpecifications/components/securitySchemes/{name}"),
-                                    format!(
-                                        "the basic credential for \"{name}\" is not base64; the node sends it as given"
-                                    ),
-                                )
-                                .with_help("the credential must already be base64(user:password)"),
-                            );
-                        }
-                        "Basic"
-                    }
-                    Some("bearer") => "Bearer",
-                    _ => continue,
-                };
-                secrets.push(credential.value.clone());
-                buckets.put("header", "Authorization", Value::String(format!("{prefix} {}", credential.value)));
-            }
-            relay => {
-                let Some(metadata) = &options.metadata else { continue };
-                match metadata.get(relay) {
-                    Some(value) => buckets.put(location, key, Value::String(value.to_owned())),
-                    // The adapter writes a cookie as `${name}=${value};`, so a missing field is the
-                    // text of JavaScript's undefined; axios leaves an undefined query or header out.
-                    None if crate::ois::model::RELAY_TYPES.contains(&relay) => {
-                        let sent = if location == "cookie" {
-                            buckets.put(location, key, Value::String("undefined".to_owned()));
-                            "the node sends the text \"undefined\" in its cookie"
-                        } else {
-                            "the node sends nothing for it"
-                        };
-                        warnings.push(
-                            Diagnostic::new(
-                                Code::RelayValueMissing,
-                                format!("/apiSpecifications/components/securitySchemes/{name}"),
-                                format!("the request metadata has no value for \"{name}\" ({relay}): {sent}"),
-                            )
-                            .with_fix(Fix::GiveMetadata),
-                        );
-                    }
-                    None => {}
-                }
-            }
-        }
-    }
-    (buckets, secrets, warnings)
-}
-
-/// The headers axios sends, and the built ones when they differ, with a warning for each change.
-fn as_sent(
-    built: Map<String, Value>,
-    at: &str,
-    secrets: &[String],
-    warnings: &mut Vec<Diagnostic>,
-) -> (Map<String, Value>, Option<Map<String, Value>>) {
-    let sent = axios::sent_headers(&built);
-    for header in &sent {
-        if let Some(original) = &header.changed_from {
-            warnings.push(
-                Diagnostic::new(
-                    Code::InvalidHeaderValue,
-                    at,
-                    format!(
-                        "header \"{}\" is sent as {:?}, not as built ({:?}): the node's HTTP client removes control characters and line breaks, characters beyond Latin-1, and surrounding spaces",
-                        header.name,
-                        mask(&header.value, secrets),
-                        mask(original, secrets)
-                    ),
-                )
-                .with_help("give the value as it should be sent"),
-            );
-        }
-    }
-    let kept: std::collections::HashSet<&str> = sent.iter().map(|header| header.name.as_str()).collect();
-    for name in built.keys().filter(|name| !kept.contains(name.as_str())) {
-        warnings.push(Diagnostic::new(
-            Code::InvalidHeaderValue,
-            at,
-            format!("header \"{name}\" is not sent as built: the node's HTTP client drops a null or false value and the names __proto__, constructor and prototype, and merges names that differ only in case (the last value wins)"),
-        ));
-    }
-    let changed = sent.len() != built.len() || sent.iter().any(|header| header.changed_from.is_some());
-    let headers = sent.into_iter().map(|header| (header.name, Value::String(header.value))).collect();
-    (headers, changed.then_some(built))
-}
-
-fn looks_like_base64(value: &str) -> bool {
-    !value.is_empty()
-        && value.len().is_multiple_of(4)
-        && value.trim_end_matches('=').bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
-}
-
-/// Longest path substitution will build (far beyond any URL a server accepts).
-const MAX_PATH: usize = 65_536;
-
-/// `parsePathWithParameters`: each `{x}` replaced (first occurrence, `String.replace` semantics,
-/// unencoded) when its value is truthy; any `{…}` left afterwards is an error.
-fn substitute_path(
-    template: &str,
-    values: &Map<String, Value>,
-    at: &str,
-    warnings: &mut Vec<Diagnostic>,
-) -> Result<String, Diagnostic> {
-    let mut path = template.to_owned();
-    for (matched, name) in placeholder_matches(template) {
-        let Some(value) = values.get(name).filter(|v| js::is_truthy(v)) else { continue };
-        let value = js::string(value);
-        // The multiplexing operation of feeds by name, `/{path}`, is there to take a path.
-        let multiplexing =
-            template == crate::ois::feeds::FEED_OPERATION_PATH && name == crate::ois::feeds::PATH_PARAMETER;
-        let changes = if multiplexing { value.contains(['?', '#']) } else { value.contains(['/', '?', '#']) };
-        if changes {
-            warnings.push(
-                Diagnostic::new(
-                    Code::PathValueChangesUrl,
-                    at,
-                    format!(
-                        "the value \"{value}\" for {{{name}}} is inserted unencoded and changes the URL's structure"
-                    ),
-                )
-                .with_help(
-                    "the node does not encode path values; percent-encode it yourself if that is not what you mean",
-                ),
-            );
-        }
-        // The match itself is replaced (`{{id}` in `/x/{{id}}`), as `String.replace(match, value)`.
-        if let Some(start) = path.find(matched) {
-            let replacement = js_replacement(&value, &path, start, matched.len());
-            path.replace_range(start..start + matched.len(), &replacement);
-        }
-        // `$`` and `$'` copy the path into itself, so a few values can grow it without bound.
-        if path.len() > MAX_PATH {
-            return Err(Diagnostic::new(
-                Code::InvalidRequestUrl,
-                at,
-                format!("substituting the path values makes the path longer than {MAX_PATH} bytes"),
-            )
-            .with_help("a value with $`, $' or $& is expanded by the node's String.replace; remove those patterns"));
-        }
-    }
-    let missing = placeholders(&path);
-    if !missing.is_empty() {
-        let names: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
-        return Err(Diagnostic::new(
-            Code::MissingPathValue,
-            at,
-            format!("The following path parameters were expected but not provided: {}", names.join(", ")),
-        )
-        .with_help("empty values and 0 count as missing, as in the node")
-        .with_fix(Fix::GiveParameters));
-    }
-    Ok(path)
-}
-
-/// `String.prototype.replace` replacement patterns: `$$`, `$&`, `` $` ``, `$'`.
-fn js_replacement(value: &str, subject: &str, start: usize, length: usize) -> String {
-    let mut out = String::new();
-    let mut chars = value.chars().peekable();
-    while let Some(c) = chars.next() {
-        if out.len() > MAX_PATH {
-            // The caller refuses a path this long; stop copying.
-            break;
-        }
-        if c != '$' {
-            out.push(c);
-            continue;
-        }
-        match chars.peek() {
-            Some('$') => out.push('$'),
-            Some('&') => out.push_str(subject.get(start..start + length).unwrap_or_default()),
-            Some('`') => out.push_str(subject.get(..start).unwrap_or_default()),
-            Some('\'') => out.push_str(subject.get(start + length..).unwrap_or_default()),
-            _ => {
-                out.push('$');
-                continue;
-            }
-        }
-        chars.next();
-    }
-    out
 }
 
 #[cfg(test)]
