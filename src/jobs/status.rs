@@ -175,9 +175,7 @@ pub fn run(job: &StatusJob) -> Result<StatusReport, Stop> {
             });
         }
     };
-    let mut report = judge(job, url, airnode, called, &data);
-    pushed_by_another(job, &mut report, token.as_deref());
-    Ok(report)
+    Ok(judge(job, url, airnode, called, &data, token.as_deref()))
 }
 
 /// The other Airnodes whose data a Signed API is asked for at most, looking for a beacon's template
@@ -188,25 +186,25 @@ const OTHER_AIRNODES: usize = 8;
 /// another, validly signed by that one: the Feed runs with another mnemonic than the config's
 /// secrets. Such beacons are named as signed by that Airnode. Looked for only when a beacon is not
 /// pushed, in at most [`OTHER_AIRNODES`] reads; a read that fails changes nothing.
-fn pushed_by_another(job: &StatusJob, report: &mut StatusReport, token: Option<&str>) {
-    if !report.beacons.iter().any(|b| b.verdict == "not pushed") {
+fn pushed_by_another(job: &StatusJob, beacons: &mut [BeaconStatus], url: &str, airnode: &str, token: Option<&str>) {
+    if !beacons.iter().any(|b| b.verdict == "not pushed") {
         return;
     }
-    let listed = get_json(job, &format!("{}/airnodes", report.signed_api), None).ok();
+    let listed = get_json(job, &format!("{url}/airnodes"), None).ok();
     let others: Vec<String> = listed
         .as_ref()
         .and_then(|answer| answer.get("data")?.as_array().cloned())
         .unwrap_or_default()
         .iter()
         .filter_map(|a| a.as_str().map(str::to_owned))
-        .filter(|a| !a.eq_ignore_ascii_case(&report.airnode))
+        .filter(|a| !a.eq_ignore_ascii_case(airnode))
         .take(OTHER_AIRNODES)
         .collect();
     let endpoint = job.endpoint.trim_matches('/').to_owned();
     for other in others {
-        let Ok(answer) = get_json(job, &format!("{}/{endpoint}/{other}", report.signed_api), token) else { continue };
+        let Ok(answer) = get_json(job, &format!("{url}/{endpoint}/{other}"), token) else { continue };
         let Some(data) = answer.get("data").and_then(Value::as_object) else { continue };
-        for beacon in report.beacons.iter_mut().filter(|b| b.verdict == "not pushed") {
+        for beacon in beacons.iter_mut().filter(|b| b.verdict == "not pushed") {
             let found = data.iter().filter_map(|(id, value)| SignedDatum::from_json(id, value)).find(|datum| {
                 datum.template_id.eq_ignore_ascii_case(&beacon.template_id)
                     && datum.signer().is_some_and(|signer| signer.to_checksum(None).eq_ignore_ascii_case(&other))
@@ -219,14 +217,11 @@ fn pushed_by_another(job: &StatusJob, report: &mut StatusReport, token: Option<&
             let message = format!(
                 "beacon {}: its template is pushed by Airnode {other}, not by the config's {}: the Feed runs with another mnemonic than the config's secrets",
                 crate::node::ids::short(&beacon.beacon_id),
-                report.airnode
+                airnode
             );
             beacon.problem = Some(Diagnostic::elsewhere(Code::BeaconMisSigned, message));
         }
     }
-    let problems = report.beacons.iter().filter_map(|b| b.problem.clone());
-    let notes = report.located.diagnostics.iter().filter(|d| d.severity != Severity::Error).cloned();
-    report.located.diagnostics = problems.chain(notes).collect();
 }
 
 /// Each beacon of `called` (the config called now) against what the Signed API serves.
@@ -236,12 +231,14 @@ fn judge(
     airnode: String,
     called: ConfigCallReport,
     data: &Map<String, Value>,
+    token: Option<&str>,
 ) -> StatusReport {
     let mut beacons: Vec<BeaconStatus> =
         called.beacons.iter().filter(|b| b.trigger.is_some()).map(|beacon| one(job, &airnode, beacon, data)).collect();
+    pushed_by_another(job, &mut beacons, &url, &airnode, token);
     let live = beacons.iter().filter(|b| b.problem.is_none()).count();
     let failing = beacons.len() - live;
-    let mut diagnostics: Vec<Diagnostic> = beacons.iter_mut().filter_map(|b| b.problem.clone()).collect();
+    let mut diagnostics: Vec<Diagnostic> = beacons.iter().filter_map(|b| b.problem.clone()).collect();
     diagnostics.extend(called.located.diagnostics.into_iter().filter(|d| d.severity != Severity::Error));
     StatusReport {
         signed_api: url,
