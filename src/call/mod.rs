@@ -70,28 +70,21 @@ impl Default for CallOptions {
 }
 
 /// What the API answered.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Reply {
     /// The HTTP status.
     pub status: u16,
     /// From sending the request to the end of the body.
-    #[serde(rename = "latencyMs", serialize_with = "as_millis")]
     pub latency: Duration,
     /// The response headers, in order.
     pub headers: Vec<(String, String)>,
     /// The body as text (invalid UTF-8 replaced).
     pub text: String,
     /// The body as `JSON.parse` reads it; `None` when it is not JSON.
-    #[serde(skip)]
     pub json: Option<Value>,
     /// What the redirects on the way did that the user should know (a credential carried to
     /// another origin).
-    #[serde(skip)]
     pub notes: Vec<Diagnostic>,
-}
-
-fn as_millis<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_u64(millis(duration))
 }
 
 fn millis(duration: &Duration) -> u64 {
@@ -195,15 +188,40 @@ impl Called {
         self.exchange.request.as_ref().map_or(&[], |r| r.secrets.as_slice())
     }
 
-    /// `ois request`'s JSON plus `"call": {"status", "latencyMs", "headers", "body"}`, secrets
+    /// What `ois call` prints as JSON: `ois request`'s, and the API's answer as `call`; secrets
     /// masked unless `show_secrets`.
-    pub fn json(&self, show_secrets: bool) -> Value {
-        let mut out = request::render::json(&self.exchange, show_secrets);
-        if let (Some(reply), Some(object)) = (&self.reply, out.as_object_mut()) {
-            object.insert("call".to_owned(), reply.json(self.secrets(), show_secrets));
+    pub fn view(&self, show_secrets: bool) -> CallView {
+        CallView {
+            request: request::render::RequestView::of(&self.exchange, show_secrets),
+            call: self.reply.as_ref().map(|reply| reply.view(self.secrets(), show_secrets)),
         }
-        out
     }
+}
+
+/// A call as JSON: the request as `ois request` shows it, and what the API answered.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct CallView {
+    /// The request, the value and its encoding.
+    #[serde(flatten)]
+    pub request: request::render::RequestView,
+    /// The API's answer, when it gave one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call: Option<ReplyView>,
+}
+
+/// The API's answer as shown: its status, how long it took, its headers and its body (JSON when
+/// it is JSON, else its text), secrets masked unless asked for.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplyView {
+    /// The HTTP status.
+    pub status: u16,
+    /// From sending the request to the end of the body, in whole milliseconds.
+    pub latency_ms: u64,
+    /// The response headers, in order.
+    pub headers: serde_json::Map<String, Value>,
+    /// The body: its JSON, or its text when it is not JSON.
+    pub body: Value,
 }
 
 impl Reply {
@@ -212,10 +230,10 @@ impl Reply {
         millis(&self.latency)
     }
 
-    /// `{"status", "latencyMs", "headers", "body"}`, `secrets` masked unless `show_secrets`.
-    pub fn json(&self, secrets: &[String], show_secrets: bool) -> Value {
+    /// The answer as shown, `secrets` masked unless `show_secrets`.
+    pub fn view(&self, secrets: &[String], show_secrets: bool) -> ReplyView {
         use request::render::{masked_json, masked_text};
-        let headers: serde_json::Map<String, Value> = self
+        let headers = self
             .headers
             .iter()
             .map(|(name, value)| (name.clone(), Value::String(masked_text(secrets, show_secrets, value))))
@@ -224,7 +242,7 @@ impl Reply {
             Some(json) => masked_json(secrets, show_secrets, json),
             None => Value::String(masked_text(secrets, show_secrets, &self.text)),
         };
-        serde_json::json!({"status": self.status, "latencyMs": self.latency_ms(), "headers": headers, "body": body})
+        ReplyView { status: self.status, latency_ms: self.latency_ms(), headers, body }
     }
 }
 

@@ -162,7 +162,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
             Ok(report) => {
                 super::request::show_paths(&report, &args.inputs.file, args.format == CallFormat::Json, style)
             }
-            Err(stopped) => show_stop(&stopped.stop, style),
+            Err(mut stopped) => super::request::show_stop_as(&mut stopped.stop, args.format == CallFormat::Json, style),
         };
     }
     match ois::jobs::call::one(&job, endpoint, super::now()) {
@@ -172,7 +172,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
             let called = &report.called;
             let output = match args.format {
                 CallFormat::Json => super::js_json_text(&ois::report::machine::with_diagnostics(
-                    called.json(show),
+                    super::as_value(&called.view(show)),
                     &report.located.diagnostics,
                 )),
                 // The machine formats were answered above.
@@ -204,7 +204,7 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
             super::settle(&mut stopped.stop.located.diagnostics, stopped.stop.located.source.as_ref());
             if args.format == CallFormat::Json {
                 // A script always has something to parse.
-                let json = super::js_json_text(&stopped.json(show));
+                let json = super::js_json_text(&super::as_value(&stopped.view(show)));
                 let _ = write_stdout(&*ois::emit::printable_json(&json));
             } else if let Some(reply) = &stopped.reply {
                 let shown = reply_text(reply, &stopped.secrets, show, Some(BODY_LINES_ON_TERMINAL));
@@ -264,13 +264,7 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
     progress.finish_and_clear();
     let report = match report {
         Ok(report) => report,
-        Err(mut stop) => {
-            super::settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
-            if args.format == CallFormat::Json {
-                let _ = write_stdout(&*super::js_json_text(&stop.json()));
-            }
-            return show_stop(&stop, style);
-        }
+        Err(mut stop) => return super::request::show_stop_as(&mut stop, args.format == CallFormat::Json, style),
     };
     super::report_diagnostics(report.diagnostics(), report.source(), style);
     let mut diagnostics = report.diagnostics().to_vec();
@@ -393,10 +387,7 @@ fn show_comparison(
 ) -> ExitCode {
     let report = match compared {
         Ok(report) => report,
-        Err(mut stop) => {
-            super::settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
-            return show_stop(&stop, style);
-        }
+        Err(mut stop) => return super::request::show_stop_as(&mut stop, args.format == CallFormat::Json, style),
     };
     let output = if args.format == CallFormat::Json {
         json_text(&report, &[])

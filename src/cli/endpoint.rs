@@ -224,7 +224,7 @@ fn show(report: &EditReport, target: &Target) -> ExitCode {
     let style = super::style_for(std::io::stderr().is_terminal());
     super::report_diagnostics(&report.notes, None, style);
     let output = match target.format {
-        ReportArg::Json => super::json_text(report),
+        ReportArg::Json => super::report_json_text(report, &report.notes),
         ReportArg::Text => {
             let mut text = if target.dry_run || target.diff { report.diff.clone() } else { String::new() };
             let outcome = match (report.changed, report.written) {
@@ -245,7 +245,7 @@ fn show(report: &EditReport, target: &Target) -> ExitCode {
 fn list(file: &std::path::Path, title: Option<&str>, format: ReportArg) -> ExitCode {
     let endpoints = match ois::jobs::endpoint::list(file, title) {
         Ok(endpoints) => endpoints,
-        Err(error) => return fail_with(&error),
+        Err(error) => return super::fail_as(&error, format == ReportArg::Json),
     };
     let output = match format {
         ReportArg::Json => super::json_text(&endpoints),

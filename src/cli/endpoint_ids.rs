@@ -16,7 +16,7 @@ pub(crate) struct EndpointIdsArgs {
 pub(crate) fn run_endpoint_ids(args: EndpointIdsArgs) -> ExitCode {
     let rows = match ois::jobs::ids::endpoint_ids(&args.file) {
         Ok(rows) => rows,
-        Err(error) => return fail_with(&error),
+        Err(error) => return super::fail_as(&error, args.format == ReportArg::Json),
     };
     let text = match args.format {
         ReportArg::Json => super::json_text(&rows),

@@ -203,7 +203,7 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
             match ois::jobs::feed::export(&file, ois.title(), &to, batches.as_deref(), force) {
                 Ok(report) => {
                     let text = match format {
-                        ReportArg::Json => super::json_text(&report),
+                        ReportArg::Json => super::report_json_text(&report, &[]),
                         ReportArg::Text => format!(
                             "{} feed(s), {} batch(es): {}\n",
                             report.feeds,
@@ -213,7 +213,7 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
                     };
                     write_stdout(&*ois::emit::printable(&text)).map_or_else(|e| fail_with(&e), |()| ExitCode::SUCCESS)
                 }
-                Err(error) => fail_with(&error),
+                Err(error) => super::fail_as(&error, format == ReportArg::Json),
             }
         }
     }
@@ -222,10 +222,10 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
 fn list(file: &std::path::Path, title: Option<&str>, format: ReportArg) -> ExitCode {
     let tables = match ois::jobs::feed::list(file, title) {
         Ok(tables) => tables,
-        Err(error) => return fail_with(&error),
+        Err(error) => return super::fail_as(&error, format == ReportArg::Json),
     };
     let output = match format {
-        ReportArg::Json => super::json_text(&tables),
+        ReportArg::Json => super::report_json_text(&tables, &[]),
         ReportArg::Text => {
             let mut table = ois::report::Table::new(["NAME", "PATH", "PARAMETERS", "VALUE"]);
             for feed in &tables.feeds {

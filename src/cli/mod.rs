@@ -258,6 +258,17 @@ pub(crate) fn fail_with(diagnostic: &Diagnostic) -> ExitCode {
     ExitCode::from(FAILURE)
 }
 
+/// [`fail_with`], and with `json` the report of it on standard output (a script always has
+/// something to parse).
+pub(crate) fn fail_as(diagnostic: &Diagnostic, json: bool) -> ExitCode {
+    if json {
+        let mut settled = diagnostic.clone();
+        in_flags(std::slice::from_mut(&mut settled));
+        let _ = write_stdout(&*report_json_text(&serde_json::Map::new(), std::slice::from_ref(&settled)));
+    }
+    fail_with(diagnostic)
+}
+
 /// `diagnostics` as a JSON report carries them: each fix named by its flag, each located in the
 /// text of `source` when it is about that file.
 pub(crate) fn settle(diagnostics: &mut [Diagnostic], source: Option<&ois::Source>) {
@@ -324,6 +335,17 @@ pub(crate) fn json_text(report: &impl serde::Serialize) -> String {
     // serde_json leaves DEL, the C1 controls and the invisible format characters raw in strings:
     // escaped, they read back as the same JSON and cannot act on a terminal.
     serde_json::to_string_pretty(report).map(|s| ois::emit::printable_json(&s).into_owned() + "\n").unwrap_or_default()
+}
+
+/// `report` as every report is printed as JSON: with `diagnostics` (settled) and their `counts`.
+pub(crate) fn report_json_text(report: &impl serde::Serialize, diagnostics: &[ois::Diagnostic]) -> String {
+    json_text(&ois::report::machine::with_diagnostics(as_value(report), diagnostics))
+}
+
+/// A report as a JSON value, for [`js_json_text`] (`null` if it cannot be serialized, which a
+/// report of plain data never is).
+pub(crate) fn as_value(report: &impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(report).unwrap_or_default()
 }
 
 /// `value` as `JSON.stringify(value, null, 2)` writes it (numbers as JavaScript writes them), with

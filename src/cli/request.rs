@@ -154,7 +154,7 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
     if args.paths {
         return match ois::jobs::request::paths(&job) {
             Ok(report) => show_paths(&report, &args.inputs.file, args.format == RequestFormat::Json, style),
-            Err(stop) => show_stop(&stop, style),
+            Err(mut stop) => show_stop_as(&mut stop, args.format == RequestFormat::Json, style),
         };
     }
     match ois::jobs::request::run(&job, super::now()) {
@@ -183,8 +183,18 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
                 }
             }
         }
-        Err(stop) => show_stop(&stop, style),
+        Err(mut stop) => show_stop_as(&mut stop, args.format == RequestFormat::Json, style),
     }
+}
+
+/// [`show_stop`], its diagnostics settled, and with `json` its JSON on standard output: a script
+/// always has something to parse.
+pub(crate) fn show_stop_as(stop: &mut Stop, json: bool, style: ois::report::RenderStyle) -> ExitCode {
+    super::settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
+    if json {
+        let _ = write_stdout(&*ois::emit::printable_json(&super::js_json_text(&super::as_value(&stop.view()))));
+    }
+    show_stop(stop, style)
 }
 
 /// What a request or call printed before it stopped: what the snippets logged, then its

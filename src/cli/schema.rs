@@ -23,6 +23,10 @@ pub(crate) struct SchemaArgs {
     /// objects and `apiCredentials`.
     #[arg(long)]
     config: bool,
+    /// The schema of every report a command prints as JSON (`--format json`, `--report json`),
+    /// by name under `$defs`: `ConvertReport`, `ValidateReport`, `CallReport`, `Diagnostic`, …
+    #[arg(long, conflicts_with_all = ["config", "target", "ois_format"])]
+    reports: bool,
     /// Write it to FILE instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -35,6 +39,7 @@ pub(crate) fn run_schema(args: SchemaArgs) -> ExitCode {
     let mut job = ois::jobs::schema::SchemaJob::default();
     job.family = args.target.map(|t| t.target().family()).or(args.ois_format);
     job.config = args.config;
+    job.reports = args.reports;
     job.output = args.output;
     job.force = args.force;
     match ois::jobs::schema::run(&job) {

@@ -111,7 +111,7 @@ fn once(args: &StatusArgs, job: &StatusJob, style: ois::report::RenderStyle) -> 
         Err(mut stop) => {
             super::settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
             if args.format == CallFormat::Json {
-                let _ = write_stdout(&*super::js_json_text(&stop.json()));
+                let _ = write_stdout(&*super::js_json_text(&super::as_value(&stop.view())));
             }
             if let Some(machine) = args.format.machine() {
                 let file = args.inputs.file.display().to_string();

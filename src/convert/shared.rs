@@ -51,7 +51,7 @@ pub(crate) struct KeptOperation<'a> {
 }
 
 /// What a conversion kept and skipped, for reports.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct Summary {
     /// Operations that became OIS operations (and endpoints).

@@ -345,6 +345,22 @@ impl Serialize for Code {
     }
 }
 
+/// Every code by name: a script (and the npm package's types) can match on them exhaustively.
+impl schemars::JsonSchema for Code {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "DiagnosticCode".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let codes: Vec<&str> = Code::ALL.iter().map(|code| code.as_str()).collect();
+        schemars::json_schema!({
+            "description": "A stable diagnostic code (`ois explain CODE` says what it means).",
+            "type": "string",
+            "enum": codes,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ pub use fix::Fix;
 pub use show::{PER_CODE, Show};
 
 /// How serious a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Information: a decision the tool made that the user may want to know about.
@@ -285,8 +285,38 @@ impl Serialize for Diagnostic {
     }
 }
 
+/// The shape [`Diagnostic`]'s `Serialize` writes.
+impl schemars::JsonSchema for Diagnostic {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Diagnostic".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let code = generator.subschema_for::<Code>();
+        let severity = generator.subschema_for::<Severity>();
+        let text_or_null = schemars::json_schema!({"type": ["string", "null"]});
+        let number_or_null = schemars::json_schema!({"type": ["integer", "null"], "minimum": 1});
+        schemars::json_schema!({
+            "description": "One problem or decision, the same shape in every report.",
+            "type": "object",
+            "properties": {
+                "code": code,
+                "severity": severity,
+                "pointer": {"description": "RFC 6901 pointer into the document it is about (`\"\"`: the root).", "type": "string"},
+                "message": {"type": "string"},
+                "help": text_or_null,
+                "file": text_or_null,
+                "line": number_or_null,
+                "column": number_or_null,
+            },
+            "required": ["code", "severity", "pointer", "message", "help", "file", "line", "column"],
+            "additionalProperties": false,
+        })
+    }
+}
+
 /// Counts by severity, for summaries and exit codes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Counts {
     /// Diagnostics of severity error.
     pub errors: usize,

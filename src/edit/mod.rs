@@ -104,7 +104,7 @@ const SNIPPET_TIMEOUT_MS: u64 = 5_000;
 const MAX_NAME_CHARS: usize = 64;
 
 /// One endpoint as `ois endpoint list` shows it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EndpointSummary {
@@ -125,7 +125,7 @@ pub struct EndpointSummary {
 }
 
 /// One endpoint parameter as listed.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct ParameterSummary {
     /// Its name.

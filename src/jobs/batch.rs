@@ -30,8 +30,9 @@ pub struct Item {
 }
 
 /// How one file of a batch ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
+#[schemars(rename = "BatchStatus")]
 pub enum Status {
     /// Converted and written.
     Converted,
@@ -44,7 +45,7 @@ pub enum Status {
 }
 
 /// What happened to one file of a batch.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct FileResult {
     /// The input's display name.

@@ -67,15 +67,12 @@ pub struct CallStop {
 }
 
 impl CallStop {
-    /// What a script reads of a call that stopped: `{"error": the diagnostic that stopped it,
-    /// "diagnostics": every one, "call": {"status", "latencyMs", "headers", "body"}}` (`call` only
-    /// when the API answered), secrets masked unless `show_secrets`.
-    pub fn json(&self, show_secrets: bool) -> Value {
-        let mut out = self.stop.json();
-        if let (Some(reply), Some(object)) = (&self.reply, out.as_object_mut()) {
-            object.insert("call".to_owned(), reply.json(&self.secrets, show_secrets));
-        }
-        out
+    /// What a script reads of a call that stopped: the diagnostic that stopped it, every one, and
+    /// the API's answer when it gave one, secrets masked unless `show_secrets`.
+    pub fn view(&self, show_secrets: bool) -> super::request::StopView {
+        let mut view = self.stop.view();
+        view.call = self.reply.as_ref().map(|reply| reply.view(&self.secrets, show_secrets));
+        view
     }
 }
 
@@ -154,7 +151,7 @@ pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
 }
 
 /// What became of one endpoint's call in a call of every endpoint.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EndpointCall {
@@ -174,7 +171,7 @@ pub struct EndpointCall {
 }
 
 /// A call of every endpoint.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct AllReport {
     /// Each endpoint's call, in the OIS's order.
@@ -189,7 +186,7 @@ pub struct AllReport {
 }
 
 /// Whether a call was ok, and what stopped it when not (serialised at the end of its row).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct Outcome {
     /// `ok`, or what failed.

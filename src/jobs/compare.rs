@@ -13,7 +13,7 @@ use crate::diagnostic::{Code, Diagnostic};
 
 /// One beacon of two runs side by side: a config and another (a mock, a staging host, the live
 /// API), or a config live and its recordings.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ComparedBeacon {
@@ -35,7 +35,7 @@ pub struct ComparedBeacon {
 }
 
 /// Two runs of a config's beacons, side by side.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CompareReport {

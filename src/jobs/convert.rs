@@ -49,7 +49,7 @@ pub struct ConvertJob {
 }
 
 /// Whether a document's outputs were written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Converted and written.
@@ -59,7 +59,7 @@ pub enum Status {
 }
 
 /// What converting one document did (`--report json` prints it).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct DocumentReport {
     /// The input's display name.

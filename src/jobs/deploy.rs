@@ -39,7 +39,7 @@ pub struct DeployJob {
 }
 
 /// What was written.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct DeployReport {

@@ -72,7 +72,7 @@ impl EndpointJob {
 }
 
 /// What an edit did.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EditReport {
@@ -84,7 +84,9 @@ pub struct EditReport {
     pub written: bool,
     /// The change as a unified diff.
     pub diff: String,
-    /// What the edit changed or kept beside what was asked.
+    /// What the edit changed or kept beside what was asked (`diagnostics`, as every report
+    /// names them).
+    #[serde(rename = "diagnostics")]
     pub notes: Vec<Diagnostic>,
 }
 

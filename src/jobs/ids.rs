@@ -51,7 +51,7 @@ pub struct IdsJob {
 }
 
 /// An endpoint and the ID the node derives from (title, name).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct EndpointId {
@@ -64,7 +64,7 @@ pub struct EndpointId {
 }
 
 /// A template and every ID derived from it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct TemplateIds {
@@ -97,7 +97,7 @@ pub struct TemplateIds {
 }
 
 /// What `ois ids` derived.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct IdsReport {
@@ -319,7 +319,7 @@ pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
 }
 
 /// What `ois ids verify` found.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct VerifyReport {

@@ -20,6 +20,7 @@ pub mod feed;
 pub mod ids;
 pub mod processing;
 pub mod request;
+pub mod report_schemas;
 pub mod scaffold;
 pub mod schema;
 pub mod status;

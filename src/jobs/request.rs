@@ -348,18 +348,28 @@ pub struct Stop {
 }
 
 impl Stop {
-    /// What a script reads of it: `{"error": the diagnostic that stopped it, "diagnostics":
-    /// every one}`.
-    pub fn json(&self) -> Value {
-        let error = self.located.diagnostics.last().and_then(|d| serde_json::to_value(d).ok()).unwrap_or(Value::Null);
-        let all = serde_json::to_value(&self.located.diagnostics).unwrap_or(Value::Null);
-        serde_json::json!({ "error": error, "diagnostics": all })
+    /// What a script reads of it: the diagnostic that stopped it, and every one.
+    pub fn view(&self) -> StopView {
+        StopView { error: self.located.diagnostics.last().cloned(), diagnostics: self.located.diagnostics.clone(), call: None }
     }
 
     pub(super) fn new(mut warnings: Vec<Diagnostic>, stopped: Stopped, source: Option<Source>) -> Stop {
         warnings.push(stopped.diagnostic);
         Stop { located: crate::source::Located::new(warnings, source), logs: stopped.logs }
     }
+}
+
+/// What a request or call that stopped prints as JSON.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[non_exhaustive]
+pub struct StopView {
+    /// The diagnostic that stopped it.
+    pub error: Option<Diagnostic>,
+    /// Every diagnostic, the one that stopped it last.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The API's answer, when a call stopped after it answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call: Option<crate::call::ReplyView>,
 }
 
 /// Builds the request `job` asks for.
@@ -419,7 +429,7 @@ fn read_response(path: &std::path::Path, warnings: &mut Vec<Diagnostic>) -> Resu
 
 /// The value picker's answer: every leaf of the (post-processed) response with its `_path` and
 /// what fits it.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct PathsReport {

@@ -133,7 +133,7 @@ impl ScaffoldJob {
 }
 
 /// A template of a scaffolded config and its ID.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ScaffoldedTemplate {
@@ -144,7 +144,7 @@ pub struct ScaffoldedTemplate {
 }
 
 /// What a scaffold wrote (`None` paths: standard output) and the IDs in it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ScaffoldReport {

@@ -1,4 +1,5 @@
-//! `ois schema`: the JSON Schema of an OIS object (or of a whole node config), for editors.
+//! `ois schema`: the JSON Schema of an OIS object (or of a whole node config), for editors; or of
+//! every JSON report, for scripts.
 
 use std::path::PathBuf;
 
@@ -15,6 +16,8 @@ pub struct SchemaJob {
     pub family: Option<FormatFamily>,
     /// The schema of a whole config (its `ois` objects and `apiCredentials`).
     pub config: bool,
+    /// The schema of every JSON report instead ([`super::report_schemas::document`]).
+    pub reports: bool,
     /// Where (`None`: standard output).
     pub output: Option<PathBuf>,
     /// Replace the output when it exists.
@@ -24,8 +27,13 @@ pub struct SchemaJob {
 /// Writes the schema `job` asks for.
 pub fn run(job: &SchemaJob) -> Result<(), Diagnostic> {
     let family = job.family.unwrap_or(Target::NEWEST_RELEASED.family());
-    let schema =
-        if job.config { crate::ois::schema::config_schema(family) } else { crate::ois::schema::ois_schema(family) };
+    let schema = if job.reports {
+        super::report_schemas::document()
+    } else if job.config {
+        crate::ois::schema::config_schema(family)
+    } else {
+        crate::ois::schema::ois_schema(family)
+    };
     let text = serde_json::to_string_pretty(&schema)
         .map_err(|error| Diagnostic::elsewhere(Code::OutputWrite, error.to_string()))?
         + "\n";

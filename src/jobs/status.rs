@@ -62,7 +62,7 @@ impl StatusJob {
 }
 
 /// One beacon of the config, judged.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct BeaconStatus {
@@ -93,7 +93,7 @@ pub struct BeaconStatus {
 }
 
 /// A deployment, checked.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct StatusReport {

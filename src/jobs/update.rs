@@ -38,7 +38,7 @@ pub struct UpdateJob {
 }
 
 /// What an update did (`--report json` prints it).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct UpdateReport {
     /// The OIS file's display name.

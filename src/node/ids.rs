@@ -34,7 +34,7 @@ pub const PARAMETER_TYPES: &[(&str, char)] = &[
 ];
 
 /// One template parameter: `{type, name, value}`.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct TemplateParameter {
     /// One of [`PARAMETER_TYPES`].
     #[serde(rename = "type")]

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::diagnostic::{Code, Diagnostic, Fix};
 
 /// What a file of OIS objects turned out to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DocumentKind {
     /// One OIS object.

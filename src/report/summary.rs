@@ -10,7 +10,7 @@ use crate::source::Source;
 use crate::validate::Validation;
 
 /// What `--report json` prints for one conversion.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct Report<'a> {
     /// The input's display name.
     pub file: &'a str,

@@ -12,7 +12,7 @@ use crate::diagnostic::Diagnostic;
 use crate::processing::{self, EndpointProcessing, Engine, Failure, Phase};
 
 /// A line a snippet wrote with `console.log` (or its siblings).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Log {
     /// `pre` or `post`.
     pub phase: &'static str,
@@ -21,7 +21,7 @@ pub struct Log {
 }
 
 /// The response side of a call.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Answer {
     /// The response after post-processing; `None` when the endpoint has none.
     pub processed: Option<Value>,

@@ -111,7 +111,7 @@ impl RequestOptions {
 }
 
 /// A requester parameter that is not sent, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Ignored {
     /// The parameter's name.
     pub name: String,
@@ -120,7 +120,7 @@ pub struct Ignored {
 }
 
 /// The request the node would send.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Request {
     /// `GET` or `POST`.
     pub method: &'static str,

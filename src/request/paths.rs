@@ -13,7 +13,7 @@ use super::response::extract_value;
 pub const MAX_LEAVES: usize = 5_000;
 
 /// One leaf of a response.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Leaf {

@@ -1,7 +1,8 @@
 //! Showing a request: JSON (for scripts and the interop tests), a readable text view, or a curl
 //! command. Secrets are masked unless asked for.
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use super::setup::mask;
 use super::{Exchange, Request};
@@ -18,49 +19,79 @@ fn secrets_of(exchange: &Exchange) -> &[String] {
     exchange.request.as_ref().map_or(&[], |r| r.secrets.as_slice())
 }
 
-/// `{"parameters": {"given", "processed"}, "method", "url", "headers", "body", "ignored",
-/// "reserved"}` (+ `"headersBuilt"` when the HTTP client changes the headers, `"response"` with
-/// `"processed"`, `"timestamp"`, `"values"`, `"encoded"` when there is one, `"logs"` when a
-/// snippet wrote any). Without an API call `method`, `url` and `body` are `null`.
+/// The requester's parameters, as given and as pre-processing left them.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct ParametersView {
+    /// As given.
+    pub given: Map<String, Value>,
+    /// After pre-processing (`null`: the endpoint has none).
+    pub processed: Option<Map<String, Value>>,
+}
+
+/// What `ois request` prints as JSON (and `ois call` before its `call`): the parameters, the
+/// request (`method`, `url` and `body` `null` without an API call), what comes back when there is
+/// an answer, and what the snippets logged. Secrets are masked unless asked for.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestView {
+    /// The requester's parameters.
+    pub parameters: ParametersView,
+    /// `GET` or `POST`; `null` without an API call.
+    pub method: Option<&'static str>,
+    /// The full URL as sent, query string included.
+    pub url: Option<String>,
+    /// The headers as they go on the wire.
+    pub headers: Map<String, Value>,
+    /// The JSON body of a POST.
+    pub body: Option<Value>,
+    /// Requester parameters that are not sent, and why.
+    pub ignored: Vec<super::Ignored>,
+    /// `_type`, `_path`, `_times` as the node resolves them.
+    pub reserved: Map<String, Value>,
+    /// The headers as the adapter built them, when the HTTP client changes them before sending.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headers_built: Option<Map<String, Value>>,
+    /// The (post-processed) response, the values and their encoding, when there is an answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response: Option<super::exchange::Answer>,
+    /// What the snippets logged, when they logged anything.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub logs: Vec<super::exchange::Log>,
+}
+
+impl RequestView {
+    /// `exchange` as shown: every secret it carried masked unless `show_secrets`.
+    pub fn of(exchange: &Exchange, show_secrets: bool) -> RequestView {
+        let secrets = secrets_of(exchange);
+        let show = |map: &Map<String, Value>| match masked_value(secrets, show_secrets, &Value::Object(map.clone())) {
+            Value::Object(masked) => masked,
+            _ => Map::new(),
+        };
+        let parameters = ParametersView { given: show(&exchange.given), processed: exchange.processed.as_ref().map(show) };
+        let request = exchange.request.as_ref();
+        let logs = exchange
+            .logs
+            .iter()
+            .map(|log| super::exchange::Log { phase: log.phase, line: masked(secrets, show_secrets, &log.line) })
+            .collect();
+        RequestView {
+            parameters,
+            method: request.map(|r| r.method),
+            url: request.map(|r| masked(secrets, show_secrets, &r.url)),
+            headers: request.map(|r| show(&r.headers)).unwrap_or_default(),
+            body: request.and_then(|r| r.body.as_ref()).map(|body| masked_value(secrets, show_secrets, body)),
+            ignored: request.map(|r| r.ignored.clone()).unwrap_or_default(),
+            reserved: exchange.reserved.clone(),
+            headers_built: request.and_then(|r| r.built_headers.as_ref()).map(show),
+            response: exchange.answer.as_ref().map(|answer| answer.shown(secrets, show_secrets)),
+            logs,
+        }
+    }
+}
+
+/// [`RequestView`] as JSON.
 pub fn json(exchange: &Exchange, show_secrets: bool) -> Value {
-    let secrets = secrets_of(exchange);
-    let show = |value: &Value| masked_value(secrets, show_secrets, value);
-    let parameters = json!({
-        "given": show(&Value::Object(exchange.given.clone())),
-        "processed": exchange.processed.as_ref().map(|p| show(&Value::Object(p.clone()))),
-    });
-    let mut out = match &exchange.request {
-        Some(request) => json!({
-            "parameters": parameters,
-            "method": request.method,
-            "url": masked(secrets, show_secrets, &request.url),
-            "headers": show(&Value::Object(request.headers.clone())),
-            "body": request.body.as_ref().map(show),
-            "ignored": request.ignored,
-            "reserved": exchange.reserved,
-        }),
-        None => json!({
-            "parameters": parameters,
-            "method": null,
-            "url": null,
-            "headers": {},
-            "body": null,
-            "ignored": [],
-            "reserved": exchange.reserved,
-        }),
-    };
-    let Some(object) = out.as_object_mut() else { return out };
-    if let Some(built) = exchange.request.as_ref().and_then(|r| r.built_headers.as_ref()) {
-        object.insert("headersBuilt".to_owned(), show(&Value::Object(built.clone())));
-    }
-    if let Some(answer) = &exchange.answer {
-        let answer = answer.shown(secrets, show_secrets);
-        object.insert("response".to_owned(), serde_json::to_value(answer).unwrap_or(Value::Null));
-    }
-    if !exchange.logs.is_empty() {
-        object.insert("logs".to_owned(), show(&serde_json::to_value(&exchange.logs).unwrap_or(Value::Null)));
-    }
-    out
+    serde_json::to_value(RequestView::of(exchange, show_secrets)).unwrap_or(Value::Null)
 }
 
 /// [`json()`] as the text `JSON.stringify(value, null, 2)` writes, with a final newline.
@@ -207,6 +238,7 @@ fn shell_quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use serde_json::Map;
 
     fn request() -> Request {

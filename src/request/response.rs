@@ -15,7 +15,7 @@ use crate::ois::reserved::{escape_aware_split, parse_type};
 pub const MAX_ENCODED_SIZE: usize = 16_384;
 
 /// What the node would put on chain.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Preview {
     /// The extracted (and cast, multiplied) values, one per `_type`.
     pub values: Vec<Value>,

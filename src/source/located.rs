@@ -8,7 +8,7 @@ use crate::diagnostic::Diagnostic;
 
 /// A report's diagnostics and the file read. Reports embed it flattened: their JSON has
 /// `diagnostics` as a field of their own.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct Located {
     /// Every diagnostic, in the order found.

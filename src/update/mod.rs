@@ -23,7 +23,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use merge::{Mode, Notes, Place};
 
 /// An endpoint's fate in an update.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Fate {
     /// It was in the OIS and still is.
@@ -35,7 +35,7 @@ pub enum Fate {
 }
 
 /// One endpoint of the update, with the ID the node derives from (title, name).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct EndpointChange {
     /// The endpoint's name.
     pub name: String,

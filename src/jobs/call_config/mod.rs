@@ -21,7 +21,7 @@ mod calls;
 mod evidence;
 
 /// One template of a trigger, called.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct BeaconCall {
@@ -57,7 +57,7 @@ pub struct BeaconCall {
 }
 
 /// A dry run of a whole Airnode Feed config.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ConfigCallReport {

@@ -105,7 +105,7 @@ fn from_file(file: &Path, title: Option<&str>) -> Result<(Vec<Feed>, Vec<Paramet
 }
 
 /// What `feed export` wrote.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ExportReport {

@@ -41,7 +41,7 @@ pub struct ValidateJob {
 }
 
 /// One file's verdict (`--format json` prints a list of them).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct FileVerdict {

@@ -30,7 +30,7 @@ pub const PATH_PARAMETER: &str = "path";
 pub const MAX_NAME_BYTES: usize = 31;
 
 /// One data feed served by name.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct Feed {
     /// The name a template gives (`BTC/USD`).
@@ -86,7 +86,7 @@ pub fn own_element(ois: &Value, name: &str) -> Option<String> {
 }
 
 /// The feeds of a feed endpoint, and what its tables do not pair.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct FeedTables {

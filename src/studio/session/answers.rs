@@ -73,7 +73,7 @@ pub struct Picker {
 #[derive(Debug, Serialize)]
 pub struct Called {
     /// The call.
-    pub call: Value,
+    pub call: crate::call::CallView,
     /// The values of its answer.
     pub picker: Picker,
     /// Notes and warnings.
@@ -84,7 +84,7 @@ pub struct Called {
 #[derive(Debug, Serialize)]
 pub struct CallFailed {
     /// The call, when it was made.
-    pub call: Option<Value>,
+    pub call: Option<crate::call::ReplyView>,
     /// The values of its answer (none without one).
     pub picker: Picker,
     /// What the snippets logged.

@@ -172,7 +172,7 @@ impl PreparedCall {
                     (picker.leaves, picker.suggested, picker.element) = (inside, suggested, report.element.clone());
                 }
                 let answer = Reply::typed(&answers::Called {
-                    call: report.called.json(false),
+                    call: report.called.view(false),
                     picker,
                     diagnostics: view::placed(report.located.diagnostics, report.located.source.as_ref()),
                 });
@@ -181,7 +181,7 @@ impl PreparedCall {
             Err(stopped) => {
                 let response = stopped.reply.as_ref().and_then(|r| r.json.clone());
                 let detail = answers::CallFailed {
-                    call: stopped.json(false).get("call").cloned(),
+                    call: stopped.view(false).call,
                     picker: leaves(response.as_ref()),
                     logs: stopped.stop.logs,
                 };

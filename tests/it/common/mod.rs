@@ -229,3 +229,23 @@ pub fn ois_mock(from: &std::path::Path, more: &[&str]) -> MockProcess {
     std::io::BufReader::new(stdout).read_line(&mut line).expect("its address");
     MockProcess { child, base: line.trim().to_owned() }
 }
+
+/// `text` (a command's JSON report) parsed and checked against the schema `ois schema --reports`
+/// gives it under `name`: a field printed but not typed, or typed but not printed as typed, fails.
+pub fn report_of(name: &str, text: &[u8]) -> Value {
+    let value: Value = serde_json::from_slice(text)
+        .unwrap_or_else(|e| panic!("{name}: not JSON ({e}): {}", String::from_utf8_lossy(text)));
+    assert_report_schema(name, &value);
+    value
+}
+
+/// Checks `report` against the schema of the report `name`.
+pub fn assert_report_schema(name: &str, report: &Value) {
+    let mut schema = ois::jobs::report_schemas::document();
+    assert!(schema["$defs"].get(name).is_some(), "no report schema named {name}");
+    schema["$ref"] = Value::String(format!("#/$defs/{name}"));
+    let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{name}: the schema: {e}"));
+    let errors: Vec<String> =
+        validator.iter_errors(report).take(5).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    assert!(errors.is_empty(), "{name} does not match its schema:\n{}\n{report:#}", errors.join("\n"));
+}

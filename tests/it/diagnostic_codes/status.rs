@@ -138,7 +138,7 @@ fn a_feed_on_another_mnemonic_is_named() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = common::report_of("StatusReport", &output.stdout);
     for beacon in report["beacons"].as_array().unwrap() {
         assert_eq!(beacon["verdict"], "other signer", "{report}");
         assert_eq!(beacon["signer"], other.as_str(), "{report}");
