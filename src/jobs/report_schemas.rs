@@ -46,26 +46,104 @@ fn reports(generator: &mut SchemaGenerator) -> Vec<(&'static str, Value)> {
     use super::*;
     vec![
         ("ConvertReport", named::<Reported<convert::DocumentReport>>(generator, "A conversion of one document.")),
-        ("ConvertBatchReport", named::<Vec<batch::FileResult>>(generator, "A conversion of several documents: one result per file.")),
-        ("UpdateReport", named::<update::UpdateReport>(generator, "An OIS brought up to date with its API's document.")),
-        ("ValidateReport", named::<Vec<validate::FileVerdict>>(generator, "Every file checked: one verdict each, in the order given.")),
-        ("RequestReport", named::<Reported<crate::request::render::RequestView>>(generator, "The node's request for one call, and the value it would encode from a response.")),
-        ("PathsReport", named::<Reported<request::PathsReport>>(generator, "Every value of an answer with its `_path`, for picking one.")),
-        ("StoppedReport", named::<request::StopView>(generator, "A request or call that stopped: why, and what the API answered when it did.")),
-        ("CallReport", named::<Reported<crate::call::CallView>>(generator, "One real call: the request, what the API answered, the value and its encoding.")),
+        (
+            "ConvertBatchReport",
+            named::<Vec<batch::FileResult>>(generator, "A conversion of several documents: one result per file."),
+        ),
+        (
+            "UpdateReport",
+            named::<update::UpdateReport>(generator, "An OIS brought up to date with its API's document."),
+        ),
+        (
+            "ValidateReport",
+            named::<Vec<validate::FileVerdict>>(generator, "Every file checked: one verdict each, in the order given."),
+        ),
+        (
+            "RequestReport",
+            named::<Reported<crate::request::render::RequestView>>(
+                generator,
+                "The node's request for one call, and the value it would encode from a response.",
+            ),
+        ),
+        (
+            "PathsReport",
+            named::<Reported<request::PathsReport>>(
+                generator,
+                "Every value of an answer with its `_path`, for picking one.",
+            ),
+        ),
+        (
+            "StoppedReport",
+            named::<request::StopView>(
+                generator,
+                "A request or call that stopped: why, and what the API answered when it did.",
+            ),
+        ),
+        (
+            "CallReport",
+            named::<Reported<crate::call::CallView>>(
+                generator,
+                "One real call: the request, what the API answered, the value and its encoding.",
+            ),
+        ),
         ("CallAllReport", named::<Reported<call::AllReport>>(generator, "Every endpoint of an OIS called.")),
-        ("CallConfigReport", named::<Reported<call_config::ConfigCallReport>>(generator, "A config called as its node calls it: a row per beacon (or per feed by name).")),
-        ("CompareReport", named::<Reported<compare::CompareReport>>(generator, "Two configs called, beacon by beacon.")),
-        ("StatusReport", named::<Reported<status::StatusReport>>(generator, "A running deployment: each beacon as its Signed API serves it, against the API now.")),
-        ("IdsReport", named::<Reported<ids::IdsReport>>(generator, "The endpoint, template, beacon and beacon-set IDs to deploy with.")),
+        (
+            "CallConfigReport",
+            named::<Reported<call_config::ConfigCallReport>>(
+                generator,
+                "A config called as its node calls it: a row per beacon (or per feed by name).",
+            ),
+        ),
+        (
+            "CompareReport",
+            named::<Reported<compare::CompareReport>>(generator, "Two configs called, beacon by beacon."),
+        ),
+        (
+            "StatusReport",
+            named::<Reported<status::StatusReport>>(
+                generator,
+                "A running deployment: each beacon as its Signed API serves it, against the API now.",
+            ),
+        ),
+        (
+            "IdsReport",
+            named::<Reported<ids::IdsReport>>(
+                generator,
+                "The endpoint, template, beacon and beacon-set IDs to deploy with.",
+            ),
+        ),
         ("IdsVerifyReport", named::<ids::VerifyReport>(generator, "Every ID of a config derived again.")),
         ("EndpointIdsReport", named::<Vec<ids::EndpointId>>(generator, "Each endpoint's ID.")),
-        ("ScaffoldReport", named::<Reported<scaffold::ScaffoldReport>>(generator, "A node config written: what was written, its templates and IDs.")),
-        ("EditReport", named::<Reported<endpoint::EditReport>>(generator, "An edit of an OIS in place (an endpoint or a feed): the change as a diff.")),
+        (
+            "ScaffoldReport",
+            named::<Reported<scaffold::ScaffoldReport>>(
+                generator,
+                "A node config written: what was written, its templates and IDs.",
+            ),
+        ),
+        (
+            "EditReport",
+            named::<Reported<endpoint::EditReport>>(
+                generator,
+                "An edit of an OIS in place (an endpoint or a feed): the change as a diff.",
+            ),
+        ),
         ("EndpointListReport", named::<Vec<crate::edit::EndpointSummary>>(generator, "Every endpoint of an OIS.")),
-        ("FeedListReport", named::<Reported<crate::ois::feeds::FeedTables>>(generator, "Every feed served by name, from the OIS's feed tables.")),
-        ("FeedExportReport", named::<Reported<feed::ExportReport>>(generator, "Feeds written out as data-feed blueprints.")),
-        ("DiagnosticsReport", named::<DiagnosticsOnly>(generator, "A job that stopped before it made anything: every diagnostic.")),
+        (
+            "FeedListReport",
+            named::<Reported<crate::ois::feeds::FeedTables>>(
+                generator,
+                "Every feed served by name, from the OIS's feed tables.",
+            ),
+        ),
+        (
+            "FeedExportReport",
+            named::<Reported<feed::ExportReport>>(generator, "Feeds written out as data-feed blueprints."),
+        ),
+        (
+            "DiagnosticsReport",
+            named::<DiagnosticsOnly>(generator, "A job that stopped before it made anything: every diagnostic."),
+        ),
     ]
 }
 

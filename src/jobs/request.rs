@@ -350,7 +350,11 @@ pub struct Stop {
 impl Stop {
     /// What a script reads of it: the diagnostic that stopped it, and every one.
     pub fn view(&self) -> StopView {
-        StopView { error: self.located.diagnostics.last().cloned(), diagnostics: self.located.diagnostics.clone(), call: None }
+        StopView {
+            error: self.located.diagnostics.last().cloned(),
+            diagnostics: self.located.diagnostics.clone(),
+            call: None,
+        }
     }
 
     pub(super) fn new(mut warnings: Vec<Diagnostic>, stopped: Stopped, source: Option<Source>) -> Stop {

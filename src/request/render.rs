@@ -67,7 +67,8 @@ impl RequestView {
             Value::Object(masked) => masked,
             _ => Map::new(),
         };
-        let parameters = ParametersView { given: show(&exchange.given), processed: exchange.processed.as_ref().map(show) };
+        let parameters =
+            ParametersView { given: show(&exchange.given), processed: exchange.processed.as_ref().map(show) };
         let request = exchange.request.as_ref();
         let logs = exchange
             .logs
@@ -238,8 +239,8 @@ fn shell_quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
     use serde_json::Map;
+    use serde_json::json;
 
     fn request() -> Request {
         let mut headers = Map::new();

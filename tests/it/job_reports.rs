@@ -49,9 +49,15 @@ fn every_command_s_json_report_is_its_typed_report() {
     let entry = value["endpoints"].as_object_mut().unwrap().remove(&first).unwrap();
     value["endpoints"].as_object_mut().unwrap().insert(format!("0x{}", "ab".repeat(32)), entry);
     std::fs::write(&config, serde_json::to_string_pretty(&value).unwrap()).unwrap();
-    snapshot("ids-verify", &report("IdsVerifyReport", &["ids", "verify", config.to_str().unwrap(), "--format", "json"], true, tmp));
+    snapshot(
+        "ids-verify",
+        &report("IdsVerifyReport", &["ids", "verify", config.to_str().unwrap(), "--format", "json"], true, tmp),
+    );
 
-    snapshot("convert", &report("ConvertReport", &["convert", "samples/coins.yaml", "--report", "json", "-q"], false, tmp));
+    snapshot(
+        "convert",
+        &report("ConvertReport", &["convert", "samples/coins.yaml", "--report", "json", "-q"], false, tmp),
+    );
     let update = ["convert", "samples/coins.yaml", "--update", ois_path, "--check", "--report", "json"];
     snapshot("update", &report("UpdateReport", &update, false, tmp));
 }
@@ -91,13 +97,15 @@ fn every_json_report_matches_its_schema() {
     let server = vendor::vendor();
     let deployment = vendor::deploy(&server, &["feed:name=string32:USD/EUR", "price:symbol=string32:BTC"]);
     let dir = deployment.dir.path();
-    let (ois, config, secrets) = (deployment.ois.to_str().unwrap(), deployment.config.to_str().unwrap(), deployment.secrets.to_str().unwrap());
+    let (ois, config, secrets) =
+        (deployment.ois.to_str().unwrap(), deployment.config.to_str().unwrap(), deployment.secrets.to_str().unwrap());
     let document = dir.join("rates.yaml");
     let out = dir.join("out");
     let exported = dir.join("blueprints");
     // Feeds by name on an OIS of their own: the vendor's `feed` endpoint has hand-written processing.
     let by_name = dir.join("by-name.ois.json");
-    let converted = common::ois().args(["convert", document.to_str().unwrap(), "-o", by_name.to_str().unwrap()]).output().unwrap();
+    let converted =
+        common::ois().args(["convert", document.to_str().unwrap(), "-o", by_name.to_str().unwrap()]).output().unwrap();
     assert!(converted.status.success(), "{}", String::from_utf8_lossy(&converted.stderr));
     let by_name = by_name.to_str().unwrap();
     let price = ["--endpoint", "price", "--param", "symbol=BTC", "--secrets", secrets, "--format", "json"];
@@ -115,7 +123,20 @@ fn every_json_report_matches_its_schema() {
         ("EndpointListReport", vec!["endpoint", "list", ois, "--format", "json"], true),
         (
             "EditReport",
-            vec!["feed", "add", by_name, "USD/EUR", "--openapi", document.to_str().unwrap(), "--operation", "getRates", "--value", "rates.EUR", "--format", "json"],
+            vec![
+                "feed",
+                "add",
+                by_name,
+                "USD/EUR",
+                "--openapi",
+                document.to_str().unwrap(),
+                "--operation",
+                "getRates",
+                "--value",
+                "rates.EUR",
+                "--format",
+                "json",
+            ],
             true,
         ),
         ("FeedListReport", vec!["feed", "list", by_name, "--format", "json"], true),
@@ -132,7 +153,12 @@ fn every_json_report_matches_its_schema() {
         checked.insert(schema);
     }
     let document = ois::jobs::report_schemas::document();
-    let named: std::collections::BTreeSet<&str> =
-        document["$defs"].as_object().unwrap().keys().map(String::as_str).filter(|name| name.ends_with("Report")).collect();
+    let named: std::collections::BTreeSet<&str> = document["$defs"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .filter(|name| name.ends_with("Report"))
+        .collect();
     assert_eq!(named, checked, "a report schema no test checks, or a checked name with no schema");
 }

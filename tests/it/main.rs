@@ -43,6 +43,7 @@ mod job_reports;
 mod mock_server;
 mod multi_file;
 mod node_secrets;
+mod npm_package;
 mod processing_cli;
 mod real_ois_examples;
 mod record_replay;
