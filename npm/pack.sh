@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # npm/pack.sh OUTDIR: the npm tarballs of this version for this machine, versioned from Cargo.toml:
 # ois-cli (the `ois` launcher, the JS API and its types) and this platform's binary package.
-# The release binary is built unless OIS_BINARY names one already built (what CI and the tests do).
+# The release binary is built unless OIS_BINARY names one already built (what CI and the tests do);
+# OIS_NPM_PLATFORM=@ois-cli/linux-x64-musl packs it as another platform's (a binary built with
+# --target, in the release workflow).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -22,9 +24,14 @@ built=$("$binary" --version | sed 's/^ois //')
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
-# This machine's platform package, as the launcher will look for it.
-platform=$(node -e 'const p = require(process.argv[1]).platformPackage(); if (!p) process.exit(1); console.log(JSON.stringify(p))' \
-  "$here/ois-cli/lib/binary.cjs") || { echo "npm/pack.sh: no platform package for this machine in lib/platforms.json" >&2; exit 1; }
+# The platform package: the one named, or this machine's as the launcher will look for it.
+platform=$(node -e '
+  const [binary, platforms, named] = process.argv.slice(1);
+  const p = named ? require(platforms).find((entry) => entry.package === named) : require(binary).platformPackage();
+  if (!p) process.exit(1);
+  console.log(JSON.stringify(p));
+' "$here/ois-cli/lib/binary.cjs" "$here/ois-cli/lib/platforms.json" "${OIS_NPM_PLATFORM:-}") \
+  || { echo "npm/pack.sh: no platform package ${OIS_NPM_PLATFORM:-for this machine} in lib/platforms.json" >&2; exit 1; }
 
 # The main package: its version, and every platform package at the same version.
 cp -R "$here/ois-cli" "$stage/ois-cli"
@@ -44,7 +51,7 @@ mkdir -p "$stage/platform/bin"
 cp "$here/platform/package.json" "$here/platform/README.md" "$stage/platform/"
 cp "$root/LICENSE" "$stage/platform/LICENSE"
 exe=ois
-case "$(node -p process.platform)" in win32) exe=ois.exe ;; esac
+case "$platform" in *'"os":"win32"'*) exe=ois.exe ;; esac
 cp "$binary" "$stage/platform/bin/$exe"
 chmod 755 "$stage/platform/bin/$exe"
 node -e '

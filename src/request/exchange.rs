@@ -41,7 +41,7 @@ impl Answer {
         if show_secrets {
             return self.clone();
         }
-        let mask = |value: &Value| super::render::masked_json(secrets, false, value);
+        let mask = |value: &Value| super::mask_json_as(value, secrets, "****");
         let mut preview = self.preview.clone();
         preview.values = preview.values.iter().map(mask).collect();
         preview.encoded = super::mask(&preview.encoded, secrets);

@@ -51,6 +51,23 @@ fn readme_recipe() -> Vec<Vec<String>> {
     lines
 }
 
+/// The ```js blocks of the project's README and the package's: the API as they show it.
+fn readme_snippets() -> Vec<String> {
+    let mut snippets = Vec::new();
+    for readme in ["README.md", "npm/ois-cli/README.md", "docs/npm.md"] {
+        let text = std::fs::read_to_string(root().join(readme)).unwrap();
+        let mut rest = text.as_str();
+        while let Some(start) = rest.find("```js\n") {
+            let body = &rest[start + 6..];
+            let end = body.find("```").unwrap();
+            snippets.push(body[..end].to_owned());
+            rest = &body[end..];
+        }
+    }
+    assert!(snippets.len() >= 2, "{snippets:?}");
+    snippets
+}
+
 /// The reports tests/npm/api.test.mjs kept, as one TypeScript file: each a constant of its type.
 fn reports_as_typescript(project: &Path) -> String {
     let mut text = "import type * as T from 'ois-cli';\n".to_owned();
@@ -126,10 +143,21 @@ fn the_npm_package_installs_alone_and_its_api_and_types_work() {
     api.args(["--test", "api.test.mjs"]).current_dir(dir).env("PATH", &path);
     run(&mut api);
 
-    // The types: the integrator's script and every real report check; the misuse does not.
+    // The types: the integrator's script, the READMEs' snippets and every real report check; the
+    // misuse does not.
     std::fs::write(dir.join("reports.ts"), reports_as_typescript(dir)).unwrap();
+    let mut checked = vec!["usage.ts".to_owned(), "reports.ts".to_owned()];
+    for (index, snippet) in readme_snippets().iter().enumerate() {
+        let name = format!("readme{index}.mts");
+        std::fs::write(
+            dir.join(&name),
+            format!("{snippet}\nexport {{ ois, diagnostics, valid, method, url, headers }};\n"),
+        )
+        .unwrap();
+        checked.push(name);
+    }
     let tsc_args = ["--strict", "--noEmit", "--module", "node16", "--moduleResolution", "node16", "--target", "es2022"];
-    run(Command::new(&tsc).args(tsc_args).args(["usage.ts", "reports.ts"]).current_dir(dir).env("PATH", &path));
+    run(Command::new(&tsc).args(tsc_args).args(&checked).current_dir(dir).env("PATH", &path));
     let misuse =
         Command::new(&tsc).args(tsc_args).arg("misuse.ts").current_dir(dir).env("PATH", &path).output().unwrap();
     let said = String::from_utf8_lossy(&misuse.stdout);
