@@ -1,8 +1,8 @@
 //! The npm package as an integrator gets it: `npm/pack.sh` makes the tarballs, a fresh npm project
 //! with no Rust on its PATH installs only them (offline), runs the package README's recipe through
-//! `npx ois`, the JS API (tests/npm/api.test.mjs, ES modules and CommonJS), and type-checks with
-//! `tsc --strict` a TypeScript script using it, every report the API returned against the generated
-//! types, and a misuse that must not type-check. The generated types are what the report types make.
+//! `npx ois`, the JS API (tests/npm/api.test.mjs, ES modules and CommonJS), a TypeScript script
+//! using it (compiled with `tsc --strict`, then run), and type-checks every report the API returned
+//! against the generated types, the READMEs' snippets, and a misuse that must not type-check. The generated types are what the report types make.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
@@ -158,6 +158,21 @@ fn the_npm_package_installs_alone_and_its_api_and_types_work() {
     }
     let tsc_args = ["--strict", "--noEmit", "--module", "node16", "--moduleResolution", "node16", "--target", "es2022"];
     run(Command::new(&tsc).args(tsc_args).args(&checked).current_dir(dir).env("PATH", &path));
+    // The script runs, compiled (CommonJS, as a package without "type": "module" makes it).
+    let emit =
+        ["--strict", "--module", "node16", "--moduleResolution", "node16", "--target", "es2022", "--outDir", "out"];
+    run(Command::new(&tsc).args(emit).arg("usage.ts").current_dir(dir).env("PATH", &path));
+    let ran = run(Command::new("node").arg("out/usage.js").current_dir(dir).env("PATH", &path));
+    let printed = String::from_utf8_lossy(&ran.stdout);
+    for expected in [
+        "converted 5 operations: simplePrice coinsId",
+        "valid true, 0 errors",
+        "GET https://api.coins.example/api/v3/simple/price?ids=bitcoin&vs_currencies=usd&precision=2",
+        "Airnode Feed 4.6.0: 1 template(s), 0 ID(s) wrong",
+        "refused (exit 1): ",
+    ] {
+        assert!(printed.contains(expected), "{expected:?} not in:\n{printed}");
+    }
     let misuse =
         Command::new(&tsc).args(tsc_args).arg("misuse.ts").current_dir(dir).env("PATH", &path).output().unwrap();
     let said = String::from_utf8_lossy(&misuse.stdout);

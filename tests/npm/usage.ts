@@ -1,32 +1,42 @@
-// A TypeScript integrator's script, type-checked with `tsc --strict` against the packed package's
-// declarations (tests/it/npm_package.rs): what the README shows, and the reports' fields read.
+// A TypeScript integrator's script against the packed package (tests/it/npm_package.rs): compiled
+// with `tsc --strict` and run with node. It prints one line per step, which the test reads.
 
-import { OisError, call, convert, feed, request, validate } from 'ois-cli';
+import { OisError, call, convert, feed, request, scaffoldFeed, validate, verifyIds } from 'ois-cli';
 import type { CallConfigReport, Diagnostic, DiagnosticCode, Ois, OisEndpoint } from 'ois-cli';
 
 export async function integrate(): Promise<string[]> {
-  const { ois, diagnostics, summary } = await convert('coins.yaml', { target: 'airnode-feed@4', include: ['GET /simple/*'] });
+  const { ois, diagnostics, summary } = await convert('coins.yaml', { target: 'airnode-feed@4' });
   const typed: Ois = ois;
   const names: string[] = typed.endpoints.map((endpoint: OisEndpoint) => endpoint.name);
-  const kept: number | undefined = summary?.operations_kept;
   const codes: DiagnosticCode[] = diagnostics.map((d: Diagnostic) => d.code);
-  const verdict = await validate(ois, { strict: true });
-  if (!verdict.valid) {
-    const located: Array<[string | null, number | null]> = verdict.diagnostics.map((d) => [d.file, d.line]);
-    return located.map(([file, line]) => `${file ?? '-'}:${line ?? 0}`);
-  }
-  const shown = await request(ois, names[0] ?? 'simplePrice', { ids: 'bitcoin', precision: 2, flags: ['a'] });
-  const url: string | null = shown.url;
+  const lines = [`converted ${summary?.operations_kept ?? 0} operations: ${names.join(' ')} (${codes.length} diagnostics)`];
+
+  const verdict = await validate(ois);
+  lines.push(`valid ${verdict.valid}, ${verdict.counts.errors} errors`);
+
+  const shown = await request(ois, 'simplePrice', { ids: 'bitcoin', vs_currencies: 'usd', precision: 2 });
+  lines.push(`${shown.method ?? '-'} ${shown.url ?? '-'}`);
+
+  const feedSpec = 'simplePrice:ids=string:bitcoin,vs_currencies=string:usd,_type=string:int256,_path=string:bitcoin.usd';
+  const scaffolded = await scaffoldFeed(ois, { feed: [feedSpec], output: 'feed-config.json', force: true });
+  const verified = await verifyIds('feed-config.json');
+  lines.push(`${scaffolded.node}: ${scaffolded.templates.length} template(s), ${verified.mismatches} ID(s) wrong`);
+
   try {
-    const config: CallConfigReport = await call('config.json', null, null, { secrets: 'secrets.env', allFeeds: true });
-    config.beacons.forEach((beacon) => beacon.templateId.startsWith('0x'));
+    await feed.list('no-such.ois.json');
   } catch (error) {
-    if (error instanceof OisError) {
-      const exit: number = error.exitCode;
-      return [String(exit), ...error.diagnostics.map((d) => d.message)];
-    }
-    throw error;
+    if (!(error instanceof OisError)) throw error;
+    const exit: number = error.exitCode;
+    lines.push(`refused (exit ${exit}): ${error.diagnostics.map((d) => d.code).join(' ')}`);
   }
-  const listed = await feed.list('api.ois.json');
-  return [url ?? '', String(kept), ...codes, ...listed.feeds.map((f) => f.name)];
+  return lines;
 }
+
+/** Typed here, not run: it calls the API the config names. */
+export async function watch(config: string): Promise<number> {
+  const report: CallConfigReport = await call(config, null, null, { secrets: 'secrets.env', allFeeds: true });
+  return report.beacons.filter((beacon) => beacon.verdict !== 'ok').length;
+}
+
+// A rejection is left unhandled: node then exits 1 with it.
+void integrate().then((lines) => console.log(lines.join('\n')));
