@@ -435,3 +435,40 @@ fn code_summaries_name_no_flag() {
         .collect();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The crates only the `ois` command needs: behind the `cli` feature, named by no library file, so a
+/// library user (`default-features = false`) builds none of them.
+const COMMAND_LINE_CRATES: &[&str] =
+    &["clap", "clap_complete", "clap_mangen", "indicatif", "mimalloc", "libmimalloc-sys"];
+
+#[test]
+fn the_library_builds_no_command_line_crate() {
+    let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    let feature = manifest.lines().find(|line| line.starts_with("cli = [")).expect("a cli feature");
+    for krate in COMMAND_LINE_CRATES {
+        let declared = manifest.lines().find(|line| line.starts_with(&format!("{krate} = "))).unwrap();
+        assert!(declared.contains("optional = true"), "{declared}");
+        assert!(feature.contains(&format!("\"dep:{krate}\"")), "{krate} is not in {feature}");
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut paths = Vec::new();
+    rust_files(&src, &mut paths);
+    let mut wrong = Vec::new();
+    for path in paths {
+        let relative = path.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
+        if relative == "main.rs" || relative.starts_with("cli") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for krate in COMMAND_LINE_CRATES {
+            let named = krate.replace('-', "_");
+            let uses = text
+                .match_indices(&format!("{named}::"))
+                .any(|(at, _)| text[..at].chars().last().is_none_or(|c| !c.is_alphanumeric() && c != '_'));
+            if uses {
+                wrong.push(format!("{relative}: {krate}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "library files naming a command-line crate: {wrong:?}");
+}
