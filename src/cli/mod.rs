@@ -221,6 +221,18 @@ fn flag_help(fix: &Fix) -> String {
         }
         Fix::ChoosePort => "choose another port with --port, or 0 for any free one".to_owned(),
         Fix::ConvertFirst => "convert it first: ois convert FILE --output FILE.ois.json".to_owned(),
+        Fix::AddFeed => "make one with `ois feed add OIS NAME --operation ID --value PATH`".to_owned(),
+        Fix::ChangeFeed(name) => format!("change it with `ois feed set OIS '{name}' --value PATH` (or --param, --parser)"),
+        Fix::GiveFeedValue(name) => format!("give it one with `ois feed set OIS '{name}' --value PATH` (or --parser FILE.js)"),
+        Fix::WriteFeedTables => {
+            "write the feeds with `ois feed add` (--openapi, --operation, --value), or rename the endpoint to keep hand-written processing"
+                .to_owned()
+        }
+        Fix::VerifyIds => "`ois ids verify FILE --format json` re-derives every ID of the config".to_owned(),
+        Fix::DeriveTemplates => {
+            "rename in the OIS alone (`ois endpoint set OIS.json OLD --rename NEW`), then derive the templates with `ois ids`"
+                .to_owned()
+        }
         Fix::CarryFixed { file, fixes } => {
             let each: Vec<String> = fixes
                 .iter()
@@ -407,6 +419,12 @@ mod tests {
             Fix::ChoosePort,
             Fix::EncodeTemplate,
             Fix::ConvertFirst,
+            Fix::AddFeed,
+            Fix::ChangeFeed("BTC/USD".into()),
+            Fix::GiveFeedValue("BTC/USD".into()),
+            Fix::WriteFeedTables,
+            Fix::VerifyIds,
+            Fix::DeriveTemplates,
             Fix::CarryFixed { file: "f".into(), fixes: vec![("e".into(), "p".into(), "v".into())] },
             Fix::CopyDefaults,
             Fix::ChooseSecurity,

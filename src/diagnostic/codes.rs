@@ -321,7 +321,7 @@ codes! {
         EditBreaksOis = "EDT002", Error, "an edit whose result breaks an OIS rule (or leaves a node config naming what is gone): nothing was written";
         EditNote = "EDT003", Note, "what an edit changed or kept beside what was asked: a parameter another endpoint still uses, IDs re-derived, operations gone";
         BadFeed = "EDT004", Error, "a feed edit that cannot be made: a feed name taken, missing or malformed, an operation or parameter the vendor's document does not have, a batch of feeds on different paths";
-        FeedTableUnreadable = "EDT005", Error, "the `feed` endpoint's processing is not the feed tables `ois feed` and API3's scripts write, so its feeds cannot be read or changed";
+        FeedTableUnreadable = "EDT005", Error, "the `feed` endpoint's processing is not the feed tables API3's scripts write, so its feeds cannot be read or changed";
     }
     Output {
         OutputExists = "OUT001", Error, "the output file exists and replacing it was not allowed";

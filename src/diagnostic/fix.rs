@@ -77,6 +77,19 @@ pub enum Fix {
     EncodeTemplate,
     /// Convert the OpenAPI document to an OIS first.
     ConvertFirst,
+    /// Add feeds by name: each a name, the vendor's operation and parameters, and the value.
+    AddFeed,
+    /// Change the named feed (its request or its value) instead of adding it again.
+    ChangeFeed(String),
+    /// Give the named feed a value path or a parser.
+    GiveFeedValue(String),
+    /// Write the feeds by the feed tables' own edits, or rename the endpoint to keep hand-written
+    /// processing.
+    WriteFeedTables,
+    /// Derive every ID of the config again, to see which are wrong.
+    VerifyIds,
+    /// Rename in the OIS alone, then derive the config's RRP templates again.
+    DeriveTemplates,
     /// Carry fixed values over to a renamed parameter: (endpoint, parameter, value) each, in the
     /// OIS file named.
     CarryFixed {
@@ -160,6 +173,15 @@ impl Fix {
             Fix::ChoosePort => "choose another port, or 0 for any free one".to_owned(),
             Fix::EncodeTemplate => "encode the parameters again (the IDs job derives them for a template)".to_owned(),
             Fix::ConvertFirst => "convert the OpenAPI document to an OIS first".to_owned(),
+            Fix::AddFeed => "add a feed by name (jobs::feed::add): its name, the vendor's operation, the value".to_owned(),
+            Fix::ChangeFeed(name) => format!("change \"{name}\" instead (jobs::feed::set)"),
+            Fix::GiveFeedValue(name) => format!("give \"{name}\" a value path or a parser"),
+            Fix::WriteFeedTables => {
+                "write the feeds with the feed edits (jobs::feed), or rename the endpoint to keep hand-written processing"
+                    .to_owned()
+            }
+            Fix::VerifyIds => "derive every ID of the config again (jobs::ids::verify) to see which are wrong".to_owned(),
+            Fix::DeriveTemplates => "rename in the OIS alone, then derive the templates again (the IDs job)".to_owned(),
             Fix::CarryFixed { fixes, .. } => {
                 let each: Vec<String> = fixes
                     .iter()

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::diagnostic::{Code, Diagnostic, Fix, Severity};
 use crate::node::ids::{encode_parameters, feed_template_id, parameters_from_json};
 use crate::node::{endpoint_id, rrp_template_id};
 
@@ -118,9 +118,10 @@ pub fn follow_rename(config: &mut Value, title: &str, old: &str, new: &str) -> R
     }
     let airnode = mnemonic.as_deref().and_then(crate::node::airnode_address).ok_or_else(|| {
         refuse(format!(
-            "{} RRP template(s) use endpoint \"{old}\": their IDs need the Airnode address, and the config's mnemonic is not here (a ${{SECRET}}); rename in the OIS, then derive the templates with `ois ids`",
+            "{} RRP template(s) use endpoint \"{old}\": their IDs need the Airnode address, and the config's mnemonic is not here (a ${{SECRET}})",
             templates.len()
         ))
+        .with_fix(Fix::DeriveTemplates)
     })?;
     let endpoint: alloy_primitives::B256 =
         new_id.parse().map_err(|_| refuse("an endpoint ID that is not 32 bytes".to_owned()))?;

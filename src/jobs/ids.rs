@@ -7,7 +7,7 @@ use alloy_primitives::{Address, B256};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::diagnostic::{Code, Diagnostic, Fix, Severity};
 use crate::node::ids::{self, TemplateParameter};
 use crate::scaffold::node::Feed;
 use crate::source::Source;
@@ -244,7 +244,7 @@ fn config_templates(
                 format!("{at}/endpointId"),
                 format!("template {id}: its endpoint {endpoint_id} is not an endpoint of the config's OIS"),
             )
-            .with_help("ois ids verify FILE re-derives every ID of the config");
+            .with_fix(Fix::VerifyIds);
             source.locate_diagnostic(&mut error);
             return Err(error);
         };

@@ -102,6 +102,14 @@ fn in_the_page(fix: &Fix) -> String {
         Fix::Replace => "tick *replace a file that exists*".to_owned(),
         Fix::GiveParameters => "give the endpoint's parameters under Request and call".to_owned(),
         Fix::GiveSecret(name) | Fix::FillSecret { name, .. } => format!("type {name} under Secrets and hold it"),
+        Fix::AddFeed => "add one under *Feeds by name* (Endpoints)".to_owned(),
+        Fix::ChangeFeed(name) | Fix::GiveFeedValue(name) => {
+            format!("change \"{name}\" under *Feeds by name* (Endpoints): its value path or parser")
+        }
+        Fix::WriteFeedTables => {
+            "add the feeds under *Feeds by name* (Endpoints), or rename the endpoint to keep hand-written processing"
+                .to_owned()
+        }
         other => other.describe(),
     }
 }

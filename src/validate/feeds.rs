@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::feeds;
 use crate::processing::{self, Environment, Snippet};
 
@@ -28,7 +28,7 @@ pub(super) fn check(ois: &Value, budget: &mut std::time::Duration) -> Vec<Diagno
                     post.as_str(),
                     format!("feed \"{shown}\" has no parser: the post-processing fails for it (`eval(undefined)` is not a function)"),
                 )
-                .with_help("give it a value path or a parser (`ois feed set`)"),
+                .with_fix(Fix::GiveFeedValue(shown.to_string())),
             );
             continue;
         };

@@ -425,6 +425,65 @@ fn library_text_names_no_flag() {
     assert!(names_a_flag("choose another port with --port") && !names_a_flag("a -- b") && !names_a_flag("x--y"));
 }
 
+/// The subcommands of `ois`, as its definition lists them (`ois --help`).
+fn subcommands() -> Vec<String> {
+    let help = crate::common::ois().arg("--help").output().unwrap();
+    let text = String::from_utf8(help.stdout).unwrap();
+    let listed = text.split("Commands:").nth(1).and_then(|rest| rest.split("Options:").next()).unwrap();
+    let names: Vec<String> = listed
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect();
+    assert!(names.len() > 10 && names.iter().any(|n| n == "feed"), "{names:?}");
+    names
+}
+
+/// Library text that names a command on purpose: what is written into a file for whoever reads
+/// it, the studio's own start, the terminal renderer's pointer to `ois explain`, thread names.
+const COMMANDS_ALLOWED: &[(&str, &str)] = &[
+    ("update::record", "ois convert"),
+    ("ois::schema", "ois call --all"),
+    ("scaffold::deploy", "ois scaffold deploy"),
+    ("scaffold::deploy", "ois status"),
+    ("studio::gate", "ois studio"),
+    ("studio::session", "ois studio drop"),
+    ("studio::memory", "ois studio memory"),
+    ("report::group", "ois explain"),
+    ("report::render", "ois explain"),
+    ("diagnostic::codes", "ois explain CODE"),
+];
+
+/// Library messages never name a command either: the studio's page has none. A `Fix` says what
+/// would help (`Fix::ChangeFeed`), and the command line names its command.
+#[test]
+fn library_text_names_no_command() {
+    let commands = subcommands();
+    let mut wrong = Vec::new();
+    for file in files().iter().filter(|f| f.krate == Crate::Library) {
+        let mut strings = Strings::default();
+        strings.visit_file(&file.syntax);
+        let module = file.module.join("::");
+        for text in strings.found {
+            let named = commands.iter().find(|command| {
+                text.match_indices(&format!("ois {command}")).any(|(at, found)| {
+                    let after = text.get(at + found.len()..).and_then(|a| a.chars().next());
+                    after.is_none_or(|c| !c.is_alphanumeric() && c != '-')
+                })
+            });
+            let allowed = COMMANDS_ALLOWED.iter().any(|(m, t)| module.starts_with(m) && text.contains(t));
+            if let (Some(command), false) = (named, allowed) {
+                wrong.push(format!("{module}: ois {command}: {text:?}"));
+            }
+        }
+    }
+    let summaries =
+        ois::Code::ALL.iter().filter(|code| commands.iter().any(|c| code.summary().contains(&format!("ois {c}"))));
+    wrong.extend(summaries.map(|code| format!("{code}: {}", code.summary())));
+    assert!(wrong.is_empty(), "library text naming a command ({}):\n{}", wrong.len(), wrong.join("\n"));
+}
+
 /// The code table's summaries (shown by `ois explain`, the studio, SARIF rules) name no flag either.
 #[test]
 fn code_summaries_name_no_flag() {

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 mod batch;
 
 use super::{endpoints_mut, note, text};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::feeds::{self, FEED_ENDPOINT, FEED_OPERATION_PATH, Feed, NAME_PARAMETER, PATH_PARAMETER};
 use crate::ois::model::RESERVED_NAMES;
 
@@ -106,10 +106,10 @@ pub fn apply(ois: &mut Value, change: &FeedChange) -> Result<Vec<Diagnostic>, Di
                         }
                     }
                     Some(_) => {
-                        return Err(refuse(format!(
-                            "feed \"{}\" is served already: change it with `ois feed set`",
-                            shown(&feed.name)
-                        )));
+                        let name = shown(&feed.name);
+                        return Err(
+                            refuse(format!("feed \"{name}\" is served already")).with_fix(Fix::ChangeFeed(name))
+                        );
                     }
                     None => list.push(feed.clone()),
                 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::edit::feeds::{FeedChange, ParameterPlace};
 use crate::ois::feeds::{self, Feed, FeedTables};
 use crate::source::Source;
@@ -378,8 +378,9 @@ pub(crate) fn templates(oises: &[Value]) -> Result<Vec<crate::scaffold::node::Fe
     if feeds.is_empty() {
         return Err(Diagnostic::elsewhere(
             Code::BadArgument,
-            "no feeds by name: no OIS has a `feed` endpoint with feeds (make one with `ois feed add`)",
-        ));
+            "no feeds by name: no OIS has a `feed` endpoint with feeds",
+        )
+        .with_fix(Fix::AddFeed));
     }
     Ok(feeds)
 }

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::{Feed, FeedTables};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
 
 const PRE_TABLE: &str = "preProcessingObject";
 const POST_TABLE: &str = "postProcessingObject";
@@ -19,12 +19,9 @@ const PRE_SHAPE: &str = "({endpointParameters})=>{constpreProcessingObject=TABLE
 const POST_SHAPE: &str = "({response,endpointParameters})=>{constpostProcessingObject=TABLEconstparser=eval(postProcessingObject[endpointParameters.name])return{response:parser(response)}}";
 
 fn unreadable(at: &str, why: impl Into<String>) -> Diagnostic {
-    let mut error = Diagnostic::new(Code::FeedTableUnreadable, at.to_owned(), why.into());
-    error.help = Some(
-        "a feed endpoint's processing is two tables, name → path and parameters, name → parser, in the code `ois feed` writes; write the feeds with `ois feed add`, or rename the endpoint to keep hand-written processing"
-            .to_owned(),
-    );
-    error
+    Diagnostic::new(Code::FeedTableUnreadable, at.to_owned(), why.into())
+        .with_help("a feed endpoint's processing is two tables, name → path and parameters, name → parser, in the code API3's scripts write")
+        .with_fix(Fix::WriteFeedTables)
 }
 
 /// The feeds of the feed endpoint `endpoint` (at `at`).
@@ -95,7 +92,7 @@ fn table(code: &str, name: &str, shape: &str, at: &str) -> Result<Map<String, Va
     if normalized(&around) != shape {
         return Err(unreadable(
             at,
-            "the code around the feed table is not the code `ois feed` and API3's scripts write: it may do more than look the name up",
+            "the code around the feed table is not the code API3's scripts (and the feed edits) write: it may do more than look the name up",
         ));
     }
     match json5::from_str::<Value>(literal) {
