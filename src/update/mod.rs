@@ -9,18 +9,27 @@
 //! user's: endpoint IDs are derived from them, and must not change because the API did.
 
 mod file;
+mod keys;
 mod merge;
 pub mod record;
+mod renames;
+mod tidy;
 
 pub use file::{Update, UpdateOptions, render_like, update};
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::diagnostic::{Code, Diagnostic};
+use keys::{
+    Operation, endpoint_parameter_key, endpoints, fixed_key, index_by, located_key, name_of, operation_of, operations,
+    reserved_key, unique_name,
+};
 use merge::{Mode, Notes, Place};
+use renames::{find_moves, move_parameters};
+use tidy::tidy_mappings;
 
 /// An endpoint's fate in an update.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -56,65 +65,6 @@ pub struct Merged {
     pub endpoints: Vec<EndpointChange>,
     /// Conflicts, removals, additions, moves.
     pub diagnostics: Vec<Diagnostic>,
-}
-
-/// (method, path) of an endpoint's operation.
-type Operation = (String, String);
-
-fn operation_of(endpoint: &Value) -> Option<Operation> {
-    let operation = endpoint.get("operation")?;
-    let method = operation.get("method")?.as_str()?;
-    let path = operation.get("path")?.as_str()?;
-    Some((method.to_owned(), path.to_owned()))
-}
-
-fn name_of(endpoint: &Value) -> Option<&str> {
-    endpoint.get("name").and_then(Value::as_str)
-}
-
-fn endpoints(ois: &Value) -> &[Value] {
-    ois.get("endpoints").and_then(Value::as_array).map_or(&[], Vec::as_slice)
-}
-
-/// (in, name) of an API parameter or of an `operationParameter`.
-fn located(value: &Value) -> Option<(String, String)> {
-    Some((value.get("in")?.as_str()?.to_owned(), value.get("name")?.as_str()?.to_owned()))
-}
-
-fn located_key(value: &Value) -> Option<String> {
-    located(value).map(|(location, name)| format!("{location}\u{0}{name}"))
-}
-
-/// An endpoint parameter is known by the API parameter it maps, or else by its name.
-fn endpoint_parameter_key(parameter: &Value) -> Option<String> {
-    match parameter.get("operationParameter") {
-        Some(operation) => located_key(operation),
-        None => parameter.get("name").and_then(Value::as_str).map(|name| format!("name\u{0}{name}")),
-    }
-}
-
-fn fixed_key(fixed: &Value) -> Option<String> {
-    fixed.get("operationParameter").and_then(located_key)
-}
-
-fn reserved_key(reserved: &Value) -> Option<String> {
-    reserved.get("name").and_then(Value::as_str).map(str::to_owned)
-}
-
-/// An operation's parameters as (in, name), in order.
-type Parameters = indexmap::IndexSet<(String, String)>;
-
-/// The parameters of each operation of `ois`.
-fn operations(ois: &Value) -> HashMap<Operation, Parameters> {
-    let mut found = HashMap::new();
-    let paths = ois.pointer("/apiSpecifications/paths").and_then(Value::as_object);
-    for (path, item) in paths.into_iter().flatten() {
-        for (method, operation) in item.as_object().into_iter().flatten() {
-            let parameters = operation.get("parameters").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-            found.insert((method.clone(), path.clone()), parameters.iter().filter_map(located).collect());
-        }
-    }
-    found
 }
 
 /// Merges `ours` with what the converter makes of the API now (`theirs`), given what it made of
@@ -426,25 +376,6 @@ fn merge_endpoints(
     (merge::interleave(merged, additions), fates)
 }
 
-/// The indexes of `items` by `key`, in order.
-fn index_by<K: std::hash::Hash + Eq>(items: &[Value], key: impl Fn(&Value) -> Option<K>) -> HashMap<K, Vec<usize>> {
-    let mut index: HashMap<K, Vec<usize>> = HashMap::new();
-    for (at, item) in items.iter().enumerate() {
-        if let Some(key) = key(item) {
-            index.entry(key).or_default().push(at);
-        }
-    }
-    index
-}
-
-/// `base` with a numeric suffix when another endpoint has that name (as the converter does).
-fn unique_name(base: &str, names: &HashSet<String>) -> String {
-    if !names.contains(base) {
-        return base.to_owned();
-    }
-    (2..).map(|n| format!("{base}{n}")).find(|name| !names.contains(name)).unwrap_or_else(|| base.to_owned())
-}
-
 /// One endpoint three ways: its name and operation are ours; its lists by identity.
 fn endpoint(base: Option<&Value>, ours: &Value, theirs: &Value, mode: Mode, place: &Place, notes: &mut Notes) -> Value {
     let (Some(o), Some(t)) = (ours.as_object(), theirs.as_object()) else { return ours.clone() };
@@ -482,280 +413,10 @@ fn endpoint(base: Option<&Value>, ours: &Value, theirs: &Value, mode: Mode, plac
     Value::Object(merge::object(b, o, t, mode, place, notes, &special))
 }
 
-/// Parameters that moved (`in` changed, same name, same operation) between base and theirs, each
-/// reported; the merge moves them in base and ours too, so that it sees the user's refinements of
-/// them unchanged.
-fn find_moves(
-    before: &HashMap<Operation, Parameters>,
-    after: &HashMap<Operation, Parameters>,
-    notes: &mut Notes,
-) -> Moves {
-    let mut moves: Vec<(Operation, String, String, String)> = Vec::new();
-    for (operation, old) in before {
-        let Some(new) = after.get(operation) else { continue };
-        // Names the API declares anew, each with where it now is.
-        let arrived: HashMap<&str, &str> = new
-            .iter()
-            .filter(|parameter| !old.contains(*parameter))
-            .map(|(location, name)| (name.as_str(), location.as_str()))
-            .collect();
-        for (location, name) in old {
-            if new.contains(&(location.clone(), name.clone())) {
-                continue;
-            }
-            if let Some(to) = arrived.get(name.as_str()) {
-                moves.push((operation.clone(), name.clone(), location.clone(), (*to).to_owned()));
-            }
-        }
-    }
-    moves.sort();
-    for (operation, name, from, to) in &moves {
-        notes.diagnostics.push(Diagnostic::new(
-            Code::ApiParameterMoved,
-            crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str()]),
-            format!(
-                "{} {}: parameter \"{name}\" moved from {from} to {to}; the endpoints that map or fix it follow",
-                operation.0.to_uppercase(),
-                operation.1
-            ),
-        ));
-    }
-    let mut by_operation = Moves::new();
-    for (operation, name, from, to) in moves {
-        by_operation.entry(operation).or_default().insert((from, name), to);
-    }
-    by_operation
-}
-
-/// By operation: (in, name) of each parameter that moved → its new `in`.
-type Moves = HashMap<Operation, HashMap<(String, String), String>>;
-
-/// Gives each moved parameter its new `in`, in the operations and in the endpoints that map or
-/// fix it.
-fn move_parameters(ois: &mut Value, moves: &Moves) {
-    let rewrite = |value: &mut Value, moved: &HashMap<(String, String), String>| {
-        let Some(target) = located(value) else { return };
-        if let (Some(to), Some(map)) = (moved.get(&target), value.as_object_mut()) {
-            map.insert("in".to_owned(), json!(to));
-        }
-    };
-    if let Some(paths) = ois.pointer_mut("/apiSpecifications/paths").and_then(Value::as_object_mut) {
-        for (path, item) in paths.iter_mut() {
-            for (method, operation) in item.as_object_mut().into_iter().flatten() {
-                let Some(moved) = moves.get(&(method.clone(), path.clone())) else { continue };
-                for parameter in operation.get_mut("parameters").and_then(Value::as_array_mut).into_iter().flatten() {
-                    rewrite(parameter, moved);
-                }
-            }
-        }
-    }
-    for endpoint in ois.get_mut("endpoints").and_then(Value::as_array_mut).into_iter().flatten() {
-        let Some(moved) = operation_of(endpoint).and_then(|operation| moves.get(&operation)) else { continue };
-        for list in ["parameters", "fixedOperationParameters"] {
-            for item in endpoint.get_mut(list).and_then(Value::as_array_mut).into_iter().flatten() {
-                if let Some(target) = item.get_mut("operationParameter") {
-                    rewrite(target, moved);
-                }
-            }
-        }
-    }
-}
-
-/// Names alike enough to be one renamed: equal but for case, `_` and `-`, or one inside the
-/// other.
-fn alike(a: &str, b: &str) -> bool {
-    let plain = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
-    let (a, b) = (plain(a), plain(b));
-    !a.is_empty() && !b.is_empty() && (a == b || a.contains(&b) || b.contains(&a))
-}
-
-/// A parameter that went and another that came in the same place of an operation (the only pair
-/// there, or alike names): likely a rename, which refinements do not follow. The note names the
-/// command that carries each fixed value over.
-fn likely_renames(
-    removed: &[(Operation, Vec<(String, String)>)],
-    added: &HashMap<Operation, Vec<(String, String)>>,
-    ours: &Value,
-) -> Vec<Diagnostic> {
-    let mut notes = Vec::new();
-    for (operation, gone) in removed {
-        let came = added.get(operation).map_or(&[][..], Vec::as_slice);
-        for (location, old) in gone {
-            let here = |list: &[(String, String)]| list.iter().filter(|(l, _)| l == location).count();
-            let new =
-                came.iter().find(|(l, n)| l == location && (alike(old, n) || (here(gone) == 1 && here(came) == 1)));
-            let Some((_, new)) = new else { continue };
-            let mut carry = Vec::new();
-            for endpoint in endpoints(ours).iter().filter(|e| operation_of(e).as_ref() == Some(operation)) {
-                let fixed =
-                    endpoint.get("fixedOperationParameters").and_then(Value::as_array).into_iter().flatten().find(
-                        |f| {
-                            f.get("operationParameter").and_then(located).as_ref()
-                                == Some(&(location.clone(), old.clone()))
-                        },
-                    );
-                if let (Some(fixed), Some(name)) = (fixed, name_of(endpoint)) {
-                    let value = fixed
-                        .get("value")
-                        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
-                        .unwrap_or_default();
-                    carry.push((name.to_owned(), new.clone(), value));
-                }
-            }
-            let mut note = Diagnostic::new(
-                Code::ParameterRenamed,
-                crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str()]),
-                format!(
-                    "{} {}: {location} parameter \"{old}\" went and \"{new}\" came in its place: likely a rename, and refinements do not follow one",
-                    operation.0.to_uppercase(),
-                    operation.1
-                ),
-            );
-            note.severity = crate::diagnostic::Severity::Note;
-            if !carry.is_empty() {
-                note = note.with_fix(crate::diagnostic::Fix::CarryFixed { file: "OIS".to_owned(), fixes: carry });
-            }
-            notes.push(note);
-        }
-    }
-    notes
-}
-
-/// After the merge: every endpoint maps only parameters its operation still has (the rest are
-/// removed and reported), and maps each parameter the API added (as the generated endpoint does,
-/// unless it fixes it). `before` and `now` are base's and theirs' operations.
-fn tidy_mappings(
-    merged: &mut Value,
-    before: &HashMap<Operation, Parameters>,
-    now: &HashMap<Operation, Parameters>,
-    ours: &Value,
-    theirs: &Value,
-    notes: &mut Notes,
-) {
-    let declared = operations(merged);
-    let had = operations(ours);
-    // Parameters only one of `from` and `to` has, by operation both have.
-    let only = |from: &HashMap<Operation, Parameters>, to: &HashMap<Operation, Parameters>| {
-        let mut found: Vec<(Operation, Vec<(String, String)>)> = to
-            .iter()
-            .filter_map(|(operation, parameters)| {
-                let other = from.get(operation)?;
-                let new: Vec<_> = parameters.iter().filter(|p| !other.contains(*p)).cloned().collect();
-                (!new.is_empty()).then(|| (operation.clone(), new))
-            })
-            .collect();
-        found.sort();
-        found
-    };
-    let added: HashMap<Operation, Vec<(String, String)>> = only(before, now).into_iter().collect();
-    // Each operation's generated endpoint, where an added parameter's mapping is found.
-    let generated_endpoints = index_by(endpoints(theirs), operation_of);
-    let removed = only(now, before);
-    for (operation, parameters) in &removed {
-        if !declared.contains_key(operation) {
-            continue;
-        }
-        let ours_had = |parameter: &(String, String)| had.get(operation).is_some_and(|list| list.contains(parameter));
-        for (location, name) in parameters.iter().filter(|p| ours_had(p)) {
-            if let Some(scheme) = scheme_sending(theirs, location, name) {
-                notes.diagnostics.push(Diagnostic::new(
-                    Code::CredentialParameter,
-                    crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str()]),
-                    format!(
-                        "{} {}: {location} parameter \"{name}\" is now the API's key, sent by security scheme \"{scheme}\" from the node's secrets; it is removed from the operation and from every endpoint that mapped or fixed it",
-                        operation.0.to_uppercase(),
-                        operation.1
-                    ),
-                ));
-                continue;
-            }
-            notes.diagnostics.push(Diagnostic::new(
-                Code::ApiParameterRemoved,
-                crate::pointer::join("/apiSpecifications/paths", [operation.1.as_str(), operation.0.as_str()]),
-                format!(
-                    "{} {}: the API no longer has {location} parameter \"{name}\"; it is removed from the operation and from every endpoint that mapped or fixed it",
-                    operation.0.to_uppercase(),
-                    operation.1
-                ),
-            ));
-        }
-    }
-    notes.diagnostics.extend(likely_renames(&removed, &added, ours));
-    let reported: HashSet<(&Operation, &(String, String))> =
-        removed.iter().flat_map(|(operation, parameters)| parameters.iter().map(move |p| (operation, p))).collect();
-    // The generated mapping of each added parameter, from theirs' endpoint of the operation.
-    let generated = |operation: &Operation, parameter: &(String, String)| -> Option<Value> {
-        generated_endpoints
-            .get(operation)
-            .into_iter()
-            .flatten()
-            .filter_map(|index| endpoints(theirs).get(*index))
-            .flat_map(|e| e.get("parameters").and_then(Value::as_array).into_iter().flatten())
-            .find(|p| p.get("operationParameter").and_then(located).as_ref() == Some(parameter))
-            .cloned()
-    };
-    let Some(list) = merged.get_mut("endpoints").and_then(Value::as_array_mut) else { return };
-    for (index, endpoint) in list.iter_mut().enumerate() {
-        let Some(operation) = operation_of(endpoint) else { continue };
-        let Some(parameters) = declared.get(&operation) else { continue };
-        let name = name_of(endpoint).unwrap_or_default().to_owned();
-        for key in ["parameters", "fixedOperationParameters"] {
-            let Some(items) = endpoint.get_mut(key).and_then(Value::as_array_mut) else { continue };
-            items.retain(|item| {
-                let Some(target) = item.get("operationParameter").and_then(located) else { return true };
-                let keep = parameters.contains(&target);
-                if !keep && !reported.contains(&(&operation, &target)) {
-                    notes.diagnostics.push(Diagnostic::new(
-                        Code::ApiParameterRemoved,
-                        format!("/endpoints/{index}/{key}"),
-                        format!(
-                            "endpoint \"{name}\": the API no longer has {} parameter \"{}\" of {} {}; its mapping was removed",
-                            target.0, target.1, operation.0.to_uppercase(), operation.1
-                        ),
-                    ));
-                }
-                keep
-            });
-        }
-        for parameter in added.get(&operation).into_iter().flatten() {
-            let mapped = ["parameters", "fixedOperationParameters"].iter().any(|key| {
-                endpoint
-                    .get(*key)
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .any(|item| item.get("operationParameter").and_then(located).as_ref() == Some(parameter))
-            });
-            if mapped || !parameters.contains(parameter) {
-                continue;
-            }
-            if let (Some(mapping), Some(items)) =
-                (generated(&operation, parameter), endpoint.get_mut("parameters").and_then(Value::as_array_mut))
-            {
-                items.push(mapping);
-            }
-        }
-    }
-}
-
-/// The apiKey scheme of `ois` that sends the `location` parameter `name` (header names compared
-/// without case), if one does: the parameter was made the API's key, not taken away by the API.
-fn scheme_sending<'o>(ois: &'o Value, location: &str, name: &str) -> Option<&'o str> {
-    let schemes = ois.pointer("/apiSpecifications/components/securitySchemes")?.as_object()?;
-    schemes.iter().find_map(|(scheme, value)| {
-        let sends = value.get("type")?.as_str()? == "apiKey"
-            && value.get("in")?.as_str()? == location
-            && value
-                .get("name")?
-                .as_str()
-                .is_some_and(|n| if location == "header" { n.eq_ignore_ascii_case(name) } else { n == name });
-        sends.then_some(scheme.as_str())
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     /// What the converter would generate: one GET endpoint per (path, parameters).
     fn generated(title: &str, operations: &[(&str, &[(&str, &str)])]) -> Value {
