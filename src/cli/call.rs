@@ -346,7 +346,7 @@ fn beacon_table(report: &ConfigCallReport) -> String {
     let header = ["template", "beacon", "endpoint", "status", "latency", "value", "read from", "encoded", "verdict"];
     let mut out = table(header, rows);
     let airnode = report.airnode.as_deref().map(|a| format!(", Airnode {a}")).unwrap_or_default();
-    let rows = if report.node == "airnode" { "RRP template(s)" } else { "beacon(s)" };
+    let rows = if report.node == ois::node::ConfigKind::Airnode { "RRP template(s)" } else { "beacon(s)" };
     out.push_str(&format!(
         "\n{} {rows} from {} API call(s): {} ok, {} failed{airnode}\n",
         report.beacons.len(),

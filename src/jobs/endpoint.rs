@@ -244,7 +244,7 @@ fn apply(
         EndpointEdit::Feeds(change) => edit::feeds::apply(ois, change)?,
     };
     let after: Vec<String> = edit::names(ois).map(str::to_owned).collect();
-    if kind != DocumentKind::Config {
+    if !kind.holds_ois_list() {
         return Ok(notes);
     }
     if let EndpointEdit::Set { name, rename: Some(new), .. } = edit

@@ -4,7 +4,6 @@
 
 pub mod abi_decode;
 pub(crate) mod axios;
-mod config_kind;
 pub mod dotenv;
 pub mod ids;
 mod secret_places;
@@ -12,7 +11,7 @@ mod secrets;
 pub mod signed_data;
 mod target;
 
-pub use config_kind::ConfigKind;
+pub use crate::ois::ConfigKind;
 pub use ids::{airnode_address, endpoint_id, endpoint_ids, rrp_template_id};
 pub use secret_places::node_secrets_out_of_place;
 pub use secrets::{

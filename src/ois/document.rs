@@ -4,34 +4,31 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::ConfigKind;
 use crate::diagnostic::{Code, Diagnostic, Fix};
 
 /// What a file of OIS objects turned out to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DocumentKind {
     /// One OIS object.
     Ois,
     /// An array of OIS objects.
     List,
-    /// A node configuration with a root `ois` array.
-    Config,
-    /// A Signed API config (no OIS in it).
-    #[serde(rename = "signed-api")]
-    SignedApi,
+    /// A node's configuration: one with a root `ois` array (an Airnode or Airnode Feed config,
+    /// or a config.json fragment), or a Signed API config (no OIS in it).
+    Node(ConfigKind),
     /// An OpenAPI 3.x or Swagger 2.0 document: something to convert, not an OIS.
-    #[serde(rename = "openapi")]
     OpenApi,
 }
 
 impl DocumentKind {
     /// What `root` is at a glance, the one answer every command and the studio use: a node
     /// configuration (a root `ois`), an OpenAPI document (`openapi` or `swagger`, and no `ois`), an
-    /// array of OIS objects, or one OIS object; `None` for a scalar. A Signed API config is told
-    /// apart by [`crate::node::ConfigKind::of`], which knows the nodes' configurations.
+    /// array of OIS objects, or one OIS object; `None` for a scalar. A Signed API config, which has
+    /// no root `ois`, is told apart by [`ConfigKind::of`] where it matters.
     pub fn of(root: &Value) -> Option<DocumentKind> {
         match root {
-            Value::Object(object) if object.contains_key("ois") => Some(DocumentKind::Config),
+            Value::Object(object) if object.contains_key("ois") => Some(DocumentKind::config_of(root)),
             Value::Object(object) if ["openapi", "swagger"].iter().any(|key| object.contains_key(*key)) => {
                 Some(DocumentKind::OpenApi)
             }
@@ -39,6 +36,50 @@ impl DocumentKind {
             Value::Array(_) => Some(DocumentKind::List),
             _ => None,
         }
+    }
+
+    /// A document with a root `ois`: the node config it is (a fragment when nothing else tells).
+    fn config_of(root: &Value) -> DocumentKind {
+        match ConfigKind::of(root) {
+            Some(kind @ (ConfigKind::AirnodeFeed | ConfigKind::Airnode)) => DocumentKind::Node(kind),
+            _ => DocumentKind::Node(ConfigKind::Fragment),
+        }
+    }
+
+    /// Whether it is a node config holding OIS objects (a root `ois`): any but a Signed API's.
+    pub fn holds_ois_list(self) -> bool {
+        matches!(self, DocumentKind::Node(kind) if kind != ConfigKind::SignedApi)
+    }
+
+    /// Its name in reports: `ois`, `list`, `config`, `signed-api`, `openapi`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentKind::Ois => "ois",
+            DocumentKind::List => "list",
+            DocumentKind::Node(ConfigKind::SignedApi) => "signed-api",
+            DocumentKind::Node(_) => "config",
+            DocumentKind::OpenApi => "openapi",
+        }
+    }
+}
+
+impl Serialize for DocumentKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl schemars::JsonSchema for DocumentKind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "DocumentKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "What a file is: one OIS, a list of them, a node config holding OIS objects, a Signed API config, or an OpenAPI document.",
+            "type": "string",
+            "enum": ["ois", "list", "config", "signed-api", "openapi"],
+        })
     }
 }
 
@@ -59,10 +100,10 @@ impl<'a> OisDocument<'a> {
     pub fn read(root: &'a Value) -> Result<OisDocument<'a>, (DocumentKind, Diagnostic)> {
         let (kind, oises) = match root {
             Value::Object(object) => match object.get("ois") {
-                Some(Value::Array(items)) => (DocumentKind::Config, listed(items, "/ois/")),
+                Some(Value::Array(items)) => (DocumentKind::config_of(root), listed(items, "/ois/")),
                 Some(_) => {
                     let error = Diagnostic::new(Code::WrongType, "/ois", "`ois` must be an array of OIS objects");
-                    return Err((DocumentKind::Config, error));
+                    return Err((DocumentKind::config_of(root), error));
                 }
                 // An OpenAPI document passed by mistake: one clear error, not one per field.
                 None if DocumentKind::of(root) == Some(DocumentKind::OpenApi) => {
@@ -103,7 +144,7 @@ impl<'a> OisDocument<'a> {
         if let Some((pointer, ois)) = found {
             return Ok(Chosen { pointer: pointer.clone(), ois });
         }
-        let at = if self.kind == DocumentKind::Config { "/ois" } else { "" };
+        let at = if self.kind.holds_ois_list() { "/ois" } else { "" };
         let titles = self.titles().iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(", ");
         let error = match title {
             Some(title) => Diagnostic::new(Code::OisChoice, at, format!("the file has no OIS titled \"{title}\"")),
@@ -179,10 +220,16 @@ mod tests {
         assert_eq!(pointers(&json!([{}, {}])), (DocumentKind::List, vec!["/0".into(), "/1".into()]));
         assert_eq!(
             pointers(&json!({"ois": [{}], "apiCredentials": []})),
-            (DocumentKind::Config, vec!["/ois/0".into()])
+            (DocumentKind::Node(ConfigKind::Fragment), vec!["/ois/0".into()])
         );
+        let feed = json!({"ois": [{}], "templates": {}, "triggers": {"signedApiUpdates": []}});
+        assert_eq!(pointers(&feed).0, DocumentKind::Node(ConfigKind::AirnodeFeed));
+        assert_eq!(pointers(&json!({"ois": [], "chains": []})).0, DocumentKind::Node(ConfigKind::Airnode));
         let (kind, error) = OisDocument::read(&json!({"ois": {}})).unwrap_err();
-        assert_eq!((kind, error.code), (DocumentKind::Config, Code::WrongType));
+        assert_eq!((kind, error.code), (DocumentKind::Node(ConfigKind::Fragment), Code::WrongType));
+        // In reports: every config holding OIS objects is `config`.
+        assert_eq!(serde_json::to_value(DocumentKind::Node(ConfigKind::Airnode)).unwrap(), json!("config"));
+        assert_eq!(serde_json::to_value(DocumentKind::Node(ConfigKind::SignedApi)).unwrap(), json!("signed-api"));
         assert_eq!(OisDocument::read(&json!(1)).unwrap_err().1.code, Code::RootNotObject);
     }
 

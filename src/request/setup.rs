@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::{Credential, Secrets};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::node::{CredentialSlot, credential_slots};
-use crate::ois::{DocumentKind, OisDocument};
+use crate::ois::OisDocument;
 
 /// The OIS chosen for a request, where it is in its file, and its credentials.
 #[derive(Clone, Debug)]
@@ -33,7 +33,7 @@ pub fn select(document: Value, title: Option<&str>, secrets: &Secrets) -> Result
     let chosen = read.choose(title)?;
     let mut credentials = config_credentials(&read);
     let mut missing = Vec::new();
-    if read.kind != DocumentKind::Config {
+    if !read.kind.holds_ois_list() {
         // A bare OIS's credentials are named as `ois config` names them, never as one of the
         // node's own secrets (`secret_name`), and read from the secrets given (the environment
         // only for names the user allowed): an OIS from someone else names them, and must not
@@ -70,8 +70,7 @@ pub fn select_all(document: &Value, secrets: &Secrets) -> Result<Vec<Selected>, 
 /// A config's `apiCredentials`, every one: Airnode Feed may use another OIS's credential of the
 /// same scheme name. A bare OIS or a list has none.
 fn config_credentials(read: &OisDocument<'_>) -> Vec<Credential> {
-    let listed =
-        read.root.get("apiCredentials").and_then(Value::as_array).filter(|_| read.kind == DocumentKind::Config);
+    let listed = read.root.get("apiCredentials").and_then(Value::as_array).filter(|_| read.kind.holds_ois_list());
     let field = |entry: &Value, key: &str| entry.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
     listed
         .into_iter()

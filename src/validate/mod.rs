@@ -53,7 +53,7 @@ impl Validation {
 pub fn validate_value(root: &Value, family: Option<FormatFamily>) -> Validation {
     if crate::node::ConfigKind::of(root) == Some(crate::node::ConfigKind::SignedApi) {
         return Validation {
-            kind: Some(DocumentKind::SignedApi),
+            kind: Some(DocumentKind::Node(crate::ois::ConfigKind::SignedApi)),
             diagnostics: signed_api::check(root),
             families: Vec::new(),
             accepted_by: accepted_by(root),
@@ -80,7 +80,7 @@ pub fn validate_value(root: &Value, family: Option<FormatFamily>) -> Validation 
         }
     }
     let mut accepted = Vec::new();
-    if document.kind == DocumentKind::Config {
+    if document.kind.holds_ois_list() {
         let oises: Vec<&Value> = document.oises.iter().map(|(_, ois)| *ois).collect();
         diagnostics.extend(config::check(root, &oises));
         node_config::check(root, &oises, &mut diagnostics);

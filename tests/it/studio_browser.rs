@@ -110,9 +110,12 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
         };
         secrets.insert(name.to_owned(), Value::String(value));
     }
-    let verdicts =
-        common::run_node("node-configs.js", &json!([{"kind": "feed", "config": config, "secrets": secrets}]));
-    assert_eq!(verdicts[0]["valid"], true, "{verdicts}");
+    // The config is for Airnode Feed 4.6.0 (the OIS is 3.0.0), built from its source.
+    if common::node_main("4.6.0", "airnode-feed").is_some() {
+        let verdicts =
+            common::run_node("node-configs.js", &json!([{"kind": "feed", "config": config, "secrets": secrets}]));
+        assert_eq!(verdicts[0]["valid"], true, "{verdicts}");
+    }
     // `ois` reads what the studio wrote, as the next command in the loop would.
     common::ois().current_dir(folder.path()).args(["ids", "verify", "config.json"]).assert().success();
     common::ois()

@@ -255,9 +255,13 @@ export type BatchStatus = 'converted' | 'skipped' | 'empty' | 'failed';
  */
 export type Fate = 'kept' | 'added' | 'removed';
 /**
- * What a file of OIS objects turned out to be.
+ * What a file is: one OIS, a list of them, a node config holding OIS objects, a Signed API config, or an OpenAPI document.
  */
 export type DocumentKind = 'ois' | 'list' | 'config' | 'signed-api' | 'openapi';
+/**
+ * The node configurations `ois` reads.
+ */
+export type ConfigKind = 'airnode-feed' | 'airnode' | 'signed-api' | 'fragment';
 /**
  * A conversion of several documents: one result per file.
  */
@@ -1123,11 +1127,7 @@ export interface CallAllReport {
  * A config called as its node calls it: a row per beacon (or per feed by name).
  */
 export interface CallConfigReport {
-  /**
-   * Whose config: `airnode-feed` (a row per beacon of each trigger) or `airnode` (a row per
-   * RRP template).
-   */
-  node: string;
+  node: ConfigKind;
   /**
    * The Airnode's address, when its mnemonic was at hand.
    */

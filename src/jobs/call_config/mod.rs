@@ -63,7 +63,7 @@ pub struct BeaconCall {
 pub struct ConfigCallReport {
     /// Whose config: `airnode-feed` (a row per beacon of each trigger) or `airnode` (a row per
     /// RRP template).
-    pub node: &'static str,
+    pub node: ConfigKind,
     /// The Airnode's address, when its mnemonic was at hand.
     pub airnode: Option<String>,
     /// The API calls made (one per Feed trigger, or RRP template, that calls its API).
@@ -289,7 +289,7 @@ pub fn run(
     let beacons: Vec<BeaconCall> = per_trigger.into_iter().flat_map(|(_, calls)| calls).collect();
     let failed = beacons.iter().filter(|b| !b.outcome.is_ok()).count();
     Ok(ConfigCallReport {
-        node: if feed { "airnode-feed" } else { "airnode" },
+        node: if feed { ConfigKind::AirnodeFeed } else { ConfigKind::Airnode },
         airnode: airnode.map(|a| a.to_checksum(None)),
         api_calls,
         ok: beacons.len() - failed,

@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use crate::diagnostic::{Code, Counts, Diagnostic, Severity};
 use crate::node::Target;
-use crate::ois::DocumentKind;
 use crate::ois::model::FormatFamily;
+use crate::ois::{ConfigKind, DocumentKind};
 use crate::source::Source;
 use crate::validate::{Validation, validate};
 
@@ -127,17 +127,16 @@ fn answer_values(verdicts: &mut [FileVerdict], job: &ValidateJob, recordings: &s
 /// kinds are read again, and only when there is a Signed API config), their push tokens filled
 /// from `secrets` when given.
 fn agree(verdicts: &mut [FileVerdict], secrets: &[PathBuf]) {
-    if !verdicts.iter().any(|v| v.kind == Some(DocumentKind::SignedApi)) {
+    if !verdicts.iter().any(|v| v.kind == Some(DocumentKind::Node(ConfigKind::SignedApi))) {
         return;
     }
     let parsed = |v: &FileVerdict| v.located.source.as_ref().and_then(|s| s.parse().ok());
     let feeds: Vec<Value> = verdicts
         .iter()
-        .filter(|v| v.kind == Some(DocumentKind::Config))
+        .filter(|v| v.kind == Some(DocumentKind::Node(ConfigKind::AirnodeFeed)))
         .filter_map(parsed)
-        .filter(|root| crate::node::ConfigKind::of(root) == Some(crate::node::ConfigKind::AirnodeFeed))
         .collect();
-    for verdict in verdicts.iter_mut().filter(|v| v.kind == Some(DocumentKind::SignedApi)) {
+    for verdict in verdicts.iter_mut().filter(|v| v.kind == Some(DocumentKind::Node(ConfigKind::SignedApi))) {
         let Some(signed_api) = parsed(verdict) else { continue };
         let mut found: Vec<Diagnostic> =
             feeds.iter().flat_map(|feed| crate::validate::configs_agree(feed, &signed_api)).collect();
@@ -183,8 +182,8 @@ fn each_file(job: &ValidateJob) -> Vec<FileVerdict> {
             if let (Some(source), Some(_)) = (&source, job.family) {
                 which_targets_accept(source, &mut validation);
             }
-            let configs = [Some(DocumentKind::Config), Some(DocumentKind::SignedApi)];
-            if let (Some(source), Some(target), true) = (&source, &job.target, configs.contains(&validation.kind))
+            let config = matches!(validation.kind, Some(DocumentKind::Node(_)));
+            if let (Some(source), Some(target), true) = (&source, &job.target, config)
                 && let Some(mut refused) =
                     source.parse().ok().and_then(|root| crate::validate::against_target(&root, target))
             {

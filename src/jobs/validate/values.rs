@@ -53,7 +53,7 @@ pub(super) fn check(source: &Source, kind: Option<DocumentKind>, answers: &Answe
             call_config::run(&job, job.inputs.read()?, &document, 1, answers.now, &quiet).map_err(first_problem)
         });
         reports.push(report);
-    } else if matches!(kind, Some(DocumentKind::Ois | DocumentKind::List | DocumentKind::Config)) {
+    } else if kind.is_some_and(|kind| matches!(kind, DocumentKind::Ois | DocumentKind::List) || kind.holds_ois_list()) {
         for title in titles_serving_feeds(&document) {
             let report = job(Some(title))
                 .and_then(|job| call_config::every_feed(&job, 1, answers.now, &quiet).map_err(first_problem));

@@ -84,8 +84,8 @@ impl Session {
     pub fn build(&mut self, request: BuildRequest) -> Answer {
         let draft = self.draft()?;
         let oises = crate::ois::oises_in(&draft.held().source())?;
-        let kind = match request.node.as_str() {
-            "feed" => ScaffoldKind::Feed(FeedRequest {
+        let kind = match request.node {
+            BuildNode::Feed => ScaffoldKind::Feed(FeedRequest {
                 feeds: request.feeds,
                 templates: request
                     .templates
@@ -110,8 +110,7 @@ impl Session {
                 server: request.server.filter(|s| !s.trim().is_empty()),
                 ..FeedRequest::default()
             }),
-            "airnode" => ScaffoldKind::Airnode { http: false, signed_http: false },
-            other => return Err(refuse(format!("node \"{other}\": feed or airnode"))),
+            BuildNode::Airnode => ScaffoldKind::Airnode { http: false, signed_http: false },
         };
         let scaffold = crate::jobs::scaffold::build(&oises, &kind)?;
         let config = crate::emit::to_text(&scaffold.config, OutputFormat::Json)?;

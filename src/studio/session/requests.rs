@@ -180,12 +180,22 @@ pub struct CallRequest {
     pub record: Option<String>,
 }
 
+/// The node a config is built for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BuildNode {
+    /// Airnode Feed.
+    Feed,
+    /// Airnode (config.json).
+    Airnode,
+}
+
 /// Feeds for a node config.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BuildRequest {
-    /// `feed` (Airnode Feed) or `airnode` (config.json).
-    pub node: String,
+    /// The node the config is for.
+    pub node: BuildNode,
     /// Feeds, `ENDPOINT:NAME=TYPE:VALUE,...` each.
     #[serde(default)]
     pub feeds: Vec<String>,

@@ -3,7 +3,8 @@
 use serde_json::Value;
 
 /// The node configurations `ois` reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum ConfigKind {
     /// An Airnode Feed config: `templates` and `endpoints` keyed by ID, signed API triggers.
     AirnodeFeed,
