@@ -64,14 +64,25 @@ pub struct FileResult {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// The name of the OIS converted from the document named `input`: its last extension replaced
+/// (`api.v2.yaml` → `api.v2.ois.json`), the one rule for a batch, one document and the studio.
+pub fn ois_file_name(input: &Path, format: OutputFormat) -> PathBuf {
+    let name = input.file_name().map_or_else(|| PathBuf::from("api"), PathBuf::from);
+    name.with_extension(ois_extension(format))
+}
+
+fn ois_extension(format: OutputFormat) -> &'static str {
+    match format {
+        OutputFormat::Json => "ois.json",
+        OutputFormat::Yaml => "ois.yaml",
+    }
+}
+
 /// The documents to convert: files as given, and every `*.json`/`*.yaml`/`*.yml` below folders,
 /// in a stable order. Outputs mirror each input's path below its folder. A folder that cannot be
 /// read becomes an item that fails with the reason, so the rest of the batch still converts.
 pub fn discover(inputs: &[PathBuf], format: OutputFormat) -> Vec<Item> {
-    let extension = match format {
-        OutputFormat::Json => "ois.json",
-        OutputFormat::Yaml => "ois.yaml",
-    };
+    let extension = ois_extension(format);
     let mut items = Vec::new();
     for input in inputs {
         if input.is_dir() {
@@ -98,13 +109,12 @@ pub fn discover(inputs: &[PathBuf], format: OutputFormat) -> Vec<Item> {
                 items.push(Item { output: PathBuf::new(), input: folder, named: false, problem: Some(problem) });
             }
         } else {
-            let name = input.file_name().map_or_else(|| PathBuf::from("stdin"), PathBuf::from);
-            items.push(Item {
-                output: name.with_extension(extension),
-                input: input.clone(),
-                named: true,
-                problem: None,
-            });
+            let output = if input.file_name().is_some() {
+                ois_file_name(input, format)
+            } else {
+                PathBuf::from("stdin").with_extension(extension)
+            };
+            items.push(Item { output, input: input.clone(), named: true, problem: None });
         }
     }
     // Two documents with the same stem in one folder (petstore.json, petstore.yaml) keep their
@@ -279,6 +289,16 @@ mod tests {
     use super::*;
 
     #[cfg(unix)]
+    #[test]
+    fn an_ois_is_named_after_its_document_but_its_last_extension() {
+        let name = |input: &str, format| ois_file_name(Path::new(input), format).display().to_string();
+        assert_eq!(name("specs/api.v2.yaml", OutputFormat::Json), "api.v2.ois.json");
+        assert_eq!(name("coins.json", OutputFormat::Yaml), "coins.ois.yaml");
+        assert_eq!(name("api", OutputFormat::Json), "api.ois.json");
+        let items = discover(&[PathBuf::from("api.v2.yaml")], OutputFormat::Json);
+        assert_eq!(items.first().map(|item| item.output.display().to_string()), Some("api.v2.ois.json".to_owned()));
+    }
+
     #[test]
     fn a_symlink_loop_is_walked_once() {
         let dir = tempfile::tempdir().unwrap();

@@ -110,14 +110,12 @@ impl Session {
         let name = source.name;
         let pasted = path.is_none().then_some(source.text);
         let title = rendered.title().to_owned();
-        let stem = name.rsplit('/').next().unwrap_or("api").to_owned();
-        let stem = stem.split('.').next().filter(|s| !s.is_empty()).unwrap_or("api").to_owned();
-        let suggested = match &path {
-            Some(path) => {
-                let folder = path.parent().map(|p| self.folder.relative(p)).unwrap_or_default();
-                if folder.is_empty() { format!("{stem}.ois.json") } else { format!("{folder}/{stem}.ois.json") }
-            }
-            None => format!("{stem}.ois.json"),
+        // Named as `ois convert` names it, so the page and the command line agree.
+        let named = crate::jobs::batch::ois_file_name(std::path::Path::new(&name), OutputFormat::Json);
+        let named = named.to_string_lossy().into_owned();
+        let suggested = match path.as_ref().and_then(|p| p.parent()).map(|p| self.folder.relative(p)) {
+            Some(folder) if !folder.is_empty() => format!("{folder}/{named}"),
+            _ => named.clone(),
         };
         let ois = rendered.ois()?;
         // The conversion checked every OIS rule: the draft's check is that and the rest.
@@ -130,8 +128,7 @@ impl Session {
         self.record = Some(Generated::Converted { title, options: options.clone(), text: Arc::clone(&text) });
         self.conversions += 1;
         *self.checked.get_mut() = Some(Checked { text: TextKey::of(&text), found });
-        self.draft =
-            Some(Draft { name: format!("{stem}.ois.json"), file: None, suggested, text, on_disk: None, title: None });
+        self.draft = Some(Draft { name: named, file: None, suggested, text, on_disk: None, title: None });
         self.openapi = Some(Opened { name, path, pasted, converted, diagnostics, options, operations });
         Ok(Some(ois))
     }

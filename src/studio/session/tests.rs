@@ -331,3 +331,18 @@ fn a_document_that_cannot_be_converted_stays_open_to_be_fixed_in_the_page() {
     assert_eq!(endpoint_names(&view), ["now"], "{view}");
     assert_eq!(view["openapi"]["report"]["errors"], 0, "{view}");
 }
+
+#[test]
+fn a_draft_is_named_as_the_command_line_names_it() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::create_dir(folder.path().join("specs")).unwrap();
+    std::fs::copy(
+        format!("{}/samples/coins.yaml", env!("CARGO_MANIFEST_DIR")),
+        folder.path().join("specs/api.v2.yaml"),
+    )
+    .unwrap();
+    let mut session = Session::new(Folder::new(folder.path()).unwrap());
+    session.open(OpenRequest { path: Some("specs/api.v2.yaml".to_owned()), ..OpenRequest::default() }).unwrap();
+    let view = serde_json::to_value(session.view()).unwrap();
+    assert_eq!(view["draft"]["suggested"], "specs/api.v2.ois.json", "{}", view["draft"]);
+}
