@@ -40,8 +40,10 @@ pub struct Settings {
     pub post: Option<Snippet>,
 }
 
-/// A change of one endpoint parameter.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A change of one endpoint parameter. As data (the studio's page sends it so): `"required"`,
+/// `"optional"`, `"drop"`, `"add"`, `{"default": V}`, `{"description": TEXT}`, `{"rename": NEW}`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum ParameterChange {
     /// The requester must give it.

@@ -13,10 +13,10 @@ impl Session {
     pub fn edit_seen(&mut self, request: EditRequest, seen: Option<u64>) -> Answer {
         let edit = match request {
             EditRequest::Add { name, operation, settings } => {
-                EndpointEdit::Add { name, operation, settings: settings.settings()? }
+                EndpointEdit::Add { name, operation, settings: settings.settings() }
             }
             EditRequest::Set { name, rename, settings } => {
-                EndpointEdit::Set { name, settings: settings.settings()?, rename: rename.filter(|r| !r.is_empty()) }
+                EndpointEdit::Set { name, settings: settings.settings(), rename: rename.filter(|r| !r.is_empty()) }
             }
             EditRequest::Remove { names } => EndpointEdit::Remove { names },
             EditRequest::Keep { filters } => EndpointEdit::Keep { filters },

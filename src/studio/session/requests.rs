@@ -42,9 +42,8 @@ pub struct SettingsRequest {
     pub fixed: Vec<(String, String)>,
     /// Operation parameters no longer fixed (the requester gives them again).
     pub unfixed: Vec<String>,
-    /// Endpoint parameters changed: name and `required`, `optional`, `default=V`,
-    /// `description=TEXT`, `rename=NEW`, `drop` or `add`.
-    pub parameters: Vec<(String, String)>,
+    /// Endpoint parameters changed: name and the change, typed (`"required"`, `{"rename": NEW}`).
+    pub parameters: Vec<(String, crate::edit::ParameterChange)>,
     /// Pre-processing (a V2 function).
     pub pre: Option<String>,
     /// Post-processing (a V2 function).
@@ -52,23 +51,18 @@ pub struct SettingsRequest {
 }
 
 impl SettingsRequest {
-    pub(super) fn settings(self) -> Result<crate::edit::Settings, Refusal> {
+    pub(super) fn settings(self) -> crate::edit::Settings {
         let mut settings = crate::edit::Settings {
             reserved: self.reserved,
             unreserved: self.unreserved,
             fixed: self.fixed,
             unfixed: self.unfixed,
+            parameters: self.parameters,
             ..crate::edit::Settings::default()
         };
-        for (name, change) in self.parameters {
-            let parsed = crate::edit::ParameterChange::parse(&change).ok_or_else(|| {
-                refuse(format!("parameter {name}: \"{change}\" is not required, optional, default=V, description=TEXT, rename=NEW, drop or add"))
-            })?;
-            settings.parameters.push((name, parsed));
-        }
         settings.pre = self.pre.filter(|code| !code.trim().is_empty()).map(crate::edit::Snippet::v2);
         settings.post = self.post.filter(|code| !code.trim().is_empty()).map(crate::edit::Snippet::v2);
-        Ok(settings)
+        settings
     }
 }
 

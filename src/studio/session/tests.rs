@@ -346,3 +346,17 @@ fn a_draft_is_named_as_the_command_line_names_it() {
     let view = serde_json::to_value(session.view()).unwrap();
     assert_eq!(view["draft"]["suggested"], "specs/api.v2.ois.json", "{}", view["draft"]);
 }
+
+#[test]
+fn a_parameter_change_is_sent_typed_not_in_the_command_line_s_words() {
+    let (_folder, mut session) = opened();
+    let typed = json!({"kind": "set", "name": "simplePrice", "settings": {"parameters": [["precision", "required"], ["ids", {"rename": "coins"}]]}});
+    edit(&mut session, typed).unwrap();
+    let view = serde_json::to_value(session.view()).unwrap();
+    assert!(view.to_string().contains("\"coins\""), "the rename was made");
+    let worded = json!({"kind": "set", "name": "simplePrice", "settings": {"parameters": [["ids", "default=5"]]}});
+    assert!(
+        serde_json::from_value::<EditRequest>(worded).is_err(),
+        "the command line's mini-language is not the page's"
+    );
+}
