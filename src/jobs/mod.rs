@@ -18,6 +18,7 @@ pub mod deploy;
 pub mod endpoint;
 pub mod feed;
 pub mod ids;
+pub mod node_config;
 pub mod processing;
 pub mod report_schemas;
 pub mod request;

@@ -112,31 +112,16 @@ impl Session {
             }),
             BuildNode::Airnode => ScaffoldKind::Airnode { http: false, signed_http: false },
         };
-        let scaffold = crate::jobs::scaffold::build(&oises, &kind)?;
-        let config = crate::emit::to_text(&scaffold.config, OutputFormat::Json)?;
-        let mut job = crate::jobs::ids::IdsJob {
-            file: PathBuf::from("config.json"),
-            held: Some(Held { name: "config.json".to_owned(), text: config.clone() }),
-            ..crate::jobs::ids::IdsJob::default()
-        };
-        let secrets = Secrets::from_values(self.secrets.clone());
-        let mnemonic = crate::node::mnemonic_secret(&scaffold.config);
-        if secrets.file_value(&mnemonic).is_some() {
-            job.airnode = crate::jobs::ids::Airnode::Secrets(secrets);
-        }
-        // With the Airnode known, the beacon set of the config's templates too (a set needs two).
-        let templates = scaffold.config.get("templates").and_then(Value::as_object).map_or(0, |t| t.len());
-        job.set = !matches!(job.airnode, crate::jobs::ids::Airnode::None) && templates >= 2;
-        let ids = crate::jobs::ids::run(&job)?;
-        let ids_text = crate::js::stringify_pretty(&serde_json::to_value(&ids).unwrap_or(Value::Null)) + "\n";
-        let secrets_template = crate::scaffold::secrets::template(&scaffold.secrets_env, "config.json", None).text;
+        let made = crate::jobs::node_config::made(&oises, &kind, Secrets::from_values(self.secrets.clone()))?;
+        let ids_text = crate::js::stringify_pretty(&serde_json::to_value(&made.ids).unwrap_or(Value::Null)) + "\n";
         let answer = Reply::typed(&answers::Built {
-            config,
-            secrets: secrets_template,
-            ids,
-            mnemonic,
-            diagnostics: view::placed(scaffold.warnings.clone(), None),
+            config: made.text,
+            secrets: made.secrets_template,
+            ids: made.ids,
+            mnemonic: made.mnemonic,
+            diagnostics: view::placed(made.scaffold.warnings.clone(), None),
         });
+        let scaffold = made.scaffold;
         self.built = Some(Built { scaffold, ids: ids_text });
         Ok(answer)
     }
