@@ -34,7 +34,13 @@ use crate::diagnostic::{Code, Diagnostic};
 pub const MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
-const STUDIO_JS: &str = include_str!("assets/studio.js");
+/// The page's script: its parts (each a few sections, kept short) joined in order at build time,
+/// served as one script behind the same token gate.
+const STUDIO_JS: &str = concat!(
+    include_str!("assets/js/base.js"),
+    include_str!("assets/js/draft.js"),
+    include_str!("assets/js/call_and_build.js"),
+);
 const STUDIO_CSS: &str = include_str!("assets/studio.css");
 
 /// A studio: its token, its port and its session.
