@@ -7,7 +7,7 @@
 //! read and written only below the folder it was started on ([`Folder`]); secrets typed into the
 //! page stay in memory and are masked in everything sent back; processing runs in the embedded
 //! sandbox only; calls go to the OIS's server or the one typed. Each step is a library job
-//! ([`crate::jobs`]) or an [`crate::edit`] operation on the draft ([`Session`]).
+//! ([`crate::jobs`]) or an [`crate::edit`] operation on the draft (the session).
 
 mod folder;
 pub mod gate;
@@ -25,7 +25,7 @@ use serde::de::DeserializeOwned;
 pub use folder::Folder;
 pub use gate::{Incoming, Outgoing};
 pub use memory::release_memory_with;
-pub use session::{CallRequest, OpenRequest, PreparedCall, Session};
+use session::{OpenRequest, Session};
 
 use crate::call::loopback;
 use crate::diagnostic::{Code, Diagnostic};

@@ -154,7 +154,6 @@ mod requests;
 
 use answer::refuse;
 pub use answer::{Answer, Refusal, Reply};
-pub use call::PreparedCall;
 pub use requests::*;
 
 /// What the studio reads of a document it opens: what a conversion reads, and the summary of each
