@@ -174,6 +174,7 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     ("OIS092", include_str!("../../docs/codes/OIS092.md")),
     ("OIS093", include_str!("../../docs/codes/OIS093.md")),
     ("OIS094", include_str!("../../docs/codes/OIS094.md")),
+    ("OIS096", include_str!("../../docs/codes/OIS096.md")),
     ("OIS095", include_str!("../../docs/codes/OIS095.md")),
     ("REQ001", include_str!("../../docs/codes/REQ001.md")),
     ("REQ002", include_str!("../../docs/codes/REQ002.md")),

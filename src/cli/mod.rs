@@ -228,6 +228,9 @@ fn flag_help(fix: &Fix) -> String {
             "write the feeds with `ois feed add` (--openapi, --operation, --value), or rename the endpoint to keep hand-written processing"
                 .to_owned()
         }
+        Fix::GiveMnemonic(name) => {
+            format!("pass --secrets FILE with a line {name}=... to check them (it is read for the Airnode address, never shown)")
+        }
         Fix::VerifyIds => "`ois ids verify FILE --format json` re-derives every ID of the config".to_owned(),
         Fix::DeriveTemplates => {
             "rename in the OIS alone (`ois endpoint set OIS.json OLD --rename NEW`), then derive the templates with `ois ids`"
@@ -425,6 +428,7 @@ mod tests {
             Fix::WriteFeedTables,
             Fix::VerifyIds,
             Fix::DeriveTemplates,
+            Fix::GiveMnemonic("AIRNODE_WALLET_MNEMONIC".into()),
             Fix::CarryFixed { file: "f".into(), fixes: vec![("e".into(), "p".into(), "v".into())] },
             Fix::CopyDefaults,
             Fix::ChooseSecurity,

@@ -30,7 +30,8 @@ pub(crate) struct ValidateArgs {
     strict: bool,
     /// A secrets file (repeatable: the Feed's and the Signed API's): an Airnode Feed config and
     /// its Signed API config checked together are checked with their push tokens filled from
-    /// them (never shown), so a token typed differently fails here, not as the Feed's 403.
+    /// them (never shown), so a token typed differently fails here, not as the Feed's 403; an
+    /// Airnode config.json's RRP template IDs are derived from the mnemonic it holds (read, never shown).
     #[arg(long, value_name = "FILE")]
     secrets: Vec<PathBuf>,
     /// Recorded answers (`ois call --record DIR`): each config's templates, or each OIS's feeds

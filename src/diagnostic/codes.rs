@@ -261,6 +261,7 @@ codes! {
         FeedsReadOneValue = "OIS092", Warning, "two feeds answered by one call that read the same value of its answer (a batch whose value paths were not made each feed's own, or two names of one asset): every one of them publishes that one value";
         NodeVersionNotTarget = "OIS093", Error, "an Airnode Feed or Signed API config naming another release than the one checked for: the target's node refuses it at start (`Invalid node version`)";
         UnusedEndpoints = "OIS094", Note, "an Airnode Feed config that carries OIS endpoints no template uses: the node reads and checks all of them, and the config is bigger than its feeds need";
+        RrpTemplatesUnchecked = "OIS096", Warning, "an Airnode config.json whose RRP template IDs are not checked: they derive from the Airnode address, and its mnemonic is a ${SECRET} filled when the node starts";
         ValuesReplayed = "OIS095", Note, "the values of a config's templates or an OIS's feeds answered from recorded answers, as the node would read them: how many, and whether each was its own";
     }
     Request {

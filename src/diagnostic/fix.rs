@@ -90,6 +90,9 @@ pub enum Fix {
     VerifyIds,
     /// Rename in the OIS alone, then derive the config's RRP templates again.
     DeriveTemplates,
+    /// Give the secrets file that holds the named secret, the Airnode's mnemonic: it is read to
+    /// derive the Airnode address, never shown.
+    GiveMnemonic(String),
     /// Carry fixed values over to a renamed parameter: (endpoint, parameter, value) each, in the
     /// OIS file named.
     CarryFixed {
@@ -181,6 +184,9 @@ impl Fix {
                     .to_owned()
             }
             Fix::VerifyIds => "derive every ID of the config again (jobs::ids::verify) to see which are wrong".to_owned(),
+            Fix::GiveMnemonic(name) => {
+                format!("give the secrets file with {name} (read for the Airnode address, never shown) to check them")
+            }
             Fix::DeriveTemplates => "rename in the OIS alone, then derive the templates again (the IDs job)".to_owned(),
             Fix::CarryFixed { fixes, .. } => {
                 let each: Vec<String> = fixes

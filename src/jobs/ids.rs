@@ -330,16 +330,29 @@ pub struct VerifyReport {
     /// Other errors found on the way (a template its endpoint cannot serve, a parameter the
     /// encoder refuses): the IDs may all be derived, the config still not servable.
     pub other_errors: usize,
+    /// IDs that could not be checked: RRP template IDs, which derive from the Airnode address,
+    /// of a config whose mnemonic is a `${SECRET}` no secrets file given holds.
+    pub unchecked: usize,
     /// Its diagnostics, and the file read for showing them in its text.
     #[serde(flatten)]
     pub located: crate::source::Located,
 }
 
-/// Re-derives every ID of the config at `path`.
-pub fn verify(path: &std::path::Path) -> Result<VerifyReport, Diagnostic> {
+/// Re-derives every ID of the config at `path`; `secrets`, a secrets file holding the mnemonic
+/// the config names, lets its RRP template IDs be derived too (the mnemonic is read, never shown).
+pub fn verify(path: &std::path::Path, secrets: Option<&std::path::Path>) -> Result<VerifyReport, Diagnostic> {
     let source = Source::read(path)?;
     let config = source.parse()?;
     let mut diagnostics = crate::validate::verify_ids(&config)?;
+    if let Some(file) = secrets {
+        let read = Source::read_regular(file)?;
+        let secrets = crate::request::Secrets::parse(&read.text).map_err(|e| e.in_file(file.display().to_string()))?;
+        crate::validate::rrp_template_ids_with_secrets(&config, &secrets, &mut diagnostics);
+    }
+    let unchecked = match diagnostics.iter().any(|d| d.code == Code::RrpTemplatesUnchecked) {
+        true => config.get("templates").and_then(Value::as_array).map_or(0, Vec::len),
+        false => 0,
+    };
     for diagnostic in &mut diagnostics {
         source.locate_diagnostic(diagnostic);
     }
@@ -351,6 +364,7 @@ pub fn verify(path: &std::path::Path) -> Result<VerifyReport, Diagnostic> {
         file: path.display().to_string(),
         mismatches,
         other_errors,
+        unchecked,
         located: crate::source::Located::new(diagnostics, Some(source)),
     })
 }

@@ -14,6 +14,7 @@ mod snippets;
 pub mod templates;
 
 pub use feed_config::{accepted_by, against_target};
+pub use node_config::rrp_template_ids_with_secrets;
 pub use signed_api::{configs_agree, tokens_agree};
 mod traps;
 
@@ -130,8 +131,14 @@ pub fn verify_ids(config: &Value) -> Result<Vec<Diagnostic>, Diagnostic> {
             Ok(found)
         }
         Some(ConfigKind::Airnode) => {
-            let ids =
-                [Code::BadTrigger, Code::BadTemplateId, Code::UndecodableParameters, Code::TemplateParameterUnknown];
+            let ids = [
+                Code::BadTrigger,
+                Code::BadTemplateId,
+                Code::UndecodableParameters,
+                Code::TemplateParameterUnknown,
+                Code::RrpTemplatesUnchecked,
+                Code::BadMnemonic,
+            ];
             Ok(validate_value(config, None).diagnostics.into_iter().filter(|d| ids.contains(&d.code)).collect())
         }
         Some(ConfigKind::SignedApi | ConfigKind::Fragment) | None => Err(Diagnostic::new(

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::shape::{
     ANY, BOOL, INTEGER, NUMBER, POSITIVE, STRING, STRINGS, Shape, Tag, is_url, optional, required, shape,
 };
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Fix};
 
 static TRIGGER: Shape =
     Shape::Object(&[required("endpointId", &STRING), required("endpointName", &STRING), required("oisTitle", &STRING)]);
@@ -143,27 +143,52 @@ pub(super) fn check(config: &Value, oises: &[&Value], diagnostics: &mut Vec<Diag
 
 /// The mnemonic is a BIP-39 phrase, and each template's ID is derived from its Airnode address,
 /// endpoint ID and parameters. A mnemonic given as a `${SECRET}` is filled only when the node
-/// loads the config, so neither can be checked then.
+/// loads the config: the template IDs are then not checked, and a warning says so (the secrets
+/// file, given, checks them: [`rrp_template_ids_with_secrets`]).
 fn mnemonic_and_templates(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
     let Some(mnemonic) = config.pointer("/nodeSettings/airnodeWalletMnemonic").and_then(Value::as_str) else {
         return;
     };
     if crate::ois::templates::has_unescaped(mnemonic) {
+        let count = rrp_templates(config).len();
+        if count > 0 {
+            let secret = crate::node::mnemonic_secret(config);
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::RrpTemplatesUnchecked,
+                    "/templates",
+                    format!(
+                        "{count} RRP template ID(s) not checked: each derives from the Airnode address, and the mnemonic is ${{{secret}}}, filled when the node starts"
+                    ),
+                )
+                .with_fix(Fix::GiveMnemonic(secret)),
+            );
+        }
         return;
     }
-    let Some(airnode) = crate::node::airnode_address(mnemonic) else {
-        diagnostics.push(
-            Diagnostic::new(
-                Code::BadMnemonic,
-                "/nodeSettings/airnodeWalletMnemonic",
-                "the Airnode wallet mnemonic is not a valid BIP-39 phrase (words of the English list, one space apart, with a valid checksum)",
-            )
-            .with_help("keep the mnemonic in secrets.env and write \"${AIRNODE_WALLET_MNEMONIC}\" here"),
-        );
-        return;
-    };
-    let templates = config.get("templates").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    for (index, template) in templates.iter().enumerate() {
+    match crate::node::airnode_address(mnemonic) {
+        Some(airnode) => diagnostics.extend(rrp_template_ids(config, airnode)),
+        None => diagnostics.push(bad_mnemonic()),
+    }
+}
+
+fn bad_mnemonic() -> Diagnostic {
+    Diagnostic::new(
+        Code::BadMnemonic,
+        "/nodeSettings/airnodeWalletMnemonic",
+        "the Airnode wallet mnemonic is not a valid BIP-39 phrase (words of the English list, one space apart, with a valid checksum)",
+    )
+    .with_help("keep the mnemonic in secrets.env and write \"${AIRNODE_WALLET_MNEMONIC}\" here")
+}
+
+fn rrp_templates(config: &Value) -> &[Value] {
+    config.get("templates").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
+}
+
+/// Each RRP template's ID against the one derived from `airnode`, its endpoint ID and parameters.
+fn rrp_template_ids(config: &Value, airnode: alloy_primitives::Address) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for (index, template) in rrp_templates(config).iter().enumerate() {
         let text = |key: &str| template.get(key).and_then(Value::as_str);
         let (Some(template_id), Some(endpoint_id), Some(parameters)) =
             (text("templateId"), text("endpointId"), text("encodedParameters"))
@@ -192,6 +217,27 @@ fn mnemonic_and_templates(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
             );
         }
     }
+    diagnostics
+}
+
+/// `diagnostics` of `config` with its RRP template IDs checked after all, when `secrets` hold the
+/// mnemonic its `${SECRET}` names: the warning that they were not ([`Code::RrpTemplatesUnchecked`])
+/// replaced by what deriving them finds. Whether it was replaced.
+pub fn rrp_template_ids_with_secrets(
+    config: &Value,
+    secrets: &crate::request::Secrets,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    if !diagnostics.iter().any(|d| d.code == Code::RrpTemplatesUnchecked) {
+        return false;
+    }
+    let Some(mnemonic) = secrets.file_value(&crate::node::mnemonic_secret(config)) else { return false };
+    diagnostics.retain(|d| d.code != Code::RrpTemplatesUnchecked);
+    match crate::node::airnode_address(mnemonic) {
+        Some(airnode) => diagnostics.extend(rrp_template_ids(config, airnode)),
+        None => diagnostics.push(bad_mnemonic()),
+    }
+    true
 }
 
 /// `0x`-prefixed hex with an even number of digits, as ethers' `arrayify` takes it.

@@ -1242,3 +1242,45 @@ fn quiet_color_and_report_behave_alike_everywhere() {
     let (_, told) = stderr(&[&missing[..], &["--color", "never"]].concat());
     assert!(told.contains("REQ001") && !told.contains('\u{1b}'), "{told}");
 }
+
+/// An Airnode config.json's RRP template IDs derive from the Airnode address: with its mnemonic a
+/// `${SECRET}`, `ids verify` says it did not check them (never "every ID is derived"), and with the
+/// secrets file it derives them: a wrong one fails, the right one passes; `validate` alike.
+#[test]
+fn rrp_template_ids_are_checked_with_the_mnemonic_and_said_unchecked_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = std::fs::read_to_string("tests/codes/OIS096.in/config.json").unwrap();
+    std::fs::write(dir.path().join("wrong.json"), &wrong).unwrap();
+    let derived = "0x3f1de0ec652a8400e25d0e149105bebf18a1b145e3de7d72315c657a3817dfaa";
+    let wrong_id = "0xa2ea7a30ea7aa2f3cd2f71f0c62f80a25dcfe0f488c6d3d73d155aa2cbf17b54";
+    std::fs::write(dir.path().join("right.json"), wrong.replace(wrong_id, derived)).unwrap();
+    std::fs::write(
+        dir.path().join("secrets.env"),
+        "AIRNODE_WALLET_MNEMONIC=test test test test test test test test test test test junk\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let output = common::ois().current_dir(dir.path()).args(args).output().unwrap();
+        let printed = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        (output.status.code(), printed)
+    };
+    let (code, printed) = run(&["ids", "verify", "wrong.json"]);
+    assert_eq!(code, Some(0), "{printed}");
+    assert!(printed.contains("OIS096") && printed.contains("1 ID(s) not checked"), "{printed}");
+    assert!(!printed.contains("every ID is derived from what it names\n"), "{printed}");
+    let (code, printed) = run(&["ids", "verify", "wrong.json", "--secrets", "secrets.env"]);
+    assert_eq!(code, Some(1), "{printed}");
+    assert!(printed.contains("OIS070") && printed.contains(derived) && !printed.contains("OIS096"), "{printed}");
+    assert!(!printed.contains("test test"), "the mnemonic is never shown: {printed}");
+    let (code, printed) = run(&["ids", "verify", "right.json", "--secrets", "secrets.env"]);
+    assert_eq!(code, Some(0), "{printed}");
+    assert!(printed.contains("every ID is derived from what it names"), "{printed}");
+    let (code, printed) = run(&["validate", "wrong.json", "--secrets", "secrets.env"]);
+    assert_eq!(code, Some(1), "{printed}");
+    assert!(printed.contains("OIS070") && !printed.contains("test test"), "{printed}");
+    let (code, printed) = run(&["validate", "right.json", "--secrets", "secrets.env"]);
+    assert_eq!(code, Some(0), "{printed}");
+    let (code, printed) = run(&["validate", "wrong.json"]);
+    assert_eq!(code, Some(0), "a warning: {printed}");
+    assert!(printed.contains("OIS096"), "{printed}");
+}

@@ -206,6 +206,7 @@ one_test_per_code! {
     ois093_node_version_not_target: NodeVersionNotTarget,
     ois094_unused_endpoints: UnusedEndpoints,
     ois095_values_replayed: ValuesReplayed,
+    ois096_rrp_templates_unchecked: RrpTemplatesUnchecked,
     cnv074_secret_name_suffixed: SecretNameSuffixed,
     cnv075_credential_looking_parameter: CredentialLookingParameter,
     cnv092_feed_operation_gone: FeedOperationGone,

@@ -181,6 +181,7 @@ export type DiagnosticCode =
   | 'OIS092'
   | 'OIS093'
   | 'OIS094'
+  | 'OIS096'
   | 'OIS095'
   | 'REQ001'
   | 'REQ002'
@@ -1254,6 +1255,11 @@ export interface IdsVerifyReport {
    * encoder refuses): the IDs may all be derived, the config still not servable.
    */
   otherErrors: number;
+  /**
+   * IDs that could not be checked: RRP template IDs, which derive from the Airnode address,
+   * of a config whose mnemonic is a `${SECRET}` no secrets file given holds.
+   */
+  unchecked: number;
   /**
    * Every diagnostic, in the order found.
    */

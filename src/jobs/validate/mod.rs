@@ -27,7 +27,8 @@ pub struct ValidateJob {
     /// The node release the files are checked for: a config naming another is refused.
     pub target: Option<crate::node::TargetSpec>,
     /// Secrets files (each read as the node reads its `secrets.env`): an Airnode Feed config and
-    /// a Signed API config checked together are checked with their tokens filled from them.
+    /// a Signed API config checked together are checked with their tokens filled from them; an
+    /// Airnode config.json's RRP template IDs are derived from the mnemonic they hold.
     pub secrets: Vec<PathBuf>,
     /// Warnings count as errors (a fetch interval that would hammer an API, say).
     pub strict: bool,
@@ -86,6 +87,7 @@ impl FileVerdict {
 pub fn run(job: &ValidateJob) -> Vec<FileVerdict> {
     let mut verdicts = each_file(job);
     agree(&mut verdicts, &job.secrets);
+    rrp_template_ids(&mut verdicts, &job.secrets);
     if let Some(recordings) = &job.replay {
         answer_values(&mut verdicts, job, recordings);
     }
@@ -154,6 +156,43 @@ fn agree(verdicts: &mut [FileVerdict], secrets: &[PathBuf]) {
         }
         verdict.valid &= !found.iter().any(Diagnostic::is_error);
         verdict.located.diagnostics.extend(found);
+        verdict.counts = Counts::of(&verdict.located.diagnostics);
+    }
+}
+
+/// An Airnode config.json's RRP template IDs derived after all, from the mnemonic a secrets file
+/// given holds (read, never shown), where they could not be checked without it.
+fn rrp_template_ids(verdicts: &mut [FileVerdict], secrets: &[PathBuf]) {
+    let unchecked = |v: &FileVerdict| v.located.diagnostics.iter().any(|d| d.code == Code::RrpTemplatesUnchecked);
+    if secrets.is_empty() || !verdicts.iter().any(unchecked) {
+        return;
+    }
+    let files = match read_secrets(secrets) {
+        Ok(files) => files,
+        Err(error) => {
+            if let Some(first) = verdicts.first_mut() {
+                first.located.diagnostics.push(error);
+                first.valid = false;
+                first.counts = Counts::of(&first.located.diagnostics);
+            }
+            return;
+        }
+    };
+    for verdict in verdicts.iter_mut().filter(|v| unchecked(v)) {
+        let Some(source) = verdict.located.source.as_ref() else { continue };
+        let Ok(config) = source.parse() else { continue };
+        let mut diagnostics = std::mem::take(&mut verdict.located.diagnostics);
+        let before = diagnostics.len();
+        if files
+            .iter()
+            .any(|(_, secrets)| crate::validate::rrp_template_ids_with_secrets(&config, secrets, &mut diagnostics))
+        {
+            for diagnostic in diagnostics.iter_mut().skip(before.saturating_sub(1)) {
+                source.locate_diagnostic(diagnostic);
+            }
+        }
+        verdict.located.diagnostics = diagnostics;
+        verdict.valid &= !verdict.located.diagnostics.iter().any(Diagnostic::is_error);
         verdict.counts = Counts::of(&verdict.located.diagnostics);
     }
 }
