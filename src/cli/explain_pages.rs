@@ -236,4 +236,6 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     ("OUT004", include_str!("../../docs/codes/OUT004.md")),
     ("OUT005", include_str!("../../docs/codes/OUT005.md")),
     ("OUT006", include_str!("../../docs/codes/OUT006.md")),
+    ("OUT007", include_str!("../../docs/codes/OUT007.md")),
+    ("OUT008", include_str!("../../docs/codes/OUT008.md")),
 ];

@@ -331,6 +331,8 @@ codes! {
         SecretsKept = "OUT004", Note, "a secrets template replacing a filled secrets file keeps its values, and the names it does not use";
         DeploySecretEmpty = "OUT005", Error, "a deployment folder whose node would start without a secret it needs (the mnemonic, an API key): nothing is written";
         DeployElsewhere = "OUT006", Note, "a deployment folder whose Feed pushes to a Signed API elsewhere: the folder's Signed API is the one to run there";
+        RrpTemplatesKept = "OUT007", Note, "an Airnode config.json made again from one with RRP templates: each whose endpoint is still served is kept as it was";
+        RrpTemplateDropped = "OUT008", Warning, "an Airnode config.json made again from one with an RRP template whose endpoint is no longer served: the template is dropped";
     }
 }
 

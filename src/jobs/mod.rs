@@ -22,6 +22,7 @@ pub mod node_config;
 pub mod processing;
 pub mod report_schemas;
 pub mod request;
+mod rrp_templates;
 pub mod scaffold;
 pub mod schema;
 pub mod status;

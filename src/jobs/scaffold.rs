@@ -172,7 +172,12 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
         return write(staging, &job.outputs);
     }
     let oises = crate::ois::oises_in_files(&job.files)?;
-    write(build(&oises, &job.kind)?, &job.outputs)
+    let mut scaffold = build(&oises, &job.kind)?;
+    if matches!(job.kind, ScaffoldKind::Airnode { .. }) {
+        let carried = super::rrp_templates::carry(&job.files, &mut scaffold.config)?;
+        scaffold.warnings.extend(carried);
+    }
+    write(scaffold, &job.outputs)
 }
 
 /// A staging copy of an Airnode Feed config: one Feed config, a server, and no feeds asked for

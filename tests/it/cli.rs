@@ -1284,3 +1284,36 @@ fn rrp_template_ids_are_checked_with_the_mnemonic_and_said_unchecked_without() {
     assert_eq!(code, Some(0), "a warning: {printed}");
     assert!(printed.contains("OIS096"), "{printed}");
 }
+
+/// `scaffold airnode` of a config.json with RRP templates, written over it, keeps them as they
+/// were (their IDs still derive from what they name) and says so.
+#[test]
+fn scaffolding_an_airnode_config_again_keeps_its_templates() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = std::fs::read_to_string("tests/codes/OIS096.in/config.json").unwrap();
+    let wrong_id = "0xa2ea7a30ea7aa2f3cd2f71f0c62f80a25dcfe0f488c6d3d73d155aa2cbf17b54";
+    let derived = "0x3f1de0ec652a8400e25d0e149105bebf18a1b145e3de7d72315c657a3817dfaa";
+    std::fs::write(dir.path().join("config.json"), config.replace(wrong_id, derived)).unwrap();
+    let before: serde_json::Value = serde_json::from_str(&config.replace(wrong_id, derived)).unwrap();
+    let output = common::ois()
+        .current_dir(dir.path())
+        .args(["scaffold", "airnode", "config.json", "-o", "config.json", "--force"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success() && said.contains("OUT007"), "{said}");
+    let after: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("config.json")).unwrap()).unwrap();
+    assert_eq!(after["templates"], before["templates"]);
+    std::fs::write(
+        dir.path().join("secrets.env"),
+        "AIRNODE_WALLET_MNEMONIC=test test test test test test test test test test test junk\n",
+    )
+    .unwrap();
+    let verified = common::ois()
+        .current_dir(dir.path())
+        .args(["ids", "verify", "config.json", "--secrets", "secrets.env"])
+        .output()
+        .unwrap();
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+}

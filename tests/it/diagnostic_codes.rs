@@ -415,6 +415,8 @@ one_test_per_code! {
     out004_secrets_kept: SecretsKept,
     out005_deploy_secret_empty: DeploySecretEmpty,
     out006_deploy_elsewhere: DeployElsewhere,
+    out007_rrp_templates_kept: RrpTemplatesKept,
+    out008_rrp_template_dropped: RrpTemplateDropped,
     ois076_template_parameter_unknown: TemplateParameterUnknown,
     ois077_template_parameter_missing: TemplateParameterMissing,
     ois078_template_unservable: TemplateUnservable,

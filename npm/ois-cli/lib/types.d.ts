@@ -242,7 +242,9 @@ export type DiagnosticCode =
   | 'OUT003'
   | 'OUT004'
   | 'OUT005'
-  | 'OUT006';
+  | 'OUT006'
+  | 'OUT007'
+  | 'OUT008';
 /**
  * How serious a diagnostic is.
  */
