@@ -99,6 +99,8 @@ enum Command {
     #[command(after_help = "EXAMPLES:
   ois ids feed.ois.json --template feed:name=string32:BTC/USD --airnode 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266
   ois ids feed.ois.json --templates feeds.json --mnemonic-env AIRNODE_WALLET_MNEMONIC --set
+  ois ids config.json --template price:coinId=string32:bitcoin --secrets secrets.env --sponsor 0xSPONSOR
+                                               RRP: each template's createTemplate call, the sponsor's wallet
   ois ids verify config.json                   exit 1 when an ID is not derived from what it names")]
     Ids(IdsArgs),
     /// Shell completions for ois (bash, zsh, fish, powershell, elvish) on standard output.

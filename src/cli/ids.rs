@@ -41,6 +41,10 @@ pub(crate) struct IdsArgs {
     /// Also the beacon set ID of the templates' beacons, in the order given.
     #[arg(long)]
     set: bool,
+    /// A sponsor's address (repeatable): the wallet the Airnode fulfils its RRP requests from,
+    /// which it funds (needs the mnemonic: --secrets or --mnemonic-env).
+    #[arg(long = "sponsor", value_name = "ADDRESS")]
+    sponsors: Vec<String>,
     #[arg(long, value_enum, default_value = "text")]
     format: ReportArg,
 }
@@ -79,6 +83,7 @@ impl IdsArgs {
             (None, None, None) => Airnode::None,
         };
         job.set = self.set;
+        job.sponsors = self.sponsors.clone();
         job
     }
 }
@@ -142,6 +147,17 @@ fn text(report: &IdsReport) -> String {
     }
     if let Some(hash) = &report.config_hash {
         out.push_str(&format!("\nconfig hash (as the Feed's heartbeat logs it): {hash}\n"));
+    }
+    if report.templates.iter().any(|t| t.create_template.is_some()) && report.config_hash.is_none() {
+        out.push_str(
+            "\nan RRP template exists on chain once made: AirnodeRrpV0.createTemplate(airnode, endpointId, encodedParameters)\nwith the values above (--format json has each call's data, createTemplate)\n",
+        );
+    }
+    for sponsor in &report.sponsor_wallets {
+        out.push_str(&format!(
+            "\nsponsor {}: sponsor wallet {} (it pays the fulfilments: fund it)\n",
+            sponsor.sponsor, sponsor.wallet
+        ));
     }
     out
 }

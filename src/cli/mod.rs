@@ -229,7 +229,7 @@ fn flag_help(fix: &Fix) -> String {
                 .to_owned()
         }
         Fix::GiveMnemonic(name) => {
-            format!("pass --secrets FILE with a line {name}=... to check them (it is read for the Airnode address, never shown)")
+            format!("pass --secrets FILE with a line {name}=... (the Airnode's mnemonic: read, never shown)")
         }
         Fix::VerifyIds => "`ois ids verify FILE --format json` re-derives every ID of the config".to_owned(),
         Fix::DeriveTemplates => {

@@ -46,6 +46,8 @@ pub struct IdsJob {
     pub airnode: Airnode,
     /// Also the beacon set of the templates' beacons, in the order given.
     pub set: bool,
+    /// Sponsors whose wallets to derive (RRP): the Airnode's mnemonic is needed.
+    pub sponsors: Vec<String>,
     /// The document already in hand (the studio's), read instead of `file`.
     pub held: Option<super::Held>,
 }
@@ -88,6 +90,11 @@ pub struct TemplateIds {
     /// The Airnode (RRP) template ID.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rrp_template_id: Option<String>,
+    /// The call data of `AirnodeRrpV0.createTemplate(airnode, endpointId, parameters)`: an RRP
+    /// template must exist on chain before a request names it (the copy in config.json only
+    /// saves the node the read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub create_template: Option<String>,
     /// The beacon ID.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub beacon_id: Option<String>,
@@ -115,8 +122,23 @@ pub struct IdsReport {
     /// config as written (secrets not filled): what an operator checks a deployment against.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config_hash: Option<String>,
+    /// The wallet the Airnode fulfils each sponsor's RRP requests from, for each sponsor asked
+    /// about: the sponsor funds it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sponsor_wallets: Vec<SponsorWallet>,
     /// What about the templates' values surprises people (how the encoder reads them).
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A sponsor and the Airnode's wallet for it (RRP).
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SponsorWallet {
+    /// The sponsor, checksummed.
+    pub sponsor: String,
+    /// The sponsor wallet, checksummed: fund it for the fulfilments' gas.
+    pub wallet: String,
 }
 
 fn bad(message: String) -> Diagnostic {
@@ -153,6 +175,23 @@ fn templates_of(job: &IdsJob) -> Result<Vec<Feed>, Diagnostic> {
 
 /// The Airnode address `airnode` says, for the config `document`.
 pub(super) fn airnode_of(airnode: &Airnode, document: &Source) -> Result<Option<Address>, Diagnostic> {
+    if let Airnode::Address(text) = airnode {
+        return text.parse().map(Some).map_err(|_| bad(format!("\"{text}\" is not an address")));
+    }
+    let Some(mnemonic) = mnemonic_of(airnode, document)? else { return Ok(None) };
+    crate::node::airnode_address(&mnemonic.text)
+        .map(Some)
+        .ok_or_else(|| bad(format!("{} is not a valid BIP-39 mnemonic", mnemonic.from)))
+}
+
+/// A mnemonic and where it was read (for messages; the mnemonic itself is never shown).
+struct Mnemonic {
+    text: String,
+    from: String,
+}
+
+/// The Airnode's mnemonic, when `airnode` names where it is.
+fn mnemonic_of(airnode: &Airnode, document: &Source) -> Result<Option<Mnemonic>, Diagnostic> {
     let from_secrets = |secrets: &crate::request::Secrets, file: Option<&std::path::Path>| {
         let config = document.parse()?;
         let name = crate::node::mnemonic_secret(&config);
@@ -166,23 +205,18 @@ pub(super) fn airnode_of(airnode: &Airnode, document: &Source) -> Result<Option<
                 },
             )
         })?;
-        crate::node::airnode_address(mnemonic)
-            .map(Some)
-            .ok_or_else(|| bad(format!("{name} in {holder} is not a valid BIP-39 mnemonic")))
+        Ok(Some(Mnemonic { text: mnemonic.to_owned(), from: format!("{name} in {holder}") }))
     };
     match airnode {
         Airnode::SecretsFile(path) => {
             from_secrets(&crate::request::Secrets::parse(&Source::read_regular(path)?.text)?, Some(path))
         }
         Airnode::Secrets(secrets) => from_secrets(secrets, None),
-        Airnode::None => Ok(None),
-        Airnode::Address(text) => text.parse().map(Some).map_err(|_| bad(format!("\"{text}\" is not an address"))),
+        Airnode::None | Airnode::Address(_) => Ok(None),
         Airnode::MnemonicIn(variable) => {
-            let mnemonic = std::env::var(variable)
+            let text = std::env::var(variable)
                 .map_err(|_| bad(format!("the environment variable {variable} (the mnemonic) is not set")))?;
-            crate::node::airnode_address(&mnemonic).map(Some).ok_or_else(|| {
-                bad(format!("the environment variable {variable} does not hold a valid BIP-39 mnemonic"))
-            })
+            Ok(Some(Mnemonic { text, from: format!("the environment variable {variable}") }))
         }
     }
 }
@@ -289,6 +323,7 @@ pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
             oev_template_id: oev_template_id.to_string(),
             airnode: None,
             rrp_template_id: None,
+            create_template: None,
             beacon_id: None,
             oev_beacon_id: None,
         };
@@ -297,6 +332,7 @@ pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
             beacons.push(beacon);
             row.airnode = Some(airnode.to_checksum(None));
             row.rrp_template_id = Some(crate::node::rrp_template_id(airnode, endpoint_id, &encoded.bytes));
+            row.create_template = Some(crate::node::create_template_calldata(airnode, endpoint_id, &encoded.bytes));
             row.beacon_id = Some(beacon.to_string());
             row.oev_beacon_id = Some(ids::beacon_id(airnode, oev_template_id).to_string());
         }
@@ -315,7 +351,29 @@ pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
         .ok()
         .filter(|root| crate::node::ConfigKind::of(root) == Some(crate::node::ConfigKind::AirnodeFeed))
         .map(|root| ids::config_hash(&root));
-    Ok(IdsReport { endpoints, airnode, templates, beacon_set_id, config_hash, diagnostics: warnings })
+    let sponsor_wallets = sponsor_wallets(job, &document)?;
+    Ok(IdsReport { endpoints, airnode, templates, beacon_set_id, config_hash, sponsor_wallets, diagnostics: warnings })
+}
+
+/// Each sponsor's wallet, from the Airnode's mnemonic (an address alone does not derive them).
+fn sponsor_wallets(job: &IdsJob, document: &Source) -> Result<Vec<SponsorWallet>, Diagnostic> {
+    if job.sponsors.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(mnemonic) = mnemonic_of(&job.airnode, document)? else {
+        let name = document.parse().map(|c| crate::node::mnemonic_secret(&c)).unwrap_or_default();
+        return Err(bad("a sponsor wallet derives from the Airnode's mnemonic, not its address".to_owned())
+            .with_fix(crate::diagnostic::Fix::GiveMnemonic(name)));
+    };
+    job.sponsors
+        .iter()
+        .map(|text| {
+            let sponsor: Address = text.parse().map_err(|_| bad(format!("sponsor \"{text}\" is not an address")))?;
+            let wallet = crate::node::sponsor_wallet(&mnemonic.text, sponsor)
+                .ok_or_else(|| bad(format!("{} is not a valid BIP-39 mnemonic", mnemonic.from)))?;
+            Ok(SponsorWallet { sponsor: sponsor.to_checksum(None), wallet: wallet.to_checksum(None) })
+        })
+        .collect()
 }
 
 /// What `ois ids verify` found.

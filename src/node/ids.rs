@@ -302,6 +302,12 @@ pub fn endpoint_id(title: &str, endpoint: &str) -> String {
 /// no password, BIP-44 path m/44'/60'/0'/0/0); `None` when ethers would refuse the phrase. Its
 /// words are separated by spaces only, in any case.
 pub fn airnode_address(mnemonic: &str) -> Option<alloy_primitives::Address> {
+    address_at(mnemonic, "m/44'/60'/0'/0/0")
+}
+
+/// The address of the key `mnemonic` derives at BIP-32 `path`, as ethers' `Wallet.fromMnemonic`
+/// (BIP-39, no password); `None` when ethers would refuse the phrase.
+fn address_at(mnemonic: &str, path: &str) -> Option<alloy_primitives::Address> {
     use coins_bip39::{English, Mnemonic};
     let lower = mnemonic.to_lowercase();
     let words: Vec<&str> = lower.split(' ').filter(|word| !word.is_empty()).collect();
@@ -311,13 +317,48 @@ pub fn airnode_address(mnemonic: &str) -> Option<alloy_primitives::Address> {
         return None;
     }
     let mnemonic = Mnemonic::<English>::new_from_phrase(&words.join(" ")).ok()?;
-    let key = mnemonic.derive_key("m/44'/60'/0'/0/0", None).ok()?;
+    let key = mnemonic.derive_key(path, None).ok()?;
     let signing: &k256::ecdsa::SigningKey = key.as_ref();
     // The address: the last 20 bytes of keccak256 of the uncompressed public key (without its
     // 0x04 prefix).
     let point = signing.verifying_key().to_encoded_point(false);
     let hash = alloy_primitives::keccak256(point.as_bytes().get(1..)?);
     Some(alloy_primitives::Address::from_slice(hash.get(12..)?))
+}
+
+/// The wallet an Airnode fulfils `sponsor`'s requests from (RRP, protocol 1), as airnode-node's
+/// `deriveSponsorWalletFromMnemonic`: the sponsor's 160 bits in six 31-bit parts, lowest first,
+/// under `m/44'/60'/0'/1/`. The sponsor funds it; the Airnode pays the fulfilments from it.
+pub fn sponsor_wallet(mnemonic: &str, sponsor: alloy_primitives::Address) -> Option<alloy_primitives::Address> {
+    address_at(mnemonic, &format!("m/44'/60'/0'/{}", sponsor_wallet_path(sponsor)))
+}
+
+/// `1/…`: the RRP protocol's index, then the sponsor's address in six 31-bit parts, lowest first.
+fn sponsor_wallet_path(sponsor: alloy_primitives::Address) -> String {
+    let value = alloy_primitives::U256::from_be_slice(sponsor.as_slice());
+    let mask = alloy_primitives::U256::from((1u64 << 31) - 1);
+    let parts: Vec<String> = (0..6usize).map(|i: usize| ((value >> (31 * i)) & mask).to_string()).collect();
+    format!("1/{}", parts.join("/"))
+}
+
+/// The call data of `AirnodeRrpV0.createTemplate(airnode, endpointId, parameters)`: what makes an
+/// RRP template on chain (the node refuses a request naming a template that does not exist there),
+/// `0x…`.
+pub fn create_template_calldata(
+    airnode: alloy_primitives::Address,
+    endpoint_id: alloy_primitives::B256,
+    encoded_parameters: &[u8],
+) -> String {
+    let selector = alloy_primitives::keccak256("createTemplate(address,bytes32,bytes)");
+    let arguments = DynSolValue::Tuple(vec![
+        DynSolValue::Address(airnode),
+        DynSolValue::FixedBytes(endpoint_id, 32),
+        DynSolValue::Bytes(encoded_parameters.to_vec()),
+    ])
+    .abi_encode_params();
+    let mut data = selector.get(..4).unwrap_or_default().to_vec();
+    data.extend(arguments);
+    format!("0x{}", alloy_primitives::hex::encode(data))
 }
 
 /// An Airnode (RRP, config.json) template ID: `keccak256(abi.encodePacked(address airnode, bytes32
@@ -393,6 +434,13 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_sponsor_wallet_path_is_the_sponsor_in_31_bit_parts() {
+        // airnode-node's own test vector.
+        let sponsor: alloy_primitives::Address = "0x8A45eac0267dD0803Fd957723EdE10693A076698".parse().unwrap();
+        assert_eq!(sponsor_wallet_path(sponsor), "1/973563544/2109481170/2137349576/871269377/610184194/17");
+    }
 
     fn parameter(kind: &str, name: &str, value: Value) -> TemplateParameter {
         TemplateParameter { kind: kind.to_owned(), name: name.to_owned(), value }

@@ -12,7 +12,7 @@ pub mod signed_data;
 mod target;
 
 pub use crate::ois::ConfigKind;
-pub use ids::{airnode_address, endpoint_id, endpoint_ids, rrp_template_id};
+pub use ids::{airnode_address, create_template_calldata, endpoint_id, endpoint_ids, rrp_template_id, sponsor_wallet};
 pub use secret_places::node_secrets_out_of_place;
 pub use secrets::{
     CredentialSlot, MNEMONIC_SECRET, NODE_SECRET_SUFFIX, credential_slots, is_node_secret, is_secret_name,

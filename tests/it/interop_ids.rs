@@ -272,3 +272,50 @@ fn decoding_matches_airnode_abi() {
     }
     assert!(decoded > 60 && refused > 100, "{decoded} decoded, {refused} refused");
 }
+
+/// Airnode RRP's sponsor wallets and `createTemplate` call data as airnode-node 0.15 derives them
+/// and AirnodeRrpV0 encodes it (tests/interop/rrp.js), for generated sponsors (the edges of the
+/// 31-bit parts included), mnemonics and template parameters.
+#[test]
+fn sponsor_wallets_and_create_template_match_airnode_node() {
+    if !common::interop_installed("@api3/airnode-node") || !common::interop_installed("@api3/airnode-protocol") {
+        return;
+    }
+    let mnemonics = [
+        "test test test test test test test test test test test junk",
+        "diamond result history offer forest diagram crop armed stumble orchard stage glance",
+    ];
+    let mut rng = common::Rng(0x5EED_5F0A_50E5_0001);
+    let mut sponsors: Vec<[u8; 20]> = vec![[0; 20], [0xff; 20]];
+    for _ in 0..30 {
+        let mut bytes = [0u8; 20];
+        bytes.iter_mut().for_each(|b| *b = (rng.next() & 0xff) as u8);
+        sponsors.push(bytes);
+    }
+    let cases: Vec<(String, alloy_primitives::Address, alloy_primitives::B256, Vec<u8>)> = sponsors
+        .iter()
+        .enumerate()
+        .map(|(index, bytes)| {
+            let endpoint = alloy_primitives::B256::from([(index as u8).wrapping_mul(7); 32]);
+            let parameters: Vec<u8> = (0..rng.below(200)).map(|_| (rng.next() & 0xff) as u8).collect();
+            (mnemonics[index % 2].to_owned(), alloy_primitives::Address::from(*bytes), endpoint, parameters)
+        })
+        .collect();
+    let airnode = ois::node::airnode_address(mnemonics[0]).unwrap();
+    let input: Vec<Value> = cases
+        .iter()
+        .map(|(mnemonic, sponsor, endpoint, parameters)| {
+            json!({
+                "mnemonic": mnemonic, "sponsor": sponsor.to_checksum(None), "airnode": airnode.to_checksum(None),
+                "endpointId": endpoint.to_string(), "parameters": hex(parameters),
+            })
+        })
+        .collect();
+    let real = common::run_node("rrp.js", &Value::Array(input));
+    for (index, (mnemonic, sponsor, endpoint, parameters)) in cases.iter().enumerate() {
+        let wallet = ois::node::sponsor_wallet(mnemonic, *sponsor).unwrap().to_checksum(None);
+        assert_eq!(real[index]["wallet"], wallet.as_str(), "sponsor {sponsor}");
+        let data = ois::node::create_template_calldata(airnode, *endpoint, parameters);
+        assert_eq!(real[index]["createTemplate"], data.as_str(), "case {index}");
+    }
+}

@@ -770,6 +770,12 @@ export interface TemplateIds {
    */
   rrpTemplateId?: string | null;
   /**
+   * The call data of `AirnodeRrpV0.createTemplate(airnode, endpointId, parameters)`: an RRP
+   * template must exist on chain before a request names it (the copy in config.json only
+   * saves the node the read).
+   */
+  createTemplate?: string | null;
+  /**
    * The beacon ID.
    */
   beaconId?: string | null;
@@ -794,6 +800,19 @@ export interface TemplateParameter {
    * Its value as the config holds it (a string, usually).
    */
   value: unknown;
+}
+/**
+ * A sponsor and the Airnode's wallet for it (RRP).
+ */
+export interface SponsorWallet {
+  /**
+   * The sponsor, checksummed.
+   */
+  sponsor: string;
+  /**
+   * The sponsor wallet, checksummed: fund it for the fulfilments' gas.
+   */
+  wallet: string;
 }
 /**
  * A template of a scaffolded config and its ID.
@@ -1234,6 +1253,11 @@ export interface IdsReport {
    * config as written (secrets not filled): what an operator checks a deployment against.
    */
   configHash?: string | null;
+  /**
+   * The wallet the Airnode fulfils each sponsor's RRP requests from, for each sponsor asked
+   * about: the sponsor funds it.
+   */
+  sponsorWallets?: SponsorWallet[];
   /**
    * Every diagnostic, each the same shape in every report.
    */
