@@ -158,6 +158,18 @@ pub(crate) struct AirnodeArgs {
     /// Add an HTTP signed-data gateway trigger for every endpoint.
     #[arg(long)]
     signed_http: bool,
+    /// An RRP template (repeatable), as `ois ids` takes one: `price:coinId=string32:bitcoin`. Its
+    /// ID derives from the Airnode (--airnode, or --secrets holding the mnemonic); a template must
+    /// also be made on chain (`ois ids` gives its createTemplate call).
+    #[arg(long = "template", value_name = "ENDPOINT:NAME=TYPE:VALUE,...")]
+    templates: Vec<String>,
+    /// The Airnode's address, for the templates' IDs.
+    #[arg(long, value_name = "ADDRESS", conflicts_with = "secrets")]
+    airnode: Option<String>,
+    /// A secrets file holding the Airnode's mnemonic (AIRNODE_WALLET_MNEMONIC; read, never shown),
+    /// for the templates' IDs.
+    #[arg(long, value_name = "FILE")]
+    secrets: Option<PathBuf>,
     /// The Airnode the config.json is for: airnode@0.15 (reads OIS 2.3.x), the only release and
     /// so the default (airnode@next has no release whose config.json could be written yet). An
     /// OIS it does not read is refused.
@@ -206,7 +218,17 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
         ScaffoldCommand::Airnode(args) => {
             // airnode@0.15 is the only choice (the argument says so in scripts).
             let _ = args.target;
-            let kind = ScaffoldKind::Airnode { http: args.http, signed_http: args.signed_http };
+            let airnode = match (args.airnode, args.secrets) {
+                (Some(address), _) => ois::jobs::ids::Airnode::Address(address),
+                (None, Some(file)) => ois::jobs::ids::Airnode::SecretsFile(file),
+                (None, None) => ois::jobs::ids::Airnode::None,
+            };
+            let kind = ScaffoldKind::Airnode {
+                http: args.http,
+                signed_http: args.signed_http,
+                templates: args.templates,
+                airnode,
+            };
             ScaffoldJob::new(args.files, kind, args.outputs.outputs())
         }
     };

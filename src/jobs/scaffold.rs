@@ -110,6 +110,10 @@ pub enum ScaffoldKind {
         http: bool,
         /// An HTTP signed-data gateway trigger per endpoint.
         signed_http: bool,
+        /// RRP templates, `ENDPOINT:NAME=TYPE:VALUE,...` each, their IDs derived from `airnode`.
+        templates: Vec<String>,
+        /// The Airnode the templates' IDs derive from (needed with templates).
+        airnode: super::ids::Airnode,
     },
 }
 
@@ -173,9 +177,10 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
     }
     let oises = crate::ois::oises_in_files(&job.files)?;
     let mut scaffold = build(&oises, &job.kind)?;
-    if matches!(job.kind, ScaffoldKind::Airnode { .. }) {
+    if let ScaffoldKind::Airnode { templates, airnode, .. } = &job.kind {
         let carried = super::rrp_templates::carry(&job.files, &mut scaffold.config)?;
         scaffold.warnings.extend(carried);
+        super::rrp_templates::add(&mut scaffold.config, templates, airnode)?;
     }
     write(scaffold, &job.outputs)
 }
@@ -324,7 +329,7 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
                 "a Signed API config is made from an Airnode Feed config",
             ));
         }
-        ScaffoldKind::Airnode { http, signed_http } => {
+        ScaffoldKind::Airnode { http, signed_http, .. } => {
             // Airnode 0.15 is the only Airnode with a config.json to write: it reads OIS 2.3.x.
             let options =
                 AirnodeOptions { http_gateway: *http, signed_http_gateway: *signed_http, require_format: true };

@@ -281,3 +281,56 @@ fn feeds_that_differ_in_path_are_not_batched_and_the_feed_agrees() {
     assert_eq!(results[0]["valid"], false, "the Feed batched templates that differ in _path");
     assert!(results[0]["issues"].to_string().contains("same operation effect"), "{}", results[0]["issues"]);
 }
+
+/// `scaffold airnode --template` derives each RRP template's ID from the Airnode of the mnemonic it
+/// is given: airnode-validator 0.15 accepts the config, secrets filled, and refuses it, as `ids verify
+/// --secrets` does, once a template ID is changed.
+#[test]
+fn rrp_templates_by_command_pass_airnode_validator() {
+    if !common::interop_installed("@api3/airnode-validator") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |args: &[&str]| common::ois().current_dir(d).args(args).output().unwrap();
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/coins.yaml"), d.join("coins.yaml")).unwrap();
+    let converted = run(&["convert", "coins.yaml", "-o", "coins.ois.json", "--target", "airnode@0.15"]);
+    assert!(converted.status.success(), "{}", String::from_utf8_lossy(&converted.stderr));
+    std::fs::write(
+        d.join("secrets.env"),
+        "AIRNODE_WALLET_MNEMONIC=test test test test test test test test test test test junk\n",
+    )
+    .unwrap();
+    let scaffolded = run(&[
+        "scaffold",
+        "airnode",
+        "coins.ois.json",
+        "--template",
+        "simplePrice:ids=string32:bitcoin,vs_currencies=string32:usd",
+        "--template",
+        "coinsId:id=string32:ethereum",
+        "--secrets",
+        "secrets.env",
+        "-o",
+        "config.json",
+    ]);
+    assert!(scaffolded.status.success(), "{}", String::from_utf8_lossy(&scaffolded.stderr));
+    let config: Value = serde_json::from_slice(&std::fs::read(d.join("config.json")).unwrap()).unwrap();
+    assert_eq!(config["templates"].as_array().unwrap().len(), 2);
+    let mut broken = config.clone();
+    let id = broken["templates"][0]["templateId"].as_str().unwrap().to_owned();
+    let last = if id.ends_with('0') { '1' } else { '0' };
+    broken["templates"][0]["templateId"] = json!(format!("{}{last}", &id[..65]));
+    let verdicts = common::run_node(
+        "node-configs.js",
+        &json!([
+            {"kind": "airnode", "secrets": secrets_for(&config), "config": config},
+            {"kind": "airnode", "secrets": secrets_for(&broken), "config": broken},
+        ]),
+    );
+    assert_eq!(verdicts[0]["valid"], true, "{}", verdicts[0]);
+    assert_eq!(verdicts[1]["valid"], false, "{}", verdicts[1]);
+    std::fs::write(d.join("broken.json"), serde_json::to_string_pretty(&broken).unwrap()).unwrap();
+    assert!(run(&["ids", "verify", "config.json", "--secrets", "secrets.env"]).status.success());
+    assert_eq!(run(&["ids", "verify", "broken.json", "--secrets", "secrets.env"]).status.code(), Some(1));
+}
