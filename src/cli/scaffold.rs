@@ -170,6 +170,10 @@ pub(crate) struct AirnodeArgs {
     /// for the templates' IDs.
     #[arg(long, value_name = "FILE")]
     secrets: Option<PathBuf>,
+    /// A staging config: every OIS calls this server (`ois mock`'s address, a staging host)
+    /// instead of its own; its IDs are the production config's.
+    #[arg(long, value_name = "URL")]
+    server: Option<String>,
     /// The Airnode the config.json is for: airnode@0.15 (reads OIS 2.3.x), the only release and
     /// so the default (airnode@next has no release whose config.json could be written yet). An
     /// OIS it does not read is refused.
@@ -228,6 +232,7 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
                 signed_http: args.signed_http,
                 templates: args.templates,
                 airnode,
+                server: args.server,
             };
             ScaffoldJob::new(args.files, kind, args.outputs.outputs())
         }

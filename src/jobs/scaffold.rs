@@ -114,6 +114,8 @@ pub enum ScaffoldKind {
         templates: Vec<String>,
         /// The Airnode the templates' IDs derive from (needed with templates).
         airnode: super::ids::Airnode,
+        /// Another server every OIS calls instead of its own (a staging config).
+        server: Option<String>,
     },
 }
 
@@ -177,10 +179,14 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
     }
     let oises = crate::ois::oises_in_files(&job.files)?;
     let mut scaffold = build(&oises, &job.kind)?;
-    if let ScaffoldKind::Airnode { templates, airnode, .. } = &job.kind {
+    if let ScaffoldKind::Airnode { templates, airnode, server, .. } = &job.kind {
         let carried = super::rrp_templates::carry(&job.files, &mut scaffold.config)?;
         scaffold.warnings.extend(carried);
         super::rrp_templates::add(&mut scaffold.config, templates, airnode)?;
+        // The endpoint and template IDs name no server: a staging config's are production's.
+        if let Some(server) = server {
+            scaffold.warnings.extend(staging(&mut scaffold.config, server)?);
+        }
     }
     write(scaffold, &job.outputs)
 }

@@ -1317,3 +1317,25 @@ fn scaffolding_an_airnode_config_again_keeps_its_templates() {
         .unwrap();
     assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
 }
+
+/// `scaffold airnode --server URL`: every OIS calls the server given, and every ID is production's.
+#[test]
+fn a_staging_airnode_config_calls_the_server_given_with_production_s_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy("tests/codes/OIS096.in/config.json", dir.path().join("config.json")).unwrap();
+    let run = |args: &[&str]| {
+        let output = common::ois().current_dir(dir.path()).args(args).output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    run(&["scaffold", "airnode", "config.json", "-o", "production.json"]);
+    let said = run(&["scaffold", "airnode", "config.json", "--server", "http://127.0.0.1:9", "-o", "staging.json"]);
+    assert!(said.contains("REQ017"), "{said}");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(dir.path().join(name)).unwrap()).unwrap()
+    };
+    let (production, staging) = (read("production.json"), read("staging.json"));
+    assert_eq!(staging["ois"][0]["apiSpecifications"]["servers"][0]["url"], "http://127.0.0.1:9");
+    assert_eq!(staging["triggers"], production["triggers"]);
+    assert_eq!(staging["templates"], production["templates"]);
+}

@@ -115,6 +115,7 @@ impl Session {
                 signed_http: false,
                 templates: Vec::new(),
                 airnode: crate::jobs::ids::Airnode::None,
+                server: None,
             },
         };
         let made = crate::jobs::node_config::made(&oises, &kind, Secrets::from_values(self.secrets.clone()))?;
