@@ -1,0 +1,85 @@
+// Airnode RRP for real: AirnodeRrpV0 (airnode-protocol 0.15) deployed on a local chain (hardhat,
+// bound to 127.0.0.1), the requests a requester makes, and the real airnode-node 0.15 coordinator
+// run once on the config.json given, as its local deployment runs it. Reads a JSON file:
+//   {rpc, config (path), secrets: {NAME: value}, requests: [{endpointId, parameters} |
+//    {template: {endpointId, parameters}}]}
+// A template request first creates its template on chain with the call `ois ids` names. Prints
+// [{requestId, templateId?, fulfilled?: data, failed?: message}], one per request, in order, to the
+// file named second (the node logs on standard output).
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { ethers } = require('ethers');
+const { AirnodeRrpV0Factory } = require('@api3/airnode-protocol');
+const { deriveSponsorWalletFromMnemonic } = require('@api3/airnode-node/dist/src/evm/wallet');
+
+async function main() {
+  const input = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+  const provider = new ethers.providers.JsonRpcProvider(input.rpc);
+  const deployer = provider.getSigner(0);
+  const requester = provider.getSigner(1);
+  const requesterAddress = await requester.getAddress();
+  const rrp = await new AirnodeRrpV0Factory(deployer).deploy();
+  await rrp.deployed();
+
+  const mnemonic = input.secrets.AIRNODE_WALLET_MNEMONIC;
+  const airnode = ethers.Wallet.fromMnemonic(mnemonic).address;
+  const sponsorWallet = deriveSponsorWalletFromMnemonic(mnemonic, requesterAddress).address;
+  await (await deployer.sendTransaction({ to: sponsorWallet, value: ethers.utils.parseEther('10') })).wait();
+  await (await rrp.connect(requester).setSponsorshipStatus(requesterAddress, true)).wait();
+
+  const made = [];
+  for (const request of input.requests) {
+    let receipt;
+    let templateId;
+    if (request.template) {
+      const created = await (await rrp.createTemplate(airnode, request.template.endpointId, request.template.parameters)).wait();
+      templateId = created.events.find((e) => e.event === 'CreatedTemplate').args.templateId;
+      receipt = await (
+        await rrp.connect(requester).makeTemplateRequest(templateId, requesterAddress, sponsorWallet, requesterAddress, '0x12345678', '0x')
+      ).wait();
+    } else {
+      receipt = await (
+        await rrp
+          .connect(requester)
+          .makeFullRequest(airnode, request.endpointId, requesterAddress, sponsorWallet, requesterAddress, '0x12345678', request.parameters)
+      ).wait();
+    }
+    const event = receipt.events.find((e) => e.event === 'MadeFullRequest' || e.event === 'MadeTemplateRequest');
+    made.push({ requestId: event.args.requestId, templateId });
+  }
+
+  // The node as its local deployment runs it: its own `dist` with its config beside it (a copy,
+  // inside its package so that it finds the packages it needs), the secrets in its environment.
+  const secrets = { ...input.secrets, AIRNODE_RRP_ADDRESS: rrp.address, CHAIN_ID: '31337', CHAIN_PROVIDER_URL: input.rpc };
+  Object.assign(process.env, secrets);
+  const home = path.dirname(require.resolve('@api3/airnode-node/package.json'));
+  const node = fs.mkdtempSync(path.join(home, '.run-'));
+  fs.cpSync(path.join(home, 'dist'), path.join(node, 'dist'), { recursive: true });
+  fs.mkdirSync(path.join(node, 'dist/config'));
+  fs.copyFileSync(input.config, path.join(node, 'dist/config/config.json'));
+  const handlers = require(path.join(node, 'dist/src/workers/local-handlers'));
+  await handlers.startCoordinator();
+  fs.rmSync(node, { recursive: true, force: true });
+
+  const out = [];
+  for (const request of made) {
+    const fulfilled = await rrp.queryFilter(rrp.filters.FulfilledRequest(airnode, request.requestId));
+    const failed = await rrp.queryFilter(rrp.filters.FailedRequest(airnode, request.requestId));
+    out.push({
+      requestId: request.requestId,
+      templateId: request.templateId,
+      fulfilled: fulfilled.length ? fulfilled[0].args.data : undefined,
+      failed: failed.length ? failed[0].args.errorMessage : undefined,
+    });
+  }
+  fs.writeFileSync(process.argv[3], JSON.stringify(out));
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`${error.stack || error}\n`);
+    process.exit(1);
+  },
+);
