@@ -2,10 +2,12 @@
 // bound to 127.0.0.1), the requests a requester makes, and the real airnode-node 0.15 coordinator
 // run once on the config.json given, as its local deployment runs it. Reads a JSON file:
 //   {rpc, config (path), secrets: {NAME: value}, requests: [{endpointId, parameters} |
-//    {template: {endpointId, parameters}}]}
+//    {template: {endpointId, parameters}}], gateway?: {endpointId, parameters: {NAME: value},
+//    encodedParameters}}
 // A template request first creates its template on chain with the call `ois ids` names. Prints
-// [{requestId, templateId?, fulfilled?: data, failed?: message}], one per request, in order, to the
-// file named second (the node logs on standard output).
+// {requests: [{requestId, templateId?, fulfilled?: data, failed?: message}] (one per request, in
+// order), http?, signed?} (the HTTP and signed-data gateways' answers for `gateway`) to the file
+// named second (the node logs on standard output).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -58,9 +60,12 @@ async function main() {
   fs.cpSync(path.join(home, 'dist'), path.join(node, 'dist'), { recursive: true });
   fs.mkdirSync(path.join(node, 'dist/config'));
   fs.copyFileSync(input.config, path.join(node, 'dist/config/config.json'));
-  const handlers = require(path.join(node, 'dist/src/workers/local-handlers'));
-  await handlers.startCoordinator();
-  fs.rmSync(node, { recursive: true, force: true });
+  const gateways = {};
+  try {
+    await run(node, input, gateways);
+  } finally {
+    fs.rmSync(node, { recursive: true, force: true });
+  }
 
   const out = [];
   for (const request of made) {
@@ -73,7 +78,23 @@ async function main() {
       failed: failed.length ? failed[0].args.errorMessage : undefined,
     });
   }
-  fs.writeFileSync(process.argv[3], JSON.stringify(out));
+  fs.writeFileSync(process.argv[3], JSON.stringify({ requests: out, ...gateways }));
+}
+
+/** The coordinator once, then what the gateways answer for `input.gateway`, into `gateways`. */
+async function run(node, input, gateways) {
+  const handlers = require(path.join(node, 'dist/src/workers/local-handlers'));
+  await handlers.startCoordinator();
+  if (!input.gateway) return;
+  // What the gateways answer, as their handlers do behind the local gateway server.
+  const { loadTrustedConfig } = require(path.join(node, 'dist/src/config'));
+  const { processHttpRequest, processHttpSignedDataRequest } = require(path.join(node, 'dist/src/handlers'));
+  const config = loadTrustedConfig(path.join(node, 'dist/config/config.json'), process.env);
+  const { endpointId, parameters, encodedParameters } = input.gateway;
+  const [httpError, http] = await processHttpRequest(config, endpointId, parameters);
+  const [signedError, signed] = await processHttpSignedDataRequest(config, endpointId, encodedParameters);
+  gateways.http = http || { error: String(httpError) };
+  gateways.signed = signed || { error: String(signedError) };
 }
 
 main().then(

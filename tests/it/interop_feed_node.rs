@@ -17,8 +17,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use alloy_primitives::{Address, B256, Signature, U256, keccak256};
-use common::nodes::{free_port, pushed, signed_api_config, start_node};
+use common::nodes::{free_port, pushed, signed_api_config, signer, start_node};
 use common::vendor::{deploy_for, deploy_with, vendor};
 use serde_json::{Value, json};
 
@@ -31,21 +30,6 @@ fn config_hash_by(feed_package: &Path, config: &Path) -> String {
     let output = Command::new("node").arg("-e").arg(script).arg(feed_package).arg(config).output().expect("node runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8(output.stdout).unwrap()
-}
-
-/// What the Feed signs: `keccak256(abi.encodePacked(bytes32 templateId, uint256 timestamp, bytes
-/// encodedValue))`, as an EIP-191 message.
-fn signer(datum: &Value) -> Address {
-    let text = |key: &str| datum[key].as_str().unwrap();
-    let template: B256 = text("templateId").parse().unwrap();
-    let timestamp: U256 = text("timestamp").parse().unwrap();
-    let value = alloy_primitives::hex::decode(text("encodedValue")).unwrap();
-    let mut packed = template.to_vec();
-    packed.extend_from_slice(&timestamp.to_be_bytes::<32>());
-    packed.extend_from_slice(&value);
-    let digest = keccak256(&packed);
-    let signature: Signature = text("signature").parse().unwrap();
-    signature.recover_address_from_msg(digest.as_slice()).unwrap()
 }
 
 #[test]

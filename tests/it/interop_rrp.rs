@@ -3,7 +3,8 @@
 //! a local chain (hardhat from npm, bound to 127.0.0.1), and the real airnode-node 0.15 coordinator
 //! run on the config (tests/interop/rrp-chain.js): a full request and a template request (the
 //! template created on chain as `ois ids` says) are fulfilled with `ois call`'s encoded value, and
-//! a `_path` that finds nothing fails on chain as `ois call` fails.
+//! a `_path` that finds nothing fails on chain as `ois call` fails; its HTTP and signed-data gateways
+//! answer that value too.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // tests fail by panicking
 
@@ -99,6 +100,8 @@ fn the_real_airnode_fulfils_rrp_requests_with_ois_call_s_value() {
         good,
         "--secrets",
         "secrets.env",
+        "--http",
+        "--signed-http",
         "-o",
         "config.json",
     ]);
@@ -142,6 +145,11 @@ fn the_real_airnode_fulfils_rrp_requests_with_ois_call_s_value() {
         "config": d.join("config.json"),
         "secrets": {"AIRNODE_WALLET_MNEMONIC": MNEMONIC, "COIN_PRICES_API_DEMO_API_KEY_HEADER": "k"},
         "requests": [request(good_ids), {"template": request(good_ids)}, request(bad_ids)],
+        "gateway": {
+            "endpointId": good_ids["endpointId"],
+            "parameters": {"ids": "bitcoin", "vs_currencies": "usd", "_path": "bitcoin.usd"},
+            "encodedParameters": good_ids["encodedParameters"],
+        },
     });
     std::fs::write(d.join("chain-in.json"), input.to_string()).unwrap();
     let driven = Command::new("node")
@@ -152,12 +160,20 @@ fn the_real_airnode_fulfils_rrp_requests_with_ois_call_s_value() {
         .unwrap();
     assert!(driven.status.success(), "{}", String::from_utf8_lossy(&driven.stderr));
     drop(chain);
-    let results: Value = serde_json::from_slice(&std::fs::read(d.join("chain-out.json")).unwrap()).unwrap();
+    let out: Value = serde_json::from_slice(&std::fs::read(d.join("chain-out.json")).unwrap()).unwrap();
+    let results = &out["requests"];
     assert_eq!(results[0]["fulfilled"], encoded.as_str(), "a full request: {results}");
     assert_eq!(results[1]["templateId"], good_ids["rrpTemplateId"], "the template made on chain is ois ids'");
     assert_eq!(results[1]["fulfilled"], encoded.as_str(), "a template request: {results}");
     let failed = results[2]["failed"].as_str().unwrap_or_else(|| panic!("a path that finds nothing fails: {results}"));
     assert!(results[2]["fulfilled"].is_null(), "{results}");
+    // Both gateways answer the value `ois call` encodes.
+    assert_eq!(out["http"]["data"]["encodedValue"], encoded.as_str(), "the HTTP gateway: {}", out["http"]);
+    assert_eq!(out["signed"]["data"]["encodedValue"], encoded.as_str(), "the signed-data gateway: {}", out["signed"]);
+    // Signed by the Airnode, over the template ID `ois ids` derives (a Feed's, with no Airnode in it).
+    let mut datum = out["signed"]["data"].clone();
+    datum["templateId"] = good_ids["templateId"].clone();
+    assert_eq!(Value::String(common::nodes::signer(&datum).to_checksum(None)), ids["airnode"], "{datum}");
     // `ois call` says what the node says, then why.
     assert!(message.starts_with(failed), "on chain: {failed}\nois call: {message}");
 }

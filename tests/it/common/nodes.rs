@@ -103,3 +103,19 @@ pub fn pushed(
         std::thread::sleep(Duration::from_millis(250));
     }
 }
+
+/// Who signed a datum, as the Feed (and Airnode's signed-data gateway) signs it: `keccak256(abi.encodePacked(bytes32 templateId, uint256 timestamp, bytes
+/// encodedValue))`, as an EIP-191 message.
+pub fn signer(datum: &Value) -> alloy_primitives::Address {
+    use alloy_primitives::{B256, Signature, U256, keccak256};
+    let text = |key: &str| datum[key].as_str().unwrap();
+    let template: B256 = text("templateId").parse().unwrap();
+    let timestamp: U256 = text("timestamp").parse().unwrap();
+    let value = alloy_primitives::hex::decode(text("encodedValue")).unwrap();
+    let mut packed = template.to_vec();
+    packed.extend_from_slice(&timestamp.to_be_bytes::<32>());
+    packed.extend_from_slice(&value);
+    let digest = keccak256(&packed);
+    let signature: Signature = text("signature").parse().unwrap();
+    signature.recover_address_from_msg(digest.as_slice()).unwrap()
+}
