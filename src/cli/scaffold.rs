@@ -170,6 +170,10 @@ pub(crate) struct AirnodeArgs {
     /// for the templates' IDs.
     #[arg(long, value_name = "FILE")]
     secrets: Option<PathBuf>,
+    /// The port the HTTP gateways listen on (the node's default: 3000; it listens on every
+    /// interface).
+    #[arg(long, value_name = "PORT")]
+    gateway_port: Option<u16>,
     /// A staging config: every OIS calls this server (`ois mock`'s address, a staging host)
     /// instead of its own; its IDs are the production config's.
     #[arg(long, value_name = "URL")]
@@ -227,13 +231,14 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
                 (None, Some(file)) => ois::jobs::ids::Airnode::SecretsFile(file),
                 (None, None) => ois::jobs::ids::Airnode::None,
             };
-            let kind = ScaffoldKind::Airnode {
-                http: args.http,
-                signed_http: args.signed_http,
-                templates: args.templates,
-                airnode,
-                server: args.server,
-            };
+            let mut request = ois::jobs::scaffold::AirnodeRequest::default();
+            request.http = args.http;
+            request.signed_http = args.signed_http;
+            request.gateway_port = args.gateway_port;
+            request.templates = args.templates;
+            request.airnode = airnode;
+            request.server = args.server;
+            let kind = ScaffoldKind::Airnode(request);
             ScaffoldJob::new(args.files, kind, args.outputs.outputs())
         }
     };

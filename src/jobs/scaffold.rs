@@ -105,18 +105,25 @@ pub enum ScaffoldKind {
     /// The Signed API's config for a signed API of the Airnode Feed config that is the job's file.
     SignedApi(SignedApiRequest),
     /// A whole Airnode config.json.
-    Airnode {
-        /// An HTTP gateway trigger per endpoint.
-        http: bool,
-        /// An HTTP signed-data gateway trigger per endpoint.
-        signed_http: bool,
-        /// RRP templates, `ENDPOINT:NAME=TYPE:VALUE,...` each, their IDs derived from `airnode`.
-        templates: Vec<String>,
-        /// The Airnode the templates' IDs derive from (needed with templates).
-        airnode: super::ids::Airnode,
-        /// Another server every OIS calls instead of its own (a staging config).
-        server: Option<String>,
-    },
+    Airnode(AirnodeRequest),
+}
+
+/// What an Airnode config.json is made with, beside its OIS.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct AirnodeRequest {
+    /// An HTTP gateway trigger per endpoint.
+    pub http: bool,
+    /// An HTTP signed-data gateway trigger per endpoint.
+    pub signed_http: bool,
+    /// The port the gateways listen on (on every interface; the node's default: 3000).
+    pub gateway_port: Option<u16>,
+    /// RRP templates, `ENDPOINT:NAME=TYPE:VALUE,...` each, their IDs derived from `airnode`.
+    pub templates: Vec<String>,
+    /// The Airnode the templates' IDs derive from (needed with templates).
+    pub airnode: super::ids::Airnode,
+    /// Another server every OIS calls instead of its own (a staging config).
+    pub server: Option<String>,
 }
 
 /// What `ois scaffold` is asked to do.
@@ -179,12 +186,12 @@ pub fn run(job: &ScaffoldJob) -> Result<ScaffoldReport, Diagnostic> {
     }
     let oises = crate::ois::oises_in_files(&job.files)?;
     let mut scaffold = build(&oises, &job.kind)?;
-    if let ScaffoldKind::Airnode { templates, airnode, server, .. } = &job.kind {
+    if let ScaffoldKind::Airnode(request) = &job.kind {
         let carried = super::rrp_templates::carry(&job.files, &mut scaffold.config)?;
         scaffold.warnings.extend(carried);
-        super::rrp_templates::add(&mut scaffold.config, templates, airnode)?;
+        super::rrp_templates::add(&mut scaffold.config, &request.templates, &request.airnode)?;
         // The endpoint and template IDs name no server: a staging config's are production's.
-        if let Some(server) = server {
+        if let Some(server) = &request.server {
             scaffold.warnings.extend(staging(&mut scaffold.config, server)?);
         }
     }
@@ -335,10 +342,14 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
                 "a Signed API config is made from an Airnode Feed config",
             ));
         }
-        ScaffoldKind::Airnode { http, signed_http, .. } => {
+        ScaffoldKind::Airnode(request) => {
             // Airnode 0.15 is the only Airnode with a config.json to write: it reads OIS 2.3.x.
-            let options =
-                AirnodeOptions { http_gateway: *http, signed_http_gateway: *signed_http, require_format: true };
+            let options = AirnodeOptions {
+                http_gateway: request.http,
+                signed_http_gateway: request.signed_http,
+                gateway_port: request.gateway_port,
+                require_format: true,
+            };
             airnode_config(oises, &options)?
         }
     };

@@ -245,6 +245,8 @@ pub struct AirnodeOptions {
     pub http_gateway: bool,
     /// Add an HTTP signed-data gateway trigger for every endpoint.
     pub signed_http_gateway: bool,
+    /// The port the gateways listen on (`None`: the node's default, 3000).
+    pub gateway_port: Option<u16>,
     /// Refuse an OIS whose `oisFormat` Airnode 0.15 does not read, rather than note it.
     pub require_format: bool,
 }
@@ -299,7 +301,10 @@ pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> Result<NodeS
             "maxConcurrency": 100
         }],
         "nodeSettings": {
-            "cloudProvider": {"type": "local"},
+            "cloudProvider": match options.gateway_port {
+                Some(port) => json!({"type": "local", "gatewayServerPort": port}),
+                None => json!({"type": "local"}),
+            },
             "airnodeWalletMnemonic": format!("${{{MNEMONIC_SECRET}}}"),
             "heartbeat": {"enabled": false},
             "httpGateway": gateway_settings(options.http_gateway),

@@ -311,12 +311,16 @@ fn rrp_templates_by_command_pass_airnode_validator() {
         "coinsId:id=string32:ethereum",
         "--secrets",
         "secrets.env",
+        "--http",
+        "--gateway-port",
+        "3456",
         "-o",
         "config.json",
     ]);
     assert!(scaffolded.status.success(), "{}", String::from_utf8_lossy(&scaffolded.stderr));
     let config: Value = serde_json::from_slice(&std::fs::read(d.join("config.json")).unwrap()).unwrap();
     assert_eq!(config["templates"].as_array().unwrap().len(), 2);
+    assert_eq!(config["nodeSettings"]["cloudProvider"]["gatewayServerPort"], 3456);
     let mut broken = config.clone();
     let id = broken["templates"][0]["templateId"].as_str().unwrap().to_owned();
     let last = if id.ends_with('0') { '1' } else { '0' };

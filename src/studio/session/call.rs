@@ -110,13 +110,7 @@ impl Session {
                 server: request.server.filter(|s| !s.trim().is_empty()),
                 ..FeedRequest::default()
             }),
-            BuildNode::Airnode => ScaffoldKind::Airnode {
-                http: false,
-                signed_http: false,
-                templates: Vec::new(),
-                airnode: crate::jobs::ids::Airnode::None,
-                server: None,
-            },
+            BuildNode::Airnode => ScaffoldKind::Airnode(crate::jobs::scaffold::AirnodeRequest::default()),
         };
         let made = crate::jobs::node_config::made(&oises, &kind, Secrets::from_values(self.secrets.clone()))?;
         let ids_text = crate::js::stringify_pretty(&serde_json::to_value(&made.ids).unwrap_or(Value::Null)) + "\n";
