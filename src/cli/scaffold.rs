@@ -174,6 +174,17 @@ pub(crate) struct AirnodeArgs {
     /// interface).
     #[arg(long, value_name = "PORT")]
     gateway_port: Option<u16>,
+    /// A chain the Airnode serves, by ID (repeatable; each with its provider URL and AirnodeRrpV0
+    /// address as secrets). None: one chain whose ID is a secret too.
+    #[arg(long = "chain", value_name = "ID")]
+    chains: Vec<String>,
+    /// The gas price in gwei when the provider recommends none (the provider's recommended price,
+    /// ×1.2, comes first) [default: 10].
+    #[arg(long, value_name = "GWEI")]
+    gas_price: Option<u64>,
+    /// Blocks a request waits for before the Airnode serves it [the node's default: 0].
+    #[arg(long, value_name = "BLOCKS")]
+    min_confirmations: Option<u64>,
     /// A staging config: every OIS calls this server (`ois mock`'s address, a staging host)
     /// instead of its own; its IDs are the production config's.
     #[arg(long, value_name = "URL")]
@@ -235,6 +246,9 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
             request.http = args.http;
             request.signed_http = args.signed_http;
             request.gateway_port = args.gateway_port;
+            request.chains = args.chains;
+            request.gas_price_gwei = args.gas_price;
+            request.min_confirmations = args.min_confirmations;
             request.templates = args.templates;
             request.airnode = airnode;
             request.server = args.server;

@@ -47,7 +47,7 @@ impl Place {
             Some(Place::Mnemonic)
         } else if name.starts_with("SIGNED_API") && name.ends_with("TOKEN") {
             Some(Place::SignedApiToken)
-        } else if name.ends_with("_PROVIDER_URL") || matches!(name, "CHAIN_ID" | "AIRNODE_RRP_ADDRESS") {
+        } else if name.ends_with("_PROVIDER_URL") || name.ends_with("AIRNODE_RRP_ADDRESS") || name == "CHAIN_ID" {
             Some(Place::Chain)
         } else if super::is_node_secret(name) {
             Some(Place::NodeSetting)

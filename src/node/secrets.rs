@@ -31,6 +31,7 @@ pub fn is_node_secret(name: &str) -> bool {
     name.contains("MNEMONIC")
         || (name.starts_with("SIGNED_API") && name.ends_with("TOKEN"))
         || name.ends_with("_PROVIDER_URL")
+        || name.ends_with("AIRNODE_RRP_ADDRESS")
         || name.starts_with("AWS_")
         || EXACT.contains(&name)
 }

@@ -247,6 +247,13 @@ pub struct AirnodeOptions {
     pub signed_http_gateway: bool,
     /// The port the gateways listen on (`None`: the node's default, 3000).
     pub gateway_port: Option<u16>,
+    /// The chains served, by ID (none: one whose ID is a secret, `CHAIN_ID`).
+    pub chains: Vec<String>,
+    /// The gas price, in gwei, when the provider recommends none (the last of the gas price
+    /// strategies; `None`: 10).
+    pub gas_price_gwei: Option<u64>,
+    /// Blocks a request waits for before it is served (`None`: the node's default, 0).
+    pub min_confirmations: Option<u64>,
     /// Refuse an OIS whose `oisFormat` Airnode 0.15 does not read, rather than note it.
     pub require_format: bool,
 }
@@ -289,17 +296,7 @@ pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> Result<NodeS
         }
     };
     let config = json!({
-        "chains": [{
-            "authorizers": {"requesterEndpointAuthorizers": [], "crossChainRequesterAuthorizers": [],
-                "requesterAuthorizersWithErc721": [], "crossChainRequesterAuthorizersWithErc721": []},
-            "authorizations": {"requesterEndpointAuthorizations": {}},
-            "contracts": {"AirnodeRrp": "${AIRNODE_RRP_ADDRESS}"},
-            "id": "${CHAIN_ID}",
-            "providers": {"provider": {"url": "${CHAIN_PROVIDER_URL}"}},
-            "type": "evm",
-            "options": {"fulfillmentGasLimit": 500000, "gasPriceOracle": [{"gasPriceStrategy": "constantGasPrice", "gasPrice": {"value": 10, "unit": "gwei"}}]},
-            "maxConcurrency": 100
-        }],
+        "chains": chains(options),
         "nodeSettings": {
             "cloudProvider": match options.gateway_port {
                 Some(port) => json!({"type": "local", "gatewayServerPort": port}),
@@ -322,8 +319,60 @@ pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> Result<NodeS
     });
     let mut secrets_env = base.secrets_env;
     secrets_env.push_str(&format!("\n# The node's wallet: a BIP-39 mnemonic\n{MNEMONIC_SECRET}=\n"));
-    secrets_env.push_str("\n# The chain: its ID, an RPC provider URL, and the AirnodeRrpV0 contract address on it\nCHAIN_ID=\nCHAIN_PROVIDER_URL=\nAIRNODE_RRP_ADDRESS=\n");
+    if options.chains.is_empty() {
+        secrets_env.push_str("\n# The chain: its ID, an RPC provider URL, and the AirnodeRrpV0 contract address on it\nCHAIN_ID=\nCHAIN_PROVIDER_URL=\nAIRNODE_RRP_ADDRESS=\n");
+    }
+    for id in &options.chains {
+        let (url, rrp) = chain_secrets(id);
+        secrets_env.push_str(&format!(
+            "\n# Chain {id}: an RPC provider URL, and the AirnodeRrpV0 contract address on it\n{url}=\n{rrp}=\n"
+        ));
+    }
     Ok(NodeScaffold { config, secrets_env, warnings })
+}
+
+/// The secrets of chain `id`: its provider's URL and its AirnodeRrpV0's address.
+fn chain_secrets(id: &str) -> (String, String) {
+    let id: String = id.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' }).collect();
+    (format!("CHAIN_{id}_PROVIDER_URL"), format!("CHAIN_{id}_AIRNODE_RRP_ADDRESS"))
+}
+
+/// The chains of an Airnode config: each with its provider and AirnodeRrpV0 as secrets, empty
+/// authorizers (the node serves every requester whose sponsor funds a wallet), the provider's
+/// recommended gas price (×1.2) with a constant one after it (the node's rule: last, and used when
+/// the provider recommends none), and the node's defaults otherwise.
+fn chains(options: &AirnodeOptions) -> Vec<Value> {
+    let one = |id: Value, url: String, rrp: String| {
+        let mut chain = json!({
+            "authorizers": {"requesterEndpointAuthorizers": [], "crossChainRequesterAuthorizers": [],
+                "requesterAuthorizersWithErc721": [], "crossChainRequesterAuthorizersWithErc721": []},
+            "authorizations": {"requesterEndpointAuthorizations": {}},
+            "contracts": {"AirnodeRrp": format!("${{{rrp}}}")},
+            "id": id,
+            "providers": {"provider": {"url": format!("${{{url}}}")}},
+            "type": "evm",
+            "options": {"fulfillmentGasLimit": 500000, "gasPriceOracle": [
+                {"gasPriceStrategy": "providerRecommendedGasPrice", "recommendedGasPriceMultiplier": 1.2},
+                {"gasPriceStrategy": "constantGasPrice", "gasPrice": {"value": options.gas_price_gwei.unwrap_or(10), "unit": "gwei"}}
+            ]},
+            "maxConcurrency": 100
+        });
+        if let (Some(blocks), Some(object)) = (options.min_confirmations, chain.as_object_mut()) {
+            object.insert("minConfirmations".to_owned(), json!(blocks));
+        }
+        chain
+    };
+    if options.chains.is_empty() {
+        return vec![one(json!("${CHAIN_ID}"), "CHAIN_PROVIDER_URL".to_owned(), "AIRNODE_RRP_ADDRESS".to_owned())];
+    }
+    options
+        .chains
+        .iter()
+        .map(|id| {
+            let (url, rrp) = chain_secrets(id);
+            one(json!(id), url, rrp)
+        })
+        .collect()
 }
 
 /// The first OIS whose `oisFormat` is not of `family`, which `node` (named in the message) reads:

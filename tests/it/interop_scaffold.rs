@@ -34,8 +34,8 @@ fn secrets_for(config: &Value) -> Map<String, Value> {
         let value = match name {
             "AIRNODE_WALLET_MNEMONIC" => "test test test test test test test test test test test junk",
             "CHAIN_ID" => "31337",
-            "CHAIN_PROVIDER_URL" => "http://127.0.0.1:8545",
-            "AIRNODE_RRP_ADDRESS" => "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+            url if url.ends_with("_PROVIDER_URL") => "http://127.0.0.1:8545",
+            rrp if rrp.ends_with("AIRNODE_RRP_ADDRESS") => "0x5FbDB2315678afecb367f032d93F642f64180aa3",
             _ => "secret-value",
         };
         secrets.insert(name.to_owned(), json!(value));
@@ -314,6 +314,14 @@ fn rrp_templates_by_command_pass_airnode_validator() {
         "--http",
         "--gateway-port",
         "3456",
+        "--chain",
+        "31337",
+        "--chain",
+        "11155111",
+        "--gas-price",
+        "30",
+        "--min-confirmations",
+        "1",
         "-o",
         "config.json",
     ]);
@@ -321,6 +329,11 @@ fn rrp_templates_by_command_pass_airnode_validator() {
     let config: Value = serde_json::from_slice(&std::fs::read(d.join("config.json")).unwrap()).unwrap();
     assert_eq!(config["templates"].as_array().unwrap().len(), 2);
     assert_eq!(config["nodeSettings"]["cloudProvider"]["gatewayServerPort"], 3456);
+    let chains = config["chains"].as_array().unwrap();
+    assert_eq!((chains[0]["id"].as_str(), chains[1]["id"].as_str()), (Some("31337"), Some("11155111")));
+    assert_eq!(chains[1]["providers"]["provider"]["url"], "${CHAIN_11155111_PROVIDER_URL}");
+    assert_eq!(chains[0]["minConfirmations"], 1);
+    assert_eq!(chains[0]["options"]["gasPriceOracle"][1]["gasPrice"]["value"], 30);
     let mut broken = config.clone();
     let id = broken["templates"][0]["templateId"].as_str().unwrap().to_owned();
     let last = if id.ends_with('0') { '1' } else { '0' };
