@@ -185,6 +185,10 @@ pub(crate) struct AirnodeArgs {
     /// Blocks a request waits for before the Airnode serves it [the node's default: 0].
     #[arg(long, value_name = "BLOCKS")]
     min_confirmations: Option<u64>,
+    /// A RequesterAuthorizerWithAirnode contract (repeatable): only the requesters it allows are
+    /// served. Without one, every requester whose sponsor funds a sponsor wallet is.
+    #[arg(long = "requester-authorizer", value_name = "ADDRESS")]
+    requester_authorizers: Vec<String>,
     /// A staging config: every OIS calls this server (`ois mock`'s address, a staging host)
     /// instead of its own; its IDs are the production config's.
     #[arg(long, value_name = "URL")]
@@ -249,6 +253,7 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
             request.chains = args.chains;
             request.gas_price_gwei = args.gas_price;
             request.min_confirmations = args.min_confirmations;
+            request.requester_authorizers = args.requester_authorizers;
             request.templates = args.templates;
             request.airnode = airnode;
             request.server = args.server;

@@ -254,6 +254,9 @@ pub struct AirnodeOptions {
     pub gas_price_gwei: Option<u64>,
     /// Blocks a request waits for before it is served (`None`: the node's default, 0).
     pub min_confirmations: Option<u64>,
+    /// RequesterAuthorizerWithAirnode contracts on every chain: only the requesters they allow are
+    /// served (none: every requester whose sponsor funds a wallet).
+    pub requester_authorizers: Vec<String>,
     /// Refuse an OIS whose `oisFormat` Airnode 0.15 does not read, rather than note it.
     pub require_format: bool,
 }
@@ -344,7 +347,7 @@ fn chain_secrets(id: &str) -> (String, String) {
 fn chains(options: &AirnodeOptions) -> Vec<Value> {
     let one = |id: Value, url: String, rrp: String| {
         let mut chain = json!({
-            "authorizers": {"requesterEndpointAuthorizers": [], "crossChainRequesterAuthorizers": [],
+            "authorizers": {"requesterEndpointAuthorizers": options.requester_authorizers, "crossChainRequesterAuthorizers": [],
                 "requesterAuthorizersWithErc721": [], "crossChainRequesterAuthorizersWithErc721": []},
             "authorizations": {"requesterEndpointAuthorizations": {}},
             "contracts": {"AirnodeRrp": format!("${{{rrp}}}")},

@@ -322,6 +322,8 @@ fn rrp_templates_by_command_pass_airnode_validator() {
         "30",
         "--min-confirmations",
         "1",
+        "--requester-authorizer",
+        "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
         "-o",
         "config.json",
     ]);
@@ -333,6 +335,10 @@ fn rrp_templates_by_command_pass_airnode_validator() {
     assert_eq!((chains[0]["id"].as_str(), chains[1]["id"].as_str()), (Some("31337"), Some("11155111")));
     assert_eq!(chains[1]["providers"]["provider"]["url"], "${CHAIN_11155111_PROVIDER_URL}");
     assert_eq!(chains[0]["minConfirmations"], 1);
+    assert_eq!(
+        chains[1]["authorizers"]["requesterEndpointAuthorizers"][0],
+        "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0"
+    );
     assert_eq!(chains[0]["options"]["gasPriceOracle"][1]["gasPrice"]["value"], 30);
     let mut broken = config.clone();
     let id = broken["templates"][0]["templateId"].as_str().unwrap().to_owned();

@@ -220,6 +220,14 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
             ));
         }
         ScaffoldKind::Airnode(request) => {
+            if let Some(bad) =
+                request.requester_authorizers.iter().find(|a| a.parse::<alloy_primitives::Address>().is_err())
+            {
+                return Err(Diagnostic::elsewhere(
+                    Code::BadArgument,
+                    format!("requester authorizer \"{}\" is not an address", crate::emit::printable(bad)),
+                ));
+            }
             // Airnode 0.15 is the only Airnode with a config.json to write: it reads OIS 2.3.x.
             let options = AirnodeOptions {
                 http_gateway: request.http,
@@ -228,6 +236,7 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
                 chains: request.chains.clone(),
                 gas_price_gwei: request.gas_price_gwei,
                 min_confirmations: request.min_confirmations,
+                requester_authorizers: request.requester_authorizers.clone(),
                 require_format: true,
             };
             airnode_config(oises, &options)?

@@ -113,6 +113,8 @@ pub struct AirnodeRequest {
     pub gas_price_gwei: Option<u64>,
     /// Blocks a request waits for before it is served (the node's default: 0).
     pub min_confirmations: Option<u64>,
+    /// RequesterAuthorizerWithAirnode contracts: only the requesters they allow are served.
+    pub requester_authorizers: Vec<String>,
     /// RRP templates, `ENDPOINT:NAME=TYPE:VALUE,...` each, their IDs derived from `airnode`.
     pub templates: Vec<String>,
     /// The Airnode the templates' IDs derive from (needed with templates).
