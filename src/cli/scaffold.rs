@@ -174,6 +174,9 @@ pub(crate) struct AirnodeArgs {
     /// interface).
     #[arg(long, value_name = "PORT")]
     gateway_port: Option<u16>,
+    /// How many requests each gateway serves at once [default: 20].
+    #[arg(long, value_name = "N")]
+    gateway_max_concurrency: Option<u64>,
     /// A chain the Airnode serves, by ID (repeatable; each with its provider URL and AirnodeRrpV0
     /// address as secrets). None: one chain whose ID is a secret too.
     #[arg(long = "chain", value_name = "ID")]
@@ -250,6 +253,7 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
             request.http = args.http;
             request.signed_http = args.signed_http;
             request.gateway_port = args.gateway_port;
+            request.gateway_max_concurrency = args.gateway_max_concurrency;
             request.chains = args.chains;
             request.gas_price_gwei = args.gas_price;
             request.min_confirmations = args.min_confirmations;

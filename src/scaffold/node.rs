@@ -247,6 +247,8 @@ pub struct AirnodeOptions {
     pub signed_http_gateway: bool,
     /// The port the gateways listen on (`None`: the node's default, 3000).
     pub gateway_port: Option<u16>,
+    /// How many gateway requests each gateway serves at once (`None`: 20).
+    pub gateway_max_concurrency: Option<u64>,
     /// The chains served, by ID (none: one whose ID is a secret, `CHAIN_ID`).
     pub chains: Vec<String>,
     /// The gas price, in gwei, when the provider recommends none (the last of the gas price
@@ -293,7 +295,7 @@ pub fn airnode_config(oises: &[Value], options: &AirnodeOptions) -> Result<NodeS
     let signed = gateway(options.signed_http_gateway);
     let gateway_settings = |enabled: bool| {
         if enabled {
-            json!({"enabled": true, "maxConcurrency": 20, "corsOrigins": []})
+            json!({"enabled": true, "maxConcurrency": options.gateway_max_concurrency.unwrap_or(20), "corsOrigins": []})
         } else {
             json!({"enabled": false})
         }

@@ -1,10 +1,11 @@
 // Airnode RRP for real: AirnodeRrpV0 (airnode-protocol 0.15) deployed on a local chain (hardhat,
 // bound to 127.0.0.1), the requests a requester makes, and the real airnode-node 0.15 coordinator
-// run once on the config.json given, as its local deployment runs it. Reads a JSON file:
+// run once on the config.json given, as its local deployment runs it. Reads the JSON file named first:
 //   {rpc, config (path), secrets: {NAME: value}, requests: [{endpointId, parameters} |
-//    {template: {endpointId, parameters}}], gateway?: {endpointId, parameters: {NAME: value},
+//    {template: {createTemplate}}], gateway?: {endpointId, parameters: {NAME: value},
 //    encodedParameters}}
-// A template request first creates its template on chain with the call `ois ids` names. Prints
+// A template request first creates its template on chain by sending the call data `ois ids` gives
+// (createTemplate) to AirnodeRrpV0. Writes
 // {requests: [{requestId, templateId?, fulfilled?: data, failed?: message}] (one per request, in
 // order), http?, signed?} (the HTTP and signed-data gateways' answers for `gateway`) to the file
 // named second (the node logs on standard output).
@@ -35,8 +36,9 @@ async function main() {
     let receipt;
     let templateId;
     if (request.template) {
-      const created = await (await rrp.createTemplate(airnode, request.template.endpointId, request.template.parameters)).wait();
-      templateId = created.events.find((e) => e.event === 'CreatedTemplate').args.templateId;
+      const sent = await deployer.sendTransaction({ to: rrp.address, data: request.template.createTemplate });
+      const created = (await sent.wait()).logs.map((log) => rrp.interface.parseLog(log));
+      templateId = created.find((e) => e.name === 'CreatedTemplate').args.templateId;
       receipt = await (
         await rrp.connect(requester).makeTemplateRequest(templateId, requesterAddress, sponsorWallet, requesterAddress, '0x12345678', '0x')
       ).wait();

@@ -1305,6 +1305,18 @@ fn scaffolding_an_airnode_config_again_keeps_its_templates() {
     let after: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("config.json")).unwrap()).unwrap();
     assert_eq!(after["templates"], before["templates"]);
+    // The OIS brought up to date in the config: its templates stay as they are.
+    let updated = common::ois()
+        .current_dir(dir.path())
+        .args(["convert"])
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/coins.yaml"))
+        .args(["--update", "config.json", "--ois", "Coin Prices API demo", "--target", "airnode@0.15"])
+        .output()
+        .unwrap();
+    assert!(updated.status.success(), "{}", String::from_utf8_lossy(&updated.stderr));
+    let after: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("config.json")).unwrap()).unwrap();
+    assert_eq!(after["templates"], before["templates"]);
     std::fs::write(
         dir.path().join("secrets.env"),
         "AIRNODE_WALLET_MNEMONIC=test test test test test test test test test test test junk\n",

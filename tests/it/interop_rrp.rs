@@ -144,7 +144,7 @@ fn the_real_airnode_fulfils_rrp_requests_with_ois_call_s_value() {
         "rpc": chain.rpc,
         "config": d.join("config.json"),
         "secrets": {"AIRNODE_WALLET_MNEMONIC": MNEMONIC, "COIN_PRICES_API_DEMO_API_KEY_HEADER": "k"},
-        "requests": [request(good_ids), {"template": request(good_ids)}, request(bad_ids)],
+        "requests": [request(good_ids), {"template": {"createTemplate": good_ids["createTemplate"]}}, request(bad_ids)],
         "gateway": {
             "endpointId": good_ids["endpointId"],
             "parameters": {"ids": "bitcoin", "vs_currencies": "usd", "_path": "bitcoin.usd"},

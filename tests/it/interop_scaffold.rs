@@ -314,6 +314,8 @@ fn rrp_templates_by_command_pass_airnode_validator() {
         "--http",
         "--gateway-port",
         "3456",
+        "--gateway-max-concurrency",
+        "7",
         "--chain",
         "31337",
         "--chain",
@@ -331,6 +333,7 @@ fn rrp_templates_by_command_pass_airnode_validator() {
     let config: Value = serde_json::from_slice(&std::fs::read(d.join("config.json")).unwrap()).unwrap();
     assert_eq!(config["templates"].as_array().unwrap().len(), 2);
     assert_eq!(config["nodeSettings"]["cloudProvider"]["gatewayServerPort"], 3456);
+    assert_eq!(config["nodeSettings"]["httpGateway"]["maxConcurrency"], 7);
     let chains = config["chains"].as_array().unwrap();
     assert_eq!((chains[0]["id"].as_str(), chains[1]["id"].as_str()), (Some("31337"), Some("11155111")));
     assert_eq!(chains[1]["providers"]["provider"]["url"], "${CHAIN_11155111_PROVIDER_URL}");

@@ -233,6 +233,7 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
                 http_gateway: request.http,
                 signed_http_gateway: request.signed_http,
                 gateway_port: request.gateway_port,
+                gateway_max_concurrency: request.gateway_max_concurrency,
                 chains: request.chains.clone(),
                 gas_price_gwei: request.gas_price_gwei,
                 min_confirmations: request.min_confirmations,

@@ -107,6 +107,8 @@ pub struct AirnodeRequest {
     pub signed_http: bool,
     /// The port the gateways listen on (on every interface; the node's default: 3000).
     pub gateway_port: Option<u16>,
+    /// How many requests each gateway serves at once (default 20).
+    pub gateway_max_concurrency: Option<u64>,
     /// The chains served, by ID (none: one whose ID is a secret).
     pub chains: Vec<String>,
     /// The constant gas price, in gwei, used when the provider recommends none (default 10).
