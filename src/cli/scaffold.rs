@@ -250,14 +250,15 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
                 (None, None) => ois::jobs::ids::Airnode::None,
             };
             let mut request = ois::jobs::scaffold::AirnodeRequest::default();
-            request.http = args.http;
-            request.signed_http = args.signed_http;
-            request.gateway_port = args.gateway_port;
-            request.gateway_max_concurrency = args.gateway_max_concurrency;
-            request.chains = args.chains;
-            request.gas_price_gwei = args.gas_price;
-            request.min_confirmations = args.min_confirmations;
-            request.requester_authorizers = args.requester_authorizers;
+            let options = &mut request.options;
+            options.http_gateway = args.http;
+            options.signed_http_gateway = args.signed_http;
+            options.gateway_port = args.gateway_port;
+            options.gateway_max_concurrency = args.gateway_max_concurrency;
+            options.chains = args.chains;
+            options.gas_price_gwei = args.gas_price;
+            options.min_confirmations = args.min_confirmations;
+            options.requester_authorizers = args.requester_authorizers;
             request.templates = args.templates;
             request.airnode = airnode;
             request.server = args.server;

@@ -405,20 +405,27 @@ const FLAGS_ALLOWED: &[(&str, &str)] = &[
     ("scaffold::deploy", "ois status {FEED_CONFIG} --secrets"),
 ];
 
+/// Every string literal of the library's code, with its module (`request::render`).
+fn library_strings() -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for file in files().iter().filter(|f| f.krate == Crate::Library) {
+        let mut strings = Strings::default();
+        strings.visit_file(&file.syntax);
+        let module = file.module.join("::");
+        found.extend(strings.found.into_iter().map(|text| (module.clone(), text)));
+    }
+    found
+}
+
 /// Library messages never name a command-line flag (ripgrep's rule): a `Fix` says which setting
 /// would help, and each front end names it its own way — the studio's page has no flags.
 #[test]
 fn library_text_names_no_flag() {
     let mut wrong = Vec::new();
-    for file in files().iter().filter(|f| f.krate == Crate::Library) {
-        let mut strings = Strings::default();
-        strings.visit_file(&file.syntax);
-        let module = file.module.join("::");
-        for text in strings.found {
-            let allowed = FLAGS_ALLOWED.iter().any(|(m, t)| *m == module && text.contains(t));
-            if names_a_flag(&text) && !allowed {
-                wrong.push(format!("{module}: {text:?}"));
-            }
+    for (module, text) in library_strings() {
+        let allowed = FLAGS_ALLOWED.iter().any(|(m, t)| *m == module && text.contains(t));
+        if names_a_flag(&text) && !allowed {
+            wrong.push(format!("{module}: {text:?}"));
         }
     }
     assert!(wrong.is_empty(), "library text naming a flag ({}):\n{}", wrong.len(), wrong.join("\n"));
@@ -461,21 +468,16 @@ const COMMANDS_ALLOWED: &[(&str, &str)] = &[
 fn library_text_names_no_command() {
     let commands = subcommands();
     let mut wrong = Vec::new();
-    for file in files().iter().filter(|f| f.krate == Crate::Library) {
-        let mut strings = Strings::default();
-        strings.visit_file(&file.syntax);
-        let module = file.module.join("::");
-        for text in strings.found {
-            let named = commands.iter().find(|command| {
-                text.match_indices(&format!("ois {command}")).any(|(at, found)| {
-                    let after = text.get(at + found.len()..).and_then(|a| a.chars().next());
-                    after.is_none_or(|c| !c.is_alphanumeric() && c != '-')
-                })
-            });
-            let allowed = COMMANDS_ALLOWED.iter().any(|(m, t)| module.starts_with(m) && text.contains(t));
-            if let (Some(command), false) = (named, allowed) {
-                wrong.push(format!("{module}: ois {command}: {text:?}"));
-            }
+    for (module, text) in library_strings() {
+        let named = commands.iter().find(|command| {
+            text.match_indices(&format!("ois {command}")).any(|(at, found)| {
+                let after = text.get(at + found.len()..).and_then(|a| a.chars().next());
+                after.is_none_or(|c| !c.is_alphanumeric() && c != '-')
+            })
+        });
+        let allowed = COMMANDS_ALLOWED.iter().any(|(m, t)| module.starts_with(m) && text.contains(t));
+        if let (Some(command), false) = (named, allowed) {
+            wrong.push(format!("{module}: ois {command}: {text:?}"));
         }
     }
     let summaries =

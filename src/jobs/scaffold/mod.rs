@@ -221,7 +221,7 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
         }
         ScaffoldKind::Airnode(request) => {
             if let Some(bad) =
-                request.requester_authorizers.iter().find(|a| a.parse::<alloy_primitives::Address>().is_err())
+                request.options.requester_authorizers.iter().find(|a| a.parse::<alloy_primitives::Address>().is_err())
             {
                 return Err(Diagnostic::elsewhere(
                     Code::BadArgument,
@@ -229,17 +229,7 @@ pub fn build(oises: &[Value], kind: &ScaffoldKind) -> Result<NodeScaffold, Diagn
                 ));
             }
             // Airnode 0.15 is the only Airnode with a config.json to write: it reads OIS 2.3.x.
-            let options = AirnodeOptions {
-                http_gateway: request.http,
-                signed_http_gateway: request.signed_http,
-                gateway_port: request.gateway_port,
-                gateway_max_concurrency: request.gateway_max_concurrency,
-                chains: request.chains.clone(),
-                gas_price_gwei: request.gas_price_gwei,
-                min_confirmations: request.min_confirmations,
-                requester_authorizers: request.requester_authorizers.clone(),
-                require_format: true,
-            };
+            let options = AirnodeOptions { require_format: true, ..request.options.clone() };
             airnode_config(oises, &options)?
         }
     };

@@ -101,22 +101,8 @@ pub enum ScaffoldKind {
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct AirnodeRequest {
-    /// An HTTP gateway trigger per endpoint.
-    pub http: bool,
-    /// An HTTP signed-data gateway trigger per endpoint.
-    pub signed_http: bool,
-    /// The port the gateways listen on (on every interface; the node's default: 3000).
-    pub gateway_port: Option<u16>,
-    /// How many requests each gateway serves at once (default 20).
-    pub gateway_max_concurrency: Option<u64>,
-    /// The chains served, by ID (none: one whose ID is a secret).
-    pub chains: Vec<String>,
-    /// The constant gas price, in gwei, used when the provider recommends none (default 10).
-    pub gas_price_gwei: Option<u64>,
-    /// Blocks a request waits for before it is served (the node's default: 0).
-    pub min_confirmations: Option<u64>,
-    /// RequesterAuthorizerWithAirnode contracts: only the requesters they allow are served.
-    pub requester_authorizers: Vec<String>,
+    /// The node's settings: gateways, chains, gas, authorizers.
+    pub options: crate::scaffold::node::AirnodeOptions,
     /// RRP templates, `ENDPOINT:NAME=TYPE:VALUE,...` each, their IDs derived from `airnode`.
     pub templates: Vec<String>,
     /// The Airnode the templates' IDs derive from (needed with templates).
