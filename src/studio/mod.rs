@@ -122,8 +122,8 @@ impl Studio {
             "/api/save" => self.step(body, |s, r| s.save(r)),
             "/api/disk" => self.with_session(|s| s.disk()),
             "/api/reload" => self.with_session(|s| s.reload()),
-            "/api/undo" => self
-                .step(body, |s, r: serde_json::Value| s.undo_seen(r.get("seen").and_then(serde_json::Value::as_u64))),
+            "/api/undo" => self.step(body, |s, r: session::SeenRequest| s.undo_seen(r.seen)),
+            "/api/redo" => self.step(body, |s, r: session::SeenRequest| s.redo_seen(r.seen)),
             "/api/draft" => self.with_session(|s| s.draft_text()),
             "/api/report" => self.with_session(|s| s.report()),
             "/api/problems" => self.step(body, |s, r| s.problems(&r)),

@@ -42,6 +42,8 @@ pub struct PageView {
     pub pending: bool,
     /// How many changes undo can take back.
     pub undo: usize,
+    /// How many undone changes redo can make again.
+    pub redo: usize,
     /// The folder's documents, for the file pickers (only when the page is drawn whole).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<String>>,

@@ -158,6 +158,13 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await coins.waitFor({ state: 'detached' });
     await page.click('#undo');
     await page.locator('.card[data-endpoint="coinsId"]').waitFor();
+    // Redo (the keys outside a field) removes it again, and undo brings it back once more.
+    await page.locator('#redo:not([disabled])').waitFor();
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('Control+Shift+Z');
+    await page.locator('.card[data-endpoint="coinsId"]').waitFor({ state: 'detached' });
+    await page.click('#undo');
+    await page.locator('.card[data-endpoint="coinsId"]').waitFor();
     await shot('undone');
 
     // 7. Two feeds, every feed by name, a signed API, the mnemonic held, the config built with

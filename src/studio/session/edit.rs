@@ -83,6 +83,21 @@ impl Session {
         Ok(self.page_since(false, seen, None).into())
     }
 
+    /// Takes the last undo back: the draft as it was before it.
+    pub fn redo(&mut self) -> Answer {
+        self.redo_seen(None)
+    }
+
+    /// [`Session::redo`] for a page holding the draft view `seen`: only what changed of it.
+    pub fn redo_seen(&mut self, seen: Option<u64>) -> Answer {
+        let draft = self.draft.as_mut().ok_or_else(|| refuse("open an OIS first"))?;
+        let next = self.history.forward(&draft.text).ok_or_else(|| refuse("nothing to redo"))?;
+        draft.text = next.into();
+        // The text is checked again: undo keeps the check of one text, the one it goes back to.
+        *self.checked.get_mut() = None;
+        Ok(self.page_since(false, seen, None).into())
+    }
+
     /// A feed as the job takes it, checked against the OpenAPI document open in the studio.
     fn feed_input(&self, fields: FeedRequestFields) -> crate::jobs::feed::FeedInput {
         let mut input = crate::jobs::feed::FeedInput {

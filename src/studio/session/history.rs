@@ -1,5 +1,5 @@
 //! What undo goes back through: each earlier text of the draft, held as what changed from it to
-//! the text after it. An edit changes a few lines of an OIS that may be 20 MB; holding each
+//! the text after it; and what redo goes forward through, each text undo left, held alike. An edit changes a few lines of an OIS that may be 20 MB; holding each
 //! earlier text whole held 22 MB an edit for a Graph-sized document, and its last two edits at most.
 
 use std::collections::VecDeque;
@@ -12,10 +12,11 @@ pub(super) const UNDO_STEPS: usize = 20;
 /// big document's: the oldest steps are dropped).
 const UNDO_BYTES: usize = 64 << 20;
 
-/// The draft's earlier texts, newest last.
+/// The draft's earlier texts, newest last; and the texts undo left, the last undone last.
 #[derive(Debug, Default)]
 pub(super) struct History {
     steps: VecDeque<Step>,
+    undone: Vec<Step>,
 }
 
 /// One text as the text after it with `removed` in place of its bytes `at..at + inserted`.
@@ -40,6 +41,8 @@ impl History {
         let removed = before.get(prefix..before.len() - suffix).unwrap_or_default();
         let inserted = after.len() - suffix - prefix;
         self.steps.push_back(Step { at: prefix, inserted, removed: removed.into(), after: after_key });
+        // A change of its own leaves nothing to redo (as every editor does).
+        self.undone.clear();
         let held = |steps: &VecDeque<Step>| steps.iter().map(|step| step.removed.len()).sum::<usize>();
         while self.steps.len() > UNDO_STEPS || (self.steps.len() > 1 && held(&self.steps) > UNDO_BYTES) {
             self.steps.pop_front();
@@ -47,22 +50,41 @@ impl History {
         true
     }
 
-    /// The text before `now`, the step back taken; `None` when there is none, or the newest step
-    /// was not to `now` (the step is dropped then, with those before it).
+    /// The text before `now`, the step back taken (and kept for redo); `None` when there is none,
+    /// or the newest step was not to `now` (the step is dropped then, with those before it).
     pub(super) fn back(&mut self, now: &str) -> Option<String> {
         let step = self.steps.pop_back()?;
-        let kept = (TextKey::of(now) == step.after)
-            .then(|| Some((now.get(..step.at)?, now.get(step.at.checked_add(step.inserted)?..)?)))
-            .flatten();
-        let Some((head, tail)) = kept else {
-            self.steps.clear();
-            return None;
-        };
-        let mut before = String::with_capacity(head.len() + step.removed.len() + tail.len());
-        before.push_str(head);
-        before.push_str(&step.removed);
-        before.push_str(tail);
-        Some(before)
+        match step.taken_from(now) {
+            Some((before, forward)) => {
+                self.undone.push(forward);
+                Some(before)
+            }
+            None => {
+                self.steps.clear();
+                None
+            }
+        }
+    }
+
+    /// The text the last step back left, from `now` (what that step gave); `None` when there is
+    /// none, or `now` is not that text (everything to redo is dropped then).
+    pub(super) fn forward(&mut self, now: &str) -> Option<String> {
+        let step = self.undone.pop()?;
+        match step.taken_from(now) {
+            Some((after, back)) => {
+                self.steps.push_back(back);
+                Some(after)
+            }
+            None => {
+                self.undone.clear();
+                None
+            }
+        }
+    }
+
+    /// How many steps forward there are.
+    pub(super) fn redo_len(&self) -> usize {
+        self.undone.len()
     }
 
     /// How many steps back there are.
@@ -73,6 +95,27 @@ impl History {
     /// Forgets every step (another document).
     pub(super) fn clear(&mut self) {
         self.steps.clear();
+        self.undone.clear();
+    }
+}
+
+impl Step {
+    /// The text this step leads back to from `now`, and the step that leads from it to `now`
+    /// again; `None` when `now` is not the text the step is from.
+    fn taken_from(self, now: &str) -> Option<(String, Step)> {
+        if TextKey::of(now) != self.after {
+            return None;
+        }
+        let head = now.get(..self.at)?;
+        let replaced = now.get(self.at..self.at.checked_add(self.inserted)?)?;
+        let tail = now.get(self.at + self.inserted..)?;
+        let mut text = String::with_capacity(head.len() + self.removed.len() + tail.len());
+        text.push_str(head);
+        text.push_str(&self.removed);
+        text.push_str(tail);
+        let inverse =
+            Step { at: self.at, inserted: self.removed.len(), removed: replaced.into(), after: TextKey::of(&text) };
+        Some((text, inverse))
     }
 }
 
@@ -146,6 +189,18 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn undone_text_comes_forward_again(before in "[aé{}\": 0-9\n]{0,40}", after in "[aé{}\": 0-9\n]{0,40}") {
+            let mut history = History::default();
+            if replaced(&mut history, &before, &after) {
+                let back = history.back(&after).unwrap();
+                prop_assert_eq!(&back, &before);
+                prop_assert_eq!(history.redo_len(), 1);
+                prop_assert_eq!(history.forward(&back), Some(after.clone()));
+                prop_assert_eq!(history.back(&after), Some(before.clone()), "and back again");
+            }
+        }
+
         #[test]
         fn any_text_replaced_by_any_other_comes_back(before in "[aé{}\": 0-9\n]{0,40}", after in "[aé{}\": 0-9\n]{0,40}") {
             let mut history = History::default();

@@ -255,6 +255,7 @@ impl Session {
             has_response: self.response.is_some(),
             pending: self.pending.is_some(),
             undo: self.history.len(),
+            redo: self.history.redo_len(),
             // The folder is walked for the file pickers when the page is drawn whole, not per edit.
             files: conversion.then(|| self.folder.documents()),
             notes: None,

@@ -30,6 +30,15 @@ pub struct OpenRequest {
     pub options: Option<GivenOptions>,
 }
 
+/// A step that changes the draft (undo, redo): which draft view the page holds, so that only what
+/// changed of it is sent.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct SeenRequest {
+    /// The revision of the draft view the page holds.
+    pub seen: Option<u64>,
+}
+
 /// Settings of an endpoint edit, as the page's form gives them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]

@@ -360,3 +360,21 @@ fn a_parameter_change_is_sent_typed_not_in_the_command_line_s_words() {
         "the command line's mini-language is not the page's"
     );
 }
+
+#[test]
+fn redo_makes_an_undone_change_again_until_a_change_of_its_own() {
+    let (_folder, mut session) = opened();
+    let first = endpoint_names(&session.view());
+    edit(&mut session, json!({"kind": "remove", "names": ["coinsId"]})).unwrap();
+    let edited = endpoint_names(&session.view());
+    assert!(session.redo().is_err(), "nothing undone yet");
+    let undone = session.undo().unwrap().into_value();
+    assert_eq!((endpoint_names(&undone), undone["redo"].clone()), (first.clone(), json!(1)));
+    let redone = session.redo().unwrap().into_value();
+    assert_eq!((endpoint_names(&redone), redone["redo"].clone(), redone["undo"].clone()), (edited, json!(0), json!(1)));
+    // Undo again, then a change of its own: nothing is left to redo.
+    session.undo().unwrap();
+    edit(&mut session, json!({"kind": "set", "name": "simplePrice", "rename": "price"})).unwrap();
+    assert_eq!(session.view()["redo"], 0);
+    assert!(session.redo().is_err());
+}

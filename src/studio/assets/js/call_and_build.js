@@ -332,9 +332,13 @@ function wire() {
   $('title-select').addEventListener('change', async () => { const view = await step($('draft-problems'), () => api('/api/choose', $('title-select').value)); if (view) render(view); });
   $('save-ois').addEventListener('click', () => save({ what: 'ois', path: $('save-path').value, force: $('save-force').checked }, $('save-problems')));
   $('undo').addEventListener('click', undo);
+  $('redo').addEventListener('click', redo);
   document.addEventListener('keydown', (e) => {
     const typing = ['INPUT', 'TEXTAREA', 'SELECT'].includes(document.activeElement.tagName);
-    if ((e.ctrlKey || e.metaKey) && e.key === 'z' && !e.shiftKey && !typing && state.draft) { e.preventDefault(); undo(); }
+    const key = e.key.toLowerCase();
+    if ((e.ctrlKey || e.metaKey) && key === 'z' && !e.shiftKey && !typing && state.draft) { e.preventDefault(); undo(); }
+    const redoKey = (key === 'z' && e.shiftKey) || (key === 'y' && !e.shiftKey);
+    if ((e.ctrlKey || e.metaKey) && redoKey && !typing && state.draft) { e.preventDefault(); redo(); }
     // Ctrl+Enter: in the request section, call the API; in the config section, build.
     if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
       if ($('try-section').contains(document.activeElement)) { e.preventDefault(); call(); }

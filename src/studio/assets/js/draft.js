@@ -381,6 +381,7 @@ function renderDraft(draft, changed) {
     drawEndpoints();
   }
   $('undo').disabled = !state.undo;
+  $('redo').disabled = !state.redo;
   if (document.activeElement !== $('save-path')) $('save-path').value = draft.file || draft.suggested;
   // A big OIS's text comes to the page only when its section is open, or downloaded.
   if ($('text-details').open && document.activeElement !== $('draft-text')) showDraftText();
@@ -408,6 +409,11 @@ async function undo() {
   const view = await step($('save-problems'), () => api('/api/undo', { seen: state.draft ? state.draft.revision : null }));
   if (view) render(view);
   timed('Undo', started);
+}
+
+async function redo() {
+  const view = await step($('save-problems'), () => api('/api/redo', { seen: state.draft ? state.draft.revision : null }));
+  if (view) render(view);
 }
 
 // The cards drawn, by endpoint index; how many of the endpoints found are shown.
