@@ -1,9 +1,11 @@
 // Drives `ois studio` in headless Chromium as an integrator would: open the coins sample, pick two
 // operations, refine one into a feed endpoint, preview, call the loopback API, pick `_path` by
 // clicking, add two feeds, build and save the Airnode Feed config. A screenshot of each step goes
-// to the folder named; prints {"steps": [...], "consoleErrors": [...]}; throws on any failure.
+// to the folder named; prints {"steps": [...], "consoleErrors": [...], "accessibility": [the
+// axe-core WCAG 2 A/AA violations of the page built]}; throws on any failure.
 // Usage: node studio.js STUDIO_URL API_URL API_KEY SCREENSHOT_DIR SIGNED_API_URL
 'use strict';
+const fs = require('fs');
 const path = require('path');
 const { launch, testPage } = require('./browser');
 
@@ -13,6 +15,7 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
   const browser = await launch([]);
   const { page, steps, consoleErrors, shot, failed, noNullShown } =
     await testPage(browser, { shots, timeout: 15000, fullPage: true });
+  const accessibility = [];
   try {
     const status = () => page.locator('#status').textContent();
 
@@ -198,6 +201,13 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     });
     if (overflows) throw new Error('the IDs table runs out of its section at 1280 px');
     await shot('built');
+    // An accessibility scan (axe-core, WCAG 2 A and AA) of the page with every section shown.
+    await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    const scanned = await page.evaluate(async () => {
+      const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+    });
+    accessibility.push(...scanned);
 
     // 7b. A reload keeps the feeds, the last answer (a tree, the picked value marked) and the IDs.
     await page.reload();
@@ -205,7 +215,7 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.waitForFunction(() => document.querySelectorAll('#feed-list li').length === 2
       && document.querySelectorAll('#ids-table tbody tr').length === 4);
     await page.locator('[data-testid="answer-tree"] [data-tree-path="bitcoin.eur"]').waitFor();
-    await page.locator('[data-testid="answer-tree"] summary button', { hasText: 'copy' }).waitFor();
+    await page.locator('[data-testid="answer-tree"] > button', { hasText: 'copy' }).waitFor();
     await page.locator('[data-testid="answer-tree"] [data-tree-path="bitcoin.usd"] button').click();
     await page.locator('[data-testid="answer-tree"] [data-tree-path="bitcoin.usd"].picked').waitFor();
     await page.locator('#by-name-table tr[data-feed="BTC/EUR"]').getByText('bitcoin.usd').waitFor();
@@ -317,7 +327,7 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.emulateMedia({ colorScheme: 'light' });
     if ((await page.content()).includes(apiKey)) throw new Error('the API key is in the page');
     await noNullShown();
-    process.stdout.write(JSON.stringify({ steps, consoleErrors, encoded, status: await status() }));
+    process.stdout.write(JSON.stringify({ steps, consoleErrors, encoded, status: await status(), accessibility }));
   } catch (error) {
     // What the page showed when it failed, for the one reading the failure.
     await failed();

@@ -67,6 +67,7 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
     );
     let run: Value = serde_json::from_slice(&output.stdout).expect("the run's JSON");
     assert_eq!(run["consoleErrors"], json!([]), "{run}");
+    assert_eq!(run["accessibility"], json!([]), "axe-core's WCAG 2 A/AA violations of the page built");
     assert_eq!(run["steps"].as_array().unwrap().len(), 13, "{run}");
     for step in run["steps"].as_array().unwrap() {
         assert!(std::fs::read_dir(&shots).unwrap().any(|f| {

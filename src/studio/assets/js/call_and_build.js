@@ -73,7 +73,9 @@ function showAnswer(call, picker) {
     copy.onclick = async () => {
       try { await navigator.clipboard.writeText(JSON.stringify(call.body, null, 2)); copy.textContent = 'copied'; } catch { copy.textContent = 'the browser did not allow it'; }
     };
-    view.append(el('details', { open: true, 'data-testid': 'answer-tree' }, el('summary', { text: 'the whole answer ' }, copy),
+    // The copy button beside the summary, not in it: a control inside a summary's control is
+    // one a keyboard or a screen reader cannot reach alone.
+    view.append(el('details', { open: true, 'data-testid': 'answer-tree' }, el('summary', { text: 'the whole answer' }), copy,
       jsonTree(call.body, [], picker, 0)));
   }
 }
