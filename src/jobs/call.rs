@@ -192,7 +192,7 @@ pub struct Outcome {
     /// `ok`, or what failed.
     pub verdict: &'static str,
     /// The code of what stopped it.
-    pub code: Option<&'static str>,
+    pub code: Option<crate::diagnostic::Code>,
     /// What stopped it.
     pub message: Option<String>,
     /// What stopped it, in full.
@@ -210,7 +210,7 @@ impl Outcome {
     pub fn failed(problem: Diagnostic) -> Outcome {
         Outcome {
             verdict: verdict(problem.code),
-            code: Some(problem.code.as_str()),
+            code: Some(problem.code),
             message: Some(problem.message.clone()),
             problem: Some(problem),
         }

@@ -563,7 +563,7 @@ export interface EndpointCall {
   /**
    * The code of what stopped it.
    */
-  code: string | null;
+  code: DiagnosticCode | null;
   /**
    * What stopped it.
    */
@@ -626,7 +626,7 @@ export interface BeaconCall {
   /**
    * The code of what stopped it.
    */
-  code: string | null;
+  code: DiagnosticCode | null;
   /**
    * What stopped it.
    */
