@@ -70,6 +70,7 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     ("CNV056", include_str!("../../docs/codes/CNV056.md")),
     ("CNV057", include_str!("../../docs/codes/CNV057.md")),
     ("CNV058", include_str!("../../docs/codes/CNV058.md")),
+    ("CNV059", include_str!("../../docs/codes/CNV059.md")),
     ("CNV060", include_str!("../../docs/codes/CNV060.md")),
     ("CNV070", include_str!("../../docs/codes/CNV070.md")),
     ("CNV071", include_str!("../../docs/codes/CNV071.md")),

@@ -4,7 +4,7 @@
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use super::shared::{ApiParameter, ois_string};
+use super::shared::{ApiParameter, ois_string, only_value};
 use crate::diagnostic::{Code, Diagnostic, Location as Place};
 use crate::ois::model::{Location, RESERVED_NAMES};
 use crate::openapi::Resolver;
@@ -131,6 +131,7 @@ pub(super) fn parameters<'a>(
             default: property.get("default").and_then(ois_string),
             example: example.and_then(ois_string),
             description: property.get("description").and_then(Value::as_str),
+            only: only_value(property),
         });
     }
     if !nested.is_empty() {

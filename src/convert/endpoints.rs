@@ -8,7 +8,7 @@ use foldhash::{HashSet, HashSetExt};
 use super::shared::base_name;
 use super::shared::{ApiParameter, KeptOperation};
 use crate::diagnostic::{Code, Diagnostic, Fix};
-use crate::ois::model::{Endpoint, EndpointOperation, EndpointParameter, ReservedParameter};
+use crate::ois::model::{Endpoint, EndpointOperation, EndpointParameter, FixedParameter, ReservedParameter};
 use crate::parallel;
 
 /// Reserved parameters every generated endpoint lists, for the requester to supply.
@@ -69,7 +69,7 @@ fn endpoint(
     Endpoint {
         name,
         operation: EndpointOperation { method: operation.method, path: operation.path.clone() },
-        fixed_operation_parameters: Vec::new(),
+        fixed_operation_parameters: fixed_parameters(operation, diagnostics),
         reserved_parameters: OPEN_RESERVED.iter().map(|name| ReservedParameter::open(name)).collect(),
         parameters: parameters(operation, copy_defaults, diagnostics),
         summary: operation.summary.map(str::to_owned),
@@ -108,6 +108,7 @@ fn parameters(
     operation
         .parameters
         .iter()
+        .filter(|parameter| fixed_value(parameter).is_none())
         .map(|parameter| {
             let base = sanitize_parameter_name(&parameter.name);
             let name = if used.contains(&base) {
@@ -142,6 +143,45 @@ fn parameters(
         .collect()
 }
 
+/// The value a parameter is sent with whatever the requester asks: the one its document allows,
+/// when it is required (an optional one may be left out, which the API may read otherwise).
+fn fixed_value<'p>(parameter: &'p ApiParameter<'_>) -> Option<&'p serde_json::Value> {
+    parameter.only.as_ref().filter(|_| parameter.required && !parameter.name.contains("${"))
+}
+
+/// The operation's parameters that allow one value, each fixed to it, with a note saying so.
+fn fixed_parameters(operation: &KeptOperation<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<FixedParameter> {
+    let mut fixed = Vec::new();
+    for parameter in &operation.parameters {
+        let Some(value) = fixed_value(parameter) else { continue };
+        diagnostics.push(
+            Diagnostic::new(
+                Code::ValueFixed,
+                &operation.place,
+                format!(
+                    "{} \"{}\" of {} {} allows one value, {value}: it is sent as a fixed value, not asked of the requester",
+                    what_it_is(operation, parameter),
+                    parameter.name,
+                    operation.method.as_str().to_uppercase(),
+                    operation.path
+                ),
+            )
+            .about(parameter.location.as_str()),
+        );
+        fixed.push(FixedParameter { operation_parameter: parameter.operation_parameter(), value: value.clone() });
+    }
+    fixed
+}
+
+/// What a parameter is to a person: a POST sends its `query` parameters as its JSON body's
+/// properties.
+fn what_it_is(operation: &KeptOperation<'_>, parameter: &ApiParameter<'_>) -> String {
+    match (operation.method, parameter.location) {
+        (crate::ois::model::Method::Post, crate::ois::model::Location::Query) => "body property".to_owned(),
+        (_, location) => format!("{} parameter", location.as_str()),
+    }
+}
+
 /// The OIS `default` and `example` of a parameter. The node sends a default whenever the requester
 /// gives no value, while the API applies its own default to an absent parameter: copying it gains
 /// nothing and can change the answer (alternative parameters all get sent). So the document's
@@ -159,13 +199,8 @@ fn defaults(
     }
     let kept = if parameter.example.is_none() { "; it is kept as the example" } else { "" };
     let label = format!("{} {}", operation.method.as_str().to_uppercase(), operation.path);
-    // A POST sends its `query` parameters as the properties of its JSON body.
-    let (what, it) = match (operation.method, parameter.location) {
-        (crate::ois::model::Method::Post, crate::ois::model::Location::Query) => {
-            ("body property".to_owned(), "property")
-        }
-        (_, location) => (format!("{} parameter", location.as_str()), "parameter"),
-    };
+    let what = what_it_is(operation, parameter);
+    let it = if what == "body property" { "property" } else { "parameter" };
     let mut note = Diagnostic::new(
         Code::DefaultNotWritten,
         &operation.place,
@@ -230,6 +265,37 @@ mod tests {
         let mut broken = document(json!({}));
         broken["paths"]["/a"] = json!({"post": {"operationId": "list", "requestBody": {"$ref": "#/missing"}}});
         assert_eq!(names(&broken, &ConvertOptions::default()), ["list3", "list2"]);
+    }
+
+    #[test]
+    fn a_required_parameter_of_one_value_is_fixed_to_it() {
+        use crate::convert::{ConvertOptions, convert_value};
+        use serde_json::json;
+        let body = json!({"type": "object", "required": ["jsonrpc", "method", "params", "id", "blank"], "properties": {
+            "jsonrpc": {"enum": ["2.0"]}, "method": {"const": "eth_call"}, "params": {"type": "array"},
+            "id": {"type": "integer", "enum": [1]}, "tag": {"enum": ["latest"]}, "blank": {"const": ""},
+            "many": {"enum": ["a", "b"]}}});
+        let document = json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+            "servers": [{"url": "https://x.io"}],
+            "paths": {"/": {"post": {"operationId": "call", "requestBody": {"content": {"application/json": {"schema": body}}}}},
+                "/q": {"get": {"parameters": [{"name": "v", "in": "query", "required": true, "schema": {"enum": [2]}}]}}}});
+        let converted = convert_value(&document, &ConvertOptions::default()).unwrap();
+        let endpoint = &converted.ois["endpoints"][0];
+        assert_eq!(
+            endpoint["fixedOperationParameters"],
+            json!([
+                {"operationParameter": {"in": "query", "name": "jsonrpc"}, "value": "2.0"},
+                {"operationParameter": {"in": "query", "name": "method"}, "value": "eth_call"},
+                {"operationParameter": {"in": "query", "name": "id"}, "value": 1},
+            ])
+        );
+        let asked: Vec<&str> =
+            endpoint["parameters"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+        // Optional (`tag`), empty (`blank`) or of many values: still the requester's.
+        assert_eq!(asked, ["params", "tag", "blank", "many"]);
+        assert_eq!(converted.ois["endpoints"][1]["fixedOperationParameters"][0]["value"], json!(2));
+        let notes = converted.diagnostics.iter().filter(|d| d.code == Code::ValueFixed).count();
+        assert_eq!(notes, 4);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::body;
 use super::filter::Selection;
 use super::options::ConvertOptions;
-use super::shared::{ApiParameter, KeptOperation, Summary, base_name, ois_string, reason};
+use super::shared::{ApiParameter, KeptOperation, Summary, base_name, ois_string, only_value, reason};
 // `Location` here is a parameter's `in`; a place in the documents is a `Place`.
 use crate::diagnostic::{Code, Diagnostic, Location as Place};
 use crate::ois::model::{Location, Method, RESERVED_NAMES};
@@ -543,6 +543,7 @@ fn convert_parameter<'a>(
         description: raw.description.or_else(schema_description),
         location,
         name: raw.name.to_owned(),
+        only: schema.and_then(only_value),
     })
 }
 
@@ -583,6 +584,7 @@ fn check_path_template(
                 default: None,
                 example: None,
                 description: None,
+                only: None,
             });
         }
     }

@@ -21,6 +21,9 @@ pub(crate) struct ApiParameter<'a> {
     pub default: Option<String>,
     pub example: Option<String>,
     pub description: Option<&'a str>,
+    /// The one value the document allows (`const`, or an `enum` of one): sent as a fixed value
+    /// when the parameter is required, never asked of the requester.
+    pub only: Option<Value>,
 }
 
 impl ApiParameter<'_> {
@@ -97,6 +100,24 @@ pub(crate) fn ois_string(value: &Value) -> Option<String> {
         Value::Null => None,
         Value::String(s) => Some(s.clone()),
         other => Some(other.to_string()),
+    }
+}
+
+/// The one value `schema` allows (`const`, or an `enum` of one), when the node can send it as
+/// written: a string that is not empty and holds no `${` (the node would read it as a secret), a
+/// number or a boolean.
+pub(crate) fn only_value(schema: &Value) -> Option<Value> {
+    let one = match schema.get("const") {
+        Some(one) => one,
+        None => match schema.get("enum")?.as_array()?.as_slice() {
+            [one] => one,
+            _ => return None,
+        },
+    };
+    match one {
+        Value::String(text) if text.is_empty() || text.contains("${") => None,
+        Value::String(_) | Value::Number(_) | Value::Bool(_) => Some(one.clone()),
+        _ => None,
     }
 }
 

@@ -155,6 +155,7 @@ codes! {
         BodyCollision = "CNV056", Warning, "a body property with the name of a query parameter";
         BodyReadOnly = "CNV057", Note, "readOnly body properties are left out";
         BodyFreeForm = "CNV058", Warning, "an object body without declared properties";
+        ValueFixed = "CNV059", Note, "a required parameter the document allows one value (const, or an enum of one) is sent as a fixed value";
         EndpointRenamed = "CNV060", Note, "an endpoint name was made unique with a numeric suffix";
         TitleChanged = "CNV070", Warning, "the title was changed to fit the OIS title rule";
         VersionChanged = "CNV071", Note, "the version was changed to the x.y.z form OIS requires";

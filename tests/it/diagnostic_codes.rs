@@ -307,6 +307,7 @@ one_test_per_code! {
     cnv056_body_collision: BodyCollision,
     cnv057_body_read_only: BodyReadOnly,
     cnv058_body_free_form: BodyFreeForm,
+    cnv059_value_fixed: ValueFixed,
     cnv060_endpoint_renamed: EndpointRenamed,
     cnv070_title_changed: TitleChanged,
     cnv071_version_changed: VersionChanged,

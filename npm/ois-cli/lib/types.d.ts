@@ -77,6 +77,7 @@ export type DiagnosticCode =
   | 'CNV056'
   | 'CNV057'
   | 'CNV058'
+  | 'CNV059'
   | 'CNV060'
   | 'CNV070'
   | 'CNV071'
