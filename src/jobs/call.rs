@@ -109,7 +109,7 @@ pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallSt
         Err(CallFailure { mut stopped, reply }) => {
             warnings.extend(reply.iter().flat_map(|reply| reply.notes.iter().cloned()));
             stopped.diagnostic = stopped.diagnostic.within(&selected.pointer);
-            let secrets = options.credentials.iter().map(|c| c.value.clone()).collect();
+            let secrets = options.secret_values();
             Err(CallStop { stop: Stop::new(warnings, stopped, Some(source)), reply, secrets })
         }
     }
@@ -120,7 +120,7 @@ pub fn one(job: &CallJob, endpoint: &str, now: u64) -> Result<CallReport, CallSt
 pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
     let (mut warnings, source, Setup { selected, options, notes, feed }) = set_up(job, endpoint)?;
     warnings.extend(notes);
-    let secrets: Vec<String> = options.credentials.iter().map(|c| c.value.clone()).collect();
+    let secrets: Vec<String> = options.secret_values();
     let picked = crate::request::prepare(&selected.ois, &options, &job.inputs.engine)
         .map_err(CallFailure::from)
         .and_then(|prepared| {

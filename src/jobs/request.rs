@@ -135,6 +135,7 @@ impl CallInputs {
         )
         .map_err(|error| error.within(&selected.pointer))?;
         options.credentials = selected.credentials.clone();
+        options.server_secrets = selected.server_secrets.clone();
         Ok(Setup { selected, options, notes, feed })
     }
 

@@ -16,6 +16,7 @@ pub use ids::{airnode_address, create_template_calldata, endpoint_id, endpoint_i
 pub use secret_places::node_secrets_out_of_place;
 pub use secrets::{
     CredentialSlot, MNEMONIC_SECRET, NODE_SECRET_SUFFIX, credential_slots, is_node_secret, is_secret_name,
-    mnemonic_secret, node_secrets_of, referenced_names, secret_name, signed_api_token_secret, template_expressions,
+    mnemonic_secret, node_secrets_of, referenced_names, secret_name, server_url_secret_problem,
+    signed_api_token_secret, template_expressions,
 };
 pub use target::{NODES, Node, RELEASES, Release, Scaffolds, Target, TargetSpec, releases_markdown};

@@ -71,6 +71,33 @@ pub fn template_expressions(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Why the `${…}` of a server URL cannot be filled there, or `None` when it can: each names a
+/// secret (`^[A-Z][A-Z0-9_]*$`) that is not one of the node's own (`node_secret` says which
+/// are), and comes after the host, so a secret never chooses where the request goes.
+pub fn server_url_secret_problem(url: &str, node_secret: impl Fn(&str) -> bool) -> Option<String> {
+    if crate::ois::templates::opens_inside_another(url) {
+        return Some("a `${` opens inside another".to_owned());
+    }
+    for expression in template_expressions(url) {
+        if !is_secret_name(expression) {
+            return Some(format!(
+                "`${{{}}}` is not a secret's name (capital letters, digits and `_`, a letter first)",
+                crate::emit::printable(expression)
+            ));
+        }
+        if node_secret(expression) {
+            return Some(format!("`${{{expression}}}` is one of the node's own secrets, which no API may receive"));
+        }
+    }
+    let before = url.get(..url.find("${").unwrap_or(url.len())).unwrap_or_default();
+    let authority_ends = before.split_once("://").is_some_and(|(_, rest)| rest.contains(['/', '?']));
+    let host = url::Url::parse(before).ok().filter(|_| authority_ends).and_then(|u| u.host_str().map(str::to_owned));
+    if host.is_none_or(|host| host.is_empty()) {
+        return Some("a secret may come only after the URL's host (`https://host/path/${KEY}`)".to_owned());
+    }
+    None
+}
+
 /// The suffix a scheme's secret name takes when it would otherwise be one of the node's own.
 pub const NODE_SECRET_SUFFIX: &str = "_API_CREDENTIAL";
 
@@ -208,6 +235,26 @@ pub fn credential_slots(ois: &Value) -> Vec<CredentialSlot> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_server_url_may_hold_a_secret_after_its_host() {
+        let node = |name: &str| is_node_secret(name);
+        assert_eq!(server_url_secret_problem("https://mainnet.infura.io/v3/${RPC_KEY}", node), None);
+        assert_eq!(
+            server_url_secret_problem("https://lb.drpc.org/ogrpc?network=ethereum&dkey=${DRPC_KEY}", node),
+            None
+        );
+        for bad in [
+            "https://${HOST}/v3",
+            "https://x.io${PATH}",
+            "${URL}",
+            "https://x.io/${AIRNODE_WALLET_MNEMONIC}",
+            "https://x.io/${lower}",
+            "https://x.io/${A${B}}",
+        ] {
+            assert!(server_url_secret_problem(bad, node).is_some(), "{bad}");
+        }
+    }
 
     #[test]
     fn secret_names_fit_the_node_rule() {

@@ -48,6 +48,20 @@ pub fn find_unescaped(value: &Value, at: &mut String, found: &mut Vec<String>) {
     });
 }
 
+/// Whether `at`, a pointer into an OIS, a list of them or a config, is an OIS's server URL: the
+/// one place of an OIS where a `${NAME}` is the node's to fill (an RPC provider's key in its path,
+/// `https://mainnet.infura.io/v3/${RPC_KEY}`), as Airnode and Airnode Feed fill their whole config.
+pub fn is_server_url(at: &str) -> bool {
+    let index = |segment: &str| !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit());
+    let segments: Vec<&str> = at.split('/').skip(1).collect();
+    let inside = match segments.as_slice() {
+        ["ois", i, rest @ ..] if index(i) => rest,
+        [i, rest @ ..] if index(i) => rest,
+        all => all,
+    };
+    matches!(inside, ["apiSpecifications", "servers", i, "url"] if index(i))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +80,24 @@ mod tests {
         let mut found = Vec::new();
         find_unescaped(&json!({"a": ["\\${ok}", "${no}"], "k${": 1}), &mut String::new(), &mut found);
         assert_eq!(found, ["/a/1", "/k${"]);
+    }
+
+    #[test]
+    fn a_server_url_is_found_in_an_ois_a_list_or_a_config() {
+        for at in [
+            "/apiSpecifications/servers/0/url",
+            "/ois/2/apiSpecifications/servers/0/url",
+            "/1/apiSpecifications/servers/3/url",
+        ] {
+            assert!(is_server_url(at), "{at}");
+        }
+        for at in [
+            "/apiSpecifications/servers/0",
+            "/ois/x/apiSpecifications/servers/0/url",
+            "/endpoints/0/name",
+            "/a/b/apiSpecifications/servers/0/url",
+        ] {
+            assert!(!is_server_url(at), "{at}");
+        }
     }
 }

@@ -101,12 +101,20 @@ pub struct RequestOptions {
     pub metadata: Option<Metadata>,
     /// Which node makes the call.
     pub mode: Mode,
+    /// The secrets the OIS's server URL was filled with: masked wherever the call is shown.
+    pub server_secrets: Vec<String>,
 }
 
 impl RequestOptions {
     /// A call of `endpoint` with no parameters, credentials or metadata, in node mode.
     pub fn new(endpoint: impl Into<String>) -> Self {
         RequestOptions { endpoint: endpoint.into(), ..RequestOptions::default() }
+    }
+
+    /// Every secret the call may carry, to be masked wherever it is shown: the credentials'
+    /// values and the server URL's.
+    pub fn secret_values(&self) -> Vec<String> {
+        self.credentials.iter().map(|c| c.value.clone()).chain(self.server_secrets.iter().cloned()).collect()
     }
 }
 
@@ -277,7 +285,8 @@ fn build_from(
     let parameters = node_parameters(endpoint, sent, options.mode);
     let user = user_parameters(endpoint, &operation_parameters, &parameters, &mut ignored);
     let fixed = fixed_parameters(endpoint, &operation_parameters);
-    let (auth, secrets, mut warnings) = auth::auth_parameters(ois, options);
+    let (auth, mut secrets, mut warnings) = auth::auth_parameters(ois, options);
+    secrets.extend(options.server_secrets.iter().filter(|s| !secrets.contains(s)).cloned().collect::<Vec<_>>());
 
     // Precedence: requester < fixed < credentials; one Cookie header from all three.
     let mut cookies = user.cookies;
@@ -304,7 +313,6 @@ fn build_from(
 
     // A secret is masked as it is sent too.
     let cleaned: Vec<String> = secrets.iter().map(|s| axios::clean(s)).filter(|c| !secrets.contains(c)).collect();
-    let mut secrets = secrets;
     secrets.extend(cleaned);
     let (headers, built_headers) = auth::as_sent(headers, &endpoint_at, &secrets, &mut warnings);
     let path = path::substitute_path(path, &paths, &endpoint_at, &mut warnings)?;
@@ -488,6 +496,7 @@ mod tests {
             ],
             metadata: Some(Metadata { chain_id: Some("31337".into()), ..Default::default() }),
             mode: Mode::Node,
+            server_secrets: Vec::new(),
         }
     }
 

@@ -22,13 +22,16 @@ pub struct Selected {
     pub credentials: Vec<Credential>,
     /// A bare OIS's credentials the secrets file does not hold (a config names its own).
     pub missing: Vec<CredentialSlot>,
+    /// The secrets its server URL was filled with (`https://host/v3/${KEY}`): sent in the URL,
+    /// masked wherever it is shown.
+    pub server_secrets: Vec<String>,
 }
 
 /// The OIS to use and its credentials. A config.json (root `ois` array) or a list of OIS objects
 /// needs `title` when it holds several. The document is taken, not copied (a big OIS is a big
 /// tree): the OIS chosen is moved out of it.
 pub fn select(document: Value, title: Option<&str>, secrets: &Secrets) -> Result<Selected, Diagnostic> {
-    let mut document = interpolated(document, secrets)?;
+    let (mut document, server_secrets) = interpolated(document, secrets)?;
     let read = OisDocument::read(&document).map_err(|(_, error)| error)?;
     let chosen = read.choose(title)?;
     let mut credentials = config_credentials(&read);
@@ -49,20 +52,21 @@ pub fn select(document: Value, title: Option<&str>, secrets: &Secrets) -> Result
     }
     let pointer = chosen.pointer;
     let ois = document.pointer_mut(&pointer).map(Value::take).unwrap_or_default();
-    Ok(Selected { ois, pointer, credentials, missing })
+    Ok(Selected { ois, pointer, credentials, missing, server_secrets })
 }
 
 /// Every OIS of a config with the config's credentials (their `${VAR}`s filled), in order: a run
 /// over the config's templates.
 pub fn select_all(document: &Value, secrets: &Secrets) -> Result<Vec<Selected>, Diagnostic> {
-    let document = &interpolated(document.clone(), secrets)?;
-    let read = OisDocument::read(document).map_err(|(_, error)| error)?;
+    let (document, server_secrets) = interpolated(document.clone(), secrets)?;
+    let read = OisDocument::read(&document).map_err(|(_, error)| error)?;
     let credentials = config_credentials(&read);
     let selected = |(pointer, ois): &(String, &Value)| Selected {
         ois: (*ois).clone(),
         pointer: pointer.clone(),
         credentials: credentials.clone(),
         missing: Vec::new(),
+        server_secrets: server_secrets.clone(),
     };
     Ok(read.oises.iter().map(selected).collect())
 }
@@ -87,12 +91,14 @@ fn config_credentials(read: &OisDocument<'_>) -> Vec<Credential> {
 /// the credentials, the node's own settings, its chains' providers, the signed APIs' tokens.
 const SECRET_PLACES: &[&str] = &["/apiCredentials/", "/nodeSettings/", "/chains/", "/signedApis/"];
 
-/// The document as the node reads it once it has filled its secrets, for a request: `\${` is
-/// `${`, and only the credentials' `${NAME}`s are filled (the only secrets a request uses, and the
-/// only names taken from the secrets file or the environment). An unescaped `${` anywhere else is
-/// refused before anything is sent: an OIS or config from someone else could otherwise put
-/// `${GITHUB_TOKEN}` in a parameter and have it sent to its own server.
-fn interpolated(mut document: Value, secrets: &Secrets) -> Result<Value, Diagnostic> {
+/// The document as the node reads it once it has filled its secrets, for a request, and the
+/// secrets its server URLs were filled with: `\${` is `${`, and only the credentials' and the
+/// server URLs' `${NAME}`s are filled (the only secrets a request uses, and the only names taken
+/// from the secrets file or the environment). An unescaped `${` anywhere else is refused before
+/// anything is sent: an OIS or config from someone else could otherwise put `${GITHUB_TOKEN}` in
+/// a parameter and have it sent to its own server. A server URL's secret comes after its host
+/// (it never chooses where the request goes) and is never one of the node's own.
+fn interpolated(mut document: Value, secrets: &Secrets) -> Result<(Value, Vec<String>), Diagnostic> {
     let is_config = document.get("ois").is_some();
     let in_secret_place = |at: &str| is_config && SECRET_PLACES.iter().any(|place| at.starts_with(place));
     // The node's own secrets first: the sharper word for the worst case.
@@ -103,7 +109,22 @@ fn interpolated(mut document: Value, secrets: &Secrets) -> Result<Value, Diagnos
     }
     let mut found = Vec::new();
     crate::ois::templates::find_unescaped(&document, &mut String::new(), &mut found);
-    if let Some(at) = found.into_iter().find(|at| !in_secret_place(at)) {
+    let node_secret = |name: &str| crate::node::is_node_secret(name) || secrets.withheld().iter().any(|w| w == name);
+    let mut server_secrets = Vec::new();
+    for at in found.iter().filter(|at| crate::ois::templates::is_server_url(at)) {
+        let url = document.pointer(at).and_then(Value::as_str).unwrap_or_default();
+        if let Some(why) = crate::node::server_url_secret_problem(url, node_secret) {
+            return Err(Diagnostic::new(
+                Code::UnescapedTemplate,
+                at.clone(),
+                format!("the server URL's secret cannot be filled there: {why}; nothing was sent"),
+            ));
+        }
+        for name in crate::node::template_expressions(url) {
+            server_secrets.extend(secrets.value(name).filter(|value| !value.is_empty()));
+        }
+    }
+    if let Some(at) = found.into_iter().find(|at| !in_secret_place(at) && !crate::ois::templates::is_server_url(at)) {
         return Err(Diagnostic::new(
             Code::UnescapedTemplate,
             at,
@@ -116,7 +137,7 @@ fn interpolated(mut document: Value, secrets: &Secrets) -> Result<Value, Diagnos
         if !text.contains("${") {
             return Ok(());
         }
-        if at.starts_with("/apiCredentials/") {
+        if at.starts_with("/apiCredentials/") || crate::ois::templates::is_server_url(at) {
             *text = secrets.interpolate(text, at)?;
         } else if !in_secret_place(at) {
             // Only `\${` is left here: it becomes `${`, as the node reads it.
@@ -124,7 +145,7 @@ fn interpolated(mut document: Value, secrets: &Secrets) -> Result<Value, Diagnos
         }
         Ok(())
     })?;
-    Ok(document)
+    Ok((document, server_secrets))
 }
 
 /// The node would not load an OIS that breaks OIS rules; say so before building anything. The
@@ -239,6 +260,26 @@ fn forms_of(secret: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_server_url_secret_is_filled_after_the_host_and_kept_to_be_masked() {
+        let ois = |url: &str| json!({"title": "A", "apiSpecifications": {"servers": [{"url": url}]}});
+        let secrets = Secrets::parse("RPC_KEY=k3y\nAIRNODE_WALLET_MNEMONIC=m").unwrap();
+        let selected = select(ois("https://rpc.example.com/v3/${RPC_KEY}#"), None, &secrets).unwrap();
+        assert_eq!(selected.ois["apiSpecifications"]["servers"][0]["url"], "https://rpc.example.com/v3/k3y#");
+        assert_eq!(selected.server_secrets, ["k3y"]);
+        // Never where the request goes, never the node's own secret, and only from what was given.
+        for url in ["https://${RPC_KEY}/v3", "https://rpc.example.com/${AIRNODE_WALLET_MNEMONIC}"] {
+            assert_eq!(select(ois(url), None, &secrets).unwrap_err().code, Code::UnescapedTemplate, "{url}");
+        }
+        let missing = select(ois("https://rpc.example.com/v3/${OTHER}"), None, &secrets).unwrap_err();
+        assert_eq!((missing.code, missing.pointer()), (Code::MissingSecret, "/apiSpecifications/servers/0/url"));
+        // In a config too, and a name the config keeps for the node is refused there.
+        let config = json!({"ois": [ois("https://rpc.example.com/v3/${SEED}")],
+            "nodeSettings": {"airnodeWalletMnemonic": "${SEED}"}});
+        let refused = select(config, None, &Secrets::parse("SEED=s").unwrap()).unwrap_err();
+        assert_eq!(refused.code, Code::NodeSecretOutOfPlace);
+    }
 
     #[test]
     fn selects_the_ois_and_its_credentials() {

@@ -44,8 +44,31 @@ pub fn config_described(oises: &[Value], describe: impl Fn(&str, &str) -> Option
             add_credential(&slot, &describe, &mut credentials, &mut secrets_env);
             notes.extend(suffixed_note(&slot, &at));
         }
+        for name in server_url_secrets(ois) {
+            if !secrets_env.contains(&format!("\n{name}=\n")) {
+                let title = secrets::comment(ois.get("title").and_then(Value::as_str).unwrap_or_default());
+                secrets_env.push_str(&format!(
+                    "\n# {title}: the secret its server URL holds (the node fills it in)\n{name}=\n"
+                ));
+            }
+        }
     }
     Scaffold { config: json!({"ois": oises, "apiCredentials": credentials}), secrets_env, notes }
+}
+
+/// The secrets an OIS's server URLs name (`https://host/v3/${KEY}`), in order, once each: the node
+/// fills them from its secrets, as it fills the credentials.
+pub fn server_url_secrets(ois: &Value) -> Vec<String> {
+    let servers = ois.pointer("/apiSpecifications/servers").and_then(Value::as_array);
+    let mut names: Vec<String> = Vec::new();
+    for url in servers.into_iter().flatten().filter_map(|server| server.get("url")?.as_str()) {
+        for name in crate::node::referenced_names(url) {
+            if !names.iter().any(|known| known == name) {
+                names.push(name.to_owned());
+            }
+        }
+    }
+    names
 }
 
 /// A note for each credential of `ois` (at `at` in what is written) named otherwise than its title

@@ -102,7 +102,10 @@ fn embeddable(oises: &[Value], family: FormatFamily, node: &str) -> (Vec<Value>,
         let mut ois = ois.clone();
         let mut at = format!("/ois/{index}");
         let _ = crate::pointer::try_for_each_text_mut(&mut ois, &mut at, &mut |text, at| {
-            if crate::ois::templates::has_unescaped(text) {
+            // A server URL's secret is the node's to fill (checked by validation before this).
+            let server_secret = crate::ois::templates::is_server_url(at)
+                && crate::node::server_url_secret_problem(text, crate::node::is_node_secret).is_none();
+            if crate::ois::templates::has_unescaped(text) && !server_secret {
                 *text = escape_unescaped(text);
                 notes.push(with_severity(
                     Code::UnescapedTemplate,

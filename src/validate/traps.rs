@@ -24,19 +24,28 @@ pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
 }
 
 /// Every `${` the node's secrets interpolation would replace (or fail on) when it loads the
-/// config; an OIS keeps its secrets in `apiCredentials`, outside the OIS.
+/// config; an OIS keeps its secrets in `apiCredentials`, outside the OIS, or after the host of its
+/// server URL (an RPC provider's key in the URL's path).
 fn templates(ois: &Value) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     crate::ois::templates::find_unescaped(ois, &mut String::new(), &mut found);
     found
         .into_iter()
-        .map(|at| {
-            Diagnostic::new(
+        .filter_map(|at| {
+            if crate::ois::templates::is_server_url(&at) {
+                let url = ois.pointer(&at).and_then(Value::as_str).unwrap_or_default();
+                let why = crate::node::server_url_secret_problem(url, crate::node::is_node_secret)?;
+                return Some(
+                    Diagnostic::new(Code::UnescapedTemplate, at, format!("the server URL's secret cannot be filled there: {why}"))
+                        .with_help("the node fills a `${NAME}` of the server URL from its secrets: `https://host/path/${KEY}`, the key in a secrets file"),
+                );
+            }
+            Some(Diagnostic::new(
                 Code::UnescapedTemplate,
                 at,
                 "an unescaped `${`: the node replaces `${NAME}` with the secret NAME when it loads its config, and fails to start when there is none",
             )
-            .with_help("write `\\${` for a literal `${` (`\\\\${` inside a JSON string); keep secrets in apiCredentials")
+            .with_help("write `\\${` for a literal `${` (`\\\\${` inside a JSON string); keep secrets in apiCredentials"))
         })
         .collect()
 }

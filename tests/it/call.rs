@@ -368,7 +368,9 @@ fn all_calls_every_endpoint_and_summarises() {
 }
 
 /// An OIS from someone else that puts `${NAME}` in a fixed parameter, a header value, or a
-/// processing snippet: never filled from the secrets file or the environment, never sent.
+/// processing snippet: never filled from the secrets file or the environment, never sent. In the
+/// server URL (where the node fills an RPC provider's key) it is filled from the secrets given
+/// only, never the environment: not given, nothing is sent.
 #[test]
 fn an_untrusted_ois_cannot_send_the_environment_or_the_secrets_file() {
     let server = start_server();
@@ -394,7 +396,8 @@ fn an_untrusted_ois_cannot_send_the_environment_or_the_secrets_file() {
             let everything = [output.stdout, output.stderr].concat();
             let text = String::from_utf8_lossy(&everything);
             assert_eq!(output.status.code(), Some(1), "{command} {at}: {text}");
-            assert!(text.contains("OIS060") && text.contains(at), "{command} {at}: {text}");
+            let code = if at.ends_with("/url") { "REQ003" } else { "OIS060" };
+            assert!(text.contains(code) && text.contains(at), "{command} {at}: {text}");
             assert!(!text.contains("ghp_secret") && !text.contains(SECRET_QUERY), "{command} {at}: {text}");
         }
     }

@@ -263,7 +263,8 @@ pub fn run(
         .collect::<HashMap<_, _>>();
     let mut base = base;
     base.credentials = selected.first().map(|s| s.credentials.clone()).unwrap_or_default();
-    let secrets = selected.iter().flat_map(|s| s.credentials.iter().map(|c| c.value.clone())).collect();
+    base.server_secrets = selected.first().map(|s| s.server_secrets.clone()).unwrap_or_default();
+    let secrets = base.secret_values();
     let run = Run { config: document, oises, base, job, airnode, now, secrets };
 
     let per_trigger: Vec<(bool, Vec<BeaconCall>)> = if feed {

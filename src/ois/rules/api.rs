@@ -74,7 +74,10 @@ impl Checker {
                     "write the absolute base URL, e.g. https://api.example.com/v1",
                 ),
                 Ok(parsed) => {
-                    if !matches!(parsed.scheme(), "http" | "https") || url.contains('{') {
+                    // `${NAME}` is a secret the node fills, not a server variable.
+                    let variable =
+                        url.match_indices('{').any(|(at, _)| !url.get(..at).is_some_and(|b| b.ends_with('$')));
+                    if !matches!(parsed.scheme(), "http" | "https") || variable {
                         self.help(
                             Code::ServerNotAbsoluteHttp,
                             url_at,
