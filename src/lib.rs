@@ -141,7 +141,7 @@ pub use diagnostic::{Code, Counts, Diagnostic, Document, Fix, Location, Severity
 pub use emit::{OutputFormat, to_text, write_atomically};
 /// Feeds by name: the production `feed` endpoint's tables, read and written.
 pub use ois::feeds;
-pub use ois::model::{FormatFamily, RESERVED_NAMES};
+pub use ois::model::{FormatFamily, Method, RESERVED_NAMES};
 pub use ois::rules::check as check_ois;
 pub use ois::rules::placeholders;
 pub use ois::schema;

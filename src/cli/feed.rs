@@ -26,11 +26,13 @@ pub(crate) enum FeedCommand {
         #[arg(long, value_enum, default_value = "text")]
         format: ReportArg,
     },
-    /// A feed served by name: the `feed` endpoint on GET /{path} is made or grown to serve it.
+    /// A feed served by name: the `feed` endpoint on GET /{path} (POST /{path} for a POST
+    /// operation, its body from --body and --param-json) is made or grown to serve it.
     #[command(after_help = "EXAMPLES:
   ois feed add api.ois.json BTC/USD --operation 'GET /simple/price' --param ids=bitcoin --param vs_currencies=usd --value bitcoin.usd
   ois feed add api.ois.json ETH/USD --openapi coingecko.json --operation simplePrice --param ids=ethereum --param vs_currencies=usd --value ethereum.usd
-  ois feed add api.ois.json AAPL/USD --operation 'GET /stock/bidask' --param symbol=AAPL --parser mid.js")]
+  ois feed add api.ois.json AAPL/USD --operation 'GET /stock/bidask' --param symbol=AAPL --parser mid.js
+  ois feed add api.ois.json WTI/USD --openapi vendor.yaml --operation getQuote --body '{\"symbol\": \"WTI\", \"fields\": [\"last\"]}' --value data.last")]
     Add {
         #[command(flatten)]
         target: Target,
@@ -137,6 +139,14 @@ pub(crate) struct FeedArgs {
     /// header:NAME=VALUE for a header) (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     parameters: Vec<String>,
+    /// A vendor parameter with a JSON value, NAME=JSON: a POST body's number, array or object
+    /// (`--param-json 'params=[{"to":"0x…","data":"0x…"},"latest"]'`) (repeatable).
+    #[arg(long = "param-json", value_name = "NAME=JSON")]
+    json_parameters: Vec<String>,
+    /// A POST operation's JSON body, inline or `@FILE`: each property a parameter of the feed
+    /// (the node sends a POST's parameters as its body); --param and --param-json change one.
+    #[arg(long, value_name = "JSON|@FILE")]
+    body: Option<String>,
     /// The value: its path in the response, as `_path` reads one (`quotes.USD.price`).
     #[arg(long, value_name = "PATH", conflicts_with = "parser")]
     value: Option<String>,
@@ -156,6 +166,31 @@ impl FeedArgs {
                 Diagnostic::elsewhere(ois::Code::BadFeed, format!("--param {text}: write NAME=VALUE"))
             })?;
             input.parameters.push((key.to_owned(), value.to_owned()));
+        }
+        for text in &self.json_parameters {
+            let (key, json) = text.split_once('=').ok_or_else(|| {
+                Diagnostic::elsewhere(ois::Code::BadFeed, format!("--param-json {text}: write NAME=JSON"))
+            })?;
+            let value = serde_json::from_str(json).map_err(|error| {
+                Diagnostic::elsewhere(ois::Code::BadFeed, format!("--param-json {key}: not JSON ({error})"))
+                    .with_fix(ois::Fix::QuoteJsonString)
+            })?;
+            input.json_parameters.push((key.to_owned(), value));
+        }
+        if let Some(body) = &self.body {
+            let source = match body.strip_prefix('@') {
+                Some(file) => ois::Source::read_regular(std::path::Path::new(file))?,
+                None => ois::Source::from_text("--body", None, body.clone()),
+            };
+            match source.parse()? {
+                serde_json::Value::Object(properties) => input.body = Some(properties),
+                _ => {
+                    return Err(Diagnostic::elsewhere(
+                        ois::Code::BadFeed,
+                        "--body: the node sends a POST's parameters as one JSON object; give an object",
+                    ));
+                }
+            }
         }
         input.value = self.value.clone();
         if let Some(file) = &self.parser {

@@ -202,6 +202,7 @@ fn flag_help(fix: &Fix) -> String {
             "pass --base OLD_OPENAPI (the document the OIS was generated from) to take the API's changes too".to_owned()
         }
         Fix::QuoteJsonString => "quote strings: --param-json name='\"text\"', or use --param".to_owned(),
+        Fix::GiveJsonValue(name) => format!("give it with --param-json {name}=JSON (or in --body)"),
         Fix::EscapeComma => {
             r"a comma inside a value is written \, in single quotes: --feed 'feed:pairs=string32:USD/EUR\,USD/GBP' (--template alike)"
                 .to_owned()
@@ -440,6 +441,7 @@ mod tests {
             Fix::LeaveStrict,
             Fix::UpdateInstead,
             Fix::QuoteJsonString,
+            Fix::GiveJsonValue("depth".into()),
             Fix::EscapeComma,
             Fix::FillSecret { name: "K".into(), file: None },
             Fix::GiveMetadata,

@@ -121,10 +121,13 @@ pub struct EndpointOperation {
     pub path: String,
 }
 
+/// The method of an OIS operation: the node calls only these two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
+    /// Its parameters go in the query string (or where each says).
     Get,
+    /// Its `query` parameters go in a JSON body, with their JSON types.
     Post,
 }
 
@@ -132,6 +135,7 @@ impl Method {
     /// Every method an OIS operation can have.
     pub const ALL: [Method; 2] = [Method::Get, Method::Post];
 
+    /// As OIS writes it: `get`, `post`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Method::Get => "get",

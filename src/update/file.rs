@@ -121,12 +121,13 @@ pub fn update(
         let at = crate::ois::feeds::feed_endpoint_index(&ours)
             .map(|index| format!("{pointer}/endpoints/{index}/preProcessingSpecificationV2/value"))
             .unwrap_or_else(|| pointer.clone());
+        let method = crate::ois::feeds::method_of(&ours).as_str().to_uppercase();
         for (feed, operation) in gone {
             let mut error = Diagnostic::new(
                 Code::FeedOperationGone,
                 at.clone(),
                 format!(
-                    "feed \"{}\" calls GET {operation}, which the API no longer has: nothing was written",
+                    "feed \"{}\" calls {method} {operation}, which the API no longer has: nothing was written",
                     crate::emit::printable(&feed)
                 ),
             )

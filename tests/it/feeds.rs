@@ -200,7 +200,7 @@ fn the_feed_loop_by_commands_add_batch_list_request_export_import_remove() {
             ],
             "has no parameter \"nope\"",
         ),
-        (vec!["--operation", "order", "--value", "a"], "is not a GET"),
+        (vec!["--operation", "order", "--value", "a"], "one endpoint has one method"),
         (vec!["--operation", "missing", "--value", "a"], "no operation ID \"missing\""),
         (vec!["--operation", "ticker", "--value", "a"], "give its path parameter(s) coin_id"),
     ] {

@@ -21,7 +21,16 @@ fn rebuilt() -> Vec<(String, Value)> {
         let mut ois = production.clone();
         ois["endpoints"] = json!([]);
         ois["apiSpecifications"]["paths"].as_object_mut().unwrap().shift_remove("/{path}");
-        apply(&mut ois, &FeedChange::Put { feeds: tables.feeds, places: Vec::new(), replace: true }).unwrap();
+        apply(
+            &mut ois,
+            &FeedChange::Put {
+                feeds: tables.feeds,
+                places: Vec::new(),
+                replace: true,
+                method: ois::feeds::method_of(&production),
+            },
+        )
+        .unwrap();
         found.push((path.file_name().unwrap().to_string_lossy().into_owned(), ois));
     }
     found.sort_by(|a, b| a.0.cmp(&b.0));

@@ -45,6 +45,7 @@ mod mock_server;
 mod multi_file;
 mod node_secrets;
 mod npm_package;
+mod post_feeds;
 mod processing_cli;
 mod real_ois_examples;
 mod record_replay;

@@ -39,6 +39,13 @@ pub(super) fn batch(
             merged.insert(key, first_value);
             continue;
         }
+        if let Some(value) = values.iter().find(|v| !matches!(v, Value::String(_) | Value::Number(_))) {
+            return Err(refuse(format!(
+                "the feeds differ in \"{}\", which holds {}: only text becomes a list of every feed's value (a JSON body's object or array cannot be merged into one call)",
+                shown(&key),
+                crate::emit::printable(&value.to_string())
+            )));
+        }
         let texts: Vec<String> =
             values.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect();
         let items = each_once(

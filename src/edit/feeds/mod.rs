@@ -1,6 +1,8 @@
 //! Feed edits: the `feed` endpoint made and kept in production's shape, one feed at a time. Each
 //! edit reads the feeds from the endpoint's tables, changes the list, and writes the tables back
-//! with the operation `GET /{path}` and the endpoint's parameters grown to what the feeds use;
+//! with the operation `GET /{path}` (or `POST /{path}`, for a vendor whose feeds are POST bodies:
+//! the node sends a POST's parameters as its JSON body) and the endpoint's parameters grown to
+//! what the feeds use;
 //! everything else of the endpoint (its reserved parameters, a parameter's description, key
 //! order) stays as it was.
 
@@ -11,7 +13,7 @@ mod batch;
 use super::{endpoints_mut, note, text};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::ois::feeds::{self, FEED_ENDPOINT, FEED_OPERATION_PATH, Feed, NAME_PARAMETER, PATH_PARAMETER};
-use crate::ois::model::RESERVED_NAMES;
+use crate::ois::model::{Method, RESERVED_NAMES};
 
 /// Where a vendor parameter goes in the request (`query`, `header`, `cookie`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +37,8 @@ pub enum FeedChange {
         places: Vec<ParameterPlace>,
         /// Feeds of the same name are replaced (an import); otherwise refused (an add).
         replace: bool,
+        /// The method of their vendor operation: the feed endpoint's (one for all its feeds).
+        method: Method,
     },
     /// Changes to one feed.
     Set {
@@ -50,6 +54,8 @@ pub enum FeedChange {
         parser: Option<String>,
         /// Where new parameters go.
         places: Vec<ParameterPlace>,
+        /// The method of its new vendor operation, when it has one.
+        method: Option<Method>,
     },
     /// Feeds removed.
     Remove {
@@ -95,8 +101,10 @@ pub fn apply(ois: &mut Value, change: &FeedChange) -> Result<Vec<Diagnostic>, Di
             refuse(format!("no feed \"{}\" (the feeds: {})", shown(name), there.join(", ")))
         })
     };
+    let mut method = None;
     let places: &[ParameterPlace] = match change {
-        FeedChange::Put { feeds: new, places, replace } => {
+        FeedChange::Put { feeds: new, places, replace, method: theirs } => {
+            method = Some(*theirs);
             for feed in new {
                 check_feed(feed)?;
                 match list.iter().position(|f| f.name == feed.name) {
@@ -116,7 +124,8 @@ pub fn apply(ois: &mut Value, change: &FeedChange) -> Result<Vec<Diagnostic>, Di
             }
             places
         }
-        FeedChange::Set { name, rename, path, parameters, parser, places } => {
+        FeedChange::Set { name, rename, path, parameters, parser, places, method: theirs } => {
+            method = *theirs;
             let at = find(&list, name)?;
             let mut feed = list.get(at).cloned().ok_or_else(|| refuse(format!("no feed \"{}\"", shown(name))))?;
             if let Some(path) = path {
@@ -167,7 +176,7 @@ pub fn apply(ois: &mut Value, change: &FeedChange) -> Result<Vec<Diagnostic>, Di
         }
         FeedChange::All(_) => &[],
     };
-    notes.extend(write(ois, &list, places)?);
+    notes.extend(write(ois, &list, places, method)?);
     Ok(notes)
 }
 
@@ -207,43 +216,80 @@ fn check_feed(feed: &Feed) -> Result<(), Diagnostic> {
 }
 
 /// Writes `list` into `ois`: the operation, the endpoint, its tables. With no feeds left, the
-/// endpoint goes (and the operation, when no other endpoint uses it).
-fn write(ois: &mut Value, list: &[Feed], places: &[ParameterPlace]) -> Result<Vec<Diagnostic>, Diagnostic> {
+/// endpoint goes (and the operation, when no other endpoint uses it). `method`: the vendor
+/// operation's of the feeds changed, which must be the endpoint's when it has feeds already.
+fn write(
+    ois: &mut Value,
+    list: &[Feed],
+    places: &[ParameterPlace],
+    method: Option<Method>,
+) -> Result<Vec<Diagnostic>, Diagnostic> {
     let index = feeds::feed_endpoint_index(ois);
+    let present = index.and_then(|index| {
+        let operation = ois.pointer(&format!("/endpoints/{index}/operation"))?;
+        (text(operation, "path") == Some(FEED_OPERATION_PATH))
+            .then(|| Method::ALL.into_iter().find(|m| text(operation, "method") == Some(m.as_str())))
+            .flatten()
+    });
     if list.is_empty() {
         let Some(index) = index else { return Ok(Vec::new()) };
+        let method = present.unwrap_or(Method::Get);
         endpoints_mut(ois)?.remove(index);
         let used = super::endpoints(ois).iter().any(|e| {
-            e.get("operation")
-                .is_some_and(|o| text(o, "path") == Some(FEED_OPERATION_PATH) && text(o, "method") == Some("get"))
+            e.get("operation").is_some_and(|o| {
+                text(o, "path") == Some(FEED_OPERATION_PATH) && text(o, "method") == Some(method.as_str())
+            })
         });
         let mut notes =
             vec![note(format!("/endpoints/{index}"), "no feeds are left: the feed endpoint is removed".to_owned())];
-        if !used && let Some(Value::Object(paths)) = ois.pointer_mut("/apiSpecifications/paths") {
-            paths.shift_remove(FEED_OPERATION_PATH);
-            notes.push(note("/apiSpecifications/paths".to_owned(), "GET /{path} is removed with it".to_owned()));
+        let paths = ois.pointer_mut("/apiSpecifications/paths").and_then(Value::as_object_mut);
+        if !used && let Some(paths) = paths {
+            let emptied = paths.get_mut(FEED_OPERATION_PATH).and_then(Value::as_object_mut).is_some_and(|item| {
+                item.shift_remove(method.as_str());
+                item.is_empty()
+            });
+            if emptied {
+                paths.shift_remove(FEED_OPERATION_PATH);
+            }
+            let removed = format!("{} {FEED_OPERATION_PATH} is removed with it", method.as_str().to_uppercase());
+            notes.push(note("/apiSpecifications/paths".to_owned(), removed));
         }
         return Ok(notes);
     }
-    if let Some(index) = index {
-        let operation = ois.pointer(&format!("/endpoints/{index}/operation"));
-        let on_path =
-            operation.is_some_and(|o| text(o, "path") == Some(FEED_OPERATION_PATH) && text(o, "method") == Some("get"));
-        if !on_path {
+    let method = match (index, present, method) {
+        (Some(_), None, _) => {
             return Err(refuse(format!(
-                "endpoint \"{FEED_ENDPOINT}\" is there and is not on GET {FEED_OPERATION_PATH}: give it another name to serve feeds by name"
+                "endpoint \"{FEED_ENDPOINT}\" is there and is not on GET or POST {FEED_OPERATION_PATH}: give it another name to serve feeds by name"
             )));
+        }
+        (Some(_), Some(present), Some(theirs)) if present != theirs && list.len() > 1 => {
+            return Err(refuse(format!(
+                "the feed endpoint calls {} {FEED_OPERATION_PATH}, and this feed's operation is {}: one endpoint has one method (serve these feeds from an OIS of their own)",
+                present.as_str().to_uppercase(),
+                theirs.as_str().to_uppercase()
+            )));
+        }
+        (_, _, Some(theirs)) => theirs,
+        (_, Some(present), None) => present,
+        (None, None, None) => Method::Get,
+    };
+    if let Some(index) = index.filter(|_| present != Some(method)) {
+        // Its one feed moves to an operation of another method: the endpoint moves with it.
+        if let Some(operation) =
+            ois.pointer_mut(&format!("/endpoints/{index}/operation")).and_then(Value::as_object_mut)
+        {
+            operation.insert("method".to_owned(), json!(method.as_str()));
         }
     }
     let used = each_once(list.iter().flat_map(|f| f.parameters.keys().cloned()));
-    let declared = operation_parameters(ois, &used, places)?;
+    let declared = operation_parameters(ois, &used, places, method)?;
     let endpoint = match index {
         Some(index) => endpoints_mut(ois)?.get_mut(index).and_then(Value::as_object_mut),
         None => {
             let endpoints = endpoints_mut(ois)?;
             endpoints.push(json!({
                 "name": FEED_ENDPOINT,
-                "operation": {"method": "get", "path": FEED_OPERATION_PATH},
+                "operation": {"method": method.as_str(), "path": FEED_OPERATION_PATH},
                 "fixedOperationParameters": [],
                 "reservedParameters": [
                     {"name": "_type", "fixed": "int256"},
@@ -276,11 +322,13 @@ fn write(ois: &mut Value, list: &[Feed], places: &[ParameterPlace]) -> Result<Ve
     Ok(Vec::new())
 }
 
-/// Makes `GET /{path}` declare `path` and every parameter in `used`; the place of each, by name.
+/// Makes `GET /{path}` (or `POST`) declare `path` and every parameter in `used`; the place of
+/// each, by name.
 fn operation_parameters(
     ois: &mut Value,
     used: &[String],
     places: &[ParameterPlace],
+    method: Method,
 ) -> Result<Vec<(String, String)>, Diagnostic> {
     let specification = ois
         .as_object_mut()
@@ -299,14 +347,14 @@ fn operation_parameters(
         .or_insert_with(|| json!({}))
         .as_object_mut()
         .ok_or_else(|| refuse("apiSpecifications.paths./{path} is not an object".to_owned()))?
-        .entry("get")
+        .entry(method.as_str())
         .or_insert_with(|| json!({"parameters": []}));
     let parameters = operation
         .as_object_mut()
-        .ok_or_else(|| refuse("GET /{path} is not an object".to_owned()))?
+        .ok_or_else(|| refuse("the operation /{path} is not an object".to_owned()))?
         .entry("parameters")
         .or_insert_with(|| json!([]));
-    let list = parameters.as_array_mut().ok_or_else(|| refuse("GET /{path}'s parameters are not a list".to_owned()))?;
+    let list = parameters.as_array_mut().ok_or_else(|| refuse("/{path}'s parameters are not a list".to_owned()))?;
     let has = |list: &[Value], name: &str| {
         list.iter().any(|p| text(p, "name") == Some(name) && text(p, "in") != Some("path"))
     };

@@ -13,6 +13,7 @@ use crate::edit::feeds::{FeedChange, ParameterPlace};
 use crate::emit::Plan;
 use crate::ois::OisDocument;
 use crate::ois::feeds::{self, Feed};
+use crate::ois::model::Method;
 use crate::source::Source;
 
 /// One data-feed blueprint, as API3's repository keeps them (`data-feed-blueprints/*.json`).
@@ -25,6 +26,9 @@ struct Blueprint {
     path: String,
     #[serde(default)]
     parser: Option<String>,
+    /// `post` for a feed whose vendor operation is a POST (API3's blueprints, all GET, have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    method: Option<String>,
 }
 
 /// The feeds of `from`: a folder of blueprint files, a JSON array of blueprints (or one), or an
@@ -32,64 +36,97 @@ struct Blueprint {
 /// With `document`, every feed is checked against the vendor's document (its path an operation
 /// there, its parameters that operation's), which also says where each parameter goes.
 pub fn import(from: &Path, title: Option<&str>, document: Option<&Path>) -> Result<FeedChange, Diagnostic> {
-    let (feeds, mut places) =
-        if from.is_dir() { (blueprints_in_folder(from)?, Vec::new()) } else { from_file(from, title)? };
+    let (feeds, mut places, method) = if from.is_dir() { blueprints_in_folder(from)? } else { from_file(from, title)? };
     if feeds.is_empty() {
         return Err(refuse(format!("{} has no feeds", from.display())));
     }
     if let Some(document) = document {
-        places = VendorDocument::read(document)?.check(&feeds)?;
+        places = VendorDocument::read(document)?.check(&feeds, method)?;
     }
-    Ok(FeedChange::Put { feeds, places, replace: true })
+    Ok(FeedChange::Put { feeds, places, replace: true, method })
 }
 
-fn blueprints_in_folder(folder: &Path) -> Result<Vec<Feed>, Diagnostic> {
+/// Feeds, where their parameters go, and the method of their vendor operation.
+type ImportedFeeds = (Vec<Feed>, Vec<ParameterPlace>, Method);
+
+/// The one method of blueprints read together (a feed endpoint has one).
+fn one_method(read: &[(Feed, Method)], from: &Path) -> Result<Method, Diagnostic> {
+    let method = read.first().map_or(Method::Get, |(_, method)| *method);
+    match read.iter().find(|(_, other)| *other != method) {
+        Some((feed, _)) => Err(refuse(format!(
+            "{}: feed \"{}\" is {} and others {}: one feed endpoint has one method",
+            from.display(),
+            crate::emit::printable(&feed.name),
+            if method == Method::Get { "POST" } else { "GET" },
+            method.as_str().to_uppercase()
+        ))),
+        None => Ok(method),
+    }
+}
+
+fn blueprints_in_folder(folder: &Path) -> Result<ImportedFeeds, Diagnostic> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
         .map_err(|error| Diagnostic::elsewhere(Code::InputUnreadable, format!("{}: {error}", folder.display())))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|path| path.extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
-    let mut feeds = Vec::with_capacity(files.len());
+    let mut read = Vec::with_capacity(files.len());
     for file in files {
         let source = Source::read_regular(&file)?;
         let value = source.parse()?;
-        feeds.push(blueprint(value, &source)?);
+        read.push(blueprint(value, &source)?);
     }
-    Ok(feeds)
+    let method = one_method(&read, folder)?;
+    Ok((read.into_iter().map(|(feed, _)| feed).collect(), Vec::new(), method))
 }
 
-fn blueprint(value: Value, source: &Source) -> Result<Feed, Diagnostic> {
+fn blueprint(value: Value, source: &Source) -> Result<(Feed, Method), Diagnostic> {
     let read: Blueprint = serde_json::from_value(value).map_err(|error| {
         let mut error = Diagnostic::new(Code::BadFeed, String::new(), format!("not a data-feed blueprint: {error}"));
         source.locate_diagnostic(&mut error);
         error
     })?;
+    let method = match read.method.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("get") => Method::Get,
+        Some("post") => Method::Post,
+        Some(other) => {
+            return Err(refuse(format!(
+                "blueprint \"{}\": method \"{}\" is neither get nor post",
+                crate::emit::printable(&read.name),
+                crate::emit::printable(other)
+            )));
+        }
+    };
     let mut feed = Feed::new(read.name, read.path.trim_start_matches('/'));
     feed.parameters = read.parameters;
     feed.parser = read.parser;
-    Ok(feed)
+    Ok((feed, method))
 }
 
-fn from_file(file: &Path, title: Option<&str>) -> Result<(Vec<Feed>, Vec<ParameterPlace>), Diagnostic> {
+fn from_file(file: &Path, title: Option<&str>) -> Result<ImportedFeeds, Diagnostic> {
     let source = Source::read(file)?;
     let value = source.parse()?;
     let is_blueprint = |item: &Value| item.get("apiSpecifications").is_none() && item.get("path").is_some();
     if let Value::Array(items) = &value
         && items.iter().all(is_blueprint)
     {
-        let feeds = items.iter().cloned().map(|item| blueprint(item, &source)).collect::<Result<_, _>>()?;
-        return Ok((feeds, Vec::new()));
+        let read: Vec<(Feed, Method)> =
+            items.iter().cloned().map(|item| blueprint(item, &source)).collect::<Result<_, _>>()?;
+        let method = one_method(&read, file)?;
+        return Ok((read.into_iter().map(|(feed, _)| feed).collect(), Vec::new(), method));
     }
     if is_blueprint(&value) {
-        return Ok((vec![blueprint(value, &source)?], Vec::new()));
+        let (feed, method) = blueprint(value, &source)?;
+        return Ok((vec![feed], Vec::new(), method));
     }
     let read = OisDocument::read(&value).map_err(|(_, error)| error)?;
     let chosen = read.choose(title)?;
     let tables = feeds::read(chosen.ois)?.ok_or_else(|| refuse(format!("{} has no feed endpoint", file.display())))?;
+    let method = feeds::method_of(chosen.ois);
     let places = chosen
         .ois
-        .pointer("/apiSpecifications/paths/~1{path}/get/parameters")
+        .pointer(&format!("/apiSpecifications/paths/~1{{path}}/{}/parameters", method.as_str()))
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -101,7 +138,7 @@ fn from_file(file: &Path, title: Option<&str>) -> Result<(Vec<Feed>, Vec<Paramet
             })
         })
         .collect();
-    Ok((tables.feeds, places))
+    Ok((tables.feeds, places, method))
 }
 
 /// What `feed export` wrote.
@@ -127,11 +164,22 @@ pub fn export(
     batches: Option<&Path>,
     replace: bool,
 ) -> Result<ExportReport, Diagnostic> {
-    let (tables, ois_title) = crate::jobs::with_chosen_ois(file, title, |ois, _| {
+    let (tables, ois_title, method) = crate::jobs::with_chosen_ois(file, title, |ois, _| {
         let tables = feeds::read(ois)?.ok_or_else(|| refuse(format!("{} has no feed endpoint", file.display())))?;
-        Ok((tables, ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned()))
+        let title = ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+        Ok((tables, title, feeds::method_of(ois)))
     })?;
-    let blueprint_of = |feed: &Feed| json!({"name": feed.name, "parameters": feed.parameters, "path": feed.path, "parser": feed.parser});
+    let blueprint_of = |feed: &Feed| {
+        let post = (method == Method::Post).then_some("post");
+        serde_json::to_value(Blueprint {
+            name: feed.name.clone(),
+            parameters: feed.parameters.clone(),
+            path: feed.path.clone(),
+            parser: feed.parser.clone(),
+            method: post.map(str::to_owned),
+        })
+        .unwrap_or_default()
+    };
     let mut plan = Plan::new();
     let mut written = Vec::new();
     let pretty = |value: &Value| format!("{}\n", serde_json::to_string_pretty(value).unwrap_or_default());

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Code, Diagnostic, Fix};
 use crate::edit::feeds::{FeedChange, ParameterPlace};
 use crate::ois::feeds::{self, Feed, FeedTables};
+use crate::ois::model::Method;
 use crate::source::Source;
 
 mod files;
@@ -35,6 +36,11 @@ pub struct FeedInput {
     /// Parameters `NAME=VALUE` (a path parameter of the operation fills its path); a name may be
     /// written `header:NAME` where no document says where it goes.
     pub parameters: Vec<(String, String)>,
+    /// Parameters with JSON values (a POST body's number, array or object), after `parameters`.
+    pub json_parameters: Vec<(String, Value)>,
+    /// A POST operation's JSON body: each property a parameter, as the node sends a POST's
+    /// parameters as the properties of its body (before `parameters`, which may change one).
+    pub body: Option<Map<String, Value>>,
     /// Parameters taken away (`feed set`).
     pub dropped: Vec<String>,
     /// The value: a `_path`-like path in the response.
@@ -54,6 +60,21 @@ struct VendorOperation {
     parameters: Vec<(String, String, bool)>,
     /// Its path parameters.
     path_parameters: Vec<String>,
+    /// What the conversion fixed (a required parameter of one value: `jsonrpc: "2.0"`): name,
+    /// `in`, value. The feed endpoint serves many operations, so each feed carries them.
+    fixed: Vec<(String, String, Value)>,
+    /// A POST body's properties by name with the JSON type their schema gives (`integer`,
+    /// `array`, …), to send a value given as text with its type.
+    body_types: Vec<(String, String)>,
+}
+
+/// A feed's request to the vendor, as its table entry holds it.
+struct VendorRequest {
+    method: Method,
+    /// Without its leading `/`.
+    path: String,
+    parameters: Map<String, Value>,
+    places: Vec<ParameterPlace>,
 }
 
 /// The feeds of the chosen OIS of `file` (none when it has no feed endpoint).
@@ -73,32 +94,42 @@ pub fn add(input: &FeedInput) -> Result<FeedChange, Diagnostic> {
     let operation = input.operation.as_deref().ok_or_else(|| {
         refuse(format!("feed \"{}\": give the vendor operation it calls", crate::emit::printable(&input.name)))
     })?;
-    let (path, parameters, places) = request(operation, vendor(input)?.as_ref(), &input.parameters)?;
+    let VendorRequest { method, path, parameters, places } =
+        request(operation, vendor(input)?.as_ref(), &given(input))?;
     let mut feed = Feed::new(input.name.clone(), path);
     feed.parameters = parameters;
     feed.parser = Some(parser(input)?.ok_or_else(|| {
         refuse(format!("feed \"{}\" has no value: give a value path or a parser", crate::emit::printable(&input.name)))
     })?);
-    Ok(FeedChange::Put { feeds: vec![feed], places, replace: false })
+    Ok(FeedChange::Put { feeds: vec![feed], places, replace: false, method })
+}
+
+/// Every parameter `input` gives, in order: the body's properties, then `NAME=VALUE`s as strings,
+/// then the JSON ones (a later one of a name replaces an earlier).
+fn given(input: &FeedInput) -> Vec<(String, Value)> {
+    let body = input.body.iter().flatten().map(|(key, value)| (key.clone(), value.clone()));
+    let texts = input.parameters.iter().map(|(key, value)| (key.clone(), Value::String(value.clone())));
+    body.chain(texts).chain(input.json_parameters.iter().cloned()).collect()
 }
 
 /// The change `feed set` makes of `input`: with an operation, the feed's path and parameters are
 /// the ones given; without, the parameters given are set on it and `dropped` taken away.
 pub fn set(input: &FeedInput) -> Result<FeedChange, Diagnostic> {
-    let (path, parameters, places) = match input.operation.as_deref() {
+    let (path, parameters, places, method) = match input.operation.as_deref() {
         Some(operation) => {
-            let (path, parameters, places) = request(operation, vendor(input)?.as_ref(), &input.parameters)?;
-            (Some(path), parameters.into_iter().map(|(k, v)| (k, Some(v))).collect(), places)
+            let VendorRequest { method, path, parameters, places } =
+                request(operation, vendor(input)?.as_ref(), &given(input))?;
+            (Some(path), parameters.into_iter().map(|(k, v)| (k, Some(v))).collect(), places, Some(method))
         }
         None => {
             let mut places = Vec::new();
             let mut parameters = Vec::new();
-            for (key, value) in &input.parameters {
-                let (location, name) = placed(key);
+            for (key, value) in given(input) {
+                let (location, name) = placed(&key);
                 places.push(ParameterPlace { name: name.to_owned(), location: location.to_owned() });
-                parameters.push((name.to_owned(), Some(Value::String(value.clone()))));
+                parameters.push((name.to_owned(), Some(value)));
             }
-            (None, parameters, places)
+            (None, parameters, places, None)
         }
     };
     let mut parameters: Vec<(String, Option<Value>)> = parameters;
@@ -110,6 +141,7 @@ pub fn set(input: &FeedInput) -> Result<FeedChange, Diagnostic> {
         parameters,
         parser: parser(input)?,
         places,
+        method,
     })
 }
 
@@ -130,14 +162,12 @@ fn placed(key: &str) -> (&str, &str) {
     }
 }
 
-/// A feed's vendor path, its parameters, and where they go.
-type VendorRequest = (String, Map<String, Value>, Vec<ParameterPlace>);
-
-/// The feed's vendor path, parameters and their places, for `operation` given `given`.
+/// The feed's request to the vendor, for `operation` given `given`: a GET's parameters go in its
+/// query (or where the document says), a POST's in its JSON body, with their JSON types.
 fn request(
     operation: &str,
     document: Option<&VendorDocument>,
-    given: &[(String, String)],
+    given: &[(String, Value)],
 ) -> Result<VendorRequest, Diagnostic> {
     let vendor = match document {
         Some(document) => document.operation(operation)?,
@@ -155,23 +185,33 @@ fn request(
                 .filter(|(_, name)| !path_parameters.iter().any(|p| p == name))
                 .map(|(location, name)| (name.to_owned(), location.to_owned(), false))
                 .collect();
-            VendorOperation { method, path, parameters, path_parameters }
+            VendorOperation { method, path, parameters, path_parameters, fixed: Vec::new(), body_types: Vec::new() }
         }
     };
-    if vendor.method != "get" {
-        return Err(refuse(format!(
-            "{} {} is not a GET: the feed endpoint calls GET /{{path}} (give this operation an endpoint of its own)",
-            vendor.method.to_uppercase(),
-            vendor.path
-        )));
-    }
+    let method = match vendor.method.as_str() {
+        "get" => Method::Get,
+        "post" => Method::Post,
+        other => {
+            return Err(refuse(format!(
+                "{} {} is neither a GET nor a POST: the node calls only those",
+                other.to_uppercase(),
+                vendor.path
+            )));
+        }
+    };
+    let label = format!("{} {}", vendor.method.to_uppercase(), vendor.path);
     let mut path = vendor.path.trim_start_matches('/').to_owned();
     let mut parameters = Map::new();
     let mut places = Vec::new();
     for (key, value) in given {
         let (_, name) = placed(key);
         if vendor.path_parameters.iter().any(|p| p == name) {
-            path = path.replace(&format!("{{{name}}}"), value);
+            let text = match value {
+                Value::String(text) => text.clone(),
+                Value::Number(number) => number.to_string(),
+                _ => return Err(refuse(format!("{label}: its path parameter \"{name}\" takes a string or a number"))),
+            };
+            path = path.replace(&format!("{{{name}}}"), &text);
             continue;
         }
         let Some((_, location, _)) = vendor.parameters.iter().find(|(n, _, _)| n == name) else {
@@ -182,18 +222,32 @@ fn request(
                 .chain(vendor.parameters.iter().map(|(n, _, _)| n.as_str()))
                 .collect();
             return Err(refuse(format!(
-                "GET {} has no parameter \"{}\" (it has: {})",
-                vendor.path,
+                "{label} has no parameter \"{}\" (it has: {})",
                 crate::emit::printable(name),
                 if known.is_empty() { "none".to_owned() } else { known.join(", ") }
             )));
         };
-        parameters.insert(name.to_owned(), Value::String(value.clone()));
-        places.push(ParameterPlace { name: name.to_owned(), location: location.clone() });
+        let value = &typed(&label, name, value, &vendor.body_types)?;
+        if method == Method::Get && !value.is_string() {
+            return Err(refuse(format!(
+                "{label}: \"{}\" is a query parameter, sent as text; give it as NAME=VALUE (JSON values are for a POST's body)",
+                crate::emit::printable(name)
+            )));
+        }
+        parameters.insert(name.to_owned(), value.clone());
+        if !places.iter().any(|p: &ParameterPlace| p.name == name) {
+            places.push(ParameterPlace { name: name.to_owned(), location: location.clone() });
+        }
+    }
+    for (name, location, value) in &vendor.fixed {
+        if !parameters.contains_key(name) {
+            parameters.insert(name.clone(), value.clone());
+            places.push(ParameterPlace { name: name.clone(), location: location.clone() });
+        }
     }
     let unfilled = braced(&path);
     if !unfilled.is_empty() {
-        return Err(refuse(format!("GET {}: give its path parameter(s) {}", vendor.path, unfilled.join(", "))));
+        return Err(refuse(format!("{label}: give its path parameter(s) {}", unfilled.join(", "))));
     }
     let missing: Vec<&str> = vendor
         .parameters
@@ -202,9 +256,38 @@ fn request(
         .map(|(n, _, _)| n.as_str())
         .collect();
     if !missing.is_empty() {
-        return Err(refuse(format!("GET {} requires {}", vendor.path, missing.join(", "))));
+        return Err(refuse(format!("{label} requires {}", missing.join(", "))));
     }
-    Ok((path, parameters, places))
+    Ok(VendorRequest { method, path, parameters, places })
+}
+
+/// A body property's value with the type its schema gives: text given for an `integer`, a
+/// `number`, a `boolean`, an `array` or an `object` is read as JSON of that type (the node sends
+/// the body's values with their JSON types, and `"2"` is not `2`); text that is none is refused.
+fn typed(label: &str, name: &str, value: &Value, types: &[(String, String)]) -> Result<Value, Diagnostic> {
+    let Value::String(text) = value else { return Ok(value.clone()) };
+    let Some((_, kind)) = types.iter().find(|(n, _)| n == name).filter(|(_, kind)| kind != "string") else {
+        return Ok(value.clone());
+    };
+    let read: Option<Value> = serde_json::from_str(text).ok();
+    let fits = |v: &Value| match kind.as_str() {
+        "integer" => v.is_i64() || v.is_u64(),
+        "number" => v.is_number(),
+        "boolean" => v.is_boolean(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        _ => false,
+    };
+    match read.filter(fits) {
+        Some(read) => Ok(read),
+        None if matches!(kind.as_str(), "integer" | "number" | "boolean" | "array" | "object") => Err(refuse(format!(
+            "{label}: body property \"{}\" is {kind} in the document, and \"{}\" is not one: the node would send it as text",
+            crate::emit::printable(name),
+            crate::emit::printable(text)
+        ))
+        .with_fix(Fix::GiveJsonValue(name.to_owned()))),
+        None => Ok(value.clone()),
+    }
 }
 
 fn method_and_path(operation: &str) -> Option<(String, String)> {
@@ -280,7 +363,7 @@ impl VendorDocument {
                     method.to_uppercase()
                 ))
             })?;
-        let required: Vec<String> = ois
+        let endpoints: Vec<&Value> = ois
             .get("endpoints")
             .and_then(Value::as_array)
             .into_iter()
@@ -291,6 +374,18 @@ impl VendorDocument {
                         && o.get("method").and_then(Value::as_str) == Some(method.as_str())
                 })
             })
+            .collect();
+        let fixed = endpoints
+            .iter()
+            .flat_map(|e| e.get("fixedOperationParameters").and_then(Value::as_array).into_iter().flatten())
+            .filter_map(|f| {
+                let name = f.pointer("/operationParameter/name")?.as_str()?.to_owned();
+                let location = f.pointer("/operationParameter/in")?.as_str()?.to_owned();
+                Some((name, location, f.get("value")?.clone()))
+            })
+            .collect();
+        let required: Vec<String> = endpoints
+            .iter()
             .flat_map(|e| e.get("parameters").and_then(Value::as_array).into_iter().flatten())
             .filter(|p| p.get("required").and_then(Value::as_bool) == Some(true))
             .filter_map(|p| p.pointer("/operationParameter/name").and_then(Value::as_str).map(str::to_owned))
@@ -309,20 +404,44 @@ impl VendorDocument {
                 parameters.push((name.to_owned(), location.to_owned(), required.iter().any(|r| r == name)));
             }
         }
-        Ok(VendorOperation { method, path, parameters, path_parameters })
+        let body_types = if method == "post" { self.body_types(&path) } else { Vec::new() };
+        Ok(VendorOperation { method, path, parameters, path_parameters, fixed, body_types })
     }
 
-    /// Checks each of `feeds` calls a GET operation of the document with parameters it declares;
-    /// where each parameter goes. Every feed that does not is named, not only the first.
-    fn check(&self, feeds: &[Feed]) -> Result<Vec<ParameterPlace>, Diagnostic> {
+    /// The JSON type of each top-level property of `path`'s POST JSON body, as its schema says
+    /// (local `$ref`s followed; a property without one is left out).
+    fn body_types(&self, path: &str) -> Vec<(String, String)> {
+        let root = &self.root;
+        let Some(body) = self.root.pointer("/paths").and_then(|p| p.get(path)).and_then(|i| i.get("post")) else {
+            return Vec::new();
+        };
+        let body = body.get("requestBody").map(|b| follow_ref(root, b));
+        let content = body.and_then(|b| b.get("content")).and_then(Value::as_object);
+        let json = content.and_then(|c| c.iter().find(|(media, _)| media.contains("json"))).map(|(_, m)| m);
+        let schema = json.and_then(|m| m.get("schema")).map(|s| follow_ref(root, s));
+        let properties = schema.and_then(|s| s.get("properties")).and_then(Value::as_object);
+        properties
+            .into_iter()
+            .flatten()
+            .filter_map(|(name, property)| {
+                Some((name.clone(), follow_ref(root, property).get("type")?.as_str()?.to_owned()))
+            })
+            .collect()
+    }
+
+    /// Checks each of `feeds` calls an operation of `method` of the document with parameters it
+    /// declares; where each parameter goes. Every feed that does not is named, not only the first.
+    fn check(&self, feeds: &[Feed], method: Method) -> Result<Vec<ParameterPlace>, Diagnostic> {
         let mut places: Vec<ParameterPlace> = Vec::new();
         let mut problems = Vec::new();
+        let upper = method.as_str().to_uppercase();
         for feed in feeds {
-            let Some(template) = feeds::operation_for(&self.ois, &feed.path) else {
-                problems.push(format!("{}: no GET operation of the document has the path /{}", feed.name, feed.path));
+            let Some(template) = feeds::operation_for(&self.ois, &feed.path, method) else {
+                problems
+                    .push(format!("{}: no {upper} operation of the document has the path /{}", feed.name, feed.path));
                 continue;
             };
-            let operation = self.operation(&format!("GET {template}"))?;
+            let operation = self.operation(&format!("{upper} {template}"))?;
             for (name, _) in &feed.parameters {
                 match operation.parameters.iter().find(|(n, _, _)| n == name) {
                     Some((_, location, _)) => {
@@ -330,7 +449,7 @@ impl VendorDocument {
                             places.push(ParameterPlace { name: name.clone(), location: location.clone() });
                         }
                     }
-                    None => problems.push(format!("{}: GET {template} has no parameter \"{name}\"", feed.name)),
+                    None => problems.push(format!("{}: {upper} {template} has no parameter \"{name}\"", feed.name)),
                 }
             }
         }
@@ -348,6 +467,20 @@ impl VendorDocument {
         }
         Ok(places)
     }
+}
+
+/// `value`, or what its local `$ref` names (followed up to 16 times), in `root`.
+fn follow_ref<'v>(root: &'v Value, mut value: &'v Value) -> &'v Value {
+    for _ in 0..16 {
+        let Some(target) = value.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) else {
+            break;
+        };
+        match root.pointer(target) {
+            Some(found) => value = found,
+            None => break,
+        }
+    }
+    value
 }
 
 fn operation_by_id(root: &Value, id: &str) -> Option<(String, String)> {

@@ -85,6 +85,14 @@ pub fn own_element(ois: &Value, name: &str) -> Option<String> {
     crate::ois::reserved::escape_aware_split(&path, '.').into_iter().next()
 }
 
+/// The method of the feed endpoint's operation: `POST` for a vendor whose feeds are POST bodies
+/// (the node sends a POST's parameters as its JSON body), else `GET`.
+pub fn method_of(ois: &Value) -> crate::ois::model::Method {
+    let method = feed_endpoint_index(ois)
+        .and_then(|index| ois.pointer(&format!("/endpoints/{index}/operation/method"))?.as_str());
+    if method == Some("post") { crate::ois::model::Method::Post } else { crate::ois::model::Method::Get }
+}
+
 /// The feeds of a feed endpoint, and what its tables do not pair.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -145,14 +153,14 @@ pub fn asked(ois: &Value, endpoint: &str, name: Option<&Value>) -> Result<Option
     ))
 }
 
-/// The GET operation of `ois` (other than `/{path}`) whose path template `path` fills: a
+/// The operation of `ois` of `method` (other than `/{path}`) whose path template `path` fills: a
 /// `{param}` takes one segment or more (a value may hold `/`).
-pub fn operation_for(ois: &Value, path: &str) -> Option<String> {
+pub fn operation_for(ois: &Value, path: &str, method: crate::ois::model::Method) -> Option<String> {
     let paths = ois.pointer("/apiSpecifications/paths")?.as_object()?;
     let wanted: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     paths
         .iter()
-        .filter(|(template, item)| *template != FEED_OPERATION_PATH && item.get("get").is_some())
+        .filter(|(template, item)| *template != FEED_OPERATION_PATH && item.get(method.as_str()).is_some())
         .map(|(template, _)| template)
         .find(|template| {
             let parts: Vec<&str> = template.trim_start_matches('/').split('/').collect();
@@ -177,12 +185,13 @@ fn fills(parts: &[&str], segments: &[&str]) -> bool {
 /// took it away): each named with the operation it called.
 pub fn callers_gone(before: &Value, after: &Value) -> Vec<(String, String)> {
     let Ok(Some(tables)) = read(after) else { return Vec::new() };
+    let method = method_of(after);
     tables
         .feeds
         .into_iter()
         .filter_map(|feed| {
-            let operation = operation_for(before, &feed.path)?;
-            operation_for(after, &feed.path).is_none().then_some((feed.name, operation))
+            let operation = operation_for(before, &feed.path, method)?;
+            operation_for(after, &feed.path, method).is_none().then_some((feed.name, operation))
         })
         .collect()
 }
@@ -393,11 +402,13 @@ mod tests {
             "/a/{x}/b": {"get": {}},
             "/orders": {"post": {}},
         }}});
-        assert_eq!(operation_for(&ois, "simple/price").as_deref(), Some("/simple/price"));
-        assert_eq!(operation_for(&ois, "tickers/aave-new").as_deref(), Some("/tickers/{id}"));
-        assert_eq!(operation_for(&ois, "a/x/y/b").as_deref(), Some("/a/{x}/b"));
-        assert_eq!(operation_for(&ois, "orders"), None);
-        assert_eq!(operation_for(&ois, "simple/price/extra"), None);
+        use crate::ois::model::Method::{Get, Post};
+        assert_eq!(operation_for(&ois, "simple/price", Get).as_deref(), Some("/simple/price"));
+        assert_eq!(operation_for(&ois, "tickers/aave-new", Get).as_deref(), Some("/tickers/{id}"));
+        assert_eq!(operation_for(&ois, "a/x/y/b", Get).as_deref(), Some("/a/{x}/b"));
+        assert_eq!(operation_for(&ois, "orders", Get), None);
+        assert_eq!(operation_for(&ois, "orders", Post).as_deref(), Some("/orders"));
+        assert_eq!(operation_for(&ois, "simple/price/extra", Get), None);
     }
 
     #[test]
