@@ -201,7 +201,12 @@ pub(crate) fn edit_in_place(target: &Target, edit: EndpointEdit) -> ExitCode {
     let mut job = EndpointJob::new(target.file.clone(), edit);
     job.ois_title = target.ois.title.clone();
     job.dry_run = target.dry_run;
-    match ois::jobs::endpoint::run(&job) {
+    show_edit(ois::jobs::endpoint::run(&job), target)
+}
+
+/// An edit's report (or why it was refused) as `target` asks.
+pub(crate) fn show_edit(edited: Result<EditReport, Vec<ois::Diagnostic>>, target: &Target) -> ExitCode {
+    match edited {
         Ok(mut report) => {
             // Its notes as every report carries its diagnostics: each fix named by its flag.
             super::settle(&mut report.notes, None);

@@ -88,16 +88,26 @@ pub(crate) enum FeedCommand {
         #[arg(long, value_name = "FILE", conflicts_with = "batches")]
         answer: Option<PathBuf>,
     },
-    /// Feeds from API3's data-feed blueprints (a folder of them, or one JSON array), or from
-    /// another OIS's `feed` endpoint; feeds of the same name are replaced.
+    /// Feeds from API3's data-feed blueprints (a folder of them, or one JSON array), from
+    /// another OIS's `feed` endpoint, or from an RPC feeds catalog (one OIS a chain, made or
+    /// brought up to date, each feed one eth_call); feeds of the same name are replaced.
     #[command(after_help = "EXAMPLES:
   ois feed import api.ois.json data-feed-blueprints/
-  ois feed import api.ois.json production.ois.json --batches api-data.json")]
+  ois feed import api.ois.json production.ois.json --batches api-data.json
+  ois feed import rpc.ois.json rpc-catalog.json --provider Infura --chain-url 'ethereum=https://mainnet.infura.io/v3/${INFURA_KEY}'")]
     Import {
         #[command(flatten)]
         target: Target,
-        /// A folder of blueprint files, a JSON array of blueprints, or an OIS with a feed endpoint.
+        /// A folder of blueprint files, a JSON array of blueprints, an OIS with a feed endpoint, or
+        /// an RPC feeds catalog (`rpcFeedsCatalog` of @api3/api-integrations, as JSON).
         from: PathBuf,
+        /// An RPC catalog's chain and its JSON-RPC URL, CHAIN=URL; `${NAME}` after the host is a
+        /// secret the node fills (repeatable; only these chains' feeds are imported).
+        #[arg(long = "chain-url", value_name = "CHAIN=URL")]
+        chain_urls: Vec<String>,
+        /// An RPC catalog's provider: each chain's OIS is titled `NAME CHAIN`.
+        #[arg(long, value_name = "NAME", default_value = "RPC", requires = "chain_urls")]
+        provider: String,
         /// Then make the batches of this file (`supportedFeedsInBatches`) one call each.
         #[arg(long, value_name = "FILE")]
         batches: Option<PathBuf>,
@@ -223,7 +233,10 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
             Some(file) => edit(&target, ois::jobs::feed::batches(&target.file, target.ois.title(), &file)),
             None => edit(&target, ois::jobs::feed::batch(names, answer.as_deref())),
         },
-        FeedCommand::Import { target, from, batches, openapi } => {
+        FeedCommand::Import { target, from, chain_urls, provider, batches, openapi } => {
+            if !chain_urls.is_empty() {
+                return import_rpc(&target, from, &chain_urls, provider);
+            }
             let title = target.ois.title();
             let change = ois::jobs::feed::import_with_batches(
                 &target.file,
@@ -252,6 +265,26 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
             }
         }
     }
+}
+
+/// `feed import FILE CATALOG --chain-url CHAIN=URL…`.
+fn import_rpc(target: &Target, catalog: PathBuf, chain_urls: &[String], title: String) -> ExitCode {
+    let mut chains = Vec::new();
+    for text in chain_urls {
+        match text.split_once('=') {
+            Some((chain, url)) if !chain.is_empty() => chains.push((chain.to_owned(), url.to_owned())),
+            _ => {
+                return fail_with(&Diagnostic::elsewhere(
+                    ois::Code::BadArgument,
+                    format!("--chain-url {text}: write CHAIN=URL"),
+                ));
+            }
+        }
+    }
+    let mut job = ois::jobs::feed::rpc::RpcImport::new(target.file.clone(), catalog, chains);
+    job.title = title;
+    job.dry_run = target.dry_run;
+    super::endpoint::show_edit(ois::jobs::feed::rpc::import(&job), target)
 }
 
 fn list(file: &std::path::Path, title: Option<&str>, format: ReportArg) -> ExitCode {

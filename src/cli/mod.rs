@@ -203,6 +203,9 @@ fn flag_help(fix: &Fix) -> String {
         }
         Fix::QuoteJsonString => "quote strings: --param-json name='\"text\"', or use --param".to_owned(),
         Fix::GiveJsonValue(name) => format!("give it with --param-json {name}=JSON (or in --body)"),
+        Fix::GiveChainUrl(chain) => {
+            format!("pass --chain-url {chain}=https://…/v3/${{RPC_KEY}} for each chain (a `${{NAME}}` is a secret the node fills)")
+        }
         Fix::EscapeComma => {
             r"a comma inside a value is written \, in single quotes: --feed 'feed:pairs=string32:USD/EUR\,USD/GBP' (--template alike)"
                 .to_owned()
@@ -442,6 +445,7 @@ mod tests {
             Fix::UpdateInstead,
             Fix::QuoteJsonString,
             Fix::GiveJsonValue("depth".into()),
+            Fix::GiveChainUrl("ethereum".into()),
             Fix::EscapeComma,
             Fix::FillSecret { name: "K".into(), file: None },
             Fix::GiveMetadata,

@@ -58,6 +58,8 @@ pub enum Fix {
     QuoteJsonString,
     /// Give the body property `name` a JSON value (its schema says it is not text).
     GiveJsonValue(String),
+    /// Give each chain's JSON-RPC URL (an RPC feeds catalog's chain, the first named).
+    GiveChainUrl(String),
     /// Escape a comma that belongs to a value of a template written on one line (`\\,`).
     EscapeComma,
     /// Give every field of the request metadata the relay schemes send.
@@ -164,6 +166,7 @@ impl Fix {
             Fix::LeaveStrict => "fix what the warnings say, or unset Writes::strict".to_owned(),
             Fix::QuoteJsonString => "quote a JSON string (\"text\"), or give the value as text".to_owned(),
             Fix::GiveJsonValue(name) => format!("give \"{name}\" a JSON value of its type"),
+            Fix::GiveChainUrl(chain) => format!("give each chain's JSON-RPC URL ({chain}: https://…/${{KEY}})"),
             Fix::EscapeComma => "write a comma inside a value as \\, (a backslash as \\\\)".to_owned(),
             Fix::UpdateInstead => "make the update (unset UpdateJob::check) to bring it in sync".to_owned(),
             Fix::GiveMetadata => "give the field in RequestOptions::metadata".to_owned(),

@@ -143,7 +143,7 @@ fn refuse(message: String) -> Diagnostic {
     Diagnostic::elsewhere(Code::BadEdit, message)
 }
 
-fn note(at: String, message: String) -> Diagnostic {
+pub(crate) fn note(at: String, message: String) -> Diagnostic {
     let mut note = Diagnostic::new(Code::EditNote, at, message);
     note.severity = Severity::Note;
     note

@@ -305,7 +305,8 @@ pub fn run(job: &IdsJob) -> Result<IdsReport, Diagnostic> {
     let mut templates = Vec::new();
     let mut beacons = Vec::new();
     for (endpoint, parameters) in requested(job, &document, &endpoints)? {
-        let template = Feed { endpoint: endpoint.endpoint_name.clone(), parameters };
+        let template =
+            Feed { ois_title: Some(endpoint.ois_title.clone()), endpoint: endpoint.endpoint_name.clone(), parameters };
         let endpoint = &endpoint;
         let encoded = ids::encode_parameters(&template.parameters)?;
         warnings.extend(encoded.surprises.clone());

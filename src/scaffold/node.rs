@@ -14,6 +14,9 @@ use crate::ois::model::FormatFamily;
 /// One data feed: an endpoint and its template parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Feed {
+    /// The title of the OIS whose endpoint it is; `None`: the one OIS with an endpoint of that
+    /// name.
+    pub ois_title: Option<String>,
     /// The endpoint's name (of one of the OIS objects).
     pub endpoint: String,
     /// Its template parameters.
@@ -28,7 +31,7 @@ impl Feed {
             refused.message = format!("{noun} {}", refused.message);
             refused
         })?;
-        Ok(Feed { endpoint, parameters })
+        Ok(Feed { ois_title: None, endpoint, parameters })
     }
 
     /// Feeds (or templates) from a file's JSON, `[{"endpoint": …, "parameters": [{type, name,
@@ -45,7 +48,7 @@ impl Feed {
                     )
                 })?;
                 let parameters = parameters_from_json(item.get("parameters").unwrap_or(&Value::Null))?;
-                Ok(Feed { endpoint: endpoint.to_owned(), parameters })
+                Ok(Feed { ois_title: None, endpoint: endpoint.to_owned(), parameters })
             })
             .collect()
     }
@@ -146,9 +149,10 @@ fn escape_unescaped(text: &str) -> String {
     out
 }
 
-fn find_endpoint<'o>(oises: &'o [Value], name: &str) -> Result<&'o str, Diagnostic> {
+fn find_endpoint<'o>(oises: &'o [Value], title: Option<&str>, name: &str) -> Result<&'o str, Diagnostic> {
     let owners: Vec<&str> = oises
         .iter()
+        .filter(|ois| title.is_none_or(|title| ois.get("title").and_then(Value::as_str) == Some(title)))
         .filter(|ois| {
             ois.get("endpoints")
                 .and_then(Value::as_array)
@@ -182,7 +186,7 @@ pub fn feed_config(oises: &[Value], feeds: &[Feed], options: &FeedOptions) -> Re
     let mut templates = Map::new();
     let mut template_ids = Vec::new();
     for feed in feeds {
-        let title = find_endpoint(oises, &feed.endpoint)?;
+        let title = find_endpoint(oises, feed.ois_title.as_deref(), &feed.endpoint)?;
         let endpoint = endpoint_id(title, &feed.endpoint);
         endpoints.insert(endpoint.clone(), json!({"oisTitle": title, "endpointName": feed.endpoint}));
         let encoded = encode_parameters(&feed.parameters)?;

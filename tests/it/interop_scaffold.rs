@@ -90,12 +90,12 @@ fn generated_configs_pass_the_real_validators_and_verify() {
                 let name = endpoint["name"].as_str().unwrap().to_owned();
                 let pairs = names(endpoint);
                 if pairs.is_empty() {
-                    feeds.push(Feed { endpoint: name.clone(), parameters: vec![] });
+                    feeds.push(Feed { ois_title: None, endpoint: name.clone(), parameters: vec![] });
                 }
                 for pair in pairs {
                     let parameters =
                         vec![TemplateParameter { kind: "string32".into(), name: "name".into(), value: json!(pair) }];
-                    feeds.push(Feed { endpoint: name.clone(), parameters });
+                    feeds.push(Feed { ois_title: None, endpoint: name.clone(), parameters });
                 }
             }
         }
@@ -151,6 +151,7 @@ fn verify_catches_each_broken_id() {
     let feeds: Vec<Feed> = ["BTC/USD", "ETH/USD"]
         .iter()
         .map(|pair| Feed {
+            ois_title: None,
             endpoint: "feed".into(),
             parameters: vec![TemplateParameter { kind: "string32".into(), name: "name".into(), value: json!(pair) }],
         })

@@ -50,6 +50,7 @@ mod processing_cli;
 mod real_ois_examples;
 mod record_replay;
 mod reports;
+mod rpc_feeds;
 mod samples;
 mod schema;
 mod shell;

@@ -107,6 +107,15 @@ fn blueprint(value: Value, source: &Source) -> Result<(Feed, Method), Diagnostic
 fn from_file(file: &Path, title: Option<&str>) -> Result<ImportedFeeds, Diagnostic> {
     let source = Source::read(file)?;
     let value = source.parse()?;
+    if super::rpc::is_catalog(&value) {
+        let chain = value.pointer("/0/chainAlias").or_else(|| value.pointer("/rpcFeedsCatalog/0/chainAlias"));
+        let chain = chain.and_then(Value::as_str).unwrap_or("ethereum").to_owned();
+        return Err(refuse(format!(
+            "{} is an RPC feeds catalog: its feeds are read from contracts on chains, each chain's JSON-RPC URL needed",
+            file.display()
+        ))
+        .with_fix(crate::diagnostic::Fix::GiveChainUrl(chain)));
+    }
     let is_blueprint = |item: &Value| item.get("apiSpecifications").is_none() && item.get("path").is_some();
     if let Value::Array(items) = &value
         && items.iter().all(is_blueprint)

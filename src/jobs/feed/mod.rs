@@ -15,6 +15,7 @@ use crate::ois::model::Method;
 use crate::source::Source;
 
 mod files;
+pub mod rpc;
 pub use files::{ExportReport, batch, batch_groups, batches, export, import, import_with_batches, read_batches};
 
 fn refuse(message: String) -> Diagnostic {
@@ -499,6 +500,7 @@ pub(crate) fn templates(oises: &[Value]) -> Result<Vec<crate::scaffold::node::Fe
         let Some(tables) = crate::ois::feeds::read(ois)? else { continue };
         for feed in tables.feeds {
             feeds.push(crate::scaffold::node::Feed {
+                ois_title: ois.get("title").and_then(Value::as_str).map(str::to_owned),
                 endpoint: crate::ois::feeds::FEED_ENDPOINT.to_owned(),
                 parameters: vec![crate::node::ids::TemplateParameter {
                     kind: "string32".to_owned(),

@@ -9,6 +9,7 @@
 //! the endpoint is not taken for a feed endpoint ([`read`] says why).
 
 mod render;
+pub mod rpc;
 mod table;
 
 use serde::Serialize;

@@ -91,6 +91,7 @@ impl Session {
                     .templates
                     .into_iter()
                     .map(|template| crate::scaffold::node::Feed {
+                        ois_title: None,
                         endpoint: template.endpoint,
                         parameters: template
                             .parameters
