@@ -35,6 +35,7 @@ mod interop_feed_skip;
 mod interop_feeds;
 mod interop_ids;
 mod interop_processing;
+mod interop_rpc_feeds;
 mod interop_rrp;
 mod interop_scaffold;
 mod interop_secrets;

@@ -36,7 +36,7 @@ fn refused(dir: &std::path::Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-fn two_feeds(d: &std::path::Path) {
+pub(crate) fn two_feeds(d: &std::path::Path) {
     std::fs::write(d.join("vendor.json"), vendor().to_string()).unwrap();
     ok(d, &["convert", "vendor.json", "-o", "q.ois.json", "-q"]);
     let add = ["feed", "add", "q.ois.json", "--openapi", "vendor.json", "--operation", "getQuote"];
@@ -49,17 +49,25 @@ fn two_feeds(d: &std::path::Path) {
     );
 }
 
-#[test]
-fn post_feeds_by_name_are_written_requested_called_and_scaffolded_with_their_json_bodies() {
-    let server = Server::start(|request, stream| {
+/// The quotes vendor on loopback: a POST's JSON body answered by its symbol.
+pub(crate) fn quotes_server() -> Server {
+    Server::start(|request, stream| {
         let body: Value = serde_json::from_str(&request.body).unwrap_or_default();
-        let last = match body["symbol"].as_str() {
-            Some("WTI") => 71.25,
-            Some("BRENT") => 75.5,
-            _ => 0.0,
+        let last = match (request.method.as_str(), body["symbol"].as_str(), body["format"].as_str()) {
+            ("POST", Some("WTI"), Some("json")) => 71.25,
+            ("POST", Some("BRENT"), Some("json")) => 75.5,
+            _ => {
+                answer(stream, "400 Bad Request", "application/json", "", br#"{"error": "bad body"}"#);
+                return;
+            }
         };
         answer(stream, "200 OK", "application/json", "", json!({"data": {"last": last}}).to_string().as_bytes());
-    });
+    })
+}
+
+#[test]
+fn post_feeds_by_name_are_written_requested_called_and_scaffolded_with_their_json_bodies() {
+    let server = quotes_server();
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     two_feeds(d);

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::common;
 use crate::common::server::{Server, answer};
 
-const KEY: &str = "rpc-key-0123456789";
+pub(crate) const KEY: &str = "rpc-key-0123456789";
 
 /// A 32-byte word of `value`, as hex without `0x`.
 fn word(value: u128) -> String {
@@ -28,7 +28,7 @@ fn result_of(to: &str) -> Option<String> {
     }
 }
 
-fn catalog() -> Value {
+pub(crate) fn catalog() -> Value {
     let entry = |name: &str, chain: &str, to: &str, kind: &str, decimals: u32, data: &[&str]| {
         json!({"name": name, "decimals": decimals, "chainAlias": chain, "returnType": kind, "contractAddress": to,
             "contractMethods": ["m"], "contractMethodsParameters": [[]], "callData": data})
@@ -87,7 +87,7 @@ fn catalog() -> Value {
 
 /// A JSON-RPC server for two chains (`/eth/KEY`, `/bsc/KEY`): an `eth_call` of a known contract is
 /// answered, anything else is a JSON-RPC error; a wrong key is a 401.
-fn chain_server() -> Server {
+pub(crate) fn chain_server() -> Server {
     Server::start(|request, stream| {
         let body: Value = serde_json::from_str(&request.body).unwrap_or_default();
         let keyed = request.target == format!("/eth/{KEY}") || request.target == format!("/bsc/{KEY}");
@@ -116,7 +116,7 @@ fn run(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
     common::ois().current_dir(dir).args(args).output().expect("runs")
 }
 
-fn import(dir: &std::path::Path, base: &str) -> std::process::Output {
+pub(crate) fn import(dir: &std::path::Path, base: &str) -> std::process::Output {
     std::fs::write(dir.join("catalog.json"), catalog().to_string()).unwrap();
     let ethereum = format!("ethereum={base}/eth/${{RPC_KEY}}");
     let bsc = format!("bsc={base}/bsc/${{RPC_KEY}}");
