@@ -97,6 +97,8 @@ fn post_feeds_by_name_are_written_requested_called_and_scaffolded_with_their_jso
     let bodies: Vec<Value> = server.take().iter().map(|r| serde_json::from_str(&r.body).unwrap()).collect();
     assert!(bodies.contains(&json!({"symbol": "BRENT", "depth": 3, "format": "json"})), "{bodies:?}");
 
+    let picked = ok(d, &["call", "q.ois.json", "--feed", "BRENT/USD", "--server", &server.base, "--paths"]);
+    assert!(picked.contains("ois feed set q.ois.json BRENT/USD --value data.last"), "{picked}");
     ok(d, &["scaffold", "feed", "q.ois.json", "--all-feeds", "-o", "feed.json", "--secrets-out", "feed.env"]);
     ok(d, &["validate", "feed.json"]);
     let config: Value = serde_json::from_str(&std::fs::read_to_string(d.join("feed.json")).unwrap()).unwrap();
