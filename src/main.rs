@@ -182,16 +182,16 @@ enum Command {
 
 /// The manual: `ois.1` on standard output, or it and a page per command into `dir` (existing
 /// pages are replaced; written all or nothing).
-fn man(dir: Option<&std::path::Path>, force: bool) -> ExitCode {
+fn man(dir: Option<&std::path::Path>, force: bool, shell: &cli::Shell) -> ExitCode {
     let mut command = Cli::command().disable_help_subcommand(true);
     command.build();
     let mut pages = Vec::new();
     if let Err(error) = man_pages(command, &mut pages) {
-        return cli::fail_with(&ois::Diagnostic::elsewhere(ois::Code::OutputWrite, error.to_string()));
+        return shell.fail(&ois::Diagnostic::elsewhere(ois::Code::OutputWrite, error.to_string()));
     }
     let written = match dir {
         // The root page is rendered last (after its subcommands'), as clap_mangen does.
-        None => pages.pop().map_or(Ok(()), |(_, page)| cli::write_stdout(&page)),
+        None => pages.pop().map_or(Ok(()), |(_, page)| shell.out(&page)),
         Some(dir) => {
             let mut plan = ois::emit::Plan::new();
             for (name, page) in pages {
@@ -204,7 +204,7 @@ fn man(dir: Option<&std::path::Path>, force: bool) -> ExitCode {
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) => cli::fail_with(&error),
+        Err(error) => shell.fail(&error),
     }
 }
 
@@ -235,31 +235,32 @@ fn main() -> ExitCode {
         (Command::Call(args), Some(("call", call))) => args.inputs.keep_order(call),
         _ => {}
     }
-    cli::set_global(cli.global);
+    let shell = cli::Shell::new(cli.global);
+    let shell = &shell;
     match cli.command {
-        Command::Convert(args) => cli::run_convert(args),
-        Command::Validate(args) => cli::run_validate(args),
-        Command::Request(args) => cli::run_request(args),
-        Command::Call(args) => cli::run_call(args),
-        Command::Status(args) => cli::run_status(args),
-        Command::Config(args) => cli::run_config(args),
-        Command::Scaffold(command) => cli::run_scaffold(command),
-        Command::EndpointIds(args) => cli::run_endpoint_ids(args),
-        Command::Ids(args) => cli::run_ids(args),
+        Command::Convert(args) => cli::run_convert(args, shell),
+        Command::Validate(args) => cli::run_validate(args, shell),
+        Command::Request(args) => cli::run_request(args, shell),
+        Command::Call(args) => cli::run_call(args, shell),
+        Command::Status(args) => cli::run_status(args, shell),
+        Command::Config(args) => cli::run_config(args, shell),
+        Command::Scaffold(command) => cli::run_scaffold(command, shell),
+        Command::EndpointIds(args) => cli::run_endpoint_ids(args, shell),
+        Command::Ids(args) => cli::run_ids(args, shell),
         #[cfg(feature = "mock")]
-        Command::Mock(args) => cli::run_mock(args),
-        Command::Schema(args) => cli::run_schema(args),
+        Command::Mock(args) => cli::run_mock(args, shell),
+        Command::Schema(args) => cli::run_schema(args, shell),
         #[cfg(feature = "studio")]
-        Command::Studio(args) => cli::run_studio(args),
+        Command::Studio(args) => cli::run_studio(args, shell),
         Command::Completions { shell } => {
             let mut command = Cli::command();
             clap_complete::generate(shell, &mut command, "ois", &mut std::io::stdout());
             ExitCode::SUCCESS
         }
-        Command::Man { dir, force } => man(dir.as_deref(), force),
-        Command::Processing(command) => cli::run_processing(command),
-        Command::Endpoint(command) => cli::run_endpoint(command),
-        Command::Feed(command) => cli::run_feed(command),
-        Command::Explain { code } => cli::run_explain(code.as_deref()),
+        Command::Man { dir, force } => man(dir.as_deref(), force, shell),
+        Command::Processing(command) => cli::run_processing(command, shell),
+        Command::Endpoint(command) => cli::run_endpoint(command, shell),
+        Command::Feed(command) => cli::run_feed(command, shell),
+        Command::Explain { code } => cli::run_explain(code.as_deref(), shell),
     }
 }

@@ -1,6 +1,5 @@
 //! `ois call`: the real API call, one endpoint or all of them.
 
-use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -13,7 +12,7 @@ use ois::request::render;
 use ois::{Code, Diagnostic};
 
 use super::request::{Inputs, show_stop};
-use super::{FAILURE, write_stdout};
+use super::{FAILURE, Shell};
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub(crate) enum CallFormat {
@@ -113,13 +112,74 @@ pub(crate) fn parse_tolerance(text: &str) -> Result<f64, String> {
 /// Lines of a body shown on a terminal before it is cut.
 const BODY_LINES_ON_TERMINAL: usize = 40;
 
-pub(crate) fn run_call(args: CallArgs) -> ExitCode {
-    let style = super::style_for(std::io::stderr().is_terminal());
-    if args.timeout.is_nan() || args.timeout <= 0.0 {
-        let error = Diagnostic::elsewhere(Code::BadArgument, "--timeout must be a positive number of seconds");
-        super::report_diagnostics(&[error], None, style);
-        return ExitCode::from(FAILURE);
+/// What `ois call` was asked to do, resolved from its arguments once.
+enum CallMode {
+    /// Two configs' beacons side by side (`--compare OTHER`).
+    Compare(std::path::PathBuf),
+    /// Every endpoint (`--all`), every feed (`--all-feeds`), or a whole config's templates.
+    Many,
+    /// One call's answer as the value picker lists it (`--paths`).
+    Paths(String),
+    /// One call, only its diagnostics, as SARIF or GitHub commands.
+    Diagnostics(String, super::DiagnosticsArg),
+    /// One call, shown.
+    One(String),
+}
+
+impl CallMode {
+    /// The mode `args` ask for, with the endpoint (a feed's, when it names one) in `inputs`.
+    fn of(args: &CallArgs, inputs: &mut ois::jobs::request::CallInputs) -> Result<CallMode, Diagnostic> {
+        if args.timeout.is_nan() || args.timeout <= 0.0 {
+            return Err(Diagnostic::elsewhere(Code::BadArgument, "--timeout must be a positive number of seconds"));
+        }
+        let endpoint = match &args.feed {
+            Some(name) => Some(inputs.ask_for_feed(name).to_owned()),
+            None => args.endpoint.clone(),
+        };
+        Ok(match (endpoint, &args.compare) {
+            (None, _) if args.paths => {
+                return Err(Diagnostic::elsewhere(
+                    Code::BadArgument,
+                    "--paths lists one call's answer: name --endpoint or --feed",
+                ));
+            }
+            (None, Some(other)) => CallMode::Compare(other.clone()),
+            (None, None) => CallMode::Many,
+            (Some(endpoint), _) if args.paths => CallMode::Paths(endpoint),
+            (Some(endpoint), _) => match args.format.machine() {
+                Some(machine) => CallMode::Diagnostics(endpoint, machine),
+                None => CallMode::One(endpoint),
+            },
+        })
     }
+}
+
+pub(crate) fn run_call(args: CallArgs, shell: &Shell) -> ExitCode {
+    let mut inputs = args.inputs.call_inputs();
+    let mode = match CallMode::of(&args, &mut inputs) {
+        Ok(mode) => mode,
+        Err(error) => {
+            shell.diagnostics(&[error], None);
+            return ExitCode::from(FAILURE);
+        }
+    };
+    let job = CallJob::new(inputs, call_options(&args));
+    match mode {
+        CallMode::Compare(other) => compare(&args, &job, &other, shell),
+        CallMode::Many => run_many(&args, &job, shell),
+        CallMode::Paths(endpoint) => match ois::jobs::call::paths(&job, &endpoint) {
+            Ok(report) => {
+                super::request::show_paths(&report, &args.inputs.file, args.format == CallFormat::Json, shell)
+            }
+            Err(mut stopped) => super::request::show_stop_as(&mut stopped.stop, args.format == CallFormat::Json, shell),
+        },
+        CallMode::Diagnostics(endpoint, machine) => diagnostics_only(&args, &job, &endpoint, machine, shell),
+        CallMode::One(endpoint) => one(&args, &job, &endpoint, shell),
+    }
+}
+
+/// The call's options, as the arguments give them.
+fn call_options(args: &CallArgs) -> CallOptions {
     let mut options = CallOptions::default();
     options.timeout = Duration::from_secs_f64(args.timeout.min(86_400.0));
     options.max_response_bytes = args.max_response_bytes;
@@ -130,54 +190,43 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
         recordings: ois::call::recording::Recordings::at(folder),
         tolerance: args.tolerance,
     });
-    let mut inputs = args.inputs.call_inputs();
-    let endpoint = match &args.feed {
-        Some(name) => Some(inputs.ask_for_feed(name).to_owned()),
-        None => args.endpoint.clone(),
+    options
+}
+
+/// One call, only its diagnostics, as SARIF or GitHub commands.
+fn diagnostics_only(
+    args: &CallArgs,
+    job: &CallJob,
+    endpoint: &str,
+    machine: super::DiagnosticsArg,
+    shell: &Shell,
+) -> ExitCode {
+    let (mut diagnostics, source, ok) = match ois::jobs::call::one(job, endpoint, super::now()) {
+        Ok(report) => (report.located.diagnostics, report.located.source, true),
+        Err(stopped) => (stopped.stop.located.diagnostics, stopped.stop.located.source, false),
     };
-    let job = CallJob::new(inputs, options);
-    let Some(endpoint) = &endpoint else {
-        if args.paths {
-            let error =
-                Diagnostic::elsewhere(Code::BadArgument, "--paths lists one call's answer: name --endpoint or --feed");
-            super::report_diagnostics(&[error], None, style);
-            return ExitCode::from(FAILURE);
-        }
-        return run_many(&args, &job, style);
-    };
-    if let Some(machine) = args.format.machine() {
-        let (mut diagnostics, source, ok) = match ois::jobs::call::one(&job, endpoint, super::now()) {
-            Ok(report) => (report.located.diagnostics, report.located.source, true),
-            Err(stopped) => (stopped.stop.located.diagnostics, stopped.stop.located.source, false),
-        };
-        super::settle(&mut diagnostics, source.as_ref());
-        let file = args.inputs.file.display().to_string();
-        let output = super::machine_report(machine, &[(&file, &diagnostics)]).unwrap_or_default();
-        let written = write_stdout(&*ois::emit::printable(&output));
-        return if ok && written.is_ok() { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) };
-    }
+    shell.settle(&mut diagnostics, source.as_ref());
+    let file = args.inputs.file.display().to_string();
+    let output = super::machine_report(machine, &[(&file, &diagnostics)]).unwrap_or_default();
+    let written = shell.out(&*ois::emit::printable(&output));
+    if ok && written.is_ok() { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
+}
+
+/// One call, shown: the request, the answer, the value; or why it stopped.
+fn one(args: &CallArgs, job: &CallJob, endpoint: &str, shell: &Shell) -> ExitCode {
     let show = args.inputs.show_secrets;
-    if args.paths {
-        return match ois::jobs::call::paths(&job, endpoint) {
-            Ok(report) => {
-                super::request::show_paths(&report, &args.inputs.file, args.format == CallFormat::Json, style)
-            }
-            Err(mut stopped) => super::request::show_stop_as(&mut stopped.stop, args.format == CallFormat::Json, style),
-        };
-    }
-    match ois::jobs::call::one(&job, endpoint, super::now()) {
+    match ois::jobs::call::one(job, endpoint, super::now()) {
         Ok(mut report) => {
-            super::settle(&mut report.located.diagnostics, report.located.source.as_ref());
-            super::report_diagnostics(&report.located.diagnostics, report.located.source.as_ref(), style);
+            shell.settle(&mut report.located.diagnostics, report.located.source.as_ref());
+            shell.diagnostics(&report.located.diagnostics, report.located.source.as_ref());
             let called = &report.called;
             let output = match args.format {
-                CallFormat::Json => super::js_json_text(&ois::report::machine::with_diagnostics(
-                    super::as_value(&called.view(show)),
-                    &report.located.diagnostics,
-                )),
+                CallFormat::Json => {
+                    shell.js_json(&called.view(show), &report.located.diagnostics, report.located.source.as_ref())
+                }
                 // The machine formats were answered above.
                 CallFormat::Text | CallFormat::Sarif | CallFormat::Github => {
-                    let body_lines = std::io::stdout().is_terminal().then_some(BODY_LINES_ON_TERMINAL);
+                    let body_lines = shell.stdout_is_terminal().then_some(BODY_LINES_ON_TERMINAL);
                     render::text_before_answer(&called.exchange, show)
                         + &called
                             .reply
@@ -192,25 +241,25 @@ pub(crate) fn run_call(args: CallArgs) -> ExitCode {
                 CallFormat::Json => ois::emit::printable_json(&output),
                 _ => ois::emit::printable(&output),
             };
-            match write_stdout(&*output) {
+            match shell.out(&*output) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
-                    super::report_diagnostics(&[error], None, style);
+                    shell.diagnostics(&[error], None);
                     ExitCode::from(FAILURE)
                 }
             }
         }
         Err(mut stopped) => {
-            super::settle(&mut stopped.stop.located.diagnostics, stopped.stop.located.source.as_ref());
+            shell.settle(&mut stopped.stop.located.diagnostics, stopped.stop.located.source.as_ref());
             if args.format == CallFormat::Json {
                 // A script always has something to parse.
                 let json = super::js_json_text(&super::as_value(&stopped.view(show)));
-                let _ = write_stdout(&*ois::emit::printable_json(&json));
+                let _ = shell.out(&*ois::emit::printable_json(&json));
             } else if let Some(reply) = &stopped.reply {
                 let shown = reply_text(reply, &stopped.secrets, show, Some(BODY_LINES_ON_TERMINAL));
-                let _ = std::io::stderr().write_all(ois::emit::printable(&shown).as_bytes());
+                shell.err(&shown);
             }
-            show_stop(&stopped.stop, style)
+            show_stop(&stopped.stop, shell)
         }
     }
 }
@@ -240,22 +289,30 @@ fn reply_text(reply: &Reply, secrets: &[String], show: bool, body_lines: Option<
     out
 }
 
-fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> ExitCode {
-    let progress =
-        if std::io::stderr().is_terminal() { indicatif::ProgressBar::new(0) } else { indicatif::ProgressBar::hidden() };
+/// A step of a run over many calls on the progress bar: the first sets its length.
+fn stepper(progress: &indicatif::ProgressBar) -> impl Fn(usize) + Sync + '_ {
     let started = std::sync::atomic::AtomicBool::new(false);
-    let step = |step: usize| {
+    move |step: usize| {
         if started.swap(true, std::sync::atomic::Ordering::Relaxed) {
             progress.inc(step as u64);
         } else {
             progress.set_length(step as u64);
         }
-    };
-    if let Some(other) = &args.compare {
-        let compared = ois::jobs::compare::compare_runs(job, other, usize::from(args.jobs), super::now(), &step);
-        progress.finish_and_clear();
-        return show_comparison(args, compared, style);
     }
+}
+
+/// Two configs' beacons side by side.
+fn compare(args: &CallArgs, job: &CallJob, other: &std::path::Path, shell: &Shell) -> ExitCode {
+    let progress = shell.progress_bar();
+    let compared =
+        ois::jobs::compare::compare_runs(job, other, usize::from(args.jobs), super::now(), &stepper(&progress));
+    progress.finish_and_clear();
+    show_comparison(args, compared, shell)
+}
+
+fn run_many(args: &CallArgs, job: &CallJob, shell: &Shell) -> ExitCode {
+    let progress = shell.progress_bar();
+    let step = stepper(&progress);
     let report = if args.all_feeds {
         ois::jobs::call_config::every_feed(job, usize::from(args.jobs), super::now(), &step).map(ManyReport::Beacons)
     } else {
@@ -264,19 +321,19 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
     progress.finish_and_clear();
     let report = match report {
         Ok(report) => report,
-        Err(mut stop) => return super::request::show_stop_as(&mut stop, args.format == CallFormat::Json, style),
+        Err(mut stop) => return super::request::show_stop_as(&mut stop, args.format == CallFormat::Json, shell),
     };
-    super::report_diagnostics(report.diagnostics(), report.source(), style);
+    shell.diagnostics(report.diagnostics(), report.source());
     let mut diagnostics = report.diagnostics().to_vec();
-    super::settle(&mut diagnostics, report.source());
+    shell.settle(&mut diagnostics, report.source());
     let output = match (args.format, &report) {
-        (CallFormat::Json, ManyReport::Endpoints(r)) => json_text(r, &diagnostics),
-        (CallFormat::Json, ManyReport::Beacons(r)) => json_text(r, &diagnostics),
+        (CallFormat::Json, ManyReport::Endpoints(r)) => shell.js_json(r, &diagnostics, report.source()),
+        (CallFormat::Json, ManyReport::Beacons(r)) => shell.js_json(r, &diagnostics, report.source()),
         (CallFormat::Text, ManyReport::Endpoints(r)) => summary_table(r),
         (CallFormat::Text, ManyReport::Beacons(r)) => beacon_table(r),
         (machine, _) => {
             let mut problems = report.problems();
-            super::settle(&mut problems, report.source());
+            shell.settle(&mut problems, report.source());
             diagnostics.extend(problems);
             let file = args.inputs.file.display().to_string();
             machine.machine().and_then(|m| super::machine_report(m, &[(&file, &diagnostics)])).unwrap_or_default()
@@ -284,23 +341,17 @@ fn run_many(args: &CallArgs, job: &CallJob, style: ois::report::RenderStyle) -> 
     };
     // The problems in full, after the table, so the table stays readable.
     if args.format == CallFormat::Text {
-        super::report_diagnostics(&report.problems(), report.source(), style);
+        shell.diagnostics(&report.problems(), report.source());
     }
     let output = match args.format {
         CallFormat::Json => ois::emit::printable_json(&output),
         _ => ois::emit::printable(&output),
     };
-    if let Err(error) = write_stdout(&*output) {
-        super::report_diagnostics(&[error], None, style);
+    if let Err(error) = shell.out(&*output) {
+        shell.diagnostics(&[error], None);
         return ExitCode::from(FAILURE);
     }
     if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
-}
-
-fn json_text(report: &impl serde::Serialize, diagnostics: &[Diagnostic]) -> String {
-    serde_json::to_value(report)
-        .map(|v| super::js_json_text(&ois::report::machine::with_diagnostics(v, diagnostics)))
-        .unwrap_or_default()
 }
 
 /// The values, joined and cut to fit a column.
@@ -383,14 +434,14 @@ fn summary_table(report: &AllReport) -> String {
 fn show_comparison(
     args: &CallArgs,
     compared: Result<ois::jobs::compare::CompareReport, ois::jobs::request::Stop>,
-    style: ois::report::RenderStyle,
+    shell: &Shell,
 ) -> ExitCode {
     let report = match compared {
         Ok(report) => report,
-        Err(mut stop) => return super::request::show_stop_as(&mut stop, args.format == CallFormat::Json, style),
+        Err(mut stop) => return super::request::show_stop_as(&mut stop, args.format == CallFormat::Json, shell),
     };
     let output = if args.format == CallFormat::Json {
-        json_text(&report, &[])
+        shell.js_json(&report, &[], None)
     } else {
         let rows: Vec<[String; 6]> = report
             .beacons
@@ -410,8 +461,8 @@ fn show_comparison(
         out.push_str(&format!("\n{} the same, {} not\n", report.same, report.different));
         out
     };
-    if let Err(error) = write_stdout(&*ois::emit::printable(&output)) {
-        super::report_diagnostics(&[error], None, style);
+    if let Err(error) = shell.out(&*ois::emit::printable(&output)) {
+        shell.diagnostics(&[error], None);
         return ExitCode::from(FAILURE);
     }
     let failed = report.beacons.iter().any(|b| b.verdict != "same" && b.verdict != "differs");

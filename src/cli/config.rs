@@ -8,6 +8,8 @@ use ois::jobs::scaffold::{ScaffoldJob, ScaffoldKind};
 
 use super::args::Outputs;
 
+use super::Shell;
+
 #[derive(clap::Args)]
 pub(crate) struct ConfigArgs {
     /// OIS files (an OIS object or an array of them each).
@@ -22,8 +24,8 @@ pub(crate) struct ConfigArgs {
     outputs: Outputs,
 }
 
-pub(crate) fn run_config(args: ConfigArgs) -> ExitCode {
+pub(crate) fn run_config(args: ConfigArgs, shell: &Shell) -> ExitCode {
     let kind = ScaffoldKind::Fragment { target: args.target.map(super::TargetArg::target) };
     let job = ScaffoldJob::new(args.files.clone(), kind, args.outputs.outputs());
-    super::scaffold_report::show(ois::jobs::scaffold::run(&job), &job.kind, args.outputs.report)
+    super::scaffold_report::show(ois::jobs::scaffold::run(&job), &job.kind, args.outputs.report, shell)
 }

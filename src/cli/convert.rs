@@ -1,6 +1,5 @@
 //! `ois convert`: one document, or a batch of them.
 
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,7 +10,7 @@ use ois::jobs::{UpdateJob, batch};
 use ois::report::{Show, diagnostics_text, text_report};
 use ois::{Code, OutputFormat, Severity};
 
-use super::{DiagnosticsArg, FAILURE, fail_with, parse_pair};
+use super::{DiagnosticsArg, FAILURE, Shell, parse_pair};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum FormatArg {
@@ -160,11 +159,11 @@ impl ConvertArgs {
     }
 
     /// What the text report shows.
-    fn show(&self) -> Show {
-        Show::new(if super::quiet() { Severity::Error } else { Severity::Note }, self.verbose)
+    fn show(&self, shell: &Shell) -> Show {
+        Show::new(shell.least_shown(), self.verbose)
     }
 
-    fn job(&self) -> ConvertJob {
+    fn job(&self, shell: &Shell) -> ConvertJob {
         let mut job = ConvertJob::default();
         job.inputs = self.inputs.clone();
         job.output = self.output.clone();
@@ -177,7 +176,7 @@ impl ConvertArgs {
         job.config = self.config;
         job.secrets_out = self.secrets_out.clone();
         job.writes = self.writes();
-        job.shown = (!self.report.reports_all()).then(|| self.show());
+        job.shown = (!self.report.reports_all()).then(|| self.show(shell));
         // The command ends with the job: freeing the document piece by piece would only cost time.
         job.ends_the_process = true;
         job
@@ -200,64 +199,55 @@ impl ConvertArgs {
     }
 }
 
-pub(crate) fn run_convert(args: ConvertArgs) -> ExitCode {
+pub(crate) fn run_convert(args: ConvertArgs, shell: &Shell) -> ExitCode {
     if let Some(ois_file) = args.update.clone() {
         return match args.update_job(ois_file) {
             Ok(job) => match ois::jobs::update::run(&job) {
-                Ok(report) => super::update::show(report, args.report, args.show()),
-                Err(Refused(error)) => fail_with(&error),
+                Ok(report) => super::update::show(report, args.report, args.show(shell), shell),
+                Err(Refused(error)) => shell.fail(&error),
             },
-            Err(usage) => usage_error(usage),
+            Err(usage) => shell.usage_error(usage),
         };
     }
-    let job = args.job();
+    let job = args.job(shell);
     let batch = job.is_batch();
     if batch && job.output.is_none() {
-        return usage_error("converting several documents needs an output folder: -o DIR");
+        return shell.usage_error("converting several documents needs an output folder: -o DIR");
     }
-    let progress = if batch && std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(0)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let progress = if batch { shell.progress_bar() } else { indicatif::ProgressBar::hidden() };
     let outcome = ois::jobs::convert::run(&job, &|step| {
         if progress.length() == Some(0) { progress.set_length(step as u64) } else { progress.inc(step as u64) }
     });
     progress.finish_and_clear();
     let mut report = match outcome {
         Ok(report) => report,
-        Err(Refused(error)) if error.code == Code::BadArgument => return usage_error(&error.message),
-        Err(Refused(error)) => return fail_with(&error),
+        Err(Refused(error)) if error.code == Code::BadArgument => return shell.usage_error(&error.message),
+        Err(Refused(error)) => return shell.fail(&error),
     };
     for diagnostic in report.diagnostics_mut() {
         diagnostic.settle_fix(super::flag_help);
     }
     let succeeded = report.succeeded();
     let text = match &report {
-        ConvertReport::Document(document) => document_text(document, &args),
-        ConvertReport::Batch(results) => batch_text(results, &args),
+        ConvertReport::Document(document) => document_text(document, &args, shell),
+        ConvertReport::Batch(results) => batch_text(results, &args, shell),
         _ => String::new(),
     };
-    let _ = std::io::stderr().write_all(text.as_bytes());
+    shell.err(&text);
     if succeeded { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }
 
-fn usage_error(message: &str) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
-}
-
-fn document_text(report: &DocumentReport, args: &ConvertArgs) -> String {
+fn document_text(report: &DocumentReport, args: &ConvertArgs, shell: &Shell) -> String {
     let name = report.file.as_str();
     match args.report {
         DiagnosticsArg::Json => super::json_text(report),
         DiagnosticsArg::Text => {
-            let style = super::style_for(std::io::stderr().is_terminal());
+            let style = shell.style();
             text_report(
                 name,
                 &report.located.diagnostics,
                 report.summary.as_ref(),
-                args.show(),
+                args.show(shell),
                 style,
                 report.located.source.as_ref(),
             )
@@ -266,7 +256,7 @@ fn document_text(report: &DocumentReport, args: &ConvertArgs) -> String {
     }
 }
 
-fn batch_text(results: &[batch::FileResult], args: &ConvertArgs) -> String {
+fn batch_text(results: &[batch::FileResult], args: &ConvertArgs, shell: &Shell) -> String {
     let files: Vec<(&str, &[ois::Diagnostic])> =
         results.iter().map(|r| (r.file.as_str(), r.diagnostics.as_slice())).collect();
     match args.report {
@@ -274,12 +264,12 @@ fn batch_text(results: &[batch::FileResult], args: &ConvertArgs) -> String {
         DiagnosticsArg::Text => {
             // A batch's text report shows the errors of the files that failed.
             let errors = Show::new(Severity::Error, args.verbose);
-            let style = super::style_for(std::io::stderr().is_terminal());
+            let style = shell.style();
             let mut text = String::new();
             for result in results.iter().filter(|r| r.status == batch::Status::Failed) {
                 text.push_str(&diagnostics_text(&result.diagnostics, errors, style, None));
             }
-            if !super::quiet() {
+            if !shell.quiet() {
                 text.push_str(&batch_table(results));
             }
             text

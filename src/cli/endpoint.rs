@@ -1,6 +1,5 @@
 //! `ois endpoint list|add|set|rm|keep`: refine an OIS without editing JSON.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -8,7 +7,7 @@ use ois::edit::{EndpointSummary, ParameterChange, Settings, Snippet};
 use ois::jobs::endpoint::{EditReport, EndpointEdit, EndpointJob};
 use ois::{Code, Diagnostic};
 
-use super::{FAILURE, ReportArg, fail_with, write_stdout};
+use super::{FAILURE, ReportArg, Shell};
 
 #[derive(clap::Subcommand)]
 pub(crate) enum EndpointCommand {
@@ -179,57 +178,57 @@ impl SettingsArgs {
     }
 }
 
-pub(crate) fn run_endpoint(command: EndpointCommand) -> ExitCode {
+pub(crate) fn run_endpoint(command: EndpointCommand, shell: &Shell) -> ExitCode {
     let (target, edit) = match command {
-        EndpointCommand::List { file, ois, format } => return list(&file, ois.title(), format),
+        EndpointCommand::List { file, ois, format } => return list(&file, ois.title(), format, shell),
         EndpointCommand::Add { target, name, operation, settings } => match settings.settings() {
             Ok(settings) => (target, EndpointEdit::Add { name, operation, settings }),
-            Err(error) => return fail_with(&error),
+            Err(error) => return shell.fail(&error),
         },
         EndpointCommand::Set { target, name, rename, settings } => match settings.settings() {
             Ok(settings) => (target, EndpointEdit::Set { name, settings, rename }),
-            Err(error) => return fail_with(&error),
+            Err(error) => return shell.fail(&error),
         },
         EndpointCommand::Rm { target, names } => (target, EndpointEdit::Remove { names }),
         EndpointCommand::Keep { target, filters } => (target, EndpointEdit::Keep { filters }),
     };
-    edit_in_place(&target, edit)
+    edit_in_place(&target, edit, shell)
 }
 
 /// Makes `edit` on the target file and shows what it did.
-pub(crate) fn edit_in_place(target: &Target, edit: EndpointEdit) -> ExitCode {
+pub(crate) fn edit_in_place(target: &Target, edit: EndpointEdit, shell: &Shell) -> ExitCode {
     let mut job = EndpointJob::new(target.file.clone(), edit);
     job.ois_title = target.ois.title.clone();
     job.dry_run = target.dry_run;
-    show_edit(ois::jobs::endpoint::run(&job), target)
+    show_edit(ois::jobs::endpoint::run(&job), target, shell)
 }
 
 /// An edit's report (or why it was refused) as `target` asks.
-pub(crate) fn show_edit(edited: Result<EditReport, Vec<ois::Diagnostic>>, target: &Target) -> ExitCode {
+pub(crate) fn show_edit(edited: Result<EditReport, Vec<ois::Diagnostic>>, target: &Target, shell: &Shell) -> ExitCode {
     match edited {
         Ok(mut report) => {
             // Its notes as every report carries its diagnostics: each fix named by its flag.
-            super::settle(&mut report.notes, None);
-            show(&report, target)
+            shell.settle(&mut report.notes, None);
+            show(&report, target, shell)
         }
         Err(mut diagnostics) => {
             if target.format == ReportArg::Json {
-                super::settle(&mut diagnostics, None);
+                shell.settle(&mut diagnostics, None);
                 let failed = ois::report::machine::diagnostics_report(&diagnostics);
-                let _ = write_stdout(&*super::json_text(&failed));
+                let _ = shell.out(&*super::json_text(&failed));
             }
-            let style = super::style_for(std::io::stderr().is_terminal());
-            super::report_diagnostics(&diagnostics, None, style);
+            let _style = shell.style();
+            shell.diagnostics(&diagnostics, None);
             ExitCode::from(FAILURE)
         }
     }
 }
 
-fn show(report: &EditReport, target: &Target) -> ExitCode {
-    let style = super::style_for(std::io::stderr().is_terminal());
-    super::report_diagnostics(&report.notes, None, style);
+fn show(report: &EditReport, target: &Target, shell: &Shell) -> ExitCode {
+    let _style = shell.style();
+    shell.diagnostics(&report.notes, None);
     let output = match target.format {
-        ReportArg::Json => super::report_json_text(report, &report.notes),
+        ReportArg::Json => shell.json(report, &report.notes),
         ReportArg::Text => {
             let mut text = if target.dry_run || target.diff { report.diff.clone() } else { String::new() };
             let outcome = match (report.changed, report.written) {
@@ -241,25 +240,19 @@ fn show(report: &EditReport, target: &Target) -> ExitCode {
             text
         }
     };
-    match write_stdout(&*ois::emit::printable(&output)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => fail_with(&error),
-    }
+    shell.out_then_succeed(&*ois::emit::printable(&output))
 }
 
-fn list(file: &std::path::Path, title: Option<&str>, format: ReportArg) -> ExitCode {
+fn list(file: &std::path::Path, title: Option<&str>, format: ReportArg, shell: &Shell) -> ExitCode {
     let endpoints = match ois::jobs::endpoint::list(file, title) {
         Ok(endpoints) => endpoints,
-        Err(error) => return super::fail_as(&error, format == ReportArg::Json),
+        Err(error) => return shell.fail_as(&error, format == ReportArg::Json),
     };
     let output = match format {
         ReportArg::Json => super::json_text(&endpoints),
         ReportArg::Text => endpoints.iter().map(summary).collect(),
     };
-    match write_stdout(&*ois::emit::printable(&output)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => fail_with(&error),
-    }
+    shell.out_then_succeed(&*ois::emit::printable(&output))
 }
 
 fn summary(endpoint: &EndpointSummary) -> String {

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{ReportArg, fail_with, write_stdout};
+use super::{ReportArg, Shell};
 
 #[derive(clap::Args)]
 pub(crate) struct EndpointIdsArgs {
@@ -13,10 +13,10 @@ pub(crate) struct EndpointIdsArgs {
     format: ReportArg,
 }
 
-pub(crate) fn run_endpoint_ids(args: EndpointIdsArgs) -> ExitCode {
+pub(crate) fn run_endpoint_ids(args: EndpointIdsArgs, shell: &Shell) -> ExitCode {
     let rows = match ois::jobs::ids::endpoint_ids(&args.file) {
         Ok(rows) => rows,
-        Err(error) => return super::fail_as(&error, args.format == ReportArg::Json),
+        Err(error) => return shell.fail_as(&error, args.format == ReportArg::Json),
     };
     let text = match args.format {
         ReportArg::Json => super::json_text(&rows),
@@ -24,8 +24,5 @@ pub(crate) fn run_endpoint_ids(args: EndpointIdsArgs) -> ExitCode {
             rows.iter().map(|r| format!("{}  {} / {}\n", r.endpoint_id, r.ois_title, r.endpoint_name)).collect()
         }
     };
-    match write_stdout(&text) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => fail_with(&error),
-    }
+    shell.out_then_succeed(&text)
 }

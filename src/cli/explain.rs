@@ -5,24 +5,18 @@ use std::process::ExitCode;
 
 use ois::{Code, Diagnostic};
 
+use super::Shell;
 use super::explain_pages::PAGES;
-use super::{fail_with, write_stdout};
 
-pub(crate) fn run_explain(code: Option<&str>) -> ExitCode {
+pub(crate) fn run_explain(code: Option<&str>, shell: &Shell) -> ExitCode {
     let Some(code) = code else {
         let list: String =
             Code::ALL.iter().map(|c| format!("{c}  {}  {}\n", c.severity().as_str(), c.summary())).collect();
-        return match write_stdout(&list) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => fail_with(&error),
-        };
+        return shell.out_then_succeed(&list);
     };
     let wanted = code.trim().to_ascii_uppercase();
     match PAGES.iter().find(|(name, _)| *name == wanted) {
-        Some((_, page)) => match write_stdout(*page) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => fail_with(&error),
-        },
+        Some((_, page)) => shell.out_then_succeed(*page),
         None => {
             let stage: String = wanted.chars().take(3).collect();
             let same_stage: Vec<&str> =
@@ -37,7 +31,7 @@ pub(crate) fn run_explain(code: Option<&str>) -> ExitCode {
                     same_stage.join(", ")
                 ))
             };
-            fail_with(&error)
+            shell.fail(&error)
         }
     }
 }

@@ -10,7 +10,7 @@ use ois::jobs::endpoint::EndpointEdit;
 use ois::jobs::feed::FeedInput;
 
 use super::endpoint::{Target, edit_in_place};
-use super::{ReportArg, fail_with, write_stdout};
+use super::{ReportArg, Shell};
 
 #[derive(clap::Subcommand)]
 pub(crate) enum FeedCommand {
@@ -210,13 +210,13 @@ impl FeedArgs {
     }
 }
 
-pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
+pub(crate) fn run_feed(command: FeedCommand, shell: &Shell) -> ExitCode {
     let edit = |target: &Target, made: Result<FeedChange, Diagnostic>| match made {
-        Ok(change) => edit_in_place(target, EndpointEdit::Feeds(change)),
-        Err(error) => fail_with(&error),
+        Ok(change) => edit_in_place(target, EndpointEdit::Feeds(change), shell),
+        Err(error) => shell.fail(&error),
     };
     match command {
-        FeedCommand::List { file, ois, format } => list(&file, ois.title(), format),
+        FeedCommand::List { file, ois, format } => list(&file, ois.title(), format, shell),
         FeedCommand::Add { target, name, feed } => {
             edit(&target, feed.input(name).and_then(|input| ois::jobs::feed::add(&input)))
         }
@@ -235,7 +235,7 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
         },
         FeedCommand::Import { target, from, chain_urls, provider, batches, openapi } => {
             if !chain_urls.is_empty() {
-                return import_rpc(&target, from, &chain_urls, provider);
+                return import_rpc(&target, from, &chain_urls, provider, shell);
             }
             let title = target.ois.title();
             let change = ois::jobs::feed::import_with_batches(
@@ -251,7 +251,7 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
             match ois::jobs::feed::export(&file, ois.title(), &to, batches.as_deref(), force) {
                 Ok(report) => {
                     let text = match format {
-                        ReportArg::Json => super::report_json_text(&report, &[]),
+                        ReportArg::Json => shell.json(&report, &[]),
                         ReportArg::Text => format!(
                             "{} feed(s), {} batch(es): {}\n",
                             report.feeds,
@@ -259,22 +259,22 @@ pub(crate) fn run_feed(command: FeedCommand) -> ExitCode {
                             report.written.join(", ")
                         ),
                     };
-                    write_stdout(&*ois::emit::printable(&text)).map_or_else(|e| fail_with(&e), |()| ExitCode::SUCCESS)
+                    shell.out_then_succeed(&*ois::emit::printable(&text))
                 }
-                Err(error) => super::fail_as(&error, format == ReportArg::Json),
+                Err(error) => shell.fail_as(&error, format == ReportArg::Json),
             }
         }
     }
 }
 
 /// `feed import FILE CATALOG --chain-url CHAIN=URL…`.
-fn import_rpc(target: &Target, catalog: PathBuf, chain_urls: &[String], title: String) -> ExitCode {
+fn import_rpc(target: &Target, catalog: PathBuf, chain_urls: &[String], title: String, shell: &Shell) -> ExitCode {
     let mut chains = Vec::new();
     for text in chain_urls {
         match text.split_once('=') {
             Some((chain, url)) if !chain.is_empty() => chains.push((chain.to_owned(), url.to_owned())),
             _ => {
-                return fail_with(&Diagnostic::elsewhere(
+                return shell.fail(&Diagnostic::elsewhere(
                     ois::Code::BadArgument,
                     format!("--chain-url {text}: write CHAIN=URL"),
                 ));
@@ -284,16 +284,16 @@ fn import_rpc(target: &Target, catalog: PathBuf, chain_urls: &[String], title: S
     let mut job = ois::jobs::feed::rpc::RpcImport::new(target.file.clone(), catalog, chains);
     job.title = title;
     job.dry_run = target.dry_run;
-    super::endpoint::show_edit(ois::jobs::feed::rpc::import(&job), target)
+    super::endpoint::show_edit(ois::jobs::feed::rpc::import(&job), target, shell)
 }
 
-fn list(file: &std::path::Path, title: Option<&str>, format: ReportArg) -> ExitCode {
+fn list(file: &std::path::Path, title: Option<&str>, format: ReportArg, shell: &Shell) -> ExitCode {
     let tables = match ois::jobs::feed::list(file, title) {
         Ok(tables) => tables,
-        Err(error) => return super::fail_as(&error, format == ReportArg::Json),
+        Err(error) => return shell.fail_as(&error, format == ReportArg::Json),
     };
     let output = match format {
-        ReportArg::Json => super::report_json_text(&tables, &[]),
+        ReportArg::Json => shell.json(&tables, &[]),
         ReportArg::Text => {
             let mut table = ois::report::Table::new(["NAME", "PATH", "PARAMETERS", "VALUE"]);
             for feed in &tables.feeds {
@@ -316,5 +316,5 @@ fn list(file: &std::path::Path, title: Option<&str>, format: ReportArg) -> ExitC
             text
         }
     };
-    write_stdout(&*ois::emit::printable(&output)).map_or_else(|e| fail_with(&e), |()| ExitCode::SUCCESS)
+    shell.out_then_succeed(&*ois::emit::printable(&output))
 }

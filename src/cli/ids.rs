@@ -1,13 +1,12 @@
 //! `ois ids`: endpoint, template, beacon, OEV and beacon-set IDs; `ois ids verify`: every ID of a
 //! node configuration re-derived.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use ois::jobs::ids::{Airnode, IdsJob, IdsReport, VerifyReport};
 
-use super::{FAILURE, ReportArg, fail_with, in_flags, write_stdout};
+use super::{FAILURE, ReportArg, Shell};
 
 #[derive(clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -88,31 +87,26 @@ impl IdsArgs {
     }
 }
 
-pub(crate) fn run_ids(args: IdsArgs) -> ExitCode {
+pub(crate) fn run_ids(args: IdsArgs, shell: &Shell) -> ExitCode {
     if let Some(IdsCommand::Verify { config, secrets, format }) = &args.command {
         return match ois::jobs::ids::verify(config, secrets.as_deref()) {
-            Ok(report) => show_verify(report, *format),
-            Err(error) => fail_with(&error),
+            Ok(report) => show_verify(report, *format, shell),
+            Err(error) => shell.fail(&error),
         };
     }
     let mut report = match ois::jobs::ids::run(&args.job()) {
         Ok(report) => report,
-        Err(error) => return fail_with(&error),
+        Err(error) => return shell.fail(&error),
     };
-    super::settle(&mut report.diagnostics, None);
-    super::report_diagnostics(&report.diagnostics, None, super::style_for(std::io::stderr().is_terminal()));
+    shell.settle(&mut report.diagnostics, None);
+    shell.diagnostics(&report.diagnostics, None);
     let output = match args.format {
         // Template values as JSON.stringify writes them (1e+21), as the node does.
-        ReportArg::Json => serde_json::to_value(&report)
-            .map(|v| super::js_json_text(&ois::report::machine::with_diagnostics(v, &report.diagnostics)))
-            .unwrap_or_default(),
+        ReportArg::Json => shell.js_json(&report, &report.diagnostics, None),
         // Titles, endpoint names and template values come from documents: shown, not obeyed.
         ReportArg::Text => ois::emit::printable(&text(&report)).into_owned(),
     };
-    match write_stdout(&output) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => fail_with(&error),
-    }
+    shell.out_then_succeed(&output)
 }
 
 fn text(report: &IdsReport) -> String {
@@ -162,18 +156,12 @@ fn text(report: &IdsReport) -> String {
     out
 }
 
-fn show_verify(mut report: VerifyReport, format: ReportArg) -> ExitCode {
-    in_flags(&mut report.located.diagnostics);
+fn show_verify(mut report: VerifyReport, format: ReportArg, shell: &Shell) -> ExitCode {
+    shell.settle(&mut report.located.diagnostics, None);
     let output = match format {
         ReportArg::Json => super::json_text(&report),
         ReportArg::Text => {
-            let style = super::style_for(std::io::stdout().is_terminal());
-            let mut text: String = report
-                .located
-                .diagnostics
-                .iter()
-                .map(|d| ois::report::render(d, style, report.located.source.as_ref()) + "\n")
-                .collect();
+            let mut text = shell.rendered_for_stdout(&report.located.diagnostics, report.located.source.as_ref());
             text.push_str(&if report.mismatches == 0 && report.unchecked > 0 {
                 format!(
                     "{}: {} ID(s) not checked (above); every other ID is derived from what it names\n",
@@ -193,6 +181,6 @@ fn show_verify(mut report: VerifyReport, format: ReportArg) -> ExitCode {
             text
         }
     };
-    let _ = write_stdout(&output);
+    let _ = shell.out(&output);
     if report.mismatches == 0 && report.other_errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }

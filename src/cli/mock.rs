@@ -1,10 +1,9 @@
 //! `ois mock`: recorded answers served on 127.0.0.1 until stopped.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::fail_with;
+use super::Shell;
 
 #[derive(clap::Args)]
 pub(crate) struct MockArgs {
@@ -20,21 +19,20 @@ pub(crate) struct MockArgs {
     seed: u64,
 }
 
-pub(crate) fn run_mock(args: MockArgs) -> ExitCode {
+pub(crate) fn run_mock(args: MockArgs, shell: &Shell) -> ExitCode {
     let mock = match ois::call::mock::Mock::bind(&args.dir, args.port, args.seed) {
         Ok(mock) => mock,
-        Err(error) => return fail_with(&error),
+        Err(error) => return shell.fail(&error),
     };
     // The address first, on its own line, for a script or a test to read.
-    let _ = writeln!(std::io::stdout(), "http://127.0.0.1:{}", mock.port);
-    let _ = std::io::stdout().flush();
+    let _ = shell.out(&format!("http://127.0.0.1:{}\n", mock.port));
     let what = if mock.is_recorded() { "recording(s)" } else { "operation(s)" };
-    super::say(&format!(
+    shell.say(&format!(
         "serving {} {what} from {} on http://127.0.0.1:{} (Ctrl-C stops it)\n",
         mock.len(),
         args.dir.display(),
         mock.port
     ));
-    mock.serve(&|line| super::say(&format!("{line}\n")));
+    mock.serve(&|line| shell.say(&format!("{line}\n")));
     ExitCode::SUCCESS
 }

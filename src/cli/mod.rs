@@ -18,6 +18,7 @@ mod request;
 mod scaffold;
 mod scaffold_report;
 mod schema;
+mod shell;
 mod status;
 #[cfg(feature = "studio")]
 mod studio;
@@ -38,17 +39,14 @@ pub(crate) use processing::{ProcessingCommand, run_processing};
 pub(crate) use request::{RequestArgs, run_request};
 pub(crate) use scaffold::{ScaffoldCommand, run_scaffold};
 pub(crate) use schema::{SchemaArgs, run_schema};
+pub(crate) use shell::Shell;
 pub(crate) use status::{StatusArgs, run_status};
 #[cfg(feature = "studio")]
 pub(crate) use studio::{StudioArgs, run_studio};
 pub(crate) use validate::{ValidateArgs, run_validate};
 
-use std::io::{IsTerminal, Write};
-use std::process::ExitCode;
-
 use clap::ValueEnum;
 
-use ois::report::{RenderStyle, render};
 use ois::{Diagnostic, Fix};
 
 /// The options every command takes, before or after its name.
@@ -69,22 +67,6 @@ pub(crate) enum ColorArg {
     Auto,
     Always,
     Never,
-}
-
-static GLOBAL: std::sync::OnceLock<GlobalArgs> = std::sync::OnceLock::new();
-
-/// Takes the global options for the run (once, before the command runs).
-pub(crate) fn set_global(args: GlobalArgs) {
-    let _ = GLOBAL.set(args);
-}
-
-fn global() -> GlobalArgs {
-    GLOBAL.get().copied().unwrap_or(GlobalArgs { quiet: false, color: ColorArg::Auto })
-}
-
-/// Whether only errors are shown (`-q`).
-pub(crate) fn quiet() -> bool {
-    global().quiet
 }
 
 /// Exit code: input could not be converted (or --strict found warnings); nothing was written.
@@ -269,58 +251,6 @@ pub(crate) fn in_flags(diagnostics: &mut [Diagnostic]) {
     }
 }
 
-pub(crate) fn fail_with(diagnostic: &Diagnostic) -> ExitCode {
-    let mut diagnostic = diagnostic.clone();
-    in_flags(std::slice::from_mut(&mut diagnostic));
-    let style = style_for(std::io::stderr().is_terminal());
-    let _ = std::io::stderr().write_all((render(&diagnostic, style, None) + "\n").as_bytes());
-    ExitCode::from(FAILURE)
-}
-
-/// [`fail_with`], and with `json` the report of it on standard output (a script always has
-/// something to parse).
-pub(crate) fn fail_as(diagnostic: &Diagnostic, json: bool) -> ExitCode {
-    if json {
-        let mut settled = diagnostic.clone();
-        in_flags(std::slice::from_mut(&mut settled));
-        let _ = write_stdout(&*report_json_text(&serde_json::Map::new(), std::slice::from_ref(&settled)));
-    }
-    fail_with(diagnostic)
-}
-
-/// `diagnostics` as a JSON report carries them: each fix named by its flag, each located in the
-/// text of `source` when it is about that file.
-pub(crate) fn settle(diagnostics: &mut [Diagnostic], source: Option<&ois::Source>) {
-    in_flags(diagnostics);
-    if let Some(source) = source {
-        diagnostics.iter_mut().for_each(|d| source.locate_diagnostic(d));
-    }
-}
-
-/// Renders `diagnostics` on standard error, each fix named by its flag; those about the file are
-/// located in its text (those about the arguments, the secrets or a response are not).
-pub(crate) fn report_diagnostics(diagnostics: &[Diagnostic], source: Option<&ois::Source>, style: RenderStyle) {
-    let quiet = quiet();
-    let mut diagnostics: Vec<Diagnostic> =
-        diagnostics.iter().filter(|d| !quiet || d.severity == ois::Severity::Error).cloned().collect();
-    in_flags(&mut diagnostics);
-    let text: String = diagnostics
-        .iter_mut()
-        .map(|d| {
-            if let Some(source) = source {
-                source.locate_diagnostic(d);
-            }
-            render(d, style, source) + "\n"
-        })
-        .collect();
-    let _ = std::io::stderr().write_all(text.as_bytes());
-}
-
-/// Writes to standard output (a closed pipe ends it quietly).
-pub(crate) fn write_stdout(text: &(impl ois::emit::Contents + ?Sized)) -> Result<(), Diagnostic> {
-    ois::emit::write_stdout(text)
-}
-
 /// The SARIF log or the GitHub workflow commands of each file's diagnostics; `None` for the
 /// formats each command renders its own way (text, JSON).
 pub(crate) fn machine_report(format: DiagnosticsArg, files: &[(&str, &[Diagnostic])]) -> Option<String> {
@@ -356,11 +286,6 @@ pub(crate) fn json_text(report: &impl serde::Serialize) -> String {
     serde_json::to_string_pretty(report).map(|s| ois::emit::printable_json(&s).into_owned() + "\n").unwrap_or_default()
 }
 
-/// `report` as every report is printed as JSON: with `diagnostics` (settled) and their `counts`.
-pub(crate) fn report_json_text(report: &impl serde::Serialize, diagnostics: &[ois::Diagnostic]) -> String {
-    json_text(&ois::report::machine::with_diagnostics(as_value(report), diagnostics))
-}
-
 /// A report as a JSON value, for [`js_json_text`] (`null` if it cannot be serialized, which a
 /// report of plain data never is).
 pub(crate) fn as_value(report: &impl serde::Serialize) -> serde_json::Value {
@@ -376,24 +301,6 @@ pub(crate) fn js_json_text(value: &serde_json::Value) -> String {
 /// Seconds since the Unix epoch (for `_times` of time-stamped values and processing's clock).
 pub(crate) fn now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
-}
-
-/// Colours as `--color` says: by default only on a terminal, and never with NO_COLOR set.
-pub(crate) fn style_for(terminal: bool) -> RenderStyle {
-    let color = match global().color {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
-    };
-    RenderStyle { color }
-}
-
-/// Writes `text` (what a person reads beside the output: tables, what was written) to standard
-/// error, unless `-q`.
-pub(crate) fn say(text: &str) {
-    if !quiet() {
-        let _ = std::io::stderr().write_all(text.as_bytes());
-    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use ois::jobs::processing::Moved;
 
-use super::fail_with;
+use super::Shell;
 
 #[derive(clap::Subcommand)]
 pub(crate) enum ProcessingCommand {
@@ -59,18 +59,18 @@ pub(crate) struct EmbedArgs {
     ois: super::args::OisChoice,
 }
 
-pub(crate) fn run_processing(command: ProcessingCommand) -> ExitCode {
+pub(crate) fn run_processing(command: ProcessingCommand, shell: &Shell) -> ExitCode {
     match command {
         ProcessingCommand::Extract(args) => {
             match ois::jobs::processing::extract(&args.file, args.ois.title(), &args.endpoint, &args.output, args.force)
             {
                 Ok(moved) => {
                     for Moved { file, pointer, .. } in moved {
-                        super::say(&format!("{} <- {pointer}\n", file.display()));
+                        shell.say(&format!("{} <- {pointer}\n", file.display()));
                     }
                     ExitCode::SUCCESS
                 }
-                Err(error) => fail_with(&error),
+                Err(error) => shell.fail(&error),
             }
         }
         ProcessingCommand::Embed(args) => {
@@ -85,13 +85,13 @@ pub(crate) fn run_processing(command: ProcessingCommand) -> ExitCode {
             ) {
                 Ok(moved) => {
                     for Moved { file, pointer, .. } in moved {
-                        super::say(&format!("{}#{pointer} <- {}\n", file.display(), args.dir.display()));
+                        shell.say(&format!("{}#{pointer} <- {}\n", file.display(), args.dir.display()));
                     }
                     ExitCode::SUCCESS
                 }
                 Err(problems) => {
                     for problem in &problems {
-                        let _ = fail_with(problem);
+                        let _ = shell.fail(problem);
                     }
                     ExitCode::from(super::FAILURE)
                 }

@@ -1,6 +1,5 @@
 //! `ois request`.
 
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,7 +9,7 @@ use ois::Diagnostic;
 use ois::jobs::request::{CallInputs, RequestJob, Stop};
 use ois::request::{Mode, render};
 
-use super::{FAILURE, parse_pair, write_stdout};
+use super::{FAILURE, Shell, parse_pair};
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub(crate) enum RequestFormat {
@@ -141,8 +140,7 @@ impl Inputs {
     }
 }
 
-pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
-    let style = super::style_for(std::io::stderr().is_terminal());
+pub(crate) fn run_request(args: RequestArgs, shell: &Shell) -> ExitCode {
     let mut inputs = args.inputs.call_inputs();
     let endpoint = match &args.feed {
         Some(name) => inputs.ask_for_feed(name).to_owned(),
@@ -153,20 +151,21 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
     let show = args.inputs.show_secrets;
     if args.paths {
         return match ois::jobs::request::paths(&job) {
-            Ok(report) => show_paths(&report, &args.inputs.file, args.format == RequestFormat::Json, style),
-            Err(mut stop) => show_stop_as(&mut stop, args.format == RequestFormat::Json, style),
+            Ok(report) => show_paths(&report, &args.inputs.file, args.format == RequestFormat::Json, shell),
+            Err(mut stop) => show_stop_as(&mut stop, args.format == RequestFormat::Json, shell),
         };
     }
     match ois::jobs::request::run(&job, super::now()) {
         Ok(mut report) => {
-            super::settle(&mut report.located.diagnostics, report.located.source.as_ref());
-            let report_them = |d: &[Diagnostic]| super::report_diagnostics(d, report.located.source.as_ref(), style);
+            shell.settle(&mut report.located.diagnostics, report.located.source.as_ref());
+            let report_them = |d: &[Diagnostic]| shell.diagnostics(d, report.located.source.as_ref());
             report_them(&report.located.diagnostics);
             let output = match args.format {
-                RequestFormat::Json => Ok(super::js_json_text(&ois::report::machine::with_diagnostics(
-                    render::json(&report.exchange, show),
+                RequestFormat::Json => Ok(shell.js_json(
+                    &render::json(&report.exchange, show),
                     &report.located.diagnostics,
-                ))),
+                    report.located.source.as_ref(),
+                )),
                 RequestFormat::Text => Ok(render::text(&report.exchange, show)),
                 RequestFormat::Curl => report.curl(show),
             };
@@ -175,7 +174,7 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
                 RequestFormat::Json => ois::emit::printable_json(&output).into_owned(),
                 _ => ois::emit::printable(&output).into_owned(),
             };
-            match output.map(printable).and_then(|output| write_stdout(&output)) {
+            match output.map(printable).and_then(|output| shell.out(&output)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     report_them(std::slice::from_ref(&error));
@@ -183,27 +182,27 @@ pub(crate) fn run_request(args: RequestArgs) -> ExitCode {
                 }
             }
         }
-        Err(mut stop) => show_stop_as(&mut stop, args.format == RequestFormat::Json, style),
+        Err(mut stop) => show_stop_as(&mut stop, args.format == RequestFormat::Json, shell),
     }
 }
 
 /// [`show_stop`], its diagnostics settled, and with `json` its JSON on standard output: a script
 /// always has something to parse.
-pub(crate) fn show_stop_as(stop: &mut Stop, json: bool, style: ois::report::RenderStyle) -> ExitCode {
-    super::settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
+pub(crate) fn show_stop_as(stop: &mut Stop, json: bool, shell: &Shell) -> ExitCode {
+    shell.settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
     if json {
-        let _ = write_stdout(&*ois::emit::printable_json(&super::js_json_text(&super::as_value(&stop.view()))));
+        let _ = shell.out(&*ois::emit::printable_json(&super::js_json_text(&super::as_value(&stop.view()))));
     }
-    show_stop(stop, style)
+    show_stop(stop, shell)
 }
 
 /// What a request or call printed before it stopped: what the snippets logged, then its
 /// diagnostics (the one that stopped it last); exit 1.
-pub(crate) fn show_stop(stop: &Stop, style: ois::report::RenderStyle) -> ExitCode {
+pub(crate) fn show_stop(stop: &Stop, shell: &Shell) -> ExitCode {
     let logs: String =
         stop.logs.iter().map(|log| format!("console ({}-processing): {}\n", log.phase, log.line)).collect();
-    let _ = std::io::stderr().write_all(ois::emit::printable(&logs).as_bytes());
-    super::report_diagnostics(&stop.located.diagnostics, stop.located.source.as_ref(), style);
+    shell.err(&logs);
+    shell.diagnostics(&stop.located.diagnostics, stop.located.source.as_ref());
     ExitCode::from(FAILURE)
 }
 
@@ -212,14 +211,11 @@ pub(crate) fn show_paths(
     report: &ois::jobs::request::PathsReport,
     file: &std::path::Path,
     json: bool,
-    style: ois::report::RenderStyle,
+    shell: &Shell,
 ) -> ExitCode {
-    super::report_diagnostics(&report.located.diagnostics, report.located.source.as_ref(), style);
+    shell.diagnostics(&report.located.diagnostics, report.located.source.as_ref());
     let output = if json {
-        let mut diagnostics = report.located.diagnostics.clone();
-        super::settle(&mut diagnostics, report.located.source.as_ref());
-        let value = serde_json::to_value(report).unwrap_or_default();
-        super::js_json_text(&ois::report::machine::with_diagnostics(value, &diagnostics))
+        shell.js_json(report, &report.located.diagnostics, report.located.source.as_ref())
     } else {
         let mut table = ois::report::Table::new(["_path", "value", "_type", "_times"]);
         for leaf in &report.leaves {
@@ -278,10 +274,10 @@ pub(crate) fn show_paths(
         }
         ois::emit::printable(&out).into_owned()
     };
-    match write_stdout(&output) {
+    match shell.out(&output) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            super::report_diagnostics(&[error], None, style);
+            shell.diagnostics(&[error], None);
             ExitCode::from(FAILURE)
         }
     }

@@ -9,6 +9,8 @@ use ois::jobs::scaffold::{FeedRequest, ScaffoldJob, ScaffoldKind, SignedApiReque
 use super::args::Outputs;
 use super::config::{ConfigArgs, run_config};
 
+use super::Shell;
+
 #[derive(clap::Subcommand)]
 pub(crate) enum ScaffoldCommand {
     /// A complete Airnode Feed configuration: ois, endpoints, templates, triggers, signedApis,
@@ -205,7 +207,7 @@ pub(crate) struct AirnodeArgs {
     outputs: Outputs,
 }
 
-pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
+pub(crate) fn run_scaffold(command: ScaffoldCommand, shell: &Shell) -> ExitCode {
     let report_format = match &command {
         ScaffoldCommand::Config(_) => super::ReportArg::Text,
         ScaffoldCommand::Deploy(args) => args.report,
@@ -214,8 +216,8 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
         ScaffoldCommand::Airnode(args) => args.outputs.report,
     };
     let job = match command {
-        ScaffoldCommand::Config(args) => return run_config(args),
-        ScaffoldCommand::Deploy(args) => return run_deploy(args),
+        ScaffoldCommand::Config(args) => return run_config(args, shell),
+        ScaffoldCommand::Deploy(args) => return run_deploy(args, shell),
         ScaffoldCommand::Feed(args) => {
             let mut request = FeedRequest::default();
             request.feeds = args.feeds.clone();
@@ -266,10 +268,10 @@ pub(crate) fn run_scaffold(command: ScaffoldCommand) -> ExitCode {
             ScaffoldJob::new(args.files, kind, args.outputs.outputs())
         }
     };
-    super::scaffold_report::show(ois::jobs::scaffold::run(&job), &job.kind, report_format)
+    super::scaffold_report::show(ois::jobs::scaffold::run(&job), &job.kind, report_format, shell)
 }
 
-fn run_deploy(args: DeployArgs) -> ExitCode {
+fn run_deploy(args: DeployArgs, shell: &Shell) -> ExitCode {
     let mut job = ois::jobs::deploy::DeployJob::default();
     job.config = args.config;
     job.secrets = args.secrets;
@@ -278,5 +280,5 @@ fn run_deploy(args: DeployArgs) -> ExitCode {
     job.signed_api = args.signed_api;
     job.folder = args.folder;
     job.force = args.force;
-    super::scaffold_report::show_deploy(ois::jobs::deploy::run(&job), args.report)
+    super::scaffold_report::show_deploy(ois::jobs::deploy::run(&job), args.report, shell)
 }

@@ -1,6 +1,5 @@
 //! What a scaffold did, as `scaffold` and `config` report it on standard error.
 
-use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use ois::jobs::scaffold::{ScaffoldKind, ScaffoldReport};
@@ -11,29 +10,29 @@ fn for_people<R: serde::Serialize>(
     result: Result<R, ois::Diagnostic>,
     format: super::ReportArg,
     diagnostics: impl Fn(&mut R) -> &mut Vec<ois::Diagnostic>,
+    shell: &Shell,
 ) -> Result<R, ExitCode> {
     let mut report = match result {
         Ok(report) => report,
         Err(error) if format == super::ReportArg::Json => {
             let mut diagnostics = vec![error];
-            super::settle(&mut diagnostics, None);
+            shell.settle(&mut diagnostics, None);
             let failed = ois::report::machine::diagnostics_report(&diagnostics);
-            let _ = std::io::stderr().write_all(super::json_text(&failed).as_bytes());
+            shell.err(&super::json_text(&failed));
             return Err(ExitCode::from(super::FAILURE));
         }
-        Err(error) => return Err(fail_with(&error)),
+        Err(error) => return Err(shell.fail(&error)),
     };
-    super::settle(diagnostics(&mut report), None);
+    shell.settle(diagnostics(&mut report), None);
     if format == super::ReportArg::Json {
-        let value = serde_json::to_value(&report).unwrap_or_default();
-        let json = super::json_text(&ois::report::machine::with_diagnostics(value, diagnostics(&mut report)));
-        let _ = std::io::stderr().write_all(json.as_bytes());
+        let diagnostics = diagnostics(&mut report).clone();
+        shell.err(&shell.json(&report, &diagnostics));
         return Err(ExitCode::SUCCESS);
     }
     Ok(report)
 }
 
-use super::fail_with;
+use super::Shell;
 
 /// What a scaffold did, on standard error: its diagnostics, then (for people) the IDs and the
 /// release, or (for scripts) the whole report as JSON.
@@ -41,20 +40,21 @@ pub(crate) fn show(
     result: Result<ScaffoldReport, ois::Diagnostic>,
     kind: &ScaffoldKind,
     format: super::ReportArg,
+    shell: &Shell,
 ) -> ExitCode {
-    let report = match for_people(result, format, |report| &mut report.diagnostics) {
+    let report = match for_people(result, format, |report| &mut report.diagnostics, shell) {
         Ok(report) => report,
         Err(done) => return done,
     };
-    super::report_diagnostics(&report.diagnostics, None, super::style_for(std::io::stderr().is_terminal()));
+    shell.diagnostics(&report.diagnostics, None);
     if matches!(kind, ScaffoldKind::Feed(_)) {
-        super::say(&id_table(&report));
+        shell.say(&id_table(&report));
     }
     match (&report.node, kind) {
-        (Some(node), ScaffoldKind::Feed(_)) => super::say(&format!(
+        (Some(node), ScaffoldKind::Feed(_)) => shell.say(&format!(
             "for {node} (a node runs only a config naming exactly its own version; --target names another)\n"
         )),
-        (Some(node), _) => super::say(&format!("for {node} (the Feed config's version: they are released together)\n")),
+        (Some(node), _) => shell.say(&format!("for {node} (the Feed config's version: they are released together)\n")),
         _ => {}
     }
     ExitCode::SUCCESS
@@ -79,12 +79,13 @@ fn id_table(report: &ScaffoldReport) -> String {
 pub(crate) fn show_deploy(
     result: Result<ois::jobs::deploy::DeployReport, ois::Diagnostic>,
     format: super::ReportArg,
+    shell: &Shell,
 ) -> ExitCode {
-    let report = match for_people(result, format, |report| &mut report.diagnostics) {
+    let report = match for_people(result, format, |report| &mut report.diagnostics, shell) {
         Ok(report) => report,
         Err(done) => return done,
     };
-    super::report_diagnostics(&report.diagnostics, None, super::style_for(std::io::stderr().is_terminal()));
+    shell.diagnostics(&report.diagnostics, None);
     let [feed, signed_api] = &report.releases;
     let mut said =
         format!("{}: Airnode Feed {feed} and Signed API {signed_api}, {} files\n", report.folder, report.files.len());
@@ -95,6 +96,6 @@ pub(crate) fn show_deploy(
         ));
     }
     said.push_str(&format!("start it: cd {} && docker compose up -d   (or with Node: its README.md)\n", report.folder));
-    super::say(&said);
+    shell.say(&said);
     ExitCode::SUCCESS
 }

@@ -9,6 +9,8 @@ use ois::FormatFamily;
 
 use super::validate::parse_family;
 
+use super::Shell;
+
 #[derive(Args)]
 pub(crate) struct SchemaArgs {
     /// The OIS format family (2.3.x or 3.0.x); by default the one the newest released node reads
@@ -35,7 +37,7 @@ pub(crate) struct SchemaArgs {
     force: bool,
 }
 
-pub(crate) fn run_schema(args: SchemaArgs) -> ExitCode {
+pub(crate) fn run_schema(args: SchemaArgs, shell: &Shell) -> ExitCode {
     let mut job = ois::jobs::schema::SchemaJob::default();
     job.family = args.target.map(|t| t.target().family()).or(args.ois_format);
     job.config = args.config;
@@ -44,6 +46,6 @@ pub(crate) fn run_schema(args: SchemaArgs) -> ExitCode {
     job.force = args.force;
     match ois::jobs::schema::run(&job) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) => super::fail_with(&error),
+        Err(error) => shell.fail(&error),
     }
 }

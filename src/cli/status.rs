@@ -1,7 +1,6 @@
 //! `ois status CONFIG`: every beacon of a running deployment, live, signed right and equal to
 //! what the API says now — once, or again every few seconds (`--watch`), printing what changed.
 
-use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -11,7 +10,7 @@ use ois::jobs::status::{BeaconStatus, StatusJob, StatusReport};
 
 use super::call::CallFormat;
 use super::request::Inputs;
-use super::{FAILURE, write_stdout};
+use super::{FAILURE, Shell};
 
 #[derive(clap::Args)]
 pub(crate) struct StatusArgs {
@@ -51,12 +50,11 @@ pub(crate) struct StatusArgs {
     format: CallFormat,
 }
 
-pub(crate) fn run_status(args: StatusArgs) -> ExitCode {
-    let style = super::style_for(std::io::stderr().is_terminal());
+pub(crate) fn run_status(args: StatusArgs, shell: &Shell) -> ExitCode {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         let error =
             ois::Diagnostic::elsewhere(ois::Code::BadArgument, "--timeout must be a positive number of seconds");
-        super::report_diagnostics(&[error], None, style);
+        shell.diagnostics(&[error], None);
         return ExitCode::from(FAILURE);
     }
     let timeout = Duration::from_secs_f64(args.timeout.min(86_400.0));
@@ -75,7 +73,7 @@ pub(crate) fn run_status(args: StatusArgs) -> ExitCode {
         job.jobs = usize::from(args.jobs);
         job
     };
-    let Some(every) = args.watch else { return once(&args, &job(super::now()), style) };
+    let Some(every) = args.watch else { return once(&args, &job(super::now()), shell) };
     let mut before: Option<StatusReport> = None;
     loop {
         match ois::jobs::status::run(&job(super::now())) {
@@ -86,7 +84,7 @@ pub(crate) fn run_status(args: StatusArgs) -> ExitCode {
                 };
                 if !changed.is_empty() {
                     let stamp = super::now();
-                    let _ = write_stdout(&format!(
+                    let _ = shell.out(&format!(
                         "at {stamp}: {} live, {} not\n{}",
                         report.live,
                         report.failing,
@@ -96,8 +94,8 @@ pub(crate) fn run_status(args: StatusArgs) -> ExitCode {
                 before = Some(report);
             }
             Err(mut stop) => {
-                super::settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
-                super::report_diagnostics(&stop.located.diagnostics, stop.located.source.as_ref(), style);
+                shell.settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
+                shell.diagnostics(&stop.located.diagnostics, stop.located.source.as_ref());
                 before = None;
             }
         }
@@ -105,31 +103,28 @@ pub(crate) fn run_status(args: StatusArgs) -> ExitCode {
     }
 }
 
-fn once(args: &StatusArgs, job: &StatusJob, style: ois::report::RenderStyle) -> ExitCode {
+fn once(args: &StatusArgs, job: &StatusJob, shell: &Shell) -> ExitCode {
     let mut report = match ois::jobs::status::run(job) {
         Ok(report) => report,
         Err(mut stop) => {
-            super::settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
+            shell.settle(&mut stop.located.diagnostics, stop.located.source.as_ref());
             if args.format == CallFormat::Json {
-                let _ = write_stdout(&*super::js_json_text(&super::as_value(&stop.view())));
+                let _ = shell.out(&*super::js_json_text(&super::as_value(&stop.view())));
             }
             if let Some(machine) = args.format.machine() {
                 let file = args.inputs.file.display().to_string();
                 let text = super::machine_report(machine, &[(&file, &stop.located.diagnostics)]).unwrap_or_default();
-                let _ = write_stdout(&*ois::emit::printable(&text));
+                let _ = shell.out(&*ois::emit::printable(&text));
             }
-            super::report_diagnostics(&stop.located.diagnostics, stop.located.source.as_ref(), style);
+            shell.diagnostics(&stop.located.diagnostics, stop.located.source.as_ref());
             return ExitCode::from(FAILURE);
         }
     };
-    super::settle(&mut report.located.diagnostics, report.located.source.as_ref());
+    shell.settle(&mut report.located.diagnostics, report.located.source.as_ref());
     let output = match args.format {
-        CallFormat::Json => {
-            let value = serde_json::to_value(&report).unwrap_or_default();
-            super::js_json_text(&ois::report::machine::with_diagnostics(value, &report.located.diagnostics))
-        }
+        CallFormat::Json => shell.js_json(&report, &report.located.diagnostics, report.located.source.as_ref()),
         CallFormat::Text => {
-            super::report_diagnostics(&report.located.diagnostics, report.located.source.as_ref(), style);
+            shell.diagnostics(&report.located.diagnostics, report.located.source.as_ref());
             let beacons: Vec<&BeaconStatus> = report.beacons.iter().collect();
             format!(
                 "{}\n{} beacon(s) at {}: {} live, {} not (Airnode {})\n",
@@ -147,7 +142,7 @@ fn once(args: &StatusArgs, job: &StatusJob, style: ois::report::RenderStyle) -> 
             machine.machine().and_then(|m| super::machine_report(m, &[(&file, diagnostics)])).unwrap_or_default()
         }
     };
-    if write_stdout(&*ois::emit::printable(&output)).is_err() {
+    if shell.out(&*ois::emit::printable(&output)).is_err() {
         return ExitCode::from(FAILURE);
     }
     if report.failing == 0 { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }

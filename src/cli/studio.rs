@@ -1,12 +1,13 @@
 //! `ois studio`: the local web page over the library's jobs.
 
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 
 use ois::studio::Started;
+
+use super::Shell;
 
 #[derive(Args)]
 pub(crate) struct StudioArgs {
@@ -21,25 +22,20 @@ pub(crate) struct StudioArgs {
     no_open: bool,
 }
 
-pub(crate) fn run_studio(args: StudioArgs) -> ExitCode {
+pub(crate) fn run_studio(args: StudioArgs, shell: &Shell) -> ExitCode {
     ois::studio::release_memory_with(release_freed_memory);
     let Started { server, studio, problems } = match ois::studio::start(args.file.as_deref(), args.port) {
         Ok(started) => started,
-        Err(error) => return super::fail_with(&error),
+        Err(error) => return shell.fail(&error),
     };
-    super::report_diagnostics(&problems, None, super::style_for(std::io::stderr().is_terminal()));
+    shell.diagnostics(&problems, None);
     let url = studio.url();
     // The address is the key to the page: printed for the user alone, on their terminal.
-    let mut out = std::io::stdout();
-    let _ = writeln!(out, "ois studio: {url}");
-    let _ = writeln!(out, "(only this machine can reach it; stop it with Ctrl-C)");
-    let _ = out.flush();
+    let _ = shell.out(&format!("ois studio: {url}\n(only this machine can reach it; stop it with Ctrl-C)\n"));
     if !args.no_open && webbrowser::open(&url).is_err() {
-        let _ = writeln!(std::io::stderr(), "no browser could be opened: open the address above");
+        shell.err("no browser could be opened: open the address above\n");
     }
-    ois::studio::serve(&studio, &server, &|line| {
-        let _ = writeln!(std::io::stderr(), "{line}");
-    });
+    ois::studio::serve(&studio, &server, &|line| shell.err(&format!("{line}\n")));
     ExitCode::SUCCESS
 }
 

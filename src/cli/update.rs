@@ -1,20 +1,19 @@
 //! `ois convert NEW --update OIS_FILE`: the update's report, and its diff on standard output.
 
-use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use ois::jobs::{Status, UpdateReport};
 use ois::report::{Show, counts_text, diagnostics_text};
 use ois::update::Fate;
 
-use super::{DiagnosticsArg, FAILURE, in_flags, write_stdout};
+use super::{DiagnosticsArg, FAILURE, Shell};
 
 /// Prints what the update did: the diff (when asked) on standard output, the report on standard
 /// error; exit 1 unless it did all that was asked.
-pub(crate) fn show(mut report: UpdateReport, format: DiagnosticsArg, show: Show) -> ExitCode {
-    in_flags(&mut report.diagnostics);
+pub(crate) fn show(mut report: UpdateReport, format: DiagnosticsArg, show: Show, shell: &Shell) -> ExitCode {
+    shell.settle(&mut report.diagnostics, None);
     if let Some(diff) = &report.diff {
-        let _ = write_stdout(&coloured(diff));
+        let _ = shell.out(&coloured(diff, shell));
     }
     let name = report.file.as_str();
     let text = match format {
@@ -23,14 +22,14 @@ pub(crate) fn show(mut report: UpdateReport, format: DiagnosticsArg, show: Show)
             super::json_text(&ois::report::machine::sarif(&[(name, report.diagnostics.as_slice())]))
         }
         DiagnosticsArg::Github => ois::report::machine::github(name, &report.diagnostics),
-        DiagnosticsArg::Text => text(&report, show),
+        DiagnosticsArg::Text => text(&report, show, shell),
     };
-    let _ = std::io::stderr().write_all(text.as_bytes());
+    shell.err(&text);
     if report.status == Status::Ok { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }
 
-fn text(report: &UpdateReport, show: Show) -> String {
-    let style = super::style_for(std::io::stderr().is_terminal());
+fn text(report: &UpdateReport, show: Show, shell: &Shell) -> String {
+    let style = shell.style();
     let mut text = diagnostics_text(&report.diagnostics, show, style, None);
     if show.min > ois::Severity::Warning {
         return text;
@@ -64,8 +63,8 @@ fn text(report: &UpdateReport, show: Show) -> String {
 }
 
 /// The diff coloured on a terminal (and never with NO_COLOR set).
-fn coloured(diff: &str) -> String {
-    let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+fn coloured(diff: &str, shell: &Shell) -> String {
+    let colour = shell.stdout_style().color;
     if !colour {
         return diff.to_owned();
     }

@@ -1,6 +1,5 @@
 //! `ois validate`: OIS files and config.json files against every rule.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -8,7 +7,7 @@ use ois::jobs::validate::ValidateJob;
 use ois::report::{Show, validation_report};
 use ois::{FormatFamily, Severity};
 
-use super::{DiagnosticsArg, FAILURE, in_flags, write_stdout};
+use super::{DiagnosticsArg, FAILURE, Shell};
 
 #[derive(clap::Args)]
 pub(crate) struct ValidateArgs {
@@ -52,9 +51,9 @@ pub(crate) fn parse_family(text: &str) -> Result<FormatFamily, String> {
     FormatFamily::of(&padded).ok_or_else(|| format!("\"{text}\" is not a supported OIS format: use 2.3.x or 3.0.x"))
 }
 
-pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
-    let style = super::style_for(std::io::stdout().is_terminal());
-    let show = Show::new(if super::quiet() { Severity::Error } else { Severity::Note }, args.verbose);
+pub(crate) fn run_validate(args: ValidateArgs, shell: &Shell) -> ExitCode {
+    let style = shell.stdout_style();
+    let show = Show::new(shell.least_shown(), args.verbose);
     let mut job = ValidateJob::default();
     job.files = args.files.clone();
     job.family = args.target.map(|t| t.target().family()).or(args.ois_format);
@@ -66,7 +65,7 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
     job.now = super::now();
     let mut verdicts = ois::jobs::validate::run(&job);
     for verdict in &mut verdicts {
-        in_flags(&mut verdict.located.diagnostics);
+        shell.settle(&mut verdict.located.diagnostics, None);
     }
     let files: Vec<(&str, &[ois::Diagnostic])> =
         verdicts.iter().map(|v| (v.file.as_str(), v.located.diagnostics.as_slice())).collect();
@@ -97,8 +96,8 @@ pub(crate) fn run_validate(args: ValidateArgs) -> ExitCode {
             .collect(),
         machine => super::machine_report(machine, &files).unwrap_or_default(),
     };
-    if let Err(error) = write_stdout(&text) {
-        return super::fail_with(&error);
+    if let Err(error) = shell.out(&text) {
+        return shell.fail(&error);
     }
     if verdicts.iter().all(|v| v.valid) { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }
