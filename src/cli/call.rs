@@ -168,8 +168,8 @@ pub(crate) fn run_call(args: CallArgs, shell: &Shell) -> ExitCode {
         CallMode::Compare(other) => compare(&args, &job, &other, shell),
         CallMode::Many => run_many(&args, &job, shell),
         CallMode::Paths(endpoint) => match ois::jobs::call::paths(&job, &endpoint) {
-            Ok(report) => {
-                super::request::show_paths(&report, &args.inputs.file, args.format == CallFormat::Json, shell)
+            Ok(mut report) => {
+                super::request::show_paths(&mut report, &args.inputs.file, args.format == CallFormat::Json, shell)
             }
             Err(mut stopped) => super::request::show_stop_as(&mut stopped.stop, args.format == CallFormat::Json, shell),
         },
@@ -436,12 +436,12 @@ fn show_comparison(
     compared: Result<ois::jobs::compare::CompareReport, ois::jobs::request::Stop>,
     shell: &Shell,
 ) -> ExitCode {
-    let report = match compared {
+    let mut report = match compared {
         Ok(report) => report,
         Err(mut stop) => return super::request::show_stop_as(&mut stop, args.format == CallFormat::Json, shell),
     };
     let output = if args.format == CallFormat::Json {
-        shell.js_json(&report, &[], None)
+        shell.report_js_json(&mut report)
     } else {
         let rows: Vec<[String; 6]> = report
             .beacons

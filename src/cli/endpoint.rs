@@ -206,11 +206,7 @@ pub(crate) fn edit_in_place(target: &Target, edit: EndpointEdit, shell: &Shell) 
 /// An edit's report (or why it was refused) as `target` asks.
 pub(crate) fn show_edit(edited: Result<EditReport, Vec<ois::Diagnostic>>, target: &Target, shell: &Shell) -> ExitCode {
     match edited {
-        Ok(mut report) => {
-            // Its notes as every report carries its diagnostics: each fix named by its flag.
-            shell.settle(&mut report.notes, None);
-            show(&report, target, shell)
-        }
+        Ok(report) => show(report, target, shell),
         Err(mut diagnostics) => {
             if target.format == ReportArg::Json {
                 shell.settle(&mut diagnostics, None);
@@ -224,11 +220,10 @@ pub(crate) fn show_edit(edited: Result<EditReport, Vec<ois::Diagnostic>>, target
     }
 }
 
-fn show(report: &EditReport, target: &Target, shell: &Shell) -> ExitCode {
-    let _style = shell.style();
+fn show(mut report: EditReport, target: &Target, shell: &Shell) -> ExitCode {
     shell.diagnostics(&report.notes, None);
     let output = match target.format {
-        ReportArg::Json => shell.json(report, &report.notes),
+        ReportArg::Json => shell.report_json(&mut report),
         ReportArg::Text => {
             let mut text = if target.dry_run || target.diff { report.diff.clone() } else { String::new() };
             let outcome = match (report.changed, report.written) {

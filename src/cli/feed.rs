@@ -249,9 +249,9 @@ pub(crate) fn run_feed(command: FeedCommand, shell: &Shell) -> ExitCode {
         }
         FeedCommand::Export { file, ois, to, batches, force, format } => {
             match ois::jobs::feed::export(&file, ois.title(), &to, batches.as_deref(), force) {
-                Ok(report) => {
+                Ok(mut report) => {
                     let text = match format {
-                        ReportArg::Json => shell.json(&report, &[]),
+                        ReportArg::Json => shell.report_json(&mut report),
                         ReportArg::Text => format!(
                             "{} feed(s), {} batch(es): {}\n",
                             report.feeds,
@@ -288,12 +288,12 @@ fn import_rpc(target: &Target, catalog: PathBuf, chain_urls: &[String], title: S
 }
 
 fn list(file: &std::path::Path, title: Option<&str>, format: ReportArg, shell: &Shell) -> ExitCode {
-    let tables = match ois::jobs::feed::list(file, title) {
+    let mut tables = match ois::jobs::feed::list(file, title) {
         Ok(tables) => tables,
         Err(error) => return shell.fail_as(&error, format == ReportArg::Json),
     };
     let output = match format {
-        ReportArg::Json => shell.json(&tables, &[]),
+        ReportArg::Json => shell.report_json(&mut tables),
         ReportArg::Text => {
             let mut table = ois::report::Table::new(["NAME", "PATH", "PARAMETERS", "VALUE"]);
             for feed in &tables.feeds {

@@ -102,7 +102,7 @@ pub(crate) fn run_ids(args: IdsArgs, shell: &Shell) -> ExitCode {
     shell.diagnostics(&report.diagnostics, None);
     let output = match args.format {
         // Template values as JSON.stringify writes them (1e+21), as the node does.
-        ReportArg::Json => shell.js_json(&report, &report.diagnostics, None),
+        ReportArg::Json => shell.report_js_json(&mut report),
         // Titles, endpoint names and template values come from documents: shown, not obeyed.
         ReportArg::Text => ois::emit::printable(&text(&report)).into_owned(),
     };
@@ -157,9 +157,8 @@ fn text(report: &IdsReport) -> String {
 }
 
 fn show_verify(mut report: VerifyReport, format: ReportArg, shell: &Shell) -> ExitCode {
-    shell.settle(&mut report.located.diagnostics, None);
     let output = match format {
-        ReportArg::Json => super::json_text(&report),
+        ReportArg::Json => shell.report_json(&mut report),
         ReportArg::Text => {
             let mut text = shell.rendered_for_stdout(&report.located.diagnostics, report.located.source.as_ref());
             text.push_str(&if report.mismatches == 0 && report.unchecked > 0 {

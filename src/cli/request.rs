@@ -151,7 +151,7 @@ pub(crate) fn run_request(args: RequestArgs, shell: &Shell) -> ExitCode {
     let show = args.inputs.show_secrets;
     if args.paths {
         return match ois::jobs::request::paths(&job) {
-            Ok(report) => show_paths(&report, &args.inputs.file, args.format == RequestFormat::Json, shell),
+            Ok(mut report) => show_paths(&mut report, &args.inputs.file, args.format == RequestFormat::Json, shell),
             Err(mut stop) => show_stop_as(&mut stop, args.format == RequestFormat::Json, shell),
         };
     }
@@ -208,14 +208,14 @@ pub(crate) fn show_stop(stop: &Stop, shell: &Shell) -> ExitCode {
 
 /// The value picker's table (or its JSON), and the command that applies a choice.
 pub(crate) fn show_paths(
-    report: &ois::jobs::request::PathsReport,
+    report: &mut ois::jobs::request::PathsReport,
     file: &std::path::Path,
     json: bool,
     shell: &Shell,
 ) -> ExitCode {
     shell.diagnostics(&report.located.diagnostics, report.located.source.as_ref());
     let output = if json {
-        shell.js_json(report, &report.located.diagnostics, report.located.source.as_ref())
+        shell.report_js_json(report)
     } else {
         let mut table = ois::report::Table::new(["_path", "value", "_type", "_times"]);
         for leaf in &report.leaves {

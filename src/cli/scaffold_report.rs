@@ -6,10 +6,9 @@ use ois::jobs::scaffold::{ScaffoldKind, ScaffoldReport};
 
 /// A scaffold's outcome settled: for scripts (`--report json`) written whole on standard error,
 /// an error said — both done (`Err`, the exit code) — or the report to tell people about.
-fn for_people<R: serde::Serialize>(
+fn for_people<R: ois::report::Diagnosed>(
     result: Result<R, ois::Diagnostic>,
     format: super::ReportArg,
-    diagnostics: impl Fn(&mut R) -> &mut Vec<ois::Diagnostic>,
     shell: &Shell,
 ) -> Result<R, ExitCode> {
     let mut report = match result {
@@ -23,12 +22,11 @@ fn for_people<R: serde::Serialize>(
         }
         Err(error) => return Err(shell.fail(&error)),
     };
-    shell.settle(diagnostics(&mut report), None);
     if format == super::ReportArg::Json {
-        let diagnostics = diagnostics(&mut report).clone();
-        shell.err(&shell.json(&report, &diagnostics));
+        shell.err(&shell.report_json(&mut report));
         return Err(ExitCode::SUCCESS);
     }
+    shell.settle(report.diagnostics_mut().0, None);
     Ok(report)
 }
 
@@ -42,7 +40,7 @@ pub(crate) fn show(
     format: super::ReportArg,
     shell: &Shell,
 ) -> ExitCode {
-    let report = match for_people(result, format, |report| &mut report.diagnostics, shell) {
+    let report = match for_people(result, format, shell) {
         Ok(report) => report,
         Err(done) => return done,
     };
@@ -81,7 +79,7 @@ pub(crate) fn show_deploy(
     format: super::ReportArg,
     shell: &Shell,
 ) -> ExitCode {
-    let report = match for_people(result, format, |report| &mut report.diagnostics, shell) {
+    let report = match for_people(result, format, shell) {
         Ok(report) => report,
         Err(done) => return done,
     };

@@ -6,6 +6,7 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
+use ois::report::Diagnosed;
 use ois::report::{RenderStyle, render};
 use ois::{Diagnostic, Severity};
 
@@ -106,7 +107,26 @@ impl Shell {
         self.out(text).map_or_else(|error| self.fail(&error), |()| ExitCode::SUCCESS)
     }
 
-    /// `report` as every report is printed as JSON: with `diagnostics`, settled, and their counts.
+    /// A job's report as JSON: its diagnostics settled in place first, then the report with them
+    /// and their counts.
+    pub(crate) fn report_json(&self, report: &mut impl Diagnosed) -> String {
+        super::json_text(&self.settled_value(report))
+    }
+
+    /// [`Shell::report_json`], numbers written as the node's JavaScript writes them.
+    pub(crate) fn report_js_json(&self, report: &mut impl Diagnosed) -> String {
+        super::js_json_text(&self.settled_value(report))
+    }
+
+    fn settled_value(&self, report: &mut impl Diagnosed) -> serde_json::Value {
+        let (diagnostics, source) = report.diagnostics_mut();
+        self.settle(diagnostics, source);
+        let value = super::as_value(report);
+        ois::report::machine::with_diagnostics(value, report.diagnostics_mut().0)
+    }
+
+    /// A view of a report (what a call or a request shows, not the report itself) as JSON, with
+    /// the report's `diagnostics`, settled, and their counts.
     pub(crate) fn json(&self, report: &impl serde::Serialize, diagnostics: &[Diagnostic]) -> String {
         let mut settled = diagnostics.to_vec();
         self.settle(&mut settled, None);

@@ -122,7 +122,7 @@ fn once(args: &StatusArgs, job: &StatusJob, shell: &Shell) -> ExitCode {
     };
     shell.settle(&mut report.located.diagnostics, report.located.source.as_ref());
     let output = match args.format {
-        CallFormat::Json => shell.js_json(&report, &report.located.diagnostics, report.located.source.as_ref()),
+        CallFormat::Json => shell.report_js_json(&mut report),
         CallFormat::Text => {
             shell.diagnostics(&report.located.diagnostics, report.located.source.as_ref());
             let beacons: Vec<&BeaconStatus> = report.beacons.iter().collect();

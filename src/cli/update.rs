@@ -17,7 +17,7 @@ pub(crate) fn show(mut report: UpdateReport, format: DiagnosticsArg, show: Show,
     }
     let name = report.file.as_str();
     let text = match format {
-        DiagnosticsArg::Json => super::json_text(&report),
+        DiagnosticsArg::Json => shell.report_json(&mut report),
         DiagnosticsArg::Sarif => {
             super::json_text(&ois::report::machine::sarif(&[(name, report.diagnostics.as_slice())]))
         }

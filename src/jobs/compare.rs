@@ -142,3 +142,5 @@ pub fn compare_runs(
     let second = beacons(many(&second, false, jobs, now, done)?)?;
     Ok(compare(&first, &second))
 }
+
+crate::diagnosed_by_field!(CompareReport);

@@ -302,3 +302,5 @@ fn secrets_text(names: &[String], values: &IndexMap<String, String>, node: &str)
     }
     text
 }
+
+crate::diagnosed_by_field!(DeployReport => diagnostics);

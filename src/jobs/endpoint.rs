@@ -267,3 +267,5 @@ fn apply(
     }
     Ok(notes)
 }
+
+crate::diagnosed_by_field!(EditReport => notes);

@@ -427,3 +427,6 @@ pub fn verify(path: &std::path::Path, secrets: Option<&std::path::Path>) -> Resu
         located: crate::source::Located::new(diagnostics, Some(source)),
     })
 }
+
+crate::diagnosed_by_field!(IdsReport => diagnostics);
+crate::diagnosed_by_located!(VerifyReport);

@@ -112,7 +112,7 @@ fn reports(generator: &mut SchemaGenerator) -> Vec<(&'static str, Value)> {
                 "The endpoint, template, beacon and beacon-set IDs to deploy with.",
             ),
         ),
-        ("IdsVerifyReport", named::<ids::VerifyReport>(generator, "Every ID of a config derived again.")),
+        ("IdsVerifyReport", named::<Reported<ids::VerifyReport>>(generator, "Every ID of a config derived again.")),
         ("EndpointIdsReport", named::<Vec<ids::EndpointId>>(generator, "Each endpoint's ID.")),
         (
             "ScaffoldReport",

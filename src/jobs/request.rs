@@ -532,3 +532,5 @@ pub fn paths(job: &RequestJob) -> Result<PathsReport, Stop> {
         Err(stopped) => Err(Stop::new(warnings, stopped, Some(source))),
     }
 }
+
+crate::diagnosed_by_located!(PathsReport);

@@ -404,6 +404,7 @@ fn served(job: &StatusJob, url: &str, airnode: &str, token: Option<&str>) -> Res
     })
 }
 
+crate::diagnosed_by_located!(StatusReport);
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -199,3 +199,5 @@ fn tally(update: &Update) -> String {
         count(Fate::Removed)
     )
 }
+
+crate::diagnosed_by_field!(UpdateReport => diagnostics);

@@ -573,3 +573,28 @@ fn no_new_file_passes_six_hundred_lines() {
     }
     assert!(long.is_empty(), "split these by concern (the test's list names the few allowed): {long:?}");
 }
+
+/// The command line has one output object: only `src/cli/shell.rs` writes to the terminal's
+/// streams (and clap's completion script, which writes itself), so every diagnostic and report is
+/// settled, filtered and rendered one way.
+#[test]
+fn only_the_shell_writes_to_the_terminal() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli");
+    let mut writers = Vec::new();
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().is_some_and(|n| n == "shell.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            let writes = ["std::io::stdout()", "std::io::stderr()", "println!", "eprintln!", "print!(", "eprint!("]
+                .iter()
+                .any(|w| line.contains(w));
+            if writes {
+                writers.push(format!("{}:{}: {}", path.display(), number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(writers.is_empty(), "write through the Shell instead: {writers:#?}");
+}

@@ -1288,9 +1288,10 @@ export interface IdsVerifyReport {
    */
   unchecked: number;
   /**
-   * Every diagnostic, in the order found.
+   * Every diagnostic, each the same shape in every report.
    */
   diagnostics: Diagnostic[];
+  counts: Counts;
 }
 /**
  * A node config written: what was written, its templates and IDs.

@@ -338,3 +338,5 @@ fn uncalled(document: &Value, triggers: &[Value]) -> Option<Diagnostic> {
     note.severity = Severity::Note;
     Some(note)
 }
+
+crate::diagnosed_by_located!(ConfigCallReport, AllReport);

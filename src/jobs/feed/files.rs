@@ -309,3 +309,5 @@ fn file_name_of(name: &str) -> String {
         .map(|(at, c)| if c == '.' && at == 0 { '_' } else { c })
         .collect::<String>()
 }
+
+crate::diagnosed_by_field!(ExportReport, crate::ois::feeds::FeedTables);

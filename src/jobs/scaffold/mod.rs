@@ -483,3 +483,5 @@ pub fn ids_of(config: &Value) -> (Vec<EndpointId>, Vec<ScaffoldedTemplate>) {
         .collect();
     (endpoints, templates)
 }
+
+crate::diagnosed_by_field!(ScaffoldReport => diagnostics);
