@@ -129,6 +129,7 @@ impl Studio {
             "/api/problems" => self.step(body, |s, r| s.problems(&r)),
             "/api/update" => self.step(body, |s, r| s.update(r)),
             "/api/update/take" => self.with_session(|s| s.take_update()),
+            "/api/calls" => self.with_session(|s| s.past_calls()),
             _ => return Outgoing::text(404, "no such call"),
         };
         let body = match answer {
@@ -151,8 +152,11 @@ impl Studio {
     fn call(&self, body: &[u8]) -> session::Answer {
         let request: session::CallRequest = parse_request(body)?;
         let prepared = self.with_session(|session| session.prepare_call(&request))?;
-        let (response, answer) = prepared.run();
-        self.with_session(|session| session.hold_response(response));
+        let (response, answer, past) = prepared.run();
+        self.with_session(|session| {
+            session.hold_response(response);
+            session.remember_call(past);
+        });
         answer
     }
 

@@ -2,7 +2,8 @@
 // operations, refine one into a feed endpoint, preview, call the loopback API, pick `_path` by
 // clicking, add two feeds, build and save the Airnode Feed config. A screenshot of each step goes
 // to the folder named; prints {"steps": [...], "consoleErrors": [...], "accessibility": [the
-// axe-core WCAG 2 A/AA violations of the page built]}; throws on any failure.
+// axe-core WCAG 2 A/AA violations of the page built], "keysToCall": keys from the page's top to
+// Call the API}; throws on any failure.
 // Usage: node studio.js STUDIO_URL API_URL API_KEY SCREENSHOT_DIR SIGNED_API_URL
 'use strict';
 const fs = require('fs');
@@ -153,6 +154,31 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.click('#bn-batch');
     await page.locator('#by-name-table tr[data-feed="BTC/EUR"]').getByText('vs_currencies=usd,eur').waitFor();
     await shot('feeds-by-name');
+
+    // 6b'. The last calls, newest first, each made again by one button.
+    await page.locator('[data-testid="past-call"]').nth(1).waitFor();
+    const before = await page.locator('[data-testid="past-call"]').count();
+    const newest = await page.locator('[data-testid="past-call"] code').first().textContent();
+    if (!newest.includes('name=BTC/EUR')) throw new Error(`the newest call listed is ${newest}`);
+    await page.locator('[data-testid="past-call"]').first().getByRole('button', { name: 'call again' }).click();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="past-call"]').length === n + 1, before);
+    const remade = await page.locator('[data-testid="past-call"]').first().textContent();
+    if (!remade.includes('→ 200')) throw new Error(`the call made again: ${remade}`);
+    await shot('past-calls');
+
+    // 6b''. From the top of the page to *Call the API* by keyboard alone: the skip link, then
+    // the call's fields. Counted, and kept short.
+    // A click at the page's top corner puts the keyboard's starting point there, as a fresh load does.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.mouse.click(1, 1);
+    let keysToCall = 0;
+    while (keysToCall < 60) {
+      const onSkip = await page.evaluate(() => document.activeElement && document.activeElement.className === 'skip');
+      await page.keyboard.press(onSkip ? 'Enter' : 'Tab');
+      keysToCall += 1;
+      if (await page.evaluate(() => document.activeElement && document.activeElement.id === 'call')) break;
+    }
+    if (keysToCall > 16) throw new Error(`${keysToCall} keys from the top of the page to Call the API`);
 
     // 6c. Undo: an endpoint removed comes back.
     const coins = page.locator('.card[data-endpoint="coinsId"]');
@@ -327,7 +353,7 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     await page.emulateMedia({ colorScheme: 'light' });
     if ((await page.content()).includes(apiKey)) throw new Error('the API key is in the page');
     await noNullShown();
-    process.stdout.write(JSON.stringify({ steps, consoleErrors, encoded, status: await status(), accessibility }));
+    process.stdout.write(JSON.stringify({ steps, consoleErrors, encoded, status: await status(), accessibility, keysToCall }));
   } catch (error) {
     // What the page showed when it failed, for the one reading the failure.
     await failed();

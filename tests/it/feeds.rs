@@ -41,14 +41,14 @@ fn the_tables_read_from_production_are_written_back_as_api3_s_scripts_wrote_them
 }
 
 /// `ois` + `feed`… run in `dir`, its stdout; panics with stderr on failure.
-fn feed_ok(dir: &std::path::Path, args: &[&str]) -> String {
+pub(crate) fn feed_ok(dir: &std::path::Path, args: &[&str]) -> String {
     let output = common::ois().current_dir(dir).args(args).output().expect("runs");
     assert!(output.status.success(), "ois {args:?}: {}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// `ois` + args run in `dir`, expected to fail: its stderr.
-fn feed_refused(dir: &std::path::Path, args: &[&str]) -> String {
+pub(crate) fn feed_refused(dir: &std::path::Path, args: &[&str]) -> String {
     let output = common::ois().current_dir(dir).args(args).output().expect("runs");
     assert_eq!(output.status.code(), Some(1), "ois {args:?} should fail");
     String::from_utf8_lossy(&output.stderr).into_owned()

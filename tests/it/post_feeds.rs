@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 
-use crate::common;
 use crate::common::server::{Server, answer};
+use crate::feeds::{feed_ok as ok, feed_refused as refused};
 
 /// A quotes vendor: one POST operation, its body a symbol, optional fields and depth, and a
 /// format of one value (the conversion fixes it).
@@ -22,18 +22,6 @@ fn vendor() -> Value {
             "responses": {"200": {"description": "ok"}}}},
             "/v1/status": {"get": {"operationId": "status", "responses": {"200": {"description": "ok"}}}}},
         "components": {"schemas": {"Depth": {"type": "integer"}}}})
-}
-
-fn ok(dir: &std::path::Path, args: &[&str]) -> String {
-    let output = common::ois().current_dir(dir).args(args).output().expect("runs");
-    assert!(output.status.success(), "ois {args:?}: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn refused(dir: &std::path::Path, args: &[&str]) -> String {
-    let output = common::ois().current_dir(dir).args(args).output().expect("runs");
-    assert_eq!(output.status.code(), Some(1), "ois {args:?} should fail");
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 pub(crate) fn two_feeds(d: &std::path::Path) {

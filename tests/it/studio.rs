@@ -157,6 +157,15 @@ fn secrets_typed_in_never_come_back_nor_reach_the_log() {
     // the endpoint no post-processing): it was empty.
     let leaves = called["answer"]["picker"]["leaves"].as_array().unwrap();
     assert!(leaves.iter().any(|l| l["path"] == "bitcoin.usd"), "{called}");
+    // The call is kept to be seen and made again: what was asked, the status, its values, its
+    // answer (the echoed key masked, as every answer is).
+    let past = send("/api/calls", json!({}));
+    let calls = past["answer"]["calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 1, "{past}");
+    assert_eq!(calls[0]["request"]["endpoint"], "simplePrice");
+    assert_eq!(calls[0]["request"]["server"], api.base.as_str());
+    assert_eq!((calls[0]["status"].as_u64(), calls[0]["values"][0].as_str()), (Some(200), Some("1")));
+    assert_eq!(calls[0]["answer"]["echo"], "****", "{past}");
     // A reserved value cleared in the form takes it away, to pick again.
     let fixed = json!([["_type", "int256"], ["_path", "bitcoin.usd"]]);
     send("/api/edit", json!({"kind": "set", "name": "simplePrice", "settings": {"reserved": fixed}}));

@@ -68,7 +68,10 @@ fn the_whole_loop_in_a_browser_ends_in_a_config_the_feed_accepts() {
     let run: Value = serde_json::from_slice(&output.stdout).expect("the run's JSON");
     assert_eq!(run["consoleErrors"], json!([]), "{run}");
     assert_eq!(run["accessibility"], json!([]), "axe-core's WCAG 2 A/AA violations of the page built");
-    assert_eq!(run["steps"].as_array().unwrap().len(), 13, "{run}");
+    assert_eq!(run["steps"].as_array().unwrap().len(), 14, "{run}");
+    // The keyboard's way to the call: the skip link, then the call's own fields.
+    let keys = run["keysToCall"].as_u64().unwrap_or(u64::MAX);
+    assert!(keys <= 16, "{keys} keys from the top of the page to Call the API");
     for step in run["steps"].as_array().unwrap() {
         assert!(std::fs::read_dir(&shots).unwrap().any(|f| {
             f.unwrap().file_name().to_string_lossy().ends_with(&format!("-{}.png", step.as_str().unwrap()))

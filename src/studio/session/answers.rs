@@ -91,6 +91,33 @@ pub struct CallFailed {
     pub logs: Vec<Log>,
 }
 
+/// One call the page made, kept to be seen and made again: what was asked, and what came of it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PastCall {
+    /// What the page asked (sent back as it is to make the call again).
+    pub request: super::CallRequest,
+    /// When, in seconds since the Unix epoch.
+    pub at: u64,
+    /// The HTTP status, when the API answered.
+    pub status: Option<u16>,
+    /// How long the API took, in milliseconds, when it answered.
+    pub latency_ms: Option<u64>,
+    /// The values read from the answer, when the call went through.
+    pub values: Option<Value>,
+    /// Why it stopped, when it did: the first error, as `CODE: message`.
+    pub refused: Option<String>,
+    /// The answer's body (secrets masked), when it is small enough to keep.
+    pub answer: Option<Value>,
+}
+
+/// `/api/calls`: the page's last calls, newest first.
+#[derive(Debug, Serialize)]
+pub struct PastCalls<'a> {
+    /// The calls.
+    pub calls: &'a std::collections::VecDeque<PastCall>,
+}
+
 /// `/api/draft`: the draft's text.
 #[derive(Debug, Serialize)]
 pub struct DraftText<'a> {

@@ -53,7 +53,18 @@ impl Session {
             request.record.as_deref().filter(|r| !r.is_empty()).map(|r| self.folder.writable(r)).transpose()?;
         let options = crate::call::CallOptions { record, ..crate::call::CallOptions::default() };
         let job = crate::jobs::call::CallJob::new(self.inputs(request)?, options);
-        Ok(PreparedCall { job, endpoint: request.endpoint.clone(), secrets: self.secret_values() })
+        Ok(PreparedCall { job, request: request.clone(), secrets: self.secret_values() })
+    }
+
+    /// Keeps a call the page made (the last [`PAST_CALLS`]).
+    pub fn remember_call(&mut self, call: answers::PastCall) {
+        self.calls.push_front(call);
+        self.calls.truncate(PAST_CALLS);
+    }
+
+    /// The page's last calls, newest first.
+    pub fn past_calls(&self) -> Answer {
+        Ok(Reply::typed(&answers::PastCalls { calls: &self.calls }))
     }
 
     /// Holds the answer of a call made with [`Session::prepare_call`] for previews.
@@ -133,21 +144,47 @@ impl Session {
 #[derive(Debug)]
 pub struct PreparedCall {
     job: crate::jobs::call::CallJob,
-    endpoint: String,
+    request: CallRequest,
     secrets: Vec<String>,
 }
 
+/// How many calls the studio keeps for the page to see and make again.
+pub const PAST_CALLS: usize = 20;
+
+/// The largest answer body a past call keeps, as JSON text: a bigger one is seen in the call.
+const PAST_ANSWER_BYTES: usize = 64 * 1024;
+
+/// A body kept with a past call when it is small enough.
+fn kept_body(body: &Value) -> Option<Value> {
+    (serde_json::to_string(body).map_or(usize::MAX, |text| text.len()) <= PAST_ANSWER_BYTES).then(|| body.clone())
+}
+
 impl PreparedCall {
-    /// Calls the API: the answer to hold, and what the page is told.
-    pub fn run(self) -> (Option<Value>, Answer) {
+    /// Calls the API: the answer to hold, what the page is told, and the call to remember.
+    pub fn run(self) -> (Option<Value>, Answer, answers::PastCall) {
         let secrets = self.secrets;
+        let mut past = answers::PastCall {
+            request: self.request.clone(),
+            at: now(),
+            status: None,
+            latency_ms: None,
+            values: None,
+            refused: None,
+            answer: None,
+        };
+        let mut remember = |reply: Option<&crate::call::ReplyView>| {
+            if let Some(reply) = reply {
+                (past.status, past.latency_ms) = (Some(reply.status), Some(reply.latency_ms));
+                past.answer = kept_body(&reply.body);
+            }
+        };
         let leaves = |value: Option<&Value>| {
             let masked = value.map(|v| crate::request::render::masked_json(&secrets, false, v));
             let (leaves, truncated) = masked.as_ref().map(crate::request::paths::leaves).unwrap_or_default();
             let suggested = crate::request::paths::suggested(&leaves);
             answers::Picker { leaves, truncated, suggested, feed: None, element: None }
         };
-        match crate::jobs::call::one(&self.job, &self.endpoint, now()) {
+        match crate::jobs::call::one(&self.job, &self.request.endpoint, now()) {
             Ok(report) => {
                 let response = report.called.reply.as_ref().and_then(|r| r.json.clone());
                 let mut picker = answers::Picker { feed: report.feed.clone(), ..leaves(report.answer_to_pick()) };
@@ -156,12 +193,16 @@ impl PreparedCall {
                 if let Some((inside, suggested)) = inside {
                     (picker.leaves, picker.suggested, picker.element) = (inside, suggested, report.element.clone());
                 }
+                let call = report.called.view(false);
+                remember(call.call.as_ref());
+                let values = call.request.response.as_ref().map(|answer| answer.preview.values.clone());
                 let answer = Reply::typed(&answers::Called {
-                    call: report.called.view(false),
+                    call,
                     picker,
                     diagnostics: view::placed(report.located.diagnostics, report.located.source.as_ref()),
                 });
-                (response, Ok(answer))
+                past.values = values.and_then(|v| serde_json::to_value(v).ok());
+                (response, Ok(answer), past)
             }
             Err(stopped) => {
                 let response = stopped.reply.as_ref().and_then(|r| r.json.clone());
@@ -170,11 +211,14 @@ impl PreparedCall {
                     picker: leaves(response.as_ref()),
                     logs: stopped.stop.logs,
                 };
+                remember(detail.call.as_ref());
+                let first = stopped.stop.located.diagnostics.iter().find(|d| d.is_error());
+                past.refused = first.map(|d| format!("{}: {}", d.code, d.message));
                 let refusal = Refusal {
                     diagnostics: view::placed(stopped.stop.located.diagnostics, stopped.stop.located.source.as_ref()),
                     detail: serde_json::to_value(detail).ok(),
                 };
-                (response, Err(refusal))
+                (response, Err(refusal), past)
             }
         }
     }

@@ -42,6 +42,8 @@ pub struct Session {
     secrets: BTreeMap<String, String>,
     /// The API's last answer, to preview the value from without calling again.
     response: Option<Value>,
+    /// The page's last calls, newest first: seen again and made again.
+    calls: std::collections::VecDeque<answers::PastCall>,
     /// The last node config built, with its secrets template and IDs.
     built: Option<Built>,
     /// An update worked out and shown, not yet taken.
@@ -188,6 +190,7 @@ impl Session {
             record: None,
             secrets: BTreeMap::new(),
             response: None,
+            calls: std::collections::VecDeque::new(),
             built: None,
             pending: None,
             conversions: 0,

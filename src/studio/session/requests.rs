@@ -160,8 +160,8 @@ pub struct FeedRequestFields {
     pub parser: Option<String>,
 }
 
-/// A request preview or a call.
-#[derive(Debug, Deserialize)]
+/// A request preview or a call (kept with a past call, and sent back to make it again).
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CallRequest {
     /// The endpoint.

@@ -106,7 +106,48 @@ function jsonTree(value, segments, picker, depth) {
   return node(value, segments, depth);
 }
 
+// The last calls, newest first: each with what came of it, its answer, and a button making it
+// again (its endpoint, parameters, server and node put back in the form first).
+async function showPastCalls() {
+  let answer;
+  try { answer = await api('/api/calls', {}, { quiet: true }); } catch { return; }
+  const calls = answer.calls || [];
+  if (!calls.length) { $('past-calls').replaceChildren(); return; }
+  $('past-calls').replaceChildren(el('h3', { text: 'Last calls' }), el('ol', { class: 'past' }, ...calls.map((past) => {
+    const asked = past.request.parameters.map(([n, v]) => `${n}=${v}`).join(' ');
+    const outcome = past.refused
+      ? `refused: ${past.refused}`
+      : `${past.status} in ${past.latencyMs} ms${past.values ? `: ${past.values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}` : ''}`;
+    const again = el('button', { type: 'button', class: 'plain', text: 'call again', onclick: () => callAgain(past.request) });
+    return el('li', { 'data-testid': 'past-call' },
+      el('span', { class: 'muted', text: `${new Date(past.at * 1000).toLocaleTimeString()} ` }),
+      el('code', { text: `${past.request.endpoint}${asked ? ` ${asked}` : ''}` }), ` → ${outcome} `, again,
+      past.answer !== null && past.answer !== undefined
+        ? el('details', {}, el('summary', { text: 'its answer' }), el('pre', { text: JSON.stringify(past.answer, null, 2) }))
+        : null);
+  })));
+}
+
+async function callAgain(request) {
+  $('try-endpoint').value = request.endpoint;
+  renderTryParameters();
+  const given = Object.fromEntries(request.parameters);
+  $('try-params').querySelectorAll('input').forEach((input) => { input.value = given[input.dataset.param] || ''; });
+  $('try-server').value = request.server || '';
+  $('try-record').value = request.record || '';
+  $('try-feed').checked = request.feed;
+  await call();
+}
+
 async function call() {
+  try {
+    await callOnce();
+  } finally {
+    await showPastCalls();
+  }
+}
+
+async function callOnce() {
   const problems = $('try-problems');
   problems.replaceChildren();
   try {
