@@ -29,6 +29,8 @@ pub struct StatusJob {
     pub signed_api: Option<String>,
     /// The Signed API's secrets: its real-time read token is taken from there.
     pub signed_api_secrets: Option<PathBuf>,
+    /// The read token itself, held in memory (the studio's), instead of a secrets file.
+    pub signed_api_token: Option<String>,
     /// The endpoint that serves the data, as the Signed API config names it.
     pub endpoint: String,
     /// The oldest a beacon may be and still be live, in seconds.
@@ -51,6 +53,7 @@ impl StatusJob {
             signed_api_url: None,
             signed_api: None,
             signed_api_secrets: None,
+            signed_api_token: None,
             endpoint: "/real-time".to_owned(),
             max_age: 60,
             tolerance: 0.01,
@@ -351,6 +354,9 @@ fn signed_api_url(job: &StatusJob, config: &Value) -> Result<String, Diagnostic>
 
 /// The real-time read token, from the Signed API's secrets.
 fn read_token(job: &StatusJob) -> Result<Option<String>, Diagnostic> {
+    if let Some(token) = job.signed_api_token.as_ref().filter(|token| !token.is_empty()) {
+        return Ok(Some(token.clone()));
+    }
     let Some(path) = &job.signed_api_secrets else { return Ok(None) };
     let text = Source::read_regular(path)?.text;
     let entries = crate::node::dotenv::parse(&text).map_err(|too_complex| {

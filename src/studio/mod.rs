@@ -130,6 +130,7 @@ impl Studio {
             "/api/update" => self.step(body, |s, r| s.update(r)),
             "/api/update/take" => self.with_session(|s| s.take_update()),
             "/api/calls" => self.with_session(|s| s.past_calls()),
+            "/api/status" => self.status(body),
             _ => return Outgoing::text(404, "no such call"),
         };
         let body = match answer {
@@ -158,6 +159,13 @@ impl Studio {
             session.remember_call(past);
         });
         answer
+    }
+
+    /// What is live of the config built last, checked without holding the session.
+    fn status(&self, body: &[u8]) -> session::Answer {
+        let request: session::StatusRequest = parse_request(body)?;
+        let job = self.with_session(|session| session.prepare_status(&request))?;
+        session::run_status(&job)
     }
 
     fn step<R: DeserializeOwned>(

@@ -12,7 +12,7 @@ use crate::common;
 #[path = "diagnostic_codes/fixtures.rs"]
 mod fixtures;
 #[path = "diagnostic_codes/status.rs"]
-mod status;
+pub(crate) mod status;
 
 use std::sync::OnceLock;
 

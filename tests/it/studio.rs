@@ -660,3 +660,69 @@ fn what_a_step_freed_goes_back_to_the_system() {
     assert!(took > 50_000, "the open took only {took} kB: too little to tell");
     assert!(resident * 20 < took * 9, "{resident} kB of the {took} kB the open took stayed resident");
 }
+
+/// What is live, checked in the page as `ois status` checks it: the config built last, its Signed
+/// API read with the token held, each beacon judged against the API now — not pushed, then live
+/// once the Signed API serves each beacon signed by the Airnode of the mnemonic held.
+#[test]
+fn the_page_checks_what_is_live_of_the_config_it_built() {
+    use std::sync::{Arc, Mutex};
+    const MNEMONIC: &str = "test test test test test test test test test test test junk";
+    const TOKEN: &str = "read-t0ken-live-77";
+    let prices = r#"[{"requestedSymbol":"gold","data":{"last":2345.6}},{"requestedSymbol":"silver","data":{"last":29.85}},{"requestedSymbol":"platinum","data":{"last":1012.4}}]"#;
+    let api = Server::start(move |_, stream| answer(stream, "200 OK", "application/json", "", prices.as_bytes()));
+    let served = Arc::new(Mutex::new(json!({"count": 0, "data": {}})));
+    let asked_with = Arc::new(Mutex::new(Vec::new()));
+    let (body, tokens) = (served.clone(), asked_with.clone());
+    let signed_api = Server::start(move |request, stream| {
+        let header = request.header("authorization").unwrap_or_default().to_owned();
+        tokens.lock().unwrap().push((request.path().to_owned(), header));
+        let text = body.lock().unwrap().to_string();
+        answer(stream, "200 OK", "application/json", "", text.as_bytes());
+    });
+    let folder = tempfile::tempdir().unwrap();
+    let metals = format!("{}/docs/examples/metals/metals.ois.json", env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(metals, folder.path().join("metals.ois.json")).unwrap();
+    let studio = Studio::start(folder.path(), &["metals.ois.json"]);
+    let refused = studio.api("/api/status", &json!({})).1;
+    assert!(refused.to_string().contains("build the config first"), "{refused}");
+    studio.api("/api/secrets", &json!({"AIRNODE_WALLET_MNEMONIC": MNEMONIC, "SIGNED_API_REAL_TIME_TOKEN": TOKEN}));
+    let signed_apis = json!([["local", signed_api.base]]);
+    let build = json!({"node": "feed", "allFeeds": true, "signedApis": signed_apis, "server": api.base});
+    let built = studio.api("/api/build", &build).1;
+    let templates = built["answer"]["ids"]["templates"].as_array().unwrap_or_else(|| panic!("{built}")).clone();
+    assert_eq!(templates.len(), 3);
+
+    let check = json!({"server": api.base});
+    let first = studio.api("/api/status", &check).1;
+    assert_eq!((first["answer"]["live"].as_u64(), first["answer"]["failing"].as_u64()), (Some(0), Some(3)), "{first}");
+    assert!(first["answer"]["beacons"].as_array().unwrap().iter().all(|b| b["verdict"] == "not pushed"));
+
+    // The Feed's pushes: each beacon's value now, signed by the Airnode of the mnemonic held.
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let values = ["2345600000000000000000", "29850000000000000000", "1012400000000000000000"];
+    let data: serde_json::Map<String, Value> = templates
+        .iter()
+        .zip(values)
+        .map(|(template, value)| {
+            let encoded = format!("0x{:064x}", value.parse::<u128>().unwrap());
+            let datum =
+                crate::diagnostic_codes::status::signed(template["templateId"].as_str().unwrap(), now, &encoded);
+            (template["beaconId"].as_str().unwrap().to_owned(), datum)
+        })
+        .collect();
+    *served.lock().unwrap() = json!({"count": data.len(), "data": data});
+    let second = studio.api("/api/status", &check).1;
+    assert_eq!(
+        (second["answer"]["live"].as_u64(), second["answer"]["failing"].as_u64()),
+        (Some(3), Some(0)),
+        "{second}"
+    );
+    let reads: Vec<(String, String)> =
+        asked_with.lock().unwrap().iter().filter(|(path, _)| path.starts_with("/real-time/")).cloned().collect();
+    assert!(!reads.is_empty() && reads.iter().all(|(_, header)| header == &format!("Bearer {TOKEN}")), "{reads:?}");
+    for answered in [&first, &second, &built] {
+        let text = answered.to_string();
+        assert!(!text.contains(TOKEN) && !text.contains(MNEMONIC), "{text}");
+    }
+}

@@ -118,6 +118,24 @@ pub struct PastCalls<'a> {
     pub calls: &'a std::collections::VecDeque<PastCall>,
 }
 
+/// `/api/status`: the deployment of the config built last, beacon by beacon.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Live {
+    /// The Signed API read.
+    pub signed_api: String,
+    /// The config's Airnode.
+    pub airnode: String,
+    /// Each beacon, judged.
+    pub beacons: Vec<crate::jobs::status::BeaconStatus>,
+    /// How many are live.
+    pub live: usize,
+    /// How many are not.
+    pub failing: usize,
+    /// What is wrong, each beacon's once, and the notes.
+    pub diagnostics: Vec<Placed>,
+}
+
 /// `/api/draft`: the draft's text.
 #[derive(Debug, Serialize)]
 pub struct DraftText<'a> {

@@ -56,6 +56,25 @@ impl Session {
         Ok(PreparedCall { job, request: request.clone(), secrets: self.secret_values() })
     }
 
+    /// What a check of the deployment needs, taken from the session so that the check (a Signed
+    /// API read, the API called) runs without it: the config built last, the secrets held (its
+    /// mnemonic says which beacons are the deployment's; its API keys call the API; the Signed
+    /// API's read token, held as `SIGNED_API_REAL_TIME_TOKEN`).
+    pub fn prepare_status(&self, request: &StatusRequest) -> Result<crate::jobs::status::StatusJob, Refusal> {
+        let built = self.built.as_ref().ok_or_else(|| refuse("build the config first: what is live is of a config"))?;
+        let text = crate::js::stringify_pretty(&built.scaffold.config) + "\n";
+        let mut inputs = CallInputs::new(PathBuf::from("airnode-feed.json"));
+        inputs.held = Some(Held { name: "airnode-feed.json".to_owned(), text });
+        inputs.held_secrets = Some(Secrets::from_values(self.secrets.clone()));
+        inputs.mode = crate::request::Mode::Feed;
+        inputs.server = request.server.clone().filter(|s| !s.trim().is_empty());
+        let job = crate::jobs::call::CallJob::new(inputs, crate::call::CallOptions::default());
+        let mut status = crate::jobs::status::StatusJob::new(job, now());
+        status.signed_api_url = request.signed_api_url.clone().filter(|s| !s.trim().is_empty());
+        status.signed_api_token = self.secrets.get(crate::scaffold::signed_api::REAL_TIME_TOKEN).cloned();
+        Ok(status)
+    }
+
     /// Keeps a call the page made (the last [`PAST_CALLS`]).
     pub fn remember_call(&mut self, call: answers::PastCall) {
         self.calls.push_front(call);
@@ -221,5 +240,23 @@ impl PreparedCall {
                 (response, Err(refusal), past)
             }
         }
+    }
+}
+
+/// Checks a deployment prepared by [`Session::prepare_status`].
+pub fn run_status(job: &crate::jobs::status::StatusJob) -> Answer {
+    match crate::jobs::status::run(job) {
+        Ok(report) => Ok(Reply::typed(&answers::Live {
+            signed_api: report.signed_api,
+            airnode: report.airnode,
+            beacons: report.beacons,
+            live: report.live,
+            failing: report.failing,
+            diagnostics: view::placed(report.located.diagnostics, report.located.source.as_ref()),
+        })),
+        Err(stop) => Err(Refusal {
+            diagnostics: view::placed(stop.located.diagnostics, stop.located.source.as_ref()),
+            detail: None,
+        }),
     }
 }

@@ -156,6 +156,7 @@ mod requests;
 
 use answer::refuse;
 pub use answer::{Answer, Refusal, Reply};
+pub(crate) use call::run_status;
 pub use requests::*;
 
 /// What the studio reads of a document it opens: what a conversion reads, and the summary of each

@@ -248,3 +248,15 @@ pub struct SaveRequest {
     #[serde(default)]
     pub force: bool,
 }
+
+/// `/api/status`: what is live of the config built last.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StatusRequest {
+    /// The Signed API to read instead of the one the config pushes to.
+    #[serde(default)]
+    pub signed_api_url: Option<String>,
+    /// A server to call instead of the OIS's (the staging server the config was built for).
+    #[serde(default)]
+    pub server: Option<String>,
+}

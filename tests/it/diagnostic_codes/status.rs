@@ -35,7 +35,7 @@ fn deployment(dir: &Path) -> Value {
 
 /// What the Feed pushes for `template` at `timestamp` with `encoded`, signed with the key of
 /// [`MNEMONIC`] (m/44'/60'/0'/0/0, as the Feed derives it).
-fn signed(template: &str, timestamp: u64, encoded: &str) -> Value {
+pub(crate) fn signed(template: &str, timestamp: u64, encoded: &str) -> Value {
     signed_by(MNEMONIC, template, timestamp, encoded)
 }
 

@@ -282,6 +282,30 @@ function showBuild(answer) {
   $('beacon-set').textContent = answer.ids.beaconSetId ? `Beacon set: ${answer.ids.beaconSetId}` : '';
 }
 
+// What is live of the config built: its Signed API read, each beacon judged as `ois status` does
+// (the mnemonic held says which beacons are the deployment's; the API keys held call the API now).
+async function checkLive() {
+  const token = $('live-token').value;
+  if (token) {
+    await step($('live-problems'), () => api('/api/secrets', { SIGNED_API_REAL_TIME_TOKEN: token }));
+    $('live-token').value = '';
+  }
+  const body = { signedApiUrl: $('live-url').value.trim() || null, server: $('build-server').value.trim() || null };
+  const answer = await step($('live-problems'), () => api('/api/status', body));
+  if (!answer) { $('live-view').replaceChildren(); return; }
+  $('live-problems').replaceChildren(...diagnostics(answer.diagnostics));
+  $('live-view').replaceChildren(
+    el('p', { text: `${answer.live} live, ${answer.failing} not, at ${answer.signedApi} (Airnode ${answer.airnode})` }),
+    el('table', {}, el('thead', {}, el('tr', {}, ...['Beacon', 'Feed', 'Age', 'Pushed', 'API now', 'Verdict'].map((h) => el('th', { text: h })))),
+      el('tbody', {}, ...answer.beacons.map((b) => el('tr', { 'data-verdict': b.verdict },
+        el('td', {}, el('code', { text: `${b.beaconId.slice(0, 10)}…` })),
+        el('td', { text: b.feed || b.endpoint }),
+        el('td', { text: b.ageSeconds === null || b.ageSeconds === undefined ? '—' : `${b.ageSeconds} s` }),
+        el('td', { text: b.pushed || '—' }),
+        el('td', { text: b.now || '—' }),
+        el('td', { class: b.verdict === 'live' ? '' : 'error', text: b.verdict }))))));
+}
+
 async function save(body, problems) {
   const answer = await step(problems, () => api('/api/save', body));
   if (!answer) return;
@@ -405,6 +429,7 @@ function wire() {
   $('try-endpoint').addEventListener('change', renderTryParameters);
   $('preview').addEventListener('click', () => preview({ useResponse: state.hasResponse }));
   $('call').addEventListener('click', call);
+  $('live-check').addEventListener('click', checkLive);
   $('hold-secrets').addEventListener('click', holdSecrets);
   $('feed-endpoint').addEventListener('change', renderFeedFields);
   $('add-feed').addEventListener('click', () => {
