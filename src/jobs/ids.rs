@@ -175,10 +175,20 @@ fn templates_of(job: &IdsJob) -> Result<Vec<Feed>, Diagnostic> {
 
 /// The Airnode address `airnode` says, for the config `document`.
 pub(super) fn airnode_of(airnode: &Airnode, document: &Source) -> Result<Option<Address>, Diagnostic> {
+    airnode_named(airnode, || Ok(crate::node::mnemonic_secret(&document.parse()?)))
+}
+
+/// The Airnode's address: given, or from its mnemonic, held (in secrets) under the name
+/// `secret_name` gives (a config's `nodeSettings` names it; a config still to be made, the
+/// scaffolds' name).
+pub(super) fn airnode_named(
+    airnode: &Airnode,
+    secret_name: impl FnOnce() -> Result<String, Diagnostic>,
+) -> Result<Option<Address>, Diagnostic> {
     if let Airnode::Address(text) = airnode {
         return text.parse().map(Some).map_err(|_| bad(format!("\"{text}\" is not an address")));
     }
-    let Some(mnemonic) = mnemonic_of(airnode, document)? else { return Ok(None) };
+    let Some(mnemonic) = mnemonic_of(airnode, secret_name)? else { return Ok(None) };
     crate::node::airnode_address(&mnemonic.text)
         .map(Some)
         .ok_or_else(|| bad(format!("{} is not a valid BIP-39 mnemonic", mnemonic.from)))
@@ -190,11 +200,14 @@ struct Mnemonic {
     from: String,
 }
 
-/// The Airnode's mnemonic, when `airnode` names where it is.
-fn mnemonic_of(airnode: &Airnode, document: &Source) -> Result<Option<Mnemonic>, Diagnostic> {
+/// The Airnode's mnemonic, when `airnode` names where it is (in secrets, under the name
+/// `secret_name` gives).
+fn mnemonic_of(
+    airnode: &Airnode,
+    secret_name: impl FnOnce() -> Result<String, Diagnostic>,
+) -> Result<Option<Mnemonic>, Diagnostic> {
     let from_secrets = |secrets: &crate::request::Secrets, file: Option<&std::path::Path>| {
-        let config = document.parse()?;
-        let name = crate::node::mnemonic_secret(&config);
+        let name = secret_name()?;
         let name = name.as_str();
         let holder = file.map_or_else(|| "the secrets".to_owned(), |path| path.display().to_string());
         let mnemonic = secrets.file_value(name).ok_or_else(|| {
@@ -361,7 +374,7 @@ fn sponsor_wallets(job: &IdsJob, document: &Source) -> Result<Vec<SponsorWallet>
     if job.sponsors.is_empty() {
         return Ok(Vec::new());
     }
-    let Some(mnemonic) = mnemonic_of(&job.airnode, document)? else {
+    let Some(mnemonic) = mnemonic_of(&job.airnode, || Ok(crate::node::mnemonic_secret(&document.parse()?)))? else {
         let name = document.parse().map(|c| crate::node::mnemonic_secret(&c)).unwrap_or_default();
         return Err(bad("a sponsor wallet derives from the Airnode's mnemonic, not its address".to_owned())
             .with_fix(crate::diagnostic::Fix::GiveMnemonic(name)));

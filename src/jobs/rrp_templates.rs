@@ -20,13 +20,7 @@ pub(super) fn carry(files: &[PathBuf], config: &mut Value) -> Result<Vec<Diagnos
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .flat_map(|ois| {
-            let title = ois.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
-            let endpoints = ois.get("endpoints").and_then(Value::as_array).cloned().unwrap_or_default();
-            endpoints.into_iter().filter_map(move |endpoint| {
-                endpoint.get("name").and_then(Value::as_str).map(|name| crate::node::endpoint_id(&title, name))
-            })
-        })
+        .flat_map(|ois| crate::node::endpoint_ids(ois).into_iter().map(|(_, id)| id))
         .collect();
     let mut kept: Vec<Value> = Vec::new();
     let mut diagnostics = Vec::new();
@@ -135,6 +129,5 @@ pub(super) fn add(config: &mut Value, specs: &[String], airnode: &super::ids::Ai
 /// The Airnode's address: given, or from its mnemonic (in a secrets file under the name the
 /// scaffold writes, or in an environment variable).
 fn airnode_address(airnode: &super::ids::Airnode) -> Result<Option<alloy_primitives::Address>, Diagnostic> {
-    let held = super::Held { name: "config.json".to_owned(), text: "{}".to_owned() };
-    super::ids::airnode_of(airnode, &held.source())
+    super::ids::airnode_named(airnode, || Ok(crate::node::MNEMONIC_SECRET.to_owned()))
 }
