@@ -726,3 +726,45 @@ fn the_page_checks_what_is_live_of_the_config_it_built() {
         assert!(!text.contains(TOKEN) && !text.contains(MNEMONIC), "{text}");
     }
 }
+
+/// A draft from someone else whose server URL names the node's mnemonic (which the studio holds
+/// for beacon IDs) or the Signed API's read token: refused before anything is sent, and neither is
+/// in any answer. Its own key after the host is filled from what was typed in, and masked.
+#[test]
+fn a_server_url_secret_is_never_one_of_the_node_s_own() {
+    const MNEMONIC: &str = "test test test test test test test test test test test junk";
+    const KEY: &str = "rpc-key-typed-in-3141";
+    let api = Server::start(|_, stream| answer(stream, "200 OK", "application/json", "", br#"{"result": 1}"#));
+    let folder = tempfile::tempdir().unwrap();
+    let mut ois: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{}/samples/expected/coins.ois.json", env!("CARGO_MANIFEST_DIR"))).unwrap(),
+    )
+    .unwrap();
+    ois["apiSpecifications"]["security"] = json!({});
+    let endpoint = ois["endpoints"][0]["name"].as_str().unwrap().to_owned();
+    let call = json!({"endpoint": endpoint, "parameters": [["ids", "bitcoin"], ["vs_currencies", "usd"]]});
+    for (secret, refused) in
+        [("AIRNODE_WALLET_MNEMONIC", true), ("SIGNED_API_REAL_TIME_TOKEN", true), ("RPC_KEY", false)]
+    {
+        ois["apiSpecifications"]["servers"][0]["url"] = json!(format!("{}/v3/${{{secret}}}", api.base));
+        std::fs::write(folder.path().join("rpc.ois.json"), ois.to_string()).unwrap();
+        let studio = Studio::start(folder.path(), &["rpc.ois.json"]);
+        let held =
+            json!({"AIRNODE_WALLET_MNEMONIC": MNEMONIC, "SIGNED_API_REAL_TIME_TOKEN": "read-t0ken-99", "RPC_KEY": KEY});
+        studio.api("/api/secrets", &held);
+        let called = studio.api("/api/call", &call).1;
+        let text = called.to_string();
+        assert!(!text.contains(MNEMONIC) && !text.contains("read-t0ken-99") && !text.contains(KEY), "{text}");
+        let sent = api.take();
+        if refused {
+            assert_eq!(called["ok"], false, "{secret}: {called}");
+            assert!(text.contains("node's own secrets"), "{secret}: {text}");
+            assert!(sent.is_empty(), "{secret}: a request was sent");
+        } else {
+            // Sent (the value is still to be picked: no `_type` yet).
+            assert_eq!(called["refused"]["detail"]["call"]["status"], 200, "{called}");
+            assert_eq!(sent.len(), 1);
+            assert!(sent[0].target.starts_with(&format!("/v3/{KEY}")), "the key in the path: {}", sent[0].target);
+        }
+    }
+}
