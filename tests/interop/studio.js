@@ -227,6 +227,11 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     });
     if (overflows) throw new Error('the IDs table runs out of its section at 1280 px');
     await shot('built');
+    // Is it live? Nothing runs yet at the Signed API's address: the page says so, beside the check.
+    await page.fill('#live-token', 'read-t0ken-page');
+    await page.click('#live-check');
+    await page.locator('#live-problems .diag.error').first().waitFor();
+    if ((await page.content()).includes('read-t0ken-page')) throw new Error('the read token is in the page');
     // An accessibility scan (axe-core, WCAG 2 A and AA) of the page with every section shown.
     await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
     const scanned = await page.evaluate(async () => {
