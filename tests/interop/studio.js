@@ -299,7 +299,10 @@ const [url, api, apiKey, shots, signedApi] = process.argv.slice(2);
     // 13. Two tabs: the second renames the endpoint; the first, editing what it drew, is shown the
     // draft as it is now instead of a refusal about an endpoint that is gone.
     const second = await browser.newPage();
-    await second.goto(url);
+    second.setDefaultTimeout(30000);
+    // Its document is enough: the cards come from the studio's answer, waited for below (on a
+    // loaded machine the page's load event once took more than 30 s to come).
+    await second.goto(url, { waitUntil: 'domcontentloaded', timeout: 60000 });
     const inSecond = second.locator('.card[data-endpoint="now"]');
     await inSecond.locator('summary').click();
     await inSecond.locator('[data-field="rename"]').fill('current');
