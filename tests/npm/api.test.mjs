@@ -116,6 +116,22 @@ test('IDs, a Feed config, and feeds by name', async () => {
   assert.deepEqual(listed.feeds.map((f) => f.name), ['BTC/USD']);
   assert.deepEqual(listed.diagnostics, []);
   keep('feed-list', 'FeedListReport', listed);
+
+  // An RPC feeds catalog, a chain and its URL (the key a secret the node fills).
+  const entry = { name: 'rETH/ETH Exchange Rate', decimals: 18, chainAlias: 'ethereum', returnType: 'type-0',
+    contractAddress: '0xae78736cd615f374d3085123a210448e74fc6393', callData: ['0xe6aa216c'] };
+  fs.writeFileSync('catalog.json', JSON.stringify([entry]));
+  const imported = await feed.import('rpc.ois.json', 'catalog.json', {
+    chainUrl: { ethereum: 'https://mainnet.infura.io/v3/${RPC_KEY}' }, provider: 'Infura' });
+  assert.equal(imported.written, true);
+  const rpc = JSON.parse(fs.readFileSync('rpc.ois.json', 'utf8'));
+  assert.equal(rpc.title, 'Infura ethereum');
+  // A POST body given as an object and as JSON properties, each with its JSON type.
+  const body = await feed.set('rpc.ois.json', 'rETH/ETH Exchange Rate', { body: { id: 7 }, paramJson: { params: [{ to: '0x00', data: '0x01' }, 'latest'] } });
+  assert.equal(body.written, true);
+  const [feedAfter] = (await feed.list('rpc.ois.json')).feeds;
+  assert.equal(feedAfter.parameters.id, 7);
+  assert.deepEqual(feedAfter.parameters.params, [{ to: '0x00', data: '0x01' }, 'latest']);
 });
 
 test('the same API from CommonJS, and the binary itself', async () => {

@@ -228,7 +228,12 @@ async function feedCommand(command, file, rest, options) {
   if (typeof file !== 'string' || isText(file)) {
     throw new TypeError(`feed.${command}: the OIS is edited in place, so it is given by its path`);
   }
-  const args = ['feed', command, file, ...rest, '--format', 'json', ...flags(options, ['cwd'])];
+  // A POST body and body properties go as JSON, whatever their type (`--body`, `--param-json`).
+  const { body, paramJson, ...plain } = options;
+  const json = [];
+  if (body !== undefined && body !== null) json.push('--body', typeof body === 'string' ? body : JSON.stringify(body));
+  for (const [name, value] of Object.entries(paramJson || {})) json.push('--param-json', `${name}=${JSON.stringify(value)}`);
+  const args = ['feed', command, file, ...rest, '--format', 'json', ...flags(plain, ['cwd']), ...json];
   return reportOf(await run(args, { cwd: options.cwd }), args);
 }
 

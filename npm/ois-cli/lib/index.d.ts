@@ -188,8 +188,12 @@ export interface FeedValueOptions extends FeedOptions {
   operation?: string;
   /** The vendor's OpenAPI document, to check the operation and parameters against. */
   openapi?: string;
-  /** Vendor parameters. */
+  /** Vendor parameters, as text (a POST body's property typed as the document says). */
   param?: Record<string, string>;
+  /** A POST body's properties with JSON values (`{ depth: 2, fields: ['last'] }`). */
+  paramJson?: Record<string, unknown>;
+  /** A POST operation's JSON body: an object, its text, or `@FILE`. */
+  body?: string | Record<string, unknown>;
   /** The value's path in the response (`quotes.USD.price`). */
   value?: string;
   /** A parser from a .js file, `(response) => …`. */
@@ -260,7 +264,18 @@ export declare const feed: {
   set(file: string, name: string, options: FeedSetOptions): Promise<EditReport>;
   rm(file: string, names: string | readonly string[], options?: FeedOptions): Promise<EditReport>;
   batch(file: string, names?: readonly string[], options?: FeedOptions & { batches?: string; answer?: string }): Promise<EditReport>;
-  import(file: string, from: string, options?: FeedOptions & { batches?: string; openapi?: string }): Promise<EditReport>;
+  import(
+    file: string,
+    from: string,
+    options?: FeedOptions & {
+      batches?: string;
+      openapi?: string;
+      /** An RPC feeds catalog's chains and their JSON-RPC URLs (`${NAME}` after the host: a secret). */
+      chainUrl?: Record<string, string>;
+      /** An RPC catalog's provider: each chain's OIS is titled `NAME CHAIN`. */
+      provider?: string;
+    },
+  ): Promise<EditReport>;
   export(file: string, to: string, options?: FeedOptions & { batches?: string; force?: boolean }): Promise<FeedExportReport>;
 };
 
