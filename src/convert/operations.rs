@@ -229,7 +229,7 @@ fn path_item<'a>(
             continue;
         }
         let name_index = names.len();
-        let named = matches!(method.as_str(), "get" | "post");
+        let named = Method::named(method).is_some();
         // A get or post needs its name; any other method is skipped, and needs one (and its tags)
         // only for a filter to tell "filtered" from "method skipped".
         if named || selection.is_active() {
@@ -246,17 +246,16 @@ fn path_item<'a>(
             }
         }
         let operation_at = item.location.join([method.as_str()]);
-        let method = match method.as_str() {
-            "get" => Method::Get,
-            "post" => Method::Post,
-            other => {
+        let method = match Method::named(method) {
+            Some(method) => method,
+            None => {
                 diagnostics.push(
                     Diagnostic::new(
                         Code::MethodSkipped,
                         &operation_at,
-                        format!("{} {path} is skipped: OIS supports only get and post", other.to_uppercase()),
+                        format!("{} {path} is skipped: OIS supports only get and post", method.to_uppercase()),
                     )
-                    .about(other),
+                    .about(method),
                 );
                 summary.skip(reason::METHOD);
                 continue;

@@ -135,6 +135,11 @@ impl Method {
     /// Every method an OIS operation can have.
     pub const ALL: [Method; 2] = [Method::Get, Method::Post];
 
+    /// The method OIS writes `text` for (`get`, `post`); `None` for any other.
+    pub fn named(text: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|method| method.as_str() == text)
+    }
+
     /// As OIS writes it: `get`, `post`.
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -227,9 +227,7 @@ fn write(
     let index = feeds::feed_endpoint_index(ois);
     let present = index.and_then(|index| {
         let operation = ois.pointer(&format!("/endpoints/{index}/operation"))?;
-        (text(operation, "path") == Some(FEED_OPERATION_PATH))
-            .then(|| Method::ALL.into_iter().find(|m| text(operation, "method") == Some(m.as_str())))
-            .flatten()
+        (text(operation, "path") == Some(FEED_OPERATION_PATH)).then(|| Method::named(text(operation, "method")?))?
     });
     if list.is_empty() {
         let Some(index) = index else { return Ok(Vec::new()) };

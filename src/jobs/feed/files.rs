@@ -87,16 +87,15 @@ fn blueprint(value: Value, source: &Source) -> Result<(Feed, Method), Diagnostic
         source.locate_diagnostic(&mut error);
         error
     })?;
-    let method = match read.method.as_deref().map(str::to_ascii_lowercase).as_deref() {
-        None | Some("get") => Method::Get,
-        Some("post") => Method::Post,
-        Some(other) => {
-            return Err(refuse(format!(
+    let method = match read.method.as_deref().map(str::to_ascii_lowercase) {
+        None => Method::Get,
+        Some(other) => Method::named(&other).ok_or_else(|| {
+            refuse(format!(
                 "blueprint \"{}\": method \"{}\" is neither get nor post",
                 crate::emit::printable(&read.name),
-                crate::emit::printable(other)
-            )));
-        }
+                crate::emit::printable(&other)
+            ))
+        })?,
     };
     let mut feed = Feed::new(read.name, read.path.trim_start_matches('/'));
     feed.parameters = read.parameters;

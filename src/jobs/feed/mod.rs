@@ -189,17 +189,13 @@ fn request(
             VendorOperation { method, path, parameters, path_parameters, fixed: Vec::new(), body_types: Vec::new() }
         }
     };
-    let method = match vendor.method.as_str() {
-        "get" => Method::Get,
-        "post" => Method::Post,
-        other => {
-            return Err(refuse(format!(
-                "{} {} is neither a GET nor a POST: the node calls only those",
-                other.to_uppercase(),
-                vendor.path
-            )));
-        }
-    };
+    let method = Method::named(&vendor.method).ok_or_else(|| {
+        refuse(format!(
+            "{} {} is neither a GET nor a POST: the node calls only those",
+            vendor.method.to_uppercase(),
+            vendor.path
+        ))
+    })?;
     let label = format!("{} {}", vendor.method.to_uppercase(), vendor.path);
     let mut path = vendor.path.trim_start_matches('/').to_owned();
     let mut parameters = Map::new();

@@ -89,9 +89,10 @@ pub fn own_element(ois: &Value, name: &str) -> Option<String> {
 /// The method of the feed endpoint's operation: `POST` for a vendor whose feeds are POST bodies
 /// (the node sends a POST's parameters as its JSON body), else `GET`.
 pub fn method_of(ois: &Value) -> crate::ois::model::Method {
-    let method = feed_endpoint_index(ois)
-        .and_then(|index| ois.pointer(&format!("/endpoints/{index}/operation/method"))?.as_str());
-    if method == Some("post") { crate::ois::model::Method::Post } else { crate::ois::model::Method::Get }
+    feed_endpoint_index(ois)
+        .and_then(|index| ois.pointer(&format!("/endpoints/{index}/operation/method"))?.as_str())
+        .and_then(crate::ois::model::Method::named)
+        .unwrap_or(crate::ois::model::Method::Get)
 }
 
 /// The feeds of a feed endpoint, and what its tables do not pair.
