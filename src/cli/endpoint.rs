@@ -207,13 +207,10 @@ pub(crate) fn edit_in_place(target: &Target, edit: EndpointEdit, shell: &Shell) 
 pub(crate) fn show_edit(edited: Result<EditReport, Vec<ois::Diagnostic>>, target: &Target, shell: &Shell) -> ExitCode {
     match edited {
         Ok(report) => show(report, target, shell),
-        Err(mut diagnostics) => {
+        Err(diagnostics) => {
             if target.format == ReportArg::Json {
-                shell.settle(&mut diagnostics, None);
-                let failed = ois::report::machine::diagnostics_report(&diagnostics);
-                let _ = shell.out(&*super::json_text(&failed));
+                let _ = shell.out(&*shell.stopped_json(&diagnostics));
             }
-            let _style = shell.style();
             shell.diagnostics(&diagnostics, None);
             ExitCode::from(FAILURE)
         }

@@ -245,7 +245,7 @@ fn flag_help(fix: &Fix) -> String {
 }
 
 /// Names every fix in command-line terms, before anything is printed.
-pub(crate) fn in_flags(diagnostics: &mut [Diagnostic]) {
+fn in_flags(diagnostics: &mut [Diagnostic]) {
     for diagnostic in diagnostics {
         diagnostic.settle_fix(flag_help);
     }

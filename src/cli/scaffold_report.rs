@@ -14,10 +14,7 @@ fn for_people<R: ois::report::Diagnosed>(
     let mut report = match result {
         Ok(report) => report,
         Err(error) if format == super::ReportArg::Json => {
-            let mut diagnostics = vec![error];
-            shell.settle(&mut diagnostics, None);
-            let failed = ois::report::machine::diagnostics_report(&diagnostics);
-            shell.err(&super::json_text(&failed));
+            shell.err(&shell.stopped_json(&[error]));
             return Err(ExitCode::from(super::FAILURE));
         }
         Err(error) => return Err(shell.fail(&error)),

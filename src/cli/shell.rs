@@ -179,8 +179,14 @@ impl Shell {
     /// something to parse).
     pub(crate) fn fail_as(&self, diagnostic: &Diagnostic, json: bool) -> ExitCode {
         if json {
-            let _ = self.out(&*self.json(&serde_json::Map::new(), std::slice::from_ref(diagnostic)));
+            let _ = self.out(&*self.stopped_json(std::slice::from_ref(diagnostic)));
         }
         self.fail(diagnostic)
+    }
+
+    /// The JSON report of a command that stopped before it made anything: `diagnostics`, settled,
+    /// and their counts.
+    pub(crate) fn stopped_json(&self, diagnostics: &[Diagnostic]) -> String {
+        self.json(&serde_json::Map::new(), diagnostics)
     }
 }
