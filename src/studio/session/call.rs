@@ -173,9 +173,21 @@ pub const PAST_CALLS: usize = 20;
 /// The largest answer body a past call keeps, as JSON text: a bigger one is seen in the call.
 const PAST_ANSWER_BYTES: usize = 64 * 1024;
 
-/// A body kept with a past call when it is small enough.
+/// A body kept with a past call when it is small enough: written out only up to the bound, so a
+/// big answer costs nothing more than its first [`PAST_ANSWER_BYTES`].
 fn kept_body(body: &Value) -> Option<Value> {
-    (serde_json::to_string(body).map_or(usize::MAX, |text| text.len()) <= PAST_ANSWER_BYTES).then(|| body.clone())
+    /// Counts what is written and refuses what goes past the bound.
+    struct Budget(usize);
+    impl std::io::Write for Budget {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.checked_sub(bytes.len()).ok_or_else(|| std::io::Error::other("over the bound"))?;
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    serde_json::to_writer(Budget(PAST_ANSWER_BYTES), body).ok().map(|()| body.clone())
 }
 
 impl PreparedCall {
@@ -258,5 +270,20 @@ pub fn run_status(job: &crate::jobs::status::StatusJob) -> Answer {
             diagnostics: view::placed(stop.located.diagnostics, stop.located.source.as_ref()),
             detail: None,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_past_call_keeps_an_answer_up_to_its_bound() {
+        let small = serde_json::json!({"price": 1.5});
+        assert_eq!(kept_body(&small), Some(small));
+        let text = "x".repeat(PAST_ANSWER_BYTES);
+        assert_eq!(kept_body(&Value::String(text)), None, "its quotes take it past the bound");
+        let just = Value::String("x".repeat(PAST_ANSWER_BYTES - 2));
+        assert_eq!(kept_body(&just), Some(just.clone()));
     }
 }
