@@ -175,7 +175,12 @@ fn templates_of(job: &IdsJob) -> Result<Vec<Feed>, Diagnostic> {
 
 /// The Airnode address `airnode` says, for the config `document`.
 pub(super) fn airnode_of(airnode: &Airnode, document: &Source) -> Result<Option<Address>, Diagnostic> {
-    airnode_named(airnode, || Ok(crate::node::mnemonic_secret(&document.parse()?)))
+    airnode_named(airnode, || mnemonic_name(document))
+}
+
+/// The name the config `document` keeps its mnemonic under.
+fn mnemonic_name(document: &Source) -> Result<String, Diagnostic> {
+    Ok(crate::node::mnemonic_secret(&document.parse()?))
 }
 
 /// The Airnode's address: given, or from its mnemonic, held (in secrets) under the name
@@ -374,8 +379,8 @@ fn sponsor_wallets(job: &IdsJob, document: &Source) -> Result<Vec<SponsorWallet>
     if job.sponsors.is_empty() {
         return Ok(Vec::new());
     }
-    let Some(mnemonic) = mnemonic_of(&job.airnode, || Ok(crate::node::mnemonic_secret(&document.parse()?)))? else {
-        let name = document.parse().map(|c| crate::node::mnemonic_secret(&c)).unwrap_or_default();
+    let Some(mnemonic) = mnemonic_of(&job.airnode, || mnemonic_name(document))? else {
+        let name = mnemonic_name(document).unwrap_or_default();
         return Err(bad("a sponsor wallet derives from the Airnode's mnemonic, not its address".to_owned())
             .with_fix(crate::diagnostic::Fix::GiveMnemonic(name)));
     };
