@@ -20,6 +20,7 @@ mod view;
 pub use view::{CallView, ReplyView};
 
 use std::io::Read;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -27,7 +28,6 @@ use serde_json::Value;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::processing::Engine;
 use crate::request::{self, Exchange, Request, RequestOptions, Stopped};
-use crate::source::Source;
 
 /// airnode-node's first attempt and Airnode Feed's only one wait this long (airnode-node then
 /// retries once with 20 s).
@@ -81,9 +81,10 @@ pub struct Reply {
     /// The response headers, in order.
     pub headers: Vec<(String, String)>,
     /// The body as text (invalid UTF-8 replaced).
-    pub text: String,
-    /// The body as `JSON.parse` reads it; `None` when it is not JSON.
-    pub json: Option<Value>,
+    pub text: Arc<str>,
+    /// The body as `JSON.parse` reads it (its value built when first asked for); `None` when it
+    /// is not JSON.
+    pub json: Option<request::JsonBody>,
     /// What the redirects on the way did that the user should know (a credential carried to
     /// another origin).
     pub notes: Vec<Diagnostic>,
@@ -141,7 +142,7 @@ pub fn call_held(
     let prepared = request::prepare_held(ois, options, engine)?;
     let reply = fetch(&prepared, call_options)?;
     let response = reply.as_ref().and_then(|reply| reply.json.as_ref());
-    match prepared.answer(engine, response, now) {
+    match prepared.answer_body(engine, response, now) {
         Ok(exchange) => Ok(Called { exchange, reply }),
         Err(stopped) => Err(CallFailure { stopped, reply }),
     }
@@ -168,9 +169,10 @@ pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result
     if let Some(check) = &call_options.check {
         let drifted = |message: String| Diagnostic::elsewhere(Code::AnswerDrifted, message);
         let (name, recorded) = check.recordings.find(built).map_err(stopped)?;
-        let live = reply.json.as_ref().unwrap_or(&Value::Null);
-        let recorded_body = recorded.response.json().map_err(stopped)?.unwrap_or(Value::Null);
-        let moved = drift::drift(&recorded_body, live, check.tolerance);
+        let live = reply.json.as_ref().map_or("null", request::JsonBody::text);
+        let recorded_body = recorded.response.json().map_err(stopped)?;
+        let recorded_body = recorded_body.as_ref().map_or("null", request::JsonBody::text);
+        let moved = drift::drift(recorded_body, live, check.tolerance);
         if !moved.is_empty() {
             let message = format!(
                 "the answer to {} {} drifted from its recording {name}: {}",
@@ -288,8 +290,10 @@ pub fn send(request: &Request, options: &CallOptions) -> Result<Reply, Diagnosti
         )
         .with_help("raise the limit if the API really answers this much (the node reads any size)"));
     }
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let json = read_json(bytes)?;
+    // axios decodes the body as UTF-8, a bad sequence becoming U+FFFD, before JSON.parse reads it.
+    let text: Arc<str> = Arc::from(String::from_utf8_lossy(&bytes));
+    drop(bytes);
+    let json = request::JsonBody::read(text.clone())?;
     Ok(Reply { status, latency, headers, text, json, notes })
 }
 
@@ -377,27 +381,6 @@ fn is_subdomain(subdomain: &str, domain: &str) -> bool {
 
 fn host_of(url: &str) -> String {
     url::Url::parse(url).map(|u| host_and_port(&u)).unwrap_or_else(|_| url.to_owned())
-}
-
-/// The body as `JSON.parse` reads it (a later duplicate key wins, `1e400` is Infinity); `None`
-/// when it is not JSON (YAML, HTML, text); an error when it would become more values than its
-/// size allows.
-fn read_json(bytes: Vec<u8>) -> Result<Option<Value>, Diagnostic> {
-    // axios decodes the body as UTF-8, a bad sequence becoming U+FFFD, before JSON.parse reads it.
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
-    };
-    let source = Source::from_text("the answer", None, text);
-    if source.format == crate::source::Format::Json {
-        return match source.parse_as_javascript() {
-            Ok((value, _, _)) => Ok(Some(value)),
-            Err(refused) if refused.code == Code::TooManyValues => Err(refused),
-            Err(_) => Ok(None),
-        };
-    }
-    // A bare JSON scalar: a number, a string, true, false, null.
-    Ok(serde_json::from_str(source.text.trim()).ok())
 }
 
 fn status_error(reply: &Reply, secrets: &[String]) -> Diagnostic {
@@ -508,26 +491,6 @@ fn timeout(host: &str, options: &CallOptions) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_json_is_json() {
-        let read_json_ok = |bytes: Vec<u8>| read_json(bytes).unwrap();
-        assert_eq!(read_json_ok(b"<html>maintenance</html>".to_vec()), None);
-        assert_eq!(read_json_ok(b"maintenance".to_vec()), None);
-        assert_eq!(read_json_ok(b"a: 1".to_vec()), None);
-        assert_eq!(read_json_ok(b" 42 ".to_vec()), Some(serde_json::json!(42)));
-        assert_eq!(read_json_ok(b"\"text\"".to_vec()), Some(serde_json::json!("text")));
-        assert_eq!(read_json_ok(br#"{"a": 1, "a": 2}"#.to_vec()), Some(serde_json::json!({"a": 2})));
-    }
-
-    #[test]
-    fn an_answer_denser_than_its_size_allows_is_refused_before_it_is_built() {
-        let dense = format!("[{}{{}}]", "{},".repeat(200_000));
-        let refused = read_json(dense.into_bytes()).unwrap_err();
-        assert_eq!(refused.code, Code::TooManyValues);
-        let prices = format!("[{}1]", "61234.5,".repeat(200_000));
-        assert!(read_json(prices.into_bytes()).unwrap().is_some());
-    }
 
     /// A DNS failure cannot be made in a test without asking a name server, so its mapping is
     /// checked here on the error the system resolver gives.

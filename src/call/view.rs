@@ -41,22 +41,30 @@ pub struct ReplyView {
     /// The response headers, in order.
     pub headers: serde_json::Map<String, Value>,
     /// The body: its JSON, or its text when it is not JSON.
-    pub body: Value,
+    // Written from the body's text where it lies: a big answer is never built to be shown.
+    #[schemars(with = "Value")]
+    pub body: Box<serde_json::value::RawValue>,
 }
 
 impl Reply {
     /// The answer as shown, `secrets` masked unless `show_secrets`.
     pub fn view(&self, secrets: &[String], show_secrets: bool) -> ReplyView {
-        use request::render::{masked_json, masked_text};
+        use request::render::{masked_body, masked_text};
         let headers = self
             .headers
             .iter()
             .map(|(name, value)| (name.clone(), Value::String(masked_text(secrets, show_secrets, value))))
             .collect();
         let body = match &self.json {
-            Some(json) => masked_json(secrets, show_secrets, json),
-            None => Value::String(masked_text(secrets, show_secrets, &self.text)),
+            Some(json) => serde_json::value::RawValue::from_string(masked_body(
+                secrets,
+                show_secrets,
+                json,
+                request::Style { pretty: false, javascript: false },
+            )),
+            None => serde_json::value::to_raw_value(&masked_text(secrets, show_secrets, &self.text)),
         };
+        let body = body.unwrap_or_else(|_| serde_json::value::RawValue::NULL.to_owned());
         ReplyView { status: self.status, latency_ms: self.latency_ms(), headers, body }
     }
 }

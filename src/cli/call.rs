@@ -227,13 +227,12 @@ fn one(args: &CallArgs, job: &CallJob, endpoint: &str, shell: &Shell) -> ExitCod
                 // The machine formats were answered above.
                 CallFormat::Text | CallFormat::Sarif | CallFormat::Github => {
                     let body_lines = shell.stdout_is_terminal().then_some(BODY_LINES_ON_TERMINAL);
-                    render::text_before_answer(&called.exchange, show)
-                        + &called
-                            .reply
-                            .as_ref()
-                            .map(|r| reply_text(r, called.secrets(), show, body_lines))
-                            .unwrap_or_default()
-                        + &render::answer_text(&called.exchange, show)
+                    let mut shown = render::text_before_answer(&called.exchange, show);
+                    if let Some(reply) = &called.reply {
+                        push_reply(&mut shown, reply, called.secrets(), show, body_lines);
+                    }
+                    shown.push_str(&render::answer_text(&called.exchange, show));
+                    shown
                 }
             };
             // What the API answered may not act on the terminal.
@@ -256,7 +255,8 @@ fn one(args: &CallArgs, job: &CallJob, endpoint: &str, shell: &Shell) -> ExitCod
                 let json = super::js_json_text(&super::as_value(&stopped.view(show)));
                 let _ = shell.out(&*ois::emit::printable_json(&json));
             } else if let Some(reply) = &stopped.reply {
-                let shown = reply_text(reply, &stopped.secrets, show, Some(BODY_LINES_ON_TERMINAL));
+                let mut shown = String::new();
+                push_reply(&mut shown, reply, &stopped.secrets, show, Some(BODY_LINES_ON_TERMINAL));
                 shell.err(&shown);
             }
             show_stop(&stopped.stop, shell)
@@ -264,29 +264,31 @@ fn one(args: &CallArgs, job: &CallJob, endpoint: &str, shell: &Shell) -> ExitCod
     }
 }
 
-/// The answer for a person: status, latency, headers, the body (pretty when JSON), secrets masked.
-fn reply_text(reply: &Reply, secrets: &[String], show: bool, body_lines: Option<usize>) -> String {
-    let mut out = format!("\nHTTP {} in {} ms\n", reply.status, reply.latency_ms());
+/// The answer for a person, added to `out`: status, latency, headers, the body (pretty when
+/// JSON; cut after `body_lines`), secrets masked. A big body is written once, into `out`.
+fn push_reply(out: &mut String, reply: &Reply, secrets: &[String], show: bool, body_lines: Option<usize>) {
+    out.push_str(&format!("\nHTTP {} in {} ms\n", reply.status, reply.latency_ms()));
     for (name, value) in &reply.headers {
         out.push_str(&render::masked_text(secrets, show, &format!("{name}: {value}\n")));
     }
     let body = match &reply.json {
-        Some(json) => ois::js::stringify_pretty(&render::masked_json(secrets, show, json)),
+        Some(json) => render::masked_body(secrets, show, json, ois::request::Style { pretty: true, javascript: true }),
         None => render::masked_text(secrets, show, &reply.text),
     };
     out.push('\n');
-    let lines: Vec<&str> = body.lines().collect();
-    match body_lines {
-        Some(limit) if lines.len() > limit => {
-            out.push_str(&lines.iter().take(limit).copied().collect::<Vec<_>>().join("\n"));
-            out.push_str(&format!("\n… ({} more lines; --format json shows all)\n", lines.len() - limit));
+    // Where the line after the last one shown starts, when there are more.
+    let cut = body_lines.and_then(|limit| body.match_indices('\n').nth(limit.checked_sub(1)?).map(|(at, _)| at));
+    match cut.filter(|at| body.get(at + 1..).is_some_and(|rest| !rest.is_empty())) {
+        Some(at) => {
+            out.push_str(body.get(..at).unwrap_or_default());
+            let more = body.get(at + 1..).unwrap_or_default().lines().count();
+            out.push_str(&format!("\n… ({more} more lines; --format json shows all)\n"));
         }
-        _ => {
+        None => {
             out.push_str(&body);
             out.push('\n');
         }
     }
-    out
 }
 
 /// A step of a run over many calls on the progress bar: the first sets its length.

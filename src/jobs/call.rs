@@ -46,7 +46,7 @@ impl CallReport {
     /// from that by its parser), else the answer as post-processing leaves it, or as the API gave
     /// it when the endpoint has no post-processing.
     pub fn answer_to_pick(&self) -> Option<&Value> {
-        let response = self.called.reply.as_ref().and_then(|r| r.json.as_ref());
+        let response = self.called.reply.as_ref().and_then(|r| r.json.as_ref()).and_then(|body| body.value().ok());
         if self.feed.is_some() {
             return response;
         }
@@ -127,7 +127,14 @@ pub fn paths(job: &CallJob, endpoint: &str) -> Result<PathsReport, CallStop> {
             let request = prepared.request.as_ref().map(crate::request::Request::diagnostics).unwrap_or_default();
             warnings.extend(request.into_iter().map(|d| d.within(&selected.pointer)));
             let reply = crate::call::fetch(&prepared, &job.options)?;
-            let response = reply.as_ref().and_then(|r| r.json.as_ref());
+            let response = match reply.as_ref().and_then(|r| r.json.as_ref()).map(crate::request::JsonBody::value) {
+                Some(Err(diagnostic)) => {
+                    let stopped = crate::request::Stopped { diagnostic, logs: prepared.logs.clone() };
+                    return Err(CallFailure { stopped, reply });
+                }
+                Some(Ok(value)) => Some(value),
+                None => None,
+            };
             // A feed's value path is read from the vendor's answer as it came.
             if feed.is_some() {
                 return Ok((response.cloned(), reply));

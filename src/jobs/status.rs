@@ -395,7 +395,8 @@ fn get_json(job: &StatusJob, url: &str, token: Option<&str>) -> Result<Value, Di
         };
         return Err(unusable(format!("answered {}{hint}", reply.status)));
     }
-    reply.json.ok_or_else(|| unusable("the answer is not JSON".to_owned()))
+    let body = reply.json.ok_or_else(|| unusable("the answer is not JSON".to_owned()))?;
+    body.value().cloned()
 }
 
 /// What the Signed API serves for `airnode`: its `data`, by beacon ID.

@@ -61,8 +61,14 @@ pub fn order_keys(map: &mut Map<String, Value>) {
     }
     let mut entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
     // Stable: the other keys keep their insertion order.
-    entries.sort_by_key(|(k, _)| array_index(k).map_or((1, 0), |i| (0, i)));
+    entries.sort_by_key(|(k, _)| key_rank(k));
     map.extend(entries);
+}
+
+/// Where `key` comes in a JavaScript object's keys: array indices first, ascending, then the rest in
+/// their order (sort by this, stably).
+pub fn key_rank(key: &str) -> (u8, u32) {
+    array_index(key).map_or((1, 0), |i| (0, i))
 }
 
 /// The index of a key that is an array index: the canonical decimal form of an integer

@@ -6,7 +6,8 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::response::{Preview, extract_and_encode};
+use super::JsonBody;
+use super::response::{Preview, extract_and_encode, extract_and_encode_body};
 use super::{Request, RequestOptions, build_from, find_endpoint, requested, reserved_values};
 use crate::diagnostic::Diagnostic;
 use crate::processing::{self, EndpointProcessing, Engine, Failure, Phase};
@@ -221,16 +222,33 @@ impl Prepared {
     /// whose parameters are its response): post-processing, then the value extracted and encoded
     /// (`now` is the unix time a `timestamp` type encodes). Without a response, nothing more runs.
     pub fn answer(self, engine: &Engine, response: Option<&Value>, now: u64) -> Result<Exchange, Stopped> {
+        self.finish(engine, response.map(Response::Value), now)
+    }
+
+    /// [`Prepared::answer`] with the API's JSON body: without post-processing, each `_path` is read
+    /// from its text where it lies, and its value is never built.
+    pub fn answer_body(self, engine: &Engine, response: Option<&JsonBody>, now: u64) -> Result<Exchange, Stopped> {
+        self.finish(engine, response.map(Response::Body), now)
+    }
+
+    fn finish(self, engine: &Engine, response: Option<Response<'_>>, now: u64) -> Result<Exchange, Stopped> {
         let Prepared { given, processed, request, reserved, mut logs, processing, standing_in } = self;
-        let Some(response) = standing_in.as_ref().or(response) else {
+        let Some(response) = standing_in.as_ref().map(Response::Value).or(response) else {
             return Ok(Exchange { given, processed, request, reserved, answer: None, logs });
         };
         // Without post-processing the value is read from the response itself, not a copy of it.
         let Some(post) = &processing.post else {
-            let preview = extract_and_encode(response, &reserved, now)
-                .map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
+            let preview = match response {
+                Response::Value(value) => extract_and_encode(value, &reserved, now),
+                Response::Body(body) => extract_and_encode_body(body, &reserved, now),
+            }
+            .map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?;
             let answer = Answer { processed: None, timestamp: None, preview };
             return Ok(Exchange { given, processed, request, reserved, answer: Some(answer), logs });
+        };
+        let response = match response {
+            Response::Value(value) => value,
+            Response::Body(body) => body.value().map_err(|d| Stopped { diagnostic: d, logs: logs.clone() })?,
         };
         let at = post.snippets().last().map(|s| s.pointer.clone()).unwrap_or_default();
         // Post-processing sees the requester's parameters, not the pre-processed ones.
@@ -250,6 +268,13 @@ impl Prepared {
         let answer = Answer { processed: processed_response, timestamp: ran.timestamp, preview };
         Ok(Exchange { given, processed, request, reserved, answer: Some(answer), logs })
     }
+}
+
+/// An API's answer as a call holds it: a value, or a JSON body read where it lies.
+#[derive(Clone, Copy)]
+enum Response<'r> {
+    Value(&'r Value),
+    Body(&'r JsonBody),
 }
 
 /// Runs the call of `options.endpoint` as the node would, up to the value it encodes: the

@@ -4,7 +4,9 @@
 //! path values unencoded, a GET's query serialised as axios does, a POST's as a JSON body.
 
 mod auth;
+mod body;
 mod exchange;
+pub(crate) mod json_text;
 mod path;
 pub mod paths;
 mod query;
@@ -21,13 +23,15 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::RESERVED_NAMES;
 
+pub use body::JsonBody;
 pub use exchange::{
     Answer, Exchange, HeldOis, Log, Prepared, Stopped, exchange, prepare, prepare_answer_held, prepare_held,
 };
+pub use json_text::Style;
 pub use query::serialize_query;
-pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode};
+pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode, extract_and_encode_body};
 pub use secrets::Secrets;
-pub use setup::{Selected, check_ois, mask, mask_as, mask_json_as, select, select_all};
+pub use setup::{Selected, check_ois, mask, mask_as, mask_body_as, mask_json_as, select, select_all};
 
 use crate::js::{self, encode_uri_component};
 use crate::node::axios;

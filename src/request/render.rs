@@ -170,6 +170,12 @@ pub fn masked_json(secrets: &[String], show_secrets: bool, value: &Value) -> Val
     masked_value(secrets, show_secrets, value)
 }
 
+/// An API's JSON body written out in `style`, `secrets` masked unless `show_secrets`.
+pub fn masked_body(secrets: &[String], show_secrets: bool, body: &super::JsonBody, style: super::Style) -> String {
+    let none: &[String] = &[];
+    super::mask_body_as(body, if show_secrets { none } else { secrets }, "****", style)
+}
+
 /// `text` with `secrets` masked unless `show_secrets`.
 pub fn masked_text(secrets: &[String], show_secrets: bool, text: &str) -> String {
     masked(secrets, show_secrets, text)

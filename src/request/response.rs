@@ -2,6 +2,8 @@
 //! as `extractAndEncodeResponse` of `@api3/airnode-adapter` 0.15 does them (ground truth §3.2).
 //! ABI encoding and checksums come from alloy.
 
+use std::borrow::Cow;
+
 use alloy_dyn_abi::{DynSolType, DynSolValue};
 use alloy_primitives::{Address, B256, I256, U256};
 use serde::Serialize;
@@ -33,6 +35,23 @@ fn fail(code: Code, message: impl Into<String>) -> Diagnostic {
 pub fn extract_and_encode(data: &Value, reserved: &Map<String, Value>, now: u64) -> Result<Preview, Diagnostic> {
     // The adapter sees the response as `JSON.parse` made it (integers rounded to doubles).
     let data = &*js::as_parsed_borrowed(data);
+    encode_read(&|path| extract_value(data, path).map(Cow::Borrowed), reserved, now)
+}
+
+/// [`extract_and_encode`] of an API's JSON body, each `_path` read from its text where it lies
+/// unless its value is built.
+pub fn extract_and_encode_body(
+    body: &super::JsonBody,
+    reserved: &Map<String, Value>,
+    now: u64,
+) -> Result<Preview, Diagnostic> {
+    encode_read(&|path| body.value_at(path), reserved, now)
+}
+
+/// What reads the value at a `_path` (the whole answer for none).
+type Read<'r, 'v> = &'r dyn Fn(Option<&str>) -> Result<Cow<'v, Value>, Diagnostic>;
+
+fn encode_read(read: Read<'_, '_>, reserved: &Map<String, Value>, now: u64) -> Result<Preview, Diagnostic> {
     let get = |name: &str| reserved.get(name).map(js::string).filter(|s| !s.is_empty());
     let Some(types) = get("_type") else {
         return Err(fail(Code::InvalidType, "no _type: the node cannot encode a response without it").with_help(
@@ -64,7 +83,7 @@ pub fn extract_and_encode(data: &Value, reserved: &Map<String, Value>, now: u64)
             let part = |list: &Option<Vec<String>>| {
                 list.as_ref().and_then(|l| l.get(index)).filter(|s| !s.is_empty()).cloned()
             };
-            let (value, sol) = extract_single(data, kind, part(&paths).as_deref(), part(&timeses).as_deref(), now)?;
+            let (value, sol) = extract_single(read, kind, part(&paths).as_deref(), part(&timeses).as_deref(), now)?;
             values.push(value);
             sol_values.push(sol);
         }
@@ -72,7 +91,7 @@ pub fn extract_and_encode(data: &Value, reserved: &Map<String, Value>, now: u64)
         return Ok(Preview { values, encoded: format!("0x{}", alloy_primitives::hex::encode(encoded)) });
     }
     // A single value uses `_path` and `_times` as given (a `\,` stays escaped).
-    let (value, sol) = extract_single(data, &types, path.as_deref(), times.as_deref(), now)?;
+    let (value, sol) = extract_single(read, &types, path.as_deref(), times.as_deref(), now)?;
     let encoded = DynSolValue::Tuple(vec![sol]).abi_encode_params();
     if encoded.len() > MAX_ENCODED_SIZE {
         return Err(fail(
@@ -85,7 +104,7 @@ pub fn extract_and_encode(data: &Value, reserved: &Map<String, Value>, now: u64)
 
 /// `extractSingleResponse` then the value's ABI form.
 fn extract_single(
-    data: &Value,
+    read: Read<'_, '_>,
     kind: &str,
     path: Option<&str>,
     times: Option<&str>,
@@ -112,7 +131,7 @@ fn extract_single(
             ),
         ));
     }
-    let extracted = extract_value(data, path)?;
+    let extracted = &*read(path)?;
     let cast_error = || fail(Code::CastFailed, format!("Unable to cast value to {kind}"));
     let solidity = kind.replacen("string32", "bytes32", 1).replacen("timestamp", "uint256", 1);
     let sol_type =
@@ -171,23 +190,12 @@ pub(crate) fn extract_value<'v>(data: &'v Value, path: Option<&str>) -> Result<&
             _ => None,
         };
         let Some(next) = next else {
-            let place = if walked.is_empty() { "the response".to_owned() } else { format!("'{}'", walked.join(".")) };
-            let found = match current {
-                Value::Object(map) if map.is_empty() => format!("{place} is an empty object"),
-                Value::Object(map) => {
-                    const SHOWN: usize = 12;
-                    let keys: Vec<&str> = map.keys().take(SHOWN).map(String::as_str).collect();
-                    let more = map.len().saturating_sub(SHOWN);
-                    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-                    format!("{place} has the keys {}{more}", keys.join(", "))
-                }
-                Value::Array(items) => format!("{place} is an array of {} item(s)", items.len()),
-                other => format!("{place} is {}, not an object", crate::openapi::kind_of(other)),
+            let shape = match current {
+                Value::Object(map) => Shape::object(map.keys().cloned()),
+                Value::Array(items) => Shape::Array(items.len()),
+                other => Shape::Other(crate::openapi::kind_of(other)),
             };
-            return Err(fail(
-                Code::ValueNotFound,
-                format!("Unable to find value at path: '{path}': no '{segment}' ({found})"),
-            ));
+            return Err(value_not_found(path, &walked, &segment, shape));
         };
         walked.push(segment);
         current = next;
@@ -195,7 +203,44 @@ pub(crate) fn extract_value<'v>(data: &'v Value, path: Option<&str>) -> Result<&
     Ok(current)
 }
 
-fn canonical_index(segment: &str) -> bool {
+/// What was where a path's next step was sought.
+pub(crate) enum Shape {
+    /// An object: its first keys as JavaScript enumerates them, and how many more it has.
+    Object { keys: Vec<String>, more: usize },
+    /// An array of this many items.
+    Array(usize),
+    /// Neither: its kind.
+    Other(&'static str),
+}
+
+impl Shape {
+    /// An object of `keys` (each once, in the order the object got them).
+    pub(crate) fn object(keys: impl Iterator<Item = String>) -> Shape {
+        const SHOWN: usize = 12;
+        let mut keys: Vec<String> = keys.collect();
+        keys.sort_by_key(|key| js::key_rank(key));
+        let more = keys.len().saturating_sub(SHOWN);
+        keys.truncate(SHOWN);
+        Shape::Object { keys, more }
+    }
+}
+
+/// `path` not found: no `segment` after `walked`, where `shape` was.
+pub(crate) fn value_not_found(path: &str, walked: &[String], segment: &str, shape: Shape) -> Diagnostic {
+    let place = if walked.is_empty() { "the response".to_owned() } else { format!("'{}'", walked.join(".")) };
+    let found = match shape {
+        Shape::Object { keys, .. } if keys.is_empty() => format!("{place} is an empty object"),
+        Shape::Object { keys, more } => {
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            format!("{place} has the keys {}{more}", keys.join(", "))
+        }
+        Shape::Array(items) => format!("{place} is an array of {items} item(s)"),
+        Shape::Other(kind) => format!("{place} is {kind}, not an object"),
+    };
+    fail(Code::ValueNotFound, format!("Unable to find value at path: '{path}': no '{segment}' ({found})"))
+}
+
+pub(crate) fn canonical_index(segment: &str) -> bool {
     segment == "0" || (!segment.starts_with('0') && segment.bytes().all(|b| b.is_ascii_digit()))
 }
 

@@ -176,39 +176,64 @@ pub fn mask(text: &str, secrets: &[String]) -> String {
 /// [`mask`] with every form of a secret replaced by `placeholder` (a recording writes
 /// `<credential>`, which it can match again).
 pub fn mask_as(text: &str, secrets: &[String], placeholder: &str) -> String {
-    let mut forms: Vec<String> = secrets.iter().filter(|s| !s.is_empty()).flat_map(|s| forms_of(s)).collect();
-    // Longer first, so a secret containing another is masked whole.
-    forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
-    forms.dedup();
-    let mut masked = text.to_owned();
-    // A secret as it is is masked however short; only its other forms need a length to be told apart.
-    for form in forms.iter().filter(|form| form.len() >= MIN_MASKED_LEN || secrets.contains(form)) {
-        if masked.contains(form.as_str()) {
-            masked = masked.replace(form.as_str(), placeholder);
-        }
+    Forms::of(secrets).mask(text, placeholder)
+}
+
+/// Every form of some secrets, found once for masking many texts.
+struct Forms(Vec<String>);
+
+impl Forms {
+    fn of(secrets: &[String]) -> Forms {
+        let mut forms: Vec<String> = secrets.iter().filter(|s| !s.is_empty()).flat_map(|s| forms_of(s)).collect();
+        // Longer first, so a secret containing another is masked whole.
+        forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
+        forms.dedup();
+        // A secret as it is is masked however short; only its other forms need a length to be told apart.
+        forms.retain(|form| form.len() >= MIN_MASKED_LEN || secrets.contains(form));
+        Forms(forms)
     }
-    masked
+
+    fn mask(&self, text: &str, placeholder: &str) -> String {
+        let mut masked = text.to_owned();
+        for form in &self.0 {
+            if masked.contains(form.as_str()) {
+                masked = masked.replace(form.as_str(), placeholder);
+            }
+        }
+        masked
+    }
 }
 
 /// Every string of `value` as [`mask_as`] leaves it, and every key (an API may echo the key as a
 /// key of its answer) that holds a secret of at least 8 characters (`MIN_KEY_MASKED_LEN`): a short
 /// one would mask the report's own keys (`"ok"` of a secret `k`).
 pub fn mask_json_as(value: &Value, secrets: &[String], placeholder: &str) -> Value {
-    let long: Vec<String> = secrets.iter().filter(|s| s.chars().count() >= MIN_KEY_MASKED_LEN).cloned().collect();
-    masked_json(value, secrets, &long, placeholder)
+    let (all, long) = json_forms(secrets);
+    masked_json(value, &all, &long, placeholder)
 }
 
-fn masked_json(value: &Value, secrets: &[String], long: &[String], placeholder: &str) -> Value {
+/// An API's JSON body written out in `style` with every string and key masked as
+/// [`mask_json_as`] masks them, from its text where it lies unless its value is built.
+pub fn mask_body_as(body: &super::JsonBody, secrets: &[String], placeholder: &str, style: super::Style) -> String {
+    let (all, long) = json_forms(secrets);
+    body.shown(style, &|text, key| match key {
+        true => long.mask(text, placeholder),
+        false => all.mask(text, placeholder),
+    })
+}
+
+/// The forms to mask in a JSON value's strings, and in its keys.
+fn json_forms(secrets: &[String]) -> (Forms, Forms) {
+    let long: Vec<String> = secrets.iter().filter(|s| s.chars().count() >= MIN_KEY_MASKED_LEN).cloned().collect();
+    (Forms::of(secrets), Forms::of(&long))
+}
+
+fn masked_json(value: &Value, all: &Forms, long: &Forms, placeholder: &str) -> Value {
     match value {
-        Value::String(text) => Value::String(mask_as(text, secrets, placeholder)),
-        Value::Array(items) => Value::Array(items.iter().map(|v| masked_json(v, secrets, long, placeholder)).collect()),
+        Value::String(text) => Value::String(all.mask(text, placeholder)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| masked_json(v, all, long, placeholder)).collect()),
         Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| {
-                    let key = if long.is_empty() { k.clone() } else { mask_as(k, long, placeholder) };
-                    (key, masked_json(v, secrets, long, placeholder))
-                })
-                .collect(),
+            map.iter().map(|(k, v)| (long.mask(k, placeholder), masked_json(v, all, long, placeholder))).collect(),
         ),
         other => other.clone(),
     }

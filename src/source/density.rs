@@ -54,7 +54,7 @@ fn json_values(bytes: &[u8]) -> usize {
 }
 
 /// Where a JSON string whose content starts at `from` ends (just after its closing quote).
-pub(super) fn string_end(bytes: &[u8], mut from: usize) -> usize {
+pub(crate) fn string_end(bytes: &[u8], mut from: usize) -> usize {
     loop {
         match bytes.get(from..).and_then(|rest| memchr::memchr2(b'"', b'\\', rest)) {
             None => return bytes.len(),

@@ -230,33 +230,7 @@ impl Source {
     /// Refuses a text that would become more values than its size allows ([`density`]), before
     /// one is built.
     fn within_values_allowed(&self) -> Result<(), Diagnostic> {
-        let limit = max_input_bytes();
-        let allowed = density::values_allowed(self.text.len(), limit);
-        let values = density::values_in(&self.text, self.format);
-        // Text nested past the limit is dense too; the parse says where it is too deep.
-        if values <= allowed || self.nests_too_deep() {
-            return Ok(());
-        }
-        let message = format!(
-            "{} would become {values} values in memory, more than the {allowed} its {} bytes may (one per {} bytes, \
-             and {} under the input limit of {limit} bytes); it is not read",
-            self.name,
-            self.text.len(),
-            density::BYTES_PER_VALUE,
-            limit / density::LIMIT_BYTES_PER_FREE_VALUE,
-        );
-        Err(self.named(
-            Diagnostic::new(Code::TooManyValues, "", message)
-                .with_help("raise the limit with the environment variable OIS_MAX_INPUT_BYTES (a number of bytes)"),
-        ))
-    }
-
-    /// Whether the text nests deeper than [`MAX_DEPTH`] somewhere.
-    fn nests_too_deep(&self) -> bool {
-        match self.format {
-            Format::Json => depth::json_exceeds(&self.text, MAX_DEPTH).is_some(),
-            Format::Yaml => depth::yaml_exceeds(&self.text, MAX_DEPTH).is_some(),
-        }
+        within_values_allowed(&self.name, &self.text, self.format)
     }
 
     /// The members of values read by reference ([`Reading::Referenced`]) that the last
@@ -518,6 +492,59 @@ fn number_at(text: &str, line: usize, column: usize) -> Option<(usize, usize)> {
 
 /// JSON when the first meaningful character opens an object or array, YAML otherwise. The
 /// extension decides only whether a failed JSON parse may be retried as YAML.
+/// Refuses `text` (named `name`) when it would become more values than its size allows
+/// ([`density`]), before one is built.
+fn within_values_allowed(name: &str, text: &str, format: Format) -> Result<(), Diagnostic> {
+    let limit = max_input_bytes();
+    let allowed = density::values_allowed(text.len(), limit);
+    let values = density::values_in(text, format);
+    // Text nested past the limit is dense too; the parse says where it is too deep.
+    if values <= allowed || nests_too_deep(text, format) {
+        return Ok(());
+    }
+    let message = format!(
+        "{name} would become {values} values in memory, more than the {allowed} its {} bytes may (one per {} bytes, \
+         and {} under the input limit of {limit} bytes); it is not read",
+        text.len(),
+        density::BYTES_PER_VALUE,
+        limit / density::LIMIT_BYTES_PER_FREE_VALUE,
+    );
+    Err(Diagnostic::new(Code::TooManyValues, "", message)
+        .with_help("raise the limit with the environment variable OIS_MAX_INPUT_BYTES (a number of bytes)")
+        .in_file(name.to_owned()))
+}
+
+fn nests_too_deep(text: &str, format: Format) -> bool {
+    match format {
+        Format::Json => depth::json_exceeds(text, MAX_DEPTH).is_some(),
+        Format::Yaml => depth::yaml_exceeds(text, MAX_DEPTH).is_some(),
+    }
+}
+
+/// Whether `text` (named `name`) is JSON that [`Source::parse_as_javascript`] reads, told without
+/// building its value or holding a copy of it (an error when it would become more values than its
+/// size allows): its syntax and nesting checked, its numbers scanned but not read (one beyond a
+/// double is Infinity there).
+pub fn is_json_unbuilt(name: &str, text: &str) -> Result<bool, Diagnostic> {
+    use serde::Deserialize as _;
+    if Format::of_text(text) != Format::Json {
+        return Ok(false);
+    }
+    within_values_allowed(name, text, Format::Json)?;
+    if nests_too_deep(text, Format::Json) {
+        return Ok(false);
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    Ok(serde::de::IgnoredAny::deserialize(&mut deserializer).and_then(|_| deserializer.end()).is_ok())
+}
+
+impl Format {
+    /// The format `text` is read as.
+    pub fn of_text(text: &str) -> Format {
+        detect_format(text, "")
+    }
+}
+
 fn detect_format(text: &str, _name: &str) -> Format {
     match text.trim_start().as_bytes().first() {
         Some(b'{' | b'[') => Format::Json,

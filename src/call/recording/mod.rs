@@ -88,10 +88,18 @@ impl Recording {
             })
             .collect();
         let (body, text) = match &reply.json {
-            Some(json) => (redacted_json(json, secrets), false),
-            None => (Value::String(redact(&reply.text)), true),
+            Some(json) => (
+                RawValue::from_string(crate::request::mask_body_as(
+                    json,
+                    secrets,
+                    CREDENTIAL,
+                    crate::request::Style { pretty: false, javascript: false },
+                )),
+                false,
+            ),
+            None => (serde_json::value::to_raw_value(&redact(&reply.text)), true),
         };
-        let body = serde_json::value::to_raw_value(&body).unwrap_or_else(|_| RawValue::NULL.to_owned());
+        let body = body.unwrap_or_else(|_| RawValue::NULL.to_owned());
         Recording {
             ois_recording: RECORDING_VERSION,
             request: RecordedRequest {
@@ -113,8 +121,11 @@ impl Recording {
     /// The answer as the call reads it; an error when its body would become more values than
     /// its size allows.
     pub fn reply(&self) -> Result<Reply, Diagnostic> {
-        let text = self.response.text();
-        let json = if self.response.text { None } else { super::read_json(text.clone().into_bytes())? };
+        let text: std::sync::Arc<str> = match self.response.text {
+            true => std::sync::Arc::from(self.response.text()),
+            false => std::sync::Arc::from(self.response.body.get()),
+        };
+        let json = if self.response.text { None } else { crate::request::JsonBody::read(text.clone())? };
         Ok(Reply {
             status: self.response.status,
             latency: Duration::from_millis(self.latency_ms),
@@ -302,11 +313,11 @@ impl RecordedResponse {
 
     /// The body's value, as a replay reads it (`None` for a text); an error when it would
     /// become more values than its size allows.
-    pub fn json(&self) -> Result<Option<Value>, Diagnostic> {
+    pub fn json(&self) -> Result<Option<crate::request::JsonBody>, Diagnostic> {
         if self.text {
             return Ok(None);
         }
-        super::read_json(self.body.get().as_bytes().to_vec())
+        crate::request::JsonBody::read(std::sync::Arc::from(self.body.get()))
     }
 }
 
@@ -419,8 +430,8 @@ pub(crate) mod tests {
                 status,
                 latency: Duration::from_millis(3),
                 headers: vec![("content-type".into(), "application/json".into())],
-                text: crate::js::stringify(&body),
-                json: Some(body.clone()),
+                text: std::sync::Arc::from(crate::js::stringify(&body)),
+                json: Some(crate::request::JsonBody::of_value(body.clone())),
                 notes: Vec::new(),
             };
             let recording = Recording::of(&request, &reply);
@@ -428,7 +439,7 @@ pub(crate) mod tests {
             let written = serde_json::to_string(&recording).unwrap();
             let read: Recording = serde_json::from_str(&written).unwrap();
             let replayed = read.reply().unwrap();
-            proptest::prop_assert_eq!(replayed.json.as_ref(), Some(&body));
+            proptest::prop_assert_eq!(replayed.json.as_ref().map(|b| b.value().cloned().unwrap()), Some(body));
             proptest::prop_assert_eq!(replayed.status, status);
             proptest::prop_assert!(read.answers("GET", "http://127.0.0.1:9/v1/rates?key=other", &[], None, true));
         }

@@ -31,7 +31,7 @@ impl Run<'_> {
             let reply = crate::call::fetch(&prepared, &self.job.options)?;
             let response = match &reply {
                 Some(reply) => reply.json.clone(),
-                None => prepared.standing_in().cloned(),
+                None => prepared.standing_in().cloned().map(request::JsonBody::of_value),
             };
             Ok((reply, response))
         });
@@ -44,7 +44,7 @@ impl Run<'_> {
                 return (called, rows.collect());
             }
         };
-        let response = response.unwrap_or(Value::Null);
+        let response = response.unwrap_or_else(|| request::JsonBody::of_value(Value::Null));
         let answered = ids.iter().map(|id| {
             let row = self.row(Some(index), id).with_reply(reply.as_ref());
             match self.answer(id, &response) {
@@ -147,11 +147,11 @@ impl Run<'_> {
 
     /// The template's value from the trigger's response: its own post-processing and reserved
     /// parameters, with the first template's OIS (as the Feed looks its endpoint up there).
-    fn answer(&self, id: &str, response: &Value) -> Result<(request::Answer, Option<String>), Diagnostic> {
+    fn answer(&self, id: &str, response: &request::JsonBody) -> Result<(request::Answer, Option<String>), Diagnostic> {
         let (held, selected, options) = self.template(id)?;
         let engine = &self.job.inputs.engine;
         let exchange = request::prepare_answer_held(held, &options)
-            .and_then(|prepared| prepared.answer(engine, Some(response), self.now))
+            .and_then(|prepared| prepared.answer_body(engine, Some(response), self.now))
             .map_err(|stopped| self.placed(id, &options.endpoint, stopped, selected))?;
         let reading = reading(held.value(), &options, &exchange.reserved);
         let answer = exchange.answer.ok_or_else(|| {

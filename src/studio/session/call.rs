@@ -173,21 +173,9 @@ pub const PAST_CALLS: usize = 20;
 /// The largest answer body a past call keeps, as JSON text: a bigger one is seen in the call.
 const PAST_ANSWER_BYTES: usize = 64 * 1024;
 
-/// A body kept with a past call when it is small enough: written out only up to the bound, so a
-/// big answer costs nothing more than its first [`PAST_ANSWER_BYTES`].
-fn kept_body(body: &Value) -> Option<Value> {
-    /// Counts what is written and refuses what goes past the bound.
-    struct Budget(usize);
-    impl std::io::Write for Budget {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 = self.0.checked_sub(bytes.len()).ok_or_else(|| std::io::Error::other("over the bound"))?;
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    serde_json::to_writer(Budget(PAST_ANSWER_BYTES), body).ok().map(|()| body.clone())
+/// A body kept with a past call when it is small enough (a bigger one is seen in the call).
+fn kept_body(body: &serde_json::value::RawValue) -> Option<Value> {
+    (body.get().len() <= PAST_ANSWER_BYTES).then(|| serde_json::from_str(body.get()).ok()).flatten()
 }
 
 impl PreparedCall {
@@ -217,7 +205,8 @@ impl PreparedCall {
         };
         match crate::jobs::call::one(&self.job, &self.request.endpoint, now()) {
             Ok(report) => {
-                let response = report.called.reply.as_ref().and_then(|r| r.json.clone());
+                let response =
+                    report.called.reply.as_ref().and_then(|r| r.json.as_ref()).and_then(|b| b.value().ok().cloned());
                 let mut picker = answers::Picker { feed: report.feed.clone(), ..leaves(report.answer_to_pick()) };
                 let inside =
                     report.element.as_deref().and_then(|e| crate::request::paths::within_element(&picker.leaves, e));
@@ -236,7 +225,8 @@ impl PreparedCall {
                 (response, Ok(answer), past)
             }
             Err(stopped) => {
-                let response = stopped.reply.as_ref().and_then(|r| r.json.clone());
+                let response =
+                    stopped.reply.as_ref().and_then(|r| r.json.as_ref()).and_then(|b| b.value().ok().cloned());
                 let detail = answers::CallFailed {
                     call: stopped.view(false).call,
                     picker: leaves(response.as_ref()),
@@ -279,11 +269,12 @@ mod tests {
 
     #[test]
     fn a_past_call_keeps_an_answer_up_to_its_bound() {
+        let raw = |value: &Value| serde_json::value::to_raw_value(value).unwrap();
         let small = serde_json::json!({"price": 1.5});
-        assert_eq!(kept_body(&small), Some(small));
+        assert_eq!(kept_body(&raw(&small)), Some(small));
         let text = "x".repeat(PAST_ANSWER_BYTES);
-        assert_eq!(kept_body(&Value::String(text)), None, "its quotes take it past the bound");
+        assert_eq!(kept_body(&raw(&Value::String(text))), None, "its quotes take it past the bound");
         let just = Value::String("x".repeat(PAST_ANSWER_BYTES - 2));
-        assert_eq!(kept_body(&just), Some(just.clone()));
+        assert_eq!(kept_body(&raw(&just)), Some(just.clone()));
     }
 }
