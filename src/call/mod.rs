@@ -169,7 +169,11 @@ pub fn fetch(prepared: &request::Prepared, call_options: &CallOptions) -> Result
     if let Some(check) = &call_options.check {
         let drifted = |message: String| Diagnostic::elsewhere(Code::AnswerDrifted, message);
         let (name, recorded) = check.recordings.find(built).map_err(stopped)?;
-        let live = reply.json.as_ref().map_or("null", request::JsonBody::text);
+        // Compared as it would be recorded: a credential it echoes is `<credential>` in both.
+        let compact = request::Style { pretty: false, javascript: false };
+        let live =
+            reply.json.as_ref().map(|body| request::mask_body_as(body, &built.secrets, recording::CREDENTIAL, compact));
+        let live = live.as_deref().unwrap_or("null");
         let recorded_body = recorded.response.json().map_err(stopped)?;
         let recorded_body = recorded_body.as_ref().map_or("null", request::JsonBody::text);
         let moved = drift::drift(recorded_body, live, check.tolerance);

@@ -37,6 +37,18 @@ fn start_server() -> Server {
                 let body = format!("[{}1]", "1,".repeat(600_000));
                 answer(stream, "200 OK", "application/json", "", body.as_bytes());
             }
+            "/big" => {
+                // Over 1 MiB: read where it lies. It echoes the key as a string, inside one, and as a key.
+                let key =
+                    request.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case("x-api-key")).map(|(_, v)| v.clone());
+                let key = key.unwrap_or_default();
+                let prices: Vec<String> = (0..150_000).map(|i| format!("{}.25", 1000 + i)).collect();
+                let body = format!(
+                    r#"{{"echo": "{key}", "note": "key {key} echoed", "{key}": 1, "prices": [{}], "last": {{"price": 7.5}}}}"#,
+                    prices.join(",")
+                );
+                answer(stream, "200 OK", "application/json", "", body.as_bytes());
+            }
             "/text" => answer(stream, "200 OK", "text/html", "", b"<html>maintenance</html>"),
             "/latin1" => answer(stream, "200 OK", "application/json", "", b"{\"price\": 42, \"name\": \"caf\xe9\"}"),
             "/drip" => {
@@ -102,7 +114,7 @@ fn config(base: &str) -> Value {
         "/huge": {"get": {"parameters": []}}, "/text": {"get": {"parameters": []}}, "/denied": {"get": {"parameters": []}},
         "/broken": {"get": {"parameters": []}}, "/escape": {"get": {"parameters": []}},
         "/latin1": {"get": {"parameters": []}}, "/drip": {"get": {"parameters": []}},
-        "/echo": {"get": {"parameters": []}}
+        "/echo": {"get": {"parameters": []}}, "/big": {"get": {"parameters": []}}
     });
     let ois = json!({
         "oisFormat": "2.3.2", "title": "Loopback", "version": "1.0.0",
@@ -129,7 +141,9 @@ fn config(base: &str) -> Value {
             ]), json!([]), "data.items.0.v"),
             simple("redirect", "/redirect"), simple("loop", "/loop"), simple("slow", "/slow"), simple("huge", "/huge"),
             simple("text", "/text"), simple("denied", "/denied"), simple("broken", "/broken"), simple("escape", "/escape"), simple("latin1", "/latin1"), simple("drip", "/drip"),
-            endpoint("wrongPath", "get", "/redirect", json!([]), json!([]), "data.missing")
+            endpoint("wrongPath", "get", "/redirect", json!([]), json!([]), "data.missing"),
+            endpoint("big", "get", "/big", json!([]), json!([]), "prices.149999"),
+            endpoint("bigMissing", "get", "/big", json!([]), json!([]), "prices.150000")
         ]
     });
     let credential = |scheme: &str, variable: &str| json!({"oisTitle": "Loopback", "securitySchemeName": scheme, "securitySchemeValue": format!("${{{variable}}}")});
@@ -718,4 +732,49 @@ fn an_echoed_credential_picked_as_the_value_is_masked() {
             assert!(!all.contains(form.as_str()), "--all {format}: {form} leaked:\n{all}");
         }
     }
+}
+
+/// An answer over 1 MiB is read where it lies: the value at its `_path`, the answer shown, recorded,
+/// replayed and checked for drift, each as of a small answer, the key it echoes masked everywhere.
+#[test]
+fn a_big_answer_is_read_where_it_lies_and_its_echoed_key_masked() {
+    let server = start_server();
+    let setup = setup(&server);
+    let recordings = setup._dir.path().join("answers");
+    let recordings = recordings.to_str().unwrap();
+    for (format, more) in [("text", &[][..]), ("json", &[][..]), ("text", &["--record", recordings][..])] {
+        let mut args = vec!["call", "--endpoint", "big", "--format", format];
+        args.extend_from_slice(more);
+        let output = ois(&setup, &args);
+        let shown = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(output.status.success(), "{format}: {}", stderr(&output));
+        assert_no_secret(&output);
+        assert!(shown.contains("15099925"), "{format}: 150999.25 × 100 is the value");
+        let masked = shown.matches("****").count();
+        assert!(masked >= 3, "{format}: the echo, the note and the key are masked ({masked})");
+        if format == "text" {
+            assert!(shown.contains("  \"prices\": [\n    1000.25,\n"), "shown pretty, as JSON.stringify writes it");
+            assert!(shown.contains("\"note\": \"key **** echoed\""), "masked inside a string");
+        } else {
+            let report: Value = serde_json::from_str(&shown).unwrap();
+            assert_eq!(report["call"]["body"]["prices"][149_999], json!(150999.25));
+            assert_eq!(report["call"]["body"]["****"], json!(1));
+        }
+    }
+    // Recorded without the key; replayed and checked against it as the live answer was read.
+    for file in std::fs::read_dir(recordings).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        assert!(!text.contains(SECRET_HEADER), "the recording holds the key");
+        assert!(text.contains("\"<credential>\": 1"), "the echoed key is a key of the recording too");
+    }
+    for more in [["--replay", recordings], ["--check", recordings]] {
+        let output = ois(&setup, &["call", "--endpoint", "big", "--format", "json", more[0], more[1]]);
+        assert!(output.status.success(), "{more:?}: {}", stderr(&output));
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["response"]["values"], json!(["15099925"]), "{more:?}");
+    }
+    // A path past the end says what is there, as of a small answer.
+    let output = ois(&setup, &["call", "--endpoint", "bigMissing"]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("no '150000' ('prices' is an array of 150000 item(s))"), "{}", stderr(&output));
 }
