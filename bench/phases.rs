@@ -140,7 +140,7 @@ fn main() -> ExitCode {
 /// The studio's steps on `path`, as `bench/studio.js` clicks them: *Open* twice (the second as a
 /// user opening it again: the first document's state is dropped on the way), then three edits of
 /// the first endpoint (a reserved value set, another each time) answered to the page holding the
-/// view, and *Undo*; each as the server answers it, on a session of the file's folder, with what
+/// view, *Undo*, and *Preview the request* of that endpoint; each as the server answers it, on a session of the file's folder, with what
 /// the studio holds until the next step.
 #[cfg(feature = "studio")]
 fn studio_open(path: &Path) -> ExitCode {
@@ -160,8 +160,9 @@ fn studio_open(path: &Path) -> ExitCode {
     let mut seen = serde_json::Value::Null;
     let mut first = String::new();
     // Three edits, each another value: what undo holds for them shows in what is held after.
-    for step in ["open (first)", "open (again)", "edit", "edit (another value)", "edit (a third)", "undo"] {
+    for step in ["open (first)", "open (again)", "edit", "edit (another value)", "edit (a third)", "undo", "preview"] {
         let incoming = match step {
+            "preview" => request("/api/request", serde_json::json!({"endpoint": first})),
             edit if edit.starts_with("edit") => {
                 let times = format!("{}000", edit.len());
                 let settings = serde_json::json!({"reserved": [["_times", times]]});

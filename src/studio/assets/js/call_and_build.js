@@ -459,7 +459,11 @@ function wire() {
     const names = [...$('by-name-table').tBodies[0].rows].filter((row) => row.querySelector('input').checked).map((row) => row.dataset.feed);
     // A batch refused (two feeds that would read one value) is said beside the feeds.
     const view = await step($('by-name-problems'), () => api('/api/edit', { kind: 'batchFeeds', names }));
-    if (view) render(view);
+    if (view) {
+      render(view);
+      // Batched: the choice is done with.
+      for (const box of $('by-name-table').querySelectorAll('input')) box.checked = false;
+    }
   });
   $('save-config').addEventListener('click', () => save({ what: 'config', path: $('config-path').value, secretsPath: $('secrets-path').value || null, force: $('config-force').checked }, $('config-save-problems')));
   $('save-ids').addEventListener('click', () => save({ what: 'ids', path: $('ids-path').value, force: $('config-force').checked }, $('config-save-problems')));

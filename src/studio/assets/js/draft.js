@@ -495,8 +495,10 @@ function renderByName(draft) {
   const rows = Array.isArray(feedsByName) ? feedsByName : [];
   table.hidden = rows.length === 0;
   $('bn-batch').hidden = rows.length < 2;
+  // A redraw (an answer arriving) keeps the feeds chosen: a check must not vanish under the click.
+  const chosen = new Set([...table.tBodies[0].rows].filter((row) => row.querySelector('input')?.checked).map((row) => row.dataset.feed));
   table.tBodies[0].replaceChildren(...rows.map((feed) => el('tr', { 'data-feed': feed.name },
-    el('td', {}, el('input', { type: 'checkbox', 'aria-label': `choose ${feed.name}` })),
+    el('td', {}, el('input', { type: 'checkbox', 'aria-label': `choose ${feed.name}`, checked: chosen.has(feed.name) })),
     el('td', { text: feed.name }),
     el('td', {}, el('code', { text: feed.path })),
     el('td', { text: Object.entries(feed.parameters).map(([k, v]) => `${k}=${v}`).join(' ') }),
