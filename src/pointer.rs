@@ -66,28 +66,61 @@ pub fn lookup<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
 }
 
 /// Calls `visit` with every string and every object key of `value` (depth first, in document
-/// order) and its pointer: `at` extended to it (a key's pointer is the pointer of its value).
-pub fn for_each_text(value: &Value, at: &mut String, visit: &mut impl FnMut(&str, &str)) {
+/// order) and its place: `at` extended to it (a key's place is its value's). The place's pointer is
+/// written only when asked for ([`Place::pointer`]): most texts are visited for a look at them
+/// alone, and an OIS holds millions.
+pub fn for_each_text<'v>(value: &'v Value, at: &str, visit: &mut impl FnMut(&str, &Place<'_, 'v>)) {
+    let mut place = Place { base: at, path: Vec::new() };
+    visit_texts(value, &mut place, visit);
+}
+
+fn visit_texts<'v>(value: &'v Value, place: &mut Place<'_, 'v>, visit: &mut impl FnMut(&str, &Place<'_, 'v>)) {
     match value {
-        Value::String(text) => visit(text, at),
+        Value::String(text) => visit(text, place),
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
-                let length = at.len();
-                push(at, &index.to_string());
-                for_each_text(item, at, visit);
-                at.truncate(length);
+                place.path.push(Step::Index(index));
+                visit_texts(item, place, visit);
+                place.path.pop();
             }
         }
         Value::Object(entries) => {
             for (key, item) in entries {
-                let length = at.len();
-                push(at, key);
-                visit(key, at);
-                for_each_text(item, at, visit);
-                at.truncate(length);
+                place.path.push(Step::Key(key));
+                visit(key, place);
+                visit_texts(item, place, visit);
+                place.path.pop();
             }
         }
         _ => {}
+    }
+}
+
+/// Where [`for_each_text`] is: a pointer and the steps below it.
+pub struct Place<'b, 'v> {
+    base: &'b str,
+    path: Vec<Step<'v>>,
+}
+
+enum Step<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+impl Place<'_, '_> {
+    /// The place as a JSON pointer.
+    pub fn pointer(&self) -> String {
+        let mut pointer = self.base.to_owned();
+        for step in &self.path {
+            match step {
+                Step::Key(key) => push(&mut pointer, key),
+                Step::Index(index) => {
+                    pointer.push('/');
+                    pointer.push_str(&index.to_string());
+                }
+            }
+        }
+        pointer
     }
 }
 
@@ -196,7 +229,7 @@ mod tests {
     fn walks_every_text_in_document_order() {
         let mut value = serde_json::json!({"a/b": ["x", 1, {"k": "y"}], "z": "w"});
         let mut seen = Vec::new();
-        for_each_text(&value, &mut String::new(), &mut |text, at| seen.push(format!("{at}={text}")));
+        for_each_text(&value, "", &mut |text, at| seen.push(format!("{}={text}", at.pointer())));
         assert_eq!(seen, ["/a~1b=a/b", "/a~1b/0=x", "/a~1b/2/k=k", "/a~1b/2/k=y", "/z=z", "/z=w"]);
         let upper = try_for_each_text_mut(&mut value, &mut String::new(), &mut |text, _| {
             *text = text.to_uppercase();

@@ -133,7 +133,7 @@ pub fn call(
 
 /// [`call`] of an OIS already as the node holds it (made once for many calls).
 pub fn call_held(
-    ois: &request::HeldOis,
+    ois: &request::HeldOis<'_>,
     options: &RequestOptions,
     engine: &Engine,
     call_options: &CallOptions,

@@ -229,7 +229,7 @@ fn chosen_api<'a>(feed: &'a Value, name: Option<&str>) -> Option<&'a Value> {
 /// Every `${NAME}` a config refers to, in order, once each.
 fn names_in(config: &Value) -> Vec<String> {
     let mut names: indexmap::IndexSet<String> = indexmap::IndexSet::new();
-    crate::pointer::for_each_text(config, &mut String::new(), &mut |text, _| {
+    crate::pointer::for_each_text(config, "", &mut |text, _| {
         names.extend(crate::node::referenced_names(text).map(str::to_owned));
     });
     names.into_iter().collect()

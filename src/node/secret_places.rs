@@ -111,7 +111,7 @@ const SHORTEST_LITERAL_SECRET: usize = 8;
 
 /// Every text of `config`, keys included, with its pointer.
 fn each_text(config: &Value, visit: &mut impl FnMut(&str, &str)) {
-    crate::pointer::for_each_text(config, &mut String::new(), visit);
+    crate::pointer::for_each_text(config, "", &mut |text, place| visit(text, &place.pointer()));
 }
 
 /// Every place `config` names one of the node's own secrets where the node does not keep it:

@@ -43,7 +43,7 @@ pub fn node_secrets_of(config: &Value) -> indexmap::IndexSet<String> {
     let mut names = indexmap::IndexSet::new();
     let Some(root) = config.as_object() else { return names };
     for (_, value) in root.iter().filter(|(key, _)| !matches!(key.as_str(), "ois" | "apiCredentials")) {
-        crate::pointer::for_each_text(value, &mut String::new(), &mut |text, _| {
+        crate::pointer::for_each_text(value, "", &mut |text, _| {
             for name in referenced_names(text) {
                 if !names.contains(name) {
                     names.insert(name.to_owned());

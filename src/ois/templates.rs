@@ -40,10 +40,10 @@ pub fn opens_inside_another(text: &str) -> bool {
 
 /// The pointers (below `at`) of every string and key of `value` with an unescaped `${`, in
 /// document order; a key's pointer is the pointer of its value.
-pub fn find_unescaped(value: &Value, at: &mut String, found: &mut Vec<String>) {
-    crate::pointer::for_each_text(value, at, &mut |text, at| {
+pub fn find_unescaped(value: &Value, at: &str, found: &mut Vec<String>) {
+    crate::pointer::for_each_text(value, at, &mut |text, place| {
         if has_unescaped(text) {
-            found.push(at.to_owned());
+            found.push(place.pointer());
         }
     });
 }
@@ -78,7 +78,7 @@ mod tests {
             !opens_inside_another("${a} ${b}") && !opens_inside_another("${a}${b}") && !opens_inside_another("$}${")
         );
         let mut found = Vec::new();
-        find_unescaped(&json!({"a": ["\\${ok}", "${no}"], "k${": 1}), &mut String::new(), &mut found);
+        find_unescaped(&json!({"a": ["\\${ok}", "${no}"], "k${": 1}), "", &mut found);
         assert_eq!(found, ["/a/1", "/k${"]);
     }
 

@@ -107,19 +107,30 @@ pub struct Prepared {
 
 /// An OIS as the node holds it, as `JSON.parse` made it (numbers doubles, keys in JavaScript's
 /// order): made once, it serves every call of a run (`ois call --all` made it again per call, so
-/// its time and memory grew with endpoints × OIS size).
+/// its time and memory grew with endpoints × OIS size). An OIS already held so (the usual one: no
+/// integer beyond a double, no index key out of its place) is borrowed, not copied.
 #[derive(Clone, Debug)]
-pub struct HeldOis(Value);
+pub struct HeldOis<'v>(std::borrow::Cow<'v, Value>);
 
-impl HeldOis {
+impl<'v> HeldOis<'v> {
     /// `ois` as the node holds it.
-    pub fn of(ois: &Value) -> HeldOis {
-        HeldOis(crate::js::as_parsed(ois))
+    pub fn of(ois: &'v Value) -> HeldOis<'v> {
+        HeldOis(crate::js::as_parsed_borrowed(ois))
     }
 
     /// The OIS.
     pub fn value(&self) -> &Value {
         &self.0
+    }
+}
+
+impl HeldOis<'static> {
+    /// `ois`, owned, as the node holds it.
+    pub fn owned(ois: Value) -> HeldOis<'static> {
+        match crate::js::as_parsed_borrowed(&ois) {
+            std::borrow::Cow::Owned(parsed) => HeldOis(std::borrow::Cow::Owned(parsed)),
+            std::borrow::Cow::Borrowed(_) => HeldOis(std::borrow::Cow::Owned(ois)),
+        }
     }
 }
 
@@ -130,7 +141,7 @@ pub fn prepare(ois: &Value, options: &RequestOptions, engine: &Engine) -> Result
 }
 
 /// [`prepare`] for an OIS already as the node holds it.
-pub fn prepare_held(held: &HeldOis, options: &RequestOptions, engine: &Engine) -> Result<Prepared, Stopped> {
+pub fn prepare_held(held: &HeldOis<'_>, options: &RequestOptions, engine: &Engine) -> Result<Prepared, Stopped> {
     let parsed = held.value();
     let (index, endpoint) = find_endpoint(parsed, &options.endpoint)?;
     let at = format!("/endpoints/{index}");
@@ -178,7 +189,7 @@ pub fn prepare_held(held: &HeldOis, options: &RequestOptions, engine: &Engine) -
 /// What answering `options.endpoint` from another call's response needs — its post-processing
 /// and `_type`, `_path`, `_times` for `options`'s parameters — without pre-processing or a
 /// request: Airnode Feed answers every template of a trigger from its first template's API call.
-pub fn prepare_answer_held(held: &HeldOis, options: &RequestOptions) -> Result<Prepared, Stopped> {
+pub fn prepare_answer_held(held: &HeldOis<'_>, options: &RequestOptions) -> Result<Prepared, Stopped> {
     let (index, endpoint) = find_endpoint(held.value(), &options.endpoint)?;
     let processing = EndpointProcessing::of_endpoint_in(held.value(), endpoint, &format!("/endpoints/{index}"));
     let given = requested(options);

@@ -108,7 +108,7 @@ fn interpolated(mut document: Value, secrets: &Secrets) -> Result<(Value, Vec<St
         return Err(first);
     }
     let mut found = Vec::new();
-    crate::ois::templates::find_unescaped(&document, &mut String::new(), &mut found);
+    crate::ois::templates::find_unescaped(&document, "", &mut found);
     let node_secret = |name: &str| crate::node::is_node_secret(name) || secrets.withheld().iter().any(|w| w == name);
     let mut server_secrets = Vec::new();
     for at in found.iter().filter(|at| crate::ois::templates::is_server_url(at)) {

@@ -230,11 +230,12 @@ fn secret_references(config: &Value, diagnostics: &mut Vec<Diagnostic>) {
     let Some(root) = config.as_object() else { return };
     let no_secrets = crate::request::Secrets::none();
     for (key, value) in root.iter().filter(|(key, _)| key.as_str() != "ois") {
-        let mut at = crate::pointer::join("", [key.as_str()]);
-        crate::pointer::for_each_text(value, &mut at, &mut |text, pointer| {
+        let at = crate::pointer::join("", [key.as_str()]);
+        crate::pointer::for_each_text(value, &at, &mut |text, place| {
             if !crate::ois::templates::has_unescaped(text) {
                 return;
             }
+            let pointer = &place.pointer();
             // Only the form matters here: a name's value comes from the secrets file, where only
             // names matching ^[A-Z][A-Z0-9_]*$ are accepted.
             match no_secrets.interpolate(text, pointer) {

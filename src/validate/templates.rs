@@ -149,7 +149,7 @@ fn check_template(
     id: &str,
     template: &Value,
     budget: &mut Budget,
-    held: &mut HashMap<String, Option<HeldOis>>,
+    held: &mut HashMap<String, Option<HeldOis<'static>>>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Served> {
     let at = pointer::join("/templates", [id]);
@@ -164,7 +164,7 @@ fn check_template(
             .find(|ois| ois.get("title").and_then(Value::as_str) == Some(title))?;
         // As the Feed holds it once it has interpolated its config: `\${` is `${` (an unescaped
         // one, OIS060, stops the Feed loading the config at all).
-        Secrets::from_values([]).interpolate_document(written).ok().map(|ois| HeldOis::of(&ois))
+        Secrets::from_values([]).interpolate_document(written).ok().map(HeldOis::owned)
     });
     let held_ois = ois.as_ref()?;
     let endpoint = held_ois

@@ -28,7 +28,7 @@ pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
 /// server URL (an RPC provider's key in the URL's path).
 fn templates(ois: &Value) -> Vec<Diagnostic> {
     let mut found = Vec::new();
-    crate::ois::templates::find_unescaped(ois, &mut String::new(), &mut found);
+    crate::ois::templates::find_unescaped(ois, "", &mut found);
     found
         .into_iter()
         .filter_map(|at| {

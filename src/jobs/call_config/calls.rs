@@ -119,7 +119,7 @@ impl Run<'_> {
     }
 
     /// The template's OIS as held, its OIS's selection, and the options of its call.
-    fn template(&self, id: &str) -> Result<(&HeldOis, &Selected, RequestOptions), Diagnostic> {
+    fn template(&self, id: &str) -> Result<(&HeldOis<'_>, &Selected, RequestOptions), Diagnostic> {
         let at = crate::pointer::join("/templates", [id]);
         let missing =
             |what: &str| Diagnostic::new(Code::TemplateUnservable, at.clone(), format!("template {id}: {what}"));

@@ -215,7 +215,7 @@ fn has_rrp_templates(document: &Value) -> bool {
 /// What every trigger shares.
 struct Run<'a> {
     config: &'a Value,
-    oises: HashMap<&'a str, (HeldOis, &'a Selected)>,
+    oises: HashMap<&'a str, (HeldOis<'a>, &'a Selected)>,
     base: RequestOptions,
     job: &'a CallJob,
     airnode: Option<Address>,

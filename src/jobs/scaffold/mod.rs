@@ -91,7 +91,7 @@ fn staging_copy(job: &ScaffoldJob) -> Result<Option<NodeScaffold>, Diagnostic> {
     }
     let warnings = staging(&mut config, server)?;
     let mut names: indexmap::IndexSet<String> = indexmap::IndexSet::new();
-    crate::pointer::for_each_text(&config, &mut String::new(), &mut |text, _| {
+    crate::pointer::for_each_text(&config, "", &mut |text, _| {
         names.extend(crate::node::referenced_names(text).map(str::to_owned));
     });
     let secrets_env: String = names.iter().map(|name| format!("\n{name}=\n")).collect();
