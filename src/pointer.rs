@@ -1,6 +1,7 @@
 //! RFC 6901 JSON pointers: building them while walking a document, splitting them, following them.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use serde_json::Value;
 
@@ -124,38 +125,43 @@ impl Place<'_, '_> {
     }
 }
 
-/// [`for_each_text`] where `visit` may change each text (a changed key keeps its place), stopping
-/// at the first error (which leaves `value` partly walked: only for a value about to be dropped).
-pub fn try_for_each_text_mut<E>(
+/// Calls `visit` with every string and every object key of `value` holding a `${` (the texts the
+/// node's secrets interpolation reads) and its pointer: `at` extended to it (a key's pointer is
+/// its value's); `visit` may change the text (a changed key keeps its place). Stops at the first
+/// error (which leaves `value` partly walked: only for a value about to be dropped). Other texts
+/// are only looked at: an OIS holds millions.
+pub fn try_for_each_template_mut<E>(
     value: &mut Value,
     at: &mut String,
     visit: &mut impl FnMut(&mut String, &str) -> Result<(), E>,
 ) -> Result<(), E> {
     match value {
-        Value::String(text) => visit(text, at),
+        Value::String(text) if holds_template(text) => visit(text, at),
         Value::Array(items) => {
             for (index, item) in items.iter_mut().enumerate() {
                 let length = at.len();
-                push(at, &index.to_string());
-                try_for_each_text_mut(item, at, visit)?;
+                let _ = write!(at, "/{index}");
+                try_for_each_template_mut(item, at, visit)?;
                 at.truncate(length);
             }
             Ok(())
         }
         Value::Object(entries) => {
-            // Each key is visited as a copy; only a map where one changed is built again (every
-            // entry moved, in order, to a new map): rebuilding them all made a whole document's
-            // worth of maps for the few keys that ever change.
+            // Only a map where a key changed is built again (every entry moved, in order, to a new
+            // map): rebuilding them all made a whole document's worth of maps for the few keys
+            // that ever change.
             let mut renamed: Vec<(usize, String)> = Vec::new();
             for (index, (key, item)) in entries.iter_mut().enumerate() {
                 let length = at.len();
                 push(at, key);
-                let mut visited = key.clone();
-                visit(&mut visited, at)?;
-                if visited != *key {
-                    renamed.push((index, visited));
+                if holds_template(key) {
+                    let mut visited = key.clone();
+                    visit(&mut visited, at)?;
+                    if visited != *key {
+                        renamed.push((index, visited));
+                    }
                 }
-                try_for_each_text_mut(item, at, visit)?;
+                try_for_each_template_mut(item, at, visit)?;
                 at.truncate(length);
             }
             if !renamed.is_empty() {
@@ -172,6 +178,13 @@ pub fn try_for_each_text_mut<E>(
         }
         _ => Ok(()),
     }
+}
+
+/// Whether `text` holds a `${`, found by its `$`s (a substring search set up for every text of a
+/// document cost more than the look).
+pub fn holds_template(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'$', bytes).any(|at| bytes.get(at + 1) == Some(&b'{'))
 }
 
 fn index(token: &str) -> Option<usize> {
@@ -212,33 +225,29 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn a_changed_key_keeps_its_place_and_every_text_is_visited_once() {
-        let mut value = serde_json::json!({"a": "x", "b${K}": {"c${K}": "y${K}", "d": ["${K}"]}, "e": "z"});
+    fn a_changed_key_keeps_its_place_and_every_template_is_visited_once() {
+        let mut value = serde_json::json!({"a": "x$", "b${K}": {"c${K}": "y${K}", "d": ["${K}", "$ {K}"]}, "e": "z", "f": "{${K}}"});
         let mut visited = Vec::new();
-        let Ok(()) = try_for_each_text_mut(&mut value, &mut String::new(), &mut |text, at| {
+        let Ok(()) = try_for_each_template_mut(&mut value, &mut String::new(), &mut |text, at| {
             visited.push(at.to_owned());
             *text = text.replace("${K}", "k");
             Ok::<(), std::convert::Infallible>(())
         });
-        assert_eq!(value.to_string(), r#"{"a":"x","bk":{"ck":"yk","d":["k"]},"e":"z"}"#);
-        let expected = ["/a", "/a", "/b${K}", "/b${K}/c${K}", "/b${K}/c${K}", "/b${K}/d", "/b${K}/d/0", "/e", "/e"];
+        assert_eq!(value.to_string(), r#"{"a":"x$","bk":{"ck":"yk","d":["k","$ {K}"]},"e":"z","f":"{k}"}"#);
+        let expected = ["/b${K}", "/b${K}/c${K}", "/b${K}/c${K}", "/b${K}/d/0", "/f"];
         assert_eq!(visited, expected);
+        assert!(holds_template("a$${") && !holds_template("$") && !holds_template("{$}"));
     }
 
     #[test]
     fn walks_every_text_in_document_order() {
-        let mut value = serde_json::json!({"a/b": ["x", 1, {"k": "y"}], "z": "w"});
+        let value = serde_json::json!({"a/b": ["x", 1, {"k": "y"}], "z": "w"});
         let mut seen = Vec::new();
         for_each_text(&value, "", &mut |text, at| seen.push(format!("{}={text}", at.pointer())));
         assert_eq!(seen, ["/a~1b=a/b", "/a~1b/0=x", "/a~1b/2/k=k", "/a~1b/2/k=y", "/z=z", "/z=w"]);
-        let upper = try_for_each_text_mut(&mut value, &mut String::new(), &mut |text, _| {
-            *text = text.to_uppercase();
-            Ok::<(), ()>(())
-        });
-        assert_eq!((upper, value), (Ok(()), serde_json::json!({"A/B": ["X", 1, {"K": "Y"}], "Z": "W"})));
-        let mut stopped = serde_json::json!(["a", "b"]);
-        let first = try_for_each_text_mut(&mut stopped, &mut String::new(), &mut |_, at| Err(at.to_owned()));
-        assert_eq!(first, Err("/0".to_owned()));
+        let mut stopped = serde_json::json!(["a", "${b}", "${c}"]);
+        let first = try_for_each_template_mut(&mut stopped, &mut String::new(), &mut |_, at| Err(at.to_owned()));
+        assert_eq!(first, Err("/1".to_owned()));
     }
 
     #[test]

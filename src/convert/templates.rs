@@ -170,7 +170,7 @@ fn endpoint_strings(endpoint: &mut Endpoint, at: &str, changed: &mut Changed) {
 
 /// A fixed value from the document (any JSON), its strings and keys escaped.
 fn escape_value(value: &mut Value, at: &mut String, changed: &mut Changed) {
-    let Ok(()) = pointer::try_for_each_text_mut(value, at, &mut |text, at| {
+    let Ok(()) = pointer::try_for_each_template_mut(value, at, &mut |text, at| {
         changed.fix(text, &|| at.to_owned());
         Ok::<(), std::convert::Infallible>(())
     });

@@ -6,7 +6,8 @@ use serde_json::Value;
 
 /// Whether `text` has a `${` the node would interpolate (one not preceded by `\`).
 pub fn has_unescaped(text: &str) -> bool {
-    text.match_indices("${").any(|(at, _)| !text.get(..at).is_some_and(|before| before.ends_with('\\')))
+    crate::pointer::holds_template(text)
+        && text.match_indices("${").any(|(at, _)| !text.get(..at).is_some_and(|before| before.ends_with('\\')))
 }
 
 /// `text` with a `\` before every `${`, so the node's interpolation gives back `text` as it is

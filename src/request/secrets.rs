@@ -111,7 +111,7 @@ impl Secrets {
     /// `${NAME}`s filled and its `\${`s unescaped.
     pub fn interpolate_document(&self, document: &Value) -> Result<Value, Diagnostic> {
         let mut document = document.clone();
-        pointer::try_for_each_text_mut(&mut document, &mut String::new(), &mut |text, at| {
+        pointer::try_for_each_template_mut(&mut document, &mut String::new(), &mut |text, at| {
             if text.contains("${") {
                 *text = self.interpolate(text, at)?;
             }

@@ -133,7 +133,7 @@ fn interpolated(mut document: Value, secrets: &Secrets) -> Result<(Value, Vec<St
         .with_help("write `\\${` for a literal `${` (`\\\\${` inside a JSON string); keep secrets in apiCredentials"));
     }
     let no_secrets = Secrets::none();
-    crate::pointer::try_for_each_text_mut(&mut document, &mut String::new(), &mut |text, at| {
+    crate::pointer::try_for_each_template_mut(&mut document, &mut String::new(), &mut |text, at| {
         if !text.contains("${") {
             return Ok(());
         }

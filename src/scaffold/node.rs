@@ -104,7 +104,7 @@ fn embeddable(oises: &[Value], family: FormatFamily, node: &str) -> (Vec<Value>,
     for (index, ois) in oises.iter().enumerate() {
         let mut ois = ois.clone();
         let mut at = format!("/ois/{index}");
-        let _ = crate::pointer::try_for_each_text_mut(&mut ois, &mut at, &mut |text, at| {
+        let _ = crate::pointer::try_for_each_template_mut(&mut ois, &mut at, &mut |text, at| {
             // A server URL's secret is the node's to fill (checked by validation before this).
             let server_secret = crate::ois::templates::is_server_url(at)
                 && crate::node::server_url_secret_problem(text, crate::node::is_node_secret).is_none();

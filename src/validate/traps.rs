@@ -155,7 +155,8 @@ fn reserved(endpoint: &Value, at: &str, name: &str, diagnostics: &mut Vec<Diagno
 
 /// The base type and whether it is an array, for a type the node can encode.
 fn path_values(endpoint: &Value, at: &str, name: &str, from_table: bool, diagnostics: &mut Vec<Diagnostic>) {
-    let is_path = |item: &Value| item.pointer("/operationParameter/in").and_then(Value::as_str) == Some("path");
+    let is_path =
+        |item: &Value| item.get("operationParameter").and_then(|p| p.get("in")).and_then(Value::as_str) == Some("path");
     if let Some(fixed) = endpoint.get("fixedOperationParameters").and_then(Value::as_array) {
         for (index, item) in fixed.iter().enumerate().filter(|(_, item)| is_path(item)) {
             let value = match item.get("value") {
@@ -163,7 +164,8 @@ fn path_values(endpoint: &Value, at: &str, name: &str, from_table: bool, diagnos
                 Some(Value::Null) | None => String::new(),
                 Some(other) => other.to_string(),
             };
-            let parameter = item.pointer("/operationParameter/name").and_then(Value::as_str).unwrap_or("?");
+            let parameter =
+                item.get("operationParameter").and_then(|p| p.get("name")).and_then(Value::as_str).unwrap_or("?");
             let unsafe_value = value.is_empty() || value.contains(['/', '?', '#']) || value.contains("$&");
             if unsafe_value {
                 diagnostics.push(
