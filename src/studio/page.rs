@@ -181,6 +181,10 @@ pub struct DraftView {
     pub problems: Vec<[usize; 2]>,
     /// The secrets its credentials need.
     pub secrets_needed: Vec<String>,
+    /// How its text is laid out, lines and bytes: when it changes, the endpoints' diagnostics
+    /// have moved in the text (they are placed when asked for, a card at a time).
+    #[serde(skip)]
+    pub layout: (usize, usize),
 }
 
 /// An endpoint's processing code, as the form shows it.
@@ -299,8 +303,9 @@ pub struct Sent {
     revision: u64,
     names: Vec<String>,
     prints: Vec<u64>,
-    positions: Vec<Vec<usize>>,
-    /// Every endpoint's diagnostics, the first endpoint's first; where each endpoint's end.
+    layout: (usize, usize),
+    /// Every endpoint's diagnostics, the first endpoint's first (not yet placed in the text: a
+    /// card's are placed when it asks); where each endpoint's end.
     problems: HeldReport,
     ends: Vec<usize>,
 }
@@ -312,18 +317,6 @@ impl Sent {
         let start = index.checked_sub(1).and_then(|before| self.ends.get(before)).copied().unwrap_or(0);
         Some((self.revision, self.problems.placed_in(start..end)))
     }
-}
-
-/// Each endpoint's diagnostics' places in the text, `[line, column, …]`.
-fn positions(view: &DraftView) -> Vec<Vec<usize>> {
-    let mut found = vec![Vec::new(); view.endpoints.len()];
-    for placed in &view.diagnostics {
-        if let Some(list) = placed.endpoint.and_then(|index| found.get_mut(index)) {
-            let location = &placed.diagnostic.location;
-            list.extend([location.line.unwrap_or_default(), location.column.unwrap_or_default()]);
-        }
-    }
-    found
 }
 
 /// A hasher written to as JSON is serialized into it, with no text made.
@@ -384,11 +377,12 @@ fn changed_only<T>(list: Vec<T>, is_changed: &[bool]) -> Vec<T> {
 /// the page to ask for; `sent` becomes what the page will hold.
 pub fn since(mut view: DraftView, seen: Option<u64>, sent: &mut Sent) -> DraftView {
     let now = prints(&view);
-    let places = positions(&view);
     let names: Vec<String> = view.endpoints.iter().map(|e| e.name.clone()).collect();
     let same_list = seen == Some(sent.revision) && sent.revision != 0 && names == sent.names;
     let previous = std::mem::take(&mut sent.prints);
-    let previous_places = std::mem::take(&mut sent.positions);
+    // Lines added or taken move what follows; in a text of a line or two, any change of its length.
+    let (lines, bytes) = view.layout;
+    let shifted = sent.layout.0 != lines || (lines < 2 && sent.layout.1 != bytes);
     let mut problems = vec![Vec::new(); view.endpoints.len()];
     let mut own = Vec::new();
     for placed in std::mem::take(&mut view.diagnostics) {
@@ -408,20 +402,25 @@ pub fn since(mut view: DraftView, seen: Option<u64>, sent: &mut Sent) -> DraftVi
         })
         .collect();
     let problems = HeldReport::new(problems.into_iter().flatten().collect());
-    *sent = Sent { revision: view.revision, names, prints: now.clone(), positions: places.clone(), problems, ends };
+    *sent = Sent { revision: view.revision, names, prints: now.clone(), layout: view.layout, problems, ends };
     if !same_list {
         return view;
     }
     let changed: Vec<usize> =
         now.iter().zip(&previous).enumerate().filter(|(_, (a, b))| a != b).map(|(i, _)| i).collect();
     let is_changed: Vec<bool> = now.iter().zip(&previous).map(|(a, b)| a != b).collect();
-    let moved: Vec<usize> = places
-        .into_iter()
-        .zip(previous_places)
-        .enumerate()
-        .filter(|(index, (now, before))| now != before && !is_changed.get(*index).copied().unwrap_or(false))
-        .map(|(index, _)| index)
-        .collect();
+    // A shifted text moved every endpoint's diagnostics that did not change: an open card asks for
+    // its own again.
+    let moved: Vec<usize> = match shifted {
+        true => is_changed
+            .iter()
+            .zip(&view.problems)
+            .enumerate()
+            .filter(|(_, (changed, [count, _]))| !**changed && *count > 0)
+            .map(|(index, _)| index)
+            .collect(),
+        false => Vec::new(),
+    };
     view.moved = Some(moved);
     view.endpoints = changed_only(std::mem::take(&mut view.endpoints), &is_changed);
     view.problems = changed_only(std::mem::take(&mut view.problems), &is_changed);

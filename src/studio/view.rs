@@ -39,6 +39,26 @@ pub fn placed(diagnostics: Vec<Diagnostic>, source: Option<&Source>) -> Vec<Plac
     placed
 }
 
+/// `diagnostics` with their fixes in the page's words, not yet located: [`place`] them.
+pub fn unplaced(diagnostics: Vec<Diagnostic>) -> Vec<Placed> {
+    located(diagnostics, None)
+}
+
+/// Locates each of `placed` pointing into `source` and gives it its line.
+pub fn place<'p>(placed: impl Iterator<Item = &'p mut Placed>, source: &Source) {
+    let mut placed: Vec<&mut Placed> = placed.collect();
+    for one in placed.iter_mut().filter(|one| one.diagnostic.location.document == Document::Input) {
+        source.locate_diagnostic(&mut one.diagnostic);
+    }
+    let starts: Vec<usize> = match placed.is_empty() {
+        true => Vec::new(),
+        false => std::iter::once(0).chain(memchr::memchr_iter(b'\n', source.text.as_bytes()).map(|i| i + 1)).collect(),
+    };
+    for one in placed {
+        excerpt(one, &source.text, &starts);
+    }
+}
+
 /// `diagnostics` located in `source` (when they point into it), without their lines: what is
 /// held of a report the page is sent only when asked ([`excerpts`] then).
 pub fn located(diagnostics: Vec<Diagnostic>, source: Option<&Source>) -> Vec<Placed> {
@@ -60,15 +80,24 @@ pub fn located(diagnostics: Vec<Diagnostic>, source: Option<&Source>) -> Vec<Pla
 pub fn excerpts(placed: &mut [Placed], text: &str) {
     let starts: Vec<usize> =
         std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect();
-    for one in placed.iter_mut().filter(|one| one.diagnostic.location.document == Document::Input) {
-        one.excerpt = one.diagnostic.location.line.and_then(|line| {
-            let start = *starts.get(line.checked_sub(1)?)?;
-            let end = starts.get(line).map_or(text.len(), |next| next.saturating_sub(1));
-            let line = text.get(start..end)?.trim_end();
-            let column = one.diagnostic.location.column.unwrap_or(1);
-            Some(around(line, column))
-        });
+    for one in placed.iter_mut() {
+        excerpt(one, text, &starts);
     }
+}
+
+/// Gives `one`, when it is located in the document `text` (whose lines start at `starts`), the
+/// line it points at.
+fn excerpt(one: &mut Placed, text: &str, starts: &[usize]) {
+    if one.diagnostic.location.document != Document::Input {
+        return;
+    }
+    one.excerpt = one.diagnostic.location.line.and_then(|line| {
+        let start = *starts.get(line.checked_sub(1)?)?;
+        let end = starts.get(line).map_or(text.len(), |next| next.saturating_sub(1));
+        let line = text.get(start..end)?.trim_end();
+        let column = one.diagnostic.location.column.unwrap_or(1);
+        Some(around(line, column))
+    });
 }
 
 /// At most [`EXCERPT_CHARS`] of `line` with its `column` (1-based, in characters) in them: a long

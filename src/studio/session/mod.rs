@@ -289,7 +289,9 @@ impl Session {
             }
             Err(error) => crate::validate::Validation::unreadable(error.clone()).diagnostics,
         };
-        let mut diagnostics = view::placed(found, Some(&source));
+        // Placed in the text now only when not about one endpoint: an endpoint's are placed when
+        // its card asks for them (a big draft has tens of thousands, found again on each edit).
+        let mut diagnostics = view::unplaced(found);
         self.revisions.set(self.revisions.get() + 1);
         let mut view = DraftView {
             revision: self.revisions.get(),
@@ -314,6 +316,7 @@ impl Session {
             diagnostics: Vec::new(),
             problems: Vec::new(),
             secrets_needed: Vec::new(),
+            layout: (memchr::memchr_iter(b'\n', draft.text.as_bytes()).count(), draft.text.len()),
         };
         if let Ok(root) = &parsed
             && let Ok(read) = crate::ois::OisDocument::read(root)
@@ -328,6 +331,7 @@ impl Session {
                 page::place_in_endpoints(&mut diagnostics, &chosen.pointer);
             }
         }
+        view::place(diagnostics.iter_mut().filter(|placed| placed.endpoint.is_none()), &source);
         view.diagnostics = diagnostics;
         // The draft's tree is big and no longer needed.
         drop_aside(parsed);

@@ -173,8 +173,9 @@ impl Session {
     /// its card when it opens.
     pub fn problems(&self, request: &ProblemsRequest) -> Answer {
         let sent = self.sent.borrow();
-        let (revision, found) =
+        let (revision, mut found) =
             sent.problems(request.endpoint).ok_or_else(|| refuse("no such endpoint: draw the page again"))?;
+        view::place(found.iter_mut(), &self.draft()?.held().source());
         Ok(Reply::typed(&answers::Problems { revision, diagnostics: found }))
     }
 }

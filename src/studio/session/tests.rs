@@ -31,6 +31,8 @@ fn every_diagnostic(session: &Session, view: &Value) -> Vec<Value> {
         let errors = list.iter().filter(|d| d["severity"] == "error").count();
         assert_eq!(json!(errors), count[1], "endpoint {index}");
         assert!(list.iter().all(|d| d["endpoint"] == index), "endpoint {index}: {list:?}");
+        // Placed in the draft's text when asked for: its line and the line's text.
+        assert!(list.iter().all(|d| d["line"].is_u64() && d["excerpt"].is_string()), "endpoint {index}: {list:?}");
         found.extend(list.iter().cloned());
     }
     assert!(session.problems(&ProblemsRequest { endpoint: counts.len() }).is_err(), "no endpoint past the last");
