@@ -33,12 +33,6 @@ struct Held {
     scans: AtomicUsize,
 }
 
-impl PartialEq for JsonBody {
-    fn eq(&self, other: &Self) -> bool {
-        self.text() == other.text() || matches!((self.value(), other.value()), (Ok(a), Ok(b)) if a == b)
-    }
-}
-
 impl JsonBody {
     /// `text` read as `JSON.parse` reads it (a later duplicate key wins, `1e400` is Infinity);
     /// `None` when it is not JSON (YAML, HTML, text); an error when it would become more values
@@ -103,9 +97,11 @@ impl JsonBody {
     pub(crate) fn value_at(&self, path: Option<&str>) -> Result<std::borrow::Cow<'_, Value>, Diagnostic> {
         let scanned = self.0.scans.fetch_add(1, Ordering::Relaxed);
         if self.is_built() || scanned >= SCANS_BEFORE_BUILDING {
-            let value = self.value()?;
-            let parsed = crate::js::as_parsed_borrowed(value);
-            return Ok(std::borrow::Cow::Owned(super::response::extract_value(&parsed, path)?.clone()));
+            use std::borrow::Cow;
+            return Ok(match crate::js::as_parsed_borrowed(self.value()?) {
+                Cow::Borrowed(value) => Cow::Borrowed(super::response::extract_value(value, path)?),
+                Cow::Owned(value) => Cow::Owned(super::response::extract_value(&value, path)?.clone()),
+            });
         }
         let text = self.text();
         let span = span_at(text, path)?;
@@ -117,7 +113,7 @@ impl JsonBody {
     /// it lies, keys in the order and number the API sent them.
     pub fn shown(&self, style: Style, string: &dyn Fn(&str, bool) -> String) -> String {
         let Some(Ok(value)) = self.0.value.get() else { return json_text::rewritten(self.text(), style, string) };
-        let masked = rewrite_strings(value, string);
+        let masked = map_texts(value, string);
         match (style.pretty, style.javascript) {
             (true, true) => crate::js::stringify_pretty(&masked),
             (false, true) => crate::js::stringify(&masked),
@@ -127,14 +123,12 @@ impl JsonBody {
     }
 }
 
-/// `value` with every string (and key) given to `string`.
-fn rewrite_strings(value: &Value, string: &dyn Fn(&str, bool) -> String) -> Value {
+/// `value` with every string given to `string` (`true` for a key, which keeps its place).
+pub(super) fn map_texts(value: &Value, string: &dyn Fn(&str, bool) -> String) -> Value {
     match value {
         Value::String(text) => Value::String(string(text, false)),
-        Value::Array(items) => Value::Array(items.iter().map(|v| rewrite_strings(v, string)).collect()),
-        Value::Object(map) => {
-            Value::Object(map.iter().map(|(k, v)| (string(k, true), rewrite_strings(v, string))).collect())
-        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| map_texts(v, string)).collect()),
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (string(k, true), map_texts(v, string))).collect()),
         other => other.clone(),
     }
 }

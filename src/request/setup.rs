@@ -134,9 +134,6 @@ fn interpolated(mut document: Value, secrets: &Secrets) -> Result<(Value, Vec<St
     }
     let no_secrets = Secrets::none();
     crate::pointer::try_for_each_template_mut(&mut document, &mut String::new(), &mut |text, at| {
-        if !text.contains("${") {
-            return Ok(());
-        }
         if at.starts_with("/apiCredentials/") || crate::ois::templates::is_server_url(at) {
             *text = secrets.interpolate(text, at)?;
         } else if !in_secret_place(at) {
@@ -209,17 +206,14 @@ impl Forms {
 /// one would mask the report's own keys (`"ok"` of a secret `k`).
 pub fn mask_json_as(value: &Value, secrets: &[String], placeholder: &str) -> Value {
     let (all, long) = json_forms(secrets);
-    masked_json(value, &all, &long, placeholder)
+    super::body::map_texts(value, &|text, key| masked_json_text(&all, &long, text, key, placeholder))
 }
 
 /// An API's JSON body written out in `style` with every string and key masked as
 /// [`mask_json_as`] masks them, from its text where it lies unless its value is built.
 pub fn mask_body_as(body: &super::JsonBody, secrets: &[String], placeholder: &str, style: super::Style) -> String {
     let (all, long) = json_forms(secrets);
-    body.shown(style, &|text, key| match key {
-        true => long.mask(text, placeholder),
-        false => all.mask(text, placeholder),
-    })
+    body.shown(style, &|text, key| masked_json_text(&all, &long, text, key, placeholder))
 }
 
 /// The forms to mask in a JSON value's strings, and in its keys.
@@ -228,15 +222,9 @@ fn json_forms(secrets: &[String]) -> (Forms, Forms) {
     (Forms::of(secrets), Forms::of(&long))
 }
 
-fn masked_json(value: &Value, all: &Forms, long: &Forms, placeholder: &str) -> Value {
-    match value {
-        Value::String(text) => Value::String(all.mask(text, placeholder)),
-        Value::Array(items) => Value::Array(items.iter().map(|v| masked_json(v, all, long, placeholder)).collect()),
-        Value::Object(map) => Value::Object(
-            map.iter().map(|(k, v)| (long.mask(k, placeholder), masked_json(v, all, long, placeholder))).collect(),
-        ),
-        other => other.clone(),
-    }
+/// A string of a JSON value masked: a value's by every secret, a key's by the long ones.
+fn masked_json_text(all: &Forms, long: &Forms, text: &str, key: bool, placeholder: &str) -> String {
+    if key { long.mask(text, placeholder) } else { all.mask(text, placeholder) }
 }
 
 /// Secrets shorter than this are not sought in the keys of a JSON answer.
