@@ -112,9 +112,7 @@ impl Secrets {
     pub fn interpolate_document(&self, document: &Value) -> Result<Value, Diagnostic> {
         let mut document = document.clone();
         pointer::try_for_each_template_mut(&mut document, &mut String::new(), &mut |text, at| {
-            if text.contains("${") {
-                *text = self.interpolate(text, at)?;
-            }
+            *text = self.interpolate(text, at)?;
             Ok(())
         })?;
         Ok(document)

@@ -490,8 +490,6 @@ fn number_at(text: &str, line: usize, column: usize) -> Option<(usize, usize)> {
     (end > start).then_some((start, end))
 }
 
-/// JSON when the first meaningful character opens an object or array, YAML otherwise. The
-/// extension decides only whether a failed JSON parse may be retried as YAML.
 /// Refuses `text` (named `name`) when it would become more values than its size allows
 /// ([`density`]), before one is built.
 fn within_values_allowed(name: &str, text: &str, format: Format) -> Result<(), Diagnostic> {
@@ -545,6 +543,8 @@ impl Format {
     }
 }
 
+/// JSON when the first meaningful character opens an object or array, YAML otherwise. The
+/// extension decides only whether a failed JSON parse may be retried as YAML.
 fn detect_format(text: &str, _name: &str) -> Format {
     match text.trim_start().as_bytes().first() {
         Some(b'{' | b'[') => Format::Json,

@@ -46,16 +46,9 @@ pub fn unplaced(diagnostics: Vec<Diagnostic>) -> Vec<Placed> {
 
 /// Locates each of `placed` pointing into `source` and gives it its line.
 pub fn place<'p>(placed: impl Iterator<Item = &'p mut Placed>, source: &Source) {
-    let mut placed: Vec<&mut Placed> = placed.collect();
-    for one in placed.iter_mut().filter(|one| one.diagnostic.location.document == Document::Input) {
+    for one in placed.filter(|one| one.diagnostic.location.document == Document::Input) {
         source.locate_diagnostic(&mut one.diagnostic);
-    }
-    let starts: Vec<usize> = match placed.is_empty() {
-        true => Vec::new(),
-        false => std::iter::once(0).chain(memchr::memchr_iter(b'\n', source.text.as_bytes()).map(|i| i + 1)).collect(),
-    };
-    for one in placed {
-        excerpt(one, &source.text, &starts);
+        excerpt(one, |line| source.line_text(line));
     }
 }
 
@@ -80,21 +73,20 @@ pub fn located(diagnostics: Vec<Diagnostic>, source: Option<&Source>) -> Vec<Pla
 pub fn excerpts(placed: &mut [Placed], text: &str) {
     let starts: Vec<usize> =
         std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect();
-    for one in placed.iter_mut() {
-        excerpt(one, text, &starts);
+    let line_text = |line: usize| {
+        let start = *starts.get(line.checked_sub(1)?)?;
+        let end = starts.get(line).map_or(text.len(), |next| next.saturating_sub(1));
+        text.get(start..end)
+    };
+    for one in placed.iter_mut().filter(|one| one.diagnostic.location.document == Document::Input) {
+        excerpt(one, line_text);
     }
 }
 
-/// Gives `one`, when it is located in the document `text` (whose lines start at `starts`), the
-/// line it points at.
-fn excerpt(one: &mut Placed, text: &str, starts: &[usize]) {
-    if one.diagnostic.location.document != Document::Input {
-        return;
-    }
+/// Gives `one`, located in the document, the line it points at (`line_text` reads a 1-based line).
+fn excerpt<'t>(one: &mut Placed, line_text: impl Fn(usize) -> Option<&'t str>) {
     one.excerpt = one.diagnostic.location.line.and_then(|line| {
-        let start = *starts.get(line.checked_sub(1)?)?;
-        let end = starts.get(line).map_or(text.len(), |next| next.saturating_sub(1));
-        let line = text.get(start..end)?.trim_end();
+        let line = line_text(line)?.trim_end();
         let column = one.diagnostic.location.column.unwrap_or(1);
         Some(around(line, column))
     });
