@@ -28,6 +28,13 @@ for name, body in bodies.items():
                   '"response":{"status":200,"headers":[["content-type","application/json"]],"body":' + body + '},"latencyMs":1}')
     with open(f"{name}.ois.json", "w") as out:
         out.write(json.dumps(ois)[:-1] + ',"x-answers":' + body + '}')
+    # The same array in an endpoint, and with a secret's name in it: a check of every text reads
+    # that, so the document is read whole.
+    endpoint = json.dumps(ois["endpoints"][0])[:-1]
+    with open(f"{name}.endpoint.ois.json", "w") as out:
+        out.write(json.dumps(ois).replace(endpoint, endpoint + ',"x-answers":' + body, 1))
+    with open(f"{name}.secret.ois.json", "w") as out:
+        out.write(json.dumps(ois)[:-1] + ',"x-answers":' + body[:-1] + ',"${API_KEY}"]}')
 EOF
 peak() { # LABEL INPUT COMMAND...: the command's peak RSS against the input's size
   local label=$1 input=$2
@@ -45,6 +52,8 @@ for name in dense prices; do
   recording=$name/get-items.json
   peak "call --replay ($name)" "$recording" "$ois" call ois.json --endpoint items --replay "$name"
   peak "validate an OIS holding it ($name)" "$name.ois.json" "$ois" validate "$name.ois.json"
+  peak "validate, the array in an endpoint ($name)" "$name.endpoint.ois.json" "$ois" validate "$name.endpoint.ois.json"
+  peak "validate, a \${NAME} in the array ($name)" "$name.secret.ois.json" "$ois" validate "$name.secret.ois.json"
   # The mock serves the recording to three calls in turn; its peak is read from /proc.
   "$ois" mock "$name" --port $port >/dev/null 2>&1 &
   mock=$!

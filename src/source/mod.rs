@@ -193,7 +193,7 @@ impl Source {
 
     /// Parses the text. Errors carry the parser's own line and column.
     pub fn parse(&self) -> Result<Value, Diagnostic> {
-        self.parse_reading(None)
+        self.parse_reading(None, true)
     }
 
     /// Parses the text for a reader that reads only what `interest` says: a JSON value it reads
@@ -204,10 +204,16 @@ impl Source {
     /// `$ref` in what is read leads into what was left out, or names another file (or a URL that
     /// is the document's own `$self`), nothing is left out. YAML is read whole.
     pub fn parse_for(&self, interest: Interest) -> Result<Value, Diagnostic> {
-        self.parse_reading(Some(interest))
+        self.parse_reading(Some(interest), true)
     }
 
-    fn parse_reading(&self, interest: Option<Interest>) -> Result<Value, Diagnostic> {
+    /// [`Source::parse_for`] for a reader that follows no `$ref` (an OIS or a node config holds
+    /// them as plain text): what `interest` leaves out stays out wherever a `$ref` leads.
+    pub fn parse_for_unreferenced(&self, interest: Interest) -> Result<Value, Diagnostic> {
+        self.parse_reading(Some(interest), false)
+    }
+
+    fn parse_reading(&self, interest: Option<Interest>, follows_references: bool) -> Result<Value, Diagnostic> {
         if self.text.trim().is_empty() {
             return Err(self.named(
                 Diagnostic::new(Code::InputEmpty, "", format!("{} is empty", self.name))
@@ -217,7 +223,7 @@ impl Source {
         self.within_values_allowed()?;
         parse::take_references();
         let parsed = match self.format {
-            Format::Json => self.parse_json(interest),
+            Format::Json => self.parse_json(interest, follows_references),
             Format::Yaml => self.parse_yaml(),
         };
         let references = parse::take_references().other_documents;
@@ -259,9 +265,9 @@ impl Source {
         self.references.get().copied()
     }
 
-    fn parse_json(&self, interest: Option<Interest>) -> Result<Value, Diagnostic> {
+    fn parse_json(&self, interest: Option<Interest>, follows_references: bool) -> Result<Value, Diagnostic> {
         let parsed = match interest {
-            Some(interest) => parse::json_for(&self.text, interest),
+            Some(interest) => parse::json_for(&self.text, interest, follows_references),
             None => parse::json(&self.text),
         };
         let parsed = parsed.map(|parsed| {

@@ -37,7 +37,7 @@ static NODE_SETTINGS: Shape = Shape::Object(&[
     required("airnodeWalletMnemonic", &STRING),
     required("stage", &STAGE),
 ]);
-static CONFIG: Shape = Shape::Object(&[
+pub(super) static CONFIG: Shape = Shape::Object(&[
     required("apiCredentials", &Shape::Array(&CREDENTIAL)),
     required("endpoints", &Shape::Record(&ENDPOINT)),
     required("nodeSettings", &NODE_SETTINGS),

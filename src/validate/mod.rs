@@ -8,6 +8,7 @@ mod feed_config;
 pub(crate) mod feed_ids;
 mod feeds;
 mod node_config;
+mod reading;
 mod shape;
 pub(crate) mod signed_api;
 mod snippets;
@@ -15,6 +16,7 @@ pub mod templates;
 
 pub use feed_config::{accepted_by, against_target};
 pub use node_config::rrp_template_ids_with_secrets;
+pub use reading::parse;
 pub use signed_api::{configs_agree, tokens_agree};
 mod traps;
 
@@ -149,9 +151,9 @@ pub fn verify_ids(config: &Value) -> Result<Vec<Diagnostic>, Diagnostic> {
     }
 }
 
-/// Parses and validates `source`; every diagnostic is located in its text.
+/// Parses and validates `source` ([`parse`]); every diagnostic is located in its text.
 pub fn validate(source: &Source, family: Option<FormatFamily>) -> Validation {
-    match source.parse() {
+    match parse(source) {
         Ok(root) => validate_parsed(source, &root, family),
         Err(error) => Validation::unreadable(error),
     }

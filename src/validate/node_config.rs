@@ -105,7 +105,7 @@ static CHAIN: Shape = Shape::Object(&[
     required("maxConcurrency", &POSITIVE),
 ]);
 
-static CONFIG: Shape = Shape::Object(&[
+pub(super) static CONFIG: Shape = Shape::Object(&[
     required("chains", &Shape::Array(&CHAIN)),
     required("nodeSettings", &NODE_SETTINGS),
     required("ois", &ANY),

@@ -39,8 +39,8 @@ pub(super) enum Tag {
 }
 
 pub(super) struct Field {
-    name: &'static str,
-    shape: &'static Shape,
+    pub(super) name: &'static str,
+    pub(super) shape: &'static Shape,
     required: bool,
 }
 

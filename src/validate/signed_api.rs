@@ -26,7 +26,7 @@ static ALLOWED_AIRNODE: Shape = Shape::Object(&[
 ]);
 static CACHE: Shape =
     Shape::Object(&[required("type", &Shape::OneOf(&["browser", "cdn"])), required("maxAgeSeconds", &NON_NEGATIVE)]);
-static CONFIG: Shape = Shape::Object(&[
+pub(super) static CONFIG: Shape = Shape::Object(&[
     required("endpoints", &Shape::Array(&ENDPOINT)),
     optional("cache", &CACHE),
     required("allowedAirnodes", &Shape::LiteralOr("*", &Shape::NonEmpty(&Shape::Array(&ALLOWED_AIRNODE)))),

@@ -59,3 +59,4 @@ mod studio;
 mod studio_browser;
 mod targets;
 mod update;
+mod validate_parse;

@@ -132,7 +132,7 @@ fn agree(verdicts: &mut [FileVerdict], secrets: &[PathBuf]) {
     if !verdicts.iter().any(|v| v.kind == Some(DocumentKind::Node(ConfigKind::SignedApi))) {
         return;
     }
-    let parsed = |v: &FileVerdict| v.located.source.as_ref().and_then(|s| s.parse().ok());
+    let parsed = |v: &FileVerdict| v.located.source.as_ref().and_then(|s| crate::validate::parse(s).ok());
     let feeds: Vec<Value> = verdicts
         .iter()
         .filter(|v| v.kind == Some(DocumentKind::Node(ConfigKind::AirnodeFeed)))
@@ -180,7 +180,7 @@ fn rrp_template_ids(verdicts: &mut [FileVerdict], secrets: &[PathBuf]) {
     };
     for verdict in verdicts.iter_mut().filter(|v| unchecked(v)) {
         let Some(source) = verdict.located.source.as_ref() else { continue };
-        let Ok(config) = source.parse() else { continue };
+        let Ok(config) = crate::validate::parse(source) else { continue };
         let mut diagnostics = std::mem::take(&mut verdict.located.diagnostics);
         let before = diagnostics.len();
         if files
@@ -224,7 +224,7 @@ fn each_file(job: &ValidateJob) -> Vec<FileVerdict> {
             let config = matches!(validation.kind, Some(DocumentKind::Node(_)));
             if let (Some(source), Some(target), true) = (&source, &job.target, config)
                 && let Some(mut refused) =
-                    source.parse().ok().and_then(|root| crate::validate::against_target(&root, target))
+                    crate::validate::parse(source).ok().and_then(|root| crate::validate::against_target(&root, target))
             {
                 source.locate_diagnostic(&mut refused);
                 validation.diagnostics.push(refused);

@@ -33,7 +33,7 @@ pub(super) struct Answers<'a> {
 /// The diagnostics of answering `source`'s templates or feeds from the recordings: each problem
 /// a call met, and a note of how many values were answered. Nothing for a file with neither.
 pub(super) fn check(source: &Source, kind: Option<DocumentKind>, answers: &Answers) -> Vec<Diagnostic> {
-    let Ok(document) = source.parse() else { return Vec::new() };
+    let Ok(document) = crate::validate::parse(source) else { return Vec::new() };
     let job = |ois_title: Option<String>| -> Result<CallJob, Diagnostic> {
         let mut inputs = CallInputs::new(source.name.clone().into());
         inputs.held = Some(crate::jobs::Held { name: source.name.clone(), text: source.text.clone() });

@@ -61,13 +61,20 @@ fn splits(text: &str) -> bool {
 }
 
 /// [`json`] for a reader that reads only what `interest` says ([`prune`]): what it leaves
-/// unread is checked but absent from the value. When anything is wrong with the text, or a `$ref`
-/// leads into what was left out, or names another file (whose `$ref`s might lead back into it),
-/// the text is parsed again as [`json`] parses it, which has the last word.
-pub(crate) fn json_for(text: &str, interest: Interest) -> Result<Parsed<'_>, serde_json::Error> {
+/// unread is checked but absent from the value. When anything is wrong with the text, or a value
+/// read for its key only holds a text that matters ([`Reading::KeyOnly`]), or — for a reader
+/// that `follows_references` — a `$ref` leads into what was left out, or names another file
+/// (whose `$ref`s might lead back into it), the text is parsed again as [`json`] parses it, which
+/// has the last word.
+pub(crate) fn json_for(
+    text: &str,
+    interest: Interest,
+    follows_references: bool,
+) -> Result<Parsed<'_>, serde_json::Error> {
     if is_strict() && interest(&[]) == Reading::Members {
         let pruned = state::with_interest(Some(interest), || {
-            if splits(text) {
+            // The split parse reads an object; an array's elements are read by the pruned one.
+            if splits(text) && text.trim_start_matches(JSON_SPACE).starts_with('{') {
                 split::json(text, Some(interest))
             } else {
                 json_pruned(text, interest).map(Parsed::whole)
@@ -77,16 +84,20 @@ pub(crate) fn json_for(text: &str, interest: Interest) -> Result<Parsed<'_>, ser
         // Another file's `$ref`s might lead back into what was left out; so might a URL's, when it
         // is the document's own (`$self`).
         let references = references();
-        if let Some(parsed) = pruned
-            && !unread_reached
-            && !references.files
-            && !(references.other_documents && parsed.value.get("$self").is_some())
-        {
-            return Ok(parsed);
+        if let Some(parsed) = pruned {
+            let leads_out = unread_reached
+                || references.files
+                || (references.other_documents && parsed.value.get("$self").is_some());
+            if !(follows_references && leads_out) {
+                return Ok(parsed);
+            }
         }
     }
     json(text)
 }
+
+/// The white space JSON allows between tokens.
+const JSON_SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 
 /// JSON text as a `Value` without what `interest` leaves unread, parsed in one go; `None` on any
 /// error (the whole parse then says what).

@@ -73,8 +73,26 @@ impl<'de> Visitor<'de> for PrunedSeed<'_> {
         ValueVisitor.visit_unit()
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
-        ValueVisitor.visit_seq(seq)
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        if !state::open_level() {
+            return Err(de::Error::custom(seeds::TOO_DEEP_FOR_A_PIECE));
+        }
+        let mut items = seeds::Chunked::default();
+        let mut index = 0_usize;
+        loop {
+            let index_text = index.to_string();
+            let path = below(self.path, &index_text);
+            let item = match (self.interest)(&path) {
+                Reading::Members => seq.next_element_seed(PrunedSeed { interest: self.interest, path: &path })?,
+                Reading::KeyOnly => seq.next_element_seed(KeyOnlySeed)?,
+                Reading::Whole | Reading::Nothing | Reading::Referenced => seq.next_element_seed(ValueSeed)?,
+            };
+            let Some(item) = item else { break };
+            items.push(item);
+            index += 1;
+        }
+        state::close_level();
+        Ok(Value::Array(items.into_vec()))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
@@ -89,6 +107,7 @@ impl<'de> Visitor<'de> for PrunedSeed<'_> {
             let value = match (self.interest)(&path) {
                 Reading::Whole | Reading::Referenced => map.next_value_seed(ValueSeed)?,
                 Reading::Members => map.next_value_seed(PrunedSeed { interest: self.interest, path: &path })?,
+                Reading::KeyOnly => map.next_value_seed(KeyOnlySeed)?,
                 Reading::Nothing => {
                     with_interest(None, || map.next_value_seed(CheckSeed))?;
                     if object.contains_key(&key) {
@@ -108,6 +127,19 @@ impl<'de> Visitor<'de> for PrunedSeed<'_> {
         }
         state::close_level();
         Ok(Value::Object(object))
+    }
+}
+
+/// A value read for its key (or index) only ([`Reading::KeyOnly`]): checked as [`CheckSeed`]
+/// checks it, without following its `$ref`s, and kept as `null`.
+pub(super) struct KeyOnlySeed;
+
+impl<'de> DeserializeSeed<'de> for KeyOnlySeed {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        state::checking_key_only(|| with_interest(None, || CheckSeed.deserialize(deserializer)))?;
+        Ok(Value::Null)
     }
 }
 
@@ -145,8 +177,8 @@ impl<'de> Visitor<'de> for CheckSeed {
         ValueVisitor.visit_f64(v).map(drop)
     }
 
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        matters_not(v)
     }
 
     fn visit_unit<E>(self) -> Result<(), E> {
@@ -168,8 +200,10 @@ impl<'de> Visitor<'de> for CheckSeed {
         }
         let mut keys = Keys::default();
         while let Some(key) = map.next_key_seed(BorrowedKey)? {
+            matters_not(&key)?;
             if key == "$ref" {
                 let value = map.next_value_seed(ValueSeed)?;
+                matters_not(value.as_str().unwrap_or_default())?;
                 state::note_member(&key, value.as_str());
             } else {
                 map.next_value_seed(CheckSeed)?;
@@ -181,6 +215,12 @@ impl<'de> Visitor<'de> for CheckSeed {
         state::close_level();
         Ok(())
     }
+}
+
+/// An error when `text` is one a value read for its key only may not hold unbuilt
+/// ([`state::text_matters`]): the parse then reads the whole document.
+fn matters_not<E: de::Error>(text: &str) -> Result<(), E> {
+    if state::text_matters(text) { Err(E::custom(state::TEXT_IN_KEY_ONLY)) } else { Ok(()) }
 }
 
 /// The keys of one object met so far: a short list is searched, a long one hashed, so an object

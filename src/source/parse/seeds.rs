@@ -209,7 +209,7 @@ impl<'de> Visitor<'de> for KeyVisitor {
 /// grown by doubling holds up to twice its items, and three times while it moves (a million prices
 /// once took 250 MB of values that fill 96).
 #[derive(Default)]
-struct Chunked {
+pub(super) struct Chunked {
     full: Vec<Vec<Value>>,
     last: Vec<Value>,
 }
@@ -218,14 +218,14 @@ impl Chunked {
     /// Items a chunk holds: a few MB of values.
     const CHUNK: usize = 1 << 16;
 
-    fn push(&mut self, item: Value) {
+    pub(super) fn push(&mut self, item: Value) {
         if self.last.len() == Self::CHUNK {
             self.full.push(std::mem::replace(&mut self.last, Vec::with_capacity(Self::CHUNK)));
         }
         self.last.push(item);
     }
 
-    fn into_vec(self) -> Vec<Value> {
+    pub(super) fn into_vec(self) -> Vec<Value> {
         if self.full.is_empty() {
             return self.last;
         }

@@ -113,11 +113,17 @@ pub(crate) fn take_tags() -> (usize, Option<String>) {
 pub enum Reading {
     /// All of it.
     Whole,
-    /// Some of its members: what each is read for is asked in turn. An array's elements and any
-    /// other value are read whole.
+    /// Some of its members: what each is read for is asked in turn, an array's elements by their
+    /// index (an element is never left out: one read for nothing, or by reference, is read
+    /// whole). Any other value is read whole.
     Members,
     /// None of it: the member is left out.
     Nothing,
+    /// Only that it is there: it is checked and kept as `null`, however big. A text inside it that
+    /// a reader of every text might look for (a `${`, or one of [`KEY_ONLY_TEXT`] bytes or more:
+    /// a secret's name or its value) makes the parse read the whole document as [`Reading::Whole`]
+    /// would, so no such reader misses it.
+    KeyOnly,
     /// Its members only where a `$ref` leads (`#/definitions/Pet`): the parse of a big document
     /// checks each and keeps its text aside, unparsed (`Source::take_unparsed`); a small one
     /// reads them all.
@@ -128,6 +134,32 @@ pub enum Reading {
 /// an array index as its decimal text). It is asked only about the members of a value it reads
 /// by [`Reading::Members`], and about the root (`[]`).
 pub type Interest = fn(path: &[&str]) -> Reading;
+
+/// The length from which a text inside a value read by [`Reading::KeyOnly`] makes the whole
+/// document be read: a secret's literal value is at least this long.
+pub const KEY_ONLY_TEXT: usize = 8;
+
+/// What a check of a value read by [`Reading::KeyOnly`] says when a text inside it might matter.
+pub(crate) const TEXT_IN_KEY_ONLY: &str = "a text that matters inside a value read for its key only";
+
+thread_local! {
+    /// Whether the value being checked on this thread is one read by [`Reading::KeyOnly`].
+    static KEY_ONLY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `check` on a value read by [`Reading::KeyOnly`] ([`text_matters`] then tells).
+pub(crate) fn checking_key_only<T>(check: impl FnOnce() -> T) -> T {
+    let outer = KEY_ONLY.replace(true);
+    let result = check();
+    KEY_ONLY.set(outer);
+    result
+}
+
+/// Whether `text`, a string or key just checked, is one a value read by [`Reading::KeyOnly`]
+/// may not hold unbuilt.
+pub(crate) fn text_matters(text: &str) -> bool {
+    KEY_ONLY.get() && (text.len() >= KEY_ONLY_TEXT || text.contains("${"))
+}
 
 thread_local! {
     /// The interest of the parse running on this thread, if it leaves anything out.
@@ -200,7 +232,7 @@ fn leads_to_unread<'t>(interest: Interest, tokens: impl Iterator<Item = &'t str>
         *slot = token;
         match interest(path.get(..=depth).unwrap_or_default()) {
             Reading::Whole => return false,
-            Reading::Nothing => return true,
+            Reading::Nothing | Reading::KeyOnly => return true,
             Reading::Members => {}
             // Into one of its members: there, unparsed. The whole of it: not all there.
             Reading::Referenced => return tokens.next().is_none(),

@@ -18,7 +18,7 @@ use serde::de::DeserializeSeed;
 use serde_json::{Map, Value};
 
 use super::Parsed;
-use super::prune::{CheckSeed, Keys, PrunedSeed};
+use super::prune::{CheckSeed, KeyOnlySeed, Keys, PrunedSeed};
 use super::seeds::ValueSeed;
 use super::state::{self, Interest, Reading};
 use scan::Scan;
@@ -271,6 +271,8 @@ enum Part {
     Unread,
     /// A member of a value read by reference: checked, and its `$ref`s with it.
     Deferred,
+    /// Only that it is there ([`Reading::KeyOnly`]): checked, and `null` in its place.
+    KeyOnly,
 }
 
 /// Where the outline puts the pieces it finds, in order.
@@ -336,6 +338,7 @@ fn parse_piece(text: &str, part: &Part) -> Option<Option<Value>> {
         }
         Part::Unread => state::with_interest(None, || CheckSeed.deserialize(&mut deserializer)).map(|()| None),
         Part::Deferred => CheckSeed.deserialize(&mut deserializer).map(|()| None),
+        Part::KeyOnly => KeyOnlySeed.deserialize(&mut deserializer).map(Some),
     };
     state::leave_piece();
     value.ok().filter(|_| deserializer.end().is_ok())
@@ -383,13 +386,15 @@ fn outline_root<'text>(text: &'text str, root: Outliner<'_, '_, 'text>) -> Optio
     let mut members = Vec::new();
     let end = scan.members(start, |key, start, indent| {
         let key = key?;
-        let (reading, path) = root.below(Some(&key));
+        let (reading, path) = root.below(Name::Key(&key));
         let (member, end) = match scan.byte(start)? {
             // Outlined as it is read: its text is not scanned first.
-            b'{' if reading != Reading::Nothing => Outliner { path: &path, reading, ..root }.container(&scan, start)?,
+            b'{' if !matches!(reading, Reading::Nothing | Reading::KeyOnly) => {
+                Outliner { path: &path, reading, ..root }.container(&scan, start)?
+            }
             b'{' | b'[' => {
                 let end = scan.value_end(start, indent)?;
-                (root.member(scan.slice(start..end)?, Some(&key))?, end)
+                (root.member(scan.slice(start..end)?, Name::Key(&key))?, end)
             }
             // A scalar is made into a value as the whole parse makes it.
             _ => {
@@ -432,18 +437,23 @@ impl<'b, 'text> Outliner<'b, '_, 'text> {
         Outliner { pieces, splits: SPLITS, interest, path: &[], reading }
     }
 
-    /// What the member `key` of this value is read for (an element, `None`, is read whole), and
-    /// its path when what is read of it is asked in turn.
-    fn below(&self, key: Option<&str>) -> (Reading, Vec<String>) {
-        match (self.reading, self.interest, key) {
-            (Reading::Members, Some(interest), Some(key)) => {
-                let mut path = self.path.to_vec();
-                path.push(key.to_owned());
-                let keys: Vec<&str> = path.iter().map(String::as_str).collect();
-                (interest(&keys), path)
-            }
-            _ => (Reading::Whole, Vec::new()),
-        }
+    /// What the member or element `name` of this value is read for, and its path when what is
+    /// read of it is asked in turn. An element is never left out.
+    fn below(&self, name: Name<'_>) -> (Reading, Vec<String>) {
+        let (Reading::Members, Some(interest)) = (self.reading, self.interest) else {
+            return (Reading::Whole, Vec::new());
+        };
+        let mut path = self.path.to_vec();
+        path.push(match name {
+            Name::Key(key) => key.to_owned(),
+            Name::Index(index) => index.to_string(),
+        });
+        let keys: Vec<&str> = path.iter().map(String::as_str).collect();
+        let reading = match (interest(&keys), name) {
+            (Reading::Nothing | Reading::Referenced, Name::Index(_)) => Reading::Whole,
+            (reading, _) => reading,
+        };
+        (reading, path)
     }
 
     /// The outline of the object or array opening at `start` (its members or elements each a
@@ -454,7 +464,8 @@ impl<'b, 'text> Outliner<'b, '_, 'text> {
         let object = scan.byte(start) == Some(b'{');
         let closed = scan.members(start, |key, start, indent| {
             let end = scan.value_end(start, indent)?;
-            let member = self.member(scan.slice(start..end)?, key.as_deref())?;
+            let name = key.as_deref().map_or(Name::Index(items.len()), Name::Key);
+            let member = self.member(scan.slice(start..end)?, name)?;
             match key {
                 Some(key) => {
                     member.note(&key);
@@ -467,16 +478,23 @@ impl<'b, 'text> Outliner<'b, '_, 'text> {
         Some((if object { Outline::Object(members) } else { Outline::Array(items) }, closed))
     }
 
-    fn member(self, text: &'text str, key: Option<&str>) -> Option<Outline<'text>> {
-        if self.reading == Reading::Referenced && key.is_some() {
+    fn member(self, text: &'text str, name: Name<'_>) -> Option<Outline<'text>> {
+        if self.reading == Reading::Referenced && matches!(name, Name::Key(_)) {
             // Checked now, parsed when a `$ref` first leads into it.
             self.pieces.push(text, Part::Deferred);
             return Some(Outline::Deferred(text));
         }
-        let (reading, path) = self.below(key);
-        if reading == Reading::Nothing {
-            self.pieces.push(text, Part::Unread);
-            return Some(Outline::Unread(text));
+        let (reading, path) = self.below(name);
+        match reading {
+            Reading::Nothing => {
+                self.pieces.push(text, Part::Unread);
+                return Some(Outline::Unread(text));
+            }
+            Reading::KeyOnly => {
+                self.pieces.push(text, Part::KeyOnly);
+                return Some(Outline::Piece(text));
+            }
+            Reading::Whole | Reading::Members | Reading::Referenced => {}
         }
         // A value read by reference is outlined however small: its members are each a piece.
         let by_reference = reading == Reading::Referenced && text.starts_with('{');
@@ -493,6 +511,13 @@ impl<'b, 'text> Outliner<'b, '_, 'text> {
         self.pieces.push(text, part);
         Some(Outline::Piece(text))
     }
+}
+
+/// A member of an object by its key, or an element of an array by its index.
+#[derive(Clone, Copy)]
+enum Name<'k> {
+    Key(&'k str),
+    Index(usize),
 }
 
 /// Whether a big value's members are worth a piece each: an object's are, and an array's when they
