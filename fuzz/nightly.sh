@@ -11,7 +11,7 @@ seconds=${1:-1800}
 shift $(( $# >= 1 ? 1 : 0 ))
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(convert_bytes validate_bytes convert_structured request_ois secrets processing abi_decode mock_answers recordings)
+  targets=(convert_bytes validate_bytes convert_structured request_ois secrets processing abi_decode mock_answers recordings answer_text)
 fi
 cargo +nightly fuzz build --sanitizer none
 mkdir -p logs

@@ -6,7 +6,7 @@
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 set -euo pipefail
 cd "$(dirname "$0")"
-target=${1:?target: convert_bytes, validate_bytes, convert_structured, request_ois, secrets, processing, abi_decode, mock_answers or recordings}
+target=${1:?target: convert_bytes, validate_bytes, convert_structured, request_ois, secrets, processing, abi_decode, mock_answers, recordings or answer_text}
 limit=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 
@@ -68,6 +68,11 @@ PY
   recordings)
     # Recordings as `--record` writes them, and hostile ones (statuses, headers with line breaks).
     for f in seeds/recordings/*; do cp -n "$f" "$corpus/seed-$(basename "$f")"; done ;;
+  answer_text)
+    # An answer and a `_path` into it (the first line), as the docs' examples read them.
+    printf '1.data.last\n%s' "$(cat ../docs/examples/metals/answer.json)" > "$corpus/seed-metals"
+    printf 'a.b\\.c.0\n{"a": {"b.c": [1e400, -0.0], "a": 1, "a": {"b.c": ["x"]}}}' > "$corpus/seed-escaped"
+    printf '2\n[0, 12345678901234567890, {"": null}, "\\u00e9"]' > "$corpus/seed-array" ;;
   validate_bytes)
     for f in ../samples/expected/*.json ../tests/codes/*.config.json ../../shared/examples/ois/*.json; do [ "$(stat -c %s "$f")" -lt 65536 ] && seed "$f"; done ;;
 esac

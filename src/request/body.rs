@@ -123,6 +123,22 @@ impl JsonBody {
     }
 }
 
+/// What reading `text` where it lies finds at `path` (a `_path`), against what its value finds:
+/// `None` when they agree (the same value, or the same message), else both. For the `answer_text`
+/// fuzz target, which holds the two readers together on any input; a text a big answer's check
+/// would refuse agrees by definition, as it is never read.
+#[doc(hidden)]
+pub fn text_and_value_disagree(text: &str, path: Option<&str>) -> Option<String> {
+    if !crate::source::is_json_unbuilt("the answer", text).unwrap_or(false) {
+        return None;
+    }
+    let body = JsonBody::unbuilt(Arc::from(text));
+    let from_text = body.value_at(path).map(std::borrow::Cow::into_owned).map_err(|d| d.message);
+    let value = body.value().ok()?;
+    let from_value = super::response::extract_value(&crate::js::as_parsed(value), path).cloned().map_err(|d| d.message);
+    (from_text != from_value).then(|| format!("from the text: {from_text:?}; from the value: {from_value:?}"))
+}
+
 /// `value` with every string given to `string` (`true` for a key, which keeps its place).
 pub(super) fn map_texts(value: &Value, string: &dyn Fn(&str, bool) -> String) -> Value {
     match value {

@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ois::model::RESERVED_NAMES;
 
-pub use body::JsonBody;
+pub use body::{JsonBody, text_and_value_disagree};
 pub use exchange::{
     Answer, Exchange, HeldOis, Log, Prepared, Stopped, exchange, prepare, prepare_answer_held, prepare_held,
 };
