@@ -51,6 +51,7 @@ port=8790
 for name in dense prices; do
   recording=$name/get-items.json
   peak "call --replay ($name)" "$recording" "$ois" call ois.json --endpoint items --replay "$name"
+  peak "call --replay --format json ($name)" "$recording" "$ois" call ois.json --endpoint items --replay "$name" --format json
   peak "validate an OIS holding it ($name)" "$name.ois.json" "$ois" validate "$name.ois.json"
   peak "validate, the array in an endpoint ($name)" "$name.endpoint.ois.json" "$ois" validate "$name.endpoint.ois.json"
   peak "validate, a \${NAME} in the array ($name)" "$name.secret.ois.json" "$ois" validate "$name.secret.ois.json"
@@ -64,6 +65,8 @@ for name in dense prices; do
   awk -v l="mock serving it ($name)" -v kb="$kb" -v b="$(stat -c %s "$recording")" 'BEGIN { printf "%-44s %7.1f MB  %6.1f MB read  %5.1fx\n", l, kb / 1024, b / 1048576, kb * 1024 / b }'
   peak "call --check against it ($name, answered by the mock)" "$recording" \
     "$ois" call ois.json --endpoint items --server "http://127.0.0.1:$port" --check "$name" --max-response-bytes 20000000
+  peak "call --record, answered by the mock ($name)" "$recording" \
+    "$ois" call ois.json --endpoint items --server "http://127.0.0.1:$port" --record "recorded-$name" --max-response-bytes 20000000
   kill "$mock"
   port=$((port + 1))
 done

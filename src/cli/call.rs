@@ -212,6 +212,21 @@ fn diagnostics_only(
     if ok && written.is_ok() { ExitCode::SUCCESS } else { ExitCode::from(FAILURE) }
 }
 
+/// A call's view written as JSON by `write`, its answer's body written from its text where it
+/// lies: written with the rest, a 9 MB answer of a million prices would be built as values first.
+fn with_body_spliced<V>(
+    mut view: V,
+    reply: fn(&mut V) -> Option<&mut ois::call::ReplyView>,
+    write: impl FnOnce(&V) -> String,
+) -> Vec<String> {
+    let (Some(reply), Some((raw, stand_in))) = (reply(&mut view), ois::emit::stand_in()) else {
+        return vec![write(&view)];
+    };
+    let body = std::mem::replace(&mut reply.body, raw);
+    let style = ois::request::Style { pretty: true, javascript: true };
+    ois::emit::splice_json(write(&view), &stand_in, |depth| ois::request::restyled(body.get(), style, depth))
+}
+
 /// One call, shown: the request, the answer, the value; or why it stopped.
 fn one(args: &CallArgs, job: &CallJob, endpoint: &str, shell: &Shell) -> ExitCode {
     let show = args.inputs.show_secrets;
@@ -221,9 +236,11 @@ fn one(args: &CallArgs, job: &CallJob, endpoint: &str, shell: &Shell) -> ExitCod
             shell.diagnostics(&report.located.diagnostics, report.located.source.as_ref());
             let called = &report.called;
             let output = match args.format {
-                CallFormat::Json => {
-                    shell.js_json(&called.view(show), &report.located.diagnostics, report.located.source.as_ref())
-                }
+                CallFormat::Json => with_body_spliced(
+                    called.view(show),
+                    |view| view.call.as_mut(),
+                    |view| shell.js_json(view, &report.located.diagnostics, report.located.source.as_ref()),
+                ),
                 // The machine formats were answered above.
                 CallFormat::Text | CallFormat::Sarif | CallFormat::Github => {
                     let body_lines = shell.stdout_is_terminal().then_some(BODY_LINES_ON_TERMINAL);
@@ -232,15 +249,15 @@ fn one(args: &CallArgs, job: &CallJob, endpoint: &str, shell: &Shell) -> ExitCod
                         push_reply(&mut shown, reply, called.secrets(), show, body_lines);
                     }
                     shown.push_str(&render::answer_text(&called.exchange, show));
-                    shown
+                    vec![shown]
                 }
             };
             // What the API answered may not act on the terminal.
-            let output = match args.format {
-                CallFormat::Json => ois::emit::printable_json(&output),
-                _ => ois::emit::printable(&output),
+            let printable = match args.format {
+                CallFormat::Json => ois::emit::printable_json,
+                _ => ois::emit::printable,
             };
-            match shell.out(&*output) {
+            match output.iter().try_for_each(|part| shell.out(&*printable(part))) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     shell.diagnostics(&[error], None);
@@ -252,8 +269,14 @@ fn one(args: &CallArgs, job: &CallJob, endpoint: &str, shell: &Shell) -> ExitCod
             shell.settle(&mut stopped.stop.located.diagnostics, stopped.stop.located.source.as_ref());
             if args.format == CallFormat::Json {
                 // A script always has something to parse.
-                let json = super::js_json_text(&super::as_value(&stopped.view(show)));
-                let _ = shell.out(&*ois::emit::printable_json(&json));
+                let json = with_body_spliced(
+                    stopped.view(show),
+                    |view| view.call.as_mut(),
+                    |view| super::js_json_text(&super::as_value(view)),
+                );
+                for part in json {
+                    let _ = shell.out(&*ois::emit::printable_json(&part));
+                }
             } else if let Some(reply) = &stopped.reply {
                 let mut shown = String::new();
                 push_reply(&mut shown, reply, &stopped.secrets, show, Some(BODY_LINES_ON_TERMINAL));

@@ -346,6 +346,30 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     )
 }
 
+/// A JSON string no other text of a report holds (a random nonce), to stand in for a big part of
+/// it while the rest is written ([`splice_json`]): as a raw value and as its text. `None` when
+/// the system gives no randomness.
+pub fn stand_in() -> Option<(Box<serde_json::value::RawValue>, String)> {
+    let mut nonce = [0_u8; 16];
+    getrandom::getrandom(&mut nonce).ok()?;
+    let text = format!("\"ois-stand-in-{}\"", nonce.iter().map(|byte| format!("{byte:02x}")).collect::<String>());
+    Some((serde_json::value::RawValue::from_string(text.clone()).ok()?, text))
+}
+
+/// `text`, a pretty JSON document, with the JSON string `stand_in` (quotes included) replaced by
+/// what `value` writes for the depth it is at (2 spaces a level), as parts to write in turn: a big
+/// part of a report written from its own text (writing the report whole would build it), and not
+/// copied again to be joined. `text` alone when the stand-in is not in it.
+pub fn splice_json(text: String, stand_in: &str, value: impl FnOnce(usize) -> String) -> Vec<String> {
+    let Some(at) = text.find(stand_in) else { return vec![text] };
+    let line_start = text.get(..at).and_then(|before| before.rfind('\n')).map_or(0, |newline| newline + 1);
+    let indent = text.get(line_start..at).map_or(0, |line| line.len() - line.trim_start_matches(' ').len());
+    let after = text.get(at + stand_in.len()..).unwrap_or_default().to_owned();
+    let mut before = text;
+    before.truncate(at);
+    vec![before, value(indent / 2), after]
+}
+
 /// JSON text safe to show on a terminal: the control characters JSON leaves raw in strings (DEL,
 /// the C1 controls) written as `\u` escapes, which read back as the same string.
 pub fn printable_json(text: &str) -> std::borrow::Cow<'_, str> {
@@ -416,6 +440,19 @@ fn resolve_links(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod printable_tests {
     use super::*;
+
+    #[test]
+    fn a_spliced_value_takes_the_depth_of_its_stand_in() {
+        let report = "{\n  \"call\": {\n    \"body\": \"S\",\n    \"status\": 200\n  }\n}".to_owned();
+        let mut depth = None;
+        let parts = splice_json(report, "\"S\"", |at| {
+            depth = Some(at);
+            "[\n      1\n    ]".to_owned()
+        });
+        assert_eq!(depth, Some(2));
+        assert_eq!(parts.concat(), "{\n  \"call\": {\n    \"body\": [\n      1\n    ],\n    \"status\": 200\n  }\n}");
+        assert_eq!(splice_json("{}".to_owned(), "\"S\"", |_| String::new()), ["{}"]);
+    }
 
     #[test]
     fn what_a_terminal_would_act_on_or_hide_is_escaped() {

@@ -157,9 +157,15 @@ pub struct Style {
 /// a double, which `JSON.parse` makes Infinity, as the text `"Infinity"`, as the answer's value
 /// holds it). Keys stay in the order and number the text has them.
 pub(crate) fn rewritten(text: &str, style: Style, string: &dyn Fn(&str, bool) -> String) -> String {
+    rewritten_at(text, style, 0, string)
+}
+
+/// [`rewritten`] as a value `depth` levels deep in a pretty document is written: its lines
+/// indented to that level.
+pub(crate) fn rewritten_at(text: &str, style: Style, depth: usize, string: &dyn Fn(&str, bool) -> String) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     let span = root(text);
-    write_value(text, &span, style, 0, string, &mut out);
+    write_value(text, &span, style, depth, string, &mut out);
     out
 }
 

@@ -28,6 +28,13 @@ pub use exchange::{
     Answer, Exchange, HeldOis, Log, Prepared, Stopped, exchange, prepare, prepare_answer_held, prepare_held,
 };
 pub use json_text::Style;
+
+/// JSON `text` written again in `style` as a value `depth` levels deep in a pretty document is
+/// written, keys in the order and number the text has them: an answer's body put into a report's
+/// text without building its value ([`crate::emit::splice_json`]).
+pub fn restyled(text: &str, style: Style, depth: usize) -> String {
+    json_text::rewritten_at(text, style, depth, &|text, _| text.to_owned())
+}
 pub use query::serialize_query;
 pub use response::{MAX_ENCODED_SIZE, Preview, extract_and_encode, extract_and_encode_body};
 pub use secrets::Secrets;

@@ -763,6 +763,13 @@ fn a_big_answer_is_read_where_it_lies_and_its_echoed_key_masked() {
             let report: Value = serde_json::from_str(&shown).unwrap();
             assert_eq!(report["call"]["body"]["prices"][149_999], json!(150999.25));
             assert_eq!(report["call"]["body"]["****"], json!(1));
+            // Written from its text into the report, indented as the report's own levels are.
+            assert!(
+                shown.contains("\n    \"body\": {\n      \"echo\": \"****\",\n")
+                    && shown.contains("\n      \"prices\": [\n        1000.25,\n"),
+                "{}",
+                &shown[shown.find("\"call\"").unwrap_or(0)..][..300]
+            );
         }
     }
     // Recorded without the key; replayed and checked against it as the live answer was read.

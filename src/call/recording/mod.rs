@@ -324,14 +324,21 @@ impl RecordedResponse {
 /// Two answers are the same when their status, headers and bodies are, however the bodies' text
 /// is spaced.
 impl PartialEq for RecordedResponse {
+    /// The same status, headers and body, however the body's text is spaced (compared written
+    /// alike from the texts, never built: a recording may hold a million prices).
     fn eq(&self, other: &Self) -> bool {
-        let value = |body: &RawValue| serde_json::from_str::<Value>(body.get()).ok();
+        let compact = |body: &RawValue| {
+            crate::request::restyled(body.get(), crate::request::Style { pretty: false, javascript: false }, 0)
+        };
         self.status == other.status
             && self.headers == other.headers
             && self.text == other.text
-            && (self.body.get() == other.body.get() || value(&self.body).is_some_and(|a| Some(a) == value(&other.body)))
+            && (self.body.get() == other.body.get() || compact(&self.body) == compact(&other.body))
     }
 }
+
+/// How a recording's body is written: as serde_json writes a value.
+const BODY_AS_KEPT: crate::request::Style = crate::request::Style { pretty: true, javascript: false };
 
 /// Writes `recording` into `folder` (made when missing) under its [`Recording::file_name`],
 /// unless the file there already holds the same answer (a recording made again changes only what
@@ -345,13 +352,31 @@ pub fn keep(folder: &Path, recording: &Recording) -> Result<Option<PathBuf>, Dia
     {
         return Ok(None);
     }
-    let text =
-        crate::emit::to_text(&serde_json::to_value(recording).unwrap_or_default(), crate::emit::OutputFormat::Json)?;
+    let text = kept_text(recording)?;
     let mut plan = crate::emit::Plan::new();
     // The file is named by `ois`, not by the user: a link placed there is never written through.
     plan.companion_in_new_folder(&path, text);
     plan.write()?;
     Ok(Some(path))
+}
+
+/// The text of a recording's file: pretty JSON, the body written from its text where it lies (as
+/// part of the recording's value, a million prices would be built first).
+fn kept_text(recording: &Recording) -> Result<String, Diagnostic> {
+    let json = crate::emit::OutputFormat::Json;
+    let Some((stand_in, stand_in_text)) = crate::emit::stand_in() else {
+        return crate::emit::to_text(&serde_json::to_value(recording).unwrap_or_default(), json);
+    };
+    let response = &recording.response;
+    let without_body = Recording {
+        response: RecordedResponse { body: stand_in, headers: response.headers.clone(), ..*response },
+        request: recording.request.clone(),
+        ..*recording
+    };
+    let text = crate::emit::model_text(&without_body, json)?;
+    let body = response.body.get();
+    Ok(crate::emit::splice_json(text, &stand_in_text, |depth| crate::request::restyled(body, BODY_AS_KEPT, depth))
+        .concat())
 }
 
 #[cfg(test)]
@@ -447,6 +472,25 @@ pub(crate) mod tests {
     }
 
     proptest::proptest! {
+        /// A recording's file, its body written from its text, is what writing it as a value
+        /// writes; and a body spaced otherwise is the same answer.
+        #[test]
+        fn a_recording_is_kept_as_its_value_would_be(body in crate::testing::json_value(), text: bool) {
+            let body_text = if text { Value::String(body.to_string()).to_string() } else { body.to_string() };
+            let recording = Recording {
+                ois_recording: RECORDING_VERSION,
+                request: RecordedRequest { method: "GET".into(), url: "https://a.example/p?k=<credential>".into(), headers: Default::default(), body: None },
+                response: RecordedResponse { status: 200, headers: vec![("a".into(), "b".into())], body: RawValue::from_string(body_text).unwrap(), text },
+                latency_ms: 4,
+            };
+            let as_value = crate::emit::to_text(&serde_json::to_value(&recording).unwrap(), crate::emit::OutputFormat::Json).unwrap();
+            proptest::prop_assert_eq!(kept_text(&recording).unwrap(), as_value.clone());
+            let read: Recording = serde_json::from_str(&as_value).unwrap();
+            proptest::prop_assert_eq!(&read.response, &recording.response);
+            let other = RecordedResponse { status: 201, ..read.response.clone() };
+            proptest::prop_assert_ne!(&other, &recording.response);
+        }
+
         /// The index finds what comparing every recording found: the same recording, or none,
         /// for any recorded and asked paths (prefixes, trailing slashes, methods mixed).
         #[test]
