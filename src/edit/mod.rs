@@ -13,6 +13,7 @@ pub mod restyle;
 
 pub use follow::{follow_rename, forget_endpoint, references};
 
+use crate::pointer::Member as _;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -150,11 +151,11 @@ pub(crate) fn note(at: String, message: String) -> Diagnostic {
 }
 
 fn text<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
-    value.get(key).and_then(Value::as_str)
+    value.member(key).and_then(Value::as_str)
 }
 
 fn endpoints(ois: &Value) -> &[Value] {
-    ois.get("endpoints").and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    ois.member("endpoints").and_then(Value::as_array).map_or(&[], Vec::as_slice)
 }
 
 fn endpoints_mut(ois: &mut Value) -> Result<&mut Vec<Value>, Diagnostic> {
@@ -204,31 +205,32 @@ pub fn list(ois: &Value) -> Vec<EndpointSummary> {
         .iter()
         .map(|endpoint| {
             let name = text(endpoint, "name").unwrap_or_default().to_owned();
-            let operation = endpoint.get("operation").filter(|o| o.is_object()).map(|o| {
+            let operation = endpoint.member("operation").filter(|o| o.is_object()).map(|o| {
                 format!(
                     "{} {}",
                     text(o, "method").unwrap_or_default().to_uppercase(),
                     text(o, "path").unwrap_or_default()
                 )
             });
-            let list = |key: &str| endpoint.get(key).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+            let list = |key: &str| endpoint.member(key).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
             let parameters = list("parameters")
                 .iter()
                 .map(|p| ParameterSummary {
                     name: text(p, "name").unwrap_or_default().to_owned(),
-                    required: p.get("required").and_then(Value::as_bool).unwrap_or(false),
-                    default: p.get("default").cloned(),
+                    required: p.member("required").and_then(Value::as_bool).unwrap_or(false),
+                    default: p.member("default").cloned(),
                 })
                 .collect();
             let reserved = list("reservedParameters")
                 .iter()
-                .map(|p| (text(p, "name").unwrap_or_default().to_owned(), p.get("fixed").cloned()))
+                .map(|p| (text(p, "name").unwrap_or_default().to_owned(), p.member("fixed").cloned()))
                 .collect();
             let fixed = list("fixedOperationParameters")
                 .iter()
                 .map(|p| {
-                    let at = p.get("operationParameter").and_then(|o| text(o, "name")).unwrap_or_default().to_owned();
-                    (at, p.get("value").cloned().unwrap_or(Value::Null))
+                    let at =
+                        p.member("operationParameter").and_then(|o| text(o, "name")).unwrap_or_default().to_owned();
+                    (at, p.member("value").cloned().unwrap_or(Value::Null))
                 })
                 .collect();
             let processing = [
@@ -238,7 +240,7 @@ pub fn list(ois: &Value) -> Vec<EndpointSummary> {
                 "postProcessingSpecificationV2",
             ]
             .iter()
-            .any(|key| endpoint.get(*key).is_some_and(|v| !v.is_null()));
+            .any(|key| endpoint.member(key).is_some_and(|v| !v.is_null()));
             let endpoint_id = crate::node::endpoint_id(title, &name);
             EndpointSummary { name, operation, parameters, reserved, fixed, processing, endpoint_id }
         })
@@ -271,8 +273,8 @@ fn operation_of(ois: &Value, operation: &str) -> Result<(String, String), Diagno
 fn declared<'o>(ois: &'o Value, method: &str, path: &str) -> &'o [Value] {
     ois.pointer("/apiSpecifications/paths")
         .and_then(|paths| paths.get(path))
-        .and_then(|item| item.get(method))
-        .and_then(|operation| operation.get("parameters"))
+        .and_then(|item| item.member(method))
+        .and_then(|operation| operation.member("parameters"))
         .and_then(Value::as_array)
         .map_or(&[], Vec::as_slice)
 }
@@ -482,7 +484,7 @@ pub fn remove(ois: &mut Value, names: &[String]) -> Result<Vec<Diagnostic>, Diag
 fn matches(endpoint: &Value, filter: &str) -> bool {
     let pattern = |text: &str| glob::Pattern::new(text).ok();
     if let Some((method, path)) = filter.split_once(' ') {
-        let operation = endpoint.get("operation");
+        let operation = endpoint.member("operation");
         let method_ok =
             operation.and_then(|o| text(o, "method")).is_some_and(|m| m.eq_ignore_ascii_case(method.trim()));
         let path_ok = operation
@@ -502,7 +504,7 @@ pub fn keep(ois: &mut Value, filters: &[String]) -> Result<Vec<Diagnostic>, Diag
     let used: std::collections::HashSet<(String, String)> = kept
         .iter()
         .filter_map(|e| {
-            let operation = e.get("operation")?;
+            let operation = e.member("operation")?;
             Some((text(operation, "path")?.to_owned(), text(operation, "method")?.to_owned()))
         })
         .collect();

@@ -63,13 +63,16 @@ pub fn to_text_like(value: &Value, original: &str, format: OutputFormat) -> Resu
         .find(|line| line.starts_with([' ', '\t']) && !line.trim().is_empty())
         .map(|line| line.chars().take_while(|c| *c == ' ' || *c == '\t').collect())
         .unwrap_or_else(|| "  ".to_owned());
-    let mut bytes = Vec::new();
+    // About the original's size: written into one buffer, not one grown by doubling (a 47 MB
+    // OIS's copies and fresh pages were a fifth of writing it).
+    let mut bytes = Vec::with_capacity(original.len() + original.len() / 8);
     let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
     let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, formatter);
     value
         .serialize(&mut serializer)
         .map_err(|err| Diagnostic::elsewhere(Code::OutputWrite, format!("cannot serialize the output: {err}")))?;
-    let mut text = String::from_utf8_lossy(&bytes).into_owned();
+    let mut text =
+        String::from_utf8(bytes).unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
     let newline = if original.contains("\r\n") { "\r\n" } else { "\n" };
     if newline != "\n" {
         text = text.replace('\n', newline);

@@ -34,14 +34,14 @@ pub mod validate;
 pub struct Held {
     /// The name.
     pub name: String,
-    /// The text.
-    pub text: String,
+    /// The text, shared: a draft lends it to each job without a copy.
+    pub text: std::sync::Arc<str>,
 }
 
 impl Held {
     /// Its text as a source, for parsing and locating.
     pub fn source(&self) -> crate::source::Source {
-        crate::source::Source::from_text(&self.name, None, self.text.clone())
+        crate::source::Source::from_text(&self.name, None, self.text.to_string())
     }
 
     /// What a job reads: the document `held`, or else the file at `file`.

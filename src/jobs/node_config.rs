@@ -39,7 +39,7 @@ pub fn made(oises: &[Value], kind: &ScaffoldKind, secrets: Secrets) -> Result<Ma
     let text = crate::emit::to_text(&scaffold.config, OutputFormat::Json)?;
     let mut job = IdsJob {
         file: PathBuf::from("config.json"),
-        held: Some(Held { name: "config.json".to_owned(), text: text.clone() }),
+        held: Some(Held { name: "config.json".to_owned(), text: text.as_str().into() }),
         ..IdsJob::default()
     };
     let mnemonic = crate::node::mnemonic_secret(&scaffold.config);

@@ -15,6 +15,7 @@
 //!   bytes parameters))`;
 //! - the Airnode address: the first BIP-44 account of the wallet mnemonic.
 
+use crate::pointer::Member as _;
 use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{Address, B256, I256, U256, keccak256};
 use serde_json::Value;
@@ -206,7 +207,7 @@ pub fn parameters_from_json(list: &Value) -> Result<Vec<TemplateParameter>, Diag
         .iter()
         .map(|item| {
             let field = |key: &str| item.get(key).and_then(Value::as_str).map(str::to_owned);
-            match (field("type"), field("name"), item.get("value")) {
+            match (field("type"), field("name"), item.member("value")) {
                 (Some(kind), Some(name), Some(value)) => Ok(TemplateParameter { kind, name, value: value.clone() }),
                 _ => Err(refuse(format!("{item} is not {{type, name, value}}"))),
             }
@@ -377,12 +378,12 @@ pub fn rrp_template_id(
 
 /// Every endpoint of an OIS with its ID.
 pub fn endpoint_ids(ois: &Value) -> Vec<(String, String)> {
-    let title = ois.get("title").and_then(Value::as_str).unwrap_or_default();
-    ois.get("endpoints")
+    let title = ois.member("title").and_then(Value::as_str).unwrap_or_default();
+    ois.member("endpoints")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|e| e.get("name").and_then(Value::as_str))
+        .filter_map(|e| e.member("name").and_then(Value::as_str))
         .map(|name| (name.to_owned(), endpoint_id(title, name)))
         .collect()
 }

@@ -19,6 +19,7 @@ mod embedded;
 mod node;
 mod outcome;
 
+use crate::pointer::Member as _;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -159,7 +160,7 @@ pub enum Commons {
 impl Commons {
     /// The commons of the node that reads `ois`, by its `oisFormat`.
     pub fn for_ois(ois: &Value) -> Commons {
-        let family = ois.get("oisFormat").and_then(Value::as_str).and_then(crate::ois::model::FormatFamily::of);
+        let family = ois.member("oisFormat").and_then(Value::as_str).and_then(crate::ois::model::FormatFamily::of);
         if family == Some(crate::ois::model::FormatFamily::V3_0) { Commons::V1 } else { Commons::V0 }
     }
 }
@@ -206,15 +207,15 @@ fn specification(endpoint: &Value, at: &str, v1_key: &str, v2_key: &str) -> Opti
 }
 
 fn snippet(item: &Value, at: String) -> Option<Snippet> {
-    let environment = match item.get("environment")?.as_str()? {
+    let environment = match item.member("environment")?.as_str()? {
         "Node" => Environment::Node,
         "Node async" => Environment::NodeAsync,
         _ => return None,
     };
     Some(Snippet {
         environment,
-        code: item.get("value")?.as_str()?.to_owned(),
-        timeout_ms: item.get("timeoutMs").and_then(Value::as_f64).filter(|t| *t >= 0.0).map(|t| t as u64),
+        code: item.member("value")?.as_str()?.to_owned(),
+        timeout_ms: item.member("timeoutMs").and_then(Value::as_f64).filter(|t| *t >= 0.0).map(|t| t as u64),
         pointer: format!("{at}/value"),
     })
 }

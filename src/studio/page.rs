@@ -5,6 +5,7 @@
 //! The draft's text is not in it: a big OIS's text is megabytes the page needs only to show or
 //! download it (`/api/draft`); the processing code of the endpoints that have some comes instead.
 
+use crate::pointer::Member as _;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -253,14 +254,14 @@ pub fn feeds(ois: &Value) -> FeedsView {
 /// The V2 processing code of each endpoint of `ois` that has some.
 pub fn snippets(ois: &Value) -> BTreeMap<String, Snippets> {
     let code = |endpoint: &Value, key: &str| {
-        endpoint.get(key).and_then(|s| s.get("value")).and_then(Value::as_str).map(str::to_owned)
+        endpoint.member(key).and_then(|s| s.member("value")).and_then(Value::as_str).map(str::to_owned)
     };
-    ois.get("endpoints")
+    ois.member("endpoints")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(|endpoint| {
-            let name = endpoint.get("name")?.as_str()?.to_owned();
+            let name = endpoint.member("name")?.as_str()?.to_owned();
             let snippets = Snippets {
                 pre: code(endpoint, "preProcessingSpecificationV2"),
                 post: code(endpoint, "postProcessingSpecificationV2"),

@@ -1,6 +1,7 @@
 //! Run-time traps the real validator lets through (ground truth §2–§4): reserved parameter values
 //! the node cannot use, path values it inserts unencoded, and `${` its secrets interpolation takes.
 
+use crate::pointer::Member as _;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic};
@@ -10,12 +11,12 @@ use crate::pointer;
 /// What the node trips on at run time in one OIS object; pointers are relative to it.
 pub(super) fn check(ois: &Value) -> Vec<Diagnostic> {
     let mut diagnostics = templates(ois);
-    let Some(endpoints) = ois.get("endpoints").and_then(Value::as_array) else { return diagnostics };
+    let Some(endpoints) = ois.member("endpoints").and_then(Value::as_array) else { return diagnostics };
     // A feed endpoint's vendor path comes from its own table, a `/` in it meant, not from a requester.
     let serves_feeds = matches!(crate::ois::feeds::read(ois), Ok(Some(_)));
     for (index, endpoint) in endpoints.iter().enumerate() {
         let at = pointer::join("/endpoints", [index.to_string().as_str()]);
-        let name = endpoint.get("name").and_then(Value::as_str).unwrap_or("?");
+        let name = endpoint.member("name").and_then(Value::as_str).unwrap_or("?");
         reserved(endpoint, &at, name, &mut diagnostics);
         let from_table = serves_feeds && name == crate::ois::feeds::FEED_ENDPOINT;
         path_values(endpoint, &at, name, from_table, &mut diagnostics);
@@ -53,19 +54,19 @@ fn templates(ois: &Value) -> Vec<Diagnostic> {
 /// A reserved parameter's value as the node resolves it when the requester sends nothing:
 /// `fixed || default` (an empty `fixed` falls through).
 fn reserved_value<'v>(endpoint: &'v Value, name: &str) -> Option<(&'v str, String)> {
-    let list = endpoint.get("reservedParameters")?.as_array()?;
+    let list = endpoint.member("reservedParameters")?.as_array()?;
     let (index, parameter) =
-        list.iter().enumerate().find(|(_, p)| p.get("name").and_then(Value::as_str) == Some(name))?;
-    let text = |key: &str| parameter.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
+        list.iter().enumerate().find(|(_, p)| p.member("name").and_then(Value::as_str) == Some(name))?;
+    let text = |key: &str| parameter.member(key).and_then(Value::as_str).filter(|s| !s.is_empty());
     let (key, value) = text("fixed").map(|v| ("fixed", v)).or_else(|| text("default").map(|v| ("default", v)))?;
     Some((value, format!("/reservedParameters/{index}/{key}")))
 }
 
 fn reserved(endpoint: &Value, at: &str, name: &str, diagnostics: &mut Vec<Diagnostic>) {
-    if let Some(list) = endpoint.get("reservedParameters").and_then(Value::as_array) {
+    if let Some(list) = endpoint.member("reservedParameters").and_then(Value::as_array) {
         for (index, parameter) in list.iter().enumerate() {
-            if parameter.get("fixed").and_then(Value::as_str) == Some("") {
-                let reserved = parameter.get("name").and_then(Value::as_str).unwrap_or("?");
+            if parameter.member("fixed").and_then(Value::as_str) == Some("") {
+                let reserved = parameter.member("name").and_then(Value::as_str).unwrap_or("?");
                 diagnostics.push(
                     Diagnostic::new(
                         Code::EmptyFixed,
@@ -155,17 +156,18 @@ fn reserved(endpoint: &Value, at: &str, name: &str, diagnostics: &mut Vec<Diagno
 
 /// The base type and whether it is an array, for a type the node can encode.
 fn path_values(endpoint: &Value, at: &str, name: &str, from_table: bool, diagnostics: &mut Vec<Diagnostic>) {
-    let is_path =
-        |item: &Value| item.get("operationParameter").and_then(|p| p.get("in")).and_then(Value::as_str) == Some("path");
-    if let Some(fixed) = endpoint.get("fixedOperationParameters").and_then(Value::as_array) {
+    let is_path = |item: &Value| {
+        item.member("operationParameter").and_then(|p| p.member("in")).and_then(Value::as_str) == Some("path")
+    };
+    if let Some(fixed) = endpoint.member("fixedOperationParameters").and_then(Value::as_array) {
         for (index, item) in fixed.iter().enumerate().filter(|(_, item)| is_path(item)) {
-            let value = match item.get("value") {
+            let value = match item.member("value") {
                 Some(Value::String(s)) => s.clone(),
                 Some(Value::Null) | None => String::new(),
                 Some(other) => other.to_string(),
             };
             let parameter =
-                item.get("operationParameter").and_then(|p| p.get("name")).and_then(Value::as_str).unwrap_or("?");
+                item.member("operationParameter").and_then(|p| p.member("name")).and_then(Value::as_str).unwrap_or("?");
             let unsafe_value = value.is_empty() || value.contains(['/', '?', '#']) || value.contains("$&");
             if unsafe_value {
                 diagnostics.push(
@@ -183,9 +185,9 @@ fn path_values(endpoint: &Value, at: &str, name: &str, from_table: bool, diagnos
             }
         }
     }
-    if let Some(parameters) = endpoint.get("parameters").and_then(Value::as_array) {
+    if let Some(parameters) = endpoint.member("parameters").and_then(Value::as_array) {
         for (index, parameter) in parameters.iter().enumerate().filter(|(_, p)| is_path(p)) {
-            let endpoint_parameter = parameter.get("name").and_then(Value::as_str).unwrap_or("?");
+            let endpoint_parameter = parameter.member("name").and_then(Value::as_str).unwrap_or("?");
             if from_table && endpoint_parameter == crate::ois::feeds::PATH_PARAMETER {
                 continue;
             }

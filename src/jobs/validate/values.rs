@@ -36,7 +36,7 @@ pub(super) fn check(source: &Source, kind: Option<DocumentKind>, answers: &Answe
     let Ok(document) = crate::validate::parse(source) else { return Vec::new() };
     let job = |ois_title: Option<String>| -> Result<CallJob, Diagnostic> {
         let mut inputs = CallInputs::new(source.name.clone().into());
-        inputs.held = Some(crate::jobs::Held { name: source.name.clone(), text: source.text.clone() });
+        inputs.held = Some(crate::jobs::Held { name: source.name.clone(), text: source.text.as_str().into() });
         inputs.held_secrets = Some(secrets_with_stand_ins(&source.text, &document, answers.secrets)?);
         inputs.ois_title = ois_title;
         let options = CallOptions {

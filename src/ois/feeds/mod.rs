@@ -12,6 +12,7 @@ mod render;
 pub mod rpc;
 mod table;
 
+use crate::pointer::Member as _;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -108,7 +109,10 @@ pub struct FeedTables {
 
 /// The index of the `feed` endpoint of `ois`.
 pub fn feed_endpoint_index(ois: &Value) -> Option<usize> {
-    ois.get("endpoints")?.as_array()?.iter().position(|e| e.get("name").and_then(Value::as_str) == Some(FEED_ENDPOINT))
+    ois.member("endpoints")?
+        .as_array()?
+        .iter()
+        .position(|e| e.member("name").and_then(Value::as_str) == Some(FEED_ENDPOINT))
 }
 
 /// The feeds of `ois`'s `feed` endpoint: `Ok(None)` when it has none; an error (EDT005) when

@@ -2,6 +2,7 @@
 //! JSON5 (the object literal is data), and the code around it is compared with production's, so
 //! an endpoint whose processing does something else is never mistaken for a feed endpoint.
 
+use crate::pointer::Member as _;
 use serde_json::{Map, Value};
 
 use super::{Feed, FeedTables};
@@ -27,7 +28,7 @@ fn unreadable(at: &str, why: impl Into<String>) -> Diagnostic {
 /// The feeds of the feed endpoint `endpoint` (at `at`).
 pub(super) fn read_endpoint(endpoint: &Value, at: &str) -> Result<FeedTables, Diagnostic> {
     let code = |key: &str| -> Result<String, Diagnostic> {
-        let value = endpoint.get(key).and_then(|s| s.get("value")).and_then(Value::as_str).ok_or_else(|| {
+        let value = endpoint.get(key).and_then(|s| s.member("value")).and_then(Value::as_str).ok_or_else(|| {
             unreadable(&format!("{at}/{key}"), format!("the feed endpoint has no `{key}`: no table of feeds to read"))
         })?;
         // The OIS holds `\${` for a literal `${`; the tables are read as the node runs them.
@@ -40,10 +41,10 @@ pub(super) fn read_endpoint(endpoint: &Value, at: &str) -> Result<FeedTables, Di
 
     let mut feeds = Vec::with_capacity(requests.len());
     for (name, request) in &requests {
-        let path = request.get("path").and_then(Value::as_str).ok_or_else(|| {
+        let path = request.member("path").and_then(Value::as_str).ok_or_else(|| {
             unreadable(&pre_at, format!("the table's entry \"{}\" has no `path` string", crate::emit::printable(name)))
         })?;
-        let parameters = match request.get("parameters") {
+        let parameters = match request.member("parameters") {
             None => Map::new(),
             Some(Value::Object(map)) => map.clone(),
             Some(_) => {

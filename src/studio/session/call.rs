@@ -64,7 +64,7 @@ impl Session {
         let built = self.built.as_ref().ok_or_else(|| refuse("build the config first: what is live is of a config"))?;
         let text = crate::js::stringify_pretty(&built.scaffold.config) + "\n";
         let mut inputs = CallInputs::new(PathBuf::from("airnode-feed.json"));
-        inputs.held = Some(Held { name: "airnode-feed.json".to_owned(), text });
+        inputs.held = Some(Held { name: "airnode-feed.json".to_owned(), text: text.into() });
         inputs.held_secrets = Some(Secrets::from_values(self.secrets.clone()));
         inputs.mode = crate::request::Mode::Feed;
         inputs.server = request.server.clone().filter(|s| !s.trim().is_empty());

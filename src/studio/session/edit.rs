@@ -113,7 +113,7 @@ impl Session {
                 (Some(path), _) => input.document = Some(path.clone()),
                 (None, pasted) => {
                     let text = pasted.clone().unwrap_or_default();
-                    input.held_document = Some(Held { name: opened.name.clone(), text });
+                    input.held_document = Some(Held { name: opened.name.clone(), text: text.into() });
                 }
             }
         }

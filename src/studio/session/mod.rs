@@ -135,7 +135,7 @@ struct Draft {
 
 impl Draft {
     fn held(&self) -> Held {
-        Held { name: self.name.clone(), text: self.text.to_string() }
+        Held { name: self.name.clone(), text: std::sync::Arc::clone(&self.text) }
     }
 }
 
