@@ -1,9 +1,9 @@
 //! What validating reads of a document: every field some OIS or node config allows, and of a
 //! field none of them allows only that it is there. `OIS003` names such a field and no other
 //! check reads its value, so its parse keeps it as `null` ([`Reading::KeyOnly`]): 9 MB of numbers
-//! under a key no object allows cost nothing but their check, not a million values. A text in it
-//! that a check of every text looks for (a `${`, a secret's value) makes the whole document be
-//! read, so the diagnostics are those of the whole parse.
+//! under a key no object allows cost nothing but their check, not a million values. The texts in it
+//! that a check of every text looks for (a `${`, a secret's value) are kept in their places, so the
+//! diagnostics are those of the whole parse.
 
 use serde_json::Value;
 
@@ -153,9 +153,10 @@ mod tests {
         assert_eq!(value.pointer("/endpoints/0/x"), Some(&Value::Null));
         assert_eq!(value.pointer("/x"), Some(&Value::Null));
         assert_eq!(value.pointer("/endpoints/0/name"), Some(&Value::from("a")));
-        for matters in ["\"${A}\"", "\"eight ch\"", "{\"long enough\":1}"] {
-            let value = parsed(&ois(&format!("[1,{matters}]")));
-            assert_eq!(value.pointer("/x/0"), Some(&Value::from(1)), "{matters}");
-        }
+        // The texts a check of every text looks for are kept where they are, and only they.
+        let value = parsed(&ois("[1,\"${A}\",\"short\",{\"long enough\":1,\"k\":[\"eight ch\",2]}]"));
+        let kept = serde_json::json!({"1": "${A}", "3": {"long enough": null, "k": {"0": "eight ch"}}});
+        assert_eq!(value.pointer("/x"), Some(&kept));
+        assert_eq!(value.pointer("/x/3/k/0"), Some(&Value::from("eight ch")));
     }
 }

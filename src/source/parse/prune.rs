@@ -131,15 +131,101 @@ impl<'de> Visitor<'de> for PrunedSeed<'_> {
 }
 
 /// A value read for its key (or index) only ([`Reading::KeyOnly`]): checked as [`CheckSeed`]
-/// checks it, without following its `$ref`s, and kept as `null`.
+/// checks it, without following its `$ref`s, and kept as `null`, or as the texts in it that
+/// matter ([`KeptTexts`]).
 pub(super) struct KeyOnlySeed;
 
 impl<'de> DeserializeSeed<'de> for KeyOnlySeed {
     type Value = Value;
 
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        state::checking_key_only(|| with_interest(None, || CheckSeed.deserialize(deserializer)))?;
-        Ok(Value::Null)
+        let kept = with_interest(None, || KeptTexts.deserialize(deserializer))?;
+        Ok(kept.unwrap_or(Value::Null))
+    }
+}
+
+/// A value checked as [`CheckSeed`] checks it, giving back only the texts in it that matter
+/// ([`state::text_matters`]), each in its place: `None` when there is none.
+struct KeptTexts;
+
+impl<'de> DeserializeSeed<'de> for KeptTexts {
+    type Value = Option<Value>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Option<Value>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeptTexts {
+    type Value = Option<Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Option<Value>, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Option<Value>, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Option<Value>, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Option<Value>, E> {
+        ValueVisitor.visit_f64(v).map(|_| None)
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Option<Value>, E> {
+        Ok(state::text_matters(v).then(|| Value::String(v.to_owned())))
+    }
+
+    fn visit_unit<E>(self) -> Result<Option<Value>, E> {
+        Ok(None)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<Value>, A::Error> {
+        if !state::open_level() {
+            return Err(de::Error::custom(seeds::TOO_DEEP_FOR_A_PIECE));
+        }
+        let mut kept = Map::new();
+        let mut index = 0_usize;
+        while let Some(item) = seq.next_element_seed(KeptTexts)? {
+            if let Some(item) = item {
+                kept.insert(index.to_string(), item);
+            }
+            index += 1;
+        }
+        state::close_level();
+        Ok((!kept.is_empty()).then_some(Value::Object(kept)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Value>, A::Error> {
+        if !state::open_level() {
+            return Err(de::Error::custom(seeds::TOO_DEEP_FOR_A_PIECE));
+        }
+        let mut kept = Map::new();
+        let mut keys = Keys::default();
+        while let Some(key) = map.next_key_seed(BorrowedKey)? {
+            let item = if key == "$ref" {
+                let value = map.next_value_seed(ValueSeed)?;
+                state::note_member(&key, value.as_str());
+                value.as_str().filter(|text| state::text_matters(text)).map(|_| value.clone())
+            } else {
+                map.next_value_seed(KeptTexts)?
+            };
+            if item.is_some() || state::text_matters(&key) {
+                kept.insert(key.to_string(), item.unwrap_or(Value::Null));
+            }
+            if let Some(again) = keys.insert(key) {
+                return Err(seeds::duplicate_key(&again));
+            }
+        }
+        state::close_level();
+        Ok((!kept.is_empty()).then_some(Value::Object(kept)))
     }
 }
 
@@ -177,8 +263,8 @@ impl<'de> Visitor<'de> for CheckSeed {
         ValueVisitor.visit_f64(v).map(drop)
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        matters_not(v)
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
     }
 
     fn visit_unit<E>(self) -> Result<(), E> {
@@ -200,10 +286,8 @@ impl<'de> Visitor<'de> for CheckSeed {
         }
         let mut keys = Keys::default();
         while let Some(key) = map.next_key_seed(BorrowedKey)? {
-            matters_not(&key)?;
             if key == "$ref" {
                 let value = map.next_value_seed(ValueSeed)?;
-                matters_not(value.as_str().unwrap_or_default())?;
                 state::note_member(&key, value.as_str());
             } else {
                 map.next_value_seed(CheckSeed)?;
@@ -215,12 +299,6 @@ impl<'de> Visitor<'de> for CheckSeed {
         state::close_level();
         Ok(())
     }
-}
-
-/// An error when `text` is one a value read for its key only may not hold unbuilt
-/// ([`state::text_matters`]): the parse then reads the whole document.
-fn matters_not<E: de::Error>(text: &str) -> Result<(), E> {
-    if state::text_matters(text) { Err(E::custom(state::TEXT_IN_KEY_ONLY)) } else { Ok(()) }
 }
 
 /// The keys of one object met so far: a short list is searched, a long one hashed, so an object

@@ -119,10 +119,12 @@ pub enum Reading {
     Members,
     /// None of it: the member is left out.
     Nothing,
-    /// Only that it is there: it is checked and kept as `null`, however big. A text inside it that
-    /// a reader of every text might look for (a `${`, or one of [`KEY_ONLY_TEXT`] bytes or more:
-    /// a secret's name or its value) makes the parse read the whole document as [`Reading::Whole`]
-    /// would, so no such reader misses it.
+    /// Only that it is there: it is checked and kept as `null`, however big; or, when texts a
+    /// reader of every text looks for are inside it ([`text_matters`]: a `${`, or one of
+    /// [`KEY_ONLY_TEXT`] bytes or more, a secret's name or its value), as those texts alone, each
+    /// in its place: an object keeps the members that hold one, an array becomes an object of
+    /// the elements that do, keyed by index (so their pointers are their own). Such a reader
+    /// finds every text that could concern it where the whole parse has it.
     KeyOnly,
     /// Its members only where a `$ref` leads (`#/definitions/Pet`): the parse of a big document
     /// checks each and keeps its text aside, unparsed (`Source::take_unparsed`); a small one
@@ -135,30 +137,13 @@ pub enum Reading {
 /// by [`Reading::Members`], and about the root (`[]`).
 pub type Interest = fn(path: &[&str]) -> Reading;
 
-/// The length from which a text inside a value read by [`Reading::KeyOnly`] makes the whole
-/// document be read: a secret's literal value is at least this long.
+/// The length from which a text inside a value read by [`Reading::KeyOnly`] is kept: a secret's
+/// literal value is at least this long.
 pub const KEY_ONLY_TEXT: usize = 8;
 
-/// What a check of a value read by [`Reading::KeyOnly`] says when a text inside it might matter.
-pub(crate) const TEXT_IN_KEY_ONLY: &str = "a text that matters inside a value read for its key only";
-
-thread_local! {
-    /// Whether the value being checked on this thread is one read by [`Reading::KeyOnly`].
-    static KEY_ONLY: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Runs `check` on a value read by [`Reading::KeyOnly`] ([`text_matters`] then tells).
-pub(crate) fn checking_key_only<T>(check: impl FnOnce() -> T) -> T {
-    let outer = KEY_ONLY.replace(true);
-    let result = check();
-    KEY_ONLY.set(outer);
-    result
-}
-
-/// Whether `text`, a string or key just checked, is one a value read by [`Reading::KeyOnly`]
-/// may not hold unbuilt.
+/// Whether `text`, a string or key inside a value read by [`Reading::KeyOnly`], is kept.
 pub(crate) fn text_matters(text: &str) -> bool {
-    KEY_ONLY.get() && (text.len() >= KEY_ONLY_TEXT || text.contains("${"))
+    text.len() >= KEY_ONLY_TEXT || text.contains("${")
 }
 
 thread_local! {
