@@ -1,5 +1,5 @@
 // The studio as a user feels it, in headless Chromium: for each document, the time from the click
-// (Open, an endpoint's Apply, Undo, a search typed) to the first frame painted after the page
+// (Open, an endpoint's Apply, Undo, Preview the request, a search typed) to the first frame painted after the page
 // redrew, on the browser's clock, and the longest task the page ran meanwhile (a freeze: nothing
 // else can happen in it). Runs alternate between the documents; medians reported, with the page's
 // JS heap after the runs. The studio process's peak memory is bench/run.sh's to print.
@@ -40,7 +40,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
     performance.clearResourceTimings();
     return { felt: painted - clickAt, freeze: Math.max(0, ...inside.map(([, d]) => d)), answered };
   }, kind);
-  const times = Object.fromEntries(files.map((f) => [f, { open: [], edit: [], undo: [], find: [] }]));
+  const times = Object.fromEntries(files.map((f) => [f, { open: [], edit: [], undo: [], preview: [], find: [] }]));
   for (let run = 0; run < runs; run += 1) {
     for (const file of files) {
       await page.selectOption('#file-select', file);
@@ -61,6 +61,16 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
       await page.click('#undo');
       await page.waitForFunction(() => document.querySelector('#undo').disabled && document.querySelector('#status').textContent === 'done');
       times[file].undo.push(await felt('Undo'));
+      // The node's request of the first endpoint, as the page previews it.
+      const previewed = await page.evaluate(() => document.body.dataset.lastPreviewPaintAt || '');
+      // A long list of endpoints is filled when first used, as a user's click fills it.
+      await page.focus('#try-endpoint');
+      await page.selectOption('#try-endpoint', { index: 0 });
+      for (const input of await page.locator('#try-params input').all()) await input.fill('1');
+      await page.click('#preview');
+      await page.waitForFunction((before) => (document.body.dataset.lastPreviewPaintAt || '') !== before
+        && document.querySelector('#status').textContent === 'done', previewed);
+      times[file].preview.push(await felt('Preview'));
       await page.fill('#endpoint-filter', 'get');
       times[file].find.push(await felt('Find'));
       await page.fill('#endpoint-filter', '');
@@ -70,7 +80,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
   for (const file of files) {
     const t = times[file];
     const show = (list) => `${median(list.map((x) => x.felt)).toFixed(0)} ms (answered at ${median(list.map((x) => x.answered)).toFixed(0)}, longest task ${median(list.map((x) => x.freeze)).toFixed(0)} ms)`;
-    console.log(`${file}: open ${show(t.open)}, edit ${show(t.edit)}, undo ${show(t.undo)}, find ${show(t.find)}`);
+    console.log(`${file}: open ${show(t.open)}, edit ${show(t.edit)}, undo ${show(t.undo)}, preview ${show(t.preview)}, find ${show(t.find)}`);
   }
   console.log(`page JS heap after the runs: ${(heap / 1048576).toFixed(0)} MB; felt = click to the frame painted after the redraw, medians of ${runs}`);
   await browser.close();

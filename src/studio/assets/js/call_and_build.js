@@ -45,10 +45,12 @@ function showRequest(exchange, curl) {
 }
 
 async function preview(extra) {
+  const started = performance.now();
   const answer = await step($('try-problems'), () => api('/api/request', callBody(extra)));
   if (!answer) return;
   $('try-problems').replaceChildren(...diagnostics(answer.diagnostics));
   showRequest(answer.exchange, answer.curl);
+  timed('Preview', started);
 }
 
 function showAnswer(call, picker) {
