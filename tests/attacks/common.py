@@ -102,16 +102,30 @@ def write(folder, name, value):
     return path
 
 
-def echo_ois(url):
+def echo_ois(url, keyed=True):
+    """An OIS of one endpoint `e` (GET /e, its value at `v`) on `url`: with an API key in the
+    `X-Key` header (`ECHO_KEY` in a secrets file) when `keyed`."""
+    schemes = {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}} if keyed else {}
     return {
         "oisFormat": "3.0.0", "title": "Echo", "version": "1.0.0",
         "apiSpecifications": {
             "servers": [{"url": url}], "paths": {"/e": {"get": {"parameters": []}}},
-            "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}}},
-            "security": {"key": []}},
+            "components": {"securitySchemes": schemes},
+            "security": {name: [] for name in schemes}},
         "endpoints": [{"name": "e", "operation": {"method": "get", "path": "/e"}, "fixedOperationParameters": [],
                        "parameters": [], "reservedParameters": [{"name": "_type", "fixed": "int256"},
                                                                 {"name": "_path", "fixed": "v"}]}]}
+
+
+def studio_folder(parent, outside, link):
+    """A folder for the studio below `parent`, holding samples/coins.yaml and `link`, a link to the
+    file `outside` beside the folder (which holds "mine")."""
+    folder = os.path.join(parent, "studio")
+    os.makedirs(folder)
+    shutil.copy(os.path.join(ROOT, "samples/coins.yaml"), folder)
+    write(parent, outside, "mine")
+    os.symlink(os.path.join(parent, outside), os.path.join(folder, link))
+    return folder
 
 
 class Studio:

@@ -254,9 +254,7 @@ def _():
 @attack("call --all --replay of N endpoints against N recordings is quadratic")
 def _():
     with tempfile.TemporaryDirectory() as folder:
-        ois = echo_ois("http://127.0.0.1:1")
-        ois["apiSpecifications"]["components"]["securitySchemes"] = {}
-        ois["apiSpecifications"]["security"] = {}
+        ois = echo_ois("http://127.0.0.1:1", keyed=False)
         template = ois["endpoints"][0]
         recordings = os.path.join(folder, "rec")
         os.makedirs(recordings)
@@ -306,9 +304,7 @@ def _():
 
 
 def feed_ois(folder):
-    ois = echo_ois("https://api.example.com")
-    ois["apiSpecifications"]["components"]["securitySchemes"] = {}
-    ois["apiSpecifications"]["security"] = {}
+    ois = echo_ois("https://api.example.com", keyed=False)
     ois["apiSpecifications"]["paths"] = {"/simple/price": {"get": {"parameters": [{"in": "query", "name": "ids"}]}}}
     ois["endpoints"] = []
     path = write(folder, "api.ois.json", ois)
@@ -357,11 +353,7 @@ def _():
 def _():
     broke = []
     with tempfile.TemporaryDirectory() as parent:
-        folder = os.path.join(parent, "studio")
-        os.makedirs(folder)
-        shutil.copy(os.path.join(ROOT, "samples/coins.yaml"), folder)
-        write(parent, "outside.ois.json", "mine")
-        os.symlink(os.path.join(parent, "outside.ois.json"), os.path.join(folder, "link.ois.json"))
+        folder = studio_folder(parent, "outside.ois.json", "link.ois.json")
         studio = Studio(folder, "coins.yaml")
         try:
             for what, headers in [("no token", {"Host": f"127.0.0.1:{studio.port}"}),

@@ -76,11 +76,7 @@ def _():
 @attack("the studio saves the record through a link to a file outside its folder")
 def _():
     with tempfile.TemporaryDirectory() as parent:
-        folder = os.path.join(parent, "studio")
-        os.makedirs(folder)
-        shutil.copy(os.path.join(ROOT, "samples/coins.yaml"), folder)
-        write(parent, "outside.json", "mine")
-        os.symlink(os.path.join(parent, "outside.json"), os.path.join(folder, "coins.ois.convert.json"))
+        folder = studio_folder(parent, "outside.json", "coins.ois.convert.json")
         studio = Studio(folder, "coins.yaml")
         try:
             studio.api("/api/open", {"path": "coins.yaml"})

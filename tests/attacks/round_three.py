@@ -40,9 +40,7 @@ def _():
     with tempfile.TemporaryDirectory() as folder:
         api = Api(lambda path, headers: (200, json.dumps({"v": 5})))
         try:
-            ois = echo_ois(api.url)
-            ois["apiSpecifications"]["components"]["securitySchemes"] = {}
-            ois["apiSpecifications"]["security"] = {}
+            ois = echo_ois(api.url, keyed=False)
             ois["endpoints"][0]["postProcessingSpecificationV2"] = {
                 "environment": "Node", "timeoutMs": 2000,
                 "value": "({ response }) => { const s = 'x'.repeat(64 * 1024 * 1024); "
@@ -198,9 +196,7 @@ def _():
     api = Api(lambda path, headers: (500, "\x1b]0;pwned\x07\x1b[2J\x1b]52;c;cGF3bmVk\x07 maintenance"))
     try:
         with tempfile.TemporaryDirectory() as folder:
-            ois = echo_ois(api.url)
-            ois["apiSpecifications"]["components"]["securitySchemes"] = {}
-            ois["apiSpecifications"]["security"] = {}
+            ois = echo_ois(api.url, keyed=False)
             path = write(folder, "t.ois.json", ois)
             _, out, err = run("call", path, "--endpoint", "e")
             return bool(api.got) and "\x1b" not in out + err, "an escape reached the terminal"
