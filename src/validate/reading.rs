@@ -12,7 +12,8 @@ use crate::diagnostic::Diagnostic;
 use crate::ois::rules::tables;
 use crate::source::{Reading, Source};
 
-/// The document in `source` as validating reads it ([`reading`]).
+/// The document in `source` as validating reads it: a field no OIS or node config allows kept
+/// for its key (and the texts in it a check of every text reads), everything else built.
 pub fn parse(source: &Source) -> Result<Value, Diagnostic> {
     source.parse_for_unreferenced(reading)
 }

@@ -61,9 +61,8 @@ fn splits(text: &str) -> bool {
 }
 
 /// [`json`] for a reader that reads only what `interest` says ([`prune`]): what it leaves
-/// unread is checked but absent from the value. When anything is wrong with the text, or a value
-/// read for its key only holds a text that matters ([`Reading::KeyOnly`]), or — for a reader
-/// that `follows_references` — a `$ref` leads into what was left out, or names another file
+/// unread is checked but absent from the value. When anything is wrong with the text, or — for a
+/// reader that `follows_references` — a `$ref` leads into what was left out, or names another file
 /// (whose `$ref`s might lead back into it), the text is parsed again as [`json`] parses it, which
 /// has the last word.
 pub(crate) fn json_for(

@@ -120,11 +120,11 @@ pub enum Reading {
     /// None of it: the member is left out.
     Nothing,
     /// Only that it is there: it is checked and kept as `null`, however big; or, when texts a
-    /// reader of every text looks for are inside it ([`text_matters`]: a `${`, or one of
-    /// [`KEY_ONLY_TEXT`] bytes or more, a secret's name or its value), as those texts alone, each
-    /// in its place: an object keeps the members that hold one, an array becomes an object of
-    /// the elements that do, keyed by index (so their pointers are their own). Such a reader
-    /// finds every text that could concern it where the whole parse has it.
+    /// reader of every text looks for are inside it (a `${`, or one of 8 bytes or more: a secret's
+    /// name or its value), as those texts alone, each in its place: an object keeps the members
+    /// that hold one, an array becomes an object of the elements that do, keyed by index (so their
+    /// pointers are their own). Such a reader finds every text that could concern it where the
+    /// whole parse has it.
     KeyOnly,
     /// Its members only where a `$ref` leads (`#/definitions/Pet`): the parse of a big document
     /// checks each and keeps its text aside, unparsed (`Source::take_unparsed`); a small one

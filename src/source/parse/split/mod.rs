@@ -271,7 +271,8 @@ enum Part {
     Unread,
     /// A member of a value read by reference: checked, and its `$ref`s with it.
     Deferred,
-    /// Only that it is there ([`Reading::KeyOnly`]): checked, and `null` in its place.
+    /// Only that it is there ([`Reading::KeyOnly`]): checked, and `null` in its place, or the
+    /// texts in it that matter.
     KeyOnly,
 }
 
