@@ -199,17 +199,16 @@ pub fn edit_source_known(
         refusal.help = first.help.clone();
         return Err(vec![refusal]);
     }
-    // A YAML file keeps its style where only scalars and keys changed; anything else is written
-    // whole, JSON in the file's indentation.
-    let restyled = before.as_ref().and_then(|before| crate::edit::restyle::yaml_like(source, before, &after));
-    let text = match (restyled, written) {
-        (Some(text), _) => text,
-        (None, Some(written)) => written.map_err(|error| vec![error])?,
-        (None, None) => {
-            let format = if source.format == Format::Yaml { OutputFormat::Yaml } else { OutputFormat::Json };
-            crate::emit::to_text_like(&after, &source.text, format).map_err(|error| vec![error])?
-        }
-    };
+    // A JSON file's text was written beside the check, in the file's indentation; a YAML file
+    // keeps its style where only scalars and keys changed, and is written whole otherwise.
+    let text = match written {
+        Some(written) => written,
+        None => match before.as_ref().and_then(|before| crate::edit::restyle::yaml_like(source, before, &after)) {
+            Some(text) => Ok(text),
+            None => crate::emit::to_text_like(&after, &source.text, OutputFormat::Yaml),
+        },
+    }
+    .map_err(|error| vec![error])?;
     Ok(Edited { text, notes, diagnostics, document: after })
 }
 

@@ -107,7 +107,9 @@ fn homes(config: &Value) -> (IndexMap<String, Place>, IndexMap<String, Place>) {
 }
 
 /// A literal token shorter than this is too likely to be a word of some other text (`"local"`).
-const SHORTEST_LITERAL_SECRET: usize = 8;
+/// Validating keeps of a field no document allows only the texts this long or longer (and any
+/// `${`): the one length serves both.
+const SHORTEST_LITERAL_SECRET: usize = crate::source::KEY_ONLY_TEXT;
 
 /// Every text of `config`, keys included, with its pointer.
 fn each_text(config: &Value, visit: &mut impl FnMut(&str, &str)) {

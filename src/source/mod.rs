@@ -20,8 +20,8 @@ use serde_json::Value;
 use crate::diagnostic::{Code, Diagnostic};
 
 pub use located::Located;
-pub(crate) use parse::is_url;
 pub use parse::{Interest, Reading};
+pub(crate) use parse::{KEY_ONLY_TEXT, is_url};
 
 /// Nesting limit for both formats; serde_json and yaml_serde stop at the same depth.
 pub const MAX_DEPTH: usize = 128;

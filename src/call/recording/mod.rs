@@ -324,8 +324,8 @@ impl RecordedResponse {
 /// Two answers are the same when their status, headers and bodies are, however the bodies' text
 /// is spaced.
 impl PartialEq for RecordedResponse {
-    /// The same status, headers and body, however the body's text is spaced (compared written
-    /// alike from the texts, never built: a recording may hold a million prices).
+    // The bodies are compared written alike from their texts, never built: a recording may hold a
+    // million prices.
     fn eq(&self, other: &Self) -> bool {
         let compact = |body: &RawValue| {
             crate::request::restyled(body.get(), crate::request::Style { pretty: false, javascript: false }, 0)

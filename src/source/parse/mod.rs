@@ -13,6 +13,7 @@ use serde_json::Value;
 
 pub(crate) use seeds::{DUPLICATE_KEY, NOT_A_NUMBER, ValueSeed};
 pub(crate) use split::{Landmark, parse_unparsed};
+pub(crate) use state::KEY_ONLY_TEXT;
 pub use state::{Interest, Reading};
 pub(crate) use state::{as_javascript, is_url, take_references, take_tags};
 

@@ -82,7 +82,7 @@ impl<'de> Visitor<'de> for PrunedSeed<'_> {
         loop {
             let index_text = index.to_string();
             let path = below(self.path, &index_text);
-            let item = match (self.interest)(&path) {
+            let item = match (self.interest)(&path).of_element() {
                 Reading::Members => seq.next_element_seed(PrunedSeed { interest: self.interest, path: &path })?,
                 Reading::KeyOnly => seq.next_element_seed(KeyOnlySeed)?,
                 Reading::Whole | Reading::Nothing | Reading::Referenced => seq.next_element_seed(ValueSeed)?,
@@ -213,7 +213,7 @@ impl<'de> Visitor<'de> for KeptTexts {
             let item = if key == "$ref" {
                 let value = map.next_value_seed(ValueSeed)?;
                 state::note_member(&key, value.as_str());
-                value.as_str().filter(|text| state::text_matters(text)).map(|_| value.clone())
+                value.as_str().is_some_and(state::text_matters).then_some(value)
             } else {
                 map.next_value_seed(KeptTexts)?
             };

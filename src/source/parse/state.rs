@@ -137,13 +137,25 @@ pub enum Reading {
 /// by [`Reading::Members`], and about the root (`[]`).
 pub type Interest = fn(path: &[&str]) -> Reading;
 
-/// The length from which a text inside a value read by [`Reading::KeyOnly`] is kept: a secret's
-/// literal value is at least this long.
+impl Reading {
+    /// How an element of an array is read when `self` is what is asked for it: never left out
+    /// (its index would move the elements after it), so read whole when read for nothing or by
+    /// reference.
+    pub(crate) fn of_element(self) -> Reading {
+        match self {
+            Reading::Nothing | Reading::Referenced => Reading::Whole,
+            reading => reading,
+        }
+    }
+}
+
+/// The length from which a text inside a value read by [`Reading::KeyOnly`] is kept: the node's
+/// checks look for no literal secret shorter than this.
 pub const KEY_ONLY_TEXT: usize = 8;
 
 /// Whether `text`, a string or key inside a value read by [`Reading::KeyOnly`], is kept.
 pub(crate) fn text_matters(text: &str) -> bool {
-    text.len() >= KEY_ONLY_TEXT || text.contains("${")
+    text.len() >= KEY_ONLY_TEXT || crate::pointer::holds_template(text)
 }
 
 thread_local! {

@@ -450,9 +450,9 @@ impl<'b, 'text> Outliner<'b, '_, 'text> {
             Name::Index(index) => index.to_string(),
         });
         let keys: Vec<&str> = path.iter().map(String::as_str).collect();
-        let reading = match (interest(&keys), name) {
-            (Reading::Nothing | Reading::Referenced, Name::Index(_)) => Reading::Whole,
-            (reading, _) => reading,
+        let reading = match name {
+            Name::Key(_) => interest(&keys),
+            Name::Index(_) => interest(&keys).of_element(),
         };
         (reading, path)
     }
