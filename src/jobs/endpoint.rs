@@ -136,6 +136,19 @@ pub fn edit_source_known(
     edit: &EndpointEdit,
     known: Option<&[Diagnostic]>,
 ) -> Result<Edited, Vec<Diagnostic>> {
+    edit_source_beside(source, title, edit, known, |_| ()).map(|(edited, ())| edited)
+}
+
+/// [`edit_source_known`], with `read` of the edited document made beside its check (on another
+/// core, with the text, when the document is JSON): what a caller reads of the document after
+/// the edit, for the edit not to wait for it after the check. Made even when the edit is refused.
+pub fn edit_source_beside<R: Send>(
+    source: &Source,
+    title: Option<&str>,
+    edit: &EndpointEdit,
+    known: Option<&[Diagnostic]>,
+    read: impl FnOnce(&Value) -> R + Send,
+) -> Result<(Edited, R), Vec<Diagnostic>> {
     let refused = |diagnostics: Vec<Diagnostic>| {
         let mut diagnostics = diagnostics;
         for diagnostic in &mut diagnostics {
@@ -167,18 +180,18 @@ pub fn edit_source_known(
     let mut notes = apply(&mut after, kind, &pointer, edit).map_err(|error| refused(vec![error]))?;
     // A JSON file's text is written while the edit is checked, on another core: both only read
     // the edited document (a big OIS's text is a fifth of an edit), and a refused edit is rare.
-    let (checked, written) = match source.format {
+    let (checked, (written, reading)) = match source.format {
         Format::Json => rayon::join(
             || crate::validate::validate_value(&after, None),
-            || Some(crate::emit::to_text_like(&after, &source.text, OutputFormat::Json)),
+            || (Some(crate::emit::to_text_like(&after, &source.text, OutputFormat::Json)), read(&after)),
         ),
-        Format::Yaml => (crate::validate::validate_value(&after, None), None),
+        Format::Yaml => rayon::join(|| crate::validate::validate_value(&after, None), || (None, read(&after))),
     };
     let diagnostics = checked.diagnostics;
     // A warning the edit brings is said with it (two feeds now reading one value, say).
-    let is_new = |d: &&Diagnostic| {
-        !known.iter().any(|k| k.code == d.code && k.location.pointer == d.location.pointer && k.message == d.message)
-    };
+    let warned: std::collections::HashSet<(Code, &str, &str)> =
+        known.iter().map(|k| (k.code, k.location.pointer.as_str(), k.message.as_str())).collect();
+    let is_new = |d: &&Diagnostic| !warned.contains(&(d.code, d.location.pointer.as_str(), d.message.as_str()));
     notes.extend(diagnostics.iter().filter(|d| d.severity == Severity::Warning).filter(is_new).cloned());
     let made: Vec<Diagnostic> = diagnostics
         .iter()
@@ -209,7 +222,7 @@ pub fn edit_source_known(
         },
     }
     .map_err(|error| vec![error])?;
-    Ok(Edited { text, notes, diagnostics, document: after })
+    Ok((Edited { text, notes, diagnostics, document: after }, reading))
 }
 
 /// Makes the edit `job` asks for; what refuses it, located in the file.

@@ -200,10 +200,11 @@ pub struct Snippets {
 }
 
 /// The feeds served by name: none (no `feed` endpoint), the list, or why the tables cannot be read.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Default, Serialize)]
 #[serde(untagged)]
 pub enum FeedsView {
     /// No feed endpoint.
+    #[default]
     None,
     /// Each feed.
     Listed(Vec<FeedRow>),

@@ -93,10 +93,23 @@ pub fn validate_value(root: &Value, family: Option<FormatFamily>) -> Validation 
 }
 
 fn check_ois(ois: &Value, family: Option<FormatFamily>, prefix: &str, diagnostics: &mut Vec<Diagnostic>) {
-    let mut found = rules::check(ois, family);
-    beyond_rules(ois, &mut found);
+    // The rules and the rest read the OIS apart: a big one's are checked side by side.
+    let endpoints = ois.get("endpoints").and_then(Value::as_array).map_or(0, Vec::len);
+    let (mut found, beyond) = crate::parallel::join(
+        crate::parallel::worth_splitting(endpoints, ENDPOINTS_CHECKED_ALONE),
+        || rules::check(ois, family),
+        || {
+            let mut beyond = Vec::new();
+            beyond_rules(ois, &mut beyond);
+            beyond
+        },
+    );
+    found.extend(beyond);
     diagnostics.extend(found.into_iter().map(|diagnostic| diagnostic.within(prefix)));
 }
+
+/// How many endpoints an OIS may have for its rules and the rest to be checked on one thread.
+const ENDPOINTS_CHECKED_ALONE: usize = 512;
 
 /// What an OIS object breaks beyond the OIS rules: the run-time traps, its code, its feeds.
 fn beyond_rules(ois: &Value, found: &mut Vec<Diagnostic>) {

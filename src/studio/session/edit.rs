@@ -37,13 +37,18 @@ impl Session {
         let key = TextKey::of(&draft.text);
         let checked = self.checked.borrow();
         let known = checked.as_ref().filter(|checked| checked.text == key).map(|checked| checked.found.as_slice());
-        let edited = crate::jobs::endpoint::edit_source_known(&source, draft.title.as_deref(), &edit, known)
-            .map_err(|diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None });
+        // The view's reading of the edited document is made beside its check.
+        let title = draft.title.as_deref();
+        let edited = crate::jobs::endpoint::edit_source_beside(&source, title, &edit, known, |document| {
+            DraftReading::of(document, title)
+        })
+        .map_err(|diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None });
         drop(checked);
-        let Edited { text, notes, diagnostics, document } = edited?;
+        let (Edited { text, notes, diagnostics, document }, reading) = edited?;
+        drop_aside(document);
         let key = self.replace_text(text.into());
         *self.checked.get_mut() = Some(Checked { text: key, found: diagnostics });
-        let mut page = self.page_since(false, seen, Some(document));
+        let mut page = self.page_since(false, seen, DraftTree::Read(reading));
         page.notes = Some(view::placed(notes, None));
         Ok(page.into())
     }
@@ -80,7 +85,7 @@ impl Session {
             _ => previous.into(),
         };
         *self.checked.get_mut() = self.undo_checked.take().filter(|checked| checked.text == key);
-        Ok(self.page_since(false, seen, None).into())
+        Ok(self.page_since(false, seen, DraftTree::Unparsed).into())
     }
 
     /// Takes the last undo back: the draft as it was before it.
@@ -95,7 +100,7 @@ impl Session {
         draft.text = next.into();
         // The text is checked again: undo keeps the check of one text, the one it goes back to.
         *self.checked.get_mut() = None;
-        Ok(self.page_since(false, seen, None).into())
+        Ok(self.page_since(false, seen, DraftTree::Unparsed).into())
     }
 
     /// A feed as the job takes it, checked against the OpenAPI document open in the studio.

@@ -86,6 +86,50 @@ impl TextKey {
     }
 }
 
+/// What a step has of the draft's document for its view.
+enum DraftTree {
+    /// Nothing: the text is parsed.
+    Unparsed,
+    /// The document, as its text reads.
+    Parsed(Value),
+    /// What the view reads of it, read beside the step's check of the draft's text.
+    Read(DraftReading),
+}
+
+/// What the draft's view reads of its document: which kind it is, its OIS titles, and the chosen
+/// OIS's endpoints, secrets, feeds and code.
+#[derive(Debug, Default)]
+struct DraftReading {
+    kind: Option<crate::ois::DocumentKind>,
+    titles: Vec<String>,
+    /// Where the chosen OIS is in the document.
+    pointer: Option<String>,
+    endpoints: Vec<crate::edit::EndpointSummary>,
+    secrets_needed: Vec<String>,
+    feeds: page::FeedsView,
+    snippets: BTreeMap<String, page::Snippets>,
+}
+
+impl DraftReading {
+    /// `root` read, with the OIS titled `title` (the first, when `None`) chosen.
+    fn of(root: &Value, title: Option<&str>) -> DraftReading {
+        let Ok(read) = crate::ois::OisDocument::read(root) else { return DraftReading::default() };
+        let mut reading = DraftReading {
+            kind: Some(read.kind),
+            titles: read.titles().into_iter().map(str::to_owned).collect(),
+            ..DraftReading::default()
+        };
+        if let Ok(chosen) = read.choose(title) {
+            reading.endpoints = crate::edit::list(chosen.ois);
+            reading.secrets_needed = view::secret_names(chosen.ois);
+            reading.feeds = page::feeds(chosen.ois);
+            reading.snippets = page::snippets(chosen.ois);
+            reading.pointer = Some(chosen.pointer);
+        }
+        reading
+    }
+}
+
 #[derive(Debug)]
 struct Opened {
     name: String,
@@ -226,12 +270,12 @@ impl Session {
 
     /// [`Session::view_of`], typed.
     fn page(&self, conversion: bool) -> PageView {
-        self.page_since(conversion, None, None)
+        self.page_since(conversion, None, DraftTree::Unparsed)
     }
 
     /// [`Session::page`] for a page that holds the draft view `seen`: only what changed of it;
-    /// `parsed`: the draft's document, when the step has it (not to parse its text again).
-    fn page_since(&self, conversion: bool, seen: Option<u64>, parsed: Option<Value>) -> PageView {
+    /// `tree`: what the step has of the draft's document (not to parse its text again).
+    fn page_since(&self, conversion: bool, seen: Option<u64>, tree: DraftTree) -> PageView {
         let openapi = self.openapi.as_ref().map(|opened| OpenApiView {
             name: opened.name.clone(),
             revision: self.conversions,
@@ -252,7 +296,7 @@ impl Session {
             mnemonic_secret: crate::node::MNEMONIC_SECRET,
             openapi,
             draft: self.draft.as_ref().map(|draft| {
-                let view = self.draft_view(draft, parsed);
+                let view = self.draft_view(draft, tree);
                 page::since(view, seen, &mut self.sent.borrow_mut())
             }),
             secrets: self.secrets.keys().cloned().collect(),
@@ -266,43 +310,55 @@ impl Session {
         }
     }
 
-    fn draft_view(&self, draft: &Draft, parsed: Option<Value>) -> DraftView {
+    fn draft_view(&self, draft: &Draft, tree: DraftTree) -> DraftView {
         let source = draft.held().source();
-        let parsed = match parsed {
-            Some(document) => Ok(document),
-            None => source.parse(),
-        };
         let key = TextKey::of(&draft.text);
+        let is_checked = || self.checked.borrow().as_ref().is_some_and(|checked| checked.text == key);
+        // A reading made beside the check of this very text needs no tree; anything else is read
+        // from the step's tree, or the text parsed.
+        let (parsed, reading) = match tree {
+            DraftTree::Read(reading) if is_checked() => (None, Ok(reading)),
+            DraftTree::Parsed(root) => (Some(Ok(root)), Err(())),
+            DraftTree::Read(_) | DraftTree::Unparsed => (Some(source.parse()), Err(())),
+        };
         let found = match &parsed {
-            Ok(root) => {
+            Some(Err(error)) => crate::validate::Validation::unreadable(error.clone()).diagnostics,
+            Some(Ok(root)) => {
                 // The last check was of this very text (an edit's, or undo's): its findings are
                 // shown, not found again; otherwise the check made here is kept for the next.
-                // `view::placed` locates them in the text.
-                let mut checked = self.checked.borrow_mut();
-                if checked.as_ref().is_none_or(|checked| checked.text != key) {
+                if !is_checked() {
                     let found = crate::validate::validate_value(root, None).diagnostics;
-                    *checked = Some(Checked { text: key, found });
+                    *self.checked.borrow_mut() = Some(Checked { text: key, found });
                 }
-                let mut diagnostics = checked.as_ref().map(|checked| checked.found.clone()).unwrap_or_default();
-                diagnostics.splice(0..0, source.take_notes());
-                diagnostics
+                self.checked_found(source.take_notes())
             }
-            Err(error) => crate::validate::Validation::unreadable(error.clone()).diagnostics,
+            None => self.checked_found(source.take_notes()),
         };
+        let reading = match (reading, &parsed) {
+            (Ok(reading), _) => reading,
+            (Err(()), Some(Ok(root))) => DraftReading::of(root, draft.title.as_deref()),
+            (Err(()), _) => DraftReading::default(),
+        };
+        // The draft's tree is big and no longer needed.
+        drop_aside(parsed);
         // Placed in the text now only when not about one endpoint: an endpoint's are placed when
         // its card asks for them (a big draft has tens of thousands, found again on each edit).
         let mut diagnostics = view::unplaced(found);
+        if let Some(pointer) = &reading.pointer {
+            page::place_in_endpoints(&mut diagnostics, pointer);
+        }
+        view::place(diagnostics.iter_mut().filter(|placed| placed.endpoint.is_none()), &source);
         self.revisions.set(self.revisions.get() + 1);
-        let mut view = DraftView {
+        DraftView {
             revision: self.revisions.get(),
-            version: TextKey::of(&draft.text).version(),
+            version: key.version(),
             changed: None,
             moved: None,
             name: draft.name.clone(),
             file: draft.file.clone(),
             suggested: draft.suggested.clone(),
-            kind: None,
-            titles: Vec::new(),
+            kind: reading.kind,
+            titles: reading.titles,
             title: draft.title.clone(),
             text_bytes: draft.text.len(),
             dirty: draft.on_disk.as_deref() != Some(&*draft.text),
@@ -310,32 +366,22 @@ impl Session {
                 let on_disk = self.folder.existing(file).ok().and_then(|path| Source::read(&path).ok());
                 on_disk.map(|s| s.text).as_deref() != draft.on_disk.as_deref()
             }),
-            endpoints: Vec::new(),
-            snippets: std::collections::BTreeMap::new(),
-            feeds: page::FeedsView::None,
-            diagnostics: Vec::new(),
+            endpoints: reading.endpoints,
+            snippets: reading.snippets,
+            feeds: reading.feeds,
+            diagnostics,
             problems: Vec::new(),
-            secrets_needed: Vec::new(),
+            secrets_needed: reading.secrets_needed,
             layout: (memchr::memchr_iter(b'\n', draft.text.as_bytes()).count(), draft.text.len()),
-        };
-        if let Ok(root) = &parsed
-            && let Ok(read) = crate::ois::OisDocument::read(root)
-        {
-            view.kind = Some(read.kind);
-            view.titles = read.titles().into_iter().map(str::to_owned).collect();
-            if let Ok(chosen) = read.choose(draft.title.as_deref()) {
-                view.endpoints = crate::edit::list(chosen.ois);
-                view.secrets_needed = view::secret_names(chosen.ois);
-                view.feeds = page::feeds(chosen.ois);
-                view.snippets = page::snippets(chosen.ois);
-                page::place_in_endpoints(&mut diagnostics, &chosen.pointer);
-            }
         }
-        view::place(diagnostics.iter_mut().filter(|placed| placed.endpoint.is_none()), &source);
-        view.diagnostics = diagnostics;
-        // The draft's tree is big and no longer needed.
-        drop_aside(parsed);
-        view
+    }
+
+    /// The last check's findings after `notes` (what the parse noted).
+    fn checked_found(&self, notes: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        let checked = self.checked.borrow();
+        let mut diagnostics = checked.as_ref().map(|checked| checked.found.clone()).unwrap_or_default();
+        diagnostics.splice(0..0, notes);
+        diagnostics
     }
 
     fn draft(&self) -> Result<&Draft, Refusal> {

@@ -26,7 +26,7 @@ impl Session {
                 // Another document that could not be converted: no draft of the last one stays.
                 drop_aside((self.draft.take(), self.record.take()));
             }
-            return Ok(self.page_since(true, None, ois).into());
+            return Ok(self.page_since(true, None, ois.map_or(DraftTree::Unparsed, DraftTree::Parsed)).into());
         }
         crate::ois::OisDocument::read(&root).map_err(|(_, mut error)| {
             source.locate_diagnostic(&mut error);
@@ -65,7 +65,7 @@ impl Session {
             self.history.replaced(&before, &draft.text, TextKey::of(&draft.text));
             self.undo_checked = None;
         }
-        Ok(self.page_since(true, None, ois).into())
+        Ok(self.page_since(true, None, ois.map_or(DraftTree::Unparsed, DraftTree::Parsed)).into())
     }
 
     /// Converts `source` (parsed as a conversion reads it: `root`) with `options`, as `ois convert`
