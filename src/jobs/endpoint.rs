@@ -109,8 +109,9 @@ fn errors(diagnostics: &[Diagnostic]) -> std::collections::HashSet<(Code, &str)>
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Edited {
-    /// The document after the edit, in the style of the text before it.
-    pub text: String,
+    /// The document after the edit, in the style of the text before it (shared: a caller may
+    /// hold it as it is).
+    pub text: std::sync::Arc<str>,
     /// What the edit changed or kept beside what was asked.
     pub notes: Vec<Diagnostic>,
     /// Every rule the document breaks after the edit (not located in `text`): the check the edit
@@ -183,7 +184,10 @@ pub fn edit_source_beside<R: Send>(
     let (checked, (written, reading)) = match source.format {
         Format::Json => rayon::join(
             || crate::validate::validate_value(&after, None),
-            || (Some(crate::emit::to_text_like(&after, &source.text, OutputFormat::Json)), read(&after)),
+            || {
+                let written = crate::emit::to_text_like(&after, &source.text, OutputFormat::Json);
+                (Some(written.map(std::sync::Arc::from)), read(&after))
+            },
         ),
         Format::Yaml => rayon::join(|| crate::validate::validate_value(&after, None), || (None, read(&after))),
     };
@@ -217,8 +221,8 @@ pub fn edit_source_beside<R: Send>(
     let text = match written {
         Some(written) => written,
         None => match before.as_ref().and_then(|before| crate::edit::restyle::yaml_like(source, before, &after)) {
-            Some(text) => Ok(text),
-            None => crate::emit::to_text_like(&after, &source.text, OutputFormat::Yaml),
+            Some(text) => Ok(text.into()),
+            None => crate::emit::to_text_like(&after, &source.text, OutputFormat::Yaml).map(Into::into),
         },
     }
     .map_err(|error| vec![error])?;
@@ -234,14 +238,14 @@ pub fn run(job: &EndpointJob) -> Result<EditReport, Vec<Diagnostic>> {
     }
     let source = Source::read(&job.file).map_err(|error| vec![error])?;
     let Edited { text, notes, .. } = edit_source(&source, job.ois_title.as_deref(), &job.edit)?;
-    let changed = text != source.text;
+    let changed = *text != *source.text;
     let name = job.file.display().to_string();
     let diff = crate::emit::unified_diff(&name, &name, &source.text, &text);
     let written = changed && !job.dry_run;
     if written {
         let mut plan = Plan::new();
         // The file edited is replaced: that is what was asked (a link is not followed).
-        plan.companion(&job.file, text, false);
+        plan.companion(&job.file, &*text, false);
         plan.write().map_err(|error| vec![error])?;
     }
     Ok(EditReport { file: job.file.display().to_string(), changed, written, diff, notes })

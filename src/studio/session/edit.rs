@@ -46,7 +46,7 @@ impl Session {
         drop(checked);
         let (Edited { text, notes, diagnostics, document }, reading) = edited?;
         drop_aside(document);
-        let key = self.replace_text(text.into());
+        let key = self.replace_text(text);
         *self.checked.get_mut() = Some(Checked { text: key, found: diagnostics });
         let mut page = self.page_since(false, seen, DraftTree::Read(reading));
         page.notes = Some(view::placed(notes, None));

@@ -119,9 +119,18 @@ impl Step {
     }
 }
 
+/// The bytes compared at a time when two texts are compared from an end.
+const COMPARED_BLOCK: usize = 256;
+
 /// The bytes `a` and `b` start with alike, ending on a character boundary of both.
 fn common_prefix(a: &str, b: &str) -> usize {
-    let mut same = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    // Whole blocks compared first (a memcmp each), then the bytes of the first block that differs:
+    // a big draft's edit is one change in megabytes.
+    let (a_bytes, b_bytes) = (a.as_bytes(), b.as_bytes());
+    let blocks = a_bytes.chunks(COMPARED_BLOCK).zip(b_bytes.chunks(COMPARED_BLOCK));
+    let start: usize = blocks.take_while(|(x, y)| x == y).map(|(x, _)| x.len()).sum();
+    let rest = a_bytes.get(start..).unwrap_or_default().iter().zip(b_bytes.get(start..).unwrap_or_default());
+    let mut same = start + rest.take_while(|(x, y)| x == y).count();
     while !(a.is_char_boundary(same) && b.is_char_boundary(same)) {
         same -= 1;
     }
@@ -130,7 +139,12 @@ fn common_prefix(a: &str, b: &str) -> usize {
 
 /// The bytes `a` and `b` end with alike, starting on a character boundary of both.
 fn common_suffix(a: &str, b: &str) -> usize {
-    let mut same = a.bytes().rev().zip(b.bytes().rev()).take_while(|(x, y)| x == y).count();
+    let (a_bytes, b_bytes) = (a.as_bytes(), b.as_bytes());
+    let blocks = a_bytes.rchunks(COMPARED_BLOCK).zip(b_bytes.rchunks(COMPARED_BLOCK));
+    let end: usize = blocks.take_while(|(x, y)| x == y).map(|(x, _)| x.len()).sum();
+    let a_before = a_bytes.get(..a_bytes.len().saturating_sub(end)).unwrap_or_default().iter().rev();
+    let b_before = b_bytes.get(..b_bytes.len().saturating_sub(end)).unwrap_or_default().iter().rev();
+    let mut same = end + a_before.zip(b_before).take_while(|(x, y)| x == y).count();
     while !(a.is_char_boundary(a.len() - same) && b.is_char_boundary(b.len() - same)) {
         same -= 1;
     }
@@ -189,6 +203,31 @@ mod tests {
     }
 
     proptest! {
+        /// Texts compared a block at a time share what they would byte by byte.
+        #[test]
+        fn blocks_compared_find_what_bytes_compared_find(
+            head in "[aé0-9]{0,700}",
+            one in "[aéü{}]{0,3}",
+            other in "[aéü{}]{0,3}",
+            tail in "[aé0-9]{0,700}",
+        ) {
+            let (a, b) = (format!("{head}{one}{tail}"), format!("{head}{other}{tail}"));
+            let byte_by_byte_prefix = |a: &str, b: &str| {
+                let mut same = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+                while !(a.is_char_boundary(same) && b.is_char_boundary(same)) { same -= 1; }
+                same
+            };
+            let byte_by_byte_suffix = |a: &str, b: &str| {
+                let mut same = a.bytes().rev().zip(b.bytes().rev()).take_while(|(x, y)| x == y).count();
+                while !(a.is_char_boundary(a.len() - same) && b.is_char_boundary(b.len() - same)) { same -= 1; }
+                same
+            };
+            for (a, b) in [(&a, &b), (&b, &a), (&a, &a), (&head, &a), (&tail, &b)] {
+                prop_assert_eq!(common_prefix(a, b), byte_by_byte_prefix(a, b));
+                prop_assert_eq!(common_suffix(a, b), byte_by_byte_suffix(a, b));
+            }
+        }
+
         #[test]
         fn undone_text_comes_forward_again(before in "[aé{}\": 0-9\n]{0,40}", after in "[aé{}\": 0-9\n]{0,40}") {
             let mut history = History::default();
