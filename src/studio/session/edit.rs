@@ -81,7 +81,7 @@ impl Session {
         let key = TextKey::of(&previous);
         // Back to the text converted: the record's, not a copy of it.
         draft.text = match &self.record {
-            Some(Generated::Converted { text, .. }) if **text == *previous => Arc::clone(text),
+            Some(Generated::Converted { text, .. }) => text.shared_if(&previous).unwrap_or_else(|| previous.into()),
             _ => previous.into(),
         };
         *self.checked.get_mut() = self.undo_checked.take().filter(|checked| checked.text == key);

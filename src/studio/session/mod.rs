@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::folder::Folder;
-use super::generated::Generated;
+use super::generated::{Generated, KeptText};
 use super::held::HeldReport;
 use super::page::{self, DraftView, OpenApiView, PageView};
 use super::view::{self, Placed};
@@ -276,6 +276,11 @@ impl Session {
     /// [`Session::page`] for a page that holds the draft view `seen`: only what changed of it;
     /// `tree`: what the step has of the draft's document (not to parse its text again).
     fn page_since(&self, conversion: bool, seen: Option<u64>, tree: DraftTree) -> PageView {
+        // Every step that changes the draft shows it after: the record's text, no longer the
+        // draft's, is deflated then.
+        if let (Some(Generated::Converted { text, .. }), Some(draft)) = (&self.record, &self.draft) {
+            text.settle(&draft.text);
+        }
         let openapi = self.openapi.as_ref().map(|opened| OpenApiView {
             name: opened.name.clone(),
             revision: self.conversions,

@@ -125,7 +125,8 @@ impl Session {
         // What the last document left is freed aside, as is the conversion's model.
         drop_aside((self.openapi.take(), self.draft.take(), self.record.take(), rendered));
         // The record is the draft's text as generated: the same text, not a copy.
-        self.record = Some(Generated::Converted { title, options: options.clone(), text: Arc::clone(&text) });
+        let kept = KeptText::new(Arc::clone(&text));
+        self.record = Some(Generated::Converted { title, options: options.clone(), text: kept });
         self.conversions += 1;
         *self.checked.get_mut() = Some(Checked { text: TextKey::of(&text), found });
         self.draft = Some(Draft { name: named, file: None, suggested, text, on_disk: None, title: None });

@@ -95,7 +95,30 @@ fn undo_back_to_the_conversion_is_its_text_not_a_copy() {
     let text = &session.draft.as_ref().unwrap().text;
     assert_eq!(**text, *converted);
     let Some(Generated::Converted { text: record, .. }) = &session.record else { panic!("the conversion's record") };
-    assert!(Arc::ptr_eq(text, record), "the record's text, shared");
+    assert!(Arc::ptr_eq(text, &record.text().unwrap()), "the record's text, shared");
+}
+
+#[test]
+fn the_record_is_deflated_once_the_draft_changes_and_reads_back_whole() {
+    let (_folder, mut session) = opened();
+    // A copy: the text itself held here would be shared, and stay whole.
+    let converted = session.draft.as_ref().unwrap().text.to_string();
+    edit(&mut session, json!({"kind": "remove", "names": ["coinsId"]})).unwrap();
+    let record = match &session.record {
+        Some(Generated::Converted { text, .. }) => text.clone(),
+        _ => panic!("the conversion's record"),
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !record.is_deflated() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(record.is_deflated(), "deflated once the draft changed");
+    assert_eq!(*record.text().unwrap(), converted);
+    // Back to the text converted: shared again, not held twice.
+    session.undo().unwrap();
+    let text = &session.draft.as_ref().unwrap().text;
+    assert!(!record.is_deflated());
+    assert!(Arc::ptr_eq(text, &record.text().unwrap()), "the record's text, shared again");
 }
 
 #[test]
