@@ -25,13 +25,16 @@ pub struct Selected {
     /// The secrets its server URL was filled with (`https://host/v3/${KEY}`): sent in the URL,
     /// masked wherever it is shown.
     pub server_secrets: Vec<String>,
+    /// Whether a text of the document held a `${` (filled with a secret, or an escaped one made
+    /// plain): the OIS is then not exactly the text's own.
+    pub templated: bool,
 }
 
 /// The OIS to use and its credentials. A config.json (root `ois` array) or a list of OIS objects
 /// needs `title` when it holds several. The document is taken, not copied (a big OIS is a big
 /// tree): the OIS chosen is moved out of it.
 pub fn select(document: Value, title: Option<&str>, secrets: &Secrets) -> Result<Selected, Diagnostic> {
-    let (mut document, server_secrets) = interpolated(document, secrets)?;
+    let (mut document, server_secrets, templated) = interpolated(document, secrets)?;
     let read = OisDocument::read(&document).map_err(|(_, error)| error)?;
     let chosen = read.choose(title)?;
     let mut credentials = config_credentials(&read);
@@ -52,13 +55,13 @@ pub fn select(document: Value, title: Option<&str>, secrets: &Secrets) -> Result
     }
     let pointer = chosen.pointer;
     let ois = document.pointer_mut(&pointer).map(Value::take).unwrap_or_default();
-    Ok(Selected { ois, pointer, credentials, missing, server_secrets })
+    Ok(Selected { ois, pointer, credentials, missing, server_secrets, templated })
 }
 
 /// Every OIS of a config with the config's credentials (their `${VAR}`s filled), in order: a run
 /// over the config's templates.
 pub fn select_all(document: &Value, secrets: &Secrets) -> Result<Vec<Selected>, Diagnostic> {
-    let (document, server_secrets) = interpolated(document.clone(), secrets)?;
+    let (document, server_secrets, templated) = interpolated(document.clone(), secrets)?;
     let read = OisDocument::read(&document).map_err(|(_, error)| error)?;
     let credentials = config_credentials(&read);
     let selected = |(pointer, ois): &(String, &Value)| Selected {
@@ -67,6 +70,7 @@ pub fn select_all(document: &Value, secrets: &Secrets) -> Result<Vec<Selected>, 
         credentials: credentials.clone(),
         missing: Vec::new(),
         server_secrets: server_secrets.clone(),
+        templated,
     };
     Ok(read.oises.iter().map(selected).collect())
 }
@@ -98,7 +102,7 @@ const SECRET_PLACES: &[&str] = &["/apiCredentials/", "/nodeSettings/", "/chains/
 /// anything is sent: an OIS or config from someone else could otherwise put `${GITHUB_TOKEN}` in
 /// a parameter and have it sent to its own server. A server URL's secret comes after its host
 /// (it never chooses where the request goes) and is never one of the node's own.
-fn interpolated(mut document: Value, secrets: &Secrets) -> Result<(Value, Vec<String>), Diagnostic> {
+fn interpolated(mut document: Value, secrets: &Secrets) -> Result<(Value, Vec<String>, bool), Diagnostic> {
     let is_config = document.get("ois").is_some();
     let in_secret_place = |at: &str| is_config && SECRET_PLACES.iter().any(|place| at.starts_with(place));
     // The node's own secrets first: the sharper word for the worst case.
@@ -133,7 +137,9 @@ fn interpolated(mut document: Value, secrets: &Secrets) -> Result<(Value, Vec<St
         .with_help("write `\\${` for a literal `${` (`\\\\${` inside a JSON string); keep secrets in apiCredentials"));
     }
     let no_secrets = Secrets::none();
+    let mut templated = false;
     crate::pointer::try_for_each_template_mut(&mut document, &mut String::new(), &mut |text, at| {
+        templated = true;
         if at.starts_with("/apiCredentials/") || crate::ois::templates::is_server_url(at) {
             *text = secrets.interpolate(text, at)?;
         } else if !in_secret_place(at) {
@@ -142,7 +148,7 @@ fn interpolated(mut document: Value, secrets: &Secrets) -> Result<(Value, Vec<St
         }
         Ok(())
     })?;
-    Ok((document, server_secrets))
+    Ok((document, server_secrets, templated))
 }
 
 /// The node would not load an OIS that breaks OIS rules; say so before building anything. The
