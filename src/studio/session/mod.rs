@@ -322,9 +322,9 @@ impl Session {
         // A reading made beside the check of this very text needs no tree; anything else is read
         // from the step's tree, or the text parsed.
         let (parsed, reading) = match tree {
-            DraftTree::Read(reading) if is_checked() => (None, Ok(reading)),
-            DraftTree::Parsed(root) => (Some(Ok(root)), Err(())),
-            DraftTree::Read(_) | DraftTree::Unparsed => (Some(source.parse()), Err(())),
+            DraftTree::Read(reading) if is_checked() => (None, Some(reading)),
+            DraftTree::Parsed(root) => (Some(Ok(root)), None),
+            DraftTree::Read(_) | DraftTree::Unparsed => (Some(source.parse()), None),
         };
         let found = match &parsed {
             Some(Err(error)) => crate::validate::Validation::unreadable(error.clone()).diagnostics,
@@ -340,12 +340,14 @@ impl Session {
             None => self.checked_found(source.take_notes()),
         };
         let reading = match (reading, &parsed) {
-            (Ok(reading), _) => reading,
-            (Err(()), Some(Ok(root))) => DraftReading::of(root, draft.title.as_deref()),
-            (Err(()), _) => DraftReading::default(),
+            (Some(reading), _) => reading,
+            (None, Some(Ok(root))) => DraftReading::of(root, draft.title.as_deref()),
+            (None, _) => DraftReading::default(),
         };
         // The draft's tree is big and no longer needed.
-        drop_aside(parsed);
+        if let Some(Ok(root)) = parsed {
+            drop_aside(root);
+        }
         // Placed in the text now only when not about one endpoint: an endpoint's are placed when
         // its card asks for them (a big draft has tens of thousands, found again on each edit).
         let mut diagnostics = view::unplaced(found);
