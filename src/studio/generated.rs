@@ -98,8 +98,8 @@ impl KeptText {
             Kept::Shared(kept) | Kept::Deflating(kept) => (**kept == *text).then(|| Arc::clone(kept)),
             Kept::Deflated { bytes, len } => {
                 let same = *len == text.len() && inflated(bytes, *len).is_ok_and(|inflated| inflated == text);
-                let shared: Arc<str> = Arc::from(text);
                 same.then(|| {
+                    let shared: Arc<str> = Arc::from(text);
                     *kept = Kept::Shared(Arc::clone(&shared));
                     shared
                 })
