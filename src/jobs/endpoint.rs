@@ -179,18 +179,18 @@ pub fn edit_source_beside<R: Send>(
         Format::Json => (None, before),
     };
     let mut notes = apply(&mut after, kind, &pointer, edit).map_err(|error| refused(vec![error]))?;
-    // A JSON file's text is written while the edit is checked, on another core: both only read
-    // the edited document (a big OIS's text is a fifth of an edit), and a refused edit is rare.
-    let (checked, (written, reading)) = match source.format {
-        Format::Json => rayon::join(
-            || crate::validate::validate_value(&after, None),
-            || {
-                let written = crate::emit::to_text_like(&after, &source.text, OutputFormat::Json);
-                (Some(written.map(std::sync::Arc::from)), read(&after))
-            },
-        ),
-        Format::Yaml => rayon::join(|| crate::validate::validate_value(&after, None), || (None, read(&after))),
-    };
+    // A JSON file's text is written while the edit is checked, on another core when the file is
+    // big: both only read the edited document (a big OIS's text is a fifth of an edit), and a
+    // refused edit is rare. A YAML file's restyling compares, after.
+    let (checked, (written, reading)) = crate::parallel::join(
+        crate::parallel::worth_splitting(source.text.len(), EDITED_ALONE_BYTES),
+        || crate::validate::validate_value(&after, None),
+        || {
+            let written = (source.format == Format::Json)
+                .then(|| crate::emit::to_text_like(&after, &source.text, OutputFormat::Json).map(std::sync::Arc::from));
+            (written, read(&after))
+        },
+    );
     let diagnostics = checked.diagnostics;
     // A warning the edit brings is said with it (two feeds now reading one value, say).
     let warned: std::collections::HashSet<(Code, &str, &str)> =
@@ -228,6 +228,10 @@ pub fn edit_source_beside<R: Send>(
     .map_err(|error| vec![error])?;
     Ok((Edited { text, notes, diagnostics, document: after }, reading))
 }
+
+/// The size of a file up to which an edit is checked and written on one thread: the pool's start
+/// would cost more than it saves.
+const EDITED_ALONE_BYTES: usize = 1 << 20;
 
 /// Makes the edit `job` asks for; what refuses it, located in the file.
 pub fn run(job: &EndpointJob) -> Result<EditReport, Vec<Diagnostic>> {
