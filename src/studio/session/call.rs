@@ -9,10 +9,9 @@ impl Session {
         inputs.held = Some(draft.held());
         // The draft's last check, when it was of this text and found no error, stands for the
         // request's check of its OIS.
-        let key = TextKey::of(&draft.text);
-        inputs.held_breaks_no_rule = self.checked.borrow().as_ref().is_some_and(|checked| {
-            checked.text == key && !checked.found.iter().any(crate::diagnostic::Diagnostic::is_error)
-        });
+        inputs.held_breaks_no_rule = self
+            .found_for(TextKey::of(&draft.text))
+            .is_some_and(|found| !found.iter().any(crate::diagnostic::Diagnostic::is_error));
         // Only what was typed into the page, never the environment the studio runs in, and never
         // the node's own secrets (the mnemonic held for beacon IDs): no API may receive them.
         let held = Secrets::from_values(self.secrets.clone());

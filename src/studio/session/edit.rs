@@ -35,15 +35,14 @@ impl Session {
         let draft = self.draft()?;
         let source = draft.held().source();
         let key = TextKey::of(&draft.text);
-        let checked = self.checked.borrow();
-        let known = checked.as_ref().filter(|checked| checked.text == key).map(|checked| checked.found.as_slice());
+        let known = self.found_for(key);
         // The view's reading of the edited document is made beside its check.
         let title = draft.title.as_deref();
-        let edited = crate::jobs::endpoint::edit_source_beside(&source, title, &edit, known, |document| {
+        let edited = crate::jobs::endpoint::edit_source_beside(&source, title, &edit, known.as_deref(), |document| {
             DraftReading::of(document, title)
         })
         .map_err(|diagnostics| Refusal { diagnostics: view::placed(diagnostics, Some(&source)), detail: None });
-        drop(checked);
+        drop(known);
         let (Edited { text, notes, diagnostics, document }, reading) = edited?;
         drop_aside(document);
         let key = self.replace_text(text);

@@ -318,7 +318,7 @@ impl Session {
     fn draft_view(&self, draft: &Draft, tree: DraftTree) -> DraftView {
         let source = draft.held().source();
         let key = TextKey::of(&draft.text);
-        let is_checked = || self.checked.borrow().as_ref().is_some_and(|checked| checked.text == key);
+        let is_checked = || self.found_for(key).is_some();
         // A reading made beside the check of this very text needs no tree; anything else is read
         // from the step's tree, or the text parsed.
         let (parsed, reading) = match tree {
@@ -381,6 +381,14 @@ impl Session {
             secrets_needed: reading.secrets_needed,
             layout: (memchr::memchr_iter(b'\n', draft.text.as_bytes()).count(), draft.text.len()),
         }
+    }
+
+    /// Every rule the text `key` names breaks, when the last check was of that text.
+    fn found_for(&self, key: TextKey) -> Option<std::cell::Ref<'_, [Diagnostic]>> {
+        std::cell::Ref::filter_map(self.checked.borrow(), |checked| {
+            checked.as_ref().filter(|checked| checked.text == key).map(|checked| checked.found.as_slice())
+        })
+        .ok()
     }
 
     /// The last check's findings after `notes` (what the parse noted).
