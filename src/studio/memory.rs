@@ -5,7 +5,8 @@
 //! Only the program knows its allocator, so it says how to give memory back
 //! ([`release_memory_with`]); the studio says when: once no step has run for [`QUIET`], never
 //! during a step or between the requests a page sends one after the other (memory given back is
-//! memory the next step touches afresh, and zeroed pages cost time).
+//! memory the next step touches afresh, and zeroed pages cost time). It is given back on the
+//! threads that can be asked to: the pool's, where every step runs ([`on_a_releasing_thread`]).
 
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -39,6 +40,15 @@ pub fn release_memory_with(release: fn()) {
     if RELEASER.set(Releaser { release, activity: Mutex::new(activity), changed: Condvar::new() }).is_ok() {
         let _ = std::thread::Builder::new().name("ois studio memory".to_owned()).spawn(give_back_when_idle);
     }
+}
+
+/// Runs `work` on one of the threads memory is given back on (the pool's), this thread waiting.
+/// A thread serving requests waits for the next one and cannot be asked: what a step freed there
+/// stayed resident, and a page's requests are served by whichever is free, so each edit left its
+/// own (a 47 MB document's studio: 239 MB resident after one edit, 293 MB after six, 10 MB more
+/// with each; with its steps on the pool, 180 and 193 MB).
+pub(crate) fn on_a_releasing_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    rayon::scope(|_| work())
 }
 
 /// A step running: memory is not given back until it and every other has ended, [`QUIET`] ago.

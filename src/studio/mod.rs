@@ -62,14 +62,19 @@ impl Studio {
         format!("http://127.0.0.1:{}/?token={}", self.port, self.token)
     }
 
-    /// Runs `step` on the session.
-    pub fn with_session<T>(&self, step: impl FnOnce(&mut Session) -> T) -> T {
+    /// Runs `step` on the session, on a thread that gives back what it freed once the studio is
+    /// idle ([`memory::on_a_releasing_thread`]).
+    pub fn with_session<T: Send>(&self, step: impl FnOnce(&mut Session) -> T + Send) -> T {
         let mut session = match self.session.lock() {
             Ok(session) => session,
             // A step that panicked left the session as it was before it wrote: go on with it.
             Err(poisoned) => poisoned.into_inner(),
         };
-        step(&mut session)
+        // Taken here, before the step leaves this thread: one step at a time is ever on the way
+        // to the pool, so a pool thread waiting inside a step never takes up a second one that
+        // would wait for this lock.
+        let session = &mut *session;
+        memory::on_a_releasing_thread(|| step(session))
     }
 
     /// Answers one request (the gate first).
@@ -141,12 +146,14 @@ impl Studio {
         // as the value, its string32 hex, what a snippet logged), the mnemonic included. With
         // none held, the answer is written as it is (a big document's view is megabytes).
         let secrets = self.with_session(|s| s.secret_values());
-        if secrets.is_empty() {
-            let body = serde_json::to_vec(&body).unwrap_or_else(|_| b"null".to_vec());
-            return Outgoing { status: 200, content_type: "application/json", body };
-        }
-        let body = serde_json::to_value(&body).unwrap_or(serde_json::Value::Null);
-        Outgoing::json(200, &crate::request::render::masked_json(&secrets, false, &body))
+        memory::on_a_releasing_thread(|| {
+            if secrets.is_empty() {
+                let body = serde_json::to_vec(&body).unwrap_or_else(|_| b"null".to_vec());
+                return Outgoing { status: 200, content_type: "application/json", body };
+            }
+            let body = serde_json::to_value(&body).unwrap_or(serde_json::Value::Null);
+            Outgoing::json(200, &crate::request::render::masked_json(&secrets, false, &body))
+        })
     }
 
     /// A real call, made without holding the session: the page's other steps go on meanwhile.
@@ -168,10 +175,10 @@ impl Studio {
         session::run_status(&job)
     }
 
-    fn step<R: DeserializeOwned>(
+    fn step<R: DeserializeOwned + Send>(
         &self,
         body: &[u8],
-        step: impl FnOnce(&mut Session, R) -> session::Answer,
+        step: impl FnOnce(&mut Session, R) -> session::Answer + Send,
     ) -> session::Answer {
         let request: R = parse_request(body)?;
         self.with_session(|session| step(session, request))
