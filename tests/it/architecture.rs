@@ -500,7 +500,7 @@ fn code_summaries_name_no_flag() {
 /// The crates only the `ois` command needs: behind the `cli` feature, named by no library file, so a
 /// library user (`default-features = false`) builds none of them.
 const COMMAND_LINE_CRATES: &[&str] =
-    &["clap", "clap_complete", "clap_mangen", "indicatif", "mimalloc", "libmimalloc-sys"];
+    &["clap", "clap_complete", "clap_mangen", "indicatif", "mimalloc", "libmimalloc-sys", "libc"];
 
 #[test]
 fn the_library_builds_no_command_line_crate() {
