@@ -305,3 +305,42 @@ pub fn start(file: Option<&std::path::Path>, port: u16) -> Result<Started, Diagn
     }
     Ok(Started { server, studio, problems })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A step whose work waits on the pool (its other half taken by another pool thread) while a
+    /// second step arrives: the second waits for the lock on its own thread, so the first ends.
+    /// Were the lock taken on the pool, the waiting pool thread would take up the second step
+    /// there and wait for the lock it holds itself.
+    #[test]
+    fn a_step_waiting_on_the_pool_never_takes_up_the_next() {
+        if rayon::current_num_threads() < 2 {
+            return;
+        }
+        let folder = tempfile::tempdir().unwrap();
+        let studio = std::sync::Arc::new(Studio::new(Folder::new(folder.path()).unwrap(), 0, "t".to_owned()));
+        let (done, ended) = std::sync::mpsc::channel();
+        let first = (studio.clone(), done.clone());
+        std::thread::spawn(move || {
+            let (studio, done) = first;
+            studio.with_session(|_| {
+                rayon::join(
+                    || std::thread::sleep(Duration::from_millis(20)),
+                    || std::thread::sleep(Duration::from_millis(600)),
+                )
+            });
+            let _ = done.send("first");
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        std::thread::spawn(move || {
+            studio.with_session(|_| ());
+            let _ = done.send("second");
+        });
+        let mut ended: Vec<_> = (0..2).map_while(|_| ended.recv_timeout(Duration::from_secs(20)).ok()).collect();
+        ended.sort_unstable();
+        assert_eq!(ended, ["first", "second"], "the steps did not both end: the studio is stuck");
+    }
+}
