@@ -62,8 +62,8 @@ impl Studio {
         format!("http://127.0.0.1:{}/?token={}", self.port, self.token)
     }
 
-    /// Runs `step` on the session, on a thread that gives back what it freed once the studio is
-    /// idle ([`memory::on_a_releasing_thread`]).
+    /// Runs `step` on the session, on one of the pool's threads: they give back what they freed
+    /// once the studio is idle, and the thread serving the request cannot be asked to.
     pub fn with_session<T: Send>(&self, step: impl FnOnce(&mut Session) -> T + Send) -> T {
         let mut session = match self.session.lock() {
             Ok(session) => session,
