@@ -97,11 +97,11 @@ impl Studio {
             }
             ("GET", "/api/versions") => {
                 let versions = self.with_session(|s| serde_json::to_value(s.versions()).unwrap_or_default());
-                Outgoing::json(200, &Body::Answered { ok: true, answer: session::Reply::Value(versions) })
+                self.written(&Body::Answered { ok: true, answer: session::Reply::Value(versions) })
             }
             ("GET", "/api/state") => {
                 let view = session::Reply::Value(self.with_session(|s| s.view()));
-                Outgoing::json(200, &Body::Answered { ok: true, answer: view })
+                self.written(&Body::Answered { ok: true, answer: view })
             }
             ("POST", api) if api.starts_with("/api/") => self.api(api, &incoming.body),
             _ => Outgoing::text(404, "not found"),
@@ -138,20 +138,23 @@ impl Studio {
             "/api/status" => self.status(body),
             _ => return Outgoing::text(404, "no such call"),
         };
-        let body = match answer {
+        self.written(&match answer {
             Ok(answer) => Body::Answered { ok: true, answer },
             Err(refused) => Body::Refused { ok: false, refused },
-        };
-        // Every form of every secret held, wherever an answer carries it (an echoed key picked
-        // as the value, its string32 hex, what a snippet logged), the mnemonic included. With
-        // none held, the answer is written as it is (a big document's view is megabytes).
+        })
+    }
+
+    /// An answer as the page reads it, written on the pool like the step that made it, with every
+    /// form of every secret held masked wherever it carries one (an echoed key picked as the value,
+    /// its string32 hex, what a snippet logged), the mnemonic included. With none held, it is
+    /// written as it is (a big document's view is megabytes).
+    fn written(&self, body: &Body) -> Outgoing {
         let secrets = self.with_session(|s| s.secret_values());
         memory::on_a_releasing_thread(|| {
             if secrets.is_empty() {
-                let body = serde_json::to_vec(&body).unwrap_or_else(|_| b"null".to_vec());
-                return Outgoing { status: 200, content_type: "application/json", body };
+                return Outgoing::json(200, body);
             }
-            let body = serde_json::to_value(&body).unwrap_or(serde_json::Value::Null);
+            let body = serde_json::to_value(body).unwrap_or(serde_json::Value::Null);
             Outgoing::json(200, &crate::request::render::masked_json(&secrets, false, &body))
         })
     }
